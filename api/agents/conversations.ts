@@ -1,0 +1,107 @@
+// Routes of the conversation half of the Agent API. Each parses, calls one domain function, answers.
+import { Router, type Response } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { DomainError, GatewayTimeout } from '../../pkg/errors.js';
+import { conversationSummary, openConversation } from '../../pkg/conversations/open.js';
+import { sendMessage, type MessageResult } from '../../pkg/conversations/message.js';
+import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
+import { principalOf } from '../http/auth.js';
+import { parse } from '../http/validate.js';
+import { openSse } from '../http/sse.js';
+import { createConversationBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
+
+function replyBody(result: MessageResult) {
+  const { turn, conversation } = result;
+  const messages = turn.messages.map((content) => ({ role: 'assistant' as const, content }));
+  return {
+    conversationId: conversation.id,
+    contactId: conversation.contactId,
+    message: { role: 'assistant' as const, content: turn.messages.join('\n\n') },
+    messages,
+    toolCalls: turn.toolCalls,
+    usage: turn.usage,
+    ...(turn.handoff ? { handoff: turn.handoff, agentId: turn.handoff.agentId } : {}),
+  };
+}
+
+export function conversationsRouter(ctx: Ctx): Router {
+  const r = Router();
+
+  r.post('/conversations', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const { created, conversation } = await openConversation(ctx, tenant, parse(createConversationBody, req.body));
+    res.status(created ? 201 : 200).json(conversationSummary(conversation));
+  });
+
+  r.post('/conversations/:conversationId/messages', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const body = parse(sendMessageBody, req.body);
+    const id = req.params.conversationId!;
+    if (body.stream) return streamTurn(ctx, tenant, id, body, res);
+
+    const timeoutSec = ctx.config.SWITCHBOARD_TURN_TIMEOUT_SEC;
+    const turn = sendMessage(ctx, tenant, id, body);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new GatewayTimeout(`Agent turn exceeded the ${timeoutSec} s timeout`)), timeoutSec * 1000);
+    });
+    // Past the timeout the turn still finishes and is recorded; only the caller stops waiting.
+    turn.catch((err) => ctx.log.warn({ err: (err as Error).message, conversationId: id }, 'turn failed'));
+    try {
+      res.json(replyBody(await Promise.race([turn, timeout])));
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  r.patch('/conversations/:conversationId/metadata', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const c = await replaceMetadata(ctx, tenant, req.params.conversationId!, parse(metadataBody, req.body));
+    res.json({ conversationId: c.id, metadata: c.metadata, updatedAt: c.updatedAt });
+  });
+
+  r.post('/conversations/:conversationId/manual', async (req, res) => {
+    const { tenant } = principalOf(req);
+    res.status(201).json(await addManualMessage(ctx, tenant, req.params.conversationId!, parse(manualBody, req.body)));
+  });
+
+  r.get('/conversations/:conversationId', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const query = parse(readQuery, req.query, 'query');
+    res.json(await readConversation(ctx, tenant, req.params.conversationId!, query.include === 'all'));
+  });
+
+  r.post('/conversations/:conversationId/end', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const c = await endConversation(ctx, tenant, req.params.conversationId!);
+    res.json({ conversationId: c.id, status: c.status });
+  });
+
+  return r;
+}
+
+/** Errors before the turn starts are ordinary JSON errors; once streaming, an `error` event ends it. */
+async function streamTurn(
+  ctx: Ctx,
+  tenant: Parameters<typeof sendMessage>[1],
+  id: string,
+  body: ReturnType<typeof sendMessageBody.parse>,
+  res: Response,
+): Promise<void> {
+  let stream: ReturnType<typeof openSse> | undefined;
+  try {
+    const result = await sendMessage(ctx, tenant, id, body, {
+      onStart: () => {
+        stream = openSse(res);
+      },
+      emit: (event) => stream?.send(event),
+    });
+    stream!.send({ type: 'done', conversationId: result.conversation.id, contactId: result.conversation.contactId, usage: result.turn.usage });
+    stream!.end();
+  } catch (err) {
+    if (!stream) throw err;
+    if (!(err instanceof DomainError)) ctx.log.error({ err, conversationId: id }, 'streamed turn failed');
+    stream.send({ type: 'error', error: err instanceof DomainError ? err.message : (err as Error).message });
+    stream.end();
+  }
+}

@@ -1,0 +1,35 @@
+// The Agent API's error shape, rendered once: `{error, details?}` plus the fields the spec adds.
+import type { ErrorRequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { DomainError, Invalid, TooManyRequests } from '../../pkg/errors.js';
+import type { Logger } from '../../pkg/log.js';
+
+export const errorBodySchema = z
+  .object({
+    error: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Error' });
+
+export function sendAgentError(res: Response, err: DomainError): void {
+  if (err instanceof TooManyRequests) res.setHeader('Retry-After', String(err.retryAfterSec));
+  const body: Record<string, unknown> = { error: err.message, ...err.extra };
+  if (err instanceof Invalid && err.details.length) body.details = err.details;
+  res.status(err.status).json(body);
+}
+
+/** Maps every error to the Agent API shape; unexpected ones are logged and answered 500. */
+export function agentErrorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof DomainError) return sendAgentError(res, err);
+    if (err?.type === 'entity.parse.failed') return sendAgentError(res, new Invalid('Request body is not valid JSON'));
+    if (err?.type === 'entity.too.large') {
+      res.status(413).json({ error: 'Request body is too large' });
+      return;
+    }
+    log.error({ err, requestId: req.headers['x-request-id'] }, 'unexpected error');
+    res.status(500).json({ error: 'Unexpected processing failure' });
+  };
+}

@@ -1,0 +1,66 @@
+// The HTTP server: request ids and logs, health, the Agent API under /api/v1.
+import express, { type Express } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../pkg/context.js';
+import { NotFound } from '../pkg/errors.js';
+import { schemaIsCurrent } from '../pkg/db/index.js';
+import type { RateLimits } from '../pkg/limits/rate-limit.js';
+import { requireApiKey } from './http/auth.js';
+import { agentErrorHandler } from './http/errors.js';
+import { conversationsRouter } from './agents/conversations.js';
+import { agentOpenApiDocument } from './agents/openapi.js';
+
+export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use((req, res, next) => {
+    const requestId = (req.headers['x-request-id'] as string | undefined)?.slice(0, 128) || randomUUID();
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      ctx.log.info(
+        {
+          requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          tenantId: req.principal?.tenant.id,
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = await schemaIsCurrent(ctx.db).catch(() => false);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+
+  const api = express.Router();
+  const document = agentOpenApiDocument();
+  api.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  // The key is checked before the body is read: an unauthenticated request learns nothing else.
+  api.use(requireApiKey(ctx, deps.limits));
+  api.use(express.json({ limit: '1mb' }));
+  api.use(conversationsRouter(ctx));
+  api.use(() => {
+    throw new NotFound('No such endpoint');
+  });
+  api.use(agentErrorHandler(ctx.log));
+  app.use('/api/v1', api);
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'No such endpoint' });
+  });
+  return app;
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// The switchboard command: dev | api | migrate | admin | openapi. Wiring only.
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig, ConfigError, type Config } from '../pkg/config.js';
+import { createLogger, type Logger } from '../pkg/log.js';
+import { migrate, schemaIsCurrent } from '../pkg/db/index.js';
+import { startRuntime, type Runtime } from '../pkg/runtime.js';
+import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
+import { createApp } from '../api/server.js';
+import { agentOpenApiDocument } from '../api/agents/openapi.js';
+import { runAdmin } from './admin.js';
+
+const USAGE = `usage: switchboard <command>
+  dev       everything in one process on embedded defaults (API server and controllers)
+  api       the API server only
+  migrate   apply database migrations to DATABASE_URL and exit
+  admin     operator commands (switchboard admin --help)
+  openapi   print the Agent API's OpenAPI document`;
+
+async function listen(runtime: Runtime, config: Config, log: Logger): Promise<Server> {
+  const server = createServer(createApp(runtime.ctx, { limits: runtime.limits }));
+  // Longer than a typical load balancer's idle timeout, so it closes idle connections first.
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const address = server.address();
+  log.info({ address, ...runtime.describe }, 'listening');
+  return server;
+}
+
+/** SIGTERM/SIGINT: stop taking connections, let requests in flight finish, then close. */
+function onShutdown(log: Logger, server: Server, runtime: Runtime): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), 25_000).unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await runtime.close();
+      log.info('stopped');
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** The demo company is created on the first start; its key is kept beside the embedded data. */
+async function demoCompany(runtime: Runtime, config: Config): Promise<Bootstrapped> {
+  const file = join(config.SWITCHBOARD_DATA_DIR, 'demo.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Bootstrapped;
+    const still = await runtime.ctx.db('api_keys').where({ id: saved.keyId }).whereNull('revoked_at').first();
+    if (still) return saved;
+  }
+  const demo = await bootstrapTenant(runtime.ctx, { name: 'Demo Company' });
+  mkdirSync(config.SWITCHBOARD_DATA_DIR, { recursive: true });
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}
+
+function printWelcome(server: Server, demo: Bootstrapped): void {
+  const { port } = server.address() as { port: number };
+  const url = `http://localhost:${port}`;
+  process.stdout.write(`
+Switchboard is running at ${url}
+  Demo company ${demo.tenantId}, agent ${demo.agentId}
+  API key: ${demo.apiKey}
+
+Try it:
+  curl -s ${url}/api/v1/conversations -H 'Authorization: Bearer ${demo.apiKey}' \\
+    -H 'Content-Type: application/json' -d '{"agentId":"${demo.agentId}"}'
+  curl -s ${url}/api/v1/conversations/<conversationId>/messages -H 'Authorization: Bearer ${demo.apiKey}' \\
+    -H 'Content-Type: application/json' -d '{"message":"Hello!"}'
+OpenAPI: ${url}/api/v1/openapi.json    Stop: Ctrl-C
+
+`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'openapi') {
+    process.stdout.write(`${JSON.stringify(agentOpenApiDocument(), null, 2)}\n`);
+    return;
+  }
+  if (!command || command === '--help' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  // Admin output goes to stdout as JSON; its logs go to stderr and stay quiet unless asked.
+  const log = createLogger(command === 'admin' ? (process.env.SWITCHBOARD_LOG_LEVEL ?? 'warn') : config.SWITCHBOARD_LOG_LEVEL, command === 'admin' ? process.stderr : undefined);
+
+  switch (command) {
+    case 'migrate': {
+      if (!config.DATABASE_URL) throw new ConfigError('invalid configuration: DATABASE_URL: required by migrate');
+      const runtime = await startRuntime(config, log);
+      const applied = await migrate(runtime.ctx.db);
+      log.info({ applied }, 'migrations applied');
+      await runtime.close();
+      return;
+    }
+    case 'dev': {
+      const runtime = await startRuntime(config, log);
+      await migrate(runtime.ctx.db);
+      const demo = await demoCompany(runtime, config);
+      const server = await listen(runtime, config, log);
+      onShutdown(log, server, runtime);
+      printWelcome(server, demo);
+      return;
+    }
+    case 'api': {
+      const runtime = await startRuntime(config, log);
+      if (!(await schemaIsCurrent(runtime.ctx.db))) log.warn('database schema is not current: run `switchboard migrate`');
+      const server = await listen(runtime, config, log);
+      onShutdown(log, server, runtime);
+      return;
+    }
+    case 'admin': {
+      const runtime = await startRuntime(config, log);
+      try {
+        await migrate(runtime.ctx.db);
+        process.exitCode = await runAdmin(runtime.ctx, rest);
+      } finally {
+        await runtime.close();
+      }
+      return;
+    }
+    default:
+      process.stderr.write(`unknown command: ${command}\n${USAGE}\n`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: Error) => {
+  process.stderr.write(`${err instanceof ConfigError ? err.message : (err.stack ?? err.message)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,181 @@
+// One agent turn: call the model, run the tools it asks for on the server, repeat until it
+// answers in plain text. Every message is stored as it completes, so a turn is never lost.
+import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
+import type { Ctx } from '../context.js';
+import { DomainError } from '../errors.js';
+import type { Agent } from '../store/agents.js';
+import type { Conversation } from '../store/conversations.js';
+import { updateConversation } from '../store/conversations.js';
+import { appendMessage, listMessages } from '../store/messages.js';
+import type { Tenant } from '../store/tenants.js';
+import { assemblePrompt } from './prompt.js';
+import { turnTools, type TurnTool } from './tools.js';
+
+export type TurnEvent =
+  | { type: 'content'; content: string }
+  | { type: 'new_message' }
+  | { type: 'tool'; name: string }
+  | { type: 'handoff'; roleName: string; greeting: string; agentId: string };
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface TurnResult {
+  /** The assistant's messages of this turn, each complete. */
+  messages: string[];
+  toolCalls: string[];
+  usage: Usage;
+  handoff?: { roleName: string; greeting: string; agentId: string };
+  conversation: Conversation;
+}
+
+export interface TurnInput {
+  tenant: Tenant;
+  agent: Agent;
+  conversation: Conversation;
+  turnSystemMessage?: string;
+  contactMemory?: string | null;
+  emit?: (event: TurnEvent) => void;
+  /** Extra tools for this turn (job tools). */
+  extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
+}
+
+/** The model's failure, told apart from the server's own (jobs map it to `failed`). */
+export class ModelError extends DomainError {
+  readonly status = 500;
+  constructor(message: string) {
+    super(message, 'model_error');
+  }
+}
+
+interface ModelRound {
+  content: string;
+  toolCalls: ChatCompletionMessageFunctionToolCall[];
+  usage: Usage;
+}
+
+async function callModel(
+  ctx: Ctx,
+  input: TurnInput,
+  agent: Agent,
+  conversation: Conversation,
+  tools: Map<string, TurnTool>,
+  onContent: (chunk: string) => void,
+): Promise<ModelRound> {
+  const history = await listMessages(ctx, conversation.id);
+  const messages = assemblePrompt({
+    agent,
+    conversation,
+    turnSystemMessage: input.turnSystemMessage,
+    contactMemory: input.contactMemory,
+    history,
+  });
+  const round: ModelRound = { content: '', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+  try {
+    const stream = await ctx.model.openai.chat.completions.create({
+      model: agent.model ?? ctx.model.defaultModel,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
+    });
+    for await (const chunk of stream) {
+      if (chunk.usage) {
+        round.usage = {
+          promptTokens: chunk.usage.prompt_tokens,
+          completionTokens: chunk.usage.completion_tokens,
+          totalTokens: chunk.usage.total_tokens,
+        };
+      }
+      const delta = chunk.choices[0]?.delta;
+      if (!delta) continue;
+      if (delta.content) {
+        round.content += delta.content;
+        onContent(delta.content);
+      }
+      for (const call of delta.tool_calls ?? []) {
+        const slot = (round.toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+        if (call.id) slot.id = call.id;
+        if (call.function?.name) slot.function.name += call.function.name;
+        if (call.function?.arguments) slot.function.arguments += call.function.arguments;
+      }
+    }
+  } catch (err) {
+    throw new ModelError(`model request failed: ${(err as Error).message}`);
+  }
+  return round;
+}
+
+function parseArgs(raw: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(raw || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
+  const emit = input.emit ?? (() => {});
+  let { agent, conversation } = input;
+  const result: TurnResult = {
+    messages: [],
+    toolCalls: [],
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    conversation,
+  };
+  let afterTool = false;
+
+  for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
+    const tools = turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
+    let started = false;
+    const reply = await callModel(ctx, input, agent, conversation, tools, (chunk) => {
+      if (!started && afterTool) emit({ type: 'new_message' });
+      started = true;
+      emit({ type: 'content', content: chunk });
+    });
+    result.usage.promptTokens += reply.usage.promptTokens;
+    result.usage.completionTokens += reply.usage.completionTokens;
+    result.usage.totalTokens += reply.usage.totalTokens;
+
+    const calls = reply.toolCalls.filter((c) => c.function.name);
+    await appendMessage(ctx, conversation.id, 'assistant', reply.content, calls.length ? { toolCalls: calls, agentId: agent.id } : { agentId: agent.id });
+    if (reply.content) result.messages.push(reply.content);
+    if (!calls.length) return result;
+
+    for (const call of calls) {
+      const name = call.function.name;
+      result.toolCalls.push(name);
+      emit({ type: 'tool', name });
+      const tool = tools.get(name);
+      const args = parseArgs(call.function.arguments);
+      let output: string;
+      if (!tool) output = `Unknown tool ${name}`;
+      else if (!args) output = 'Tool arguments must be a JSON object';
+      else {
+        const outcome = await tool.run(args);
+        output = outcome.output;
+        if (outcome.handoff) {
+          const { roleName, greeting, agent: next } = outcome.handoff;
+          conversation = await updateConversation(ctx, conversation, { agentId: next.id });
+          agent = next;
+          result.handoff = { roleName, greeting, agentId: next.id };
+          result.conversation = conversation;
+          emit({ type: 'handoff', ...result.handoff });
+        }
+      }
+      await appendMessage(ctx, conversation.id, 'tool', output, { toolCallId: call.id, name });
+    }
+    afterTool = true;
+  }
+  const stop = 'I could not finish within the allowed number of tool calls.';
+  await appendMessage(ctx, conversation.id, 'assistant', stop, { agentId: agent.id });
+  // Every round ran tools, so this closing message starts after a tool run.
+  emit({ type: 'new_message' });
+  emit({ type: 'content', content: stop });
+  result.messages.push(stop);
+  return result;
+}

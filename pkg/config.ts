@@ -1,0 +1,70 @@
+// Configuration comes only from the environment, parsed once at start.
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const intWithDefault = (def: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const encryptionKey = optionalString.refine(
+  (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
+  'must be 32 bytes, base64-encoded (openssl rand -base64 32)',
+);
+
+export const configSchema = z.object({
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  HOST: z.string().default('0.0.0.0'),
+  PORT: intWithDefault(8080, 0, 65535),
+  OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
+  OPENAI_API_KEY: optionalString,
+  SWITCHBOARD_DEFAULT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  SWITCHBOARD_ENCRYPTION_KEY: encryptionKey,
+  SWITCHBOARD_OUTBOUND_ALLOW: optionalString,
+  SWITCHBOARD_TURN_TIMEOUT_SEC: intWithDefault(120, 1, 3600),
+  SWITCHBOARD_DATA_DIR: z.string().default('.switchboard'),
+  SWITCHBOARD_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  SWITCHBOARD_DB_POOL_MAX: intWithDefault(20, 2, 500),
+  SWITCHBOARD_CREDITS_PER_1K_TOKENS: z.coerce.number().positive().default(1),
+  SWITCHBOARD_OUTBOUND_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
+  SWITCHBOARD_OUTBOUND_MAX_BYTES: intWithDefault(1_048_576, 1024, 50 * 1_048_576),
+  SWITCHBOARD_MAX_TOOL_ROUNDS: intWithDefault(8, 1, 50),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** Thrown when the environment is invalid; names the variable. */
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The documented variables, their defaults and meaning (README table and `switchboard config`). */
+export const configDocs: Record<keyof Config, string> = {
+  DATABASE_URL: 'Postgres URL. Unset: embedded Postgres with data under SWITCHBOARD_DATA_DIR',
+  REDIS_URL: 'Redis URL for limits shared across replicas. Unset: in-memory limits',
+  HOST: 'Address the HTTP server binds (default 0.0.0.0)',
+  PORT: 'HTTP port (default 8080; 0 picks a free one)',
+  OPENAI_BASE_URL: 'OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp). Unset with no key: the built-in offline model',
+  OPENAI_API_KEY: 'Key for that endpoint',
+  SWITCHBOARD_DEFAULT_MODEL: 'Model for agents without one (default gpt-4o-mini)',
+  SWITCHBOARD_ENCRYPTION_KEY: '32 bytes, base64: encrypts tool credentials at rest. Unset: authenticated tools are refused (503)',
+  SWITCHBOARD_OUTBOUND_ALLOW: 'Comma-separated hosts or CIDRs that outbound calls may reach although not public (development, tests)',
+  SWITCHBOARD_TURN_TIMEOUT_SEC: 'Synchronous agent turn timeout in seconds (default 120)',
+  SWITCHBOARD_DATA_DIR: 'Where embedded Postgres keeps its data (default .switchboard)',
+  SWITCHBOARD_LOG_LEVEL: 'trace|debug|info|warn|error|fatal|silent (default info)',
+  SWITCHBOARD_DB_POOL_MAX: 'Postgres connections per process (default 20)',
+  SWITCHBOARD_CREDITS_PER_1K_TOKENS: 'Credits consumed per 1,000 tokens (default 1)',
+  SWITCHBOARD_OUTBOUND_TIMEOUT_MS: 'Timeout of one outbound tool call in ms (default 10000)',
+  SWITCHBOARD_OUTBOUND_MAX_BYTES: 'Largest tool response read, in bytes (default 1048576)',
+  SWITCHBOARD_MAX_TOOL_ROUNDS: 'Model calls one turn may make while running tools (default 8)',
+};

@@ -1,0 +1,21 @@
+// The bundle of resources domain functions are given, instead of importing singletons.
+import type { Db } from './db/index.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import type { SecretBox } from './tools/secrets.js';
+import type { ModelClient } from './agent/model.js';
+import type { Outbound } from './tools/outbound.js';
+import type { TurnLocks } from './db/locks.js';
+
+export interface Ctx {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  /** null when SWITCHBOARD_ENCRYPTION_KEY is unset: authenticated tools are refused. */
+  secrets: SecretBox | null;
+  model: ModelClient;
+  outbound: Outbound;
+  locks: TurnLocks;
+}

@@ -1,0 +1,76 @@
+// POST /api/v1/conversations/:id/messages: one user message and the agent's turn, serialized per
+// conversation so two concurrent messages never interleave history.
+import type { Ctx } from '../context.js';
+import { Conflict } from '../errors.js';
+import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
+import { getUsableAgent } from '../store/agents.js';
+import { getContact, resolveContact } from '../store/contacts.js';
+import { bindContact, getActiveConversation, updateConversation, type Conversation } from '../store/conversations.js';
+import { assertCanSpend, chargeTokens } from '../store/credits.js';
+import { appendMessage } from '../store/messages.js';
+import type { Tenant } from '../store/tenants.js';
+import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
+import { assertMemoryScopeAllowed } from './open.js';
+
+export interface MessageInput {
+  message: string;
+  contactId?: number;
+  customSystemMessage?: string;
+  customTools?: CustomTool[];
+  memoryScope?: 'company';
+}
+
+export interface MessageHooks {
+  /** Called once every check has passed, just before the model is asked (streams start here). */
+  onStart?: () => void;
+  emit?: (event: TurnEvent) => void;
+}
+
+export interface MessageResult {
+  turn: TurnResult;
+  conversation: Conversation;
+}
+
+/** Changes a message request makes to the conversation before its turn: bind, tools, scope. */
+async function applyAdditions(ctx: Ctx, tenant: Tenant, c: Conversation, input: MessageInput): Promise<Conversation> {
+  // Tools are checked first: a refused merge must leave the conversation unchanged.
+  const tools = input.customTools?.length ? mergeTools(c.customTools, sealTools(input.customTools, ctx.secrets)) : undefined;
+  if (input.contactId !== undefined) {
+    const contactId = await resolveContact(ctx, tenant.id, { contactId: input.contactId });
+    if (c.contactId !== null && c.contactId !== contactId) throw new Conflict('Conversation is bound to a different contact');
+    c = await bindContact(ctx, c, contactId!);
+  }
+  if (tools || input.memoryScope) c = await updateConversation(ctx, c, { customTools: tools, memoryScope: input.memoryScope });
+  return c;
+}
+
+export async function sendMessage(
+  ctx: Ctx,
+  tenant: Tenant,
+  conversationId: string,
+  input: MessageInput,
+  hooks: MessageHooks = {},
+): Promise<MessageResult> {
+  assertMemoryScopeAllowed(tenant, input.memoryScope);
+  // Fail fast outside the lock; the checks are repeated under it, where they hold.
+  await getActiveConversation(ctx, tenant.id, conversationId);
+  await assertCanSpend(ctx, tenant);
+  return ctx.locks.withLock(conversationId, async () => {
+    let conversation = await getActiveConversation(ctx, tenant.id, conversationId);
+    conversation = await applyAdditions(ctx, tenant, conversation, input);
+    const agent = await getUsableAgent(ctx, tenant.id, conversation.agentId ?? '');
+    const contactMemory = conversation.contactId ? (await getContact(ctx, tenant.id, conversation.contactId)).memory : null;
+    const userMessage = await appendMessage(ctx, conversation.id, 'user', input.message);
+    hooks.onStart?.();
+    const turn = await runTurn(ctx, {
+      tenant,
+      agent,
+      conversation,
+      turnSystemMessage: input.customSystemMessage,
+      contactMemory,
+      emit: hooks.emit,
+    });
+    await chargeTokens(ctx, tenant.id, turn.usage.totalTokens, userMessage.id);
+    return { turn, conversation: turn.conversation };
+  });
+}

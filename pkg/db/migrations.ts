@@ -1,0 +1,20 @@
+// Numbered migrations, compiled in (no file globbing at run time).
+import type { Knex } from 'knex';
+import * as m001 from './migrations/001_foundation.js';
+
+interface Migration {
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+const migrations: Record<string, Migration> = {
+  '001_foundation': m001,
+};
+
+export const latestMigration = Object.keys(migrations).at(-1)!;
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};

@@ -1,0 +1,81 @@
+// Domain errors. Each API surface renders them in its own shape, once (api/http/errors.ts).
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  /** Machine code for surfaces that carry one (the Voice API); the Agent API shows only the message. */
+  readonly code: string;
+  /** Extra body fields the spec requires with this error (402: minCredits, totalBalance). */
+  readonly extra: Record<string, unknown>;
+  constructor(message: string, code: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+export class Invalid extends DomainError {
+  readonly status = 400;
+  constructor(
+    message: string,
+    readonly details: FieldIssue[] = [],
+    code = 'invalid_request',
+  ) {
+    super(message, code);
+  }
+}
+export class Unauthorized extends DomainError {
+  readonly status = 401;
+  constructor(message = 'Missing, malformed, unknown or revoked API key') {
+    super(message, 'unauthorized');
+  }
+}
+export class PaymentRequired extends DomainError {
+  readonly status = 402;
+  constructor(message: string, extra: Record<string, unknown>) {
+    super(message, 'insufficient_credits', extra);
+  }
+}
+export class Forbidden extends DomainError {
+  readonly status = 403;
+  constructor(message: string, code = 'forbidden') {
+    super(message, code);
+  }
+}
+export class NotFound extends DomainError {
+  readonly status = 404;
+  constructor(message: string, code = 'not_found') {
+    super(message, code);
+  }
+}
+export class Conflict extends DomainError {
+  readonly status = 409;
+  constructor(message: string, code = 'conflict') {
+    super(message, code);
+  }
+}
+export class TooManyRequests extends DomainError {
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfterSec: number,
+    code = 'rate_limited',
+  ) {
+    super(message, code);
+  }
+}
+export class Unavailable extends DomainError {
+  readonly status = 503;
+  constructor(message: string, code = 'unavailable') {
+    super(message, code);
+  }
+}
+export class GatewayTimeout extends DomainError {
+  readonly status = 504;
+  constructor(message: string) {
+    super(message, 'timeout');
+  }
+}

@@ -1,0 +1,26 @@
+// Structured JSON logs. Secret-bearing fields are redacted at the logger, not at each call site.
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+export const redactPaths = [
+  'authConfig',
+  '*.authConfig',
+  '*.*.authConfig',
+  'apiKey',
+  '*.apiKey',
+  'authorization',
+  '*.authorization',
+  'req.headers.authorization',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+];
+
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  return pino(
+    { level, base: { service: 'switchboard' }, redact: { paths: redactPaths, censor: '[redacted]' } },
+    destination as pino.DestinationStream | undefined,
+  );
+}

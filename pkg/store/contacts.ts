@@ -1,0 +1,105 @@
+// Company contacts: bound to conversations for identity and lasting memory.
+import { z } from 'zod';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { Ctx } from '../context.js';
+import { Invalid, NotFound } from '../errors.js';
+
+export const contactHintsSchema = z
+  .object({
+    phone: z.string().min(1).max(64).optional(),
+    email: z.email().max(320).optional(),
+    externalUserId: z.string().min(1).max(255).optional(),
+    name: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .meta({ id: 'ContactHints' });
+export type ContactHints = z.output<typeof contactHintsSchema>;
+
+export interface Contact {
+  contactId: number;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  externalUserId: string | null;
+  memory: string | null;
+  createdAt: string;
+}
+
+type Row = Record<string, any>;
+type Q = Pick<Ctx, 'db' | 'clock'>;
+
+const toContact = (r: Row): Contact => ({
+  contactId: r.id,
+  name: r.name,
+  phone: r.phone,
+  email: r.email,
+  externalUserId: r.external_user_id,
+  memory: r.memory,
+  createdAt: r.created_at.toISOString(),
+});
+
+function normalizePhone(phone: string): string {
+  const parsed = parsePhoneNumberFromString(phone);
+  if (!parsed || !parsed.isValid()) {
+    throw new Invalid('Invalid contact phone', [{ path: 'contact.phone', message: 'must be a valid phone number in international format' }]);
+  }
+  return parsed.number;
+}
+
+export async function getContact(ctx: Pick<Ctx, 'db'>, tenantId: string, contactId: number): Promise<Contact> {
+  const row = await ctx.db('contacts').where({ id: contactId, tenant_id: tenantId }).first();
+  if (!row) throw new NotFound(`Unknown contact ${contactId}`);
+  return toContact(row);
+}
+
+/**
+ * The contact a request names: an explicit contactId of the company, or one looked up by hints
+ * (externalUserId is the stable key; phone and email are lookups) and created once when new.
+ * Returns null for anonymous requests.
+ */
+export async function resolveContact(
+  ctx: Q,
+  tenantId: string,
+  input: { contactId?: number; contact?: ContactHints },
+): Promise<number | null> {
+  if (input.contactId !== undefined) return (await getContact(ctx, tenantId, input.contactId)).contactId;
+  const hints = input.contact;
+  if (!hints) return null;
+  const phone = hints.phone ? normalizePhone(hints.phone) : undefined;
+  const fields = { name: hints.name ?? null, phone: phone ?? null, email: hints.email ?? null };
+  const now = ctx.clock.now();
+  if (hints.externalUserId) {
+    // Insert-or-fetch in one statement so concurrent first requests create exactly one contact.
+    const { rows } = await ctx.db.raw(
+      `insert into contacts (tenant_id, external_user_id, name, phone, email, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?)
+       on conflict (tenant_id, external_user_id) do update set updated_at = contacts.updated_at
+       returning id`,
+      [tenantId, hints.externalUserId, fields.name, fields.phone, fields.email, now, now],
+    );
+    return rows[0].id;
+  }
+  if (!phone && !hints.email) return null;
+  const found = await ctx.db('contacts')
+    .where({ tenant_id: tenantId })
+    .andWhere((q) => {
+      if (phone) q.orWhere({ phone });
+      if (hints.email) q.orWhere({ email: hints.email });
+    })
+    .orderBy('id')
+    .first('id');
+  if (found) return found.id;
+  const [row] = await ctx.db('contacts')
+    .insert({ tenant_id: tenantId, ...fields, created_at: now, updated_at: now })
+    .returning('id');
+  return row.id;
+}
+
+export async function appendContactMemory(ctx: Q, contactId: number, summary: string): Promise<void> {
+  await ctx.db('contacts')
+    .where({ id: contactId })
+    .update({
+      memory: ctx.db.raw(`right(coalesce(memory || E'\\n', '') || ?, 8000)`, [summary]),
+      updated_at: ctx.clock.now(),
+    });
+}

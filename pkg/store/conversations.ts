@@ -1,0 +1,142 @@
+// Conversations: the stateful thread, its additions (metadata, custom system message, tools).
+import type { Ctx } from '../context.js';
+import { isUuid, uuid } from '../ids.js';
+import { Conflict, Forbidden, NotFound } from '../errors.js';
+import type { StoredTool } from '../tools/custom-tools.js';
+
+export interface Conversation {
+  id: string;
+  tenantId: string;
+  agentId: string | null;
+  contactId: number | null;
+  channel: string;
+  status: 'active' | 'ended';
+  metadata: Record<string, unknown>;
+  customSystemMessage: string | null;
+  customTools: StoredTool[];
+  memoryScope: 'company' | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type Row = Record<string, any>;
+type Q = Pick<Ctx, 'db' | 'clock'>;
+
+const toConversation = (r: Row): Conversation => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  agentId: r.agent_id,
+  contactId: r.contact_id,
+  channel: r.channel,
+  status: r.status,
+  metadata: r.metadata,
+  customSystemMessage: r.custom_system_message,
+  customTools: r.custom_tools,
+  memoryScope: r.memory_scope,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+export async function createConversation(
+  ctx: Q,
+  input: {
+    tenantId: string;
+    agentId: string;
+    contactId: number | null;
+    metadata?: Record<string, unknown>;
+    customSystemMessage?: string;
+    customTools?: StoredTool[];
+    memoryScope?: 'company';
+  },
+): Promise<Conversation> {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db('conversations')
+    .insert({
+      id: uuid(),
+      tenant_id: input.tenantId,
+      agent_id: input.agentId,
+      contact_id: input.contactId,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      custom_system_message: input.customSystemMessage ?? null,
+      custom_tools: JSON.stringify(input.customTools ?? []),
+      memory_scope: input.memoryScope ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('*');
+  return toConversation(row);
+}
+
+/**
+ * A conversation of the company on the API channel. Unknown or non-API sessions are 404;
+ * another company's conversation is 403 (the spec's rule).
+ */
+export async function getConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
+  if (!isUuid(id)) throw new NotFound(`Unknown conversation ${id}`);
+  const row = await ctx.db('conversations').where({ id }).first();
+  if (!row || row.channel !== 'api') throw new NotFound(`Unknown conversation ${id}`);
+  if (row.tenant_id !== tenantId) throw new Forbidden('Conversation belongs to a different company');
+  return toConversation(row);
+}
+
+export function assertActive(c: Conversation): void {
+  if (c.status === 'ended') throw new Conflict('Conversation has ended');
+}
+
+export async function getActiveConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
+  const c = await getConversation(ctx, tenantId, id);
+  assertActive(c);
+  return c;
+}
+
+/**
+ * Late bind: an unbound active conversation takes the contact; binding to a different contact,
+ * or binding an ended conversation, is a conflict. The update is conditional so two concurrent
+ * binds cannot both win.
+ */
+export async function bindContact(ctx: Q, c: Conversation, contactId: number): Promise<Conversation> {
+  if (c.contactId === contactId) return c;
+  if (c.contactId !== null) throw new Conflict('Conversation is bound to a different contact');
+  const [row] = await ctx.db('conversations')
+    .where({ id: c.id, status: 'active' })
+    .andWhere((q) => q.whereNull('contact_id').orWhere({ contact_id: contactId }))
+    .update({ contact_id: contactId, updated_at: ctx.clock.now() })
+    .returning('*');
+  if (!row) {
+    const now = await ctx.db('conversations').where({ id: c.id }).first();
+    throw new Conflict(now?.status === 'ended' ? 'Conversation has ended' : 'Conversation is bound to a different contact');
+  }
+  return toConversation(row);
+}
+
+export async function updateConversation(
+  ctx: Q,
+  c: Conversation,
+  patch: {
+    metadata?: Record<string, unknown>;
+    customSystemMessage?: string;
+    customTools?: StoredTool[];
+    agentId?: string;
+    memoryScope?: 'company';
+  },
+): Promise<Conversation> {
+  const columns: Row = { updated_at: ctx.clock.now() };
+  if (patch.metadata !== undefined) columns.metadata = JSON.stringify(patch.metadata);
+  if (patch.customSystemMessage !== undefined) columns.custom_system_message = patch.customSystemMessage;
+  if (patch.customTools !== undefined) columns.custom_tools = JSON.stringify(patch.customTools);
+  if (patch.agentId !== undefined) columns.agent_id = patch.agentId;
+  if (patch.memoryScope !== undefined) columns.memory_scope = patch.memoryScope;
+  const [row] = await ctx.db('conversations').where({ id: c.id, status: 'active' }).update(columns).returning('*');
+  if (!row) throw new Conflict('Conversation has ended');
+  return toConversation(row);
+}
+
+/** active → ended. Returns null when it had already ended. */
+export async function markEnded(ctx: Q, c: Conversation): Promise<Conversation | null> {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db('conversations')
+    .where({ id: c.id, status: 'active' })
+    .update({ status: 'ended', ended_at: now, updated_at: now })
+    .returning('*');
+  return row ? toConversation(row) : null;
+}

@@ -1,0 +1,48 @@
+// The credit ledger: the balance is the sum of its entries.
+import type { Ctx } from '../context.js';
+import { PaymentRequired } from '../errors.js';
+import type { Tenant } from './tenants.js';
+
+export type ReferenceType = 'api' | 'topup';
+
+export async function balance(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<number> {
+  const row = await ctx.db('credit_ledger').where({ tenant_id: tenantId }).sum({ total: 'amount' }).first();
+  return Number(row?.total ?? 0);
+}
+
+export async function addCredits(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  tenantId: string,
+  amount: number,
+  referenceType: ReferenceType,
+  referenceId: string | null = null,
+): Promise<void> {
+  await ctx.db('credit_ledger').insert({
+    tenant_id: tenantId,
+    amount,
+    reference_type: referenceType,
+    reference_id: referenceId,
+    created_at: ctx.clock.now(),
+  });
+}
+
+/** Prepaid companies below their minimum are refused a turn; pay-as-you-go ones never are. */
+export async function assertCanSpend(ctx: Pick<Ctx, 'db'>, tenant: Tenant): Promise<void> {
+  if (tenant.billing === 'payg') return;
+  const total = await balance(ctx, tenant.id);
+  if (total < tenant.minCredits) {
+    throw new PaymentRequired('Insufficient AI credits', { minCredits: tenant.minCredits, totalBalance: total });
+  }
+}
+
+/** Record what a turn used, under reference type `api`. */
+export async function chargeTokens(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
+  tenantId: string,
+  totalTokens: number,
+  referenceId: string,
+): Promise<void> {
+  if (totalTokens <= 0) return;
+  const credits = (totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
+  await addCredits(ctx, tenantId, -credits, 'api', referenceId);
+}

@@ -1,0 +1,82 @@
+// Companies (tenants): settings, features, billing.
+import type { Ctx } from '../context.js';
+import { prefixedId } from '../ids.js';
+import { NotFound } from '../errors.js';
+
+export const FEATURES = ['company_memory'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export interface Tenant {
+  id: string;
+  name: string;
+  timezone: string;
+  features: string[];
+  maxPendingJobs: number;
+  minCredits: number;
+  billing: 'prepaid' | 'payg';
+  requestsPerMinute: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TenantSettings {
+  name?: string;
+  timezone?: string;
+  features?: string[];
+  maxPendingJobs?: number;
+  minCredits?: number;
+  billing?: 'prepaid' | 'payg';
+  requestsPerMinute?: number;
+}
+
+type Row = Record<string, any>;
+
+export const toTenant = (r: Row): Tenant => ({
+  id: r.id,
+  name: r.name,
+  timezone: r.timezone,
+  features: r.features,
+  maxPendingJobs: r.max_pending_jobs,
+  minCredits: Number(r.min_credits),
+  billing: r.billing,
+  requestsPerMinute: r.requests_per_minute,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+const columns = (s: TenantSettings): Row => {
+  const out: Row = {};
+  if (s.name !== undefined) out.name = s.name;
+  if (s.timezone !== undefined) out.timezone = s.timezone;
+  if (s.features !== undefined) out.features = s.features;
+  if (s.maxPendingJobs !== undefined) out.max_pending_jobs = s.maxPendingJobs;
+  if (s.minCredits !== undefined) out.min_credits = s.minCredits;
+  if (s.billing !== undefined) out.billing = s.billing;
+  if (s.requestsPerMinute !== undefined) out.requests_per_minute = s.requestsPerMinute;
+  return out;
+};
+
+export async function createTenant(ctx: Pick<Ctx, 'db' | 'clock'>, s: TenantSettings & { name: string }): Promise<Tenant> {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db('tenants')
+    .insert({ id: prefixedId('tnt'), ...columns(s), created_at: now, updated_at: now })
+    .returning('*');
+  return toTenant(row);
+}
+
+export async function updateTenant(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, s: TenantSettings): Promise<Tenant> {
+  const [row] = await ctx.db('tenants')
+    .where({ id })
+    .update({ ...columns(s), updated_at: ctx.clock.now() })
+    .returning('*');
+  if (!row) throw new NotFound(`Unknown tenant ${id}`);
+  return toTenant(row);
+}
+
+export async function getTenant(ctx: Pick<Ctx, 'db'>, id: string): Promise<Tenant> {
+  const row = await ctx.db('tenants').where({ id }).first();
+  if (!row) throw new NotFound(`Unknown tenant ${id}`);
+  return toTenant(row);
+}
+
+export const hasFeature = (t: Tenant, f: Feature): boolean => t.features.includes(f);

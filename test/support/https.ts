@@ -1,0 +1,58 @@
+// A real HTTPS server on loopback that records what arrives, using the test certificate
+// (make-cert.ts) that the product trusts through NODE_EXTRA_CA_CERTS.
+import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export const TLS_DIR = join(process.cwd(), '.switchboard', 'test-tls');
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface TestHttpsServer {
+  /** https://127.0.0.1:PORT (or https://[::1]:PORT). */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** The handler runs after the request body was read and recorded. */
+export async function startHttpsServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { host?: '127.0.0.1' | '::1' } = {},
+): Promise<TestHttpsServer> {
+  const host = options.host ?? '127.0.0.1';
+  const requests: RecordedRequest[] = [];
+  const server = createServer(
+    { cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        handler(req, res);
+      });
+    },
+  );
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Handlers that never answer leave connections open; the tests are done with them.
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
