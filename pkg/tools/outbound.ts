@@ -33,19 +33,20 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 // IANA special-purpose blocks. For IPv6, everything outside global unicast 2000::/3 (loopback,
 // unspecified, ULA fc00::/7, link-local fe80::/10, multicast ff00::/8…) plus the special blocks inside it.
-const NON_PUBLIC = [
+const nonPublic = ranges([
   '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12',
   '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15',
   '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
   '::/3', '4000::/2', '8000::/1', '2001::/23', '2001:db8::/32', '2002::/16', '3fff::/20',
-];
-const nonPublic = new BlockList();
-for (const cidr of NON_PUBLIC) addCidr(nonPublic, cidr);
+]);
 
 // IPv4-mapped and NAT64 addresses reach the IPv4 address in their low 32 bits.
-const embedsIPv4 = new BlockList();
-addCidr(embedsIPv4, '::ffff:0:0/96');
-addCidr(embedsIPv4, '64:ff9b::/96');
+const embedsIPv4 = ranges(['::ffff:0:0/96', '64:ff9b::/96']);
+
+/** Whether an IP address is publicly routable; one that embeds an IPv4 address is judged by that. */
+export function isPublicAddress(address: string): boolean {
+  return isIP(address) !== 0 && !nonPublic.has(embeddedIPv4(address) ?? address);
+}
 
 interface Hop {
   url: URL;
@@ -121,9 +122,9 @@ interface Guard {
 
 function parseAllowList(setting: string | undefined): Guard {
   const names = new Set<string>();
-  const nets = new BlockList();
+  const nets = ranges([]);
   for (const entry of (setting ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
-    if (addCidr(nets, entry)) continue;
+    if (nets.add(entry)) continue;
     if (entry.includes('/')) {
       throw new ConfigError(`invalid configuration: SWITCHBOARD_OUTBOUND_ALLOW: ${entry} is not a valid CIDR`);
     }
@@ -131,11 +132,7 @@ function parseAllowList(setting: string | undefined): Guard {
   }
   return {
     allowsName: (host) => names.has(normalizeName(host)),
-    allowsAddress(address) {
-      const judged = embeddedIPv4(address) ?? address;
-      const family = isIP(judged) === 4 ? 'ipv4' : 'ipv6';
-      return nets.check(judged, family) || !nonPublic.check(judged, family);
-    },
+    allowsAddress: (address) => nets.has(embeddedIPv4(address) ?? address) || isPublicAddress(address),
   };
 }
 
@@ -158,7 +155,7 @@ function redirected(hop: Hop, status: number, location: string): Hop {
   const url = httpsUrl(location, hop.url);
   const toGet = status === 303 || ((status === 301 || status === 302) && hop.method === 'POST');
   // Caller headers may carry credentials meant for the original origin only.
-  const keep = (name: string) => name.toLowerCase() === 'content-type' ? !toGet : url.origin === hop.url.origin;
+  const keep = (name: string) => (name.toLowerCase() === 'content-type' ? !toGet : url.origin === hop.url.origin);
   const headers = Object.fromEntries(Object.entries(hop.headers).filter(([name]) => keep(name)));
   return { url, method: toGet ? 'GET' : hop.method, headers, body: toGet ? undefined : hop.body };
 }
@@ -203,19 +200,36 @@ function failure(host: string, err: unknown): OutboundError {
   return new OutboundError(`request to ${host} failed${code ? ` (${code})` : ''}`);
 }
 
-function addCidr(list: BlockList, cidr: string): boolean {
-  const match = /^\[?([^\]/]+)\]?(?:\/(\d{1,3}))?$/.exec(cidr);
-  const version = match ? isIP(match[1]!) : 0;
-  if (!match || !version) return false;
-  const max = version === 4 ? 32 : 128;
-  const prefix = match[2] === undefined ? max : Number(match[2]);
-  if (prefix > max) return false;
-  list.addSubnet(match[1]!, prefix, version === 4 ? 'ipv4' : 'ipv6');
-  return true;
+interface Ranges {
+  /** Adds an address or CIDR; false when it is neither. */
+  add(cidr: string): boolean;
+  has(address: string): boolean;
+}
+
+// One BlockList per family: a single one would match IPv4 addresses against IPv6 rules
+// (as ::ffff:a.b.c.d), so ::/3 would cover every IPv4 address.
+function ranges(cidrs: string[]): Ranges {
+  const lists = { ipv4: new BlockList(), ipv6: new BlockList() };
+  const familyOf = (address: string) => (isIP(address) === 4 ? 'ipv4' : 'ipv6');
+  const set: Ranges = {
+    add(cidr) {
+      const match = /^\[?([^\]/]+)\]?(?:\/(\d{1,3}))?$/.exec(cidr);
+      if (!match || !isIP(match[1]!)) return false;
+      const family = familyOf(match[1]!);
+      const max = family === 'ipv4' ? 32 : 128;
+      const prefix = match[2] === undefined ? max : Number(match[2]);
+      if (prefix > max) return false;
+      lists[family].addSubnet(match[1]!, prefix, family);
+      return true;
+    },
+    has: (address) => lists[familyOf(address)].check(address, familyOf(address)),
+  };
+  for (const cidr of cidrs) set.add(cidr);
+  return set;
 }
 
 function embeddedIPv4(address: string): string | undefined {
-  if (isIP(address) !== 6 || !embedsIPv4.check(address, 'ipv6')) return undefined;
+  if (isIP(address) !== 6 || !embedsIPv4.has(address)) return undefined;
   // The URL parser writes IPv6 canonically; an empty group there lies inside the zero run "::".
   const groups = new URL(`https://[${address}]/`).hostname.slice(1, -1).split(':');
   const [high, low] = groups.slice(-2).map((g) => parseInt(g || '0', 16)) as [number, number];
