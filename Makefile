@@ -31,6 +31,7 @@ bench: build
 	NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/run.js
 
 openapi: build
+	@mkdir -p openapi
 	node dist/cmd/switchboard.js openapi > openapi/agent-api.json
 	@echo "wrote openapi/agent-api.json"
 

@@ -8,7 +8,21 @@ import type { RateLimits } from '../pkg/limits/rate-limit.js';
 import { requireApiKey } from './http/auth.js';
 import { agentErrorHandler } from './http/errors.js';
 import { conversationsRouter } from './agents/conversations.js';
+import { triggersRouter } from './agents/triggers.js';
 import { agentOpenApiDocument } from './agents/openapi.js';
+
+/** Liveness and readiness, served by every server process (API and controllers). */
+export function healthRouter(ctx: Ctx): express.Router {
+  const r = express.Router();
+  r.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  r.get('/readyz', async (_req, res) => {
+    const ready = await schemaIsCurrent(ctx.db).catch(() => false);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+  return r;
+}
 
 export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   const app = express();
@@ -36,13 +50,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const ready = await schemaIsCurrent(ctx.db).catch(() => false);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
-  });
+  app.use(healthRouter(ctx));
 
   const api = express.Router();
   const document = agentOpenApiDocument();
@@ -53,6 +61,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   api.use(requireApiKey(ctx, deps.limits));
   api.use(express.json({ limit: '1mb' }));
   api.use(conversationsRouter(ctx));
+  api.use(triggersRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint');
   });

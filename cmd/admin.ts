@@ -1,5 +1,273 @@
-// placeholder: replaced by the admin CLI
+// `switchboard admin`: operators' commands. Each parses its flags, calls the domain in pkg/store,
+// and prints one JSON object (--json) or a short text. Exit 2: usage or invalid input; 1: other errors.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Ctx } from '../pkg/context.js';
-export async function runAdmin(_ctx: Ctx, _args: string[]): Promise<number> {
-  return 2;
+import { DomainError, Invalid } from '../pkg/errors.js';
+import { bootstrapTenant } from '../pkg/store/bootstrap.js';
+import { createTenant, getTenant, updateTenant, type TenantSettings } from '../pkg/store/tenants.js';
+import { agentView, createAgent, listAgents, updateAgent, type AgentInput } from '../pkg/store/agents.js';
+import { createKey, listKeys, revokeKey } from '../pkg/store/keys.js';
+import { balance, topUp } from '../pkg/store/credits.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = { [flag: string]: string | boolean | undefined };
+type Json = Record<string, unknown>;
+
+interface Command {
+  synopsis: string;
+  about: string;
+  options: Options;
+  run(ctx: Ctx, v: Values): Promise<{ json: Json; text: string }>;
+}
+
+class UsageError extends Error {}
+
+const str = { type: 'string' } as const;
+
+const settingsOptions: Options = {
+  timezone: str,
+  features: str,
+  'max-pending-jobs': str,
+  'min-credits': str,
+  billing: str,
+  'requests-per-minute': str,
+};
+const SETTINGS = '[--timezone TZ] [--features a,b] [--max-pending-jobs N] [--min-credits N] [--billing prepaid|payg] [--requests-per-minute N]';
+
+const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str };
+const AGENT = '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off]';
+
+function required(v: Values, flag: string): string {
+  const value = v[flag];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+function numberFlag(v: Values, flag: string): number | undefined {
+  const value = v[flag];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) throw new UsageError(`--${flag} must be a number, got "${value}"`);
+  return Number(value);
+}
+
+function jsonFlag(v: Values, flag: string): unknown {
+  const value = v[flag];
+  if (typeof value !== 'string') return undefined;
+  try {
+    return JSON.parse(value);
+  } catch (err) {
+    throw new UsageError(`--${flag} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** The settings flags given, as domain input; the domain validates them. */
+function settingsFrom(v: Values): TenantSettings {
+  const s: TenantSettings = {};
+  if (typeof v.name === 'string') s.name = v.name;
+  if (typeof v.timezone === 'string') s.timezone = v.timezone;
+  if (typeof v.features === 'string') s.features = v.features.split(',').map((f) => f.trim()).filter(Boolean) as TenantSettings['features'];
+  s.maxPendingJobs = numberFlag(v, 'max-pending-jobs');
+  s.minCredits = numberFlag(v, 'min-credits');
+  if (typeof v.billing === 'string') s.billing = v.billing as TenantSettings['billing'];
+  s.requestsPerMinute = numberFlag(v, 'requests-per-minute');
+  return s;
+}
+
+function agentInputFrom(v: Values): AgentInput {
+  const a: AgentInput = {};
+  if (typeof v.name === 'string') a.name = v.name;
+  if (typeof v['system-prompt'] === 'string') a.systemPrompt = v['system-prompt'];
+  // An empty model means the deployment's default.
+  if (typeof v.model === 'string') a.model = v.model === '' ? null : v.model;
+  a.tools = jsonFlag(v, 'tools') as AgentInput['tools'];
+  a.handoffRoster = jsonFlag(v, 'handoff-roster') as AgentInput['handoffRoster'];
+  if (v.handoff !== undefined) {
+    if (v.handoff !== 'on' && v.handoff !== 'off') throw new UsageError(`--handoff must be on or off, got "${v.handoff}"`);
+    a.handoffEnabled = v.handoff === 'on';
+  }
+  return a;
+}
+
+function nothingToChange(input: object, what: string): void {
+  if (Object.values(input).every((x) => x === undefined)) throw new UsageError(`nothing to update: give at least one ${what} flag`);
+}
+
+/** `key: value` lines; nested values as one line of JSON. */
+function fields(obj: Json): string {
+  const width = Math.max(...Object.keys(obj).map((k) => k.length)) + 2;
+  return Object.entries(obj)
+    .map(([k, v]) => `${`${k}:`.padEnd(width)}${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+    .join('\n');
+}
+
+const commands: Record<string, Command> = {
+  bootstrap: {
+    synopsis: '--name NAME [--credits N]',
+    about: 'a company with one agent and one API key; pay-as-you-go, or prepaid with N credits',
+    options: { name: str, credits: str },
+    async run(ctx, v) {
+      const made = await bootstrapTenant(ctx, { name: required(v, 'name'), credits: numberFlag(v, 'credits') });
+      return {
+        json: { ...made },
+        text: `Created tenant ${made.tenantId} with agent ${made.agentId}.\nAPI key ${made.keyId} (shown once, keep it now): ${made.apiKey}`,
+      };
+    },
+  },
+  'tenant create': {
+    synopsis: `--name NAME ${SETTINGS}`,
+    about: 'create a company',
+    options: { name: str, ...settingsOptions },
+    async run(ctx, v) {
+      required(v, 'name');
+      const tenant = await createTenant(ctx, { ...settingsFrom(v), name: v.name as string });
+      return { json: { tenantId: tenant.id, ...tenant }, text: fields({ ...tenant }) };
+    },
+  },
+  'tenant update': {
+    synopsis: `--tenant ID [--name NAME] ${SETTINGS}`,
+    about: "change a company's settings",
+    options: { tenant: str, name: str, ...settingsOptions },
+    async run(ctx, v) {
+      const id = required(v, 'tenant');
+      const settings = settingsFrom(v);
+      nothingToChange(settings, 'setting');
+      const tenant = await updateTenant(ctx, id, settings);
+      return { json: { tenantId: tenant.id, ...tenant }, text: fields({ ...tenant }) };
+    },
+  },
+  'tenant show': {
+    synopsis: '--tenant ID',
+    about: "a company's settings and credit balance",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const shown = { tenantId: tenant.id, ...tenant, creditBalance: await balance(ctx, tenant.id) };
+      return { json: shown, text: fields({ ...tenant, creditBalance: shown.creditBalance }) };
+    },
+  },
+  'agent create': {
+    synopsis: `--tenant ID --name NAME ${AGENT}`,
+    about: "add an agent to a company (--tools: custom tools as JSON, credentials encrypted at rest; --handoff-roster: [{roleName, agentId, greeting}])",
+    options: { tenant: str, name: str, ...agentOptions },
+    async run(ctx, v) {
+      const tenantId = required(v, 'tenant');
+      required(v, 'name');
+      const view = agentView(await createAgent(ctx, tenantId, { ...agentInputFrom(v), name: v.name as string }));
+      return { json: { agentId: view.id, ...view }, text: fields(view as unknown as Json) };
+    },
+  },
+  'agent update': {
+    synopsis: `--agent ID [--name NAME] ${AGENT}`,
+    about: 'change an agent (given flags only; --tools and --handoff-roster replace the whole list)',
+    options: { agent: str, name: str, ...agentOptions },
+    async run(ctx, v) {
+      const id = required(v, 'agent');
+      const input = agentInputFrom(v);
+      nothingToChange(input, 'agent');
+      const view = agentView(await updateAgent(ctx, id, input));
+      return { json: { agentId: view.id, ...view }, text: fields(view as unknown as Json) };
+    },
+  },
+  'agent list': {
+    synopsis: '--tenant ID',
+    about: "a company's agents (credentials never shown)",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const agents = (await listAgents(ctx, tenant.id)).map(agentView);
+      const text = agents.map((a) => `${a.id}  ${a.name}  tools: ${a.tools.length}  handoff: ${a.handoffEnabled ? 'on' : 'off'}`);
+      return { json: { agents }, text: text.join('\n') || 'no agents' };
+    },
+  },
+  'key create': {
+    synopsis: '--tenant ID --name NAME',
+    about: 'a new API key; the raw key is printed once',
+    options: { tenant: str, name: str },
+    async run(ctx, v) {
+      const { key, apiKey } = await createKey(ctx, required(v, 'tenant'), required(v, 'name'));
+      return { json: { keyId: key.id, apiKey, ...key }, text: `API key ${key.id} (shown once, keep it now): ${apiKey}` };
+    },
+  },
+  'key list': {
+    synopsis: '--tenant ID',
+    about: "a company's API keys (never the keys themselves)",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const keys = await listKeys(ctx, tenant.id);
+      const text = keys.map((k) => `${k.id}  ${k.name}  ${k.prefix}…  ${k.revoked ? `revoked ${k.revokedAt}` : 'active'}`);
+      return { json: { keys }, text: text.join('\n') || 'no keys' };
+    },
+  },
+  'key revoke': {
+    synopsis: '--key ID',
+    about: 'revoke an API key; effective on the next request',
+    options: { key: str },
+    async run(ctx, v) {
+      const key = await revokeKey(ctx, required(v, 'key'));
+      return { json: { keyId: key.id, ...key }, text: `API key ${key.id} revoked at ${key.revokedAt}` };
+    },
+  },
+  'credits add': {
+    synopsis: '--tenant ID --amount N',
+    about: "top up a company's AI credits",
+    options: { tenant: str, amount: str },
+    async run(ctx, v) {
+      const tenantId = required(v, 'tenant');
+      const amount = numberFlag(v, 'amount');
+      if (amount === undefined) throw new UsageError('--amount is required');
+      const total = await topUp(ctx, tenantId, amount);
+      return { json: { tenantId, balance: total }, text: `Credit balance of ${tenantId}: ${total}` };
+    },
+  },
+};
+
+const usage = (name: string) => `switchboard admin ${name} ${commands[name]!.synopsis} [--json]`;
+
+const HELP = `usage: switchboard admin <command> [flags] [--json]
+
+${Object.entries(commands)
+  .map(([name, c]) => `  ${name} ${c.synopsis}\n      ${c.about}`)
+  .join('\n')}
+
+--json prints exactly one JSON object on stdout. Errors are one line on stderr; exit 2 for usage or
+invalid values, 1 otherwise (for example an unknown tenant).`;
+
+/** `args`: what follows `switchboard admin`. Returns the exit code. */
+export async function runAdmin(ctx: Ctx, args: string[]): Promise<number> {
+  if (args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (args.length === 0) return fail(2, 'missing command (see switchboard admin --help)');
+  const words = args[0] === 'bootstrap' ? 1 : 2;
+  const name = args.slice(0, words).join(' ');
+  const command = commands[name];
+  if (!command) return fail(2, `unknown admin command "${name}" (see switchboard admin --help)`);
+  try {
+    const { values } = parseArgs({
+      args: args.slice(words),
+      options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    if (values.help) {
+      process.stdout.write(`usage: ${usage(name)}\n  ${command.about}\n`);
+      return 0;
+    }
+    const out = await command.run(ctx, values as Values);
+    process.stdout.write(values.json ? `${JSON.stringify(out.json, null, 2)}\n` : `${out.text}\n`);
+    return 0;
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (err instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) return fail(2, `${e.message} (usage: ${usage(name)})`);
+    if (err instanceof Invalid) return fail(2, e.message);
+    if (err instanceof DomainError) return fail(1, e.message);
+    return fail(1, `${name} failed: ${e.message}`);
+  }
+}
+
+function fail(code: number, message: string): number {
+  process.stderr.write(`error: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  return code;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The switchboard command: dev | api | migrate | admin | openapi. Wiring only.
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import express from 'express';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, ConfigError, type Config } from '../pkg/config.js';
@@ -8,19 +9,22 @@ import { createLogger, type Logger } from '../pkg/log.js';
 import { migrate, schemaIsCurrent } from '../pkg/db/index.js';
 import { startRuntime, type Runtime } from '../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
-import { createApp } from '../api/server.js';
+import { createApp, healthRouter } from '../api/server.js';
+import { ControllerManager } from '../controllers/manager.js';
+import { triggersReconciler } from '../controllers/triggers.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
 import { runAdmin } from './admin.js';
 
 const USAGE = `usage: switchboard <command>
   dev       everything in one process on embedded defaults (API server and controllers)
   api       the API server only
+  controllers  the controllers only (autonomous jobs); N replicas may run against one Postgres
   migrate   apply database migrations to DATABASE_URL and exit
   admin     operator commands (switchboard admin --help)
   openapi   print the Agent API's OpenAPI document`;
 
-async function listen(runtime: Runtime, config: Config, log: Logger): Promise<Server> {
-  const server = createServer(createApp(runtime.ctx, { limits: runtime.limits }));
+async function listen(runtime: Runtime, config: Config, log: Logger, app: RequestListener): Promise<Server> {
+  const server = createServer(app);
   // Longer than a typical load balancer's idle timeout, so it closes idle connections first.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
@@ -29,24 +33,45 @@ async function listen(runtime: Runtime, config: Config, log: Logger): Promise<Se
   return server;
 }
 
-/** SIGTERM/SIGINT: stop taking connections, let requests in flight finish, then close. */
-function onShutdown(log: Logger, server: Server, runtime: Runtime): void {
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+  });
+}
+
+/**
+ * SIGTERM/SIGINT: stop taking connections and claiming work, let requests and runs in flight
+ * finish within the grace period, then close.
+ */
+function onShutdown(log: Logger, config: Config, runtime: Runtime, server: Server, manager?: ControllerManager): void {
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 25_000).unref();
-    server.close(async () => {
-      clearTimeout(force);
-      await runtime.close();
-      log.info('stopped');
-      process.exit(0);
-    });
+    const graceMs = config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000;
+    await Promise.all([closeServer(server, graceMs), manager?.stop()]);
+    await runtime.close();
+    log.info('stopped');
+    process.exit(0);
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function startControllers(runtime: Runtime, config: Config): Promise<ControllerManager> {
+  const manager = new ControllerManager(runtime.ctx, [triggersReconciler], {
+    concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
+    leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
+    graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,
+  });
+  await manager.start();
+  return manager;
 }
 
 /** The demo company is created on the first start; its key is kept beside the embedded data. */
@@ -108,16 +133,24 @@ async function main(argv: string[]): Promise<void> {
       const runtime = await startRuntime(config, log);
       await migrate(runtime.ctx.db);
       const demo = await demoCompany(runtime, config);
-      const server = await listen(runtime, config, log);
-      onShutdown(log, server, runtime);
+      const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
+      onShutdown(log, config, runtime, server, await startControllers(runtime, config));
       printWelcome(server, demo);
       return;
     }
     case 'api': {
       const runtime = await startRuntime(config, log);
       if (!(await schemaIsCurrent(runtime.ctx.db))) log.warn('database schema is not current: run `switchboard migrate`');
-      const server = await listen(runtime, config, log);
-      onShutdown(log, server, runtime);
+      const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
+      onShutdown(log, config, runtime, server);
+      return;
+    }
+    case 'controllers': {
+      const runtime = await startRuntime(config, log);
+      if (!(await schemaIsCurrent(runtime.ctx.db))) log.warn('database schema is not current: run `switchboard migrate`');
+      // Controllers serve only health, on PORT, for the probes.
+      const server = await listen(runtime, config, log, express().use(healthRouter(runtime.ctx)));
+      onShutdown(log, config, runtime, server, await startControllers(runtime, config));
       return;
     }
     case 'admin': {

@@ -32,6 +32,11 @@ export const configSchema = z.object({
   SWITCHBOARD_OUTBOUND_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
   SWITCHBOARD_OUTBOUND_MAX_BYTES: intWithDefault(1_048_576, 1024, 50 * 1_048_576),
   SWITCHBOARD_MAX_TOOL_ROUNDS: intWithDefault(8, 1, 50),
+  SWITCHBOARD_JOB_MAX_ATTEMPTS: intWithDefault(3, 1, 100),
+  SWITCHBOARD_JOB_TTL_HOURS: intWithDefault(24, 1, 24 * 30),
+  SWITCHBOARD_LEASE_SEC: intWithDefault(30, 1, 3600),
+  SWITCHBOARD_CONTROLLER_CONCURRENCY: intWithDefault(8, 1, 256),
+  SWITCHBOARD_SHUTDOWN_GRACE_SEC: intWithDefault(25, 0, 3600),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -67,4 +72,9 @@ export const configDocs: Record<keyof Config, string> = {
   SWITCHBOARD_OUTBOUND_TIMEOUT_MS: 'Timeout of one outbound tool call in ms (default 10000)',
   SWITCHBOARD_OUTBOUND_MAX_BYTES: 'Largest tool response read, in bytes (default 1048576)',
   SWITCHBOARD_MAX_TOOL_ROUNDS: 'Model calls one turn may make while running tools (default 8)',
+  SWITCHBOARD_JOB_MAX_ATTEMPTS: 'Executions a job may have (maxAttempts, default 3)',
+  SWITCHBOARD_JOB_TTL_HOURS: 'Hard runtime window of a job from its start (expiresAt, default 24)',
+  SWITCHBOARD_LEASE_SEC: 'Lease of claimed work; heartbeated while it runs, lost when the heartbeat stops (default 30)',
+  SWITCHBOARD_CONTROLLER_CONCURRENCY: 'Jobs one controller replica runs at once (default 8)',
+  SWITCHBOARD_SHUTDOWN_GRACE_SEC: 'On SIGTERM, how long running work may take to finish (default 25)',
 };

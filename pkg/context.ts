@@ -7,6 +7,7 @@ import type { SecretBox } from './tools/secrets.js';
 import type { ModelClient } from './agent/model.js';
 import type { Outbound } from './tools/outbound.js';
 import type { TurnLocks } from './db/locks.js';
+import type { Notifier } from './db/notify.js';
 
 export interface Ctx {
   db: Db;
@@ -18,4 +19,5 @@ export interface Ctx {
   model: ModelClient;
   outbound: Outbound;
   locks: TurnLocks;
+  notifier: Notifier;
 }

@@ -9,6 +9,7 @@ import type { Logger } from './log.js';
 import { createDb } from './db/index.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { TurnLocks } from './db/locks.js';
+import { Notifier } from './db/notify.js';
 import { createModelClient } from './agent/model.js';
 import { startOfflineModel } from './agent/offline-model.js';
 import { SecretBox } from './tools/secrets.js';
@@ -39,6 +40,9 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
   closers.unshift(() => db.destroy());
   const locks = new TurnLocks(databaseUrl, config.SWITCHBOARD_DB_POOL_MAX * 4);
   closers.unshift(() => locks.close());
+  const notifier = new Notifier(databaseUrl, log);
+  await notifier.start();
+  closers.unshift(() => notifier.close());
 
   let baseURL = config.OPENAI_BASE_URL;
   if (!baseURL && !config.OPENAI_API_KEY) {
@@ -54,7 +58,6 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     baseURL,
     apiKey: config.OPENAI_API_KEY,
     defaultModel: config.SWITCHBOARD_DEFAULT_MODEL,
-    timeoutMs: config.SWITCHBOARD_TURN_TIMEOUT_SEC * 1000,
   });
 
   let redis: RedisClientType | null = null;
@@ -77,6 +80,7 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     model,
     outbound: createOutbound(config),
     locks,
+    notifier,
   };
   return {
     ctx,

@@ -21,6 +21,7 @@ function replyBody(result: MessageResult) {
     toolCalls: turn.toolCalls,
     usage: turn.usage,
     ...(turn.handoff ? { handoff: turn.handoff, agentId: turn.handoff.agentId } : {}),
+    ...result.resumed,
   };
 }
 
@@ -96,7 +97,13 @@ async function streamTurn(
       },
       emit: (event) => stream?.send(event),
     });
-    stream!.send({ type: 'done', conversationId: result.conversation.id, contactId: result.conversation.contactId, usage: result.turn.usage });
+    stream!.send({
+      type: 'done',
+      conversationId: result.conversation.id,
+      contactId: result.conversation.contactId,
+      usage: result.turn.usage,
+      ...result.resumed,
+    });
     stream!.end();
   } catch (err) {
     if (!stream) throw err;

@@ -56,6 +56,13 @@ export function agentOpenApiDocument() {
     servers: [{ url: '/api/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths: {
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'The OpenAPI 3.1 description of this API', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+        },
+      },
       '/conversations': {
         post: op({
           summary: 'Create (201) or resume (200) a conversation',

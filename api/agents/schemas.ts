@@ -36,6 +36,7 @@ export const sendMessageBody = z
     customSystemMessage: text(8000).optional(),
     customTools: z.array(customToolSchema).max(10).optional(),
     stream: z.boolean().default(false),
+    asHumanReply: z.boolean().default(false),
     memoryScope: z.enum(['company']).optional(),
   })
   .strict()
@@ -44,6 +45,13 @@ export const sendMessageBody = z
 const usage = z
   .object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() })
   .meta({ id: 'Usage' });
+
+/** Present only after asHumanReply: the resumed job, or why resuming it failed. */
+const resumeFields = {
+  resumedTriggerId: z.uuid().optional(),
+  resumedStatus: z.string().optional(),
+  resumeError: z.object({ status: z.number().int(), error: z.string() }).optional(),
+};
 
 const assistantMessage = z.object({ role: z.literal('assistant'), content: z.string() });
 const handoff = z.object({ roleName: z.string(), greeting: z.string(), agentId: z.uuid() }).meta({ id: 'Handoff' });
@@ -58,6 +66,7 @@ export const messageReply = z
     usage,
     handoff: handoff.optional(),
     agentId: z.uuid().optional(),
+    ...resumeFields,
   })
   .meta({ id: 'MessageReply' });
 
@@ -67,7 +76,7 @@ export const streamEvent = z
     z.object({ type: z.literal('new_message') }),
     z.object({ type: z.literal('tool'), name: z.string() }),
     z.object({ type: z.literal('handoff'), roleName: z.string(), greeting: z.string(), agentId: z.uuid() }),
-    z.object({ type: z.literal('done'), conversationId: z.uuid(), contactId: z.number().int().nullable(), usage }),
+    z.object({ type: z.literal('done'), conversationId: z.uuid(), contactId: z.number().int().nullable(), usage, ...resumeFields }),
     z.object({ type: z.literal('error'), error: z.string() }),
   ])
   .meta({ id: 'StreamEvent', description: 'One `data: <json>` line of the text/event-stream' });
@@ -115,6 +124,8 @@ export const conversationView = z
     createdAt: z.iso.datetime(),
     metadata,
     customSystemMessage: z.string().nullable(),
+    jobId: z.uuid().nullable(),
+    jobStatus: z.string().nullable(),
     messages: z.array(messageEntry),
   })
   .meta({ id: 'Conversation' });

@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { DomainError, Invalid, TooManyRequests } from '../../pkg/errors.js';
 import type { Logger } from '../../pkg/log.js';
+import { invalid } from '../../pkg/validate.js';
 
 export const errorBodySchema = z
   .object({
@@ -24,7 +25,7 @@ export function agentErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof DomainError) return sendAgentError(res, err);
-    if (err?.type === 'entity.parse.failed') return sendAgentError(res, new Invalid('Request body is not valid JSON'));
+    if (err?.type === 'entity.parse.failed') return sendAgentError(res, invalid('request body', [{ path: 'body', message: 'Not valid JSON' }]));
     if (err?.type === 'entity.too.large') {
       res.status(413).json({ error: 'Request body is too large' });
       return;

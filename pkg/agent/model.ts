@@ -6,12 +6,13 @@ export interface ModelClient {
   defaultModel: string;
 }
 
-export function createModelClient(opts: { baseURL: string; apiKey?: string; defaultModel: string; timeoutMs: number }): ModelClient {
+export function createModelClient(opts: { baseURL: string; apiKey?: string; defaultModel: string }): ModelClient {
   return {
+    // The client's own 10-minute bound per call, not the synchronous turn timeout: a turn whose
+    // caller got 504 still finishes and is recorded.
     openai: new OpenAI({
       baseURL: opts.baseURL,
       apiKey: opts.apiKey ?? 'unused',
-      timeout: opts.timeoutMs,
       // A failed turn is reported, not retried behind the caller's back.
       maxRetries: 0,
     }),

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { hasFeature, type Tenant } from '../store/tenants.js';
+import { NotFound } from '../errors.js';
 import { getUsableAgent } from '../store/agents.js';
 import { searchCompanyMemory } from '../store/memories.js';
 import type { StoredTool } from '../tools/custom-tools.js';
@@ -61,7 +62,14 @@ function handoffTool(ctx: Ctx, { tenant, agent }: TurnToolScope): TurnTool {
     run: async (args) => {
       const target = agent.handoffRoster.find((r) => r.roleName === args.roleName);
       if (!target) return { output: `Unknown role ${String(args.roleName)}; choose one of ${roles.join(', ')}` };
-      const next = await getUsableAgent(ctx, tenant.id, target.agentId);
+      let next: Agent;
+      try {
+        next = await getUsableAgent(ctx, tenant.id, target.agentId);
+      } catch (err) {
+        // A roster entry naming an agent the company may not use (another company's): the model is told, nothing moves.
+        if (!(err instanceof NotFound)) throw err;
+        return { output: `Unknown agent for role ${target.roleName}; the conversation stays with you` };
+      }
       return {
         output: `The conversation is now handled by ${target.roleName}. Continue as that agent.`,
         handoff: { roleName: target.roleName, greeting: target.greeting, agent: next },

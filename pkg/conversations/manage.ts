@@ -13,6 +13,7 @@ import {
 import { addCompanyMemory } from '../store/memories.js';
 import { appendMessage, listMessages, type StoredMessage } from '../store/messages.js';
 import { hasFeature, type Tenant } from '../store/tenants.js';
+import { latestTrigger } from '../store/triggers.js';
 
 export async function replaceMetadata(
   ctx: Ctx,
@@ -63,6 +64,7 @@ function entry(m: StoredMessage, all: boolean): MessageEntry | null {
 export async function readConversation(ctx: Ctx, tenant: Tenant, id: string, includeAll: boolean) {
   const c = await getConversation(ctx, tenant.id, id);
   const messages = (await listMessages(ctx, c.id)).map((m) => entry(m, includeAll)).filter((m) => m !== null);
+  const job = await latestTrigger(ctx, c.id);
   return {
     conversationId: c.id,
     contactId: c.contactId,
@@ -71,6 +73,9 @@ export async function readConversation(ctx: Ctx, tenant: Tenant, id: string, inc
     createdAt: c.createdAt,
     metadata: c.metadata,
     customSystemMessage: c.customSystemMessage,
+    // Best-effort mirrors of the latest job; polling the trigger is the contract.
+    jobId: job?.id ?? null,
+    jobStatus: job?.status ?? null,
     messages,
   };
 }

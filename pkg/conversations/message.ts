@@ -1,7 +1,7 @@
 // POST /api/v1/conversations/:id/messages: one user message and the agent's turn, serialized per
 // conversation so two concurrent messages never interleave history.
 import type { Ctx } from '../context.js';
-import { Conflict } from '../errors.js';
+import { Conflict, DomainError } from '../errors.js';
 import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getUsableAgent } from '../store/agents.js';
 import { getContact, resolveContact } from '../store/contacts.js';
@@ -11,6 +11,9 @@ import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { assertMemoryScopeAllowed } from './open.js';
+import { waitingForReply } from '../store/triggers.js';
+import { replyToTrigger } from '../triggers/actions.js';
+import { backgroundTaskTool } from '../triggers/job-tools.js';
 
 export interface MessageInput {
   message: string;
@@ -18,6 +21,8 @@ export interface MessageInput {
   customSystemMessage?: string;
   customTools?: CustomTool[];
   memoryScope?: 'company';
+  /** After the turn, resume the conversation's single job waiting for a reply with this text. */
+  asHumanReply?: boolean;
 }
 
 export interface MessageHooks {
@@ -29,6 +34,27 @@ export interface MessageHooks {
 export interface MessageResult {
   turn: TurnResult;
   conversation: Conversation;
+  resumed?: { resumedTriggerId: string; resumedStatus: string } | { resumeError: { status: number; error: string } };
+}
+
+/** asHumanReply needs exactly one job waiting for a reply; checked before the turn runs. */
+async function waitingJob(ctx: Ctx, conversationId: string): Promise<string> {
+  const waiting = await waitingForReply(ctx.db, conversationId);
+  if (waiting.length !== 1) {
+    throw new Conflict(`asHumanReply needs exactly one job waiting for a reply; this conversation has ${waiting.length}`);
+  }
+  return waiting[0]!.id;
+}
+
+/** The chat turn has succeeded whatever happens here: a failed resume is reported, not thrown. */
+async function resume(ctx: Ctx, tenant: Tenant, triggerId: string, text: string): Promise<MessageResult['resumed']> {
+  try {
+    const row = await replyToTrigger(ctx, tenant, triggerId, 'provided', text);
+    return { resumedTriggerId: row.id, resumedStatus: row.status };
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    return { resumeError: { status: err.status, error: err.message } };
+  }
 }
 
 /** Changes a message request makes to the conversation before its turn: bind, tools, scope. */
@@ -57,6 +83,7 @@ export async function sendMessage(
   await assertCanSpend(ctx, tenant);
   return ctx.locks.withLock(conversationId, async () => {
     let conversation = await getActiveConversation(ctx, tenant.id, conversationId);
+    const triggerId = input.asHumanReply ? await waitingJob(ctx, conversation.id) : null;
     conversation = await applyAdditions(ctx, tenant, conversation, input);
     const agent = await getUsableAgent(ctx, tenant.id, conversation.agentId ?? '');
     const contactMemory = conversation.contactId ? (await getContact(ctx, tenant.id, conversation.contactId)).memory : null;
@@ -69,8 +96,10 @@ export async function sendMessage(
       turnSystemMessage: input.customSystemMessage,
       contactMemory,
       emit: hooks.emit,
+      extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
     });
     await chargeTokens(ctx, tenant.id, turn.usage.totalTokens, userMessage.id);
-    return { turn, conversation: turn.conversation };
+    const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
+    return { turn, conversation: turn.conversation, resumed };
   });
 }

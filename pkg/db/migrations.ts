@@ -1,6 +1,7 @@
 // Numbered migrations, compiled in (no file globbing at run time).
 import type { Knex } from 'knex';
 import * as m001 from './migrations/001_foundation.js';
+import * as m002 from './migrations/002_triggers.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -9,6 +10,7 @@ interface Migration {
 
 const migrations: Record<string, Migration> = {
   '001_foundation': m001,
+  '002_triggers': m002,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

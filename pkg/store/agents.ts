@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { NotFound } from '../errors.js';
+import { invalid, parseInput } from '../validate.js';
 import { customToolSchema, sealTools, publicTool, type StoredTool } from '../tools/custom-tools.js';
+import { getTenant } from './tenants.js';
 
 export const handoffRosterSchema = z.array(
   z.object({ roleName: z.string().min(1).max(64), agentId: z.string().uuid(), greeting: z.string().max(2000).default('') }).strict(),
@@ -26,15 +28,24 @@ export interface Agent {
   updatedAt: string;
 }
 
-export interface AgentInput {
-  name?: string;
-  systemPrompt?: string;
-  model?: string | null;
-  tools?: z.input<typeof agentToolsSchema>;
-  handoffRoster?: z.input<typeof handoffRosterSchema>;
-  handoffEnabled?: boolean;
-  isPublic?: boolean;
-}
+const agentName = z.string().trim().min(1).max(200);
+
+export const agentInputSchema = z
+  .object({
+    name: agentName.optional(),
+    systemPrompt: z.string().optional(),
+    // null: the deployment's default model.
+    model: z.string().trim().min(1).max(200).nullable().optional(),
+    tools: agentToolsSchema.optional(),
+    handoffRoster: handoffRosterSchema.optional(),
+    handoffEnabled: z.boolean().optional(),
+    isPublic: z.boolean().optional(),
+  })
+  .strict();
+const newAgentSchema = agentInputSchema.extend({ name: agentName });
+
+export type AgentInput = z.input<typeof agentInputSchema>;
+type ParsedAgentInput = z.output<typeof agentInputSchema>;
 
 type Row = Record<string, any>;
 
@@ -55,16 +66,27 @@ const toAgent = (r: Row): Agent => ({
 /** The operator's view: credentials never shown. */
 export const agentView = (a: Agent) => ({ ...a, tools: a.tools.map(publicTool) });
 
-function columns(ctx: Pick<Ctx, 'secrets'>, input: AgentInput): Row {
+function columns(ctx: Pick<Ctx, 'secrets'>, input: ParsedAgentInput): Row {
   const out: Row = {};
   if (input.name !== undefined) out.name = input.name;
   if (input.systemPrompt !== undefined) out.system_prompt = input.systemPrompt;
   if (input.model !== undefined) out.model = input.model;
-  if (input.tools !== undefined) out.tools = JSON.stringify(sealTools(agentToolsSchema.parse(input.tools), ctx.secrets));
-  if (input.handoffRoster !== undefined) out.handoff_roster = JSON.stringify(handoffRosterSchema.parse(input.handoffRoster));
+  if (input.tools !== undefined) out.tools = JSON.stringify(sealTools(input.tools, ctx.secrets));
+  if (input.handoffRoster !== undefined) out.handoff_roster = JSON.stringify(input.handoffRoster);
   if (input.handoffEnabled !== undefined) out.handoff_enabled = input.handoffEnabled;
   if (input.isPublic !== undefined) out.is_public = input.isPublic;
   return out;
+}
+
+/** Handoff targets must be agents of the same company. */
+async function assertRosterOfTenant(ctx: Pick<Ctx, 'db'>, tenantId: string | null, roster: HandoffTarget[] = []): Promise<void> {
+  if (!roster.length) return;
+  const ids = [...new Set(roster.map((t) => t.agentId))];
+  const own = new Set<string>(await ctx.db('agents').whereIn('id', ids).andWhere({ tenant_id: tenantId }).pluck('id'));
+  const details = roster.flatMap((t, i) =>
+    own.has(t.agentId) ? [] : [{ path: `handoffRoster.${i}.agentId`, message: `${t.agentId} is not an agent of this company` }],
+  );
+  if (details.length) throw invalid('agent', details);
 }
 
 export async function createAgent(
@@ -72,20 +94,25 @@ export async function createAgent(
   tenantId: string,
   input: AgentInput & { name: string },
 ): Promise<Agent> {
+  const agent = parseInput(newAgentSchema, input, 'agent');
+  await getTenant(ctx, tenantId);
+  await assertRosterOfTenant(ctx, tenantId, agent.handoffRoster);
   const now = ctx.clock.now();
   const [row] = await ctx.db('agents')
-    .insert({ id: uuid(), tenant_id: tenantId, ...columns(ctx, input), created_at: now, updated_at: now })
+    .insert({ id: uuid(), tenant_id: tenantId, ...columns(ctx, agent), created_at: now, updated_at: now })
     .returning('*');
   return toAgent(row);
 }
 
 export async function updateAgent(ctx: Pick<Ctx, 'db' | 'clock' | 'secrets'>, agentId: string, input: AgentInput): Promise<Agent> {
-  if (!isUuid(agentId)) throw new NotFound(`Unknown agent ${agentId}`);
+  const patch = parseInput(agentInputSchema, input, 'agent');
+  const current = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId }).first('tenant_id') : undefined;
+  if (!current) throw new NotFound(`Unknown agent ${agentId}`);
+  await assertRosterOfTenant(ctx, current.tenant_id, patch.handoffRoster);
   const [row] = await ctx.db('agents')
     .where({ id: agentId })
-    .update({ ...columns(ctx, input), updated_at: ctx.clock.now() })
+    .update({ ...columns(ctx, patch), updated_at: ctx.clock.now() })
     .returning('*');
-  if (!row) throw new NotFound(`Unknown agent ${agentId}`);
   return toAgent(row);
 }
 

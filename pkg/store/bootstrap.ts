@@ -1,7 +1,7 @@
 // A company with one agent and one key: `admin bootstrap`, the dev seed, and tests.
 import type { Ctx } from '../context.js';
 import { createAgent } from './agents.js';
-import { addCredits } from './credits.js';
+import { topUp } from './credits.js';
 import { createKey } from './keys.js';
 import { createTenant } from './tenants.js';
 
@@ -20,7 +20,7 @@ export async function bootstrapTenant(
     const tx = { ...ctx, db: trx };
     const prepaid = input.credits !== undefined;
     const tenant = await createTenant(tx, { name: input.name, billing: prepaid ? 'prepaid' : 'payg' });
-    if (prepaid && input.credits! !== 0) await addCredits(tx, tenant.id, input.credits!, 'topup');
+    if (prepaid && input.credits !== 0) await topUp(tx, tenant.id, input.credits!);
     const agent = await createAgent(tx, tenant.id, {
       name: `${input.name} assistant`,
       systemPrompt: input.systemPrompt ?? `You are the helpful assistant of ${input.name}.`,

@@ -1,7 +1,9 @@
 // The credit ledger: the balance is the sum of its entries.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { PaymentRequired } from '../errors.js';
-import type { Tenant } from './tenants.js';
+import { parseInput } from '../validate.js';
+import { getTenant, type Tenant } from './tenants.js';
 
 export type ReferenceType = 'api' | 'topup';
 
@@ -24,6 +26,17 @@ export async function addCredits(
     reference_id: referenceId,
     created_at: ctx.clock.now(),
   });
+}
+
+// numeric(20, 6) in the ledger.
+const topUpAmount = z.number().positive().max(1e12);
+
+/** An operator's top-up of a company's credits; returns the new balance. */
+export async function topUp(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, amount: number): Promise<number> {
+  parseInput(topUpAmount, amount, 'amount');
+  await getTenant(ctx, tenantId);
+  await addCredits(ctx, tenantId, amount, 'topup');
+  return balance(ctx, tenantId);
 }
 
 /** Prepaid companies below their minimum are refused a turn; pay-as-you-go ones never are. */

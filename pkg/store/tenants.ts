@@ -1,7 +1,10 @@
 // Companies (tenants): settings, features, billing.
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { prefixedId } from '../ids.js';
 import { NotFound } from '../errors.js';
+import { parseInput } from '../validate.js';
 
 export const FEATURES = ['company_memory'] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -19,15 +22,29 @@ export interface Tenant {
   updatedAt: string;
 }
 
-export interface TenantSettings {
-  name?: string;
-  timezone?: string;
-  features?: string[];
-  maxPendingJobs?: number;
-  minCredits?: number;
-  billing?: 'prepaid' | 'payg';
-  requestsPerMinute?: number;
-}
+const tenantName = z.string().trim().min(1).max(200);
+
+export const tenantSettingsSchema = z
+  .object({
+    name: tenantName.optional(),
+    timezone: z
+      .string()
+      .refine((tz) => IANAZone.isValidZone(tz), 'must be an IANA time zone such as Europe/Berlin')
+      .optional(),
+    features: z
+      .array(z.enum(FEATURES))
+      .transform((f) => [...new Set(f)])
+      .optional(),
+    maxPendingJobs: z.int32().min(1).optional(),
+    // numeric(20, 6) in the table.
+    minCredits: z.number().min(0).max(1e12).optional(),
+    billing: z.enum(['prepaid', 'payg']).optional(),
+    requestsPerMinute: z.int32().min(1).optional(),
+  })
+  .strict();
+const newTenantSchema = tenantSettingsSchema.extend({ name: tenantName });
+
+export type TenantSettings = z.input<typeof tenantSettingsSchema>;
 
 type Row = Record<string, any>;
 
@@ -44,7 +61,7 @@ export const toTenant = (r: Row): Tenant => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-const columns = (s: TenantSettings): Row => {
+const columns = (s: z.output<typeof tenantSettingsSchema>): Row => {
   const out: Row = {};
   if (s.name !== undefined) out.name = s.name;
   if (s.timezone !== undefined) out.timezone = s.timezone;
@@ -57,17 +74,19 @@ const columns = (s: TenantSettings): Row => {
 };
 
 export async function createTenant(ctx: Pick<Ctx, 'db' | 'clock'>, s: TenantSettings & { name: string }): Promise<Tenant> {
+  const settings = parseInput(newTenantSchema, s, 'tenant settings');
   const now = ctx.clock.now();
   const [row] = await ctx.db('tenants')
-    .insert({ id: prefixedId('tnt'), ...columns(s), created_at: now, updated_at: now })
+    .insert({ id: prefixedId('tnt'), ...columns(settings), created_at: now, updated_at: now })
     .returning('*');
   return toTenant(row);
 }
 
 export async function updateTenant(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, s: TenantSettings): Promise<Tenant> {
+  const settings = parseInput(tenantSettingsSchema, s, 'tenant settings');
   const [row] = await ctx.db('tenants')
     .where({ id })
-    .update({ ...columns(s), updated_at: ctx.clock.now() })
+    .update({ ...columns(settings), updated_at: ctx.clock.now() })
     .returning('*');
   if (!row) throw new NotFound(`Unknown tenant ${id}`);
   return toTenant(row);

@@ -1,0 +1,92 @@
+// Routes of the autonomous-job half of the Agent API.
+import { Router } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { createTrigger, type Created } from '../../pkg/triggers/create.js';
+import { cancelTrigger, replyToTrigger } from '../../pkg/triggers/actions.js';
+import { waitForStatusChange } from '../../pkg/triggers/wait.js';
+import { getConversation } from '../../pkg/store/conversations.js';
+import { getTrigger, listItemView, listTriggers, rawJobView, triggerView } from '../../pkg/store/triggers.js';
+import { principalOf } from '../http/auth.js';
+import { parse } from '../http/validate.js';
+import {
+  cancelBody,
+  conversationTriggerBody,
+  createTriggerBody,
+  getTriggerQuery,
+  listTriggersQuery,
+  replyBody,
+} from './trigger-schemas.js';
+
+function accepted({ created, trigger }: Created) {
+  return {
+    status: created ? 202 : 200,
+    body: {
+      conversationId: trigger.conversation_id,
+      triggerId: trigger.id,
+      status: trigger.status,
+      ...(trigger.next_run_at && trigger.status === 'waiting' ? { nextRunAt: trigger.next_run_at.toISOString() } : {}),
+      ...(created ? {} : { idempotent: true as const }),
+    },
+  };
+}
+
+export function triggersRouter(ctx: Ctx): Router {
+  const r = Router();
+
+  r.post('/triggers', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const body = parse(createTriggerBody, req.body);
+    const { status, body: out } = accepted(await createTrigger(ctx, tenant, { ...body, inputMessage: body.task, triggerType: 'api' }));
+    res.status(status).json(out);
+  });
+
+  r.post('/conversations/:conversationId/triggers', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const body = parse(conversationTriggerBody, req.body);
+    const { task, message, eventType, ...rest } = body;
+    const text = task ?? message ?? `External event: ${eventType}`;
+    const result = await createTrigger(ctx, tenant, {
+      ...rest,
+      conversationId: req.params.conversationId!,
+      task: text,
+      inputMessage: text,
+      eventType,
+      triggerType: eventType ? 'event' : 'api',
+    });
+    const { status, body: out } = accepted(result);
+    res.status(status).json(out);
+  });
+
+  r.get('/triggers/:triggerId', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const { wait } = parse(getTriggerQuery, req.query, 'query');
+    res.json(triggerView(await waitForStatusChange(ctx, tenant.id, req.params.triggerId!, wait ?? 0)));
+  });
+
+  r.get('/conversations/:conversationId/triggers', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const { limit, offset } = parse(listTriggersQuery, req.query, 'query');
+    const c = await getConversation(ctx, tenant.id, req.params.conversationId!);
+    const { rows, total } = await listTriggers(ctx, c.id, limit, offset);
+    res.json({ conversationId: c.id, triggers: rows.map(listItemView), total, hasMore: offset + rows.length < total });
+  });
+
+  r.get('/jobs/:jobId', async (req, res) => {
+    const { tenant } = principalOf(req);
+    res.json(rawJobView(await getTrigger(ctx, tenant.id, req.params.jobId!)));
+  });
+
+  r.post('/triggers/:triggerId/cancel', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const { reason } = parse(cancelBody, req.body);
+    res.json(triggerView(await cancelTrigger(ctx, tenant, req.params.triggerId!, reason)));
+  });
+
+  r.post('/triggers/:triggerId/reply', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const { decision, reason } = parse(replyBody, req.body);
+    res.json(triggerView(await replyToTrigger(ctx, tenant, req.params.triggerId!, decision, reason)));
+  });
+
+  return r;
+}

@@ -1,0 +1,169 @@
+// The controller manager: runs reconcilers. Each claims due rows under a lease (SKIP LOCKED in its
+// SQL), runs them with bounded concurrency, heartbeats their leases, and sleeps until a NOTIFY or
+// the earliest due time — never a busy poll. SIGTERM: stop claiming, drain, release the rest.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Ctx } from '../pkg/context.js';
+
+export interface Claimed {
+  id: string;
+  run(): Promise<void>;
+}
+
+export interface Reconciler {
+  name: string;
+  /** NOTIFY channel on which changes to this reconciler's rows are announced. */
+  channel: string;
+  /** Transitions that need no work (deadlines, lost leases). */
+  sweep(ctx: Ctx): Promise<void>;
+  /** Claim one due row for `owner`, or null when nothing is due. */
+  claim(ctx: Ctx, owner: string, leaseMs: number): Promise<Claimed | null>;
+  heartbeat(ctx: Ctx, ids: string[], owner: string, leaseMs: number): Promise<void>;
+  /** Give up leases on shutdown, so they are declared lost at once rather than at expiry. */
+  release(ctx: Ctx, ids: string[], owner: string): Promise<void>;
+  nextDue(ctx: Ctx): Promise<Date | null>;
+}
+
+export interface ManagerOptions {
+  concurrency: number;
+  leaseMs: number;
+  graceMs: number;
+  /** Longest sleep without a wake-up; only a guard against a lost notification. */
+  maxIdleMs?: number;
+}
+
+class Loop {
+  private readonly running = new Map<string, Promise<void>>();
+  private wakeUp: (() => void) | null = null;
+  private pendingWake = false;
+  private stopping = false;
+  private done: Promise<void> | null = null;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly reconciler: Reconciler,
+    private readonly owner: string,
+    private readonly opts: Required<ManagerOptions>,
+  ) {}
+
+  wake(): void {
+    this.pendingWake = true;
+    this.wakeUp?.();
+  }
+
+  start(): void {
+    this.done = this.loop();
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    if (this.pendingWake) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeUp = null;
+  }
+
+  private async tick(): Promise<void> {
+    const { ctx, reconciler } = this;
+    await reconciler.sweep(ctx);
+    while (!this.stopping && this.running.size < this.opts.concurrency) {
+      const claimed = await reconciler.claim(ctx, this.owner, this.opts.leaseMs);
+      if (!claimed) break;
+      const run = claimed
+        .run()
+        .catch((err: Error) => ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed'))
+        .finally(() => {
+          this.running.delete(claimed.id);
+          this.wake();
+        });
+      this.running.set(claimed.id, run);
+    }
+  }
+
+  private async loop(): Promise<void> {
+    const { ctx, reconciler } = this;
+    const beat = setInterval(() => {
+      reconciler
+        .heartbeat(ctx, [...this.running.keys()], this.owner, this.opts.leaseMs)
+        .catch((err: Error) => ctx.log.warn({ err: err.message, reconciler: reconciler.name }, 'heartbeat failed'));
+    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    try {
+      while (!this.stopping) {
+        this.pendingWake = false;
+        let idle = this.opts.maxIdleMs;
+        try {
+          await this.tick();
+          const due = await reconciler.nextDue(ctx);
+          if (due) idle = Math.min(idle, due.getTime() - ctx.clock.now().getTime());
+        } catch (err) {
+          ctx.log.error({ err, reconciler: reconciler.name }, 'controller tick failed; retrying');
+          idle = Math.min(idle, 1000);
+        }
+        // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
+        await this.sleep(this.running.size >= this.opts.concurrency ? this.opts.maxIdleMs : idle);
+      }
+      await this.drain();
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async drain(): Promise<void> {
+    const { ctx, reconciler } = this;
+    const all = Promise.allSettled(this.running.values());
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.opts.graceMs);
+    });
+    // Leases of runs still going are heartbeated until they finish or the grace period ends.
+    await Promise.race([all, grace]);
+    clearTimeout(timer);
+    if (this.running.size) {
+      ctx.log.warn({ reconciler: reconciler.name, ids: [...this.running.keys()] }, 'grace period over; releasing running work');
+      await reconciler.release(ctx, [...this.running.keys()], this.owner);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.done;
+  }
+}
+
+export class ControllerManager {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly loops: Loop[] = [];
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly reconcilers: Reconciler[],
+    private readonly opts: ManagerOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    const opts = { maxIdleMs: 30_000, ...this.opts };
+    for (const reconciler of this.reconcilers) {
+      const loop = new Loop(this.ctx, reconciler, this.owner, opts);
+      this.loops.push(loop);
+      this.unsubscribe.push(await this.ctx.notifier.subscribe(reconciler.channel, () => loop.wake()));
+      loop.start();
+    }
+    this.ctx.log.info({ owner: this.owner, reconcilers: this.reconcilers.map((r) => r.name), ...this.opts }, 'controllers started');
+  }
+
+  /** Look again now (tests call this after moving the clock). */
+  wake(): void {
+    for (const loop of this.loops) loop.wake();
+  }
+
+  async stop(): Promise<void> {
+    for (const off of this.unsubscribe) off();
+    await Promise.all(this.loops.map((l) => l.stop()));
+  }
+}

@@ -1,0 +1,28 @@
+// The trigger reconciler: runs due jobs, expires overdue waits, fails runs whose worker was lost.
+import { CHANNELS } from '../pkg/db/notify.js';
+import {
+  claimDueTrigger,
+  heartbeatTriggers,
+  nextTriggerDue,
+  sweepTriggers,
+} from '../pkg/store/triggers.js';
+import { runTrigger } from '../pkg/triggers/run.js';
+import type { Reconciler } from './manager.js';
+
+export const triggersReconciler: Reconciler = {
+  name: 'triggers',
+  channel: CHANNELS.triggers,
+  async sweep(ctx) {
+    await sweepTriggers(ctx);
+  },
+  async claim(ctx, owner, leaseMs) {
+    const row = await claimDueTrigger(ctx, owner, leaseMs);
+    return row && { id: row.id, run: async () => void (await runTrigger(ctx, row, owner)) };
+  },
+  heartbeat: heartbeatTriggers,
+  async release(ctx, ids, owner) {
+    // A released run is lost: expiring its lease now lets the next sweep fail it (never re-run).
+    await heartbeatTriggers(ctx, ids, owner, 0);
+  },
+  nextDue: nextTriggerDue,
+};

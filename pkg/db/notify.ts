@@ -1,0 +1,70 @@
+// LISTEN/NOTIFY: one connection per process listens; changes announce themselves with pg_notify
+// in the same transaction that makes them, so a waiter wakes exactly when the change is visible.
+import pg from 'pg';
+import type { Knex } from 'knex';
+import type { Logger } from '../log.js';
+
+export type NotifyHandler = (payload: string) => void;
+
+export const CHANNELS = { triggers: 'switchboard_triggers' } as const;
+
+/** Announce a change on `channel`; call inside the transaction that makes it. */
+export async function notify(db: Knex, channel: string, payload = ''): Promise<void> {
+  await db.raw('select pg_notify(?, ?)', [channel, payload]);
+}
+
+export class Notifier {
+  private client: pg.Client | null = null;
+  private readonly handlers = new Map<string, Set<NotifyHandler>>();
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'switchboard-listen' });
+    client.on('notification', (msg) => {
+      for (const handler of this.handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
+    });
+    client.on('error', (err) => {
+      this.log.warn({ err: err.message }, 'listen connection lost; reconnecting');
+      this.reconnectSoon();
+    });
+    await client.connect();
+    for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
+    this.client = client;
+    // Whatever was announced while disconnected: wake everyone once.
+    for (const set of this.handlers.values()) for (const handler of set) handler('');
+  }
+
+  private reconnectSoon(): void {
+    const old = this.client;
+    this.client = null;
+    old?.end().catch(() => {});
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.start().catch(() => this.reconnectSoon());
+    }, 1000);
+  }
+
+  async subscribe(channel: string, handler: NotifyHandler): Promise<() => void> {
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await this.client?.query(`listen ${channel}`);
+    }
+    set.add(handler);
+    return () => set!.delete(handler);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.client?.end().catch(() => {});
+  }
+}

@@ -1,0 +1,249 @@
+// Trigger rows: reading, conditional transitions, and the controller's claim and sweep queries.
+import type { Knex } from 'knex';
+import type { Ctx } from '../context.js';
+import { isUuid } from '../ids.js';
+import { NotFound } from '../errors.js';
+import { CHANNELS, notify } from '../db/notify.js';
+import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
+
+export interface TriggerRow {
+  id: string;
+  tenant_id: string;
+  conversation_id: string;
+  agent_id: string;
+  status: TriggerStatus;
+  trigger_type: 'api' | 'event' | 'agent';
+  task: string;
+  input_message: string;
+  success_criteria: string | null;
+  business_keys: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  event_type: string | null;
+  idempotency_key: string | null;
+  approval_id: string | null;
+  approval_url: string | null;
+  wait_payload: Record<string, unknown> | null;
+  human_reply: { decision: string; reason: string | null; at: string } | null;
+  result_summary: string | null;
+  error_message: string | null;
+  attempt_count: number;
+  max_attempts: number;
+  next_run_at: Date | null;
+  waiting_reason: string | null;
+  waiting_since: Date | null;
+  expires_at: Date;
+  last_run_at: Date | null;
+  started_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  due_at: Date | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The trigger object of the spec. */
+export function triggerView(r: TriggerRow) {
+  return {
+    triggerId: r.id,
+    conversationId: r.conversation_id,
+    agentId: r.agent_id,
+    status: r.status,
+    task: r.task,
+    successCriteria: r.success_criteria,
+    businessKeys: r.business_keys,
+    metadata: r.metadata,
+    approvalId: r.approval_id,
+    approvalUrl: r.approval_url,
+    waitPayload: r.wait_payload,
+    resultSummary: r.result_summary,
+    errorMessage: r.error_message,
+    attemptCount: r.attempt_count,
+    maxAttempts: r.max_attempts,
+    nextRunAt: iso(r.next_run_at),
+    waitingReason: r.waiting_reason,
+    waitingSince: iso(r.waiting_since),
+    expiresAt: iso(r.expires_at)!,
+    lastRunAt: iso(r.last_run_at),
+    startedAt: iso(r.started_at),
+    completedAt: iso(r.completed_at),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+/** The legacy raw job object (DECISIONS.md): every trigger field plus the stored inputs. */
+export const rawJobView = (r: TriggerRow) => ({
+  ...triggerView(r),
+  jobId: r.id,
+  triggerType: r.trigger_type,
+  inputMessage: r.input_message,
+  idempotencyKey: r.idempotency_key,
+  eventType: r.event_type,
+  humanReply: r.human_reply,
+});
+
+export const listItemView = (r: TriggerRow) => ({
+  triggerId: r.id,
+  status: r.status,
+  attemptCount: r.attempt_count,
+  resultSummary: r.result_summary,
+  completedAt: iso(r.completed_at),
+});
+
+export async function getTrigger(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<TriggerRow> {
+  if (!isUuid(id)) throw new NotFound(`Unknown trigger ${id}`);
+  const row = await ctx.db('triggers').where({ id, tenant_id: tenantId }).first();
+  if (!row) throw new NotFound(`Unknown trigger ${id}`);
+  return row;
+}
+
+export async function findByIdempotencyKey(db: Knex, tenantId: string, key: string): Promise<TriggerRow | undefined> {
+  return db('triggers').where({ tenant_id: tenantId, idempotency_key: key }).first();
+}
+
+export async function countPending(db: Knex, conversationId: string): Promise<number> {
+  const row = await db('triggers').where({ conversation_id: conversationId }).whereIn('status', PENDING).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise<TriggerRow> {
+  const [inserted] = await db('triggers')
+    .insert({
+      ...row,
+      business_keys: JSON.stringify(row.business_keys ?? {}),
+      metadata: JSON.stringify(row.metadata ?? {}),
+    })
+    .returning('*');
+  await notify(db, CHANNELS.triggers, inserted.id);
+  return inserted;
+}
+
+export async function listTriggers(
+  ctx: Pick<Ctx, 'db'>,
+  conversationId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: TriggerRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    ctx.db('triggers').where({ conversation_id: conversationId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset),
+    ctx.db('triggers').where({ conversation_id: conversationId }).count({ n: '*' }).first(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+export async function latestTrigger(ctx: Pick<Ctx, 'db'>, conversationId: string): Promise<TriggerRow | undefined> {
+  return ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('created_at', 'desc').first();
+}
+
+export async function waitingForReply(db: Knex, conversationId: string): Promise<TriggerRow[]> {
+  return db('triggers').where({ conversation_id: conversationId, status: 'waiting_for_reply' });
+}
+
+type Patch = Partial<Omit<TriggerRow, 'metadata' | 'wait_payload' | 'human_reply'>> & {
+  metadata?: Record<string, unknown>;
+  wait_payload?: Record<string, unknown> | null;
+  human_reply?: TriggerRow['human_reply'];
+};
+
+/**
+ * Apply `event` to the trigger if it is still in a status the state table allows it from
+ * (and, for running work, still held by `leaseOwner`). Returns the new row, or null when the
+ * trigger had moved on: the caller lost a race and must not act on it.
+ */
+export async function applyTransition(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  event: TriggerEvent,
+  to: TriggerStatus,
+  patch: Patch,
+  leaseOwner?: string,
+): Promise<TriggerRow | null> {
+  const columns: Record<string, unknown> = { ...patch, status: to, updated_at: ctx.clock.now() };
+  for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
+    if (patch[key] !== undefined) columns[key] = patch[key] === null ? null : JSON.stringify(patch[key]);
+  }
+  const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
+  if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
+  const [row] = await query.update(columns).returning('*');
+  if (row) await notify(ctx.db, CHANNELS.triggers, row.id);
+  return row ?? null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Claim one due job (queued, or waiting with its follow-up time reached) on a conversation that
+ * has no running job: running, attemptCount + 1, leased to `owner`. SKIP LOCKED lets replicas claim
+ * side by side; the partial unique index settles two claims on one conversation.
+ */
+export async function claimDueTrigger(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  owner: string,
+  leaseMs: number,
+): Promise<TriggerRow | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const now = ctx.clock.now();
+    const until = new Date(now.getTime() + leaseMs);
+    try {
+      const { rows } = await ctx.db.raw(
+        `with candidate as (
+           select t.id from triggers t
+           where t.due_at <= ? and t.status in ('queued', 'waiting')
+             and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running')
+           order by t.due_at
+           limit 1
+           for update skip locked
+         )
+         update triggers t set status = 'running', attempt_count = t.attempt_count + 1,
+           started_at = coalesce(t.started_at, ?), last_run_at = ?, next_run_at = null,
+           lease_owner = ?, lease_until = ?, due_at = ?, updated_at = ?
+         from candidate where t.id = candidate.id
+         returning t.*`,
+        [now, now, now, owner, until, until, now],
+      );
+      if (rows[0]) await notify(ctx.db, CHANNELS.triggers, rows[0].id);
+      return rows[0] ?? null;
+    } catch (err) {
+      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    }
+  }
+  return null;
+}
+
+/** Transitions that need no run: deadlines passed, and running work whose heartbeat stopped. */
+export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<TriggerRow[]> {
+  const now = ctx.clock.now();
+  const { rows } = await ctx.db.raw(
+    `update triggers set
+       status = case when status = 'running' then 'failed' else 'expired' end,
+       error_message = case status
+         when 'running' then 'The run was interrupted: its worker stopped before finishing'
+         when 'waiting' then 'The follow-up time is past the job''s deadline (expiresAt)'
+         else 'No reply arrived before the job''s deadline (expiresAt)' end,
+       completed_at = ?, updated_at = ?, due_at = null, lease_owner = null, lease_until = null
+     where due_at <= ? and (
+       (status = 'waiting_for_reply' and expires_at <= ?)
+       or (status = 'waiting' and expires_at <= ?)
+       or (status = 'running' and lease_until <= ?))
+     returning *`,
+    [now, now, now, now, now, now],
+  );
+  for (const row of rows) await notify(ctx.db, CHANNELS.triggers, row.id);
+  return rows;
+}
+
+/** Keep leases of running work alive. */
+export async function heartbeatTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
+  if (!ids.length) return;
+  const until = new Date(ctx.clock.now().getTime() + leaseMs);
+  await ctx.db('triggers').whereIn('id', ids).andWhere({ status: 'running', lease_owner: owner }).update({ lease_until: until, due_at: until });
+}
+
+/** The earliest time anything becomes due, for the controller's sleep. */
+export async function nextTriggerDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
+  const row = await ctx.db('triggers').whereNotNull('due_at').min({ at: 'due_at' }).first();
+  return row?.at ?? null;
+}

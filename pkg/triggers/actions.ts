@@ -1,0 +1,55 @@
+// What clients do to a job: cancel it, or answer the human input it waits for.
+import type { Ctx } from '../context.js';
+import { Conflict } from '../errors.js';
+import { appendMessage } from '../store/messages.js';
+import type { Tenant } from '../store/tenants.js';
+import { applyTransition, getTrigger, type TriggerRow } from '../store/triggers.js';
+import { canTransition } from './state.js';
+
+export async function cancelTrigger(ctx: Ctx, tenant: Tenant, id: string, reason?: string): Promise<TriggerRow> {
+  const current = await getTrigger(ctx, tenant.id, id);
+  const now = ctx.clock.now();
+  const row = canTransition(current.status, 'cancel')
+    ? await applyTransition(ctx, id, 'cancel', 'cancelled', {
+        error_message: reason ?? null,
+        completed_at: now,
+        due_at: null,
+        next_run_at: null,
+        waiting_reason: null,
+        lease_owner: null,
+        lease_until: null,
+      })
+    : null;
+  if (!row) {
+    const status = (await getTrigger(ctx, tenant.id, id)).status;
+    throw new Conflict(`Trigger cannot be cancelled while ${status}`);
+  }
+  return row;
+}
+
+export type Decision = 'approved' | 'rejected' | 'provided';
+
+/**
+ * waiting_for_reply → queued. The reply reaches the agent as a system message in the
+ * conversation, written in the same transaction as the transition.
+ */
+export async function replyToTrigger(ctx: Ctx, tenant: Tenant, id: string, decision: Decision, reason?: string): Promise<TriggerRow> {
+  await getTrigger(ctx, tenant.id, id);
+  const row = await ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const now = ctx.clock.now();
+    const moved = await applyTransition(tx, id, 'reply', 'queued', {
+      human_reply: { decision, reason: reason ?? null, at: now.toISOString() },
+      waiting_reason: null,
+      waiting_since: null,
+      due_at: now,
+    });
+    if (moved) await appendMessage(tx, moved.conversation_id, 'system', `HUMAN REPLY (${decision}): ${reason ?? ''}`.trimEnd());
+    return moved;
+  });
+  if (!row) {
+    const status = (await getTrigger(ctx, tenant.id, id)).status;
+    throw new Conflict(`Trigger is not waiting for a reply (status ${status})`);
+  }
+  return row;
+}

@@ -1,0 +1,113 @@
+// Creating a job: idempotent per company, capped per conversation, all in one transaction.
+import type { Ctx } from '../context.js';
+import { Conflict, Invalid } from '../errors.js';
+import { uuid } from '../ids.js';
+import { getUsableAgent } from '../store/agents.js';
+import { resolveContact, type ContactHints } from '../store/contacts.js';
+import { bindContact, createConversation, getConversation, updateConversation, type Conversation } from '../store/conversations.js';
+import type { Tenant } from '../store/tenants.js';
+import { countPending, findByIdempotencyKey, insertTrigger, type TriggerRow } from '../store/triggers.js';
+import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
+import { startTime } from './schedule.js';
+
+export interface CreateTriggerInput {
+  agentId?: string;
+  conversationId?: string;
+  task: string;
+  /** The text as submitted (task, legacy message, or the event line). */
+  inputMessage: string;
+  triggerType: 'api' | 'event' | 'agent';
+  eventType?: string;
+  successCriteria?: string;
+  businessKeys?: Record<string, unknown>;
+  idempotencyKey?: string;
+  metadata?: Record<string, unknown>;
+  contactId?: number;
+  contact?: ContactHints;
+  customTools?: CustomTool[];
+  delayMinutes?: number;
+  runAt?: string;
+}
+
+export interface Created {
+  created: boolean;
+  trigger: TriggerRow;
+}
+
+async function mergeCustomTools(ctx: Ctx, c: Conversation, tools: CustomTool[] | undefined): Promise<Conversation> {
+  if (!tools?.length) return c;
+  return updateConversation(ctx, c, { customTools: mergeTools(c.customTools, sealTools(tools, ctx.secrets)) });
+}
+
+async function existingConversation(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Conversation> {
+  let c = await getConversation(ctx, tenant.id, input.conversationId!);
+  // The row lock makes the pending count below exact against concurrent creates.
+  await ctx.db('conversations').where({ id: c.id }).forUpdate().first();
+  c = await getConversation(ctx, tenant.id, c.id);
+  if (c.status === 'ended') throw new Conflict('Conversation has ended');
+  if (!c.agentId) throw new Conflict('Conversation has no agent');
+  if (input.agentId && input.agentId !== c.agentId) throw new Conflict("agentId does not match the conversation's agent");
+  const contactId = await resolveContact(ctx, tenant.id, input);
+  if (contactId !== null) c = await bindContact(ctx, c, contactId);
+  return c;
+}
+
+async function newConversation(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Conversation> {
+  if (!input.agentId) {
+    throw new Invalid('agentId or conversationId is required', [{ path: 'agentId', message: 'agentId or conversationId is required' }]);
+  }
+  const agent = await getUsableAgent(ctx, tenant.id, input.agentId);
+  return createConversation(ctx, {
+    tenantId: tenant.id,
+    agentId: agent.id,
+    contactId: await resolveContact(ctx, tenant.id, input),
+    metadata: input.metadata,
+  });
+}
+
+export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
+  const now = ctx.clock.now();
+  const start = startTime(input, tenant.timezone, now);
+  return ctx.db.transaction(async (trx) => {
+    const tx: Ctx = { ...ctx, db: trx };
+    if (input.idempotencyKey) {
+      // Same-key requests queue here, so exactly one of them creates the job.
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`trigger:${tenant.id}:${input.idempotencyKey}`]);
+      const existing = await findByIdempotencyKey(trx, tenant.id, input.idempotencyKey);
+      if (existing) {
+        const c = await getConversation(tx, tenant.id, existing.conversation_id);
+        if (c.status === 'active') await mergeCustomTools(tx, c, input.customTools);
+        return { created: false, trigger: existing };
+      }
+    }
+    let conversation = input.conversationId ? await existingConversation(tx, tenant, input) : await newConversation(tx, tenant, input);
+    const pending = await countPending(trx, conversation.id);
+    if (pending >= tenant.maxPendingJobs) {
+      throw new Conflict(`Conversation is at its pending-job cap (${tenant.maxPendingJobs})`);
+    }
+    conversation = await mergeCustomTools(tx, conversation, input.customTools);
+    const from = start ?? now;
+    const trigger = await insertTrigger(trx, {
+      id: uuid(),
+      tenant_id: tenant.id,
+      conversation_id: conversation.id,
+      agent_id: conversation.agentId!,
+      status: start ? 'waiting' : 'queued',
+      trigger_type: input.triggerType,
+      task: input.task,
+      input_message: input.inputMessage,
+      success_criteria: input.successCriteria ?? null,
+      business_keys: input.businessKeys ?? {},
+      metadata: input.metadata ?? {},
+      event_type: input.eventType ?? null,
+      idempotency_key: input.idempotencyKey ?? null,
+      max_attempts: ctx.config.SWITCHBOARD_JOB_MAX_ATTEMPTS,
+      next_run_at: start,
+      expires_at: new Date(from.getTime() + ctx.config.SWITCHBOARD_JOB_TTL_HOURS * 3_600_000),
+      due_at: from,
+      created_at: now,
+      updated_at: now,
+    });
+    return { created: true, trigger };
+  });
+}

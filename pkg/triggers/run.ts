@@ -1,0 +1,127 @@
+// One execution of a claimed job: the agent's prompt, model and tools, the conversation's stored
+// custom tools reloaded, the job brief in context; the run ends in the status the state table says.
+import type { Ctx } from '../context.js';
+import { DomainError } from '../errors.js';
+import { runTurn } from '../agent/turn.js';
+import { getUsableAgent } from '../store/agents.js';
+import { getContact } from '../store/contacts.js';
+import { getConversation } from '../store/conversations.js';
+import { assertCanSpend, chargeTokens } from '../store/credits.js';
+import { appendMessage } from '../store/messages.js';
+import { getTenant, type Tenant } from '../store/tenants.js';
+import { applyTransition, type TriggerRow } from '../store/triggers.js';
+import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
+
+export const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
+Work on the task with your tools. When the task is done, answer with the final result: that answer is the job's result.
+To continue later, call schedule_trigger_retry. To wait for a human decision or information, call request_human_input.`;
+
+function brief(row: TriggerRow): string {
+  const lines = [`AUTONOMOUS JOB ${row.id} (attempt ${row.attempt_count} of ${row.max_attempts})`, `Task: ${row.task}`];
+  if (row.success_criteria) lines.push(`Success criteria: ${row.success_criteria}`);
+  if (Object.keys(row.business_keys).length) lines.push(`Business keys: ${JSON.stringify(row.business_keys)}`);
+  if (Object.keys(row.metadata).length) lines.push(`Job metadata: ${JSON.stringify(row.metadata)}`);
+  return lines.join('\n');
+}
+
+const followUp = (row: TriggerRow): string =>
+  `FOLLOW-UP RUN of job ${row.id} (attempt ${row.attempt_count} of ${row.max_attempts}). Continue the task.`;
+
+const done = { due_at: null, lease_owner: null, lease_until: null } as const;
+
+async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, summary: string | null) {
+  const now = ctx.clock.now();
+  const latest = summary ?? row.result_summary;
+  if (!outcome) {
+    if (now.getTime() > row.expires_at.getTime()) {
+      return applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
+        ...done,
+        result_summary: latest,
+        completed_at: now,
+        error_message: 'The run finished after the job deadline (expiresAt)',
+      }, owner);
+    }
+    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner);
+  }
+  if (outcome.kind === 'park') {
+    return applyTransition(ctx, row.id, 'park', 'waiting_for_reply', {
+      lease_owner: null,
+      lease_until: null,
+      due_at: row.expires_at,
+      result_summary: latest,
+      waiting_reason: outcome.reason,
+      waiting_since: now,
+      wait_payload: outcome.payload,
+      metadata: outcome.payload ? { ...row.metadata, waitPayload: outcome.payload } : row.metadata,
+    }, owner);
+  }
+  if (row.attempt_count >= row.max_attempts) {
+    return applyTransition(ctx, row.id, 'schedule_retry_exhausted', 'failed', {
+      ...done,
+      result_summary: latest,
+      completed_at: now,
+      error_message: `The agent scheduled a follow-up but maxAttempts (${row.max_attempts}) is reached`,
+    }, owner);
+  }
+  return ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const waiting = await applyTransition(tx, row.id, 'schedule_retry', 'waiting', {
+      lease_owner: null,
+      lease_until: null,
+      result_summary: latest,
+      next_run_at: outcome.at,
+      due_at: outcome.at,
+    }, owner);
+    if (!waiting || outcome.at.getTime() <= row.expires_at.getTime()) return waiting;
+    return applyTransition(tx, row.id, 'follow_up_past_deadline', 'expired', {
+      ...done,
+      completed_at: now,
+      error_message: `The follow-up (${outcome.at.toISOString()}) is past the job deadline (expiresAt)`,
+    });
+  });
+}
+
+function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
+  return applyTransition(ctx, row.id, 'error', 'failed', { ...done, completed_at: ctx.clock.now(), error_message: message }, owner);
+}
+
+async function execute(ctx: Ctx, tenant: Tenant, row: TriggerRow, owner: string) {
+  return ctx.locks.withLock(row.conversation_id, async () => {
+    const conversation = await getConversation(ctx, tenant.id, row.conversation_id);
+    const agent = await getUsableAgent(ctx, tenant.id, conversation.agentId ?? row.agent_id);
+    await assertCanSpend(ctx, tenant);
+    const first = row.attempt_count === 1 && !row.human_reply;
+    const marker = await appendMessage(ctx, conversation.id, 'system', first ? brief(row) : followUp(row), { triggerId: row.id });
+    const outcome: { value: JobOutcome | null } = { value: null };
+    const turn = await runTurn(ctx, {
+      tenant,
+      agent,
+      conversation,
+      turnSystemMessage: JOB_INSTRUCTIONS,
+      contactMemory: conversation.contactId ? (await getContact(ctx, tenant.id, conversation.contactId)).memory : null,
+      extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
+    });
+    await chargeTokens(ctx, tenant.id, turn.usage.totalTokens, marker.id);
+    return finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null);
+  });
+}
+
+/** Run a job claimed by `owner`. Returns the row as it ended, or null if the lease was lost meanwhile. */
+export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Promise<TriggerRow | null> {
+  const now = ctx.clock.now();
+  if (now.getTime() >= row.expires_at.getTime()) {
+    return applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
+      ...done,
+      completed_at: now,
+      error_message: 'The job deadline (expiresAt) passed before it could run',
+    }, owner);
+  }
+  try {
+    const tenant = await getTenant(ctx, row.tenant_id);
+    return await execute(ctx, tenant, row, owner);
+  } catch (err) {
+    // Model, network, credit and configuration errors all end the job; nothing re-runs it.
+    if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
+    return fail(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`);
+  }
+}

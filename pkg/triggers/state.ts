@@ -1,0 +1,64 @@
+// The trigger (job) lifecycle, row by row as the spec's table. Code asks `transition(from, event)`;
+// tests iterate over TRANSITIONS. Rows not listed here do not happen.
+export const STATUSES = ['queued', 'running', 'waiting', 'waiting_for_reply', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
+export type TriggerStatus = (typeof STATUSES)[number];
+
+export const TERMINAL: ReadonlySet<TriggerStatus> = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
+/** Pending jobs count against the company's maxPendingAgentJobs per conversation. */
+export const PENDING: readonly TriggerStatus[] = ['queued', 'waiting', 'waiting_for_reply', 'running'];
+
+export type TriggerEvent =
+  | 'create'
+  | 'create_deferred'
+  | 'claim'
+  | 'complete'
+  | 'error'
+  | 'schedule_retry'
+  | 'schedule_retry_exhausted'
+  | 'follow_up_due'
+  | 'follow_up_past_deadline'
+  | 'park'
+  | 'reply'
+  | 'deadline_passed'
+  | 'cancel'
+  | 'interrupted';
+
+export interface Transition {
+  from: TriggerStatus | null;
+  event: TriggerEvent;
+  to: TriggerStatus;
+  effect: string;
+}
+
+export const TRANSITIONS: readonly Transition[] = [
+  { from: null, event: 'create', to: 'queued', effect: '202 with ids' },
+  { from: null, event: 'create_deferred', to: 'waiting', effect: 'nextRunAt set (UTC)' },
+  { from: 'queued', event: 'claim', to: 'running', effect: 'attemptCount increments; one running job per conversation' },
+  { from: 'running', event: 'complete', to: 'succeeded', effect: 'resultSummary holds the final result' },
+  { from: 'running', event: 'error', to: 'failed', effect: 'errorMessage set; no automatic re-run' },
+  { from: 'running', event: 'schedule_retry', to: 'waiting', effect: 'nextRunAt set; same triggerId and history' },
+  { from: 'running', event: 'schedule_retry_exhausted', to: 'failed', effect: 'maxAttempts already reached' },
+  { from: 'waiting', event: 'follow_up_due', to: 'running', effect: 'attemptCount increments; stored custom tools reloaded' },
+  { from: 'waiting', event: 'follow_up_past_deadline', to: 'expired', effect: 'follow-up scheduled past expiresAt' },
+  { from: 'running', event: 'park', to: 'waiting_for_reply', effect: 'waitingReason, waitingSince, waitPayload set' },
+  { from: 'waiting_for_reply', event: 'reply', to: 'queued', effect: 'reply injected as system context' },
+  { from: 'waiting_for_reply', event: 'deadline_passed', to: 'expired', effect: 'hard deadline passed' },
+  { from: 'queued', event: 'cancel', to: 'cancelled', effect: 'reason stored in errorMessage' },
+  { from: 'waiting', event: 'cancel', to: 'cancelled', effect: 'reason stored in errorMessage' },
+  { from: 'waiting_for_reply', event: 'cancel', to: 'cancelled', effect: 'reason stored in errorMessage' },
+  // DECISIONS.md: a run that outlives its deadline ends expired; a lost worker's run ends failed.
+  { from: 'running', event: 'deadline_passed', to: 'expired', effect: 'run ended past expiresAt' },
+  { from: 'running', event: 'interrupted', to: 'failed', effect: 'worker lost; never run twice' },
+];
+
+export function transition(from: TriggerStatus | null, event: TriggerEvent): TriggerStatus | null {
+  return TRANSITIONS.find((t) => t.from === from && t.event === event)?.to ?? null;
+}
+
+export const canTransition = (from: TriggerStatus | null, event: TriggerEvent): boolean => transition(from, event) !== null;
+
+/** Statuses from which `event` is allowed (for conditional UPDATEs: `where status in (...)`). */
+export const sourcesOf = (event: TriggerEvent): TriggerStatus[] =>
+  TRANSITIONS.filter((t) => t.event === event && t.from !== null).map((t) => t.from as TriggerStatus);
+
+export const isTerminal = (s: TriggerStatus): boolean => TERMINAL.has(s);

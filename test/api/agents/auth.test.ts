@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { connect } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { startTestApp, type HttpResult, type TestApp } from '../../support/app.js';
+import { createKey, revokeKey } from '../../../pkg/store/keys.js';
+import { updateTenant } from '../../../pkg/store/tenants.js';
+
+const CI_REDIS = 'redis://127.0.0.1:6379';
+
+/** REDIS_URL when set; else the CI address when a Redis answers PING there; else none (in-memory limits). */
+async function reachableRedis(): Promise<string | undefined> {
+  if (process.env.REDIS_URL) return process.env.REDIS_URL;
+  return new Promise((resolve) => {
+    const socket = connect(6379, '127.0.0.1');
+    const done = (url?: string) => {
+      socket.destroy();
+      resolve(url);
+    };
+    socket.setTimeout(2000, () => done());
+    socket.once('error', () => done());
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG') ? CI_REDIS : undefined));
+  });
+}
+
+const redisUrl = await reachableRedis();
+const redisEnv = (): Record<string, string> => (redisUrl ? { REDIS_URL: redisUrl } : {});
+
+function expectErrorOnly(res: HttpResult, status: number): void {
+  expect(res.status).to.equal(status);
+  expect(res.body).to.have.all.keys('error');
+  expect(res.body.error).to.be.a('string').and.not.equal('');
+}
+
+describe('Authentication', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: redisEnv() });
+  });
+  after(async () => app.close());
+
+  const unknownConversation = () => `/api/v1/conversations/${randomUUID()}`;
+
+  it('answers 401 {error} when the Authorization header is missing', async () => {
+    expectErrorOnly(await app.client().get(unknownConversation()), 401);
+    expectErrorOnly(await app.client().post('/api/v1/conversations', { agentId: randomUUID() }), 401);
+  });
+
+  it('answers 401 when the Authorization header is malformed', async () => {
+    const { apiKey } = await app.company();
+    for (const authorization of ['Basic x', 'Bearer', 'Bearer ', 'garbage', `Token ${apiKey}`, `Bearer ${apiKey} extra`]) {
+      const res = await app.client().request('GET', unknownConversation(), undefined, { authorization });
+      expect(res.status, authorization).to.equal(401);
+      expect(res.body).to.have.all.keys('error');
+    }
+  });
+
+  it('answers 401 for an unknown key', async () => {
+    expectErrorOnly(await app.client(`sb_${randomUUID().replaceAll('-', '')}`).get(unknownConversation()), 401);
+  });
+
+  it('answers 401 for a revoked key from the very next request', async () => {
+    const { client, agentId, keyId, tenantId } = await app.company();
+    expect((await client.post('/api/v1/conversations', { agentId })).status).to.equal(201);
+    await revokeKey(app.runtime.ctx, keyId, tenantId);
+    expectErrorOnly(await client.post('/api/v1/conversations', { agentId }), 401);
+    expectErrorOnly(await client.get(unknownConversation()), 401);
+  });
+
+  it('answers 401, not 400, to an unauthenticated request whose body is not JSON', async () => {
+    expectErrorOnly(await app.client().post('/api/v1/conversations', '{"agentId": '), 401);
+    expectErrorOnly(await app.client('sb_nosuchkeyatall').post('/api/v1/conversations', '{"agentId": '), 401);
+  });
+
+  it('identifies the company by the key alone: another company sees 403 on a conversation it does not own', async () => {
+    const owner = await app.company();
+    const other = await app.company();
+    const created = await owner.client.post('/api/v1/conversations', { agentId: owner.agentId });
+    expectErrorOnly(await other.client.get(`/api/v1/conversations/${created.body.conversationId}`), 403);
+  });
+});
+
+describe(`Request rate limit (${redisUrl ? 'Redis' : 'in-memory'})`, () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: redisEnv() });
+  });
+  after(async () => app.close());
+
+  const conversationCount = async (tenantId: string) =>
+    Number((await app.runtime.ctx.db('conversations').where({ tenant_id: tenantId }).count({ n: '*' }).first())!.n);
+
+  it("answers 429 {error} with Retry-After once a key passes its company's requests_per_minute, and changes nothing", async () => {
+    const { client, agentId, tenantId } = await app.company();
+    await updateTenant(app.runtime.ctx, tenantId, { requestsPerMinute: 3 });
+    const created = await client.post('/api/v1/conversations', { agentId });
+    expect(created.status).to.equal(201);
+    expect((await client.get(`/api/v1/conversations/${created.body.conversationId}`)).status).to.equal(200);
+    expect((await client.get(`/api/v1/conversations/${created.body.conversationId}`)).status).to.equal(200);
+
+    const refused = await client.post('/api/v1/conversations', { agentId });
+    expectErrorOnly(refused, 429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).to.be.within(1, 60);
+    expect(Number.isInteger(retryAfter)).to.equal(true);
+    expect(await conversationCount(tenantId)).to.equal(1);
+    expectErrorOnly(await client.get(`/api/v1/conversations/${created.body.conversationId}`), 429);
+  });
+
+  it('counts per key: another key of the same company and a key of another company are unaffected', async () => {
+    const limited = await app.company();
+    await updateTenant(app.runtime.ctx, limited.tenantId, { requestsPerMinute: 3 });
+    for (let i = 0; i < 3; i++) expect((await limited.client.post('/api/v1/conversations', { agentId: limited.agentId })).status).to.equal(201);
+    expect((await limited.client.post('/api/v1/conversations', { agentId: limited.agentId })).status).to.equal(429);
+
+    const { apiKey } = await createKey(app.runtime.ctx, limited.tenantId, 'second');
+    expect((await app.client(apiKey).post('/api/v1/conversations', { agentId: limited.agentId })).status).to.equal(201);
+    const other = await app.company();
+    expect((await other.client.post('/api/v1/conversations', { agentId: other.agentId })).status).to.equal(201);
+  });
+
+  it('does not count requests refused as unauthenticated against a key', async () => {
+    const { client, agentId, tenantId, apiKey } = await app.company();
+    await updateTenant(app.runtime.ctx, tenantId, { requestsPerMinute: 3 });
+    for (let i = 0; i < 5; i++) expect((await app.client(`${apiKey}x`).post('/api/v1/conversations', { agentId })).status).to.equal(401);
+    for (let i = 0; i < 3; i++) expect((await client.post('/api/v1/conversations', { agentId })).status).to.equal(201);
+  });
+});
+
+describe('Request rate limit across instances', () => {
+  it('counts a key separately in each instance when no Redis is configured', async () => {
+    const a = await startTestApp();
+    const b = await startTestApp();
+    try {
+      const { tenantId, agentId, apiKey } = await a.company();
+      await updateTenant(a.runtime.ctx, tenantId, { requestsPerMinute: 2 });
+      for (const app of [a, a, b, b]) expect((await app.client(apiKey).post('/api/v1/conversations', { agentId })).status).to.equal(201);
+      for (const app of [a, b]) expect((await app.client(apiKey).post('/api/v1/conversations', { agentId })).status).to.equal(429);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  // CI always has a Redis (REDIS_URL or 127.0.0.1:6379); without one only the in-memory case runs.
+  if (redisUrl) {
+    it('shares one count per key between instances on the same Redis', async () => {
+      const a = await startTestApp({ env: { REDIS_URL: redisUrl } });
+      const b = await startTestApp({ env: { REDIS_URL: redisUrl } });
+      try {
+        const { tenantId, agentId, apiKey } = await a.company();
+        await updateTenant(a.runtime.ctx, tenantId, { requestsPerMinute: 3 });
+        for (const app of [a, b, a]) expect((await app.client(apiKey).post('/api/v1/conversations', { agentId })).status).to.equal(201);
+        const refused = await b.client(apiKey).post('/api/v1/conversations', { agentId });
+        expectErrorOnly(refused, 429);
+        expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+        expect((await a.client(apiKey).post('/api/v1/conversations', { agentId })).status).to.equal(429);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  }
+});

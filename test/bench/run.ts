@@ -1,0 +1,203 @@
+// `make bench`: what Switchboard adds to a streamed turn's time to first token, and how many
+// non-streamed turns one process serves at concurrency 16. Loopback only, bounded in time; writes
+// test/bench/results/agent-api.{json,md} and prints the table.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { once } from 'node:events';
+import { createParser } from 'eventsource-parser';
+import { createScratchDatabase } from '../support/database.js';
+import { clientFor, type Client } from '../support/app.js';
+import type { BenchServer } from './server.js';
+
+const RESULTS = fileURLToPath(new URL('../../../test/bench/results/', import.meta.url));
+const TARGET_ADDED_TTFT_MS = 1;
+const WARMUP_TURNS = 30;
+const TTFT_TURNS = 250;
+const CONCURRENCY = 16;
+const THROUGHPUT_TURNS = 800;
+const THROUGHPUT_SECONDS = 20;
+// Conversations are replaced after this many turns, so history stays the size of a real chat.
+const TURNS_PER_CONVERSATION = 10;
+
+interface Stats {
+  median: number;
+  p99: number;
+}
+
+/** Nearest-rank percentiles, in ms rounded to µs. */
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => Math.round(sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]! * 1000) / 1000;
+  return { median: at(0.5), p99: at(0.99) };
+}
+
+/** POSTs `body` and reads the event stream; ms from the request's start to the first event `isContent` accepts. */
+async function timeToFirstToken(url: string, headers: Record<string, string>, body: unknown, isContent: (data: string) => boolean): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  if (!res.ok || !res.body) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
+  let first: number | undefined;
+  const parser = createParser({
+    onEvent: (e) => {
+      if (first === undefined && isContent(e.data)) first = performance.now();
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  if (first === undefined) throw new Error(`${url} streamed no content`);
+  return first - started;
+}
+
+function switchboardContent(data: string): boolean {
+  const event = JSON.parse(data) as { type: string; error?: string };
+  if (event.type === 'error') throw new Error(`streamed turn failed: ${event.error}`);
+  return event.type === 'content';
+}
+
+function modelContent(data: string): boolean {
+  return data !== '[DONE]' && Boolean((JSON.parse(data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content);
+}
+
+/** Conversation ids handed out so each lasts TURNS_PER_CONVERSATION turns. */
+function conversations(client: Client, agentId: string): () => Promise<string> {
+  let current = '';
+  let turns = 0;
+  return async () => {
+    if (turns++ % TURNS_PER_CONVERSATION === 0) {
+      const created = await client.post('/api/v1/conversations', { agentId });
+      if (created.status !== 201) throw new Error(`creating a conversation answered ${created.status}`);
+      current = created.body.conversationId;
+    }
+    return current;
+  };
+}
+
+async function measureTtft(server: BenchServer, client: Client, turns: number) {
+  const next = conversations(client, server.agentId);
+  const through: number[] = [];
+  const direct: number[] = [];
+  const added: number[] = [];
+  const viaSwitchboard = async () => {
+    const id = await next();
+    return timeToFirstToken(`${server.url}/api/v1/conversations/${id}/messages`, { authorization: `Bearer ${server.apiKey}` }, { message: 'Hi, what can you do?', stream: true }, switchboardContent);
+  };
+  const straight = () =>
+    timeToFirstToken(
+      `${server.modelUrl}/chat/completions`,
+      {},
+      {
+        model: 'bench',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [
+          { role: 'system', content: server.systemPrompt },
+          { role: 'user', content: 'Hi, what can you do?' },
+        ],
+      },
+      modelContent,
+    );
+  for (let i = 0; i < turns; i++) {
+    // Alternating which goes first keeps either from always meeting a warmer machine.
+    let s: number;
+    let d: number;
+    if (i % 2 === 0) {
+      s = await viaSwitchboard();
+      d = await straight();
+    } else {
+      d = await straight();
+      s = await viaSwitchboard();
+    }
+    through.push(s);
+    direct.push(d);
+    added.push(s - d);
+  }
+  return { turns, switchboard: stats(through), model: stats(direct), added: stats(added) };
+}
+
+async function measureThroughput(client: Client, agentId: string) {
+  const latencies: number[] = [];
+  const deadline = performance.now() + THROUGHPUT_SECONDS * 1000;
+  const perWorker = Math.ceil(THROUGHPUT_TURNS / CONCURRENCY);
+  // Conversations are made up front so the timed loop holds only turns.
+  const pools = await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < Math.ceil(perWorker / TURNS_PER_CONVERSATION); i++) {
+        ids.push((await client.post('/api/v1/conversations', { agentId })).body.conversationId);
+      }
+      return ids;
+    }),
+  );
+  const begin = performance.now();
+  await Promise.all(
+    pools.map(async (ids) => {
+      for (let turn = 0; turn < perWorker && performance.now() < deadline; turn++) {
+        const t0 = performance.now();
+        const res = await client.post(`/api/v1/conversations/${ids[Math.floor(turn / TURNS_PER_CONVERSATION)]}/messages`, { message: 'Hi, what can you do?' });
+        if (res.status !== 200) throw new Error(`a turn answered ${res.status}: ${JSON.stringify(res.body)}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - begin) / 1000;
+  return {
+    concurrency: CONCURRENCY,
+    turns: latencies.length,
+    seconds: Math.round(seconds * 100) / 100,
+    turnsPerSecond: Math.round((latencies.length / seconds) * 10) / 10,
+    latency: stats(latencies),
+  };
+}
+
+function markdown(r: Awaited<ReturnType<typeof run>>): string {
+  const { ttft, throughput: t } = r;
+  return `# Agent API benchmark
+
+${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database}
+
+| Measure | Median (ms) | p99 (ms) |
+|---|---|---|
+| Streamed time to first token through Switchboard | ${ttft.switchboard.median} | ${ttft.switchboard.p99} |
+| Streamed time to first token straight from the model server | ${ttft.model.median} | ${ttft.model.p99} |
+| **Added by Switchboard** (per-turn difference, ${ttft.turns} alternating pairs) | **${ttft.added.median}** | ${ttft.added.p99} |
+| Non-streamed turn latency at concurrency ${t.concurrency} | ${t.latency.median} | ${t.latency.p99} |
+
+Non-streamed throughput: **${t.turnsPerSecond} turns/s** (${t.turns} turns, ${t.concurrency} conversations in parallel, ${t.seconds} s).
+
+Target: added median time to first token ≤ ${r.target.addedMedianTtftMs} ms — **${r.target.result}**.
+`;
+}
+
+async function run() {
+  const database = await createScratchDatabase();
+  const worker = new Worker(new URL('./server.js', import.meta.url), { workerData: { databaseUrl: database.url } });
+  try {
+    const [server] = (await once(worker, 'message')) as [BenchServer];
+    const client = clientFor(server.url, server.apiKey);
+    await measureTtft(server, client, WARMUP_TURNS);
+    const ttft = await measureTtft(server, client, TTFT_TURNS);
+    const throughput = await measureThroughput(client, server.agentId);
+    const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
+    return {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', os: `${platform()} ${release()}`, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+      database: database.server,
+      ttft,
+      throughput,
+      target: { addedMedianTtftMs: TARGET_ADDED_TTFT_MS, result: pass ? 'PASS' : 'FAIL' },
+    };
+  } finally {
+    worker.postMessage('close');
+    await once(worker, 'exit');
+    await database.drop();
+  }
+}
+
+const result = await run();
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(`${RESULTS}agent-api.json`, `${JSON.stringify(result, null, 2)}\n`);
+const table = markdown(result);
+writeFileSync(`${RESULTS}agent-api.md`, table);
+process.stdout.write(table);

@@ -1,0 +1,28 @@
+// The benchmark's server half, run in a worker thread so the client timing it never waits on the
+// server's event loop: the real API (startTestApp's wiring) and the model stand-in it calls.
+import { parentPort, workerData } from 'node:worker_threads';
+import { updateTenant } from '../../pkg/store/tenants.js';
+import { startTestApp } from '../support/app.js';
+
+export interface BenchServer {
+  url: string;
+  modelUrl: string;
+  apiKey: string;
+  agentId: string;
+  systemPrompt: string;
+}
+
+const SYSTEM_PROMPT = 'You are the helpful assistant of the benchmark company.';
+
+// Production's default pool size, not the test suite's smaller one.
+const app = await startTestApp({ databaseUrl: (workerData as { databaseUrl: string }).databaseUrl, env: { SWITCHBOARD_DB_POOL_MAX: '20' } });
+// Several chunks with no delay: the first one is what time to first token measures.
+app.model.setDefault({ chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'] });
+const company = await app.company({ credits: 1e9, systemPrompt: SYSTEM_PROMPT });
+// The default per-key rate limit would refuse a benchmark's pace.
+await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 1_000_000 });
+
+parentPort!.once('message', () => {
+  void app.close().then(() => parentPort!.close());
+});
+parentPort!.postMessage({ url: app.url, modelUrl: app.model.url, apiKey: company.apiKey, agentId: company.agentId, systemPrompt: SYSTEM_PROMPT } satisfies BenchServer);

@@ -1,0 +1,257 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
+import { startHttpsServer, type TestHttpsServer } from '../support/https.js';
+import { switchboard, type CliResult } from '../support/cli.js';
+
+/** `switchboard admin <args> --json`, with the same encryption key as the test server. */
+const admin = (...args: string[]) => switchboard(['admin', ...args, '--json'], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
+
+function expectSuccess(r: CliResult): any {
+  expect(r.code, r.stderr).to.equal(0);
+  expect(r.json, r.stdout).to.be.an('object');
+  return r.json;
+}
+
+/** Failed with `code`, nothing on stdout, and exactly one line on stderr. */
+function expectFailure(r: CliResult, code: number, message: RegExp): void {
+  expect(r.code, r.stderr).to.equal(code);
+  expect(r.stdout).to.equal('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines, r.stderr).to.have.length(1);
+  expect(lines[0]).to.match(message);
+}
+
+const bearerTool = (url: string, token: string) => ({
+  name: 'crm_lookup',
+  description: 'Find a customer',
+  url: `${url}/crm/{customerId}`,
+  method: 'GET',
+  authType: 'bearer',
+  authConfig: { token },
+  parameters: [{ name: 'customerId', type: 'string', required: true }],
+});
+
+describe('switchboard admin', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => app.close());
+  beforeEach(() => app.model.reset());
+
+  describe('admin bootstrap', () => {
+    it('creates a pay-as-you-go company with an agent and a key that works against the API', async () => {
+      const made = expectSuccess(await admin('bootstrap', '--name', 'Bootstrap Co'));
+
+      expect(made).to.have.all.keys('tenantId', 'agentId', 'keyId', 'apiKey');
+      const opened = await app.client(made.apiKey).post('/api/v1/conversations', { agentId: made.agentId });
+      expect(opened.status).to.equal(201);
+      const shown = expectSuccess(await admin('tenant', 'show', '--tenant', made.tenantId));
+      expect(shown).to.include({ tenantId: made.tenantId, name: 'Bootstrap Co', billing: 'payg', creditBalance: 0 });
+    });
+
+    it('makes the company prepaid with that balance when --credits is given', async () => {
+      const made = expectSuccess(await admin('bootstrap', '--name', 'Prepaid Co', '--credits', '7'));
+
+      const shown = expectSuccess(await admin('tenant', 'show', '--tenant', made.tenantId));
+      expect(shown).to.include({ billing: 'prepaid', creditBalance: 7 });
+    });
+
+    it('prints a short text with the raw key when --json is not given', async () => {
+      const r = await switchboard(['admin', 'bootstrap', '--name', 'Text Co']);
+
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.json).to.equal(undefined);
+      expect(r.stdout).to.match(/tnt_\w+/).and.match(/sb_[\w-]{20,}/);
+    });
+  });
+
+  describe('admin tenant', () => {
+    it('creates a company with every setting', async () => {
+      const created = expectSuccess(
+        await admin(
+          'tenant', 'create', '--name', 'Configured Co', '--timezone', 'Europe/Berlin', '--features', 'company_memory',
+          '--max-pending-jobs', '5', '--min-credits', '0.5', '--billing', 'prepaid', '--requests-per-minute', '60',
+        ),
+      );
+
+      expect(created.tenantId).to.match(/^tnt_/).and.equal(created.id);
+      expect(created).to.deep.include({
+        name: 'Configured Co',
+        timezone: 'Europe/Berlin',
+        features: ['company_memory'],
+        maxPendingJobs: 5,
+        minCredits: 0.5,
+        billing: 'prepaid',
+        requestsPerMinute: 60,
+      });
+    });
+
+    it('updates only the settings given, and show returns them', async () => {
+      const { tenantId } = await app.company({ name: 'Update Co' });
+
+      const updated = expectSuccess(
+        await admin('tenant', 'update', '--tenant', tenantId, '--timezone', 'America/New_York', '--features', 'company_memory', '--max-pending-jobs', '9'),
+      );
+      expect(updated).to.deep.include({ tenantId, timezone: 'America/New_York', features: ['company_memory'], maxPendingJobs: 9 });
+
+      const shown = expectSuccess(await admin('tenant', 'show', '--tenant', tenantId));
+      expect(shown).to.deep.include({ name: 'Update Co', timezone: 'America/New_York', features: ['company_memory'], maxPendingJobs: 9, billing: 'payg' });
+    });
+
+    it('exits 2 with one line naming the setting for each invalid value', async () => {
+      const cases: [string[], RegExp][] = [
+        [['--timezone', 'Mars/Olympus_Mons'], /timezone: must be an IANA time zone/],
+        [['--features', 'company_memory,teleport'], /features\.1: .*company_memory/],
+        [['--max-pending-jobs', '0'], /maxPendingJobs: /],
+        [['--max-pending-jobs', '2.5'], /maxPendingJobs: .*int/],
+        [['--min-credits=-1'], /minCredits: /],
+        [['--billing', 'monthly'], /billing: .*prepaid.*payg/],
+        [['--requests-per-minute', 'lots'], /--requests-per-minute must be a number/],
+      ];
+      for (const [flags, message] of cases) {
+        expectFailure(await admin('tenant', 'create', '--name', 'Invalid Co', ...flags), 2, message);
+      }
+    });
+
+    it('exits 1 for an unknown tenant', async () => {
+      expectFailure(await admin('tenant', 'show', '--tenant', 'tnt_unknown'), 1, /Unknown tenant tnt_unknown/);
+    });
+  });
+
+  describe('admin agent', () => {
+    let api: TestHttpsServer;
+    before(async () => {
+      api = await startHttpsServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"customer":"Ada"}');
+      });
+    });
+    after(async () => api.close());
+
+    it('stores --tools credentials encrypted, never prints them, and the tool authenticates with them', async () => {
+      const company = await app.company();
+      const token = `cli-secret-${randomUUID()}`;
+      const roster = [{ roleName: 'support', agentId: company.agentId, greeting: 'Support here.' }];
+
+      const created = expectSuccess(
+        await admin(
+          'agent', 'create', '--tenant', company.tenantId, '--name', 'Sales', '--model', 'gpt-4o',
+          '--tools', JSON.stringify([bearerTool(api.url, token)]), '--handoff-roster', JSON.stringify(roster), '--handoff', 'on',
+        ),
+      );
+      const listed = await admin('agent', 'list', '--tenant', company.tenantId);
+
+      expect(created).to.deep.include({ name: 'Sales', model: 'gpt-4o', handoffEnabled: true, handoffRoster: roster });
+      expect(created.tools[0]).to.include({ name: 'crm_lookup', authType: 'bearer' });
+      const stored = await app.runtime.ctx.db('agents').where({ id: created.agentId }).first();
+      expect(JSON.stringify(stored.tools)).not.to.include(token);
+      expect(stored.tools[0].sealedAuth).to.be.a('string');
+      expect(expectSuccess(listed).agents.map((a: any) => a.id)).to.deep.equal([company.agentId, created.agentId]);
+      for (const printed of [listed.stdout, JSON.stringify(created)]) {
+        expect(printed).not.to.include(token).and.not.to.include('sealedAuth').and.not.to.include('authConfig');
+      }
+
+      const opened = await company.client.post('/api/v1/conversations', { agentId: created.agentId });
+      app.model.reply({ toolCalls: [{ name: 'crm_lookup', arguments: { customerId: 'c-1' } }] }, { content: 'You are Ada.' });
+      const reply = await company.client.post(`/api/v1/conversations/${opened.body.conversationId}/messages`, { message: 'Who am I?' });
+      expect(reply.status).to.equal(200);
+      expect(api.requests.at(-1)!.headers.authorization).to.equal(`Bearer ${token}`);
+    });
+
+    it('updates only the fields given', async () => {
+      const company = await app.company();
+
+      const updated = expectSuccess(await admin('agent', 'update', '--agent', company.agentId, '--system-prompt', 'Be brief.', '--handoff', 'on'));
+
+      expect(updated).to.deep.include({ agentId: company.agentId, systemPrompt: 'Be brief.', handoffEnabled: true, tools: [] });
+      expect(updated.name).to.match(/assistant$/);
+    });
+
+    it('exits 2 with the validation message for invalid --tools', async () => {
+      const { tenantId } = await app.company();
+      const tool = { ...bearerTool('http://crm.example.com', 'x') };
+
+      expectFailure(await admin('agent', 'create', '--tenant', tenantId, '--name', 'Bad', '--tools', JSON.stringify([tool])), 2, /tools\.0\.url: must be an https:\/\/ URL/);
+    });
+
+    it("exits 2 when the handoff roster names another company's agent", async () => {
+      const company = await app.company();
+      const other = await app.company();
+      const roster = JSON.stringify([{ roleName: 'billing', agentId: other.agentId, greeting: '' }]);
+
+      expectFailure(await admin('agent', 'update', '--agent', company.agentId, '--handoff-roster', roster), 2, /handoffRoster\.0\.agentId: .*not an agent of this company/);
+    });
+
+    it('exits 2 for a --handoff value other than on or off, and 1 for an unknown agent', async () => {
+      expectFailure(await admin('agent', 'update', '--agent', randomUUID(), '--handoff', 'yes'), 2, /--handoff must be on or off/);
+      expectFailure(await admin('agent', 'update', '--agent', randomUUID(), '--handoff', 'on'), 1, /Unknown agent/);
+    });
+  });
+
+  describe('admin key', () => {
+    it('creates a key that works until `key revoke`, after which the next request is 401', async () => {
+      const company = await app.company();
+
+      const created = expectSuccess(await admin('key', 'create', '--tenant', company.tenantId, '--name', 'ci'));
+      const client = app.client(created.apiKey);
+      expect((await client.post('/api/v1/conversations', { agentId: company.agentId })).status).to.equal(201);
+
+      const listed = await admin('key', 'list', '--tenant', company.tenantId);
+      const keys = expectSuccess(listed).keys;
+      expect(keys.map((k: any) => [k.name, k.revoked])).to.deep.equal([['default', false], ['ci', false]]);
+      expect(listed.stdout).not.to.include(created.apiKey).and.not.to.match(/hash/i);
+
+      const revoked = expectSuccess(await admin('key', 'revoke', '--key', created.keyId));
+      expect(revoked).to.include({ id: created.keyId, revoked: true });
+      expect((await client.post('/api/v1/conversations', { agentId: company.agentId })).status).to.equal(401);
+      expect((await company.client.post('/api/v1/conversations', { agentId: company.agentId })).status).to.equal(201);
+    });
+
+    it('exits 1 for an unknown key', async () => {
+      expectFailure(await admin('key', 'revoke', '--key', 'key_unknown'), 1, /Unknown API key key_unknown/);
+    });
+  });
+
+  describe('admin credits add', () => {
+    it('tops up the balance shown by tenant show and lets a blocked prepaid company talk again', async () => {
+      const company = await app.company({ credits: 0 });
+      const opened = await company.client.post('/api/v1/conversations', { agentId: company.agentId });
+      const send = () => company.client.post(`/api/v1/conversations/${opened.body.conversationId}/messages`, { message: 'Hello?' });
+      expect((await send()).status).to.equal(402);
+
+      expect(expectSuccess(await admin('credits', 'add', '--tenant', company.tenantId, '--amount', '2.5'))).to.deep.equal({ tenantId: company.tenantId, balance: 2.5 });
+
+      expect(expectSuccess(await admin('tenant', 'show', '--tenant', company.tenantId)).creditBalance).to.equal(2.5);
+      app.model.reply({ content: 'Hello!' });
+      expect((await send()).status).to.equal(200);
+    });
+
+    it('exits 2 for an amount that is not positive', async () => {
+      const { tenantId } = await app.company();
+
+      expectFailure(await admin('credits', 'add', '--tenant', tenantId, '--amount', '0'), 2, /amount: /);
+    });
+  });
+
+  describe('usage', () => {
+    it('admin --help lists every command and flag', async () => {
+      const r = await switchboard(['admin', '--help']);
+
+      expect(r.code).to.equal(0);
+      for (const command of ['bootstrap', 'tenant create', 'tenant update', 'tenant show', 'agent create', 'agent update', 'agent list', 'key create', 'key list', 'key revoke', 'credits add']) {
+        expect(r.stdout).to.include(`  ${command} `);
+      }
+      for (const flag of ['--credits', '--timezone', '--features', '--max-pending-jobs', '--min-credits', '--billing', '--requests-per-minute', '--system-prompt', '--model', '--tools', '--handoff-roster', '--handoff', '--amount', '--json']) {
+        expect(r.stdout).to.include(flag);
+      }
+    });
+
+    it('exits 2 with one line for an unknown command, an unknown flag or a missing required flag', async () => {
+      expectFailure(await admin('tenant', 'delete', '--tenant', 'tnt_x'), 2, /unknown admin command "tenant delete"/);
+      expectFailure(await admin('key', 'list', '--tenant', 'tnt_x', '--verbose'), 2, /Unknown option '--verbose'/);
+      expectFailure(await admin('key', 'create', '--tenant', 'tnt_x'), 2, /--name is required/);
+    });
+  });
+});

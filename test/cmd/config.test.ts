@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { testDatabaseUrl } from '../support/hooks.js';
+import { startSwitchboard, switchboard, type CliResult, type RunningSwitchboard } from '../support/cli.js';
+
+function expectConfigError(r: CliResult, variable: string): void {
+  expect(r.code, r.stderr).to.equal(1);
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines, r.stderr).to.have.length(1);
+  expect(lines[0]).to.match(new RegExp(`^invalid configuration: ${variable}: `));
+}
+
+/** A database on the test server that no migration has touched. */
+async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = new URL(testDatabaseUrl());
+  server.pathname = '/postgres';
+  const name = `switchboard_cli_${process.pid}_${Date.now()}`;
+  const query = async (sql: string) => {
+    const client = new pg.Client({ connectionString: server.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await query(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => query(`drop database if exists ${name} with (force)`) };
+}
+
+describe('switchboard configuration', () => {
+  it('exits 1 with one line naming PORT when it is not a number', async () => {
+    expectConfigError(await switchboard(['api'], { PORT: 'abc' }), 'PORT');
+  });
+
+  it('exits 1 with one line naming SWITCHBOARD_ENCRYPTION_KEY when it is not 32 bytes', async () => {
+    expectConfigError(await switchboard(['api'], { SWITCHBOARD_ENCRYPTION_KEY: 'short' }), 'SWITCHBOARD_ENCRYPTION_KEY');
+  });
+
+  it('migrate exits 1 naming DATABASE_URL when it is unset', async () => {
+    expectConfigError(await switchboard(['migrate'], { DATABASE_URL: '' }), 'DATABASE_URL');
+  });
+});
+
+describe('switchboard api and migrate on a fresh database', () => {
+  let database: { url: string; drop(): Promise<void> };
+  let api: RunningSwitchboard;
+  before(async () => {
+    database = await emptyDatabase();
+    api = await startSwitchboard(['api'], { DATABASE_URL: database.url });
+  });
+  after(async () => {
+    if (api?.child.exitCode === null) {
+      api.child.kill('SIGKILL');
+      await api.exited;
+    }
+    await database?.drop();
+  });
+
+  it('answers /healthz, and /readyz 503 while the schema is not migrated', async () => {
+    const health = await fetch(`${api.url}/healthz`);
+    expect(health.status).to.equal(200);
+    expect(await health.json()).to.deep.equal({ status: 'ok' });
+    expect((await fetch(`${api.url}/readyz`)).status).to.equal(503);
+  });
+
+  it('migrate applies the migrations, after which /readyz answers 200', async () => {
+    const migrated = await switchboard(['migrate'], { DATABASE_URL: database.url });
+
+    expect(migrated.code, migrated.stderr).to.equal(0);
+    const ready = await fetch(`${api.url}/readyz`);
+    expect(ready.status).to.equal(200);
+    expect(await ready.json()).to.deep.equal({ status: 'ready' });
+  });
+
+  it('exits 0 on SIGTERM', async () => {
+    api.child.kill('SIGTERM');
+
+    expect(await api.exited).to.equal(0);
+  });
+});

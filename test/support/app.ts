@@ -1,0 +1,157 @@
+// A real Switchboard API server on an ephemeral port, against the test database and the model
+// stand-in. Tests talk to it over HTTP only.
+import { createServer, type Server } from 'node:http';
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { createParser } from 'eventsource-parser';
+import { loadConfig } from '../../pkg/config.js';
+import { createLogger } from '../../pkg/log.js';
+import { ManualClock, systemClock, type Clock } from '../../pkg/clock.js';
+import { startRuntime, type Runtime } from '../../pkg/runtime.js';
+import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
+import { createApp } from '../../api/server.js';
+import { ControllerManager } from '../../controllers/manager.js';
+import { triggersReconciler } from '../../controllers/triggers.js';
+import { testDatabaseUrl } from './hooks.js';
+import { startScriptedModel, type ScriptedModel } from './model.js';
+
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface Client {
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  get<T = any>(path: string): Promise<HttpResult<T>>;
+  post<T = any>(path: string, body?: unknown): Promise<HttpResult<T>>;
+  patch<T = any>(path: string, body?: unknown): Promise<HttpResult<T>>;
+  /** POST expecting an event stream; returns the parsed `data:` events. */
+  stream(path: string, body: unknown): Promise<{ status: number; events: any[]; body?: any }>;
+}
+
+export interface TestApp {
+  url: string;
+  runtime: Runtime;
+  model: ScriptedModel;
+  clock: Clock;
+  /** Every log line the server wrote, raw. */
+  logs: string[];
+  company(opts?: { name?: string; credits?: number; systemPrompt?: string }): Promise<Bootstrapped & { client: Client }>;
+  client(apiKey?: string): Client;
+  /** The controller manager, when started with `controllers: true`. */
+  controllers?: ControllerManager;
+  /** Move the manual clock forward and let the controllers look again. */
+  advance(ms: number): void;
+  close(): Promise<void>;
+}
+
+export function clientFor(url: string, apiKey?: string): Client {
+  const headersFor = (extra: Record<string, string> = {}) => ({
+    'content-type': 'application/json',
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    ...extra,
+  });
+  const request = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: headersFor(headers),
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any };
+  };
+  return {
+    request,
+    get: (path) => request('GET', path),
+    post: (path, body) => request('POST', path, body ?? {}),
+    patch: (path, body) => request('PATCH', path, body ?? {}),
+    async stream(path, body) {
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: headersFor(), body: JSON.stringify(body) });
+      if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+        return { status: res.status, events: [], body: await res.json() };
+      }
+      const events: any[] = [];
+      const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data)) });
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      return { status: res.status, events };
+    },
+  };
+}
+
+export async function startTestApp(
+  opts: {
+    env?: Record<string, string>;
+    manualClock?: boolean;
+    /** Default: the root hooks' database (the benchmark brings its own). */
+    databaseUrl?: string;
+    /** Run the controllers in this process too, as `switchboard dev` does. */
+    controllers?: boolean;
+  } = {},
+): Promise<TestApp> {
+  const model = await startScriptedModel();
+  const config = loadConfig({
+    DATABASE_URL: opts.databaseUrl ?? testDatabaseUrl(),
+    OPENAI_BASE_URL: model.url,
+    SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32',
+    SWITCHBOARD_DB_POOL_MAX: '10',
+    ...opts.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const clock = opts.manualClock ? new ManualClock() : systemClock;
+  const runtime = await startRuntime(config, createLogger('debug', sink), clock);
+  const server: Server = createServer(createApp(runtime.ctx, { limits: runtime.limits }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let controllers: ControllerManager | undefined;
+  if (opts.controllers) {
+    controllers = new ControllerManager(runtime.ctx, [triggersReconciler], {
+      concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
+      leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
+      graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,
+    });
+    await controllers.start();
+  }
+  let companies = 0;
+  return {
+    url,
+    runtime,
+    model,
+    clock,
+    logs,
+    async company(o = {}) {
+      const made = await bootstrapTenant(runtime.ctx, { name: o.name ?? `Company ${++companies}`, credits: o.credits, systemPrompt: o.systemPrompt });
+      return { ...made, client: clientFor(url, made.apiKey) };
+    },
+    client: (apiKey) => clientFor(url, apiKey),
+    controllers,
+    advance(ms) {
+      if (!(clock instanceof ManualClock)) throw new Error('advance() needs startTestApp({ manualClock: true })');
+      clock.advance(ms);
+      controllers?.wake();
+    },
+    async close() {
+      await controllers?.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.close();
+      await model.close();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The real built `switchboard` command as a child process, against the test database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { testDatabaseUrl } from './hooks.js';
+
+const ENTRY = fileURLToPath(new URL('../../cmd/switchboard.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON; undefined when it is not JSON. */
+  json: any;
+}
+
+/** The test database and quiet logs, then `env` (an empty string unsets a variable). */
+function environment(env: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: testDatabaseUrl(), SWITCHBOARD_LOG_LEVEL: 'silent', ...env };
+  for (const [name, value] of Object.entries(out)) if (value === '') delete out[name];
+  return out;
+}
+
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [ENTRY, ...args], { env: environment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Run `switchboard <args>` to its end. */
+export async function switchboard(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = start(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('close', resolve));
+  let json: any;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+}
+
+export interface RunningSwitchboard {
+  url: string;
+  child: ChildProcess;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Start a server command (`api`, `dev`) on a free port; resolves once it logs `listening`. */
+export async function startSwitchboard(args: string[], env: Record<string, string> = {}): Promise<RunningSwitchboard> {
+  const child = start(args, { HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const entry = line.startsWith('{') ? JSON.parse(line) : {};
+      if (entry.msg === 'listening') resolve(entry.address.port);
+    });
+    exited.then((code) => reject(new Error(`switchboard ${args.join(' ')} exited ${code} before listening: ${stderr}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child, exited };
+}

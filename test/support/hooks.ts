@@ -1,0 +1,21 @@
+// Root hooks: one fresh database for the whole run (see database.ts). Migrated once; tests isolate
+// by creating their own companies.
+import { createScratchDatabase, type ScratchDatabase } from './database.js';
+
+let database: ScratchDatabase | undefined;
+
+export function testDatabaseUrl(): string {
+  if (!database) throw new Error('test database not ready (root hooks not loaded?)');
+  return database.url;
+}
+
+export const mochaHooks = {
+  async beforeAll(this: Mocha.Context) {
+    this.timeout(120_000);
+    database = await createScratchDatabase();
+  },
+  async afterAll(this: Mocha.Context) {
+    this.timeout(60_000);
+    await database?.drop();
+  },
+};

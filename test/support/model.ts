@@ -1,0 +1,41 @@
+// The model stand-in: an OpenAI-compatible server whose replies each test scripts.
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { startModelServer, type ModelReply, type ModelServer } from '../../pkg/agent/openai-server.js';
+
+export type ScriptedReply = ModelReply | ((request: ChatCompletionCreateParams) => ModelReply | Promise<ModelReply>);
+
+export interface ScriptedModel {
+  url: string;
+  /** Every request the product sent, in order. */
+  requests: ChatCompletionCreateParams[];
+  /** Replies to give, in order; when none are queued the default reply is used. */
+  reply(...replies: ScriptedReply[]): void;
+  setDefault(reply: ScriptedReply): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startScriptedModel(): Promise<ScriptedModel> {
+  const queue: ScriptedReply[] = [];
+  const requests: ChatCompletionCreateParams[] = [];
+  let fallback: ScriptedReply = { content: 'ok' };
+  const server: ModelServer = await startModelServer(async (request) => {
+    requests.push(request);
+    const next = queue.shift() ?? fallback;
+    return typeof next === 'function' ? next(request) : next;
+  });
+  return {
+    url: server.url,
+    requests,
+    reply: (...replies) => queue.push(...replies),
+    setDefault: (reply) => {
+      fallback = reply;
+    },
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      fallback = { content: 'ok' };
+    },
+    close: server.close,
+  };
+}
