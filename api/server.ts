@@ -11,9 +11,13 @@ import { conversationsRouter } from './agents/conversations.js';
 import { triggersRouter } from './agents/triggers.js';
 import { agentOpenApiDocument } from './agents/openapi.js';
 
-/** Liveness and readiness, served by every server process (API and controllers). */
+/** Liveness, readiness and metrics, served by every server process (API and controllers). */
 export function healthRouter(ctx: Ctx): express.Router {
   const r = express.Router();
+  r.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', ctx.metrics.registry.contentType);
+    res.send(await ctx.metrics.registry.metrics());
+  });
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -35,13 +39,18 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      // The route template, never the raw path: ids would make every request its own series.
+      const route = req.route ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      ctx.metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+      ctx.metrics.httpDuration.observe({ method: req.method, route }, seconds);
       ctx.log.info(
         {
           requestId,
           method: req.method,
           path: req.path,
           status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ms: seconds * 1000,
           tenantId: req.principal?.tenant.id,
         },
         'request',

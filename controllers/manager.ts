@@ -22,6 +22,8 @@ export interface Reconciler {
   /** Give up leases on shutdown, so they are declared lost at once rather than at expiry. */
   release(ctx: Ctx, ids: string[], owner: string): Promise<void>;
   nextDue(ctx: Ctx): Promise<Date | null>;
+  /** Register this reconciler's gauges (exported by controller processes only, so never twice). */
+  registerMetrics?(ctx: Ctx): void;
 }
 
 export interface ManagerOptions {
@@ -75,7 +77,10 @@ class Loop {
       if (!claimed) break;
       const run = claimed
         .run()
-        .catch((err: Error) => ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed'))
+        .catch((err: Error) => {
+          ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
+          ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
+        })
         .finally(() => {
           this.running.delete(claimed.id);
           this.wake();
@@ -100,6 +105,7 @@ class Loop {
           const due = await reconciler.nextDue(ctx);
           if (due) idle = Math.min(idle, due.getTime() - ctx.clock.now().getTime());
         } catch (err) {
+          ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
           ctx.log.error({ err, reconciler: reconciler.name }, 'controller tick failed; retrying');
           idle = Math.min(idle, 1000);
         }
@@ -149,6 +155,7 @@ export class ControllerManager {
   async start(): Promise<void> {
     const opts = { maxIdleMs: 30_000, ...this.opts };
     for (const reconciler of this.reconcilers) {
+      reconciler.registerMetrics?.(this.ctx);
       const loop = new Loop(this.ctx, reconciler, this.owner, opts);
       this.loops.push(loop);
       this.unsubscribe.push(await this.ctx.notifier.subscribe(reconciler.channel, () => loop.wake()));

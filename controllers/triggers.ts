@@ -7,6 +7,7 @@ import {
   sweepTriggers,
 } from '../pkg/store/triggers.js';
 import { runTrigger } from '../pkg/triggers/run.js';
+import { registerJobGauge } from '../pkg/metrics/index.js';
 import type { Reconciler } from './manager.js';
 
 export const triggersReconciler: Reconciler = {
@@ -25,4 +26,5 @@ export const triggersReconciler: Reconciler = {
     await heartbeatTriggers(ctx, ids, owner, 0);
   },
   nextDue: nextTriggerDue,
+  registerMetrics: (ctx) => registerJobGauge(ctx.metrics, ctx.db),
 };

@@ -8,6 +8,7 @@ import type { ModelClient } from './agent/model.js';
 import type { Outbound } from './tools/outbound.js';
 import type { TurnLocks } from './db/locks.js';
 import type { Notifier } from './db/notify.js';
+import type { Metrics } from './metrics/index.js';
 
 export interface Ctx {
   db: Db;
@@ -20,4 +21,5 @@ export interface Ctx {
   outbound: Outbound;
   locks: TurnLocks;
   notifier: Notifier;
+  metrics: Metrics;
 }

@@ -15,6 +15,7 @@ import { startOfflineModel } from './agent/offline-model.js';
 import { SecretBox } from './tools/secrets.js';
 import { createOutbound } from './tools/outbound.js';
 import { createRateLimits, type RateLimits } from './limits/rate-limit.js';
+import { createMetrics } from './metrics/index.js';
 
 export interface Runtime {
   ctx: Ctx;
@@ -81,6 +82,7 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     outbound: createOutbound(config),
     locks,
     notifier,
+    metrics: createMetrics(),
   };
   return {
     ctx,

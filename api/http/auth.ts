@@ -20,8 +20,13 @@ export function requireApiKey(ctx: Ctx, limits: RateLimits): RequestHandler {
     if (!match) throw new Unauthorized();
     const principal = await authenticate(ctx, match[1]!);
     const decision = await limits.consume('key', principal.keyId, principal.tenant.requestsPerMinute);
-    if (!decision.allowed) throw new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
+    const usage = { tenant: principal.tenant.id, key: principal.keyId, channel: 'api' };
     req.principal = principal;
+    if (!decision.allowed) {
+      ctx.metrics.apiRequestsOverLimit.inc(usage);
+      throw new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
+    }
+    ctx.metrics.apiRequests.inc(usage);
     next();
   };
 }

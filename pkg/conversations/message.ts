@@ -83,6 +83,7 @@ export async function sendMessage(
   await assertCanSpend(ctx, tenant);
   return ctx.locks.withLock(conversationId, async () => {
     let conversation = await getActiveConversation(ctx, tenant.id, conversationId);
+    await assertCanSpend(ctx, tenant);
     const triggerId = input.asHumanReply ? await waitingJob(ctx, conversation.id) : null;
     conversation = await applyAdditions(ctx, tenant, conversation, input);
     const agent = await getUsableAgent(ctx, tenant.id, conversation.agentId ?? '');
@@ -98,7 +99,7 @@ export async function sendMessage(
       emit: hooks.emit,
       extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
     });
-    await chargeTokens(ctx, tenant.id, turn.usage.totalTokens, userMessage.id);
+    await chargeTokens(ctx, tenant.id, turn.usage, userMessage.id);
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
   });

@@ -46,17 +46,22 @@ export async function openConversation(
     let c = await getConversation(ctx, tenant.id, input.conversationId);
     if (input.agentId && input.agentId !== c.agentId) throw new Conflict('agentId does not match the conversation');
     const changes = input.contactId !== undefined || input.contact || input.metadata || input.customSystemMessage || input.memoryScope;
-    if (changes) assertActive(c);
-    const contactId = await resolveContact(ctx, tenant.id, input);
-    if (contactId !== null) c = await bindContact(ctx, c, contactId);
-    if (input.metadata || input.customSystemMessage || input.memoryScope) {
-      c = await updateConversation(ctx, c, {
-        metadata: input.metadata,
-        customSystemMessage: input.customSystemMessage,
-        memoryScope: input.memoryScope,
-      });
-    }
-    return { created: false, conversation: c };
+    if (!changes) return { created: false, conversation: c };
+    assertActive(c);
+    // One transaction: a refused bind must not leave behind a contact its hints just created.
+    return ctx.db.transaction(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      const contactId = await resolveContact(tx, tenant.id, input);
+      if (contactId !== null) c = await bindContact(tx, c, contactId);
+      if (input.metadata || input.customSystemMessage || input.memoryScope) {
+        c = await updateConversation(tx, c, {
+          metadata: input.metadata,
+          customSystemMessage: input.customSystemMessage,
+          memoryScope: input.memoryScope,
+        });
+      }
+      return { created: false, conversation: c };
+    });
   }
   if (!input.agentId) {
     throw new Invalid('agentId is required to create a conversation', [{ path: 'agentId', message: 'Required' }]);

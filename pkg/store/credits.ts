@@ -48,14 +48,17 @@ export async function assertCanSpend(ctx: Pick<Ctx, 'db'>, tenant: Tenant): Prom
   }
 }
 
-/** Record what a turn used, under reference type `api`. */
+/** Record what a turn used, under reference type `api`, in the ledger and the usage metrics. */
 export async function chargeTokens(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>,
   tenantId: string,
-  totalTokens: number,
+  usage: { promptTokens: number; completionTokens: number; totalTokens: number },
   referenceId: string,
 ): Promise<void> {
-  if (totalTokens <= 0) return;
-  const credits = (totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
+  if (usage.totalTokens <= 0) return;
+  const credits = (usage.totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
   await addCredits(ctx, tenantId, -credits, 'api', referenceId);
+  ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'prompt' }, usage.promptTokens);
+  ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'completion' }, usage.completionTokens);
+  ctx.metrics.credits.inc({ tenant: tenantId }, credits);
 }

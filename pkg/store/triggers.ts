@@ -154,7 +154,7 @@ type Patch = Partial<Omit<TriggerRow, 'metadata' | 'wait_payload' | 'human_reply
  * trigger had moved on: the caller lost a race and must not act on it.
  */
 export async function applyTransition(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   id: string,
   event: TriggerEvent,
   to: TriggerStatus,
@@ -168,8 +168,10 @@ export async function applyTransition(
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
   const [row] = await query.update(columns).returning('*');
-  if (row) await notify(ctx.db, CHANNELS.triggers, row.id);
-  return row ?? null;
+  if (!row) return null;
+  await notify(ctx.db, CHANNELS.triggers, row.id);
+  ctx.metrics.triggerTransitions.inc({ event, status: to });
+  return row;
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -180,7 +182,7 @@ const UNIQUE_VIOLATION = '23505';
  * side by side; the partial unique index settles two claims on one conversation.
  */
 export async function claimDueTrigger(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   owner: string,
   leaseMs: number,
 ): Promise<TriggerRow | null> {
@@ -190,7 +192,7 @@ export async function claimDueTrigger(
     try {
       const { rows } = await ctx.db.raw(
         `with candidate as (
-           select t.id from triggers t
+           select t.id, t.status, t.due_at from triggers t
            where t.due_at <= ? and t.status in ('queued', 'waiting')
              and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running')
            order by t.due_at
@@ -201,11 +203,16 @@ export async function claimDueTrigger(
            started_at = coalesce(t.started_at, ?), last_run_at = ?, next_run_at = null,
            lease_owner = ?, lease_until = ?, due_at = ?, updated_at = ?
          from candidate where t.id = candidate.id
-         returning t.*`,
+         returning t.*, candidate.status as was_status, candidate.due_at as was_due`,
         [now, now, now, owner, until, until, now],
       );
-      if (rows[0]) await notify(ctx.db, CHANNELS.triggers, rows[0].id);
-      return rows[0] ?? null;
+      const claimed = rows[0];
+      if (!claimed) return null;
+      const { was_status: was, was_due: due, ...row } = claimed;
+      await notify(ctx.db, CHANNELS.triggers, row.id);
+      ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
+      ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+      return row as TriggerRow;
     } catch (err) {
       if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
     }
@@ -214,25 +221,41 @@ export async function claimDueTrigger(
 }
 
 /** Transitions that need no run: deadlines passed, and running work whose heartbeat stopped. */
-export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<TriggerRow[]> {
+const SWEEP_EVENT: Record<string, TriggerEvent> = {
+  running: 'interrupted',
+  waiting: 'follow_up_past_deadline',
+  waiting_for_reply: 'deadline_passed',
+};
+
+export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>): Promise<TriggerRow[]> {
   const now = ctx.clock.now();
   const { rows } = await ctx.db.raw(
-    `update triggers set
-       status = case when status = 'running' then 'failed' else 'expired' end,
-       error_message = case status
+    `with due as (
+       select id, status from triggers
+       where due_at <= ? and (
+         (status = 'waiting_for_reply' and expires_at <= ?)
+         or (status = 'waiting' and expires_at <= ?)
+         or (status = 'running' and lease_until <= ?))
+       for update skip locked
+     )
+     update triggers t set
+       status = case when due.status = 'running' then 'failed' else 'expired' end,
+       error_message = case due.status
          when 'running' then 'The run was interrupted: its worker stopped before finishing'
          when 'waiting' then 'The follow-up time is past the job''s deadline (expiresAt)'
          else 'No reply arrived before the job''s deadline (expiresAt)' end,
        completed_at = ?, updated_at = ?, due_at = null, lease_owner = null, lease_until = null
-     where due_at <= ? and (
-       (status = 'waiting_for_reply' and expires_at <= ?)
-       or (status = 'waiting' and expires_at <= ?)
-       or (status = 'running' and lease_until <= ?))
-     returning *`,
+     from due where t.id = due.id
+     returning t.*, due.status as was_status`,
     [now, now, now, now, now, now],
   );
-  for (const row of rows) await notify(ctx.db, CHANNELS.triggers, row.id);
-  return rows;
+  return Promise.all(
+    rows.map(async ({ was_status: was, ...row }: TriggerRow & { was_status: string }) => {
+      await notify(ctx.db, CHANNELS.triggers, row.id);
+      ctx.metrics.triggerTransitions.inc({ event: SWEEP_EVENT[was]!, status: row.status });
+      return row as TriggerRow;
+    }),
+  );
 }
 
 /** Keep leases of running work alive. */

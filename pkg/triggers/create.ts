@@ -108,6 +108,7 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
       created_at: now,
       updated_at: now,
     });
+    ctx.metrics.triggerTransitions.inc({ event: start ? 'create_deferred' : 'create', status: trigger.status });
     return { created: true, trigger };
   });
 }

@@ -101,7 +101,7 @@ async function execute(ctx: Ctx, tenant: Tenant, row: TriggerRow, owner: string)
       contactMemory: conversation.contactId ? (await getContact(ctx, tenant.id, conversation.contactId)).memory : null,
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
     });
-    await chargeTokens(ctx, tenant.id, turn.usage.totalTokens, marker.id);
+    await chargeTokens(ctx, tenant.id, turn.usage, marker.id);
     return finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null);
   });
 }

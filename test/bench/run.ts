@@ -2,7 +2,7 @@
 // non-streamed turns one process serves at concurrency 16. Loopback only, bounded in time; writes
 // test/bench/results/agent-api.{json,md} and prints the table.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
@@ -155,7 +155,7 @@ function markdown(r: Awaited<ReturnType<typeof run>>): string {
   const { ttft, throughput: t } = r;
   return `# Agent API benchmark
 
-${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database}
+${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database} · load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after
 
 | Measure | Median (ms) | p99 (ms) |
 |---|---|---|
@@ -171,8 +171,11 @@ Target: added median time to first token ≤ ${r.target.addedMedianTtftMs} ms �
 }
 
 async function run() {
+  // Other work on the machine shows in every number; the load average says how much there was.
+  const loadBefore = loadavg()[0]!;
   const database = await createScratchDatabase();
   const worker = new Worker(new URL('./server.js', import.meta.url), { workerData: { databaseUrl: database.url } });
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
   try {
     const [server] = (await once(worker, 'message')) as [BenchServer];
     const client = clientFor(server.url, server.apiKey);
@@ -182,7 +185,14 @@ async function run() {
     const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
     return {
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', os: `${platform()} ${release()}`, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+        os: `${platform()} ${release()}`,
+        memoryGiB: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+        loadAverage1m: { before: loadBefore, after: loadavg()[0]! },
+      },
       database: database.server,
       ttft,
       throughput,
@@ -190,7 +200,7 @@ async function run() {
     };
   } finally {
     worker.postMessage('close');
-    await once(worker, 'exit');
+    await exited;
     await database.drop();
   }
 }

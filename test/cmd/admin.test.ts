@@ -110,9 +110,8 @@ describe('switchboard admin', () => {
         [['--billing', 'monthly'], /billing: .*prepaid.*payg/],
         [['--requests-per-minute', 'lots'], /--requests-per-minute must be a number/],
       ];
-      for (const [flags, message] of cases) {
-        expectFailure(await admin('tenant', 'create', '--name', 'Invalid Co', ...flags), 2, message);
-      }
+      const results = await Promise.all(cases.map(([flags]) => admin('tenant', 'create', '--name', 'Invalid Co', ...flags)));
+      results.forEach((r, i) => expectFailure(r, 2, cases[i]![1]));
     });
 
     it('exits 1 for an unknown tenant', async () => {
@@ -185,8 +184,12 @@ describe('switchboard admin', () => {
     });
 
     it('exits 2 for a --handoff value other than on or off, and 1 for an unknown agent', async () => {
-      expectFailure(await admin('agent', 'update', '--agent', randomUUID(), '--handoff', 'yes'), 2, /--handoff must be on or off/);
-      expectFailure(await admin('agent', 'update', '--agent', randomUUID(), '--handoff', 'on'), 1, /Unknown agent/);
+      const [badValue, unknownAgent] = await Promise.all([
+        admin('agent', 'update', '--agent', randomUUID(), '--handoff', 'yes'),
+        admin('agent', 'update', '--agent', randomUUID(), '--handoff', 'on'),
+      ]);
+      expectFailure(badValue, 2, /--handoff must be on or off/);
+      expectFailure(unknownAgent, 1, /Unknown agent/);
     });
   });
 
@@ -249,9 +252,14 @@ describe('switchboard admin', () => {
     });
 
     it('exits 2 with one line for an unknown command, an unknown flag or a missing required flag', async () => {
-      expectFailure(await admin('tenant', 'delete', '--tenant', 'tnt_x'), 2, /unknown admin command "tenant delete"/);
-      expectFailure(await admin('key', 'list', '--tenant', 'tnt_x', '--verbose'), 2, /Unknown option '--verbose'/);
-      expectFailure(await admin('key', 'create', '--tenant', 'tnt_x'), 2, /--name is required/);
+      const [unknownCommand, unknownFlag, missingFlag] = await Promise.all([
+        admin('tenant', 'delete', '--tenant', 'tnt_x'),
+        admin('key', 'list', '--tenant', 'tnt_x', '--verbose'),
+        admin('key', 'create', '--tenant', 'tnt_x'),
+      ]);
+      expectFailure(unknownCommand, 2, /unknown admin command "tenant delete"/);
+      expectFailure(unknownFlag, 2, /Unknown option '--verbose'/);
+      expectFailure(missingFlag, 2, /--name is required/);
     });
   });
 });

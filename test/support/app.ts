@@ -96,9 +96,11 @@ export async function startTestApp(
     databaseUrl?: string;
     /** Run the controllers in this process too, as `switchboard dev` does. */
     controllers?: boolean;
+    /** A model stand-in shared with other servers or processes; the caller closes it. */
+    model?: ScriptedModel;
   } = {},
 ): Promise<TestApp> {
-  const model = await startScriptedModel();
+  const model = opts.model ?? (await startScriptedModel());
   const config = loadConfig({
     DATABASE_URL: opts.databaseUrl ?? testDatabaseUrl(),
     OPENAI_BASE_URL: model.url,
@@ -151,7 +153,7 @@ export async function startTestApp(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();
-      await model.close();
+      if (!opts.model) await model.close();
     },
   };
 }

@@ -39,3 +39,13 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     close: server.close,
   };
 }
+
+/** The job a request runs (the latest job brief or follow-up in its messages), or null for a chat turn. */
+export function jobIn(request: ChatCompletionCreateParams): { id: string; task: string | null } | null {
+  for (const message of [...request.messages].reverse()) {
+    if (message.role !== 'system' || typeof message.content !== 'string') continue;
+    const found = /^(?:AUTONOMOUS JOB|FOLLOW-UP RUN of job) (\S+)/.exec(message.content);
+    if (found) return { id: found[1]!, task: /^Task: (.*)$/m.exec(message.content)?.[1] ?? null };
+  }
+  return null;
+}

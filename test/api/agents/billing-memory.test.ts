@@ -184,19 +184,25 @@ describe('Billing and memory of agent turns', () => {
 
       expect((await client.post(`/api/v1/conversations/${second.id}/messages`, { message: 'Hi again' })).status).to.equal(200);
 
-      const remembered = systemMessages(app.model.requests.at(-1));
-      expect(remembered.some((m) => m.includes('Sam prefers to be contacted by email only.'))).to.equal(true);
+      const remembers = () => systemMessages(app.model.requests.at(-1)).some((m) => m.includes('Sam prefers to be contacted by email only.'));
+      expect(remembers()).to.equal(true);
+
+      // The same holds for a conversation bound late, on its first message.
+      const late = await openConversation(client, { agentId });
+      expect((await client.post(`/api/v1/conversations/${late.id}/messages`, { message: 'Hi', contactId: first.contactId })).status).to.equal(200);
+      expect(remembers()).to.equal(true);
     });
 
     it('gives anonymous conversations no remembered context', async () => {
       const { client, agentId } = await app.company({ systemPrompt: 'You are the assistant.' });
-      const first = await openConversation(client, { agentId });
-      expect((await client.post(`/api/v1/conversations/${first.id}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
-      app.model.setDefault({ content: 'Someone prefers email only.' });
-      expect((await client.post(`/api/v1/conversations/${first.id}/end`)).status).to.equal(200);
-      const second = await openConversation(client, { agentId });
+      const known = await openConversation(client, { agentId, contact: { externalUserId: 'cust-7' } });
+      expect((await client.post(`/api/v1/conversations/${known.id}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
+      app.model.reply({ content: 'The customer prefers email only.' });
+      expect((await client.post(`/api/v1/conversations/${known.id}/end`)).status).to.equal(200);
+      const anonymous = await openConversation(client, { agentId });
+      expect(anonymous.contactId).to.equal(null);
 
-      expect((await client.post(`/api/v1/conversations/${second.id}/messages`, { message: 'Hi again' })).status).to.equal(200);
+      expect((await client.post(`/api/v1/conversations/${anonymous.id}/messages`, { message: 'Hi again' })).status).to.equal(200);
 
       expect(systemMessages(app.model.requests.at(-1))).to.deep.equal(['You are the assistant.']);
     });

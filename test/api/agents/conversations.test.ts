@@ -219,6 +219,16 @@ describe('Agent API conversations', () => {
       expect((await company.client.post(CONVERSATIONS, { conversationId, contactId })).status).to.equal(200);
     });
 
+    it('lets exactly one of two concurrent late binds to different contacts win', async () => {
+      const company = await app.company();
+      const [first, second] = [await newContact(company), await newContact(company)];
+      const { conversationId } = await open(company.client, { agentId: company.agentId });
+      const results = await Promise.all([first, second].map((contactId) => company.client.post(CONVERSATIONS, { conversationId, contactId })));
+      expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
+      const winner = results.find((r) => r.status === 200)!.body.contactId;
+      expect((await company.client.get(at(conversationId))).body.contactId).to.equal(winner);
+    });
+
     it('answers 409 when the conversation is bound to a different contact, and changes nothing', async () => {
       const company = await app.company();
       const bound = await newContact(company);
