@@ -24,6 +24,10 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'switchboard_' });
+  // prom-client names these gauges `…_total`, which Prometheus reserves for counters.
+  for (const name of ['active_handles', 'active_requests', 'active_resources']) {
+    registry.removeSingleMetric(`switchboard_nodejs_${name}_total`);
+  }
   const registers = [registry];
   return {
     registry,

@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+const scrape = async (app: TestApp): Promise<string> => (await fetch(`${app.url}/metrics`)).text();
+
+function promtoolCheck(text: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = execFile('promtool', ['check', 'metrics'], { timeout: 20_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    );
+    child.stdin!.end(text);
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe('Prometheus metrics', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ controllers: true });
+  });
+  after(async () => app.close());
+
+  it('serves /metrics that promtool accepts, with route templates and never raw ids', async () => {
+    const { client, agentId, tenantId, keyId } = await app.company();
+    const created = await client.post('/api/v1/conversations', { agentId });
+    const id = created.body.conversationId;
+    await client.post(`/api/v1/conversations/${id}/messages`, { message: 'hello' });
+    await client.get(`/api/v1/conversations/${id}`);
+    const text = await scrape(app);
+    const check = await promtoolCheck(text);
+    expect(check.code, check.output).to.equal(0);
+    expect(text).to.include('route="/api/v1/conversations/:conversationId/messages"');
+    expect(text).not.to.include(id);
+    expect(text).to.match(new RegExp(`switchboard_api_requests_total\\{tenant="${tenantId}",key="${keyId}",channel="api"\\} 3`));
+    expect(text).to.match(new RegExp(`switchboard_model_tokens_total\\{tenant="${tenantId}",kind="prompt"\\} [1-9]`));
+    expect(text).to.match(new RegExp(`switchboard_credits_consumed_total\\{tenant="${tenantId}"\\} `));
+    expect(text).to.include('switchboard_process_cpu_seconds_total');
+  });
+
+  it('counts trigger transitions, queue lag and current jobs by status', async () => {
+    const { client, agentId } = await app.company();
+    const created = await client.post('/api/v1/triggers', { agentId, task: 'count me' });
+    for (let i = 0; i < 10; i++) {
+      const job = await client.get(`/api/v1/triggers/${created.body.triggerId}?wait=5`);
+      if (job.body.status === 'succeeded') break;
+    }
+    const text = await scrape(app);
+    expect(text).to.match(/switchboard_trigger_transitions_total\{event="create",status="queued"\} [1-9]/);
+    expect(text).to.match(/switchboard_trigger_transitions_total\{event="claim",status="running"\} [1-9]/);
+    expect(text).to.match(/switchboard_trigger_transitions_total\{event="complete",status="succeeded"\} [1-9]/);
+    expect(text).to.match(/switchboard_queue_lag_seconds_count\{reconciler="triggers"\} [1-9]/);
+    expect(text).to.match(/switchboard_triggers\{status="running"\} 0/);
+  });
+
+  it('lets a real Prometheus scrape it and answer a per-tenant request count by PromQL', async function () {
+    const { client, agentId, tenantId } = await app.company();
+    for (let i = 0; i < 4; i++) await client.post('/api/v1/conversations', { agentId });
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-prom-'));
+    const port = await freePort();
+    const target = new URL(app.url).host;
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: switchboard\n    static_configs:\n      - targets: ['${target}']\n`,
+    );
+    const prometheus: ChildProcess = spawn(
+      'prometheus',
+      [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      { stdio: 'ignore' },
+    );
+    try {
+      const query = encodeURIComponent(`sum(switchboard_api_requests_total{tenant="${tenantId}"})`);
+      let value: string | undefined;
+      for (let i = 0; i < 60 && value !== '4'; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${query}`).catch(() => null);
+        const body = res?.ok ? ((await res.json()) as { data: { result: { value: [number, string] }[] } }) : null;
+        value = body?.data.result[0]?.value[1];
+      }
+      expect(value).to.equal('4');
+    } finally {
+      prometheus.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
