@@ -118,8 +118,7 @@ const commands: Record<string, Command> = {
     about: 'create a company',
     options: { name: str, ...settingsOptions },
     async run(ctx, v) {
-      required(v, 'name');
-      const tenant = await createTenant(ctx, { ...settingsFrom(v), name: v.name as string });
+      const tenant = await createTenant(ctx, { ...settingsFrom(v), name: required(v, 'name') });
       return { json: { tenantId: tenant.id, ...tenant }, text: fields({ ...tenant }) };
     },
   },
@@ -150,10 +149,9 @@ const commands: Record<string, Command> = {
     about: "add an agent to a company (--tools: custom tools as JSON, credentials encrypted at rest; --handoff-roster: [{roleName, agentId, greeting}])",
     options: { tenant: str, name: str, ...agentOptions },
     async run(ctx, v) {
-      const tenantId = required(v, 'tenant');
-      required(v, 'name');
-      const view = agentView(await createAgent(ctx, tenantId, { ...agentInputFrom(v), name: v.name as string }));
-      return { json: { agentId: view.id, ...view }, text: fields(view as unknown as Json) };
+      const agent = await createAgent(ctx, required(v, 'tenant'), { ...agentInputFrom(v), name: required(v, 'name') });
+      const view = agentView(agent);
+      return { json: { agentId: view.id, ...view }, text: fields({ ...view }) };
     },
   },
   'agent update': {
@@ -165,7 +163,7 @@ const commands: Record<string, Command> = {
       const input = agentInputFrom(v);
       nothingToChange(input, 'agent');
       const view = agentView(await updateAgent(ctx, id, input));
-      return { json: { agentId: view.id, ...view }, text: fields(view as unknown as Json) };
+      return { json: { agentId: view.id, ...view }, text: fields({ ...view }) };
     },
   },
   'agent list': {

@@ -10,8 +10,7 @@ import { migrate, schemaIsCurrent } from '../pkg/db/index.js';
 import { startRuntime, type Runtime } from '../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
 import { createApp, healthRouter } from '../api/server.js';
-import { ControllerManager } from '../controllers/manager.js';
-import { triggersReconciler } from '../controllers/triggers.js';
+import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
 import { runAdmin } from './admin.js';
 
@@ -48,30 +47,21 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
  * SIGTERM/SIGINT: stop taking connections and claiming work, let requests and runs in flight
  * finish within the grace period, then close.
  */
-function onShutdown(log: Logger, config: Config, runtime: Runtime, server: Server, manager?: ControllerManager): void {
+function onShutdown(log: Logger, config: Config, runtime: Runtime, server: Server, controllers?: Controllers): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
     const graceMs = config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000;
-    await Promise.all([closeServer(server, graceMs), manager?.stop()]);
-    await runtime.close();
+    const [, released] = await Promise.all([closeServer(server, graceMs), controllers?.stop()]);
+    // Runs given up after the grace period hold connections until they end; they are lost anyway.
+    if (!released?.length) await runtime.close();
     log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-}
-
-async function startControllers(runtime: Runtime, config: Config): Promise<ControllerManager> {
-  const manager = new ControllerManager(runtime.ctx, [triggersReconciler], {
-    concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
-    leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
-    graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,
-  });
-  await manager.start();
-  return manager;
 }
 
 /** The demo company is created on the first start; its key is kept beside the embedded data. */
@@ -134,7 +124,7 @@ async function main(argv: string[]): Promise<void> {
       await migrate(runtime.ctx.db);
       const demo = await demoCompany(runtime, config);
       const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
-      onShutdown(log, config, runtime, server, await startControllers(runtime, config));
+      onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
       printWelcome(server, demo);
       return;
     }
@@ -150,7 +140,7 @@ async function main(argv: string[]): Promise<void> {
       if (!(await schemaIsCurrent(runtime.ctx.db))) log.warn('database schema is not current: run `switchboard migrate`');
       // Controllers serve only health, on PORT, for the probes.
       const server = await listen(runtime, config, log, express().use(healthRouter(runtime.ctx)));
-      onShutdown(log, config, runtime, server, await startControllers(runtime, config));
+      onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
       return;
     }
     case 'admin': {

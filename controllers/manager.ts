@@ -19,7 +19,7 @@ export interface Reconciler {
   /** Claim one due row for `owner`, or null when nothing is due. */
   claim(ctx: Ctx, owner: string, leaseMs: number): Promise<Claimed | null>;
   heartbeat(ctx: Ctx, ids: string[], owner: string, leaseMs: number): Promise<void>;
-  /** Give up leases on shutdown, so they are declared lost at once rather than at expiry. */
+  /** Give up leases on shutdown: declared lost at once rather than at expiry, their outcomes refused. */
   release(ctx: Ctx, ids: string[], owner: string): Promise<void>;
   nextDue(ctx: Ctx): Promise<Date | null>;
   /** Register this reconciler's gauges (exported by controller processes only, so never twice). */
@@ -39,7 +39,7 @@ class Loop {
   private wakeUp: (() => void) | null = null;
   private pendingWake = false;
   private stopping = false;
-  private done: Promise<void> | null = null;
+  private done: Promise<string[]> | null = null;
 
   constructor(
     private readonly ctx: Ctx,
@@ -89,7 +89,7 @@ class Loop {
     }
   }
 
-  private async loop(): Promise<void> {
+  private async loop(): Promise<string[]> {
     const { ctx, reconciler } = this;
     const beat = setInterval(() => {
       reconciler
@@ -112,13 +112,14 @@ class Loop {
         // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
         await this.sleep(this.running.size >= this.opts.concurrency ? this.opts.maxIdleMs : idle);
       }
-      await this.drain();
+      return await this.drain();
     } finally {
       clearInterval(beat);
     }
   }
 
-  private async drain(): Promise<void> {
+  /** Returns the ids of runs still going when the grace period ended, whose leases were released. */
+  private async drain(): Promise<string[]> {
     const { ctx, reconciler } = this;
     const all = Promise.allSettled(this.running.values());
     let timer: NodeJS.Timeout | undefined;
@@ -128,16 +129,18 @@ class Loop {
     // Leases of runs still going are heartbeated until they finish or the grace period ends.
     await Promise.race([all, grace]);
     clearTimeout(timer);
-    if (this.running.size) {
-      ctx.log.warn({ reconciler: reconciler.name, ids: [...this.running.keys()] }, 'grace period over; releasing running work');
-      await reconciler.release(ctx, [...this.running.keys()], this.owner);
+    const left = [...this.running.keys()];
+    if (left.length) {
+      ctx.log.warn({ reconciler: reconciler.name, ids: left }, 'grace period over; releasing running work');
+      await reconciler.release(ctx, left, this.owner);
     }
+    return left;
   }
 
-  async stop(): Promise<void> {
+  async stop(): Promise<string[]> {
     this.stopping = true;
     this.wake();
-    await this.done;
+    return (await this.done) ?? [];
   }
 }
 
@@ -169,8 +172,9 @@ export class ControllerManager {
     for (const loop of this.loops) loop.wake();
   }
 
-  async stop(): Promise<void> {
+  /** Stop claiming and drain; returns the ids of runs given up at the end of the grace period. */
+  async stop(): Promise<string[]> {
     for (const off of this.unsubscribe) off();
-    await Promise.all(this.loops.map((l) => l.stop()));
+    return (await Promise.all(this.loops.map((l) => l.stop()))).flat();
   }
 }

@@ -4,6 +4,7 @@ import {
   claimDueTrigger,
   heartbeatTriggers,
   nextTriggerDue,
+  releaseTriggers,
   sweepTriggers,
 } from '../pkg/store/triggers.js';
 import { runTrigger } from '../pkg/triggers/run.js';
@@ -21,10 +22,7 @@ export const triggersReconciler: Reconciler = {
     return row && { id: row.id, run: async () => void (await runTrigger(ctx, row, owner)) };
   },
   heartbeat: heartbeatTriggers,
-  async release(ctx, ids, owner) {
-    // A released run is lost: expiring its lease now lets the next sweep fail it (never re-run).
-    await heartbeatTriggers(ctx, ids, owner, 0);
-  },
+  release: releaseTriggers,
   nextDue: nextTriggerDue,
   registerMetrics: (ctx) => registerJobGauge(ctx.metrics, ctx.db),
 };

@@ -37,6 +37,11 @@ export const configSchema = z.object({
   SWITCHBOARD_LEASE_SEC: intWithDefault(30, 1, 3600),
   SWITCHBOARD_CONTROLLER_CONCURRENCY: intWithDefault(8, 1, 256),
   SWITCHBOARD_SHUTDOWN_GRACE_SEC: intWithDefault(25, 0, 3600),
+  KUBECONFIG: optionalString,
+  KUBERNETES_SERVICE_HOST: optionalString,
+  SWITCHBOARD_KUBE_NAMESPACE: optionalString,
+  SWITCHBOARD_MIRROR_RETENTION_MIN: intWithDefault(60, 0, 7 * 24 * 60),
+  SWITCHBOARD_MIRROR_RESYNC_SEC: intWithDefault(2, 1, 3600),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -77,4 +82,9 @@ export const configDocs: Record<keyof Config, string> = {
   SWITCHBOARD_LEASE_SEC: 'Lease of claimed work; heartbeated while it runs, lost when the heartbeat stops (default 30)',
   SWITCHBOARD_CONTROLLER_CONCURRENCY: 'Jobs one controller replica runs at once (default 8)',
   SWITCHBOARD_SHUTDOWN_GRACE_SEC: 'On SIGTERM, how long running work may take to finish (default 25)',
+  KUBECONFIG: 'Kubeconfig of the cluster to mirror jobs into as Trigger objects. Unset and not in a cluster: the mirror is off',
+  KUBERNETES_SERVICE_HOST: 'Set by Kubernetes inside a pod: the mirror uses the service account',
+  SWITCHBOARD_KUBE_NAMESPACE: 'Namespace of the mirrored objects (default: the pod\'s namespace, else the kubeconfig\'s, else default)',
+  SWITCHBOARD_MIRROR_RETENTION_MIN: 'How long finished jobs stay mirrored, in minutes (default 60)',
+  SWITCHBOARD_MIRROR_RESYNC_SEC: 'Mirror resync period in seconds; changes are also pushed at once (default 2)',
 };

@@ -108,7 +108,8 @@ async function streamTurn(
   } catch (err) {
     if (!stream) throw err;
     if (!(err instanceof DomainError)) ctx.log.error({ err, conversationId: id }, 'streamed turn failed');
-    stream.send({ type: 'error', error: err instanceof DomainError ? err.message : (err as Error).message });
+    // Same words as the synchronous 500: internal details stay in the log.
+    stream.send({ type: 'error', error: err instanceof DomainError ? err.message : 'Unexpected processing failure' });
     stream.end();
   }
 }

@@ -3,14 +3,15 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { errorBodySchema } from '../http/errors.js';
 import * as s from './schemas.js';
+import * as t from './trigger-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid body or query',
   401: 'Missing, malformed, unknown or revoked API key',
   402: 'Insufficient AI credits (body includes minCredits and totalBalance)',
   403: 'Conversation belongs to a different company',
-  404: 'Unknown conversation or agent; not an API session; contactId of another company',
-  409: 'Conversation ended or mismatched; late bind to a different contact',
+  404: 'Unknown conversation, trigger or agent; not an API session; contactId of another company',
+  409: 'Conversation ended or mismatched; pending-job cap reached; trigger cannot be cancelled or replied from its current status; asHumanReply with zero or several waiting jobs; late bind to a different contact',
   429: 'Request rate limit exceeded (Retry-After says when to try again)',
   500: 'Unexpected processing failure',
   503: 'Credentials encryption not configured; company memory disabled',
@@ -20,27 +21,35 @@ const ERROR_TEXT: Record<number, string> = {
 interface Op {
   summary: string;
   body?: z.ZodType;
+  path?: z.ZodObject;
   query?: z.ZodObject;
-  ok: [number, z.ZodType];
+  /** Success statuses (several when, say, a replay answers 200 where a creation answers 201) and their body. */
+  ok: [number | number[], z.ZodType];
+  deprecated?: boolean;
   /** The same success answered as an event stream, one schema per `data:` line. */
   stream?: z.ZodType;
   errors: number[];
 }
 
 const conversationParam = z.object({ conversationId: z.uuid().meta({ description: 'Conversation id' }) });
+const triggerParam = z.object({ triggerId: z.uuid().meta({ description: 'Trigger (job) id' }) });
+const jobParam = z.object({ jobId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 
-function op(o: Op, withPath = false): ZodOpenApiOperationObject {
-  const [status, schema] = o.ok;
+function op(o: Op): ZodOpenApiOperationObject {
+  const [statuses, schema] = o.ok;
   const content = { 'application/json': { schema }, ...(o.stream ? { 'text/event-stream': { schema: o.stream } } : {}) };
-  const responses: Record<string, ZodOpenApiResponseObject> = { [String(status)]: { description: o.summary, content } };
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const status of [statuses].flat()) responses[String(status)] = { description: o.summary, content };
   for (const code of [401, 429, 500, ...o.errors]) {
     responses[String(code)] = { description: ERROR_TEXT[code]!, content: { 'application/json': { schema: errorBodySchema } } };
   }
   return {
     summary: o.summary,
+    ...(o.deprecated ? { deprecated: true } : {}),
     security: [{ bearer: [] }],
-    ...(withPath || o.query ? { requestParams: { ...(withPath ? { path: conversationParam } : {}), ...(o.query ? { query: o.query } : {}) } } : {}),
-    ...(o.body ? { requestBody: { required: true, content: { 'application/json': { schema: o.body } } } } : {}),
+    ...(o.path || o.query ? { requestParams: { ...(o.path ? { path: o.path } : {}), ...(o.query ? { query: o.query } : {}) } } : {}),
+    // A body whose every field is optional may be left out.
+    ...(o.body ? { requestBody: { required: !o.body.safeParse({}).success, content: { 'application/json': { schema: o.body } } } } : {}),
     responses,
   };
 }
@@ -49,9 +58,10 @@ export function agentOpenApiDocument() {
   return createDocument({
     openapi: '3.1.0',
     info: {
-      title: 'Switchboard Agent Conversation API',
+      title: 'Switchboard Agent Conversation and Autonomous Job API',
       version: '1.0.0',
-      description: 'Stateful agent conversations with server-side tools, synchronous or streamed (SSE).',
+      description:
+        'Stateful agent conversations with server-side tools, synchronous or streamed (SSE), and autonomous background jobs (triggers) that clients poll.',
     },
     servers: [{ url: '/api/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -67,33 +77,61 @@ export function agentOpenApiDocument() {
         post: op({
           summary: 'Create (201) or resume (200) a conversation',
           body: s.createConversationBody,
-          ok: [201, s.conversationCreated],
+          ok: [[201, 200], s.conversationCreated],
           errors: [400, 403, 404, 409, 503],
         }),
       },
       '/conversations/{conversationId}': {
-        get: op({ summary: 'Read a conversation and its transcript', query: s.readQuery, ok: [200, s.conversationView], errors: [400, 403, 404] }, true),
+        get: op({ summary: 'Read a conversation and its transcript', path: conversationParam, query: s.readQuery, ok: [200, s.conversationView], errors: [400, 403, 404] }),
       },
       '/conversations/{conversationId}/messages': {
-        post: op(
-          {
-            summary: 'Send a message; the reply is JSON, or an event stream with stream: true',
-            body: s.sendMessageBody,
-            ok: [200, s.messageReply],
-            stream: s.streamEvent,
-            errors: [400, 402, 403, 404, 409, 503, 504],
-          },
-          true,
-        ),
+        post: op({
+          summary: 'Send a message; the reply is JSON, or an event stream with stream: true',
+          path: conversationParam,
+          body: s.sendMessageBody,
+          ok: [200, s.messageReply],
+          stream: s.streamEvent,
+          errors: [400, 402, 403, 404, 409, 503, 504],
+        }),
       },
       '/conversations/{conversationId}/metadata': {
-        patch: op({ summary: 'Replace the conversation metadata', body: s.metadataBody, ok: [200, s.metadataReply], errors: [400, 403, 404, 409] }, true),
+        patch: op({ summary: 'Replace the conversation metadata', path: conversationParam, body: s.metadataBody, ok: [200, s.metadataReply], errors: [400, 403, 404, 409] }),
       },
       '/conversations/{conversationId}/manual': {
-        post: op({ summary: 'Append a manual (admin) message without an AI response', body: s.manualBody, ok: [201, s.manualReply], errors: [400, 403, 404, 409] }, true),
+        post: op({ summary: 'Append a manual (admin) message without an AI response', path: conversationParam, body: s.manualBody, ok: [201, s.manualReply], errors: [400, 403, 404, 409] }),
       },
       '/conversations/{conversationId}/end': {
-        post: op({ summary: 'End the conversation', ok: [200, s.endReply], errors: [403, 404] }, true),
+        post: op({ summary: 'End the conversation', path: conversationParam, ok: [200, s.endReply], errors: [403, 404] }),
+      },
+      '/triggers': {
+        post: op({
+          summary: 'Start a background job (202), in a new conversation or an existing one; an idempotent replay answers 200',
+          body: t.createTriggerBody,
+          ok: [[202, 200], t.triggerAccepted],
+          errors: [400, 403, 404, 409, 503],
+        }),
+      },
+      '/conversations/{conversationId}/triggers': {
+        post: op({
+          summary: 'Start a background job in this conversation (202); an idempotent replay answers 200',
+          path: conversationParam,
+          body: t.conversationTriggerBody,
+          ok: [[202, 200], t.triggerAccepted],
+          errors: [400, 403, 404, 409, 503],
+        }),
+        get: op({ summary: "List the conversation's jobs, newest first", path: conversationParam, query: t.listTriggersQuery, ok: [200, t.triggerList], errors: [400, 403, 404] }),
+      },
+      '/triggers/{triggerId}': {
+        get: op({ summary: 'Poll a job (optionally long-polling with wait)', path: triggerParam, query: t.getTriggerQuery, ok: [200, t.triggerObject], errors: [400, 404] }),
+      },
+      '/triggers/{triggerId}/cancel': {
+        post: op({ summary: 'Cancel a job that is not running', path: triggerParam, body: t.cancelBody, ok: [200, t.triggerObject], errors: [400, 404, 409] }),
+      },
+      '/triggers/{triggerId}/reply': {
+        post: op({ summary: 'Answer a job waiting for a reply, which resumes it', path: triggerParam, body: t.replyBody, ok: [200, t.triggerObject], errors: [400, 404, 409] }),
+      },
+      '/jobs/{jobId}': {
+        get: op({ summary: 'Legacy: the raw stored job; use GET /triggers/{triggerId}', path: jobParam, ok: [200, t.rawJob], errors: [404], deprecated: true }),
       },
     },
   });

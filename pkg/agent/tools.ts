@@ -42,7 +42,11 @@ const fn = (name: string, description: string, parameters: Record<string, unknow
 
 function httpTool(ctx: Ctx, name: string, tool: StoredTool): TurnTool {
   const properties = Object.fromEntries(
-    tool.parameters.map((p) => [p.name, { type: p.type, ...(p.description ? { description: p.description } : {}) }]),
+    tool.parameters.map((p) => [
+      p.name,
+      // JSON Schema arrays need `items`; the custom tool shape has no item type, so any is allowed.
+      { type: p.type, ...(p.type === 'array' ? { items: {} } : {}), ...(p.description ? { description: p.description } : {}) },
+    ]),
   );
   const required = tool.parameters.filter((p) => p.required).map((p) => p.name);
   return {

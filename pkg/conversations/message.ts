@@ -57,6 +57,17 @@ async function resume(ctx: Ctx, tenant: Tenant, triggerId: string, text: string)
   }
 }
 
+/**
+ * Independent reads at once, so the turn waits one round trip instead of several before the
+ * model is asked; the first failure in argument order wins, so the error never depends on timing.
+ */
+async function inOrder<T extends readonly unknown[]>(...reads: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(reads);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 /** Changes a message request makes to the conversation before its turn: bind, tools, scope. */
 async function applyAdditions(ctx: Ctx, tenant: Tenant, c: Conversation, input: MessageInput): Promise<Conversation> {
   // Tools are checked first: a refused merge must leave the conversation unchanged.
@@ -79,15 +90,18 @@ export async function sendMessage(
 ): Promise<MessageResult> {
   assertMemoryScopeAllowed(tenant, input.memoryScope);
   // Fail fast outside the lock; the checks are repeated under it, where they hold.
-  await getActiveConversation(ctx, tenant.id, conversationId);
-  await assertCanSpend(ctx, tenant);
+  await inOrder(getActiveConversation(ctx, tenant.id, conversationId), assertCanSpend(ctx, tenant));
   return ctx.locks.withLock(conversationId, async () => {
-    let conversation = await getActiveConversation(ctx, tenant.id, conversationId);
-    await assertCanSpend(ctx, tenant);
-    const triggerId = input.asHumanReply ? await waitingJob(ctx, conversation.id) : null;
-    conversation = await applyAdditions(ctx, tenant, conversation, input);
-    const agent = await getUsableAgent(ctx, tenant.id, conversation.agentId ?? '');
-    const contactMemory = conversation.contactId ? (await getContact(ctx, tenant.id, conversation.contactId)).memory : null;
+    const [active, , triggerId] = await inOrder(
+      getActiveConversation(ctx, tenant.id, conversationId),
+      assertCanSpend(ctx, tenant),
+      input.asHumanReply ? waitingJob(ctx, conversationId) : Promise.resolve(null),
+    );
+    const conversation = await applyAdditions(ctx, tenant, active, input);
+    const [agent, contactMemory] = await inOrder(
+      getUsableAgent(ctx, tenant.id, conversation.agentId ?? ''),
+      conversation.contactId ? getContact(ctx, tenant.id, conversation.contactId).then((c) => c.memory) : Promise.resolve(null),
+    );
     const userMessage = await appendMessage(ctx, conversation.id, 'user', input.message);
     hooks.onStart?.();
     const turn = await runTurn(ctx, {

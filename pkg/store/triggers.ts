@@ -244,7 +244,8 @@ export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>):
          when 'running' then 'The run was interrupted: its worker stopped before finishing'
          when 'waiting' then 'The follow-up time is past the job''s deadline (expiresAt)'
          else 'No reply arrived before the job''s deadline (expiresAt)' end,
-       completed_at = ?, updated_at = ?, due_at = null, lease_owner = null, lease_until = null
+       completed_at = ?, updated_at = ?, due_at = null, next_run_at = null, waiting_reason = null,
+       lease_owner = null, lease_until = null
      from due where t.id = due.id
      returning t.*, due.status as was_status`,
     [now, now, now, now, now, now],
@@ -265,8 +266,39 @@ export async function heartbeatTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: str
   await ctx.db('triggers').whereIn('id', ids).andWhere({ status: 'running', lease_owner: owner }).update({ lease_until: until, due_at: until });
 }
 
-/** The earliest time anything becomes due, for the controller's sleep. */
+/**
+ * Give up `owner`'s leases: the runs are lost. The owner is cleared so a run still going can no
+ * longer record an outcome, and the announcement lets any replica's sweep fail them at once.
+ */
+export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
+  if (!ids.length) return;
+  const now = ctx.clock.now();
+  const rows: { id: string }[] = await ctx.db('triggers')
+    .whereIn('id', ids)
+    .andWhere({ status: 'running', lease_owner: owner })
+    .update({ lease_owner: null, lease_until: now, due_at: now })
+    .returning('id');
+  for (const { id } of rows) await notify(ctx.db, CHANNELS.triggers, id);
+}
+
+/**
+ * The earliest time anything becomes due, for the controller's sleep. Jobs behind a running job on
+ * their conversation are left out: they cannot be claimed, and that job's end is announced.
+ */
 export async function nextTriggerDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
-  const row = await ctx.db('triggers').whereNotNull('due_at').min({ at: 'due_at' }).first();
-  return row?.at ?? null;
+  const { rows } = await ctx.db.raw(
+    `select min(t.due_at) as at from triggers t
+     where t.due_at is not null
+       and not (t.status in ('queued', 'waiting')
+         and exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running'))`,
+  );
+  return rows[0]?.at ?? null;
+}
+
+/** What the CR mirror projects: every live job, and finished ones completed since `since`. */
+export async function mirroredTriggers(ctx: Pick<Ctx, 'db'>, since: Date): Promise<TriggerRow[]> {
+  return ctx.db('triggers')
+    .whereIn('status', PENDING)
+    .orWhere('completed_at', '>=', since)
+    .orderBy('created_at');
 }

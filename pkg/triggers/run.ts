@@ -75,6 +75,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
     if (!waiting || outcome.at.getTime() <= row.expires_at.getTime()) return waiting;
     return applyTransition(tx, row.id, 'follow_up_past_deadline', 'expired', {
       ...done,
+      next_run_at: null,
       completed_at: now,
       error_message: `The follow-up (${outcome.at.toISOString()}) is past the job deadline (expiresAt)`,
     });

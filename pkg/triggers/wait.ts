@@ -2,26 +2,35 @@
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { getTrigger, type TriggerRow } from '../store/triggers.js';
+import { isTerminal } from './state.js';
 
 export async function waitForStatusChange(ctx: Ctx, tenantId: string, id: string, seconds: number): Promise<TriggerRow> {
   const first = await getTrigger(ctx, tenantId, id);
-  if (seconds <= 0) return first;
+  // A finished job never changes again, so there is nothing to wait for.
+  if (seconds <= 0 || isTerminal(first.status)) return first;
+  // A notification that lands while a read is in flight must not be lost: it is remembered here.
+  let signalled = false;
   let wake: () => void = () => {};
   const unsubscribe = await ctx.notifier.subscribe(CHANNELS.triggers, (payload) => {
-    if (payload === id || payload === '') wake();
+    if (payload !== id && payload !== '') return;
+    signalled = true;
+    wake();
   });
   try {
     const deadline = Date.now() + seconds * 1000;
     // Subscribed before this read, so no change between the two can be missed.
     let current = await getTrigger(ctx, tenantId, id);
     while (current.status === first.status && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadline - Date.now());
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      if (!signalled) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, deadline - Date.now());
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      signalled = false;
       current = await getTrigger(ctx, tenantId, id);
     }
     return current;

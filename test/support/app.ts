@@ -10,8 +10,7 @@ import { ManualClock, systemClock, type Clock } from '../../pkg/clock.js';
 import { startRuntime, type Runtime } from '../../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
 import { createApp } from '../../api/server.js';
-import { ControllerManager } from '../../controllers/manager.js';
-import { triggersReconciler } from '../../controllers/triggers.js';
+import { startControllers, type Controllers } from '../../controllers/index.js';
 import { testDatabaseUrl } from './hooks.js';
 import { startScriptedModel, type ScriptedModel } from './model.js';
 
@@ -42,7 +41,7 @@ export interface TestApp {
   company(opts?: { name?: string; credits?: number; systemPrompt?: string }): Promise<Bootstrapped & { client: Client }>;
   client(apiKey?: string): Client;
   /** The controller manager, when started with `controllers: true`. */
-  controllers?: ControllerManager;
+  controllers?: Controllers;
   /** Move the manual clock forward and let the controllers look again. */
   advance(ms: number): void;
   close(): Promise<void>;
@@ -121,15 +120,7 @@ export async function startTestApp(
   const server: Server = createServer(createApp(runtime.ctx, { limits: runtime.limits }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let controllers: ControllerManager | undefined;
-  if (opts.controllers) {
-    controllers = new ControllerManager(runtime.ctx, [triggersReconciler], {
-      concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
-      leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
-      graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,
-    });
-    await controllers.start();
-  }
+  const controllers = opts.controllers ? await startControllers(runtime.ctx) : undefined;
   let companies = 0;
   return {
     url,

@@ -1,0 +1,51 @@
+// Every controller of a process, started and stopped together (`controllers` and `dev`).
+import type { Ctx } from '../pkg/context.js';
+import { connectKube } from '../pkg/kube/client.js';
+import { ControllerManager } from './manager.js';
+import { TriggerMirror } from './mirror.js';
+import { triggersReconciler } from './triggers.js';
+
+export interface Controllers {
+  manager: ControllerManager;
+  /** null when no cluster is configured. */
+  mirror: TriggerMirror | null;
+  /** Look again now (tests call this after moving the clock). */
+  wake(): void;
+  /** Drains; returns the ids of runs released unfinished when the grace period ended. */
+  stop(): Promise<string[]>;
+}
+
+export async function startControllers(ctx: Ctx): Promise<Controllers> {
+  const { config } = ctx;
+  const manager = new ControllerManager(ctx, [triggersReconciler], {
+    concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
+    leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
+    graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,
+  });
+  await manager.start();
+  const kube = connectKube(config);
+  let mirror: TriggerMirror | null = null;
+  if (kube) {
+    mirror = new TriggerMirror(ctx, kube, {
+      identity: manager.owner,
+      retentionMs: config.SWITCHBOARD_MIRROR_RETENTION_MIN * 60_000,
+      resyncMs: config.SWITCHBOARD_MIRROR_RESYNC_SEC * 1000,
+    });
+    await mirror.start();
+    ctx.log.info({ namespace: kube.namespace }, 'CR mirror on: Trigger objects follow the jobs');
+  } else {
+    ctx.log.info('no Kubernetes cluster configured (KUBECONFIG, or running in a pod): the CR mirror is off');
+  }
+  return {
+    manager,
+    mirror,
+    wake: () => {
+      manager.wake();
+      mirror?.poke();
+    },
+    stop: async () => {
+      const [released] = await Promise.all([manager.stop(), mirror?.stop()]);
+      return released;
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// The CR mirror: projects live jobs (and terminal ones for a retention window) into `Trigger`
+// objects so operators see them with kubectl, and takes operator actions from annotations back
+// through the same domain functions as the REST API. Postgres is the source of truth; one replica
+// writes (Lease), and a slow or absent Kubernetes API never slows anything else: this loop is its
+// own, every call is bounded, and it catches up from Postgres when the API returns.
+import { setHeaderOptions, PatchStrategy } from '@kubernetes/client-node';
+import type { Ctx } from '../pkg/context.js';
+import { Conflict } from '../pkg/errors.js';
+import { CHANNELS } from '../pkg/db/notify.js';
+import { bounded, statusOf, type Kube } from '../pkg/kube/client.js';
+import { LeaderElector } from '../pkg/kube/leader.js';
+import {
+  API_VERSION,
+  CANCEL_ANNOTATION,
+  GROUP,
+  MANAGED_BY,
+  TRIGGERS,
+  VERSION,
+  statusDiffers,
+  triggerObject,
+  triggerStatus,
+  type Condition,
+  type TriggerCR,
+} from '../pkg/kube/trigger-cr.js';
+import { mirroredTriggers } from '../pkg/store/triggers.js';
+import { getTenant } from '../pkg/store/tenants.js';
+import { cancelTrigger } from '../pkg/triggers/actions.js';
+import type { TriggerRow } from '../pkg/store/triggers.js';
+
+export const FIELD_MANAGER = 'switchboard-mirror';
+const CALL_TIMEOUT_MS = 5_000;
+/** Statuses an operator is told about with an Event. */
+const NOTABLE: Record<string, { type: 'Normal' | 'Warning'; reason: string }> = {
+  waiting_for_reply: { type: 'Normal', reason: 'WaitingForReply' },
+  failed: { type: 'Warning', reason: 'Failed' },
+  expired: { type: 'Warning', reason: 'Expired' },
+};
+
+export interface MirrorOptions {
+  retentionMs: number;
+  resyncMs: number;
+  identity: string;
+}
+
+const apply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+const crCoordinates = (namespace: string) => ({ group: GROUP, version: VERSION, namespace, plural: TRIGGERS });
+
+export class TriggerMirror {
+  private readonly elector: LeaderElector;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly kube: Kube,
+    private readonly opts: MirrorOptions,
+  ) {
+    this.elector = new LeaderElector(kube, 'switchboard-mirror', opts.identity, ctx.log, (leading) => {
+      if (leading) this.poke();
+    });
+  }
+
+  get isLeader(): boolean {
+    return this.elector.isLeader;
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.ctx.notifier.subscribe(CHANNELS.triggers, () => this.poke());
+    this.elector.start();
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.stopped) this.timer = setTimeout(() => this.poke(), this.opts.resyncMs);
+  }
+
+  /** Sync now, or right after the sync in progress (changes arrive in bursts). */
+  poke(): void {
+    if (this.stopped || !this.elector.isLeader) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.sync()
+      .catch((err: Error) => {
+        this.ctx.metrics.reconcileErrors.inc({ reconciler: 'mirror' });
+        this.ctx.log.warn({ err: err.message }, 'mirror sync failed; will retry');
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        } else this.schedule();
+      });
+  }
+
+  private async list(): Promise<Map<string, TriggerCR>> {
+    const res = (await bounded(
+      CALL_TIMEOUT_MS,
+      this.kube.custom.listNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), labelSelector: MANAGED_BY }),
+    )) as { items: TriggerCR[] };
+    return new Map(res.items.map((cr) => [cr.metadata.name, cr]));
+  }
+
+  private async sync(): Promise<void> {
+    const now = this.ctx.clock.now();
+    const rows = await mirroredTriggers(this.ctx, new Date(now.getTime() - this.opts.retentionMs));
+    const existing = await this.list();
+    for (const row of rows) {
+      const cr = existing.get(row.id);
+      existing.delete(row.id);
+      await this.project(row, cr);
+      if (cr?.metadata.annotations?.[CANCEL_ANNOTATION] !== undefined) await this.operatorCancel(row, cr);
+    }
+    // Whatever is left is terminal past the retention window, or gone from Postgres.
+    for (const name of existing.keys()) {
+      await bounded(CALL_TIMEOUT_MS, this.kube.custom.deleteNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), name })).catch(
+        (err) => {
+          if (statusOf(err) !== 404) throw err;
+        },
+      );
+    }
+  }
+
+  private async project(row: TriggerRow, cr: TriggerCR | undefined): Promise<void> {
+    const { namespace } = this.kube;
+    const coords = crCoordinates(namespace);
+    let current = cr;
+    if (!current) {
+      current = (await bounded(
+        CALL_TIMEOUT_MS,
+        this.kube.custom.patchNamespacedCustomObject({ ...coords, name: row.id, body: triggerObject(row, namespace), fieldManager: FIELD_MANAGER, force: true }, apply),
+      )) as TriggerCR;
+    }
+    const desired = triggerStatus(row, current.status?.conditions, this.ctx.clock.now());
+    if (!statusDiffers(current.status, desired)) return;
+    desired.observedGeneration = current.metadata.generation;
+    await bounded(
+      CALL_TIMEOUT_MS,
+      this.kube.custom.patchNamespacedCustomObjectStatus(
+        { ...coords, name: row.id, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name: row.id }, status: desired }, fieldManager: FIELD_MANAGER, force: true },
+        apply,
+      ),
+    );
+    const notable = NOTABLE[row.status];
+    if (notable && current.status?.phase !== row.status) {
+      await this.event(current, notable.type, notable.reason, (row.error_message ?? row.waiting_reason ?? `Job is ${row.status}`).slice(0, 1000));
+    }
+  }
+
+  /** `switchboard.dev/cancel: "<reason>"`: the REST cancel, once; a refusal is reported, not retried. */
+  private async operatorCancel(row: TriggerRow, cr: TriggerCR): Promise<void> {
+    if (row.status === 'cancelled') return;
+    const refused = cr.status?.conditions?.find((c) => c.type === 'CancelRefused' && c.status === 'True');
+    if (refused) return;
+    const reason = cr.metadata.annotations![CANCEL_ANNOTATION] || 'Cancelled by an operator';
+    try {
+      const tenant = await getTenant(this.ctx, row.tenant_id);
+      await cancelTrigger(this.ctx, tenant, row.id, reason);
+    } catch (err) {
+      if (!(err instanceof Conflict)) throw err;
+      const condition: Condition = {
+        type: 'CancelRefused',
+        status: 'True',
+        reason: 'NotCancellable',
+        message: err.message,
+        lastTransitionTime: this.ctx.clock.now().toISOString(),
+      };
+      const status = { ...triggerStatus(row, cr.status?.conditions, this.ctx.clock.now()) };
+      status.conditions = [...status.conditions.filter((c) => c.type !== 'CancelRefused'), condition];
+      await bounded(
+        CALL_TIMEOUT_MS,
+        this.kube.custom.patchNamespacedCustomObjectStatus(
+          { ...crCoordinates(this.kube.namespace), name: row.id, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name: row.id }, status }, fieldManager: FIELD_MANAGER, force: true },
+          apply,
+        ),
+      );
+      await this.event(cr, 'Warning', 'CancelRefused', err.message);
+    }
+  }
+
+  private async event(cr: TriggerCR, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+    const { namespace } = this.kube;
+    const now = this.ctx.clock.now();
+    await bounded(
+      CALL_TIMEOUT_MS,
+      this.kube.core.createNamespacedEvent({
+        namespace,
+        body: {
+          metadata: { generateName: `${cr.metadata.name}.`, namespace },
+          involvedObject: { apiVersion: API_VERSION, kind: 'Trigger', name: cr.metadata.name, namespace, uid: cr.metadata.uid },
+          type,
+          reason,
+          message,
+          count: 1,
+          firstTimestamp: now,
+          lastTimestamp: now,
+          source: { component: 'switchboard-mirror' },
+          reportingComponent: 'switchboard.dev/mirror',
+          reportingInstance: this.opts.identity,
+        },
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.unsubscribe?.();
+    await this.running;
+    await this.elector.stop();
+  }
+}

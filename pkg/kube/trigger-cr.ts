@@ -1,0 +1,124 @@
+// How a trigger row looks as a `Trigger` custom resource (crds/triggers.switchboard.dev.yaml).
+import type { TriggerRow } from '../store/triggers.js';
+
+export const GROUP = 'switchboard.dev';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+export const TRIGGERS = 'triggers';
+export const CANCEL_ANNOTATION = 'switchboard.dev/cancel';
+export const MANAGED_BY = 'app.kubernetes.io/managed-by=switchboard';
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export interface TriggerCR {
+  apiVersion: string;
+  kind: 'Trigger';
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    generation?: number;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  spec: Record<string, unknown>;
+  status?: TriggerStatus;
+}
+
+export interface TriggerStatus {
+  phase: string;
+  attempts: string;
+  attemptCount: number;
+  nextRunAt?: string;
+  waitingReason?: string;
+  resultSummary?: string;
+  errorMessage?: string;
+  completedAt?: string;
+  observedGeneration?: number;
+  conditions: Condition[];
+}
+
+const cut = (s: string | null, n: number): string | undefined => (s ? s.slice(0, n) : undefined);
+
+/** The object's desired metadata and spec: what the mirror owns on the main resource. */
+export function triggerObject(row: TriggerRow, namespace: string): TriggerCR {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'Trigger',
+    metadata: {
+      name: row.id,
+      namespace,
+      labels: {
+        'app.kubernetes.io/managed-by': 'switchboard',
+        'switchboard.dev/tenant': row.tenant_id,
+        'switchboard.dev/conversation': row.conversation_id,
+      },
+    },
+    spec: {
+      triggerId: row.id,
+      tenantId: row.tenant_id,
+      conversationId: row.conversation_id,
+      agentId: row.agent_id,
+      task: row.task.slice(0, 1000),
+      maxAttempts: row.max_attempts,
+      expiresAt: row.expires_at.toISOString(),
+    },
+  };
+}
+
+/** Condition types, as a Job has them: each True while the phase says so. */
+const PHASE_CONDITIONS: Record<string, (phase: string) => boolean> = {
+  Running: (p) => p === 'running',
+  WaitingForReply: (p) => p === 'waiting_for_reply',
+  Complete: (p) => p === 'succeeded',
+  Failed: (p) => p === 'failed' || p === 'expired' || p === 'cancelled',
+};
+
+const reasonOf = (phase: string): string => phase.replace(/(^|_)(\w)/g, (_m, _u, c: string) => c.toUpperCase());
+
+/**
+ * The status to mirror. A condition keeps its lastTransitionTime unless its status changes;
+ * conditions the mirror did not derive from the phase (CancelRefused) are kept as they are.
+ */
+export function triggerStatus(row: TriggerRow, previous: Condition[] = [], now = new Date()): TriggerStatus {
+  const conditions: Condition[] = Object.entries(PHASE_CONDITIONS).map(([type, holds]) => {
+    const status = holds(row.status) ? 'True' : 'False';
+    const before = previous.find((c) => c.type === type);
+    const message = status === 'True' ? (row.error_message ?? row.waiting_reason ?? row.result_summary ?? '').slice(0, 1000) : '';
+    return {
+      type,
+      status,
+      reason: reasonOf(row.status),
+      message,
+      lastTransitionTime: before && before.status === status ? before.lastTransitionTime : now.toISOString(),
+    };
+  });
+  const kept = previous.filter((c) => !(c.type in PHASE_CONDITIONS));
+  return {
+    phase: row.status,
+    attempts: `${row.attempt_count}/${row.max_attempts}`,
+    attemptCount: row.attempt_count,
+    nextRunAt: row.next_run_at?.toISOString(),
+    waitingReason: cut(row.waiting_reason, 1000),
+    resultSummary: cut(row.result_summary, 1000),
+    errorMessage: cut(row.error_message, 1000),
+    completedAt: row.completed_at?.toISOString(),
+    conditions: [...conditions, ...kept],
+  };
+}
+
+/** Whether the mirrored status says something other than the row (ignoring condition times). */
+export function statusDiffers(current: TriggerStatus | undefined, desired: TriggerStatus): boolean {
+  if (!current) return true;
+  const strip = (s: TriggerStatus) =>
+    JSON.stringify({ ...s, observedGeneration: undefined, conditions: s.conditions.map(({ lastTransitionTime: _t, ...c }) => c) });
+  return strip(current) !== strip(desired);
+}
