@@ -32,7 +32,9 @@ const bearerTool = (url: string, token: string) => ({
   parameters: [{ name: 'customerId', type: 'string', required: true }],
 });
 
-describe('switchboard admin', () => {
+describe('switchboard admin', function () {
+  // Every test spawns the CLI, a full node start; on a busy machine that takes seconds.
+  this.timeout(120_000);
   let app: TestApp;
   before(async () => {
     app = await startTestApp();

@@ -30,7 +30,9 @@ async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   return { url: url.toString(), drop: () => query(`drop database if exists ${name} with (force)`) };
 }
 
-describe('switchboard configuration', () => {
+describe('switchboard configuration', function () {
+  // Each test spawns the CLI, a full node start; on a busy machine that takes seconds.
+  this.timeout(120_000);
   it('api exits 1 with one line naming the variable when PORT or SWITCHBOARD_ENCRYPTION_KEY is invalid', async () => {
     const [port, key] = await Promise.all([
       switchboard(['api'], { PORT: 'abc' }),
@@ -45,7 +47,8 @@ describe('switchboard configuration', () => {
   });
 });
 
-describe('switchboard api and migrate on a fresh database', () => {
+describe('switchboard api and migrate on a fresh database', function () {
+  this.timeout(120_000);
   let database: { url: string; drop(): Promise<void> };
   let api: RunningSwitchboard;
   before(async () => {
