@@ -52,8 +52,10 @@ async function resume(ctx: Ctx, tenant: Tenant, triggerId: string, text: string)
     const row = await replyToTrigger(ctx, tenant, triggerId, 'provided', text);
     return { resumedTriggerId: row.id, resumedStatus: row.status };
   } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
-    return { resumeError: { status: err.status, error: err.message } };
+    if (err instanceof DomainError) return { resumeError: { status: err.status, error: err.message } };
+    // What the reply endpoint would answer; the job is still parked, so /reply can recover it.
+    ctx.log.error({ err, triggerId }, 'asHumanReply resume failed unexpectedly');
+    return { resumeError: { status: 500, error: 'Unexpected processing failure' } };
   }
 }
 

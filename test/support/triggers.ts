@@ -1,0 +1,85 @@
+// Job test helpers: an app on a database of its own (its controllers claim only its own jobs, and
+// jobs it leaves behind never reach another file's controllers), waiting for a status through the
+// long poll, and model replies held until a test releases them.
+import { expect } from 'chai';
+import pg from 'pg';
+import type { ModelReply } from '../../pkg/agent/openai-server.js';
+import { ManualClock } from '../../pkg/clock.js';
+import { createDb, migrate } from '../../pkg/db/index.js';
+import { startTestApp, type Client, type TestApp } from './app.js';
+import { testDatabaseUrl } from './hooks.js';
+import type { ScriptedReply } from './model.js';
+
+let databases = 0;
+
+async function onTestServer(sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A fresh, migrated database beside the run's own, on the same server. */
+async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = new URL(testDatabaseUrl());
+  const name = `${url.pathname.slice(1)}_jobs_${++databases}`;
+  await onTestServer(`create database ${name}`);
+  url.pathname = `/${name}`;
+  const db = createDb(url.toString(), 2);
+  await migrate(db);
+  await db.destroy();
+  return { url: url.toString(), drop: () => onTestServer(`drop database if exists ${name} with (force)`) };
+}
+
+export async function startJobsApp(opts: Omit<NonNullable<Parameters<typeof startTestApp>[0]>, 'databaseUrl'> = {}): Promise<TestApp> {
+  const database = await ownDatabase();
+  const app = await startTestApp({ ...opts, databaseUrl: database.url });
+  return {
+    ...app,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** The app's ManualClock (startJobsApp({ manualClock: true })). */
+export function manualClock(app: TestApp): ManualClock {
+  if (!(app.clock instanceof ManualClock)) throw new Error('the app was started without manualClock');
+  return app.clock;
+}
+
+const TERMINAL = ['succeeded', 'failed', 'expired', 'cancelled'];
+
+/**
+ * Long-poll the job until it reaches `status` (or ends otherwise), at most `polls` polls. Short
+ * polls: a long poll waits for a change from the status it first reads, and the job may have
+ * moved on since the previous answer.
+ */
+export async function waitForStatus(client: Client, triggerId: string, status: string, polls = 40): Promise<any> {
+  let res = await client.get(`/api/v1/triggers/${triggerId}`);
+  for (let i = 0; i < polls && res.status === 200 && res.body.status !== status && !TERMINAL.includes(res.body.status); i++) {
+    res = await client.get(`/api/v1/triggers/${triggerId}?wait=1`);
+  }
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  expect(res.body.status, `job ${triggerId} (errorMessage: ${res.body.errorMessage})`).to.equal(status);
+  return res.body;
+}
+
+/** A model reply that is only given once the test calls release(): the job stays `running` till then. */
+export function heldReply(reply: ModelReply): { reply: ScriptedReply; release(): void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    reply: async () => {
+      await released;
+      return reply;
+    },
+    release,
+  };
+}
