@@ -8,6 +8,7 @@ import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../tr
 
 export interface TriggerRow {
   id: string;
+  seq: number;
   tenant_id: string;
   conversation_id: string;
   agent_id: string;
@@ -128,14 +129,14 @@ export async function listTriggers(
   offset: number,
 ): Promise<{ rows: TriggerRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    ctx.db('triggers').where({ conversation_id: conversationId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset),
+    ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('seq', 'desc').limit(limit).offset(offset),
     ctx.db('triggers').where({ conversation_id: conversationId }).count({ n: '*' }).first(),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
 }
 
 export async function latestTrigger(ctx: Pick<Ctx, 'db'>, conversationId: string): Promise<TriggerRow | undefined> {
-  return ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('created_at', 'desc').first();
+  return ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('seq', 'desc').first();
 }
 
 export async function waitingForReply(db: Knex, conversationId: string): Promise<TriggerRow[]> {

@@ -43,6 +43,16 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
     }
     return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner);
   }
+  // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
+  if (row.attempt_count >= row.max_attempts) {
+    const wait = outcome.kind === 'park' ? 'asked for human input' : 'scheduled a follow-up';
+    return applyTransition(ctx, row.id, 'schedule_retry_exhausted', 'failed', {
+      ...done,
+      result_summary: latest,
+      completed_at: now,
+      error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
+    }, owner);
+  }
   if (outcome.kind === 'park') {
     return applyTransition(ctx, row.id, 'park', 'waiting_for_reply', {
       lease_owner: null,
@@ -53,14 +63,6 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       waiting_since: now,
       wait_payload: outcome.payload,
       metadata: outcome.payload ? { ...row.metadata, waitPayload: outcome.payload } : row.metadata,
-    }, owner);
-  }
-  if (row.attempt_count >= row.max_attempts) {
-    return applyTransition(ctx, row.id, 'schedule_retry_exhausted', 'failed', {
-      ...done,
-      result_summary: latest,
-      completed_at: now,
-      error_message: `The agent scheduled a follow-up but maxAttempts (${row.max_attempts}) is reached`,
     }, owner);
   }
   return ctx.db.transaction(async (trx) => {

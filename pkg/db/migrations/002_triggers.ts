@@ -6,6 +6,8 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(`
     create table triggers (
       id uuid primary key,
+      -- Creation order without ties, for lists and "latest job".
+      seq bigserial not null,
       tenant_id text not null references tenants(id) on delete cascade,
       conversation_id uuid not null references conversations(id) on delete cascade,
       agent_id uuid not null references agents(id),
@@ -43,7 +45,7 @@ export async function up(db: Knex): Promise<void> {
     create unique index triggers_idempotency on triggers (tenant_id, idempotency_key) where idempotency_key is not null;
     create unique index triggers_one_running on triggers (conversation_id) where status = 'running';
     create index triggers_due on triggers (due_at) where due_at is not null;
-    create index triggers_conversation on triggers (conversation_id, created_at desc);
+    create index triggers_conversation on triggers (conversation_id, seq desc);
   `);
 }
 
