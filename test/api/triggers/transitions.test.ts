@@ -166,6 +166,12 @@ describe('Trigger transitions: every row of the state table, driven through the 
           const job = await waitForStatus(company.client, res.body.triggerId, 'failed');
           expect(job).to.include({ maxAttempts: 1, attemptCount: 1, nextRunAt: null });
           expect(job.errorMessage).to.contain('maxAttempts (1)');
+          // Parking is a wait too: with no attempt left for the resumed run, it fails the same way.
+          one.model.reply({ toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Approve the refund?' } }] }, { content: 'Asked a human' });
+          const parked = await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Refund order O-1' });
+          const refused = await waitForStatus(company.client, parked.body.triggerId, 'failed');
+          expect(refused).to.include({ attemptCount: 1, waitingReason: null });
+          expect(refused.errorMessage).to.contain('asked for human input but maxAttempts (1)');
         } finally {
           await one.close();
         }
