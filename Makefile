@@ -3,7 +3,7 @@ SHELL := /bin/bash
 TLS_DIR := .switchboard/test-tls
 MOCHA := NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem npx mocha
 
-.PHONY: install build run test bench openapi migrate clean
+.PHONY: install build run test bench openapi migrate clean manifests chart-check image e2e-kind
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -34,6 +34,22 @@ openapi: build
 	@mkdir -p openapi
 	node dist/cmd/switchboard.js openapi > openapi/agent-api.json
 	@echo "wrote openapi/agent-api.json"
+
+# The chart's CRD templates from crds/*.yaml (the single source); the chart test fails on drift.
+manifests: build
+	node dist/test/charts/manifests.js
+
+# The chart rendered with default and all-options values and checked (also part of `make test`).
+chart-check: build
+	npx mocha --no-config --timeout 300000 dist/test/charts/chart.test.js
+
+IMAGE ?= switchboard:$(shell node -p "require('./package.json').version")
+image:
+	docker build -t $(IMAGE) .
+
+# A kind cluster with the image, the chart, Postgres and Redis, and the operator acceptance checks.
+e2e-kind:
+	test/e2e/kind.sh
 
 clean:
 	rm -rf dist .switchboard/test-tls

@@ -1,0 +1,478 @@
+// charts/switchboard rendered as `helm template` renders it (test/charts/render), with default
+// values and with every option on, and checked the way an operator's review would.
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import YAML from 'yaml';
+import { configSchema, loadConfig } from '../../pkg/config.js';
+import { createDb } from '../../pkg/db/index.js';
+import { createMetrics, registerJobGauge } from '../../pkg/metrics/index.js';
+import { CHART_CRD_DIR, CRD_SOURCE_DIR, crdTemplates } from './manifests.js';
+import { CHART_DIR, ROOT, buildRenderer, renderChart, type K8sObject, type Rendered } from './renderer.js';
+
+// Rendered YAML, read field by field.
+type Json = Record<string, any>;
+
+const ALL_OPTIONS = join(ROOT, 'test/charts/all-options.yaml');
+const readYaml = (file: string): Json => YAML.parse(readFileSync(file, 'utf8'));
+const defaults = readYaml(join(CHART_DIR, 'values.yaml'));
+const allOptions = readYaml(ALL_OPTIONS);
+const crdSources = readdirSync(join(ROOT, CRD_SOURCE_DIR))
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => readYaml(join(ROOT, CRD_SOURCE_DIR, f)));
+
+/** What the controllers call on the Kubernetes API (pkg/kube, controllers/mirror.ts), and nothing more. */
+const CONTROLLER_CALLS = [
+  { groups: ['switchboard.dev'], resources: ['triggers', 'campaignruns'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { groups: ['switchboard.dev'], resources: ['triggers/status', 'campaignruns/status'], verbs: ['get', 'update', 'patch'] },
+  { groups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
+  { groups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+];
+/** The metrics the dashboard must show (pkg/metrics). */
+const DASHBOARD_METRICS = [
+  'switchboard_http_requests_total',
+  'switchboard_http_request_duration_seconds_bucket',
+  'switchboard_api_requests_total',
+  'switchboard_api_requests_over_limit_total',
+  'switchboard_model_tokens_total',
+  'switchboard_credits_consumed_total',
+  'switchboard_triggers',
+  'switchboard_trigger_transitions_total',
+  'switchboard_queue_lag_seconds_bucket',
+  'switchboard_reconcile_errors_total',
+  'switchboard_webhook_deliveries_total',
+];
+const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY'];
+
+/** helm's coalescing of values files: maps merge, anything else replaces. */
+function merge(base: Json, override: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(override)) {
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && out[k] && typeof out[k] === 'object' ? merge(out[k], v) : v;
+  }
+  return out;
+}
+
+const find = (r: Rendered, kind: string, name: string): Json => {
+  const found = r.objects.find((o) => o.kind === kind && o.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} ${name} rendered`);
+  return found;
+};
+const ofKind = (r: Rendered, kind: string): Json[] => r.objects.filter((o) => o.kind === kind);
+const selects = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
+  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+const podSpecs = (r: Rendered): [string, Json][] =>
+  [...ofKind(r, 'Deployment'), ...ofKind(r, 'Job')].map((o) => [`${o.kind} ${o.metadata.name}`, o.spec.template.spec]);
+// Helm validates with draft-07 semantics, where a union of types is ordinary.
+const compileSchema = () => new Ajv({ allErrors: true, allowUnionTypes: true }).compile(readYaml(join(CHART_DIR, 'values.schema.json')));
+const containersOf = (pod: Json): Json[] => [...(pod.initContainers ?? []), ...pod.containers];
+
+interface Case {
+  title: string;
+  release: string;
+  namespace: string;
+  values: Json;
+  valueFiles: string[];
+  /** kind/name of every object expected, besides the CRDs. */
+  expected: string[];
+}
+
+const CASES: Case[] = [
+  {
+    title: 'with default values',
+    release: 'switchboard',
+    namespace: 'switchboard',
+    values: defaults,
+    valueFiles: [],
+    expected: [
+      'ServiceAccount/switchboard',
+      'ConfigMap/switchboard-config',
+      'ConfigMap/switchboard-dashboard',
+      'Role/switchboard',
+      'RoleBinding/switchboard',
+      'Service/switchboard-api',
+      'Service/switchboard-controllers',
+      'Deployment/switchboard-api',
+      'Deployment/switchboard-controllers',
+      'Job/switchboard-migrate',
+    ],
+  },
+  {
+    title: 'with every option on (test/charts/all-options.yaml)',
+    release: 'sb',
+    namespace: 'agents',
+    values: merge(defaults, allOptions),
+    valueFiles: [ALL_OPTIONS],
+    expected: [
+      'ServiceAccount/switchboard-operator',
+      'ConfigMap/sb-switchboard-config',
+      'ConfigMap/sb-switchboard-dashboard',
+      'Role/sb-switchboard',
+      'RoleBinding/sb-switchboard',
+      'Service/sb-switchboard-api',
+      'Service/sb-switchboard-controllers',
+      'Deployment/sb-switchboard-api',
+      'Deployment/sb-switchboard-controllers',
+      'Job/sb-switchboard-migrate',
+      'HorizontalPodAutoscaler/sb-switchboard-api',
+      'HorizontalPodAutoscaler/sb-switchboard-controllers',
+      'PodDisruptionBudget/sb-switchboard-api',
+      'PodDisruptionBudget/sb-switchboard-controllers',
+      'NetworkPolicy/sb-switchboard-api',
+      'NetworkPolicy/sb-switchboard-controllers',
+      'ServiceMonitor/sb-switchboard',
+    ],
+  },
+];
+
+describe('charts/switchboard', function () {
+  this.timeout(300_000);
+
+  before(async () => {
+    await buildRenderer();
+  });
+
+  for (const c of CASES) {
+    describe(`rendered ${c.title}`, () => {
+      let r: Rendered;
+      const fullname = c.release === 'switchboard' ? 'switchboard' : `${c.release}-switchboard`;
+      const deployment = (component: string) => find(r, 'Deployment', `${fullname}-${component}`);
+      const configMap = () => find(r, 'ConfigMap', `${fullname}-config`);
+
+      before(async () => {
+        r = await renderChart({ name: c.release, namespace: c.namespace, valueFiles: c.valueFiles });
+      });
+
+      it('renders exactly the expected objects, each from a template helm would read', () => {
+        const crds = crdSources.map((crd) => `CustomResourceDefinition/${crd.metadata.name}`);
+        expect(r.objects.map((o) => `${o.kind}/${o.metadata.name}`)).to.have.members([...c.expected, ...crds]);
+        for (const o of r.objects) {
+          expect(o.apiVersion, `${o.kind} ${o.metadata.name}`).to.be.a('string').and.not.equal('');
+          expect(o.source).to.match(/^switchboard\/templates\/[\w/.-]+\.yaml$/);
+          expect(o.metadata.name).to.match(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/);
+        }
+      });
+
+      it('puts every object in the release namespace, but where Prometheus and Grafana look', () => {
+        const elsewhere: Record<string, string> = {
+          [`ServiceMonitor/${fullname}`]: c.values.metrics.serviceMonitor.namespace,
+          [`ConfigMap/${fullname}-dashboard`]: c.values.grafanaDashboard.namespace,
+        };
+        for (const o of r.objects) {
+          const id = `${o.kind}/${o.metadata.name}`;
+          if (o.kind === 'CustomResourceDefinition') expect(o.metadata.namespace, id).to.equal(undefined);
+          else expect(o.metadata.namespace, id).to.equal(elsewhere[id] || c.namespace);
+        }
+      });
+
+      it('grants the controllers exactly the API calls they make, in the release namespace only', () => {
+        expect(ofKind(r, 'ClusterRole')).to.deep.equal([]);
+        expect(ofKind(r, 'ClusterRoleBinding')).to.deep.equal([]);
+        const [role, ...otherRoles] = ofKind(r, 'Role');
+        expect(otherRoles).to.deep.equal([]);
+        const grants = (rules: Json[]) =>
+          rules.flatMap((rule) => {
+            expect(rule).to.have.all.keys('apiGroups', 'resources', 'verbs');
+            return rule.apiGroups.flatMap((g: string) =>
+              rule.resources.flatMap((res: string) => rule.verbs.map((v: string) => `${g}|${res}|${v}`)),
+            );
+          });
+        const granted = grants(role!.rules);
+        expect(granted.join(' ')).not.to.include('*');
+        const expected = grants(CONTROLLER_CALLS.map((call) => ({ apiGroups: call.groups, resources: call.resources, verbs: call.verbs })));
+        expect([...new Set(granted)]).to.have.members(expected);
+
+        const [binding] = ofKind(r, 'RoleBinding');
+        const controllers = deployment('controllers').spec.template.spec;
+        expect(binding!.roleRef).to.deep.equal({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role!.metadata.name });
+        expect(binding!.subjects).to.deep.equal([{ kind: 'ServiceAccount', name: controllers.serviceAccountName, namespace: c.namespace }]);
+        expect(find(r, 'ServiceAccount', controllers.serviceAccountName).automountServiceAccountToken).to.equal(false);
+      });
+
+      it('mounts a service account token only into the controllers, which call Kubernetes', () => {
+        expect(deployment('controllers').spec.template.spec.automountServiceAccountToken).to.equal(true);
+        expect(deployment('api').spec.template.spec.automountServiceAccountToken).to.equal(false);
+        for (const job of ofKind(r, 'Job')) expect(job.spec.template.spec.automountServiceAccountToken).to.equal(false);
+      });
+
+      it('runs every container non-root, without privilege escalation or capabilities, on a read-only root filesystem', () => {
+        for (const [what, pod] of podSpecs(r)) {
+          expect(pod.securityContext, what).to.deep.include({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+          expect(pod.securityContext.runAsUser, what).to.be.above(0);
+          expect(pod.enableServiceLinks, `${what}: no env variables from Services`).to.equal(false);
+          const emptyDirs = pod.volumes.filter((v: Json) => v.emptyDir).map((v: Json) => v.name);
+          for (const container of containersOf(pod)) {
+            const sc = container.securityContext;
+            expect(sc, `${what} ${container.name}`).to.deep.include({
+              runAsNonRoot: true,
+              allowPrivilegeEscalation: false,
+              readOnlyRootFilesystem: true,
+              seccompProfile: { type: 'RuntimeDefault' },
+            });
+            expect(sc.capabilities.drop, `${what} ${container.name}`).to.include('ALL');
+            expect(sc.capabilities.add ?? []).to.deep.equal([]);
+            const tmp = container.volumeMounts.find((m: Json) => m.mountPath === '/tmp');
+            expect(emptyDirs, `${what} ${container.name}: /tmp on an emptyDir`).to.include(tmp?.name);
+            expect(container.resources.requests, `${what} ${container.name}`).to.have.keys('cpu', 'memory');
+            expect(container.resources.limits, `${what} ${container.name}`).to.have.key('memory');
+          }
+        }
+      });
+
+      it('probes the api and the controllers: alive on /healthz, ready on /readyz (Postgres and schema)', () => {
+        for (const component of ['api', 'controllers']) {
+          const [container, ...others] = deployment(component).spec.template.spec.containers;
+          expect(others).to.deep.equal([]);
+          expect(container.args).to.deep.equal([component]);
+          expect(container.ports).to.deep.equal([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+          expect(container.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
+          expect(container.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'http' });
+          expect(container.startupProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
+          // Long enough for a cold start: probing liveness during it would restart the pod forever.
+          expect(container.startupProbe.periodSeconds * container.startupProbe.failureThreshold).to.be.at.least(30);
+        }
+        expect(configMap().data.PORT).to.equal('8080');
+      });
+
+      it('runs the image of the values, with the product commands', () => {
+        const image = `${c.values.image.repository}:${c.values.image.tag || readYaml(join(CHART_DIR, 'Chart.yaml')).appVersion}`;
+        for (const [what, pod] of podSpecs(r)) {
+          for (const container of pod.containers) {
+            expect(container.image, what).to.equal(image);
+            expect(container.imagePullPolicy, what).to.equal(c.values.image.pullPolicy);
+            expect(['api', 'controllers', 'migrate']).to.include(container.args[0]);
+          }
+        }
+      });
+
+      it('takes DATABASE_URL, REDIS_URL, the encryption key and the model key from the named Secrets only', () => {
+        const secretRefs = { DATABASE_URL: c.values.database, REDIS_URL: c.values.redis, SWITCHBOARD_ENCRYPTION_KEY: c.values.encryption, OPENAI_API_KEY: c.values.model };
+        for (const component of ['api', 'controllers']) {
+          const [container] = deployment(component).spec.template.spec.containers;
+          const fromSecrets = Object.fromEntries(
+            container.env.filter((e: Json) => e.valueFrom?.secretKeyRef).map((e: Json) => [e.name, e.valueFrom.secretKeyRef]),
+          );
+          const expected = Object.fromEntries(
+            Object.entries(secretRefs)
+              .filter(([, ref]) => ref.existingSecret)
+              .map(([name, ref]) => [name, { name: ref.existingSecret, key: ref.secretKey }]),
+          );
+          expect(fromSecrets, component).to.deep.equal(expected);
+          expect(container.envFrom).to.deep.equal([{ configMapRef: { name: `${fullname}-config` } }]);
+        }
+        for (const name of SECRET_ENV) expect(configMap().data).not.to.have.property(name);
+      });
+
+      it('writes the rest of the configuration to a ConfigMap the product accepts', () => {
+        const data: Record<string, string> = configMap().data;
+        for (const [k, v] of Object.entries(data)) {
+          expect(Object.keys(configSchema.shape), k).to.include(k);
+          expect(v, k).to.be.a('string');
+        }
+        const config = loadConfig({ ...data, DATABASE_URL: 'postgres://db/switchboard' });
+        expect(config.SWITCHBOARD_KUBE_NAMESPACE).to.equal(c.namespace);
+        for (const [k, v] of Object.entries(c.values.config)) expect(config[k as keyof typeof config], k).to.equal(v);
+        expect(config.OPENAI_BASE_URL).to.equal(c.values.model.baseUrl || undefined);
+      });
+
+      it('gives in-flight work its shutdown grace period before the pod is killed', () => {
+        const grace = c.values.config.SWITCHBOARD_SHUTDOWN_GRACE_SEC ?? configSchema.shape.SWITCHBOARD_SHUTDOWN_GRACE_SEC.parse(undefined);
+        const api = deployment('api').spec.template.spec;
+        const controllers = deployment('controllers').spec.template.spec;
+        expect(api.containers[0].lifecycle.preStop.exec.command).to.deep.equal(['sleep', String(c.values.api.preStopSleepSeconds)]);
+        expect(api.terminationGracePeriodSeconds).to.be.above(grace + c.values.api.preStopSleepSeconds);
+        expect(controllers.terminationGracePeriodSeconds).to.be.above(grace);
+      });
+
+      it('runs `switchboard migrate` in a pre-install/pre-upgrade hook Job that needs nothing the release creates', () => {
+        const job = find(r, 'Job', `${fullname}-migrate`);
+        expect(job.metadata.annotations).to.deep.equal({
+          'helm.sh/hook': 'pre-install,pre-upgrade',
+          'helm.sh/hook-weight': '-5',
+          'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+        });
+        const pod = job.spec.template.spec;
+        expect(pod.restartPolicy).to.equal('Never');
+        expect(job.spec.backoffLimit).to.equal(c.values.migrations.backoffLimit);
+        expect(job.spec.activeDeadlineSeconds).to.equal(c.values.migrations.activeDeadlineSeconds);
+        expect(pod.containers.map((x: Json) => x.args)).to.deep.equal([['migrate']]);
+        expect(pod.containers[0].env[0]).to.deep.equal({
+          name: 'DATABASE_URL',
+          valueFrom: { secretKeyRef: { name: c.values.database.existingSecret, key: c.values.database.secretKey } },
+        });
+        expect(pod.serviceAccountName).to.equal(undefined);
+        const created = (kind: string) => ofKind(r, kind).map((o) => o.metadata.name);
+        const configMaps = [
+          ...pod.volumes.map((v: Json) => v.configMap?.name),
+          ...pod.containers.flatMap((x: Json) => [
+            ...(x.envFrom ?? []).map((e: Json) => e.configMapRef?.name),
+            ...x.env.map((e: Json) => e.valueFrom?.configMapKeyRef?.name),
+          ]),
+        ].filter(Boolean);
+        expect(configMaps).to.not.include.any.members(created('ConfigMap'));
+      });
+
+      it('wires Services, autoscalers, disruption budgets, network policies and the ServiceMonitor to the right pods', () => {
+        const podLabels = (component: string) => deployment(component).spec.template.metadata.labels;
+        for (const component of ['api', 'controllers']) {
+          const d = deployment(component);
+          expect(d.spec.selector.matchLabels).to.deep.equal({
+            'app.kubernetes.io/name': 'switchboard',
+            'app.kubernetes.io/instance': c.release,
+            'app.kubernetes.io/component': component,
+          });
+          expect(selects(d.spec.selector.matchLabels, podLabels(component))).to.equal(true);
+          const service = find(r, 'Service', `${fullname}-${component}`);
+          expect(selects(service.spec.selector, podLabels(component)), `Service ${component}`).to.equal(true);
+          for (const port of service.spec.ports) expect(port.targetPort, `Service ${component}`).to.equal('http');
+          expect(service.spec.ports.map((p: Json) => p.name)).to.include('metrics');
+
+          const autoscaling = c.values[component].autoscaling;
+          if (autoscaling.enabled) {
+            const hpa = find(r, 'HorizontalPodAutoscaler', `${fullname}-${component}`);
+            expect(hpa.spec.scaleTargetRef).to.deep.equal({ apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name });
+            expect(hpa.spec).to.include({ minReplicas: autoscaling.minReplicas, maxReplicas: autoscaling.maxReplicas });
+            expect(d.spec).not.to.have.property('replicas');
+          } else {
+            expect(d.spec.replicas).to.equal(c.values[component].replicas);
+          }
+          if (c.values[component].podDisruptionBudget.enabled) {
+            const pdb = find(r, 'PodDisruptionBudget', `${fullname}-${component}`);
+            expect(selects(pdb.spec.selector.matchLabels, podLabels(component))).to.equal(true);
+          }
+          if (c.values.networkPolicy.enabled) {
+            const policy = find(r, 'NetworkPolicy', `${fullname}-${component}`);
+            expect(selects(policy.spec.podSelector.matchLabels, podLabels(component))).to.equal(true);
+            expect(policy.spec.ingress.flatMap((rule: Json) => rule.ports)).to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
+          }
+        }
+        for (const monitor of ofKind(r, 'ServiceMonitor')) {
+          const scraped = ofKind(r, 'Service').filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata.labels));
+          expect(scraped.map((s) => s.metadata.name)).to.have.members([`${fullname}-api`, `${fullname}-controllers`]);
+          expect(monitor.spec.endpoints).to.deep.include({ port: 'metrics', path: '/metrics', interval: c.values.metrics.serviceMonitor.interval, scrapeTimeout: c.values.metrics.serviceMonitor.scrapeTimeout });
+          expect(monitor.spec.namespaceSelector).to.deep.equal({ matchNames: [c.namespace] });
+        }
+      });
+
+      it('carries the CRDs exactly as crds/ defines them, kept on uninstall', () => {
+        for (const source of crdSources) {
+          const crd = find(r, 'CustomResourceDefinition', source.metadata.name);
+          const { annotations, ...metadata } = crd.metadata;
+          expect({ ...crd, metadata, source: undefined }).to.deep.equal({ ...source, source: undefined });
+          expect(annotations).to.deep.equal({ 'helm.sh/resource-policy': 'keep' });
+        }
+      });
+
+      it('ships a Grafana dashboard for usage metering and job health, on metrics the product exports', async () => {
+        const dashboards = ofKind(r, 'ConfigMap').filter((cm) => cm.metadata.labels?.grafana_dashboard === '1');
+        expect(dashboards).to.have.length(1);
+        const [file, ...more] = Object.keys(dashboards[0]!.data);
+        expect(more).to.deep.equal([]);
+        expect(file).to.match(/\.json$/);
+        const dashboard = JSON.parse(dashboards[0]!.data[file!]);
+        const panels: Json[] = dashboard.panels.filter((p: Json) => p.type !== 'row');
+        const exprs: string[] = panels.flatMap((p) => p.targets.map((t: Json) => t.expr));
+        for (const metric of DASHBOARD_METRICS) {
+          expect(exprs.some((e) => new RegExp(`\\b${metric}\\b`).test(e)), metric).to.equal(true);
+        }
+        for (const p of panels) {
+          expect(p.targets.length, p.title).to.be.above(0);
+          expect(p.datasource).to.deep.equal({ type: 'prometheus', uid: '${datasource}' });
+        }
+        expect(new Set(dashboard.panels.map((p: Json) => p.id)).size).to.equal(dashboard.panels.length);
+
+        // The registry as a process builds it; the gauge reads Postgres only when scraped, which this is not.
+        const metrics = createMetrics();
+        const db = createDb('postgres://never-connected/switchboard', 2);
+        registerJobGauge(metrics, db);
+        await db.destroy();
+        for (const name of new Set(exprs.flatMap((e) => e.match(/\bswitchboard_\w+/g) ?? []))) {
+          expect(metrics.registry.getSingleMetric(name.replace(/_(bucket|sum|count)$/, '')), `the dashboard queries ${name}`).to.not.equal(undefined);
+        }
+      });
+
+      it('prints NOTES that say how to reach the API and watch the jobs', () => {
+        expect(r.notes).to.include(`port-forward svc/${fullname}-api`);
+        expect(r.notes).to.include(`kubectl -n ${c.namespace} get triggers`);
+      });
+
+      it('passes values.schema.json', () => {
+        const validate = compileSchema();
+        expect(validate(c.values), JSON.stringify(validate.errors)).to.equal(true);
+      });
+    });
+  }
+
+  describe('values.schema.json', () => {
+    const schema = readYaml(join(CHART_DIR, 'values.schema.json'));
+    const validate = compileSchema();
+    const bad: [string, Json, string][] = [
+      ['a replica count that is not a number', { api: { replicas: 'two' } }, '/api/replicas'],
+      ['a log level the product does not know', { config: { SWITCHBOARD_LOG_LEVEL: 'loud' } }, '/config/SWITCHBOARD_LOG_LEVEL'],
+      ['the encryption key in the ConfigMap', { config: { SWITCHBOARD_ENCRYPTION_KEY: 'c2VjcmV0' } }, '/config'],
+      ['a variable that is not Switchboard\'s', { config: { NODE_OPTIONS: '--inspect' } }, '/config'],
+      ['no database Secret', { database: { existingSecret: '' } }, '/database/existingSecret'],
+      ['a misspelt top-level key', { replica: 3 }, ''],
+      ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, '/image/pullPolicy'],
+    ];
+    for (const [what, override, path] of bad) {
+      it(`rejects ${what}`, () => {
+        expect(validate(merge(defaults, override))).to.equal(false);
+        expect(validate.errors!.map((e) => e.instancePath)).to.include(path);
+      });
+    }
+
+    it('types only variables the product reads', () => {
+      for (const name of Object.keys(schema.properties.config.properties)) expect(Object.keys(configSchema.shape)).to.include(name);
+    });
+  });
+
+  describe('CRDs', () => {
+    it(`match ${CRD_SOURCE_DIR}/*.yaml (run \`make manifests\` after changing a CRD)`, () => {
+      const onDisk = readdirSync(join(ROOT, CHART_CRD_DIR)).sort();
+      const expected = crdTemplates(ROOT);
+      expect(onDisk).to.deep.equal([...expected.keys()]);
+      for (const [file, text] of expected) expect(readFileSync(join(ROOT, CHART_CRD_DIR, file), 'utf8'), file).to.equal(text);
+    });
+
+    it('are left out with crds.enabled=false, and not kept on uninstall with crds.keep=false', async () => {
+      const off = await renderChart({ values: { crds: { enabled: false } } });
+      expect(ofKind(off, 'CustomResourceDefinition')).to.deep.equal([]);
+      const notKept = await renderChart({ values: { crds: { keep: false } } });
+      for (const source of crdSources) {
+        const crd = find(notKept, 'CustomResourceDefinition', source.metadata.name) as K8sObject;
+        expect(crd.metadata.annotations).to.equal(undefined);
+      }
+    });
+  });
+
+  it('refuses to render without a database Secret, naming the value', async () => {
+    let error: Error | undefined;
+    await renderChart({ values: { database: { existingSecret: '' } } }).catch((err: Error) => {
+      error = err;
+    });
+    expect(error?.message).to.include('database.existingSecret');
+  });
+
+  it('deploys by default the image `make image` builds', () => {
+    const chart = readYaml(join(CHART_DIR, 'Chart.yaml'));
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(defaults.image).to.include({ repository: 'switchboard', tag: '' });
+    expect(chart.appVersion).to.equal(pkg.version);
+  });
+
+  it('documents every value in the chart README', () => {
+    const readme = readFileSync(join(CHART_DIR, 'README.md'), 'utf8');
+    const documented = [...readme.matchAll(/^\| `([\w.]+)` \|/gm)].map((m) => m[1]!);
+    const leaves = (o: Json, prefix = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) =>
+        v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 ? leaves(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+      );
+    for (const leaf of leaves(defaults)) {
+      expect(documented.some((d) => leaf === d || leaf.startsWith(`${d}.`)), `${leaf} in charts/switchboard/README.md`).to.equal(true);
+    }
+    const paths = new Set(leaves(defaults).flatMap((leaf) => leaf.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+    for (const d of documented) expect(paths, `README documents ${d}, which values.yaml lacks`).to.include(d);
+  });
+});
