@@ -10,6 +10,7 @@ import { agentErrorHandler } from './http/errors.js';
 import { conversationsRouter } from './agents/conversations.js';
 import { triggersRouter } from './agents/triggers.js';
 import { agentOpenApiDocument } from './agents/openapi.js';
+import { voiceRouter } from './voice/index.js';
 
 /** Liveness, readiness and metrics, served by every server process (API and controllers). */
 export function healthRouter(ctx: Ctx): express.Router {
@@ -76,6 +77,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   });
   api.use(agentErrorHandler(ctx.log));
   app.use('/api/v1', api);
+  app.use('/v1', voiceRouter(ctx, deps));
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'No such endpoint' });

@@ -57,6 +57,13 @@ export class Conflict extends DomainError {
     super(message, code);
   }
 }
+/** A value was refused (the Voice API's 422 codes: invalid_to, do_not_call, idempotency_mismatch…). */
+export class Unprocessable extends DomainError {
+  readonly status = 422;
+  constructor(message: string, code: string) {
+    super(message, code);
+  }
+}
 export class TooManyRequests extends DomainError {
   readonly status = 429;
   constructor(

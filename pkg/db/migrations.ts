@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import * as m001 from './migrations/001_foundation.js';
 import * as m002 from './migrations/002_triggers.js';
+import * as m003 from './migrations/003_voice.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 const migrations: Record<string, Migration> = {
   '001_foundation': m001,
   '002_triggers': m002,
+  '003_voice': m003,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -13,6 +13,8 @@ export const RETRY_PERIOD_MS = 2_000;
 export class LeaderElector {
   private leading = false;
   private lastRenew = 0;
+  /** The lease version last read and when, by this process's clock: peers' clocks may be skewed (client-go's observedTime). */
+  private observed: { version?: string; at: number } = { at: 0 };
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -85,8 +87,8 @@ export class LeaderElector {
     }
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
-    const renewed = spec.renewTime ? new Date(spec.renewTime).getTime() : 0;
-    const expired = renewed + (spec.leaseDurationSeconds ?? LEASE_DURATION_SEC) * 1000 < Date.now();
+    if (lease.metadata?.resourceVersion !== this.observed.version) this.observed = { version: lease.metadata?.resourceVersion, at: Date.now() };
+    const expired = this.observed.at + (spec.leaseDurationSeconds ?? LEASE_DURATION_SEC) * 1000 < Date.now();
     if (holder && holder !== this.identity && !expired) return false;
     const changing = holder !== this.identity;
     lease.spec = {

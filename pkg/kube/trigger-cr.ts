@@ -1,4 +1,5 @@
 // How a trigger row looks as a `Trigger` custom resource (crds/triggers.switchboard.dev.yaml).
+import { isDeepStrictEqual } from 'node:util';
 import type { TriggerRow } from '../store/triggers.js';
 
 export const GROUP = 'switchboard.dev';
@@ -115,10 +116,10 @@ export function triggerStatus(row: TriggerRow, previous: Condition[] = [], now =
   };
 }
 
-/** Whether the mirrored status says something other than the row (ignoring condition times). */
+/**
+ * Whether the mirrored status says something other than the desired one. Compared as values, not
+ * text: the API server returns an object's keys in its own order (sorted, or as merged).
+ */
 export function statusDiffers(current: TriggerStatus | undefined, desired: TriggerStatus): boolean {
-  if (!current) return true;
-  const strip = (s: TriggerStatus) =>
-    JSON.stringify({ ...s, observedGeneration: undefined, conditions: s.conditions.map(({ lastTransitionTime: _t, ...c }) => c) });
-  return strip(current) !== strip(desired);
+  return !isDeepStrictEqual(current, JSON.parse(JSON.stringify(desired)));
 }

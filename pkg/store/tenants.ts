@@ -3,10 +3,12 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { prefixedId } from '../ids.js';
-import { NotFound } from '../errors.js';
+import { Forbidden, NotFound } from '../errors.js';
 import { parseInput } from '../validate.js';
 
-export const FEATURES = ['company_memory'] as const;
+/** company_memory: the Agent API's company memory; voice_api: calls through the API and MCP;
+ * ai_agents and campaigns: campaigns driven from the customer's system. */
+export const FEATURES = ['company_memory', 'voice_api', 'ai_agents', 'campaigns'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 export interface Tenant {
@@ -18,6 +20,13 @@ export interface Tenant {
   minCredits: number;
   billing: 'prepaid' | 'payg';
   requestsPerMinute: number;
+  /** Voice: where call events go (https, public), the message webhook, the call cap and defaults. */
+  eventsUrl: string | null;
+  messageWebhookUrl: string | null;
+  maxConcurrentCalls: number;
+  defaultAgentId: string | null;
+  /** ISO 3166 country for reading national-format numbers. */
+  country: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -57,6 +66,11 @@ export const toTenant = (r: Row): Tenant => ({
   minCredits: Number(r.min_credits),
   billing: r.billing,
   requestsPerMinute: r.requests_per_minute,
+  eventsUrl: r.events_url,
+  messageWebhookUrl: r.message_webhook_url,
+  maxConcurrentCalls: r.max_concurrent_calls,
+  defaultAgentId: r.default_agent_id,
+  country: r.country,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -99,3 +113,8 @@ export async function getTenant(ctx: Pick<Ctx, 'db'>, id: string): Promise<Tenan
 }
 
 export const hasFeature = (t: Tenant, f: Feature): boolean => t.features.includes(f);
+
+/** 403 `module_off` naming the feature, where the account lacks it. */
+export function requireFeature(t: Tenant, f: Feature): void {
+  if (!hasFeature(t, f)) throw new Forbidden(`This account does not have the ${f} feature`, 'module_off');
+}

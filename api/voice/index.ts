@@ -1,0 +1,18 @@
+// The Voice API under /v1: same keys as the Agent API, its own error shape.
+import express, { Router } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { NotFound } from '../../pkg/errors.js';
+import type { RateLimits } from '../../pkg/limits/rate-limit.js';
+import { requireApiKey } from '../http/auth.js';
+import { voiceErrorHandler } from './errors.js';
+
+export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
+  const r = Router();
+  r.use(requireApiKey(ctx, deps.limits));
+  r.use(express.json({ limit: '128kb' }));
+  r.use(() => {
+    throw new NotFound('No such endpoint', 'not_found');
+  });
+  r.use(voiceErrorHandler(ctx.log));
+  return r;
+}

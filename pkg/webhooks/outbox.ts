@@ -1,0 +1,55 @@
+// The transactional outbox: an event is written in the same transaction as the change it
+// announces; the webhooks controller delivers it (signing, retries, per-call order).
+import type { Knex } from 'knex';
+import type { Ctx } from '../context.js';
+import { prefixedId } from '../ids.js';
+import { CHANNELS, notify } from '../db/notify.js';
+
+export type WebhookTarget = 'events' | 'callback' | 'message';
+
+export interface OutboxEvent {
+  tenantId: string;
+  type: string;
+  target: WebhookTarget;
+  url: string;
+  /** Events sharing this key are delivered one at a time in the order written (a call's id). */
+  orderingKey: string;
+  data: Record<string, unknown>;
+  /** Tries before giving up: call events and call.result once, message.created three times. */
+  maxAttempts: number;
+}
+
+/** The envelope of the spec; its id is the same on every try. */
+export interface Envelope {
+  id: string;
+  type: string;
+  created_at: string;
+  tenant_id: string;
+  data: Record<string, unknown>;
+}
+
+/** Write an event to the outbox inside `db` (the caller's transaction). Returns the envelope. */
+export async function enqueueEvent(ctx: Pick<Ctx, 'clock'>, db: Knex, event: OutboxEvent): Promise<Envelope> {
+  const now = ctx.clock.now();
+  const envelope: Envelope = {
+    id: prefixedId('evt'),
+    type: event.type,
+    created_at: now.toISOString(),
+    tenant_id: event.tenantId,
+    data: event.data,
+  };
+  await db('webhook_outbox').insert({
+    id: envelope.id,
+    tenant_id: event.tenantId,
+    type: event.type,
+    target: event.target,
+    url: event.url,
+    ordering_key: event.orderingKey,
+    payload: JSON.stringify(envelope),
+    max_attempts: event.maxAttempts,
+    created_at: now,
+    due_at: now,
+  });
+  await notify(db, CHANNELS.webhooks, envelope.id);
+  return envelope;
+}
