@@ -21,6 +21,7 @@ import {
   triggerStatus,
   type Condition,
   type TriggerCR,
+  type TriggerStatus,
 } from '../pkg/kube/trigger-cr.js';
 import { mirroredTriggers } from '../pkg/store/triggers.js';
 import { getTenant } from '../pkg/store/tenants.js';
@@ -137,16 +138,9 @@ export class TriggerMirror {
         this.kube.custom.patchNamespacedCustomObject({ ...coords, name: row.id, body: triggerObject(row, namespace), fieldManager: FIELD_MANAGER, force: true }, apply),
       )) as TriggerCR;
     }
-    const desired = triggerStatus(row, current.status?.conditions, this.ctx.clock.now());
+    const desired = this.desiredStatus(row, current);
     if (!statusDiffers(current.status, desired)) return;
-    desired.observedGeneration = current.metadata.generation;
-    await bounded(
-      CALL_TIMEOUT_MS,
-      this.kube.custom.patchNamespacedCustomObjectStatus(
-        { ...coords, name: row.id, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name: row.id }, status: desired }, fieldManager: FIELD_MANAGER, force: true },
-        apply,
-      ),
-    );
+    await this.writeStatus(row.id, desired);
     const notable = NOTABLE[row.status];
     if (notable && current.status?.phase !== row.status) {
       await this.event(current, notable.type, notable.reason, (row.error_message ?? row.waiting_reason ?? `Job is ${row.status}`).slice(0, 1000));
@@ -171,17 +165,26 @@ export class TriggerMirror {
         message: err.message,
         lastTransitionTime: this.ctx.clock.now().toISOString(),
       };
-      const status = { ...triggerStatus(row, cr.status?.conditions, this.ctx.clock.now()) };
+      const status = this.desiredStatus(row, cr);
       status.conditions = [...status.conditions.filter((c) => c.type !== 'CancelRefused'), condition];
-      await bounded(
-        CALL_TIMEOUT_MS,
-        this.kube.custom.patchNamespacedCustomObjectStatus(
-          { ...crCoordinates(this.kube.namespace), name: row.id, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name: row.id }, status }, fieldManager: FIELD_MANAGER, force: true },
-          apply,
-        ),
-      );
+      await this.writeStatus(row.id, status);
       await this.event(cr, 'Warning', 'CancelRefused', err.message);
     }
+  }
+
+  private desiredStatus(row: TriggerRow, cr: TriggerCR): TriggerStatus {
+    return { ...triggerStatus(row, cr.status?.conditions, this.ctx.clock.now()), observedGeneration: cr.metadata.generation };
+  }
+
+  /** Applies the whole status: a field the mirror leaves out of an apply is removed from the object. */
+  private async writeStatus(name: string, status: TriggerStatus): Promise<void> {
+    await bounded(
+      CALL_TIMEOUT_MS,
+      this.kube.custom.patchNamespacedCustomObjectStatus(
+        { ...crCoordinates(this.kube.namespace), name, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name }, status }, fieldManager: FIELD_MANAGER, force: true },
+        apply,
+      ),
+    );
   }
 
   private async event(cr: TriggerCR, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {

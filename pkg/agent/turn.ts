@@ -6,7 +6,7 @@ import { DomainError } from '../errors.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
-import { appendMessage, listMessages } from '../store/messages.js';
+import { appendMessage, listMessages, type StoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
@@ -39,6 +39,16 @@ export interface TurnInput {
   turnSystemMessage?: string;
   contactMemory?: string | null;
   emit?: (event: TurnEvent) => void;
+  /**
+   * The stored history, when the caller has read it already (the message path reads it alongside
+   * its other checks). Otherwise the turn reads it.
+   */
+  history?: StoredMessage[];
+  /**
+   * A write that must be durable before the turn emits anything (the user's message, inserted
+   * while the model is already being asked).
+   */
+  beforeEmit?: Promise<unknown>;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
 }
@@ -62,10 +72,10 @@ async function callModel(
   input: TurnInput,
   agent: Agent,
   conversation: Conversation,
+  history: StoredMessage[],
   tools: Map<string, TurnTool>,
   onContent: (chunk: string) => void,
 ): Promise<ModelRound> {
-  const history = await listMessages(ctx, conversation.id);
   const messages = assemblePrompt({
     agent,
     conversation,
@@ -82,6 +92,7 @@ async function callModel(
       stream_options: { include_usage: true },
       ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
     });
+    await input.beforeEmit;
     for await (const chunk of stream) {
       if (chunk.usage) {
         round.usage = {
@@ -128,11 +139,17 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     conversation,
   };
   let afterTool = false;
+  // The turn holds the conversation's lock, so nothing else writes its history meanwhile: the
+  // history is read once and extended in memory as the turn stores messages.
+  const history = input.history ?? (await listMessages(ctx, conversation.id));
+  const store = async (...args: Parameters<typeof appendMessage> extends [unknown, ...infer R] ? R : never) => {
+    history.push(await appendMessage(ctx, ...args));
+  };
 
   for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
     const tools = turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
     let started = false;
-    const reply = await callModel(ctx, input, agent, conversation, tools, (chunk) => {
+    const reply = await callModel(ctx, input, agent, conversation, history, tools, (chunk) => {
       if (!started && afterTool) emit({ type: 'new_message' });
       started = true;
       emit({ type: 'content', content: chunk });
@@ -142,7 +159,7 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     result.usage.totalTokens += reply.usage.totalTokens;
 
     const calls = reply.toolCalls.filter((c) => c.function.name);
-    await appendMessage(ctx, conversation.id, 'assistant', reply.content, calls.length ? { toolCalls: calls, agentId: agent.id } : { agentId: agent.id });
+    await store(conversation.id, 'assistant', reply.content, calls.length ? { toolCalls: calls, agentId: agent.id } : { agentId: agent.id });
     if (reply.content) result.messages.push(reply.content);
     if (!calls.length) return result;
 
@@ -167,12 +184,12 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
           emit({ type: 'handoff', ...result.handoff });
         }
       }
-      await appendMessage(ctx, conversation.id, 'tool', output, { toolCallId: call.id, name });
+      await store(conversation.id, 'tool', output, { toolCallId: call.id, name });
     }
     afterTool = true;
   }
   const stop = 'I could not finish within the allowed number of tool calls.';
-  await appendMessage(ctx, conversation.id, 'assistant', stop, { agentId: agent.id });
+  await store(conversation.id, 'assistant', stop, { agentId: agent.id });
   // Every round ran tools, so this closing message starts after a tool run.
   emit({ type: 'new_message' });
   emit({ type: 'content', content: stop });

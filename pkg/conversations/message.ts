@@ -3,11 +3,11 @@
 import type { Ctx } from '../context.js';
 import { Conflict, DomainError } from '../errors.js';
 import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
-import { getUsableAgent } from '../store/agents.js';
-import { getContact, resolveContact } from '../store/contacts.js';
+import { getConversationAgent } from '../store/agents.js';
+import { contactMemoryOf, getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, getActiveConversation, updateConversation, type Conversation } from '../store/conversations.js';
 import { assertCanSpend, chargeTokens } from '../store/credits.js';
-import { appendMessage } from '../store/messages.js';
+import { appendMessage, listMessages } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { assertMemoryScopeAllowed } from './open.js';
@@ -91,30 +91,44 @@ export async function sendMessage(
   hooks: MessageHooks = {},
 ): Promise<MessageResult> {
   assertMemoryScopeAllowed(tenant, input.memoryScope);
-  // Fail fast outside the lock; the checks are repeated under it, where they hold.
-  await inOrder(getActiveConversation(ctx, tenant.id, conversationId), assertCanSpend(ctx, tenant));
+  // Every check runs under the conversation's lock, where it holds; the reads that do not depend
+  // on each other go out together, so a turn waits for few round trips before the model is asked.
   return ctx.locks.withLock(conversationId, async () => {
-    const [active, , triggerId] = await inOrder(
+    const [active, , triggerId, history, agent, storedMemory] = await inOrder(
       getActiveConversation(ctx, tenant.id, conversationId),
       assertCanSpend(ctx, tenant),
       input.asHumanReply ? waitingJob(ctx, conversationId) : Promise.resolve(null),
+      listMessages(ctx, conversationId),
+      getConversationAgent(ctx, tenant.id, conversationId),
+      contactMemoryOf(ctx, tenant.id, conversationId),
     );
     const conversation = await applyAdditions(ctx, tenant, active, input);
-    const [agent, contactMemory] = await inOrder(
-      getUsableAgent(ctx, tenant.id, conversation.agentId ?? ''),
-      conversation.contactId ? getContact(ctx, tenant.id, conversation.contactId).then((c) => c.memory) : Promise.resolve(null),
-    );
-    const userMessage = await appendMessage(ctx, conversation.id, 'user', input.message);
-    hooks.onStart?.();
-    const turn = await runTurn(ctx, {
-      tenant,
-      agent,
-      conversation,
-      turnSystemMessage: input.customSystemMessage,
-      contactMemory,
-      emit: hooks.emit,
-      extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
-    });
+    const contactMemory =
+      conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
+    // The user's message is stored while the model is already being asked; nothing is emitted
+    // (and no stream opened) before it is durable.
+    const inserted = appendMessage(ctx, conversation.id, 'user', input.message);
+    inserted.catch(() => {});
+    history.push({ id: '', role: 'user', content: input.message, metadata: null, createdAt: ctx.clock.now().toISOString() });
+    let turn;
+    try {
+      turn = await runTurn(ctx, {
+        tenant,
+        agent,
+        conversation,
+        history,
+        beforeEmit: inserted.then(() => hooks.onStart?.()),
+        turnSystemMessage: input.customSystemMessage,
+        contactMemory,
+        emit: hooks.emit,
+        extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
+      });
+    } catch (err) {
+      // A failed turn still leaves the user's message recorded before the caller hears of it.
+      await inserted.catch(() => {});
+      throw err;
+    }
+    const userMessage = await inserted;
     await chargeTokens(ctx, tenant.id, turn.usage, userMessage.id);
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };

@@ -12,6 +12,8 @@ export async function up(db: Knex): Promise<void> {
       min_credits numeric(20, 6) not null default 1,
       billing text not null default 'payg' check (billing in ('prepaid', 'payg')),
       requests_per_minute integer not null default 300 check (requests_per_minute >= 1),
+      -- The credit ledger's sum, maintained with each entry (see pkg/store/credits.ts).
+      credit_balance numeric(20, 6) not null default 0,
       created_at timestamptz not null,
       updated_at timestamptz not null
     );

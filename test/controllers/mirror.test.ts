@@ -1,0 +1,475 @@
+import { CoordinationV1Api, KubeConfig, V1MicroTime, type V1LeaseSpec } from '@kubernetes/client-node';
+import { expect } from 'chai';
+import type { ModelReply } from '../../pkg/agent/openai-server.js';
+import { startTestApp, type Client, type TestApp } from '../support/app.js';
+import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
+import { startKubeApiServer, type KubeApiServer } from '../support/kube-apiserver/index.js';
+import { kubectl } from '../support/kube-apiserver/kubectl.js';
+import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
+
+const NAMESPACE = 'switchboard';
+const TABLE_COLUMNS = ['NAME', 'TENANT', 'STATUS', 'ATTEMPTS', 'NEXT RUN', 'AGE'];
+const parkCall: ModelReply = { toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Approve the refund of 40 EUR?' } }] };
+const pastDeadlineCall: ModelReply = { toolCalls: [{ name: 'schedule_trigger_retry', arguments: { delayMinutes: 25 * 60, reason: 'Check again tomorrow' } }] };
+
+const mirrorEnv = (kube: KubeApiServer, extra: Record<string, string> = {}) => ({
+  KUBECONFIG: kube.kubeconfigPath,
+  SWITCHBOARD_KUBE_NAMESPACE: NAMESPACE,
+  SWITCHBOARD_MIRROR_RESYNC_SEC: '1',
+  ...extra,
+});
+
+/** Polls `probe` until it returns something other than undefined/false, at most `tries` times. */
+async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 60, pauseMs = 250): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  throw new Error(`still waiting for ${what} after ${tries} tries`);
+}
+
+async function run(kube: KubeApiServer, args: string[]): Promise<string> {
+  const result = await kubectl(kube, [...args, '--namespace', NAMESPACE]);
+  expect(result.code, `kubectl ${args.join(' ')}: ${result.stderr}`).to.equal(0);
+  return result.stdout;
+}
+
+type Row = Record<string, string>;
+
+/** `kubectl get` table output as rows keyed by column header; cells sit under their header, and empty ones are blank. */
+function table(stdout: string): { header: string[]; rows: Row[] } {
+  const [header = '', ...lines] = stdout.trimEnd().split('\n');
+  const columns = [...header.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ name: m[0], start: m.index }));
+  const cells = (line: string) => columns.map((c, i) => [c.name, line.slice(c.start, columns[i + 1]?.start).trim()]);
+  return { header: columns.map((c) => c.name), rows: lines.map((line) => Object.fromEntries(cells(line))) };
+}
+
+/** The trigger's row in `kubectl get triggers`, once `accept` holds for it. */
+const rowOf = (kube: KubeApiServer, id: string, accept: (row: Row) => boolean = () => true, extra: string[] = []) =>
+  eventually(`kubectl get triggers to show ${id} as expected`, async () => {
+    const row = table(await run(kube, ['get', 'triggers', ...extra])).rows.find((r) => r.NAME === id);
+    return row && accept(row) ? row : undefined;
+  });
+
+/** The Trigger object as `kubectl get -o json` shows it, once `accept` holds for it. */
+const objectOf = (kube: KubeApiServer, id: string, accept: (cr: any) => boolean) =>
+  eventually(`Trigger ${id} to be mirrored as expected`, async () => {
+    const result = await kubectl(kube, ['get', 'trigger', id, '--namespace', NAMESPACE, '-o', 'json']);
+    const cr = result.code === 0 ? JSON.parse(result.stdout) : undefined;
+    return cr && accept(cr) ? cr : undefined;
+  });
+
+const eventsOf = async (kube: KubeApiServer, id: string): Promise<any[]> =>
+  JSON.parse(await run(kube, ['get', 'events', '--field-selector', `involvedObject.name=${id}`, '-o', 'json'])).items;
+
+const condition = (cr: any, type: string) => cr.status?.conditions?.find((c: any) => c.type === type);
+const statusPatches = (kube: KubeApiServer, id: string) =>
+  kube.requests.filter((r) => r.method === 'PATCH' && r.url.startsWith(`/apis/switchboard.dev/v1alpha1/namespaces/${NAMESPACE}/triggers/${id}/status`)).length;
+/** The mirror's syncs so far: each starts by listing the objects it manages. */
+const mirrorLists = (kube: KubeApiServer) =>
+  kube.requests.filter((r) => r.method === 'GET' && r.url.startsWith(`/apis/switchboard.dev/v1alpha1/namespaces/${NAMESPACE}/triggers?`) && r.url.includes('managed-by')).length;
+
+async function afterSyncs(kube: KubeApiServer, n: number): Promise<void> {
+  const target = mirrorLists(kube) + n;
+  await eventually(`${n} more mirror syncs`, async () => mirrorLists(kube) >= target);
+}
+
+describe('Trigger objects: kubectl get triggers follows jobs created over REST', () => {
+  let kube: KubeApiServer;
+  let app: TestApp;
+  let client: Client;
+  let agentId: string;
+  let tenantId: string;
+  before(async () => {
+    kube = await startKubeApiServer();
+    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube) });
+    ({ client, agentId, tenantId } = await app.company());
+  });
+  after(async () => {
+    await app?.close();
+    await kube?.close();
+  });
+
+  it('lists each job by id with its tenant, status, attempts and age, and the status follows the job from queued through running to succeeded', async () => {
+    const held = heldReply({ content: 'Refund settled' });
+    app.model.reply(held.reply);
+    const first = (await client.post('/api/v1/triggers', { agentId, task: 'Settle the refund for order A-17' })).body;
+    await waitForStatus(client, first.triggerId, 'running');
+    // Behind a running job on its conversation, the second one stays queued.
+    const second = (await client.post(`/api/v1/conversations/${first.conversationId}/triggers`, { task: 'Tell the customer' })).body;
+    try {
+      const running = await rowOf(kube, first.triggerId, (r) => r.STATUS === 'running');
+      expect(running).to.include({ TENANT: tenantId, ATTEMPTS: '1/3', 'NEXT RUN': '' });
+      expect(running.AGE).to.match(/^\d+s$/);
+      const queued = await rowOf(kube, second.triggerId, (r) => r.STATUS === 'queued');
+      expect(queued).to.include({ TENANT: tenantId, ATTEMPTS: '0/3' });
+      expect(table(await run(kube, ['get', 'triggers'])).header).to.deep.equal(TABLE_COLUMNS);
+    } finally {
+      held.release();
+    }
+    await waitForStatus(client, second.triggerId, 'succeeded');
+    expect(await rowOf(kube, first.triggerId, (r) => r.STATUS === 'succeeded')).to.include({ ATTEMPTS: '1/3' });
+    expect(await rowOf(kube, second.triggerId, (r) => r.STATUS === 'succeeded')).to.include({ ATTEMPTS: '1/3' });
+  });
+
+  it('shows a deferred job as waiting with its next run time', async () => {
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Call back tomorrow', delayMinutes: 30 })).body;
+    expect(created.status).to.equal('waiting');
+    const row = await rowOf(kube, created.triggerId, (r) => r.STATUS === 'waiting');
+    expect(row).to.include({ TENANT: tenantId, ATTEMPTS: '0/3', 'NEXT RUN': created.nextRunAt });
+  });
+
+  it('adds the waiting reason of a job parked for a human with -o wide', async () => {
+    app.model.reply(parkCall, { content: 'Waiting for approval' });
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Refund order A-17' })).body;
+    await waitForStatus(client, created.triggerId, 'waiting_for_reply');
+    const row = await rowOf(kube, created.triggerId, (r) => r.STATUS === 'waiting_for_reply', ['-o', 'wide']);
+    expect(row).to.include({ ATTEMPTS: '1/3', 'WAITING REASON': 'Approve the refund of 40 EUR?' });
+  });
+
+  it('labels each object with its tenant and conversation', async () => {
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Labelled', delayMinutes: 5 })).body;
+    await rowOf(kube, created.triggerId);
+    const byConversation = table(await run(kube, ['get', 'triggers', '-l', `switchboard.dev/conversation=${created.conversationId}`])).rows;
+    expect(byConversation.map((r) => r.NAME)).to.deep.equal([created.triggerId]);
+    const byTenant = table(await run(kube, ['get', 'triggers', '-l', `switchboard.dev/tenant=${tenantId}`])).rows;
+    expect(byTenant.map((r) => r.NAME)).to.include(created.triggerId);
+    const cr = JSON.parse(await run(kube, ['get', 'trigger', created.triggerId, '-o', 'json']));
+    expect(cr.metadata.labels).to.include({ 'switchboard.dev/tenant': tenantId, 'switchboard.dev/conversation': created.conversationId });
+  });
+
+  it('leaves the object of a job that does not change alone: no status write on each resync', async () => {
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Done once' })).body;
+    await waitForStatus(client, created.triggerId, 'succeeded');
+    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'succeeded');
+    const patches = statusPatches(kube, created.triggerId);
+    await afterSyncs(kube, 3);
+    expect(statusPatches(kube, created.triggerId)).to.equal(patches);
+  });
+
+  it('writes status as phase, conditions and observedGeneration, changing a lastTransitionTime only when its condition status changes', async () => {
+    const held = heldReply({ content: 'Report compiled' });
+    app.model.reply(held.reply);
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Compile the report' })).body;
+    let running: any;
+    try {
+      running = await objectOf(kube, created.triggerId, (cr) => cr.status?.phase === 'running');
+    } finally {
+      held.release();
+    }
+    const done = await objectOf(kube, created.triggerId, (cr) => cr.status?.phase === 'succeeded');
+    expect(done.status.observedGeneration).to.equal(done.metadata.generation);
+    for (const c of done.status.conditions) expect(c).to.include.all.keys('type', 'status', 'reason', 'message', 'lastTransitionTime');
+    const statuses = (cr: any) => Object.fromEntries(cr.status.conditions.map((c: any) => [c.type, c.status]));
+    expect(statuses(running)).to.deep.equal({ Running: 'True', WaitingForReply: 'False', Complete: 'False', Failed: 'False' });
+    expect(statuses(done)).to.deep.equal({ Running: 'False', WaitingForReply: 'False', Complete: 'True', Failed: 'False' });
+    expect(condition(done, 'Complete')).to.include({ reason: 'Succeeded', message: 'Report compiled' });
+    for (const type of ['WaitingForReply', 'Failed']) expect(condition(done, type).lastTransitionTime).to.equal(condition(running, type).lastTransitionTime);
+    for (const type of ['Running', 'Complete']) expect(condition(done, type).lastTransitionTime).to.not.equal(condition(running, type).lastTransitionTime);
+  });
+});
+
+describe('Operator cancel: kubectl annotate trigger <id> switchboard.dev/cancel=<reason>', () => {
+  let kube: KubeApiServer;
+  let app: TestApp;
+  let client: Client;
+  let agentId: string;
+  before(async () => {
+    kube = await startKubeApiServer();
+    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube) });
+    ({ client, agentId } = await app.company());
+  });
+  after(async () => {
+    await app?.close();
+    await kube?.close();
+  });
+
+  it('cancels a waiting job, which GET /api/v1/triggers/:id then shows as cancelled with the reason as errorMessage', async () => {
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Call back tomorrow', delayMinutes: 30 })).body;
+    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'waiting');
+    await run(kube, ['annotate', 'trigger', created.triggerId, 'switchboard.dev/cancel=Handled by phone']);
+    const job = await waitForStatus(client, created.triggerId, 'cancelled');
+    expect(job.errorMessage).to.equal('Handled by phone');
+    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'cancelled');
+  });
+
+  it('refuses to cancel a finished job with a CancelRefused condition and one Warning Event, and does not retry it', async () => {
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Quick one' })).body;
+    await waitForStatus(client, created.triggerId, 'succeeded');
+    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'succeeded');
+    await run(kube, ['annotate', 'trigger', created.triggerId, 'switchboard.dev/cancel=Too late']);
+    const cr = await objectOf(kube, created.triggerId, (o) => condition(o, 'CancelRefused')?.status === 'True');
+    expect(condition(cr, 'CancelRefused')).to.include({ reason: 'NotCancellable', message: 'Trigger cannot be cancelled while succeeded' });
+    expect(cr.status.phase).to.equal('succeeded');
+    const refusals = (await eventsOf(kube, created.triggerId)).filter((e) => e.reason === 'CancelRefused');
+    expect(refusals.map((e) => [e.type, e.message])).to.deep.equal([['Warning', 'Trigger cannot be cancelled while succeeded']]);
+    const shown = table(await run(kube, ['get', 'events', '--field-selector', `involvedObject.name=${created.triggerId}`])).rows;
+    expect(shown.map((e) => [e.TYPE, e.REASON, e.OBJECT])).to.deep.include(['Warning', 'CancelRefused', `trigger/${created.triggerId}`]);
+
+    const patches = statusPatches(kube, created.triggerId);
+    await afterSyncs(kube, 3);
+    expect(statusPatches(kube, created.triggerId)).to.equal(patches);
+    expect((await eventsOf(kube, created.triggerId)).filter((e) => e.reason === 'CancelRefused')).to.have.length(1);
+    expect((await client.get(`/api/v1/triggers/${created.triggerId}`)).body.status).to.equal('succeeded');
+  });
+});
+
+describe('Kubernetes Events for notable job transitions', () => {
+  let kube: KubeApiServer;
+  let app: TestApp;
+  let client: Client;
+  let agentId: string;
+  before(async () => {
+    kube = await startKubeApiServer();
+    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube) });
+    ({ client, agentId } = await app.company());
+  });
+  after(async () => {
+    await app?.close();
+    await kube?.close();
+  });
+
+  const eventFor = (id: string, reason: string) =>
+    eventually(`a ${reason} Event for ${id}`, async () => (await eventsOf(kube, id)).find((e) => e.reason === reason));
+
+  it('records a WaitingForReply Event when a job is parked for a human', async () => {
+    app.model.reply(parkCall, { content: 'Waiting for approval' });
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Refund order A-17' })).body;
+    await waitForStatus(client, created.triggerId, 'waiting_for_reply');
+    const event = await eventFor(created.triggerId, 'WaitingForReply');
+    expect(event).to.include({ type: 'Normal', message: 'Approve the refund of 40 EUR?' });
+    expect(event.involvedObject).to.include({ kind: 'Trigger', name: created.triggerId, namespace: NAMESPACE });
+  });
+
+  it('records a Warning Failed Event when the model call fails', async () => {
+    app.model.reply({ fail: { status: 400, message: 'context length exceeded' } });
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Summarise everything' })).body;
+    const job = await waitForStatus(client, created.triggerId, 'failed');
+    expect(await eventFor(created.triggerId, 'Failed')).to.include({ type: 'Warning', message: job.errorMessage });
+  });
+
+  it('records a Warning Expired Event when a job runs past its deadline', async () => {
+    app.model.reply(pastDeadlineCall, { content: 'Checking again tomorrow' });
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Track the parcel' })).body;
+    const job = await waitForStatus(client, created.triggerId, 'expired');
+    expect(await eventFor(created.triggerId, 'Expired')).to.include({ type: 'Warning', message: job.errorMessage });
+  });
+});
+
+describe('Retention of finished jobs (SWITCHBOARD_MIRROR_RETENTION_MIN)', () => {
+  let kube: KubeApiServer;
+  let app: TestApp;
+  before(async () => {
+    kube = await startKubeApiServer();
+    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube, { SWITCHBOARD_MIRROR_RETENTION_MIN: '0' }) });
+  });
+  after(async () => {
+    await app?.close();
+    await kube?.close();
+  });
+
+  it('deletes the objects of finished jobs past the window and keeps live ones', async () => {
+    const { client, agentId } = await app.company();
+    const held = heldReply({ content: 'Done' });
+    app.model.reply(held.reply);
+    const finishing = (await client.post('/api/v1/triggers', { agentId, task: 'Finish soon' })).body;
+    const live = (await client.post('/api/v1/triggers', { agentId, task: 'Later', delayMinutes: 30 })).body;
+    try {
+      await rowOf(kube, finishing.triggerId, (r) => r.STATUS === 'running');
+    } finally {
+      held.release();
+    }
+    await waitForStatus(client, finishing.triggerId, 'succeeded');
+    await eventually('the finished job to leave kubectl get triggers', async () => {
+      const names = table(await run(kube, ['get', 'triggers'])).rows.map((r) => r.NAME);
+      return !names.includes(finishing.triggerId);
+    });
+    await afterSyncs(kube, 2);
+    expect(await rowOf(kube, live.triggerId)).to.include({ STATUS: 'waiting' });
+  });
+});
+
+describe('Two controller replicas mirroring into one namespace', () => {
+  let kube: KubeApiServer;
+  let database: ScratchDatabase;
+  let replicas: TestApp[] = [];
+  before(async () => {
+    kube = await startKubeApiServer();
+    database = await createScratchDatabase();
+    replicas = [
+      await startTestApp({ databaseUrl: database.url, controllers: true, env: mirrorEnv(kube) }),
+      await startTestApp({ databaseUrl: database.url, controllers: true, env: mirrorEnv(kube) }),
+    ];
+  });
+  after(async () => {
+    for (const replica of replicas) await replica.close();
+    await database?.drop();
+    await kube?.close();
+  });
+
+  const leaders = () => replicas.filter((r) => r.controllers!.mirror!.isLeader);
+  const holder = async () => JSON.parse(await run(kube, ['get', 'lease', 'switchboard-mirror', '-o', 'json'])).spec.holderIdentity;
+
+  it('has exactly one mirror writer, the holder of the switchboard-mirror Lease, and a peer takes over when it stops', async () => {
+    const [leader] = await eventually('a mirror leader', async () => leaders().length > 0 && leaders());
+    await afterSyncs(kube, 3);
+    expect(leaders()).to.have.length(1);
+    expect(leaders()[0]).to.equal(leader);
+    expect(await holder()).to.equal(leader!.controllers!.manager.owner);
+
+    const follower = replicas.find((r) => r !== leader)!;
+    const { client, agentId } = await follower.company();
+    const before = (await client.post('/api/v1/triggers', { agentId, task: 'Before the handover', delayMinutes: 5 })).body;
+    await rowOf(kube, before.triggerId, (r) => r.STATUS === 'waiting');
+
+    await leader!.close();
+    replicas = replicas.filter((r) => r !== leader);
+    await eventually('the follower to take over', async () => follower.controllers!.mirror!.isLeader, 40);
+    expect(await holder()).to.equal(follower.controllers!.manager.owner);
+    const after = (await client.post('/api/v1/triggers', { agentId, task: 'After the handover', delayMinutes: 5 })).body;
+    await rowOf(kube, after.triggerId, (r) => r.STATUS === 'waiting');
+  });
+});
+
+describe('The switchboard-mirror Lease held by a peer whose clock is behind', () => {
+  const LEASE = 'switchboard-mirror';
+  let kube: KubeApiServer;
+  let app: TestApp | undefined;
+  let renewing = true;
+  before(async () => {
+    kube = await startKubeApiServer();
+  });
+  after(async () => {
+    renewing = false;
+    await app?.close();
+    await kube?.close();
+  });
+
+  it('is not taken while the peer keeps renewing it, and is taken at once when the peer releases it', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(kube.kubeconfigPath);
+    const leases = kc.makeApiClient(CoordinationV1Api);
+    const peerTime = () => new V1MicroTime(Date.now() - 30_000);
+    let lease = await leases.createNamespacedLease({
+      namespace: NAMESPACE,
+      body: { metadata: { name: LEASE }, spec: { holderIdentity: 'peer', leaseDurationSeconds: 15, acquireTime: peerTime(), renewTime: peerTime() } },
+    });
+    const peerErrors: string[] = [];
+    const renew = (spec: V1LeaseSpec) =>
+      leases.replaceNamespacedLease({ name: LEASE, namespace: NAMESPACE, body: { ...lease, spec: { ...spec, acquireTime: new V1MicroTime(lease.spec!.acquireTime!) } } });
+    const peer = (async () => {
+      while (renewing) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        lease = await renew({ ...lease.spec, renewTime: peerTime() }).catch((err: Error) => (peerErrors.push(err.message), lease));
+      }
+    })();
+
+    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube) });
+    const reads = () => kube.requests.filter((r) => r.method === 'GET' && r.url.startsWith(`/apis/coordination.k8s.io/v1/namespaces/${NAMESPACE}/leases/${LEASE}`)).length;
+    await eventually('three rounds of the mirror\'s elector', async () => reads() >= 3, 60);
+    renewing = false;
+    await peer;
+    expect(peerErrors).to.deep.equal([]);
+    expect(app.controllers!.mirror!.isLeader).to.equal(false);
+    expect(kube.objects.get('leases', NAMESPACE, LEASE)?.spec.holderIdentity).to.equal('peer');
+
+    await renew({ ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: peerTime() });
+    await eventually('the mirror to take the released Lease', async () => app!.controllers!.mirror!.isLeader, 40);
+    expect(kube.objects.get('leases', NAMESPACE, LEASE)?.spec.holderIdentity).to.equal(app.controllers!.manager.owner);
+  });
+});
+
+describe('The mirror when the Kubernetes API is down, and after a restart', () => {
+  let kube: KubeApiServer;
+  let database: ScratchDatabase;
+  let app: TestApp | undefined;
+  before(async () => {
+    kube = await startKubeApiServer();
+    database = await createScratchDatabase();
+  });
+  after(async () => {
+    kube?.setOutage(null);
+    await app?.close();
+    await database?.drop();
+    await kube?.close();
+  });
+
+  const start = () => startTestApp({ databaseUrl: database.url, controllers: true, env: mirrorEnv(kube) });
+
+  const failedSyncs = () => app!.logs.filter((line) => line.includes('mirror sync failed')).length;
+
+  it('answers REST requests and runs jobs while the API hangs, and catches up once it answers again', async () => {
+    app ??= await start();
+    const { client, agentId } = await app.company();
+    await eventually('a mirror leader', async () => app!.controllers!.mirror!.isLeader);
+    const failed = failedSyncs();
+    kube.setOutage('hang');
+    try {
+      const created = await client.post('/api/v1/triggers', { agentId, task: 'Runs while the API hangs' });
+      expect(created.status).to.equal(202);
+      await waitForStatus(client, created.body.triggerId, 'succeeded');
+      // The mirror's calls give up on their own: a sync fails, and the next one retries.
+      await eventually('a mirror sync to time out', async () => failedSyncs() > failed, 60);
+      kube.setOutage(null);
+      await rowOf(kube, created.body.triggerId, (r) => r.STATUS === 'succeeded' && r.ATTEMPTS === '1/3');
+    } finally {
+      kube.setOutage(null);
+    }
+  });
+
+  it('answers REST requests and runs jobs while the API answers 503, and takes the Lease back and catches up once it returns', async () => {
+    app ??= await start();
+    const { client, agentId } = await app.company();
+    await eventually('a mirror leader', async () => app!.controllers!.mirror!.isLeader);
+    kube.setOutage('unavailable');
+    try {
+      const created = await client.post('/api/v1/triggers', { agentId, task: 'Runs while the API is down' });
+      expect(created.status).to.equal(202);
+      await waitForStatus(client, created.body.triggerId, 'succeeded');
+      // Past the renew deadline the mirror stops leading; it must lead again to catch up.
+      await eventually('the mirror to stop leading', async () => !app!.controllers!.mirror!.isLeader, 80);
+      kube.setOutage(null);
+      await rowOf(kube, created.body.triggerId, (r) => r.STATUS === 'succeeded' && r.ATTEMPTS === '1/3');
+      expect(app.controllers!.mirror!.isLeader).to.equal(true);
+    } finally {
+      kube.setOutage(null);
+    }
+  });
+
+  it('resyncs from Postgres after a restart: recreates a deleted object and corrects a changed status', async () => {
+    app ??= await start();
+    const { client, agentId } = await app.company();
+    const done = (await client.post('/api/v1/triggers', { agentId, task: 'Done before the restart' })).body;
+    const waiting = (await client.post('/api/v1/triggers', { agentId, task: 'Later', delayMinutes: 30 })).body;
+    await waitForStatus(client, done.triggerId, 'succeeded');
+    await rowOf(kube, done.triggerId, (r) => r.STATUS === 'succeeded');
+    await rowOf(kube, waiting.triggerId, (r) => r.STATUS === 'waiting');
+    await app.close();
+    app = undefined;
+
+    await run(kube, ['delete', 'trigger', done.triggerId]);
+    await run(kube, ['patch', 'trigger', waiting.triggerId, '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"failed","attempts":"3/3"}}']);
+    expect(table(await run(kube, ['get', 'triggers'])).rows.find((r) => r.NAME === waiting.triggerId)).to.include({ STATUS: 'failed' });
+
+    app = await start();
+    expect(await rowOf(kube, done.triggerId, (r) => r.STATUS !== '')).to.include({ STATUS: 'succeeded', ATTEMPTS: '1/3' });
+    expect(await rowOf(kube, waiting.triggerId, (r) => r.STATUS !== 'failed')).to.include({ STATUS: 'waiting', ATTEMPTS: '0/3', 'NEXT RUN': waiting.nextRunAt });
+  });
+});
+
+describe('Without a cluster configured', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startJobsApp({ controllers: true });
+  });
+  after(async () => app?.close());
+
+  it('runs jobs with the mirror off, and says so once in the log', async () => {
+    const { client, agentId } = await app.company();
+    const created = (await client.post('/api/v1/triggers', { agentId, task: 'No cluster here' })).body;
+    await waitForStatus(client, created.triggerId, 'succeeded');
+    expect(app.controllers!.mirror).to.equal(null);
+    expect(app.logs.filter((line) => line.includes('the CR mirror is off'))).to.have.length(1);
+  });
+});
