@@ -25,7 +25,7 @@ import {
 } from '../pkg/kube/trigger-cr.js';
 import { mirroredTriggers } from '../pkg/store/triggers.js';
 import { getTenant } from '../pkg/store/tenants.js';
-import { cancelTrigger } from '../pkg/triggers/actions.js';
+import { cancelTrigger, notCancellable } from '../pkg/triggers/actions.js';
 import type { TriggerRow } from '../pkg/store/triggers.js';
 
 export const FIELD_MANAGER = 'switchboard-mirror';
@@ -115,8 +115,16 @@ export class TriggerMirror {
     for (const row of rows) {
       const cr = existing.get(row.id);
       existing.delete(row.id);
-      await this.project(row, cr);
-      if (cr?.metadata.annotations?.[CANCEL_ANNOTATION] !== undefined) await this.operatorCancel(row, cr);
+      try {
+        await this.project(row, cr);
+        if (cr?.metadata.annotations?.[CANCEL_ANNOTATION] !== undefined) await this.operatorCancel(row, cr);
+      } catch (err) {
+        // The API server refused this one object: report it and go on with the others. Anything
+        // else (timeouts, connection errors) means the API is away: stop and retry the whole sync.
+        if (statusOf(err) === undefined) throw err;
+        this.ctx.metrics.reconcileErrors.inc({ reconciler: 'mirror' });
+        this.ctx.log.warn({ err: (err as Error).message, triggerId: row.id }, 'mirror could not write a Trigger');
+      }
     }
     // Whatever is left is terminal past the retention window, or gone from Postgres.
     for (const name of existing.keys()) {
@@ -150,8 +158,9 @@ export class TriggerMirror {
   /** `switchboard.dev/cancel: "<reason>"`: the REST cancel, once; a refusal is reported, not retried. */
   private async operatorCancel(row: TriggerRow, cr: TriggerCR): Promise<void> {
     if (row.status === 'cancelled') return;
+    // Refused once in this phase: not again. A running job that later waits can still be cancelled.
     const refused = cr.status?.conditions?.find((c) => c.type === 'CancelRefused' && c.status === 'True');
-    if (refused) return;
+    if (refused?.message === notCancellable(row.status)) return;
     const reason = cr.metadata.annotations![CANCEL_ANNOTATION] || 'Cancelled by an operator';
     try {
       const tenant = await getTenant(this.ctx, row.tenant_id);

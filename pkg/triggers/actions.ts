@@ -6,6 +6,9 @@ import type { Tenant } from '../store/tenants.js';
 import { applyTransition, getTrigger, type TriggerRow } from '../store/triggers.js';
 import { canTransition } from './state.js';
 
+/** Why a job in `status` cannot be cancelled (the 409's message, and the mirror's condition). */
+export const notCancellable = (status: string): string => `Trigger cannot be cancelled while ${status}`;
+
 export async function cancelTrigger(ctx: Ctx, tenant: Tenant, id: string, reason?: string): Promise<TriggerRow> {
   const current = await getTrigger(ctx, tenant.id, id);
   const now = ctx.clock.now();
@@ -22,7 +25,7 @@ export async function cancelTrigger(ctx: Ctx, tenant: Tenant, id: string, reason
     : null;
   if (!row) {
     const status = (await getTrigger(ctx, tenant.id, id)).status;
-    throw new Conflict(`Trigger cannot be cancelled while ${status}`);
+    throw new Conflict(notCancellable(status));
   }
   return row;
 }
