@@ -4,6 +4,9 @@ import { connectKube } from '../pkg/kube/client.js';
 import { ControllerManager } from './manager.js';
 import { TriggerMirror } from './mirror.js';
 import { triggersReconciler } from './triggers.js';
+import { webhooksReconciler } from './webhooks.js';
+import { callsReconciler } from './calls.js';
+import { createGateway } from '../pkg/voice/gateways/index.js';
 
 export interface Controllers {
   manager: ControllerManager;
@@ -17,7 +20,7 @@ export interface Controllers {
 
 export async function startControllers(ctx: Ctx): Promise<Controllers> {
   const { config } = ctx;
-  const manager = new ControllerManager(ctx, [triggersReconciler], {
+  const manager = new ControllerManager(ctx, [triggersReconciler, webhooksReconciler, callsReconciler(createGateway(config))], {
     concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
     leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
     graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,

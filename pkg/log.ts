@@ -16,6 +16,8 @@ export const redactPaths = [
   '*.password',
   'token',
   '*.token',
+  'webhookSecret',
+  '*.webhookSecret',
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {

@@ -11,6 +11,8 @@ export interface OutboundRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Overrides SWITCHBOARD_OUTBOUND_TIMEOUT_MS (webhooks give receivers 5 s to answer). */
+  timeoutMs?: number;
 }
 
 export interface OutboundResponse {
@@ -95,7 +97,8 @@ export function createOutbound(config: Config): Outbound {
 
   return {
     async request(req) {
-      const signal = AbortSignal.timeout(timeoutMs);
+      const limitMs = req.timeoutMs ?? timeoutMs;
+      const signal = AbortSignal.timeout(limitMs);
       let hop: Hop = { url: httpsUrl(req.url), method: req.method, headers: req.headers ?? {}, body: req.body };
       try {
         for (let redirects = 0; ; redirects++) {
@@ -108,7 +111,7 @@ export function createOutbound(config: Config): Outbound {
           hop = redirected(hop, status, location);
         }
       } catch (err) {
-        if (signal.aborted) throw new OutboundError(`timed out after ${timeoutMs} ms`);
+        if (signal.aborted) throw new OutboundError(`timed out after ${limitMs} ms`);
         throw err;
       }
     },
@@ -246,4 +249,25 @@ function flatten(headers: IncomingMessage['headers']): Record<string, string> {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
+}
+
+/**
+ * Why `raw` may not be a customer-side address (webhook receivers, callback URLs), or null when it
+ * may: https, and a public host or one allowed. Names are judged again by the guarded lookup when called.
+ */
+export function destinationProblem(raw: string, config: Pick<Config, 'SWITCHBOARD_OUTBOUND_ALLOW'>): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be a URL';
+  }
+  if (url.protocol !== 'https:') return 'must be an https:// address';
+  const guard = parseAllowList(config.SWITCHBOARD_OUTBOUND_ALLOW);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host)) return guard.allowsAddress(host) ? null : `${host} is not a public address`;
+  const name = normalizeName(host);
+  if (guard.allowsName(name)) return null;
+  if (name === 'localhost' || name.endsWith('.localhost') || !name.includes('.')) return `${host} is not a public host name`;
+  return null;
 }

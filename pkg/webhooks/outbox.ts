@@ -28,16 +28,17 @@ export interface Envelope {
   data: Record<string, unknown>;
 }
 
+/** A new event's envelope, fields in the spec's order. */
+export function newEnvelope(now: Date, tenantId: string, type: string, data: Record<string, unknown>): Envelope {
+  return { id: prefixedId('evt'), type, created_at: now.toISOString(), tenant_id: tenantId, data };
+}
+
 /** Write an event to the outbox inside `db` (the caller's transaction). Returns the envelope. */
 export async function enqueueEvent(ctx: Pick<Ctx, 'clock'>, db: Knex, event: OutboxEvent): Promise<Envelope> {
   const now = ctx.clock.now();
-  const envelope: Envelope = {
-    id: prefixedId('evt'),
-    type: event.type,
-    created_at: now.toISOString(),
-    tenant_id: event.tenantId,
-    data: event.data,
-  };
+  const envelope = newEnvelope(now, event.tenantId, event.type, event.data);
+  // Held to commit, so events of one key take their seq in commit order: the order they are delivered.
+  await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook-order:${event.orderingKey}`]);
   await db('webhook_outbox').insert({
     id: envelope.id,
     tenant_id: event.tenantId,

@@ -1,0 +1,39 @@
+// The webhooks reconciler: delivers outbox rows one try at a time, each key's rows in order.
+import { CHANNELS } from '../pkg/db/notify.js';
+import type { Ctx } from '../pkg/context.js';
+import {
+  claimDueDelivery,
+  envelopeOf,
+  heartbeatDeliveries,
+  nextDeliveryDue,
+  recordAttempt,
+  releaseDeliveries,
+  sweepDeliveries,
+  type OutboxRow,
+} from '../pkg/store/webhooks.js';
+import { sendEvent } from '../pkg/webhooks/deliver.js';
+import type { Reconciler } from './manager.js';
+
+async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
+  const outcome = await sendEvent(ctx, row.url, envelopeOf(row));
+  const result = await recordAttempt(ctx, row, owner, outcome, ctx.config.SWITCHBOARD_WEBHOOK_RETRY_SEC * 1000);
+  if (!result) return;
+  ctx.metrics.webhookDeliveries.inc({ result });
+  if (result !== 'delivered') {
+    const fields = { eventId: row.id, type: row.type, tenantId: row.tenant_id, attempt: row.attempts, error: outcome.error };
+    ctx.log.warn(fields, result === 'retry' ? 'webhook not delivered; trying again' : 'webhook not delivered; giving up');
+  }
+}
+
+export const webhooksReconciler: Reconciler = {
+  name: 'webhooks',
+  channel: CHANNELS.webhooks,
+  sweep: sweepDeliveries,
+  async claim(ctx, owner, leaseMs) {
+    const row = await claimDueDelivery(ctx, owner, leaseMs);
+    return row && { id: row.id, run: () => deliver(ctx, row, owner) };
+  },
+  heartbeat: heartbeatDeliveries,
+  release: releaseDeliveries,
+  nextDue: nextDeliveryDue,
+};

@@ -1,0 +1,43 @@
+// One delivery try: the envelope signed with the account's current secret, POSTed through the
+// outbound guard (https, public addresses), 5 s to answer (DECISIONS.md "A few seconds").
+import type { Ctx } from '../context.js';
+import { DomainError } from '../errors.js';
+import { OutboundError } from '../tools/outbound.js';
+import type { Envelope } from './outbox.js';
+import { webhookSecret } from './secret.js';
+import { signatureHeaders } from './sign.js';
+
+export const ANSWER_WINDOW_MS = 5_000;
+
+export interface DeliveryOutcome {
+  /** The receiver answered 2xx. */
+  delivered: boolean;
+  /** The receiver's HTTP status; null when there was no answer. */
+  status: number | null;
+  /** Why it was not delivered; never carries a header or the secret. */
+  error: string | null;
+}
+
+export async function sendEvent(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'log' | 'outbound'>,
+  url: string,
+  envelope: Envelope,
+): Promise<DeliveryOutcome> {
+  const body = JSON.stringify(envelope);
+  try {
+    const secret = await webhookSecret(ctx, envelope.tenant_id);
+    const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
+    const res = await ctx.outbound.request({
+      method: 'POST',
+      url,
+      headers: signatureHeaders(secret, { id: envelope.id, timestamp, body }),
+      body,
+      timeoutMs: ANSWER_WINDOW_MS,
+    });
+    const delivered = res.status >= 200 && res.status < 300;
+    return { delivered, status: res.status, error: delivered ? null : `the receiver answered HTTP ${res.status}` };
+  } catch (err) {
+    if (err instanceof OutboundError || err instanceof DomainError) return { delivered: false, status: null, error: err.message };
+    throw err;
+  }
+}

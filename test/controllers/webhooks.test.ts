@@ -1,0 +1,236 @@
+import { expect } from 'chai';
+import { prefixedId } from '../../pkg/ids.js';
+import { enqueueEvent, type Envelope, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
+import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
+import { switchboard } from '../support/cli.js';
+import { manualClock, startJobsApp } from '../support/triggers.js';
+import { eventually, signatureProblem, startReceiver, type Receiver } from '../support/webhooks.js';
+
+const MINUTE = 60_000;
+
+/** `switchboard admin …` against the app's database, with the app's encryption key. */
+async function admin(app: TestApp, ...args: string[]) {
+  const r = await switchboard(['admin', ...args, '--json'], {
+    DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!,
+    SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+  });
+  expect(r.code, r.stderr).to.equal(0);
+  return r;
+}
+
+const secretOf = async (app: TestApp, tenantId: string): Promise<string> =>
+  (await admin(app, 'tenant', 'show', '--tenant', tenantId)).json.webhookSecret;
+
+/** Outbox events are written by the parts that cause them; here the mechanism is driven directly. */
+function enqueue(app: TestApp, event: Partial<OutboxEvent> & Pick<OutboxEvent, 'tenantId' | 'url' | 'orderingKey'>): Promise<Envelope> {
+  const { ctx } = app.runtime;
+  return ctx.db.transaction((trx) =>
+    enqueueEvent(ctx, trx, { type: 'call.updated', target: 'events', maxAttempts: 1, data: { key: event.orderingKey }, ...event }),
+  );
+}
+
+const stored = (app: TestApp, id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
+
+async function settled(app: TestApp, id: string, status: 'delivered' | 'failed') {
+  await eventually(async () => (await stored(app, id))?.status !== 'pending', `event ${id} to settle`);
+  const row = await stored(app, id);
+  expect(row.status, row.last_error).to.equal(status);
+  return row;
+}
+
+/** Sum of switchboard_webhook_deliveries_total by result over the given processes. */
+async function deliveryCounts(...apps: TestApp[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = { delivered: 0, retry: 0, failed: 0 };
+  for (const app of apps) {
+    const text = await (await fetch(`${app.url}/metrics`)).text();
+    for (const m of text.matchAll(/^switchboard_webhook_deliveries_total\{result="(\w+)"\} (\d+)$/gm)) counts[m[1]!]! += Number(m[2]);
+  }
+  return counts;
+}
+
+describe('Webhook delivery (the webhooks controller)', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  let replica: TestApp;
+  let tenantId: string;
+  let receiver: Receiver;
+  const secrets: string[] = [];
+  const cliErrors: string[] = [];
+
+  before(async () => {
+    const env = { SWITCHBOARD_WEBHOOK_RETRY_SEC: '1' };
+    app = await startJobsApp({ controllers: true, env });
+    // A second controller replica on the same database: both claim webhook deliveries.
+    replica = await startTestApp({ databaseUrl: app.runtime.ctx.config.DATABASE_URL, controllers: true, model: app.model, env });
+    ({ tenantId } = await app.company());
+    secrets.push(await secretOf(app, tenantId));
+    receiver = await startReceiver(secrets[0]!, { delayMs: 15 });
+  });
+  after(async () => {
+    await receiver?.close();
+    await replica?.close();
+    await app?.close();
+  });
+  afterEach(() => {
+    receiver.answers.length = 0;
+  });
+
+  it("delivers every event once, signed both ways, and a call's events one at a time in the order written, with two replicas", async () => {
+    const keys = Array.from({ length: 5 }, () => prefixedId('cal'));
+    const written = new Map<string, string[]>(keys.map((k) => [k, []]));
+    await Promise.all(
+      keys.map(async (key) => {
+        for (let n = 0; n < 6; n++) written.get(key)!.push((await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } })).id);
+      }),
+    );
+    await eventually(() => receiver.events.length >= 30, '30 deliveries');
+
+    expect(receiver.rejected).to.deep.equal([]);
+    expect(receiver.requests).to.have.length(30);
+    expect(receiver.maxOpenPerKey, 'requests of one call open at the same time').to.equal(1);
+    for (const key of keys) {
+      const arrived = receiver.events.filter((e) => e.data.key === key);
+      expect(arrived.map((e) => e.id), `order of ${key}`).to.deep.equal(written.get(key));
+      expect(arrived.map((e) => e.data.n)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    }
+    for (const [i, req] of receiver.requests.entries()) {
+      expect(req.method).to.equal('POST');
+      expect(req.headers['user-agent']).to.equal('voice-webhooks/1');
+      expect(req.headers['content-type']).to.equal('application/json');
+      expect(req.headers['webhook-id']).to.equal(receiver.events[i].id);
+    }
+    const [first] = receiver.events;
+    expect(Object.keys(first)).to.deep.equal(['id', 'type', 'created_at', 'tenant_id', 'data']);
+    expect(first).to.include({ type: 'call.updated', tenant_id: tenantId });
+    expect(first.id).to.match(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(new Date(first.created_at).toISOString()).to.equal(first.created_at);
+    await settled(app, first.id, 'delivered');
+  });
+
+  it('tries message.created three times, a few seconds apart, with the same event id', async () => {
+    const before = await deliveryCounts(app, replica);
+    receiver.answers.push(500, 503);
+    const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('msg'), type: 'message.created', target: 'message', maxAttempts: 3 });
+    const row = await settled(app, sent.id, 'delivered');
+    expect(row.attempts).to.equal(3);
+
+    const tries = receiver.requests.filter((r) => r.headers['webhook-id'] === sent.id);
+    expect(tries).to.have.length(3);
+    expect(new Set(tries.map((r) => JSON.parse(r.body).id))).to.deep.equal(new Set([sent.id]));
+    const stamps = tries.map((r) => Number(r.headers['x-voice-timestamp']));
+    // SWITCHBOARD_WEBHOOK_RETRY_SEC is 1 here.
+    expect(stamps[1]! - stamps[0]!).to.be.at.least(1);
+    expect(stamps[2]! - stamps[1]!).to.be.at.least(1);
+
+    const after = await deliveryCounts(app, replica);
+    expect({ delivered: after.delivered! - before.delivered!, retry: after.retry! - before.retry!, failed: after.failed! - before.failed! }).to.deep.equal({
+      delivered: 1,
+      retry: 2,
+      failed: 0,
+    });
+  });
+
+  it("sends a call event once: a failed try is not repeated, and the call's later events still go", async () => {
+    receiver.answers.push(500);
+    const key = prefixedId('cal');
+    const sent: Envelope[] = [];
+    for (let n = 0; n < 3; n++) sent.push(await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } }));
+    const row = await settled(app, sent[0]!.id, 'failed');
+    expect(row).to.include({ attempts: 1, last_error: 'the receiver answered HTTP 500' });
+    await settled(app, sent[2]!.id, 'delivered');
+    expect(receiver.requests.filter((r) => r.headers['webhook-id'] === sent[0]!.id)).to.have.length(1);
+    expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id)).to.deep.equal(sent.map((e) => e.id));
+  });
+
+  it('after a replica died mid-try: a call event is given up (not sent twice), a message.created is tried again with its id', async () => {
+    const { ctx } = app.runtime;
+    const key = prefixedId('cal');
+    const past = new Date(Date.now() - MINUTE);
+    // A try in flight on a replica that is gone: its lease ran out. No public interface makes one.
+    const inFlight = (event: Partial<OutboxEvent>) =>
+      ctx.db.transaction(async (trx) => {
+        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey: key, type: 'call.updated', target: 'events', maxAttempts: 1, data: { key }, ...event });
+        await trx('webhook_outbox').where({ id: sent.id }).update({ attempts: 1, lease_owner: 'gone', lease_until: past, due_at: past });
+        return sent;
+      });
+    const lost = await inFlight({});
+    const message = await inFlight({ type: 'message.created', target: 'message', maxAttempts: 3 });
+    const next = await enqueue(app, { tenantId, url: receiver.url, orderingKey: key });
+    app.controllers!.wake();
+
+    expect((await settled(app, lost.id, 'failed')).last_error).to.match(/^interrupted/);
+    expect(await settled(app, message.id, 'delivered')).to.include({ attempts: 2 });
+    await settled(app, next.id, 'delivered');
+    expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id)).to.deep.equal([message.id, next.id]);
+  });
+
+  it('refuses a receiver that is not https on the public internet, without sending it anything', async () => {
+    const local = await startReceiver(secrets[0]!, { host: '::1' });
+    try {
+      const notPublic = await enqueue(app, { tenantId, url: local.url, orderingKey: prefixedId('cal') });
+      const plainHttp = await enqueue(app, { tenantId, url: receiver.url.replace('https:', 'http:'), orderingKey: prefixedId('cal') });
+      expect((await settled(app, notPublic.id, 'failed')).last_error).to.match(/refused: ::1 is not a public address/);
+      expect((await settled(app, plainHttp.id, 'failed')).last_error).to.match(/refused: only https/);
+      expect(local.requests).to.have.length(0);
+      expect(receiver.requests.filter((r) => r.headers['webhook-id'] === plainHttp.id)).to.have.length(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('signs the next delivery with the new secret once rotate-webhook-secret replaced it', async () => {
+    const rotated = await admin(app, 'tenant', 'rotate-webhook-secret', '--tenant', tenantId);
+    cliErrors.push(rotated.stderr);
+    expect(rotated.json).to.deep.equal({ tenantId, rotated: true });
+    secrets.push(await secretOf(app, tenantId));
+    expect(secrets[1]).to.match(/^whsec_/).and.not.equal(secrets[0]);
+
+    receiver.secret = secrets[1]!;
+    const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('cal') });
+    await settled(app, sent.id, 'delivered');
+    const req = receiver.requests.find((r) => r.headers['webhook-id'] === sent.id)!;
+    expect(signatureProblem(secrets[1]!, req.headers, req.body)).to.equal(null);
+    expect(signatureProblem(secrets[0]!, req.headers, req.body)).to.equal('X-Voice-Signature does not match');
+  });
+
+  it('keeps the webhook secret encrypted at rest and out of every log', async () => {
+    const { webhook_secret: atRest } = await app.runtime.ctx.db('tenants').where({ id: tenantId }).first();
+    expect(atRest).to.match(/^v1\./);
+    expect(atRest).not.to.include(secrets[1]!.slice('whsec_'.length));
+    const logs = [...app.logs, ...replica.logs, ...cliErrors].join('\n');
+    expect(logs).to.include('webhook not delivered');
+    for (const secret of secrets) expect(logs).not.to.include(secret.slice('whsec_'.length));
+  });
+});
+
+describe('Webhook timestamps', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let receiver: Receiver;
+  before(async () => {
+    app = await startJobsApp({ controllers: true, manualClock: true });
+    receiver = await startReceiver('');
+  });
+  after(async () => {
+    await receiver?.close();
+    await app?.close();
+  });
+
+  it('are refused with 401 by a receiver whose clock is more than 5 minutes away, and the event is recorded failed', async () => {
+    const { tenantId } = await app.company();
+    receiver.secret = await secretOf(app, tenantId);
+    const clock = manualClock(app);
+    const realNow = clock.now();
+
+    clock.set(new Date(realNow.getTime() - 6 * MINUTE));
+    const stale = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('cal') });
+    expect((await settled(app, stale.id, 'failed')).last_error).to.equal('the receiver answered HTTP 401');
+    expect(receiver.rejected).to.have.length(1);
+    expect(receiver.rejected[0]).to.match(/^stale or missing timestamp/);
+
+    clock.set(realNow);
+    const fresh = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('cal') });
+    await settled(app, fresh.id, 'delivered');
+    expect(receiver.events.map((e) => e.id)).to.deep.equal([fresh.id]);
+  });
+});

@@ -1,0 +1,74 @@
+// A customer's webhook receiver on loopback HTTPS that checks what the spec tells receivers to
+// check, written from the spec alone (not with the product's signing code): both signatures over
+// the raw body, a timestamp within 5 minutes, else 401. Accepted events are kept in arrival order.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startHttpsServer, type RecordedRequest } from './https.js';
+
+export interface Receiver {
+  url: string;
+  /** The secret the receiver checks with; tests change it after a rotation. */
+  secret: string;
+  /** Every request, as it arrived. */
+  requests: RecordedRequest[];
+  /** Envelopes whose signatures checked out, in arrival order. */
+  events: any[];
+  /** Why requests were answered 401. */
+  rejected: string[];
+  /** Statuses answered to the next accepted requests, one each (then 200). */
+  answers: number[];
+  /** Largest number of requests of one ordering key (the envelope's `data.key`) open at once. */
+  maxOpenPerKey: number;
+  close(): Promise<void>;
+}
+
+const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const one = (h: IncomingHttpHeaders, name: string) => String(h[name] ?? '');
+
+/** Why the request fails the spec's checks, or null when it passes. */
+export function signatureProblem(secret: string, headers: IncomingHttpHeaders, rawBody: string, nowMs = Date.now()): string | null {
+  const ts = one(headers, 'x-voice-timestamp');
+  if (!/^\d+$/.test(ts) || Math.abs(nowMs / 1000 - Number(ts)) > 300) return `stale or missing timestamp ${ts}`;
+  const voice = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${ts}.${rawBody}`).digest('hex')}`;
+  if (!same(one(headers, 'x-voice-signature'), voice)) return 'X-Voice-Signature does not match';
+  const id = one(headers, 'webhook-id');
+  if (one(headers, 'webhook-timestamp') !== ts) return 'webhook-timestamp differs from X-Voice-Timestamp';
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const standard = `v1,${createHmac('sha256', key).update(`${id}.${ts}.${rawBody}`).digest('base64')}`;
+  if (!one(headers, 'webhook-signature').split(' ').some((s) => same(s, standard))) return 'webhook-signature does not match';
+  return null;
+}
+
+export async function startReceiver(secret: string, opts: { host?: '127.0.0.1' | '::1'; delayMs?: number } = {}): Promise<Receiver> {
+  const open = new Map<string, number>();
+  const receiver: Omit<Receiver, 'url' | 'requests' | 'close'> = { secret, events: [], rejected: [], answers: [], maxOpenPerKey: 0 };
+  const server = await startHttpsServer((req, res) => {
+    // The handler runs right after its request was recorded: it is the last one.
+    const raw = server.requests.at(-1)!.body;
+    const problem = signatureProblem(receiver.secret, req.headers, raw);
+    if (problem) {
+      receiver.rejected.push(problem);
+      res.writeHead(401).end();
+      return;
+    }
+    const event = JSON.parse(raw);
+    receiver.events.push(event);
+    const key = String(event.data?.key ?? event.id);
+    open.set(key, (open.get(key) ?? 0) + 1);
+    receiver.maxOpenPerKey = Math.max(receiver.maxOpenPerKey, open.get(key)!);
+    setTimeout(() => {
+      open.set(key, open.get(key)! - 1);
+      res.writeHead(receiver.answers.shift() ?? 200).end('ok');
+    }, opts.delayMs ?? 0);
+  }, { host: opts.host });
+  return Object.assign(receiver, { url: `${server.url}/hooks`, requests: server.requests, close: server.close });
+}
+
+/** Poll `check` until it returns true, at most `tries` times, `everyMs` apart. */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, tries = 300, everyMs = 25): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
