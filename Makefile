@@ -28,12 +28,13 @@ test: build
 
 bench: build
 	@node dist/test/support/make-cert.js $(TLS_DIR)
-	NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/run.js
+	NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/run.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/jobs.js
 
 openapi: build
 	@mkdir -p openapi
 	node dist/cmd/switchboard.js openapi > openapi/agent-api.json
-	@echo "wrote openapi/agent-api.json"
+	node dist/cmd/switchboard.js openapi voice > openapi/voice-api.json
+	@echo "wrote openapi/agent-api.json and openapi/voice-api.json"
 
 # The chart's CRD templates from crds/*.yaml (the single source); the chart test fails on drift.
 manifests: build

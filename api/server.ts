@@ -1,4 +1,5 @@
-// The HTTP server: request ids and logs, health, the Agent API under /api/v1.
+// The HTTP server: request ids and logs, health, the Agent API under /api/v1, the Voice API under
+// /v1 and its MCP server at /mcp.
 import express, { type Express } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../pkg/context.js';
@@ -11,6 +12,7 @@ import { conversationsRouter } from './agents/conversations.js';
 import { triggersRouter } from './agents/triggers.js';
 import { agentOpenApiDocument } from './agents/openapi.js';
 import { voiceRouter } from './voice/index.js';
+import { mcpRouter } from './mcp/index.js';
 
 /** Liveness, readiness and metrics, served by every server process (API and controllers). */
 export function healthRouter(ctx: Ctx): express.Router {
@@ -78,6 +80,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   api.use(agentErrorHandler(ctx.log));
   app.use('/api/v1', api);
   app.use('/v1', voiceRouter(ctx, deps));
+  app.use('/mcp', mcpRouter(ctx, deps));
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'No such endpoint' });

@@ -8,6 +8,10 @@ import { createTenant, getTenant, updateTenant, type TenantSettings } from '../p
 import { agentView, createAgent, listAgents, updateAgent, type AgentInput } from '../pkg/store/agents.js';
 import { createKey, listKeys, revokeKey } from '../pkg/store/keys.js';
 import { balance, topUp } from '../pkg/store/credits.js';
+import { addDoNotCall, listDoNotCall, removeDoNotCall } from '../pkg/store/do-not-call.js';
+import { requireE164 } from '../pkg/voice/numbers.js';
+import { rotateWebhookSecret, webhookSecret } from '../pkg/webhooks/secret.js';
+import { sendTestMessage } from '../pkg/webhooks/test-message.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = { [flag: string]: string | boolean | undefined };
@@ -33,6 +37,15 @@ const settingsOptions: Options = {
   'requests-per-minute': str,
 };
 const SETTINGS = '[--timezone TZ] [--features a,b] [--max-pending-jobs N] [--min-credits N] [--billing prepaid|payg] [--requests-per-minute N]';
+// Voice settings of an existing company ('' clears a URL or the default agent).
+const voiceOptions: Options = {
+  'events-url': str,
+  'message-webhook-url': str,
+  'max-concurrent-calls': str,
+  'default-agent': str,
+  country: str,
+};
+const VOICE = '[--events-url URL] [--message-webhook-url URL] [--max-concurrent-calls N] [--default-agent ID] [--country CC]';
 
 const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str };
 const AGENT = '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off]';
@@ -70,6 +83,11 @@ function settingsFrom(v: Values): TenantSettings {
   s.minCredits = numberFlag(v, 'min-credits');
   if (typeof v.billing === 'string') s.billing = v.billing as TenantSettings['billing'];
   s.requestsPerMinute = numberFlag(v, 'requests-per-minute');
+  if (typeof v['events-url'] === 'string') s.eventsUrl = v['events-url'];
+  if (typeof v['message-webhook-url'] === 'string') s.messageWebhookUrl = v['message-webhook-url'];
+  s.maxConcurrentCalls = numberFlag(v, 'max-concurrent-calls');
+  if (typeof v['default-agent'] === 'string') s.defaultAgentId = v['default-agent'];
+  if (typeof v.country === 'string') s.country = v.country;
   return s;
 }
 
@@ -123,9 +141,9 @@ const commands: Record<string, Command> = {
     },
   },
   'tenant update': {
-    synopsis: `--tenant ID [--name NAME] ${SETTINGS}`,
-    about: "change a company's settings",
-    options: { tenant: str, name: str, ...settingsOptions },
+    synopsis: `--tenant ID [--name NAME] ${SETTINGS} ${VOICE}`,
+    about: "change a company's settings (--default-agent: answers placed calls that name no agent; --country: reads national-format numbers)",
+    options: { tenant: str, name: str, ...settingsOptions, ...voiceOptions },
     async run(ctx, v) {
       const id = required(v, 'tenant');
       const settings = settingsFrom(v);
@@ -136,12 +154,32 @@ const commands: Record<string, Command> = {
   },
   'tenant show': {
     synopsis: '--tenant ID',
-    about: "a company's settings and credit balance",
+    about: "a company's settings, credit balance and webhook secret (the console's view; API keys never see it)",
     options: { tenant: str },
     async run(ctx, v) {
       const tenant = await getTenant(ctx, required(v, 'tenant'));
-      const shown = { tenantId: tenant.id, ...tenant, creditBalance: await balance(ctx, tenant.id) };
-      return { json: shown, text: fields({ ...tenant, creditBalance: shown.creditBalance }) };
+      const extra = { creditBalance: await balance(ctx, tenant.id), webhookSecret: await webhookSecret(ctx, tenant.id) };
+      return { json: { tenantId: tenant.id, ...tenant, ...extra }, text: fields({ ...tenant, ...extra }) };
+    },
+  },
+  'tenant rotate-webhook-secret': {
+    synopsis: '--tenant ID',
+    about: 'replace the webhook secret at once: the next webhook is signed with the new one (tenant show shows it)',
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenantId = required(v, 'tenant');
+      await rotateWebhookSecret(ctx, tenantId);
+      return { json: { tenantId, rotated: true }, text: `Webhook secret of ${tenantId} replaced; see it with: switchboard admin tenant show --tenant ${tenantId}` };
+    },
+  },
+  'tenant test-message-webhook': {
+    synopsis: '--tenant ID',
+    about: 'send a signed sample message.test to the message webhook now, once, and report how it answered',
+    options: { tenant: str },
+    async run(ctx, v) {
+      const sent = await sendTestMessage(ctx, required(v, 'tenant'));
+      const text = sent.delivered ? `${sent.eventId} delivered to ${sent.url} (HTTP ${sent.status})` : `${sent.eventId} not delivered to ${sent.url}: ${sent.error}`;
+      return { json: { ...sent }, text };
     },
   },
   'agent create': {
@@ -216,6 +254,37 @@ const commands: Record<string, Command> = {
       if (amount === undefined) throw new UsageError('--amount is required');
       const total = await topUp(ctx, tenantId, amount);
       return { json: { tenantId, balance: total }, text: `Credit balance of ${tenantId}: ${total}` };
+    },
+  },
+  'dnc add': {
+    synopsis: '--tenant ID --number N [--reason TEXT]',
+    about: "put a number on a company's do-not-call list (E.164, or national in the company's country)",
+    options: { tenant: str, number: str, reason: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const entry = await addDoNotCall(ctx, tenant.id, requireE164(required(v, 'number'), tenant.country), (v.reason as string | undefined) ?? null);
+      return { json: { tenantId: tenant.id, ...entry }, text: `${entry.number} is on the do-not-call list of ${tenant.id}` };
+    },
+  },
+  'dnc remove': {
+    synopsis: '--tenant ID --number N',
+    about: "take a number off a company's do-not-call list",
+    options: { tenant: str, number: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const number = requireE164(required(v, 'number'), tenant.country);
+      const removed = await removeDoNotCall(ctx, tenant.id, number);
+      return { json: { tenantId: tenant.id, number, removed }, text: removed ? `${number} removed` : `${number} was not on the list` };
+    },
+  },
+  'dnc list': {
+    synopsis: '--tenant ID',
+    about: "a company's do-not-call list",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const numbers = await listDoNotCall(ctx, tenant.id);
+      return { json: { tenantId: tenant.id, numbers }, text: numbers.map((n) => `${n.number}  ${n.reason ?? ''}`).join('\n') || 'no numbers' };
     },
   },
 };

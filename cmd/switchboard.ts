@@ -12,6 +12,7 @@ import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
 import { createApp, healthRouter } from '../api/server.js';
 import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
+import { voiceOpenApiDocument } from '../api/voice/openapi.js';
 import { runAdmin } from './admin.js';
 
 const USAGE = `usage: switchboard <command>
@@ -20,7 +21,7 @@ const USAGE = `usage: switchboard <command>
   controllers  the controllers only (autonomous jobs); N replicas may run against one Postgres
   migrate   apply database migrations to DATABASE_URL and exit
   admin     operator commands (switchboard admin --help)
-  openapi   print the Agent API's OpenAPI document`;
+  openapi   print the Agent API's OpenAPI document (openapi voice: the Voice API's)`;
 
 async function listen(runtime: Runtime, config: Config, log: Logger, app: RequestListener): Promise<Server> {
   const server = createServer(app);
@@ -99,7 +100,8 @@ OpenAPI: ${url}/api/v1/openapi.json    Stop: Ctrl-C
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'openapi') {
-    process.stdout.write(`${JSON.stringify(agentOpenApiDocument(), null, 2)}\n`);
+    const document = rest[0] === 'voice' ? voiceOpenApiDocument() : agentOpenApiDocument();
+    process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     return;
   }
   if (!command || command === '--help' || command === 'help') {

@@ -12,8 +12,13 @@ export interface Claimed {
 
 export interface Reconciler {
   name: string;
-  /** NOTIFY channel on which changes to this reconciler's rows are announced. */
+  /** NOTIFY channel on which changes to this reconciler's rows are announced, each with the row's id (Claimed.id). */
   channel: string;
+  /**
+   * Set when a row being run changes only in ways that make nothing else due before its run ends
+   * (which wakes the loop anyway): announcements about this replica's running rows are then ignored.
+   */
+  quietWhileRunning?: boolean;
   /** Transitions that need no work (deadlines, lost leases). */
   sweep(ctx: Ctx): Promise<void>;
   /** Claim one due row for `owner`, or null when nothing is due. */
@@ -51,6 +56,12 @@ class Loop {
   wake(): void {
     this.pendingWake = true;
     this.wakeUp?.();
+  }
+
+  /** A change to row `id` was announced. */
+  notified(id: string): void {
+    if (this.reconciler.quietWhileRunning && this.running.has(id)) return;
+    this.wake();
   }
 
   start(): void {
@@ -102,15 +113,17 @@ class Loop {
         let idle = this.opts.maxIdleMs;
         try {
           await this.tick();
-          const due = await reconciler.nextDue(ctx);
-          if (due) idle = Math.min(idle, due.getTime() - ctx.clock.now().getTime());
+          // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
+          if (this.running.size < this.opts.concurrency) {
+            const due = await reconciler.nextDue(ctx);
+            if (due) idle = Math.min(idle, due.getTime() - ctx.clock.now().getTime());
+          }
         } catch (err) {
           ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
           ctx.log.error({ err, reconciler: reconciler.name }, 'controller tick failed; retrying');
           idle = Math.min(idle, 1000);
         }
-        // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
-        await this.sleep(this.running.size >= this.opts.concurrency ? this.opts.maxIdleMs : idle);
+        await this.sleep(idle);
       }
       return await this.drain();
     } finally {
@@ -161,7 +174,7 @@ export class ControllerManager {
       reconciler.registerMetrics?.(this.ctx);
       const loop = new Loop(this.ctx, reconciler, this.owner, opts);
       this.loops.push(loop);
-      this.unsubscribe.push(await this.ctx.notifier.subscribe(reconciler.channel, () => loop.wake()));
+      this.unsubscribe.push(await this.ctx.notifier.subscribe(reconciler.channel, (id) => loop.notified(id)));
       loop.start();
     }
     this.ctx.log.info({ owner: this.owner, reconcilers: this.reconcilers.map((r) => r.name), ...this.opts }, 'controllers started');

@@ -14,6 +14,8 @@ import type { Reconciler } from './manager.js';
 export const triggersReconciler: Reconciler = {
   name: 'triggers',
   channel: CHANNELS.triggers,
+  // A running job is changed only by its own run (cancel refuses running jobs), announcing its claim and end.
+  quietWhileRunning: true,
   async sweep(ctx) {
     await sweepTriggers(ctx);
   },

@@ -42,6 +42,9 @@ export const configSchema = z.object({
   SWITCHBOARD_KUBE_NAMESPACE: optionalString,
   SWITCHBOARD_MIRROR_RETENTION_MIN: intWithDefault(60, 0, 7 * 24 * 60),
   SWITCHBOARD_MIRROR_RESYNC_SEC: intWithDefault(2, 1, 3600),
+  SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
+  SWITCHBOARD_SIM_SCENARIOS: optionalString,
+  SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -87,4 +90,7 @@ export const configDocs: Record<keyof Config, string> = {
   SWITCHBOARD_KUBE_NAMESPACE: 'Namespace of the mirrored objects (default: the pod\'s namespace, else the kubeconfig\'s, else default)',
   SWITCHBOARD_MIRROR_RETENTION_MIN: 'How long finished jobs stay mirrored, in minutes (default 60)',
   SWITCHBOARD_MIRROR_RESYNC_SEC: 'Mirror resync period in seconds; changes are also pushed at once (default 2)',
+  SWITCHBOARD_WEBHOOK_RETRY_SEC: 'Seconds between tries of a webhook that is tried more than once (message.created; default 5)',
+  SWITCHBOARD_SIM_SCENARIOS: 'JSON scenario table of the simulated phone network, replacing the shipped one (number → answer, busy, no-answer, voicemail, fail; ring time; the callee\'s lines)',
+  SWITCHBOARD_CALLER_ID: 'The number placed calls come from when they name no `from` (E.164, default +12025550100)',
 };

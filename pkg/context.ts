@@ -9,6 +9,8 @@ import type { Outbound } from './tools/outbound.js';
 import type { TurnLocks } from './db/locks.js';
 import type { Notifier } from './db/notify.js';
 import type { Metrics } from './metrics/index.js';
+import type { UsageMeter } from './voice/usage.js';
+import type { CallLimits } from './limits/calls.js';
 
 export interface Ctx {
   db: Db;
@@ -22,4 +24,8 @@ export interface Ctx {
   locks: TurnLocks;
   notifier: Notifier;
   metrics: Metrics;
+  /** API and MCP request counts per account, key, app, channel and day (batched into Postgres). */
+  usage: UsageMeter;
+  /** Calls placed per minute and simultaneous-call slots, per account. */
+  callLimits: CallLimits;
 }

@@ -1,6 +1,7 @@
 // Everything a server process needs, built from the configuration: database (external or
 // embedded), model endpoint (configured or the offline model), Redis, secrets, outbound guard.
 import { createClient, type RedisClientType } from 'redis';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Ctx } from './context.js';
@@ -15,7 +16,9 @@ import { startOfflineModel } from './agent/offline-model.js';
 import { SecretBox } from './tools/secrets.js';
 import { createOutbound } from './tools/outbound.js';
 import { createRateLimits, type RateLimits } from './limits/rate-limit.js';
+import { createCallLimits } from './limits/calls.js';
 import { createMetrics } from './metrics/index.js';
+import { UsageMeter } from './voice/usage.js';
 
 export interface Runtime {
   ctx: Ctx;
@@ -63,15 +66,27 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
 
   let redis: RedisClientType | null = null;
   if (config.REDIS_URL) {
-    redis = createClient({ url: config.REDIS_URL }) as RedisClientType;
+    // No offline queue: while Redis is unreachable commands fail at once, and limits fall back to memory.
+    redis = createClient({ url: config.REDIS_URL, disableOfflineQueue: true }) as RedisClientType;
     redis.on('error', (err: Error) => log.error({ err: err.message }, 'redis error'));
-    await redis.connect();
+    const client = redis;
+    // Start on the first attempt's outcome; an unreachable Redis is retried in the background.
+    const connecting = client.connect().catch(() => undefined);
+    const stopWaiting = new AbortController();
+    const failed = once(client, 'error', { signal: stopWaiting.signal }).catch(() => undefined);
+    await Promise.race([connecting, failed]);
+    stopWaiting.abort();
     closers.unshift(async () => {
-      await redis!.quit();
+      if (client.isReady) await client.close();
+      else client.destroy();
     });
     describe.limits = 'Redis';
   }
 
+  const metrics = createMetrics();
+  const limits = createRateLimits(redis, { metrics, log });
+  const usage = new UsageMeter(db, clock, log);
+  closers.unshift(() => usage.close());
   const ctx: Ctx = {
     db,
     clock,
@@ -82,11 +97,14 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     outbound: createOutbound(config),
     locks,
     notifier,
-    metrics: createMetrics(),
+    metrics,
+    usage,
+    // A slot outlives two missed heartbeats of the controller that holds the call.
+    callLimits: createCallLimits({ redis, limits, clock, leaseMs: config.SWITCHBOARD_LEASE_SEC * 2000 }),
   };
   return {
     ctx,
-    limits: createRateLimits(redis),
+    limits,
     describe,
     close: async () => {
       for (const close of closers) await close().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));

@@ -1,32 +1,63 @@
 // Bearer API keys, checked on every request (no caching, so revocation holds at once), then the
-// per-key request rate limit.
+// request rate limits: per key and, separately, per connected app. Every authenticated request is
+// metered, including those refused by a limit.
 import type { Request, RequestHandler } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { TooManyRequests, Unauthorized } from '../../pkg/errors.js';
 import { authenticate, type Principal } from '../../pkg/store/keys.js';
-import type { RateLimits } from '../../pkg/limits/rate-limit.js';
+import type { RateDecision, RateLimits } from '../../pkg/limits/rate-limit.js';
+import { appName, type UsageRef } from '../../pkg/voice/usage.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
     principal?: Principal;
+    /** The connected app that made the request ('' when none was declared). */
+    connectedApp?: string;
   }
 }
 
+/** The header naming the connected app on REST; MCP clients declare theirs at initialize. */
+export const APP_HEADER = 'switchboard-app';
+
 const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/=]{8,512})$/;
+
+export async function authenticateBearer(ctx: Ctx, authorization: string | undefined): Promise<Principal> {
+  const match = BEARER.exec(authorization ?? '');
+  if (!match) throw new Unauthorized();
+  return authenticate(ctx, match[1]!);
+}
+
+/**
+ * Counts one request against the key's limit and the app's (scoped to the account), meters it,
+ * and says whether it may proceed; when refused, after how long the later of the two allows it.
+ */
+export async function admit(ctx: Ctx, limits: RateLimits, ref: UsageRef & { perMinute: number }): Promise<RateDecision> {
+  const app = appName(ref.app);
+  const checks = [limits.consume('key', ref.keyId, ref.perMinute)];
+  if (app) checks.push(limits.consume('app', `${ref.tenantId}:${app}`, ref.perMinute));
+  const refused = (await Promise.all(checks)).filter((d) => !d.allowed);
+  const labels = { tenant: ref.tenantId, key: ref.keyId, channel: ref.channel };
+  ctx.metrics.apiRequests.inc(labels);
+  if (refused.length) ctx.metrics.apiRequestsOverLimit.inc(labels);
+  ctx.usage.countRequest({ ...ref, app }, refused.length > 0);
+  if (!refused.length) return { allowed: true, retryAfterSec: 0 };
+  return { allowed: false, retryAfterSec: Math.max(...refused.map((d) => d.retryAfterSec)) };
+}
 
 export function requireApiKey(ctx: Ctx, limits: RateLimits): RequestHandler {
   return async (req, _res, next) => {
-    const match = BEARER.exec(req.headers.authorization ?? '');
-    if (!match) throw new Unauthorized();
-    const principal = await authenticate(ctx, match[1]!);
-    const decision = await limits.consume('key', principal.keyId, principal.tenant.requestsPerMinute);
-    const usage = { tenant: principal.tenant.id, key: principal.keyId, channel: 'api' };
+    const principal = await authenticateBearer(ctx, req.headers.authorization);
+    const app = appName(req.get(APP_HEADER));
     req.principal = principal;
-    if (!decision.allowed) {
-      ctx.metrics.apiRequestsOverLimit.inc(usage);
-      throw new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
-    }
-    ctx.metrics.apiRequests.inc(usage);
+    req.connectedApp = app;
+    const decision = await admit(ctx, limits, {
+      tenantId: principal.tenant.id,
+      keyId: principal.keyId,
+      app,
+      channel: 'api',
+      perMinute: principal.tenant.requestsPerMinute,
+    });
+    if (!decision.allowed) throw new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
     next();
   };
 }

@@ -5,11 +5,22 @@ import { NotFound } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { requireApiKey } from '../http/auth.js';
 import { voiceErrorHandler } from './errors.js';
+import { callsRouter } from './calls.js';
+import { accountRouter } from './account.js';
+import { reportsRouter } from './reports.js';
+import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
+  const document = voiceOpenApiDocument();
+  r.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
   r.use(requireApiKey(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));
+  r.use(callsRouter(ctx));
+  r.use(accountRouter(ctx));
+  r.use(reportsRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

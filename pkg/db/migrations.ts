@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import * as m001 from './migrations/001_foundation.js';
 import * as m002 from './migrations/002_triggers.js';
 import * as m003 from './migrations/003_voice.js';
+import * as m004calls from './migrations/004_calls.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '001_foundation': m001,
   '002_triggers': m002,
   '003_voice': m003,
+  '004_calls': m004calls,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

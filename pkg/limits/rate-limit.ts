@@ -1,6 +1,9 @@
-// Request rate limits: exact across replicas with Redis, in memory without it.
+// Request rate limits: exact across replicas with Redis, in memory without it. While Redis is
+// unavailable each replica counts on its own (the insurance limiter), so requests never fail for it.
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RedisClientType } from 'redis';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/index.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -12,7 +15,34 @@ export interface RateLimits {
   consume(scope: string, key: string, perMinute: number): Promise<RateDecision>;
 }
 
-export function createRateLimits(redis: RedisClientType | null): RateLimits {
+/** The in-memory limiter rate-limiter-flexible falls back to when a Redis command fails; says when it is used. */
+class InsuranceLimiter extends RateLimiterMemory {
+  constructor(
+    opts: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly onUse: () => void,
+  ) {
+    super(opts);
+  }
+  override consume(...args: Parameters<RateLimiterMemory['consume']>): Promise<RateLimiterRes> {
+    this.onUse();
+    return super.consume(...args);
+  }
+}
+
+export function createRateLimits(redis: RedisClientType | null, obs: { metrics: Metrics; log: Logger }): RateLimits {
+  // One log line per outage: set on the first fallback, cleared when Redis is ready again.
+  let degraded = false;
+  redis?.on('ready', () => {
+    if (degraded) obs.log.info('redis is back: rate limits are shared across replicas again');
+    degraded = false;
+  });
+  const fellBack = (scope: string) => {
+    obs.metrics.rateLimiterFallback.inc({ scope });
+    if (degraded) return;
+    degraded = true;
+    obs.log.warn('redis unavailable: rate limits fall back to per-replica in-memory counting');
+  };
+
   // One limiter per (scope, limit): a company's own setting may differ from its neighbours'.
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiter = (scope: string, points: number): RateLimiterAbstract => {
@@ -20,7 +50,16 @@ export function createRateLimits(redis: RedisClientType | null): RateLimits {
     let found = limiters.get(name);
     if (!found) {
       const opts = { keyPrefix: `sb:rl:${name}`, points, duration: 60 };
-      found = redis ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: true }) : new RateLimiterMemory(opts);
+      found = redis
+        ? new RateLimiterRedis({
+            ...opts,
+            storeClient: redis,
+            useRedisPackage: true,
+            // Not ready (down, reconnecting): straight to the insurance limiter instead of waiting.
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new InsuranceLimiter(opts, () => fellBack(scope)),
+          })
+        : new RateLimiterMemory(opts);
       limiters.set(name, found);
     }
     return found;

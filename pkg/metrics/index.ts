@@ -13,6 +13,7 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route'>;
   apiRequests: Counter<'tenant' | 'key' | 'channel'>;
   apiRequestsOverLimit: Counter<'tenant' | 'key' | 'channel'>;
+  rateLimiterFallback: Counter<'scope'>;
   modelTokens: Counter<'tenant' | 'kind'>;
   credits: Counter<'tenant'>;
   triggerTransitions: Counter<'event' | 'status'>;
@@ -46,7 +47,7 @@ export function createMetrics(): Metrics {
     }),
     apiRequests: new Counter({
       name: 'switchboard_api_requests_total',
-      help: 'Authenticated API requests (usage metering), by tenant, API key and channel.',
+      help: 'Authenticated API requests, including those refused by a rate limit (usage metering), by tenant, API key and channel.',
       labelNames: ['tenant', 'key', 'channel'],
       registers,
     }),
@@ -54,6 +55,12 @@ export function createMetrics(): Metrics {
       name: 'switchboard_api_requests_over_limit_total',
       help: 'API requests refused by a rate limit, by tenant, API key and channel.',
       labelNames: ['tenant', 'key', 'channel'],
+      registers,
+    }),
+    rateLimiterFallback: new Counter({
+      name: 'switchboard_rate_limiter_fallback_total',
+      help: 'Rate-limit checks answered by the per-replica in-memory limiter because Redis was unavailable, by scope.',
+      labelNames: ['scope'],
       registers,
     }),
     modelTokens: new Counter({

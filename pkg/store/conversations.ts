@@ -47,6 +47,8 @@ export async function createConversation(
     customSystemMessage?: string;
     customTools?: StoredTool[];
     memoryScope?: 'company';
+    /** Default `api`; other channels (a call's `voice`) are hidden from the Agent API. */
+    channel?: 'api' | 'voice';
   },
 ): Promise<Conversation> {
   const now = ctx.clock.now();
@@ -60,6 +62,7 @@ export async function createConversation(
       custom_system_message: input.customSystemMessage ?? null,
       custom_tools: JSON.stringify(input.customTools ?? []),
       memory_scope: input.memoryScope ?? null,
+      channel: input.channel ?? 'api',
       created_at: now,
       updated_at: now,
     })

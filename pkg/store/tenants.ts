@@ -1,10 +1,12 @@
 // Companies (tenants): settings, features, billing.
 import { IANAZone } from 'luxon';
+import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
-import { prefixedId } from '../ids.js';
-import { Forbidden, NotFound } from '../errors.js';
-import { parseInput } from '../validate.js';
+import { isUuid, parseAgentRef, prefixedId } from '../ids.js';
+import { Forbidden, NotFound, type FieldIssue } from '../errors.js';
+import { invalid, parseInput } from '../validate.js';
+import { destinationProblem } from '../tools/outbound.js';
 
 /** company_memory: the Agent API's company memory; voice_api: calls through the API and MCP;
  * ai_agents and campaigns: campaigns driven from the customer's system. */
@@ -32,6 +34,12 @@ export interface Tenant {
 }
 
 const tenantName = z.string().trim().min(1).max(200);
+// A customer-side receiver; '' clears it. Whether the host is public is judged with the config (checkReferences).
+const receiverUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .transform((v) => (v === '' ? null : v));
 
 export const tenantSettingsSchema = z
   .object({
@@ -49,9 +57,32 @@ export const tenantSettingsSchema = z
     minCredits: z.number().min(0).max(1e12).optional(),
     billing: z.enum(['prepaid', 'payg']).optional(),
     requestsPerMinute: z.int32().min(1).optional(),
+    eventsUrl: receiverUrl.optional(),
+    messageWebhookUrl: receiverUrl.optional(),
+    maxConcurrentCalls: z.int32().min(1).optional(),
+    // The agent answering placed calls that name none: an agent UUID or agt_ id of this company; '' clears.
+    defaultAgentId: z
+      .string()
+      .trim()
+      .transform((v, c) => {
+        if (v === '') return null;
+        const id = isUuid(v) ? v.toLowerCase() : parseAgentRef(v);
+        if (!id) c.addIssue({ code: 'custom', message: 'must be an agent id (UUID or agt_…)' });
+        return id ?? z.NEVER;
+      })
+      .optional(),
+    country: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((c) => isSupportedCountry(c), 'must be an ISO 3166-1 alpha-2 country code with a telephone numbering plan, such as US or DE')
+      .optional(),
   })
   .strict();
-const newTenantSchema = tenantSettingsSchema.extend({ name: tenantName });
+// Receivers and the default agent are set on an existing company (they need its config and agents).
+const newTenantSchema = tenantSettingsSchema
+  .omit({ eventsUrl: true, messageWebhookUrl: true, defaultAgentId: true })
+  .extend({ name: tenantName });
 
 export type TenantSettings = z.input<typeof tenantSettingsSchema>;
 
@@ -84,8 +115,25 @@ const columns = (s: z.output<typeof tenantSettingsSchema>): Row => {
   if (s.minCredits !== undefined) out.min_credits = s.minCredits;
   if (s.billing !== undefined) out.billing = s.billing;
   if (s.requestsPerMinute !== undefined) out.requests_per_minute = s.requestsPerMinute;
+  if (s.eventsUrl !== undefined) out.events_url = s.eventsUrl;
+  if (s.messageWebhookUrl !== undefined) out.message_webhook_url = s.messageWebhookUrl;
+  if (s.maxConcurrentCalls !== undefined) out.max_concurrent_calls = s.maxConcurrentCalls;
+  if (s.defaultAgentId !== undefined) out.default_agent_id = s.defaultAgentId;
+  if (s.country !== undefined) out.country = s.country;
   return out;
 };
+
+/** Receivers must be https on the public internet (or allowed, by the outbound rules); the default agent must be the company's. */
+async function checkReferences(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, s: z.output<typeof tenantSettingsSchema>): Promise<void> {
+  const issues: FieldIssue[] = (['eventsUrl', 'messageWebhookUrl'] as const).flatMap((path) => {
+    const problem = s[path] ? destinationProblem(s[path], ctx.config) : null;
+    return problem ? [{ path, message: problem }] : [];
+  });
+  if (s.defaultAgentId && !(await ctx.db('agents').where({ id: s.defaultAgentId, tenant_id: tenantId }).first())) {
+    issues.push({ path: 'defaultAgentId', message: 'no such agent in this company' });
+  }
+  if (issues.length) throw invalid('tenant settings', issues);
+}
 
 export async function createTenant(ctx: Pick<Ctx, 'db' | 'clock'>, s: TenantSettings & { name: string }): Promise<Tenant> {
   const settings = parseInput(newTenantSchema, s, 'tenant settings');
@@ -96,8 +144,9 @@ export async function createTenant(ctx: Pick<Ctx, 'db' | 'clock'>, s: TenantSett
   return toTenant(row);
 }
 
-export async function updateTenant(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, s: TenantSettings): Promise<Tenant> {
+export async function updateTenant(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, id: string, s: TenantSettings): Promise<Tenant> {
   const settings = parseInput(tenantSettingsSchema, s, 'tenant settings');
+  await checkReferences(ctx, id, settings);
   const [row] = await ctx.db('tenants')
     .where({ id })
     .update({ ...columns(settings), updated_at: ctx.clock.now() })

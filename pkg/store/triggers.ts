@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
-import { CHANNELS, notify } from '../db/notify.js';
+import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
 
 export interface TriggerRow {
@@ -117,9 +117,8 @@ export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise
       business_keys: JSON.stringify(row.business_keys ?? {}),
       metadata: JSON.stringify(row.metadata ?? {}),
     })
-    .returning('*');
-  await notify(db, CHANNELS.triggers, inserted.id);
-  return inserted;
+    .returning(['*', announce(db, CHANNELS.triggers)]);
+  return withoutAnnounced<TriggerRow>(inserted);
 }
 
 export async function listTriggers(
@@ -168,11 +167,10 @@ export async function applyTransition(
   }
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  const [row] = await query.update(columns).returning('*');
+  const [row] = await query.update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]);
   if (!row) return null;
-  await notify(ctx.db, CHANNELS.triggers, row.id);
   ctx.metrics.triggerTransitions.inc({ event, status: to });
-  return row;
+  return withoutAnnounced<TriggerRow>(row);
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -204,13 +202,12 @@ export async function claimDueTrigger(
            started_at = coalesce(t.started_at, ?), last_run_at = ?, next_run_at = null,
            lease_owner = ?, lease_until = ?, due_at = ?, updated_at = ?
          from candidate where t.id = candidate.id
-         returning t.*, candidate.status as was_status, candidate.due_at as was_due`,
-        [now, now, now, owner, until, until, now],
+         returning t.*, candidate.status as was_status, candidate.due_at as was_due, pg_notify(?, t.id::text) as announced`,
+        [now, now, now, owner, until, until, now, CHANNELS.triggers],
       );
       const claimed = rows[0];
       if (!claimed) return null;
-      const { was_status: was, was_due: due, ...row } = claimed;
-      await notify(ctx.db, CHANNELS.triggers, row.id);
+      const { was_status: was, was_due: due, announced: _, ...row } = claimed;
       ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
       ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
       return row as TriggerRow;
@@ -248,16 +245,13 @@ export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>):
        completed_at = ?, updated_at = ?, due_at = null, next_run_at = null, waiting_reason = null,
        lease_owner = null, lease_until = null
      from due where t.id = due.id
-     returning t.*, due.status as was_status`,
-    [now, now, now, now, now, now],
+     returning t.*, due.status as was_status, pg_notify(?, t.id::text) as announced`,
+    [now, now, now, now, now, now, CHANNELS.triggers],
   );
-  return Promise.all(
-    rows.map(async ({ was_status: was, ...row }: TriggerRow & { was_status: string }) => {
-      await notify(ctx.db, CHANNELS.triggers, row.id);
-      ctx.metrics.triggerTransitions.inc({ event: SWEEP_EVENT[was]!, status: row.status });
-      return row as TriggerRow;
-    }),
-  );
+  return rows.map(({ was_status: was, announced: _, ...row }: TriggerRow & { was_status: string; announced: unknown }) => {
+    ctx.metrics.triggerTransitions.inc({ event: SWEEP_EVENT[was]!, status: row.status });
+    return row as TriggerRow;
+  });
 }
 
 /** Keep leases of running work alive. */
@@ -274,12 +268,11 @@ export async function heartbeatTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: str
 export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
   if (!ids.length) return;
   const now = ctx.clock.now();
-  const rows: { id: string }[] = await ctx.db('triggers')
+  await ctx.db('triggers')
     .whereIn('id', ids)
     .andWhere({ status: 'running', lease_owner: owner })
     .update({ lease_owner: null, lease_until: now, due_at: now })
-    .returning('id');
-  for (const { id } of rows) await notify(ctx.db, CHANNELS.triggers, id);
+    .returning(['id', announce(ctx.db, CHANNELS.triggers)]);
 }
 
 /**

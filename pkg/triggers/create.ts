@@ -80,10 +80,15 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
         return { created: false, trigger: existing };
       }
     }
-    let conversation = input.conversationId ? await existingConversation(tx, tenant, input) : await newConversation(tx, tenant, input);
-    const pending = await countPending(trx, conversation.id);
-    if (pending >= tenant.maxPendingJobs) {
-      throw new Conflict(`Conversation is at its pending-job cap (${tenant.maxPendingJobs})`);
+    let conversation: Conversation;
+    if (input.conversationId) {
+      conversation = await existingConversation(tx, tenant, input);
+      if ((await countPending(trx, conversation.id)) >= tenant.maxPendingJobs) {
+        throw new Conflict(`Conversation is at its pending-job cap (${tenant.maxPendingJobs})`);
+      }
+    } else {
+      // A conversation made in this transaction has no jobs yet, and the cap is at least 1.
+      conversation = await newConversation(tx, tenant, input);
     }
     conversation = await mergeCustomTools(tx, conversation, input.customTools);
     const from = start ?? now;

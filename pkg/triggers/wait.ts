@@ -5,9 +5,7 @@ import { getTrigger, type TriggerRow } from '../store/triggers.js';
 import { isTerminal } from './state.js';
 
 export async function waitForStatusChange(ctx: Ctx, tenantId: string, id: string, seconds: number): Promise<TriggerRow> {
-  const first = await getTrigger(ctx, tenantId, id);
-  // A finished job never changes again, so there is nothing to wait for.
-  if (seconds <= 0 || isTerminal(first.status)) return first;
+  if (seconds <= 0) return getTrigger(ctx, tenantId, id);
   // A notification that lands while a read is in flight must not be lost: it is remembered here.
   let signalled = false;
   let wake: () => void = () => {};
@@ -17,9 +15,12 @@ export async function waitForStatusChange(ctx: Ctx, tenantId: string, id: string
     wake();
   });
   try {
+    // Subscribed before this read, so no change after it can be missed.
+    const first = await getTrigger(ctx, tenantId, id);
+    // A finished job never changes again, so there is nothing to wait for.
+    if (isTerminal(first.status)) return first;
     const deadline = Date.now() + seconds * 1000;
-    // Subscribed before this read, so no change between the two can be missed.
-    let current = await getTrigger(ctx, tenantId, id);
+    let current = first;
     while (current.status === first.status && Date.now() < deadline) {
       if (!signalled) {
         await new Promise<void>((resolve) => {

@@ -81,7 +81,12 @@ async function measureTtft(server: BenchServer, client: Client, turns: number) {
   const added: number[] = [];
   const viaSwitchboard = async () => {
     const id = await next();
-    return timeToFirstToken(`${server.url}/api/v1/conversations/${id}/messages`, { authorization: `Bearer ${server.apiKey}` }, { message: 'Hi, what can you do?', stream: true }, switchboardContent);
+    return timeToFirstToken(
+      `${server.url}/api/v1/conversations/${id}/messages`,
+      { authorization: `Bearer ${server.apiKey}` },
+      { message: 'Hi, what can you do?', stream: true },
+      switchboardContent,
+    );
   };
   const straight = () =>
     timeToFirstToken(
@@ -118,7 +123,6 @@ async function measureTtft(server: BenchServer, client: Client, turns: number) {
 
 async function measureThroughput(client: Client, agentId: string) {
   const latencies: number[] = [];
-  const deadline = performance.now() + THROUGHPUT_SECONDS * 1000;
   const perWorker = Math.ceil(THROUGHPUT_TURNS / CONCURRENCY);
   // Conversations are made up front so the timed loop holds only turns.
   const pools = await Promise.all(
@@ -131,11 +135,13 @@ async function measureThroughput(client: Client, agentId: string) {
     }),
   );
   const begin = performance.now();
+  const deadline = begin + THROUGHPUT_SECONDS * 1000;
   await Promise.all(
     pools.map(async (ids) => {
       for (let turn = 0; turn < perWorker && performance.now() < deadline; turn++) {
         const t0 = performance.now();
-        const res = await client.post(`/api/v1/conversations/${ids[Math.floor(turn / TURNS_PER_CONVERSATION)]}/messages`, { message: 'Hi, what can you do?' });
+        const id = ids[Math.floor(turn / TURNS_PER_CONVERSATION)];
+        const res = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hi, what can you do?' });
         if (res.status !== 200) throw new Error(`a turn answered ${res.status}: ${JSON.stringify(res.body)}`);
         latencies.push(performance.now() - t0);
       }
@@ -155,7 +161,8 @@ function markdown(r: Awaited<ReturnType<typeof run>>): string {
   const { ttft, throughput: t } = r;
   return `# Agent API benchmark
 
-${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database} · load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after
+${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database}
+· load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after
 
 | Measure | Median (ms) | p99 (ms) |
 |---|---|---|

@@ -15,7 +15,8 @@ export interface BenchServer {
 const SYSTEM_PROMPT = 'You are the helpful assistant of the benchmark company.';
 
 // Production's default pool size, not the test suite's smaller one.
-const app = await startTestApp({ databaseUrl: (workerData as { databaseUrl: string }).databaseUrl, env: { SWITCHBOARD_DB_POOL_MAX: '20' } });
+const { databaseUrl } = workerData as { databaseUrl: string };
+const app = await startTestApp({ databaseUrl, env: { SWITCHBOARD_DB_POOL_MAX: '20' } });
 // Several chunks with no delay: the first one is what time to first token measures.
 app.model.setDefault({ chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'] });
 const company = await app.company({ credits: 1e9, systemPrompt: SYSTEM_PROMPT });
@@ -25,4 +26,5 @@ await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 1_000
 parentPort!.once('message', () => {
   void app.close().then(() => parentPort!.close());
 });
-parentPort!.postMessage({ url: app.url, modelUrl: app.model.url, apiKey: company.apiKey, agentId: company.agentId, systemPrompt: SYSTEM_PROMPT } satisfies BenchServer);
+const ready: BenchServer = { url: app.url, modelUrl: app.model.url, apiKey: company.apiKey, agentId: company.agentId, systemPrompt: SYSTEM_PROMPT };
+parentPort!.postMessage(ready);

@@ -1,27 +1,9 @@
 import { expect } from 'chai';
-import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type HttpResult, type TestApp } from '../../support/app.js';
 import { createKey, revokeKey } from '../../../pkg/store/keys.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
-
-const CI_REDIS = 'redis://127.0.0.1:6379';
-
-/** REDIS_URL when set; else the CI address when a Redis answers PING there; else none (in-memory limits). */
-async function reachableRedis(): Promise<string | undefined> {
-  if (process.env.REDIS_URL) return process.env.REDIS_URL;
-  return new Promise((resolve) => {
-    const socket = connect(6379, '127.0.0.1');
-    const done = (url?: string) => {
-      socket.destroy();
-      resolve(url);
-    };
-    socket.setTimeout(2000, () => done());
-    socket.once('error', () => done());
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG') ? CI_REDIS : undefined));
-  });
-}
+import { reachableRedis } from '../../support/redis.js';
 
 const redisUrl = await reachableRedis();
 const redisEnv = (): Record<string, string> => (redisUrl ? { REDIS_URL: redisUrl } : {});

@@ -1,0 +1,82 @@
+// The MCP server at /mcp: Streamable HTTP (stateless: one server and transport per request), the
+// same Bearer keys, feature gate and request limits as the Voice API. The connected app is the
+// client name declared at initialize; it travels back in Mcp-Session-Id, so any replica reads it.
+import { randomBytes } from 'node:crypto';
+import express, { Router, type Request } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Ctx } from '../../pkg/context.js';
+import { TooManyRequests } from '../../pkg/errors.js';
+import type { RateLimits } from '../../pkg/limits/rate-limit.js';
+import { requireFeature } from '../../pkg/store/tenants.js';
+import { appName } from '../../pkg/voice/usage.js';
+import { admit, authenticateBearer } from '../http/auth.js';
+import { voiceErrorHandler } from '../voice/errors.js';
+import { mcpServer } from './tools.js';
+
+const SESSION = /^sb1\.[A-Za-z0-9_-]+\.([A-Za-z0-9_-]*)$/;
+
+/** A session id that carries the app's name (not a secret: the client declared it). */
+const sessionIdFor = (app: string): string => `sb1.${randomBytes(12).toString('base64url')}.${Buffer.from(app).toString('base64url')}`;
+
+type Message = { method?: unknown; params?: { clientInfo?: { name?: unknown } } };
+
+const messagesOf = (body: unknown): Message[] => (Array.isArray(body) ? body : [body]).filter((m): m is Message => !!m && typeof m === 'object');
+
+function initializeOf(body: unknown): Message | undefined {
+  return messagesOf(body).find((m) => m.method === 'initialize');
+}
+
+/** The app: the client's name at initialize, else the one carried by the session id. */
+function appOf(req: Request): string {
+  const init = initializeOf(req.body);
+  if (init) return appName(typeof init.params?.clientInfo?.name === 'string' ? init.params.clientInfo.name : '');
+  const match = SESSION.exec(req.get('mcp-session-id') ?? '');
+  return match ? appName(Buffer.from(match[1]!, 'base64url').toString('utf8')) : '';
+}
+
+/** Over a limit, tool calls answer with a tool error saying when to retry; anything else answers 429. */
+const onlyToolCalls = (body: unknown): boolean =>
+  messagesOf(body).every((m) => m.method === 'tools/call' || (typeof m.method === 'string' && m.method.startsWith('notifications/')));
+
+export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
+  const r = Router();
+  r.use(async (req, _res, next) => {
+    const principal = await authenticateBearer(ctx, req.headers.authorization);
+    req.principal = principal;
+    requireFeature(principal.tenant, 'voice_api');
+    next();
+  });
+  r.use(express.json({ limit: '128kb' }));
+
+  r.post('/', async (req, res) => {
+    const principal = req.principal!;
+    const app = appOf(req);
+    req.connectedApp = app;
+    const decision = await admit(ctx, deps.limits, {
+      tenantId: principal.tenant.id,
+      keyId: principal.keyId,
+      app,
+      channel: 'mcp',
+      perMinute: principal.tenant.requestsPerMinute,
+    });
+    if (!decision.allowed && !onlyToolCalls(req.body)) throw new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
+
+    const server = mcpServer(ctx, { principal, app, refused: decision.allowed ? null : decision });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    if (initializeOf(req.body)) res.setHeader('mcp-session-id', sessionIdFor(app));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+
+  // Stateless: no server-initiated stream to open and no session to end.
+  r.all('/', (_req, res) => {
+    res.status(405).setHeader('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null });
+  });
+
+  r.use(voiceErrorHandler(ctx.log));
+  return r;
+}

@@ -1,0 +1,105 @@
+// The account part of the Voice API contract (DECISIONS.md): API keys, settings, usage reports.
+import { z } from 'zod';
+import { DateTime } from 'luxon';
+import { USAGE_GROUPS } from '../../pkg/voice/usage.js';
+
+const timestamp = z.string().meta({ description: 'RFC 3339' });
+
+export const accountParam = z.object({ account_id: z.string().meta({ description: "The account's id (tnt_…); any other answers 404" }) });
+export const keyParam = accountParam.extend({ key_id: z.string().meta({ description: 'API key id (key_…)' }) });
+
+export const createKeyBody = z
+  .object({ name: z.string().trim().min(1).max(100).meta({ description: 'A label for people, such as the system that uses the key' }) })
+  .strict()
+  .meta({ id: 'CreateApiKeyRequest' });
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable().meta({ description: 'Updated at most once a minute' }),
+    revoked: z.boolean(),
+    revoked_at: timestamp.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const apiKeyCreatedSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    key: z.string().meta({ description: 'The key itself, shown only in this reply' }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'ApiKeyCreated' });
+
+export const apiKeyListSchema = z.object({ data: z.array(apiKeySchema) }).meta({ id: 'ApiKeyList' });
+
+export const settingsBody = z
+  .object({
+    events_url: z
+      .string()
+      .max(2000)
+      .optional()
+      .meta({ description: 'https address on the public internet that receives call.*, queue.* and ai.* events; "" clears it' }),
+  })
+  .strict()
+  .meta({ id: 'AccountSettingsRequest' });
+
+export const settingsSchema = z
+  .object({
+    account_id: z.string(),
+    name: z.string(),
+    events_url: z.string().nullable(),
+    features: z.array(z.string()),
+    max_concurrent_calls: z.int(),
+    requests_per_minute: z.int(),
+    default_agent_id: z.string().nullable().meta({ description: 'agt_ id of the agent placed calls use when they name none' }),
+    country: z.string().meta({ description: 'ISO 3166-1 alpha-2: national-format numbers are read in it' }),
+  })
+  .meta({ id: 'AccountSettings' });
+
+const day = z
+  .string()
+  .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && DateTime.fromISO(v, { zone: 'utc' }).isValid, 'must be a date YYYY-MM-DD');
+
+export const usageQuery = z
+  .object({
+    from: day.optional().meta({ description: 'First day included, YYYY-MM-DD (UTC); default 29 days before `to`' }),
+    to: day.optional().meta({ description: 'Last day included, YYYY-MM-DD (UTC); default today' }),
+    group_by: z
+      .string()
+      .optional()
+      .transform((v, c) => {
+        const groups = (v ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+        const unknown = groups.filter((g) => !(USAGE_GROUPS as readonly string[]).includes(g));
+        if (unknown.length) c.addIssue({ code: 'custom', message: `unknown grouping ${unknown.join(', ')}; use ${USAGE_GROUPS.join(',')}` });
+        if (new Set(groups).size !== groups.length) c.addIssue({ code: 'custom', message: 'a grouping is named twice' });
+        return groups as (typeof USAGE_GROUPS)[number][];
+      })
+      .meta({ description: `Comma-separated, any of ${USAGE_GROUPS.join(', ')}; rows come in this order of columns. None: one row of totals` }),
+  })
+  .strict();
+
+export const usageRowSchema = z
+  .object({
+    key_id: z.string().optional(),
+    app: z.string().nullable().optional().meta({ description: 'The connected app; null for requests that named none' }),
+    channel: z.enum(['api', 'mcp']).optional(),
+    day: z.string().optional(),
+    requests: z.int().meta({ description: 'Authenticated requests made, including those over the limit' }),
+    requests_over_limit: z.int().meta({ description: 'Requests refused with 429 rate_limited' }),
+    calls_placed: z.int(),
+  })
+  .meta({ id: 'UsageRow' });
+
+export const usageReportSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    group_by: z.array(z.enum(USAGE_GROUPS)),
+    data: z.array(usageRowSchema),
+  })
+  .meta({ id: 'UsageReport' });

@@ -1,0 +1,67 @@
+// Routes of the account: its API keys and settings. Another account's id answers 404, like a missing one.
+import { Router, type Request } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { NotFound } from '../../pkg/errors.js';
+import { agentRef } from '../../pkg/ids.js';
+import { createKey, listKeys, revokeKey, type ApiKeyView } from '../../pkg/store/keys.js';
+import { updateTenant, type Tenant } from '../../pkg/store/tenants.js';
+import { principalOf } from '../http/auth.js';
+import { parse } from '../http/validate.js';
+import { createKeyBody, settingsBody } from './account-schemas.js';
+
+/** The caller's own account, when the path names it. */
+function ownAccount(req: Request): Tenant {
+  const { tenant } = principalOf(req);
+  if (req.params.account_id !== tenant.id) throw new NotFound(`No account ${req.params.account_id}`);
+  return tenant;
+}
+
+const keyView = (k: ApiKeyView) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  created_at: k.createdAt,
+  last_used_at: k.lastUsedAt,
+  revoked: k.revoked,
+  revoked_at: k.revokedAt,
+});
+
+const settingsView = (t: Tenant) => ({
+  account_id: t.id,
+  name: t.name,
+  events_url: t.eventsUrl,
+  features: t.features,
+  max_concurrent_calls: t.maxConcurrentCalls,
+  requests_per_minute: t.requestsPerMinute,
+  default_agent_id: t.defaultAgentId ? agentRef(t.defaultAgentId) : null,
+  country: t.country,
+});
+
+export function accountRouter(ctx: Ctx): Router {
+  const r = Router();
+
+  r.post('/tenants/:account_id/api-keys', async (req, res) => {
+    const tenant = ownAccount(req);
+    const { name } = parse(createKeyBody, req.body);
+    const { key, apiKey } = await createKey(ctx, tenant.id, name);
+    res.status(201).json({ id: key.id, name: key.name, prefix: key.prefix, key: apiKey, created_at: key.createdAt });
+  });
+
+  r.get('/tenants/:account_id/api-keys', async (req, res) => {
+    const tenant = ownAccount(req);
+    res.json({ data: (await listKeys(ctx, tenant.id)).map(keyView) });
+  });
+
+  r.delete('/tenants/:account_id/api-keys/:key_id', async (req, res) => {
+    const tenant = ownAccount(req);
+    res.json(keyView(await revokeKey(ctx, req.params.key_id!, tenant.id)));
+  });
+
+  r.patch('/tenants/:account_id/settings', async (req, res) => {
+    const tenant = ownAccount(req);
+    const body = parse(settingsBody, req.body);
+    res.json(settingsView(await updateTenant(ctx, tenant.id, { eventsUrl: body.events_url })));
+  });
+
+  return r;
+}

@@ -1,0 +1,133 @@
+// The calls part of the Voice API contract (DECISIONS.md): request bodies, queries and replies.
+// The MCP tools take their inputs from the same schemas.
+import { z } from 'zod';
+import { Invalid, Unprocessable } from '../../pkg/errors.js';
+import { CALL_STATUSES } from '../../pkg/voice/state.js';
+import type { PlaceCallInput } from '../../pkg/voice/place.js';
+
+/** A JSON object whose serialized form is at most `bytes` long. */
+const sizedObject = (bytes: number) =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= bytes, `must be at most ${bytes / 1024} KB as JSON`);
+
+const phone = z.string().min(1).max(64).meta({ description: 'E.164 (+14155550100), or national format read in the account\'s country' });
+
+export const placeCallBody = z
+  .object({
+    to: phone,
+    from: phone.optional().meta({ description: "One of the account's numbers; default the deployment's caller id" }),
+    agent_id: z.string().min(1).max(64).optional().meta({ description: "agt_ id; default the account's default voice agent, else its first agent" }),
+    task: z.string().min(1).max(8000).optional().meta({ description: 'The brief for the agent' }),
+    context: sizedObject(8 * 1024).optional().meta({ description: 'Facts the agent may use (at most 8 KB)' }),
+    questions: z
+      .array(z.object({ key: z.string().min(1).max(64), question: z.string().min(1).max(1000) }).strict())
+      .max(20)
+      .refine((qs) => new Set(qs.map((q) => q.key)).size === qs.length, 'question keys must be unique')
+      .optional()
+      .meta({ description: 'Answers come back in result.answers under each key' }),
+    outcomes: z.array(z.string().min(1).max(64)).min(1).max(20).optional().meta({ description: "Allowed outcome names; default the agent's list" }),
+    voice: z.string().min(1).max(64).optional().meta({ description: 'A voice id from GET /v1/voices' }),
+    max_duration_sec: z.int().min(30).max(3600).default(600),
+    callback_url: z.string().min(1).max(2048).optional().meta({ description: 'https address on the public internet; receives call.result once, when final' }),
+    metadata: sizedObject(16 * 1024).optional().meta({ description: 'Echoed back (at most 16 KB)' }),
+  })
+  .strict()
+  .meta({ id: 'PlaceCallRequest' });
+
+/**
+ * A body that is not an object, or has a field the endpoint does not take: 400 `invalid_json`.
+ * A refused value: 422 `invalid_<field>` for the first field refused (`invalid_to`, `invalid_task`…),
+ * `invalid_<what>` for a rule about the whole body.
+ */
+function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues;
+  const unknown = issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknown) throw new Invalid(`Unknown field(s): ${unknown.keys.join(', ')}`);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Invalid('Body must be a JSON object');
+  const first = issues[0]!;
+  const field = first.path.length ? String(first.path[0]) : what;
+  throw new Unprocessable(`${first.path.join('.') || what}: ${first.message}`, `invalid_${field}`);
+}
+
+export const parsePlaceCall = (body: unknown): PlaceCallInput => parseBody(placeCallBody, body, 'call');
+
+export const IDEMPOTENCY_KEY_MAX = 255;
+
+export const steerBody = z
+  .object({
+    instruction: z.string().min(1).max(2000).optional().meta({ description: "Joins the agent's context before its next turn" }),
+    say: z.string().min(1).max(1000).optional().meta({ description: 'Spoken next' }),
+  })
+  .strict()
+  .refine((v) => v.instruction !== undefined || v.say !== undefined, 'give instruction or say')
+  .meta({ id: 'SteerCallRequest' });
+
+export const parseSteer = (body: unknown): z.output<typeof steerBody> => parseBody(steerBody, body, 'steer');
+
+export const resultQuery = z
+  .object({ wait: z.coerce.number().int().min(1).max(60).optional().meta({ description: 'Seconds (1-60) to hold the request until the result is final' }) })
+  .strict();
+
+const timestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+
+export const listCallsQuery = z
+  .object({
+    status: z.enum(CALL_STATUSES).optional(),
+    direction: z.enum(['outbound', 'inbound']).optional(),
+    to: z.string().min(1).max(64).optional(),
+    from: z.string().min(1).max(64).optional(),
+    created_after: timestamp.optional(),
+    created_before: timestamp.optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(64).optional(),
+  })
+  .strict();
+
+export const callRecordSchema = z
+  .object({
+    id: z.string(),
+    tenant_id: z.string(),
+    direction: z.enum(['outbound', 'inbound']),
+    from: z.string(),
+    to: z.string(),
+    status: z.enum(CALL_STATUSES),
+    duration_sec: z.int(),
+    created_at: z.string(),
+    answered_at: z.string().nullable(),
+    ended_at: z.string().nullable(),
+    hangup_cause: z.string().nullable(),
+    handler: z.string().nullable(),
+    ai: z.object({ agent_id: z.string() }).nullable(),
+    max_duration_sec: z.int(),
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Call' });
+
+export const callResultSchema = z
+  .object({
+    call_id: z.string(),
+    status: z.enum(CALL_STATUSES),
+    final: z.boolean(),
+    from: z.string(),
+    to: z.string(),
+    duration_sec: z.int(),
+    outcome: z.string(),
+    result: z.object({ outcome: z.string(), answers: z.record(z.string(), z.unknown()), note: z.string() }).nullable(),
+    summary: z.string(),
+    transcript: z.array(z.object({ speaker: z.enum(['agent', 'caller']), text: z.string() })),
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'CallResult' });
+
+export const callListSchema = z.object({ data: z.array(callRecordSchema), next_cursor: z.string().nullable() }).meta({ id: 'CallList' });
+
+export const steerAcceptedSchema = z.object({ call_id: z.string(), accepted: z.literal(true) }).meta({ id: 'SteerAccepted' });
+
+export const voiceListSchema = z
+  .object({
+    data: z.array(z.object({ id: z.string(), name: z.string(), language: z.string(), gender: z.string(), provider: z.string() })),
+  })
+  .meta({ id: 'VoiceList' });

@@ -1,0 +1,82 @@
+// Routes of calls: place, read, result (long poll), steer, hang up, list; the voice catalogue; the
+// recording of a voicemail.
+import { Router } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { NotFound, Unprocessable } from '../../pkg/errors.js';
+import { getCall } from '../../pkg/store/calls.js';
+import { requireFeature } from '../../pkg/store/tenants.js';
+import { getVoiceMessage } from '../../pkg/store/voice-messages.js';
+import { hangupCall, steerCall } from '../../pkg/voice/actions.js';
+import { listCallsPage } from '../../pkg/voice/list.js';
+import { placeCall } from '../../pkg/voice/place.js';
+import { simulatedRecording } from '../../pkg/voice/recording.js';
+import { callRecord, callResult } from '../../pkg/voice/views.js';
+import { VOICES } from '../../pkg/voice/voices.js';
+import { waitForFinal } from '../../pkg/voice/wait.js';
+import { principalOf } from '../http/auth.js';
+import { parse } from '../http/validate.js';
+import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, resultQuery } from './call-schemas.js';
+
+function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header.join(',') : header;
+  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw new Unprocessable(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'invalid_idempotency_key');
+  }
+  return key;
+}
+
+export function callsRouter(ctx: Ctx): Router {
+  const r = Router();
+
+  r.post('/calls', async (req, res) => {
+    const { tenant, keyId } = principalOf(req);
+    const key = idempotencyKey(req.headers['idempotency-key']);
+    const input = parsePlaceCall(req.body);
+    const { created, call } = await placeCall(ctx, { tenant, keyId, channel: 'api', app: req.connectedApp }, input, key);
+    res.status(created ? 201 : 200).json(callRecord(call));
+  });
+
+  r.get('/calls', async (req, res) => {
+    const { tenant } = principalOf(req);
+    res.json(await listCallsPage(ctx, tenant, parse(listCallsQuery, req.query, 'query')));
+  });
+
+  r.get('/calls/:id', async (req, res) => {
+    const { tenant } = principalOf(req);
+    res.json(callRecord(await getCall(ctx, tenant.id, req.params.id!)));
+  });
+
+  r.get('/calls/:id/result', async (req, res) => {
+    const { tenant } = principalOf(req);
+    requireFeature(tenant, 'voice_api');
+    const { wait } = parse(resultQuery, req.query, 'query');
+    res.json(callResult(await waitForFinal(ctx, tenant.id, req.params.id!, wait ?? 0)));
+  });
+
+  r.post('/calls/:id/steer', async (req, res) => {
+    const { tenant } = principalOf(req);
+    requireFeature(tenant, 'voice_api');
+    const steering = parseSteer(req.body);
+    const call = await steerCall(ctx, tenant.id, req.params.id!, steering);
+    res.status(202).json({ call_id: call.id, accepted: true });
+  });
+
+  r.post('/calls/:id/hangup', async (req, res) => {
+    const { tenant } = principalOf(req);
+    res.json(callRecord(await hangupCall(ctx, tenant.id, req.params.id!)));
+  });
+
+  r.get('/voices', (_req, res) => {
+    res.json({ data: VOICES });
+  });
+
+  r.get('/messages/:id/recording', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const message = await getVoiceMessage(ctx, tenant.id, req.params.id!);
+    if (message.kind !== 'voicemail') throw new NotFound(`Message ${message.id} has no recording`);
+    res.type('audio/wav').send(simulatedRecording(message.duration_sec ?? 1));
+  });
+
+  return r;
+}

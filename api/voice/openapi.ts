@@ -1,0 +1,137 @@
+// The Voice API's OpenAPI 3.1 document, generated from the same zod schemas the routes parse with.
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { voiceErrorSchema } from './errors.js';
+import * as a from './account-schemas.js';
+import * as c from './call-schemas.js';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'invalid_json: the body is not JSON, has a field the endpoint does not take, or a query value is malformed',
+  401: 'unauthorized: no key, malformed header, wrong or revoked key',
+  403: 'module_off: the account lacks the feature (the message names it)',
+  404: 'not_found: no such thing on the account (another account\'s answers the same)',
+  409: 'call_ended or not_live: the request does not fit the call\'s state',
+  413: 'body_too_large: the body is over 128 KB',
+  422: 'A value was refused: invalid_to, invalid_task, do_not_call, idempotency_mismatch, invalid_<field>…',
+  429: 'rate_limited (Retry-After gives the seconds to wait) or tenant_busy (simultaneous-call cap)',
+  500: 'internal: failure on the service side; retry',
+};
+
+interface Op {
+  summary: string;
+  description?: string;
+  body?: z.ZodType;
+  path?: z.ZodObject;
+  query?: z.ZodObject;
+  header?: z.ZodObject;
+  /** Success statuses (a replay answers 200 where a creation answers 201) and their body. */
+  ok: [number | number[], z.ZodType, string?];
+  errors: number[];
+}
+
+const callParam = z.object({ id: z.string().meta({ description: 'Call id (cal_…)' }) });
+const messageParam = z.object({ id: z.string().meta({ description: 'Message id (msg_…)' }) });
+
+function op(o: Op): ZodOpenApiOperationObject {
+  const [statuses, schema, mediaType = 'application/json'] = o.ok;
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const status of [statuses].flat()) responses[String(status)] = { description: o.summary, content: { [mediaType]: { schema } } };
+  const errors = [401, 429, 500, ...o.errors, ...(o.body ? [400, 413] : [])];
+  for (const code of [...new Set(errors)].sort()) {
+    responses[String(code)] = { description: ERROR_TEXT[code]!, content: { 'application/json': { schema: voiceErrorSchema } } };
+  }
+  const params = { ...(o.path ? { path: o.path } : {}), ...(o.query ? { query: o.query } : {}), ...(o.header ? { header: o.header } : {}) };
+  return {
+    summary: o.summary,
+    ...(o.description ? { description: o.description } : {}),
+    security: [{ bearer: [] }],
+    ...(Object.keys(params).length ? { requestParams: params } : {}),
+    // A body whose every field is optional may be left out.
+    ...(o.body ? { requestBody: { required: !o.body.safeParse({}).success, content: { 'application/json': { schema: o.body } } } } : {}),
+    responses,
+  };
+}
+
+export function voiceOpenApiDocument() {
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Switchboard Voice Calling API',
+      version: '1.0.0',
+      description:
+        'AI phone calls placed by API (and by MCP at /mcp with the same keys and tools), their results, API keys, account settings and usage reports. Errors are {error: {code, message}}. Requests are limited to 300 a minute per API key and, separately, per connected app (the Switchboard-App header).',
+    },
+    servers: [{ url: '/v1' }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    paths: {
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'The OpenAPI 3.1 description of this API', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+        },
+      },
+      '/calls': {
+        post: op({
+          summary: 'Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original call',
+          description: 'A task or callback_url needs the voice_api feature.',
+          body: c.placeCallBody,
+          header: z.object({ 'Idempotency-Key': z.string().min(1).max(c.IDEMPOTENCY_KEY_MAX).optional().meta({ description: 'Any unique string' }) }),
+          ok: [[201, 200], c.callRecordSchema],
+          errors: [403, 422],
+        }),
+        get: op({ summary: "List the account's calls, newest first", query: c.listCallsQuery, ok: [200, c.callListSchema], errors: [400] }),
+      },
+      '/calls/{id}': {
+        get: op({ summary: 'Read a call', path: callParam, ok: [200, c.callRecordSchema], errors: [404] }),
+      },
+      '/calls/{id}/result': {
+        get: op({
+          summary: 'The call result; with wait, held until it is final or the seconds run out',
+          path: callParam,
+          query: c.resultQuery,
+          ok: [200, c.callResultSchema],
+          errors: [400, 403, 404],
+        }),
+      },
+      '/calls/{id}/steer': {
+        post: op({ summary: 'Steer a live call', path: callParam, body: c.steerBody, ok: [202, c.steerAcceptedSchema], errors: [403, 404, 409, 422] }),
+      },
+      '/calls/{id}/hangup': {
+        post: op({ summary: 'Hang up a call; before answer it ends canceled', path: callParam, ok: [200, c.callRecordSchema], errors: [404, 409] }),
+      },
+      '/voices': {
+        get: op({ summary: 'The voice catalogue', ok: [200, c.voiceListSchema], errors: [] }),
+      },
+      '/messages/{id}/recording': {
+        get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),
+      },
+      '/tenants/{account_id}/api-keys': {
+        post: op({ summary: 'Create an API key; the key is in this reply only', path: a.accountParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404] }),
+        get: op({ summary: "List the account's API keys, revoked ones included", path: a.accountParam, ok: [200, a.apiKeyListSchema], errors: [404] }),
+      },
+      '/tenants/{account_id}/api-keys/{key_id}': {
+        delete: op({ summary: 'Revoke an API key, at once; it stays listed as revoked', path: a.keyParam, ok: [200, a.apiKeySchema], errors: [404] }),
+      },
+      '/tenants/{account_id}/settings': {
+        patch: op({ summary: 'Change account settings', path: a.accountParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404] }),
+      },
+      '/reports/api-usage': {
+        get: op({
+          summary: 'Usage of the API and MCP: requests, requests over the limit and calls placed',
+          query: a.usageQuery,
+          ok: [200, a.usageReportSchema],
+          errors: [400],
+        }),
+      },
+      '/reports/api-usage.csv': {
+        get: op({
+          summary: 'The usage report as CSV: the same columns, with a header row',
+          query: a.usageQuery,
+          ok: [200, z.string(), 'text/csv'],
+          errors: [400],
+        }),
+      },
+    },
+  });
+}

@@ -1,0 +1,27 @@
+// Usage reports: requests, requests over the limit and calls placed of the caller's own account.
+import { Router, type Request } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { usageCsv, usageReport } from '../../pkg/voice/usage.js';
+import { principalOf } from '../http/auth.js';
+import { parse } from '../http/validate.js';
+import { usageQuery } from './account-schemas.js';
+
+export function reportsRouter(ctx: Ctx): Router {
+  const r = Router();
+  const report = (req: Request) => {
+    const q = parse(usageQuery, req.query, 'query');
+    return usageReport(ctx, principalOf(req).tenant.id, { from: q.from, to: q.to, groupBy: q.group_by });
+  };
+
+  r.get('/reports/api-usage', async (req, res) => {
+    res.json(await report(req));
+  });
+
+  r.get('/reports/api-usage.csv', async (req, res) => {
+    const body = usageCsv(await report(req));
+    res.type('text/csv; charset=utf-8').setHeader('Content-Disposition', 'attachment; filename="api-usage.csv"');
+    res.send(body);
+  });
+
+  return r;
+}

@@ -1,0 +1,279 @@
+// Call rows: reading, listing, conditional transitions, and the call controller's claim, sweep,
+// heartbeat and release queries. Every change is announced on CHANNELS.calls with the call's id.
+import type { Knex } from 'knex';
+import type { Ctx } from '../context.js';
+import { NotFound } from '../errors.js';
+import { CHANNELS, notify } from '../db/notify.js';
+import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
+
+export interface TranscriptItem {
+  speaker: 'agent' | 'caller';
+  text: string;
+}
+
+export interface SteeringItem {
+  instruction?: string;
+  say?: string;
+  at: string;
+}
+
+/** What the agent ended the call with (`end_call`), as the result's `result` object. */
+export interface AgentResult {
+  outcome: string;
+  answers: Record<string, unknown>;
+  note: string;
+}
+
+export interface CallRow {
+  id: string;
+  seq: number;
+  tenant_id: string;
+  direction: 'outbound' | 'inbound';
+  from_number: string;
+  to_number: string;
+  status: CallStatus;
+  agent_id: string | null;
+  conversation_id: string | null;
+  channel: string;
+  key_id: string | null;
+  task: string | null;
+  context: Record<string, unknown>;
+  questions: { key: string; question: string }[];
+  outcomes: string[] | null;
+  voice: string | null;
+  max_duration_sec: number;
+  callback_url: string | null;
+  metadata: Record<string, unknown>;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  handler: string | null;
+  hangup_cause: string | null;
+  duration_sec: number;
+  transcript: TranscriptItem[];
+  steering: SteeringItem[];
+  result: AgentResult | null;
+  summary: string | null;
+  final: boolean;
+  created_at: Date;
+  updated_at: Date;
+  ringing_at: Date | null;
+  answered_at: Date | null;
+  ended_at: Date | null;
+  due_at: Date | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+}
+
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result'] as const;
+
+function encode(patch: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...patch };
+  for (const key of JSON_COLUMNS) if (out[key] !== undefined) out[key] = out[key] === null ? null : JSON.stringify(out[key]);
+  return out;
+}
+
+export async function getCall(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<CallRow> {
+  const row = await ctx.db('calls').where({ id, tenant_id: tenantId }).first();
+  if (!row) throw new NotFound(`No call ${id} on this account`);
+  return row;
+}
+
+export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).first();
+
+export async function findByIdempotencyKey(db: Knex, tenantId: string, key: string): Promise<CallRow | undefined> {
+  return db('calls').where({ tenant_id: tenantId, idempotency_key: key }).first();
+}
+
+export async function insertCall(db: Knex, row: Partial<CallRow>): Promise<CallRow> {
+  const [inserted] = await db('calls').insert(encode(row)).returning('*');
+  await notify(db, CHANNELS.calls, inserted.id);
+  return inserted;
+}
+
+export interface CallFilter {
+  status?: CallStatus;
+  direction?: 'outbound' | 'inbound';
+  to?: string;
+  from?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  /** Only calls older than this sequence number (the cursor). */
+  beforeSeq?: number;
+  limit: number;
+}
+
+/** Newest first. */
+export async function listCalls(ctx: Pick<Ctx, 'db'>, tenantId: string, f: CallFilter): Promise<CallRow[]> {
+  const q = ctx.db('calls').where({ tenant_id: tenantId });
+  if (f.status) q.andWhere({ status: f.status });
+  if (f.direction) q.andWhere({ direction: f.direction });
+  if (f.to) q.andWhere({ to_number: f.to });
+  if (f.from) q.andWhere({ from_number: f.from });
+  if (f.createdAfter) q.andWhere('created_at', '>', f.createdAfter);
+  if (f.createdBefore) q.andWhere('created_at', '<', f.createdBefore);
+  if (f.beforeSeq !== undefined) q.andWhere('seq', '<', f.beforeSeq);
+  return q.orderBy('seq', 'desc').limit(f.limit);
+}
+
+type Patch = Partial<Omit<CallRow, 'id' | 'seq' | 'status'>>;
+
+/**
+ * Apply `event` if the call is still in a status the state table allows it from (and, for a
+ * controller, still leased to `owner`). Returns the new row, or null when the call had moved on:
+ * the caller lost a race and must not act on it.
+ */
+export async function transitionCall(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  event: CallEvent,
+  patch: Patch,
+  owner?: string,
+): Promise<CallRow | null> {
+  const from = sourcesOf(event);
+  const to = transition(from[0]!, event)!;
+  const query = ctx.db('calls').where({ id }).whereIn('status', from);
+  if (owner) query.andWhere({ lease_owner: owner });
+  const [row] = await query.update({ ...encode(patch), status: to, updated_at: ctx.clock.now() }).returning('*');
+  if (row) await notify(ctx.db, CHANNELS.calls, row.id);
+  return row ?? null;
+}
+
+/** Change a call without a transition (what was said, steering, the conversation). */
+export async function updateCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, patch: Patch): Promise<CallRow> {
+  const [row] = await ctx.db('calls').where({ id }).update({ ...encode(patch), updated_at: ctx.clock.now() }).returning('*');
+  await notify(ctx.db, CHANNELS.calls, id);
+  return row;
+}
+
+export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Promise<void> {
+  await ctx.db('calls')
+    .where({ id })
+    .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() });
+}
+
+/** Adds a steering item to a call that is on the line; null when it is not. */
+export async function appendSteering(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: SteeringItem): Promise<CallRow | null> {
+  const [row] = await ctx.db('calls')
+    .where({ id, status: 'in-progress' })
+    .update({ steering: ctx.db.raw('steering || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() })
+    .returning('*');
+  if (row) await notify(ctx.db, CHANNELS.calls, id);
+  return row ?? null;
+}
+
+/** The summary and result are written: the call is final and leaves the controller's hands. */
+export async function markFinal(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, patch: Patch): Promise<CallRow | null> {
+  const [row] = await ctx.db('calls')
+    .where({ id, final: false })
+    .whereIn('status', ENDED)
+    .update({ ...encode(patch), final: true, due_at: null, lease_owner: null, lease_until: null, updated_at: ctx.clock.now() })
+    .returning('*');
+  if (row) await notify(ctx.db, CHANNELS.calls, id);
+  return row ?? null;
+}
+
+/** When a live call's max_duration_sec runs out (SQL), for due times. */
+const DEADLINE = `answered_at + max_duration_sec * interval '1 second'`;
+
+/**
+ * Claim one due call for `owner`: a queued call never dialled, or an ended call whose summary and
+ * result are still to be written. SKIP LOCKED lets replicas claim side by side.
+ */
+export async function claimDueCall(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, owner: string, leaseMs: number): Promise<CallRow | null> {
+  const now = ctx.clock.now();
+  const until = new Date(now.getTime() + leaseMs);
+  const { rows } = await ctx.db.raw(
+    `with candidate as (
+       select id, due_at from calls
+       where due_at <= ? and lease_owner is null and ((status = 'queued' and lease_until is null) or (status in (${ENDED.map(() => '?').join(', ')}) and not final))
+       order by due_at
+       limit 1
+       for update skip locked
+     )
+     update calls c set lease_owner = ?, lease_until = ?, due_at = ?, updated_at = ?
+     from candidate where c.id = candidate.id
+     returning c.*, candidate.due_at as was_due`,
+    [now, ...ENDED, owner, until, until, now],
+  );
+  const claimed = rows[0];
+  if (!claimed) return null;
+  const { was_due: due, ...row } = claimed;
+  ctx.metrics.queueLag.observe({ reconciler: 'calls' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+  return row as CallRow;
+}
+
+/**
+ * Work that needs no line: live calls whose controller stopped heartbeating fail (`interrupted`),
+ * their slots are released by the caller; ended calls whose finaliser was lost become claimable
+ * again; calls on the line past max_duration_sec are hung up (the controller holding the line
+ * sees the status change and puts the phone down). Returns the calls that ended here.
+ */
+export async function sweepCalls(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<{ interrupted: CallRow[]; overtime: CallRow[] }> {
+  const now = ctx.clock.now();
+  const live = LIVE.map(() => '?').join(', ');
+  const interrupted: CallRow[] = (
+    await ctx.db.raw(
+      `update calls set status = 'failed', hangup_cause = 'interrupted', ended_at = ?, updated_at = ?,
+         duration_sec = case when answered_at is null then 0 else greatest(0, floor(extract(epoch from (?::timestamptz - answered_at))))::int end,
+         lease_owner = null, lease_until = null, due_at = ?
+       where id in (select id from calls where status in (${live}) and lease_until <= ? for update skip locked)
+       returning *`,
+      [now, now, now, now, ...LIVE, now],
+    )
+  ).rows;
+  await ctx.db.raw(
+    `update calls set lease_owner = null, lease_until = null, due_at = ?
+     where id in (select id from calls where not final and status in (${ENDED.map(() => '?').join(', ')}) and lease_until <= ? for update skip locked)`,
+    [now, ...ENDED, now],
+  );
+  const overtime: CallRow[] = (
+    await ctx.db.raw(
+      `update calls set status = 'completed', hangup_cause = 'max_duration', ended_at = ?, updated_at = ?, duration_sec = max_duration_sec
+       where id in (select id from calls where status = 'in-progress' and ${DEADLINE} <= ? for update skip locked)
+       returning *`,
+      [now, now, now],
+    )
+  ).rows;
+  for (const row of [...interrupted, ...overtime]) await notify(ctx.db, CHANNELS.calls, row.id);
+  return { interrupted, overtime };
+}
+
+/** Keep `owner`'s leases alive; returns the calls still live, whose slots the caller renews. */
+export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<CallRow[]> {
+  if (!ids.length) return [];
+  const until = new Date(ctx.clock.now().getTime() + leaseMs);
+  const rows: CallRow[] = await ctx.db('calls')
+    .whereIn('id', ids)
+    .andWhere({ lease_owner: owner })
+    .update({
+      lease_until: until,
+      // A call on the line is also due when its max_duration_sec runs out.
+      due_at: ctx.db.raw(`case when status = 'in-progress' then least(?::timestamptz, ${DEADLINE}) else ?::timestamptz end`, [until, until]),
+    })
+    .returning('*');
+  return rows.filter((r) => LIVE.includes(r.status));
+}
+
+/** Give up `owner`'s leases on shutdown: live calls are lost (the sweep fails them at once), ended ones claimable again. */
+export async function releaseCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
+  if (!ids.length) return;
+  const now = ctx.clock.now();
+  const rows: { id: string }[] = await ctx.db('calls')
+    .whereIn('id', ids)
+    .andWhere({ lease_owner: owner })
+    .update({ lease_owner: null, lease_until: now, due_at: now })
+    .returning('id');
+  for (const { id } of rows) await notify(ctx.db, CHANNELS.calls, id);
+}
+
+/** Hand the call back after a run: due now when it still needs finalising, never again otherwise. */
+export async function unleaseCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, owner: string): Promise<void> {
+  await ctx.db('calls')
+    .where({ id, lease_owner: owner })
+    .update({ lease_owner: null, lease_until: null, due_at: ctx.db.raw('case when final then null else ?::timestamptz end', [ctx.clock.now()]) });
+}
+
+export async function nextCallDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
+  const row = await ctx.db('calls').whereNotNull('due_at').min({ at: 'due_at' }).first();
+  return row?.at ?? null;
+}

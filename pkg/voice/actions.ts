@@ -1,0 +1,40 @@
+// What an API client may do to a call it placed: hang up, and steer the agent while on the line.
+// The controller holding the line sees the change (NOTIFY) and acts on it.
+import type { Ctx } from '../context.js';
+import { Conflict } from '../errors.js';
+import { appendSteering, getCall, type CallRow } from '../store/calls.js';
+import { applyCallEvent, ending } from './events.js';
+import { isLive } from './state.js';
+
+function assertLive(call: CallRow): void {
+  if (!isLive(call.status)) throw new Conflict(`The call has ended (${call.status})`, 'call_ended');
+}
+
+/** Before answer the call ends `canceled`; on the line it ends `completed`. 409 call_ended when it is over. */
+export async function hangupCall(ctx: Ctx, tenantId: string, id: string): Promise<CallRow> {
+  // A call can move on between the read and the conditional update (answered, ended): read again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const call = await getCall(ctx, tenantId, id);
+    assertLive(call);
+    const event = call.status === 'in-progress' ? 'hang_up' : 'cancel';
+    const ended = await applyCallEvent(ctx, id, event, ending(call, ctx.clock.now(), 'api_hangup'));
+    if (ended) return ended;
+  }
+  throw new Conflict('The call kept changing; try again', 'conflict');
+}
+
+export interface Steering {
+  instruction?: string;
+  say?: string;
+}
+
+/** Steering joins the agent's context before its next turn; `say` is spoken next. */
+export async function steerCall(ctx: Ctx, tenantId: string, id: string, steering: Steering): Promise<CallRow> {
+  const call = await getCall(ctx, tenantId, id);
+  assertLive(call);
+  const steered = await appendSteering(ctx, id, { ...steering, at: ctx.clock.now().toISOString() });
+  if (steered) return steered;
+  const now = await getCall(ctx, tenantId, id);
+  assertLive(now);
+  throw new Conflict('The call is not answered yet', 'not_live');
+}

@@ -1,0 +1,122 @@
+// The tools an agent has on a call: end it with an outcome, transfer the caller, take a message,
+// and on an answering machine leave a voicemail. What the agent decided is written to the call at
+// once, so it holds even if the line drops before the turn ends.
+import type { Ctx } from '../context.js';
+import type { TurnTool } from '../agent/tools.js';
+import { callById, updateCall, type AgentResult, type CallRow } from '../store/calls.js';
+import { insertVoiceMessage } from '../store/voice-messages.js';
+import { enqueueCallEvent } from './events.js';
+
+/** DECISIONS.md: an agent's outcomes when the call names none. */
+export const DEFAULT_OUTCOMES = ['completed', 'not_interested', 'callback_requested', 'wrong_number', 'do_not_call'] as const;
+
+/** What the agent asked for during a turn; the call loop acts on it after the turn's words are spoken. */
+export interface CallDecision {
+  end?: AgentResult;
+  transfer?: { target: string; name: string | null };
+  voicemail?: string;
+}
+
+const tool = (name: string, description: string, properties: Record<string, unknown>, required: string[]) => ({
+  type: 'function' as const,
+  function: { name, description, parameters: { type: 'object', properties, required } },
+});
+
+const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+const object = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+export const outcomesOf = (call: CallRow): string[] => call.outcomes ?? [...DEFAULT_OUTCOMES];
+
+function endCall(ctx: Ctx, call: CallRow, decision: CallDecision): TurnTool {
+  const outcomes = outcomesOf(call);
+  return {
+    definition: tool(
+      'end_call',
+      'End the call once the conversation is done: the outcome, the answers to the questions (by key), and a short note',
+      {
+        outcome: { type: 'string', enum: outcomes },
+        answers: { type: 'object', description: 'Answers keyed by question key' },
+        note: { type: 'string' },
+      },
+      ['outcome'],
+    ),
+    run: async (args) => {
+      const outcome = text(args.outcome, 100);
+      if (!outcomes.includes(outcome)) return { output: `Refused: outcome must be one of ${outcomes.join(', ')}` };
+      decision.end = { outcome, answers: object(args.answers), note: text(args.note, 2000) };
+      await updateCall(ctx, call.id, { result: decision.end });
+      return { output: 'The call ends after your closing words. Say a short goodbye now.' };
+    },
+  };
+}
+
+function transferCall(ctx: Ctx, call: CallRow, decision: CallDecision): TurnTool {
+  return {
+    definition: tool(
+      'transfer_call',
+      'Transfer the caller to a person or another number; your part of the call ends',
+      { target: { type: 'string', description: 'Phone number or name of whom to transfer to' }, name: { type: 'string' } },
+      ['target'],
+    ),
+    run: async (args) => {
+      const target = text(args.target, 200);
+      if (!target) return { output: 'Refused: target is required' };
+      decision.transfer = { target, name: text(args.name, 200) || null };
+      if (!decision.end) await updateCall(ctx, call.id, { result: { outcome: 'transferred', answers: {}, note: `Transferred to ${target}` } });
+      return { output: `The caller will be transferred to ${target}. Tell them briefly.` };
+    },
+  };
+}
+
+function takeMessage(ctx: Ctx, call: CallRow): TurnTool {
+  return {
+    definition: tool(
+      'take_message',
+      'Take down a message from the person for the company',
+      { summary: { type: 'string' }, details: { type: 'object', description: 'What you collected (name, callback number, …)' } },
+      ['summary'],
+    ),
+    run: async (args) => {
+      const summary = text(args.summary, 2000);
+      if (!summary) return { output: 'Refused: summary is required' };
+      const details = object(args.details);
+      const message = await ctx.db.transaction(async (trx) => {
+        const tx = { ...ctx, db: trx };
+        const m = await insertVoiceMessage(tx, {
+          tenant_id: call.tenant_id,
+          call_id: call.id,
+          kind: 'ai_message',
+          caller: call.to_number,
+          summary,
+          details,
+          agent_id: call.agent_id,
+        });
+        await enqueueCallEvent(tx, (await callById(trx, call.id))!, 'ai.message', { ai: { message: { summary, details } } });
+        return m;
+      });
+      return { output: `Message ${message.id} taken.` };
+    },
+  };
+}
+
+function leaveVoicemail(decision: CallDecision): TurnTool {
+  return {
+    definition: tool('leave_voicemail', 'Leave this message on the answering machine', { message: { type: 'string' } }, ['message']),
+    run: async (args) => {
+      const message = text(args.message, 4000);
+      if (!message) return { output: 'Refused: message is required' };
+      decision.voicemail = message;
+      return { output: 'The message is recorded after the beep; the call then ends.' };
+    },
+  };
+}
+
+/** A person on the line: end, transfer, take a message. An answering machine: leave a voicemail. */
+export function callTools(ctx: Ctx, call: CallRow, decision: CallDecision, machine: boolean): Map<string, TurnTool> {
+  if (machine) return new Map([['leave_voicemail', leaveVoicemail(decision)]]);
+  return new Map([
+    ['end_call', endCall(ctx, call, decision)],
+    ['transfer_call', transferCall(ctx, call, decision)],
+    ['take_message', takeMessage(ctx, call)],
+  ]);
+}

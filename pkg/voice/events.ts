@@ -1,0 +1,83 @@
+// A call's state changes and the webhooks they cause, written in one transaction (the outbox);
+// a call's slot is given back the moment it ends, whoever ended it.
+import type { Knex } from 'knex';
+import type { Ctx } from '../context.js';
+import { enqueueEvent } from '../webhooks/outbox.js';
+import { getTenant } from '../store/tenants.js';
+import { transitionCall, type CallRow } from '../store/calls.js';
+import { ENDED, type CallEvent } from './state.js';
+import { callRecord } from './views.js';
+
+type Tx = Pick<Ctx, 'db' | 'clock'>;
+
+/**
+ * A call, queue or ai event to the account's events address (once; none when it has no address):
+ * the call record plus the event's extra fields, `ai` extras joining the record's `ai` object.
+ */
+export async function enqueueCallEvent(ctx: Tx, row: CallRow, type: string, extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {}): Promise<void> {
+  const { eventsUrl } = await getTenant(ctx, row.tenant_id);
+  if (!eventsUrl) return;
+  const record = callRecord(row);
+  await enqueueEvent(ctx, ctx.db, {
+    tenantId: row.tenant_id,
+    type,
+    target: 'events',
+    url: eventsUrl,
+    orderingKey: row.id,
+    data: { ...record, ...extra, ...(extra.ai ? { ai: { ...record.ai, ...extra.ai } } : {}) },
+    maxAttempts: 1,
+  });
+}
+
+/** The events each transition announces, in the order they happened. */
+const ANNOUNCED: Record<CallEvent, string[]> = {
+  ring: ['call.initiated'],
+  answer: ['call.answered', 'call.updated'],
+  busy: ['call.ended'],
+  no_answer: ['call.ended'],
+  fail: ['call.ended'],
+  cancel: ['call.ended'],
+  hang_up: ['call.ended'],
+  interrupted: ['call.ended'],
+};
+
+/** Whole seconds on the line until `at`; 0 for a call never answered. */
+const secondsOnLine = (row: Pick<CallRow, 'answered_at'>, at: Date): number =>
+  row.answered_at ? Math.max(0, Math.floor((at.getTime() - row.answered_at.getTime()) / 1000)) : 0;
+
+/** Patch of a call that ends now: ended_at, the final duration and why. */
+export function ending(row: Pick<CallRow, 'answered_at'>, now: Date, cause: string) {
+  return { ended_at: now, duration_sec: secondsOnLine(row, now), hangup_cause: cause };
+}
+
+/**
+ * Apply `event` (conditionally, see transitionCall) together with its webhooks. Returns the new
+ * row, or null when the call had moved on.
+ */
+export async function applyCallEvent(
+  ctx: Ctx,
+  id: string,
+  event: CallEvent,
+  patch: Parameters<typeof transitionCall>[3],
+  owner?: string,
+): Promise<CallRow | null> {
+  const row = await ctx.db.transaction(async (trx: Knex.Transaction) => {
+    const tx = { ...ctx, db: trx };
+    const changed = await transitionCall(tx, id, event, patch, owner);
+    if (changed) await announce(tx, changed, event);
+    return changed;
+  });
+  if (row && ENDED.includes(row.status)) await releaseSlot(ctx, row);
+  return row;
+}
+
+export async function announce(ctx: Tx, row: CallRow, event: CallEvent): Promise<void> {
+  for (const type of ANNOUNCED[event]) await enqueueCallEvent(ctx, row, type);
+}
+
+export async function releaseSlot(ctx: Pick<Ctx, 'callLimits' | 'log'>, row: CallRow): Promise<void> {
+  // A slot Redis could not free is freed by its lease running out.
+  await ctx.callLimits.release({ tenantId: row.tenant_id, callId: row.id }).catch((err: Error) => {
+    ctx.log.warn({ err: err.message, callId: row.id }, 'could not release the call slot; its lease will expire');
+  });
+}

@@ -1,0 +1,95 @@
+// After a call: the summary by the model, the result final, then ai.summary, call.result and the
+// messages taken on the call (message.created), all in the transaction that makes it final.
+import type { Ctx } from '../context.js';
+import { summarize } from '../agent/summary.js';
+import { getUsableAgent } from '../store/agents.js';
+import { callById, markFinal, type CallRow } from '../store/calls.js';
+import { addDoNotCall } from '../store/do-not-call.js';
+import { listMessages } from '../store/messages.js';
+import { getTenant } from '../store/tenants.js';
+import { messagesOfCall, type VoiceMessageRow } from '../store/voice-messages.js';
+import { agentRef } from '../ids.js';
+import { enqueueEvent } from '../webhooks/outbox.js';
+import { enqueueCallEvent } from './events.js';
+import { isLive } from './state.js';
+import { callResult, outcomeOf } from './views.js';
+
+const UNANSWERED: Record<string, string> = {
+  'no-answer': 'Nobody answered the call.',
+  busy: 'The line was busy.',
+  failed: 'The call could not be connected.',
+  canceled: 'The call was hung up before it was answered.',
+};
+
+async function summaryOf(ctx: Ctx, call: CallRow): Promise<string> {
+  if (!call.conversation_id) return UNANSWERED[call.status] ?? 'The call ended before anyone spoke.';
+  const agent = await getUsableAgent(ctx, call.tenant_id, call.agent_id!);
+  const summary = await summarize(ctx, agent.model ?? ctx.model.defaultModel, await listMessages(ctx, call.conversation_id));
+  return summary ?? 'The call ended before anyone spoke.';
+}
+
+/** message.created: the message, and the call it was taken on. */
+function messageEvent(m: VoiceMessageRow, call: CallRow) {
+  return {
+    message: {
+      id: m.id,
+      kind: m.kind,
+      caller: m.caller,
+      summary: m.summary,
+      details: m.details,
+      agent_id: m.agent_id ? agentRef(m.agent_id) : null,
+      status: m.status,
+      created_at: m.created_at.toISOString(),
+      ...(m.kind === 'voicemail'
+        ? { duration_sec: m.duration_sec, mailbox_id: null, mailbox_name: null, recording_url: `/v1/messages/${m.id}/recording` }
+        : {}),
+    },
+    call: { id: call.id, from: call.from_number, to: call.to_number, created_at: call.created_at.toISOString() },
+  };
+}
+
+/** Make an ended call held by `owner` final. Does nothing for a live or final call, or one held by someone else. */
+export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise<void> {
+  const call = await callById(ctx.db, id);
+  if (!call || call.final || isLive(call.status) || call.lease_owner !== owner) return;
+  const summary = await summaryOf(ctx, call);
+  await ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const done = await markFinal(tx, id, { summary });
+    if (!done) return;
+    const tenant = await getTenant(tx, done.tenant_id);
+    if (done.result?.outcome === 'do_not_call') await addDoNotCall(tx, done.tenant_id, done.to_number, `Opted out on call ${done.id}`);
+    if (done.conversation_id) {
+      await trx('conversations').where({ id: done.conversation_id }).update({ status: 'ended', ended_at: ctx.clock.now(), updated_at: ctx.clock.now() });
+      await enqueueCallEvent(tx, done, 'ai.summary', {
+        summary,
+        transcript: done.transcript,
+        outcome: outcomeOf(done),
+        ...(done.result ? { result: done.result } : {}),
+      });
+    }
+    if (done.callback_url) {
+      await enqueueEvent(ctx, trx, {
+        tenantId: done.tenant_id,
+        type: 'call.result',
+        target: 'callback',
+        url: done.callback_url,
+        orderingKey: done.id,
+        data: callResult(done),
+        maxAttempts: 1,
+      });
+    }
+    if (!tenant.messageWebhookUrl) return;
+    for (const m of await messagesOfCall(tx, done.id)) {
+      await enqueueEvent(ctx, trx, {
+        tenantId: done.tenant_id,
+        type: 'message.created',
+        target: 'message',
+        url: tenant.messageWebhookUrl,
+        orderingKey: m.id,
+        data: messageEvent(m, done),
+        maxAttempts: 3,
+      });
+    }
+  });
+}

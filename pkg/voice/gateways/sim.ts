@@ -1,0 +1,124 @@
+// The simulated phone network (DECISIONS.md): each number behaves as its scenario in a JSON table
+// says — answer and speak the callee's lines, busy, no answer, voicemail, fail — after its ring
+// time. Numbers not in the table get the default scenario. It never reaches a real phone.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError } from '../../config.js';
+import { EventQueue, type Gateway, type Line, type LineEvent } from './index.js';
+import defaults from './sim-scenarios.json' with { type: 'json' };
+
+const scenarioSchema = z
+  .object({
+    scenario: z.enum(['answer', 'busy', 'no-answer', 'voicemail', 'fail']),
+    /** How long the phone rings before the scenario's outcome (for no-answer: before giving up). */
+    ring_ms: z.int().min(0).max(600_000).default(2000),
+    /** How long the callee takes to answer each thing the agent says. */
+    reply_ms: z.int().min(0).max(60_000).default(0),
+    /** What the callee says: the first line on answering, then one line after each thing the agent says; hangs up after the last. */
+    lines: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
+const scenarioTableSchema = z
+  .object({ default: scenarioSchema, numbers: z.record(z.string(), scenarioSchema).default({}) })
+  .strict();
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioTable = z.output<typeof scenarioTableSchema>;
+
+/** The shipped table, or the one at `path` (SWITCHBOARD_SIM_SCENARIOS) instead. */
+export function loadScenarios(path: string | undefined): ScenarioTable {
+  let raw: unknown = defaults;
+  if (path) {
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`invalid configuration: SWITCHBOARD_SIM_SCENARIOS: cannot read ${path}: ${(err as Error).message}`);
+    }
+  }
+  const parsed = scenarioTableSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid configuration: SWITCHBOARD_SIM_SCENARIOS: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+class SimLine implements Line {
+  private readonly events = new EventQueue<LineEvent>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+  private answered = false;
+  private spoken = 0;
+
+  constructor(private readonly scenario: Scenario) {
+    if (scenario.scenario !== 'fail') this.emit({ type: 'ringing' });
+    this.after(scenario.ring_ms, () => this.pickUp());
+  }
+
+  private emit(event: LineEvent): void {
+    if (this.closed) return;
+    if (event.type === 'ended') this.close();
+    this.events.push(event);
+  }
+
+  private after(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private pickUp(): void {
+    switch (this.scenario.scenario) {
+      case 'answer':
+        this.answered = true;
+        this.emit({ type: 'answered', machine: false });
+        this.speakNext();
+        return;
+      case 'voicemail':
+        this.answered = true;
+        return this.emit({ type: 'answered', machine: true });
+      case 'busy':
+        return this.emit({ type: 'ended', cause: 'busy' });
+      case 'no-answer':
+        return this.emit({ type: 'ended', cause: 'no-answer' });
+      case 'fail':
+        return this.emit({ type: 'ended', cause: 'failed' });
+    }
+  }
+
+  /** The callee's next line, or hanging up when there is none left. */
+  private speakNext(): void {
+    const line = this.scenario.lines[this.spoken++];
+    this.emit(line === undefined ? { type: 'ended', cause: 'callee_hangup' } : { type: 'speech', text: line });
+  }
+
+  next(): Promise<LineEvent> {
+    return this.events.next();
+  }
+
+  async say(): Promise<void> {
+    // An answering machine only records; a person answers after a moment.
+    if (!this.answered || this.closed || this.scenario.scenario !== 'answer') return;
+    this.after(this.scenario.reply_ms, () => this.speakNext());
+  }
+
+  private close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  async hangup(): Promise<void> {
+    this.close();
+  }
+}
+
+export function createSimGateway(table: ScenarioTable): Gateway {
+  return {
+    name: 'sim',
+    dial: async ({ to }) => new SimLine(table.numbers[to] ?? table.default),
+  };
+}

@@ -1,0 +1,150 @@
+// Placing a call: idempotent per account, refused for numbers on the do-not-call list, limited per
+// minute and by simultaneous-call slots, and in Postgres before the caller hears of it.
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../context.js';
+import { NotFound, TooManyRequests, Unprocessable } from '../errors.js';
+import { parseAgentRef, prefixedId } from '../ids.js';
+import { getUsableAgent, listAgents } from '../store/agents.js';
+import { findByIdempotencyKey, insertCall, type CallRow } from '../store/calls.js';
+import { isDoNotCall } from '../store/do-not-call.js';
+import { requireFeature, type Tenant } from '../store/tenants.js';
+import { destinationProblem } from '../tools/outbound.js';
+import { toE164 } from './numbers.js';
+import { isVoice } from './voices.js';
+import { countCallPlaced } from './usage.js';
+
+export interface PlaceCallInput {
+  to: string;
+  from?: string;
+  agent_id?: string;
+  task?: string;
+  context?: Record<string, unknown>;
+  questions?: { key: string; question: string }[];
+  outcomes?: string[];
+  voice?: string;
+  max_duration_sec: number;
+  callback_url?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface Caller {
+  tenant: Tenant;
+  keyId: string | null;
+  channel: 'api' | 'mcp';
+  /** The connected app that asked, for usage metering ('' or absent when none). */
+  app?: string;
+}
+
+export interface Placed {
+  created: boolean;
+  call: CallRow;
+}
+
+/** How long a caller refused for `tenant_busy` is told to wait before trying again. */
+const BUSY_RETRY_SEC = 5;
+
+/** The request's fingerprint: same key and same body means the same call. */
+function fingerprint(input: PlaceCallInput): string {
+  const stable = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])]))
+      : Array.isArray(v)
+        ? v.map(stable)
+        : v;
+  return createHash('sha256').update(JSON.stringify(stable(input))).digest('hex');
+}
+
+/** The agent named by `agt_` id; else the account's default voice agent; else its first agent. */
+async function agentFor(ctx: Ctx, tenant: Tenant, ref: string | undefined): Promise<string> {
+  if (ref !== undefined) {
+    const id = parseAgentRef(ref);
+    try {
+      if (id) return (await getUsableAgent(ctx, tenant.id, id)).id;
+    } catch (err) {
+      if (!(err instanceof NotFound)) throw err;
+    }
+    throw new Unprocessable(`agent_id ${ref} is not an agent of this account`, 'invalid_agent_id');
+  }
+  if (tenant.defaultAgentId) return tenant.defaultAgentId;
+  const [first] = await listAgents(ctx, tenant.id);
+  if (!first) throw new Unprocessable('The account has no AI agent to place the call', 'no_agent');
+  return first.id;
+}
+
+async function checked(ctx: Ctx, tenant: Tenant, input: PlaceCallInput) {
+  const to = toE164(input.to, tenant.country);
+  if (!to) throw new Unprocessable(`to: ${input.to} is not a valid phone number (E.164, or national in ${tenant.country})`, 'invalid_to');
+  const from = input.from === undefined ? ctx.config.SWITCHBOARD_CALLER_ID : toE164(input.from, tenant.country);
+  if (!from) throw new Unprocessable(`from: ${input.from} is not a valid phone number`, 'invalid_from');
+  if (input.voice !== undefined && !isVoice(input.voice)) {
+    throw new Unprocessable(`voice: ${input.voice} is not in the voice catalogue (GET /v1/voices)`, 'invalid_voice');
+  }
+  if (input.callback_url !== undefined) {
+    const problem = destinationProblem(input.callback_url, ctx.config);
+    if (problem) throw new Unprocessable(`callback_url ${problem}`, 'invalid_callback_url');
+  }
+  return { to, from, agentId: await agentFor(ctx, tenant, input.agent_id) };
+}
+
+export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput, idempotencyKey?: string): Promise<Placed> {
+  const { tenant } = caller;
+  // A brief or a callback is what the calls-through-API-and-MCP feature sells; a plain call needs only a key.
+  if (input.task !== undefined || input.callback_url !== undefined) requireFeature(tenant, 'voice_api');
+  const { to, from, agentId } = await checked(ctx, tenant, input);
+  const hash = fingerprint(input);
+  const id = prefixedId('cal');
+  let slotTaken = false;
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      const tx = { ...ctx, db: trx };
+      if (idempotencyKey) {
+        // Same-key requests queue here, so exactly one of them places the call.
+        await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`call:${tenant.id}:${idempotencyKey}`]);
+        const existing = await findByIdempotencyKey(trx, tenant.id, idempotencyKey);
+        if (existing) {
+          if (existing.request_hash !== hash) {
+            throw new Unprocessable('This Idempotency-Key was used with a different request body', 'idempotency_mismatch');
+          }
+          return { created: false, call: existing };
+        }
+      }
+      if (await isDoNotCall(tx, tenant.id, to)) throw new Unprocessable(`${to} is on the account's do-not-call list`, 'do_not_call');
+      const rate = await ctx.callLimits.consumePlacement(tenant.id);
+      if (!rate.allowed) throw new TooManyRequests('Over the limit of calls placed per minute', rate.retryAfterSec, 'rate_limited');
+      slotTaken = await ctx.callLimits.acquire({ tenantId: tenant.id, callId: id }, tenant.maxConcurrentCalls);
+      if (!slotTaken) {
+        throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
+      }
+      const now = ctx.clock.now();
+      const call = await insertCall(trx, {
+        id,
+        tenant_id: tenant.id,
+        direction: 'outbound',
+        from_number: from,
+        to_number: to,
+        status: 'queued',
+        agent_id: agentId,
+        channel: caller.channel,
+        key_id: caller.keyId,
+        task: input.task ?? null,
+        context: input.context ?? {},
+        questions: input.questions ?? [],
+        outcomes: input.outcomes ?? null,
+        voice: input.voice ?? null,
+        max_duration_sec: input.max_duration_sec,
+        callback_url: input.callback_url ?? null,
+        metadata: input.metadata ?? {},
+        idempotency_key: idempotencyKey ?? null,
+        request_hash: hash,
+        created_at: now,
+        updated_at: now,
+        due_at: now,
+      });
+      if (caller.keyId) await countCallPlaced(tx, { tenantId: tenant.id, keyId: caller.keyId, app: caller.app, channel: caller.channel });
+      return { created: true, call };
+    });
+  } catch (err) {
+    if (slotTaken) await ctx.callLimits.release({ tenantId: tenant.id, callId: id });
+    throw err;
+  }
+}

@@ -1,0 +1,272 @@
+// One placed call on the line: dial through the gateway, follow the line's events through the
+// state table, and let the agent of the Agent API converse turn by turn (same prompt assembly,
+// model client and tool loop). The API reaches a running call only through its row: hang-ups and
+// steering are written there and announced, and this loop acts on them.
+import type { Ctx } from '../context.js';
+import { CHANNELS } from '../db/notify.js';
+import { runTurn } from '../agent/turn.js';
+import { getUsableAgent, type Agent } from '../store/agents.js';
+import { createConversation, type Conversation } from '../store/conversations.js';
+import { chargeTokens } from '../store/credits.js';
+import { appendMessage } from '../store/messages.js';
+import { getTenant, type Tenant } from '../store/tenants.js';
+import { appendTranscript, callById, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
+import { insertVoiceMessage } from '../store/voice-messages.js';
+import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
+import { callTools, outcomesOf, type CallDecision } from './call-tools.js';
+import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
+import { finalizeCall } from './finalize.js';
+import type { CallEvent } from './state.js';
+import { isLive } from './state.js';
+
+/** Words a second of speech, to give a voicemail its length. */
+const WORDS_PER_SEC = 2.5;
+
+const END_EVENT: Record<EndCause, CallEvent> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', callee_hangup: 'hang_up' };
+
+function instructions(call: CallRow, machine: boolean): string {
+  const lines = [`PHONE CALL ${call.id}: you are calling ${call.to_number} on a live phone line. Everything you write is spoken aloud; keep it short and natural.`];
+  if (call.task) lines.push(`Task: ${call.task}`);
+  if (Object.keys(call.context).length) lines.push(`Facts you may use: ${JSON.stringify(call.context)}`);
+  if (machine) {
+    lines.push('An answering machine took the call and you are speaking after the beep. If your task asks you to leave a voicemail, call leave_voicemail with the message; otherwise do nothing.');
+    return lines.join('\n');
+  }
+  if (call.questions.length) {
+    lines.push(`Questions to ask (record the answers under these keys):\n${call.questions.map((q) => `- ${q.key}: ${q.question}`).join('\n')}`);
+  }
+  lines.push(
+    `When the conversation is done, call end_call with one of the outcomes ${outcomesOf(call).join(', ')}, the answers and a short note, then say goodbye.`,
+    'To hand the person to someone else, call transfer_call. To take down a message for the company, call take_message.',
+  );
+  return lines.join('\n');
+}
+
+/** A wake-up that is remembered when nobody is waiting for it. */
+class Signal {
+  private pending = false;
+  private wake: (() => void) | null = null;
+  poke(): void {
+    this.pending = true;
+    this.wake?.();
+  }
+  wait(): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = null;
+        this.pending = false;
+        resolve();
+      };
+    });
+  }
+}
+
+class CallSession {
+  private row: CallRow;
+  private tenant!: Tenant;
+  private agent!: Agent;
+  private conversation: Conversation | null = null;
+  private steered = 0;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly line: Line,
+    row: CallRow,
+    private readonly owner: string,
+  ) {
+    this.row = row;
+    this.steered = row.steering.length;
+  }
+
+  /** Apply `event` while still holding the call; false when it moved on (hung up by API, lease lost). */
+  private async move(event: CallEvent, patch: Parameters<typeof applyCallEvent>[3]): Promise<boolean> {
+    const moved = await applyCallEvent(this.ctx, this.row.id, event, patch, this.owner);
+    if (moved) this.row = moved;
+    return moved !== null;
+  }
+
+  private async end(event: CallEvent, cause: string): Promise<void> {
+    await this.line.hangup();
+    await this.move(event, ending(this.row, this.ctx.clock.now(), cause));
+  }
+
+  private async speak(text: string): Promise<void> {
+    await this.line.say(text);
+    await appendTranscript(this.ctx, this.row.id, { speaker: 'agent', text });
+  }
+
+  /** Whether this loop still holds a live call; reads the row again. */
+  private async stillOurs(): Promise<boolean> {
+    const row = await callById(this.ctx.db, this.row.id);
+    if (!row || row.lease_owner !== this.owner || !isLive(row.status)) return false;
+    this.row = row;
+    return true;
+  }
+
+  /** Steering written since the last look: instructions join the agent's context, `say` is spoken now. */
+  private async applySteering(): Promise<void> {
+    if (!this.conversation) return;
+    for (const item of this.row.steering.slice(this.steered)) {
+      this.steered++;
+      if (item.instruction) {
+        await appendMessage(this.ctx, this.conversation.id, 'system', `STEER (from the operator, follow it): ${item.instruction}`, { steer: true });
+      }
+      if (item.say) {
+        await appendMessage(this.ctx, this.conversation.id, 'assistant', item.say, { steer: true, agentId: this.agent.id });
+        await this.speak(item.say);
+      }
+    }
+  }
+
+  private async answered(machine: boolean): Promise<boolean> {
+    const { ctx, row } = this;
+    this.tenant = await getTenant(ctx, row.tenant_id);
+    this.agent = await getUsableAgent(ctx, row.tenant_id, row.agent_id!);
+    this.conversation = await createConversation(ctx, { tenantId: row.tenant_id, agentId: this.agent.id, contactId: null, channel: 'voice' });
+    const now = ctx.clock.now();
+    const deadline = new Date(now.getTime() + row.max_duration_sec * 1000);
+    const leaseEnd = row.lease_until ?? deadline;
+    const moved = await this.move('answer', {
+      answered_at: now,
+      handler: 'ai',
+      conversation_id: this.conversation.id,
+      // Also due when max_duration_sec runs out: the sweep hangs up then.
+      due_at: deadline < leaseEnd ? deadline : leaseEnd,
+    });
+    if (!moved || !machine) return moved;
+    await this.voicemail();
+    return false;
+  }
+
+  /** One agent turn; returns what the agent decided, or null when the call is over (ended meanwhile, or the agent failed). */
+  private async turn(machine: boolean): Promise<CallDecision | null> {
+    const decision: CallDecision = {};
+    try {
+      const turn = await runTurn(this.ctx, {
+        tenant: this.tenant,
+        agent: this.agent,
+        conversation: this.conversation!,
+        turnSystemMessage: instructions(this.row, machine),
+        extraTools: () => callTools(this.ctx, this.row, decision, machine),
+      });
+      this.agent = turn.handoff ? await getUsableAgent(this.ctx, this.row.tenant_id, turn.handoff.agentId) : this.agent;
+      this.conversation = turn.conversation;
+      await chargeTokens(this.ctx, this.row.tenant_id, turn.usage, this.row.id);
+      // Hung up (or the lease lost) while the agent was thinking: nothing more is said.
+      if (!(await this.stillOurs())) return null;
+      const said = turn.messages.join(' ').trim();
+      if (said) await this.speak(said);
+      return decision;
+    } catch (err) {
+      this.ctx.log.error({ err, callId: this.row.id }, 'the agent failed on a call; hanging up');
+      await this.end('fail', 'agent_error');
+      return null;
+    }
+  }
+
+  private async voicemail(): Promise<void> {
+    const decision = await this.turn(true);
+    if (!decision) return;
+    const message = decision.voicemail;
+    if (message) {
+      await this.speak(message);
+      await insertVoiceMessage(this.ctx, {
+        tenant_id: this.row.tenant_id,
+        call_id: this.row.id,
+        kind: 'voicemail',
+        caller: this.row.to_number,
+        summary: message,
+        details: {},
+        agent_id: this.row.agent_id,
+        duration_sec: Math.max(1, Math.ceil(message.split(/\s+/).length / WORDS_PER_SEC)),
+      });
+    }
+    await updateCall(this.ctx, this.row.id, {
+      result: message
+        ? { outcome: 'voicemail', answers: {}, note: 'Left a voicemail' }
+        : { outcome: 'no-answer', answers: {}, note: 'An answering machine took the call; no message was left' },
+    });
+    await this.end('hang_up', 'agent_hangup');
+  }
+
+  /** The person said something: the agent answers, and may end or transfer the call. False when the call is over. */
+  private async heard(text: string): Promise<boolean> {
+    await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text });
+    await appendMessage(this.ctx, this.conversation!.id, 'user', text);
+    if (!(await this.stillOurs())) return false;
+    await this.applySteering();
+    const decision = await this.turn(false);
+    if (!decision) return false;
+    if (decision.transfer && !decision.end) {
+      const { target, name } = decision.transfer;
+      await enqueueCallEvent(this.ctx, this.row, 'ai.transfer', { ai: { transfer: { name, target, status: 'transferred' } } });
+      await this.end('hang_up', 'transferred');
+      return false;
+    }
+    if (decision.end) {
+      await this.end('hang_up', 'agent_hangup');
+      return false;
+    }
+    return true;
+  }
+
+  /** Handle one line event; false when the call is over for this loop. */
+  private async onLine(event: LineEvent): Promise<boolean> {
+    const now = this.ctx.clock.now();
+    switch (event.type) {
+      case 'ringing':
+        return this.move('ring', { ringing_at: now });
+      case 'answered':
+        return this.answered(event.machine);
+      case 'speech':
+        return this.heard(event.text);
+      case 'ended':
+        await this.move(END_EVENT[event.cause], ending(this.row, now, event.cause));
+        return false;
+    }
+  }
+
+  async run(signal: Signal): Promise<void> {
+    let next = this.line.next();
+    for (;;) {
+      const woke = await Promise.race([next.then((event) => ({ event })), signal.wait().then(() => null)]);
+      if (woke) {
+        next = this.line.next();
+        if (await this.onLine(woke.event)) continue;
+        break;
+      }
+      // The row changed: hung up or steered by the API, past its max duration, or the lease lost.
+      if (!(await this.stillOurs())) break;
+      await this.applySteering();
+    }
+    await this.line.hangup();
+  }
+}
+
+/** Run a call claimed by `owner`: dial it when queued, then write its summary and result once it ended. */
+export async function runCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: string): Promise<void> {
+  if (row.status === 'queued') {
+    const signal = new Signal();
+    const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
+      if (payload === row.id || payload === '') signal.poke();
+    });
+    let line: Line | null = null;
+    try {
+      line = await gateway.dial({ callId: row.id, from: row.from_number, to: row.to_number });
+      await new CallSession(ctx, line, row, owner).run(signal);
+    } catch (err) {
+      ctx.log.error({ err, callId: row.id }, 'call failed unexpectedly; hanging up');
+      await line?.hangup();
+      const current = await callById(ctx.db, row.id);
+      if (current) await applyCallEvent(ctx, row.id, 'fail', ending(current, ctx.clock.now(), 'error'), owner);
+    } finally {
+      unsubscribe();
+    }
+  }
+  await finalizeCall(ctx, row.id, owner);
+  await unleaseCall(ctx, row.id, owner);
+}

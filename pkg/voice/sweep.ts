@@ -1,0 +1,16 @@
+// The call controller's work that needs no line: calls whose controller was lost fail, calls past
+// their max_duration_sec are hung up; each with its call.ended, and its slot given back.
+import type { Ctx } from '../context.js';
+import { sweepCalls } from '../store/calls.js';
+import { announce, releaseSlot } from './events.js';
+
+export async function sweepCallDeadlines(ctx: Ctx): Promise<void> {
+  const { interrupted, overtime } = await ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const swept = await sweepCalls(tx);
+    for (const row of swept.interrupted) await announce(tx, row, 'interrupted');
+    for (const row of swept.overtime) await announce(tx, row, 'hang_up');
+    return swept;
+  });
+  for (const row of [...interrupted, ...overtime]) await releaseSlot(ctx, row);
+}

@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, until, type CallsApp } from '../../support/calls.js';
+import { startProcess, type SwitchboardProcess } from '../../support/processes.js';
+import { reachableRedis } from '../../support/redis.js';
+
+const redisUrl = await reachableRedis();
+const EVENTS_URL = 'https://127.0.0.1:9/events';
+
+describe('Call slots and durations', () => {
+  let app: CallsApp;
+  before(async () => {
+    // Leases far longer than any clock move here: only the call's own deadline passes.
+    app = await startCallsApp({ controllers: true, manualClock: true, env: { SWITCHBOARD_LEASE_SEC: '600' } });
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('gives the slot back the moment a call ends, whatever its outcome', async () => {
+    const { client } = await app.voiceCompany({ maxConcurrentCalls: 1 });
+    for (const to of [NUMBERS.busy, NUMBERS.fail, NUMBERS.noAnswer]) {
+      const placed = await client.post('/v1/calls', { to });
+      expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+      expect((await client.post('/v1/calls', { to })).body.error.code).to.equal('tenant_busy');
+      await finalResult(client, placed.body.id);
+    }
+    const ringing = await client.post('/v1/calls', { to: NUMBERS.longRing });
+    await callStatus(client, ringing.body.id, 'ringing');
+    expect((await client.post('/v1/calls', { to: NUMBERS.answer })).body.error.code).to.equal('tenant_busy');
+    await client.post(`/v1/calls/${ringing.body.id}/hangup`);
+    expect((await client.post('/v1/calls', { to: NUMBERS.busy })).status).to.equal(201);
+  });
+
+  it('hangs up a call on the line when max_duration_sec runs out', async () => {
+    const { client } = await app.voiceCompany({ maxConcurrentCalls: 1, eventsUrl: EVENTS_URL });
+    const placed = await client.post('/v1/calls', { to: NUMBERS.stays, task: 'Chat a while', max_duration_sec: 30 });
+    await callStatus(client, placed.body.id, 'in-progress');
+    app.advance(29_000);
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body.status).to.equal('in-progress');
+    app.advance(2_000);
+    const ended = await callStatus(client, placed.body.id, 'completed');
+    expect(ended).to.include({ hangup_cause: 'max_duration', duration_sec: 30 });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.include({ status: 'completed', duration_sec: 30 });
+    expect((await outboxOf(app, placed.body.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+    expect((await client.post('/v1/calls', { to: NUMBERS.busy })).status).to.equal(201);
+  });
+});
+
+// The slot of a call whose controller replica dies is freed by its lease running out: that takes
+// a Redis shared by the API server and the replica.
+if (redisUrl) {
+  describe('A controller replica that crashes mid-call', function () {
+    this.timeout(120_000);
+    let app: CallsApp;
+    const replicas: SwitchboardProcess[] = [];
+    before(async () => {
+      app = await startCallsApp({ env: { REDIS_URL: redisUrl, SWITCHBOARD_LEASE_SEC: '2' } });
+    });
+    after(async () => {
+      for (const r of replicas) await r.kill();
+      await app?.close();
+    });
+
+    const replica = async () => {
+      const { config } = app.runtime.ctx;
+      const p = await startProcess(
+        'controllers',
+        {
+          DATABASE_URL: config.DATABASE_URL!,
+          OPENAI_BASE_URL: app.model.url,
+          REDIS_URL: redisUrl,
+          SWITCHBOARD_SIM_SCENARIOS: config.SWITCHBOARD_SIM_SCENARIOS!,
+          SWITCHBOARD_LEASE_SEC: '2',
+        },
+        'controllers started',
+      );
+      replicas.push(p);
+      return p;
+    };
+
+    it('holds the slot until its lease runs out, then the call ends failed as interrupted', async () => {
+      const { client } = await app.voiceCompany({ maxConcurrentCalls: 1, eventsUrl: EVENTS_URL });
+      const first = await replica();
+      const placed = await client.post('/v1/calls', { to: NUMBERS.longRing });
+      await callStatus(client, placed.body.id, 'ringing');
+      await first.kill();
+      expect((await client.post('/v1/calls', { to: NUMBERS.busy })).body.error.code).to.equal('tenant_busy');
+      // Polled slowly: every refused try counts against the 30 calls a minute.
+      let next: { status: number; body: any } = { status: 0, body: {} };
+      await until(async () => (next = await client.post('/v1/calls', { to: NUMBERS.busy })).status !== 429, 'the slot lease running out', 40, 500);
+      expect(next.status, JSON.stringify(next.body)).to.equal(201);
+
+      await replica();
+      const result = await finalResult(client, placed.body.id);
+      expect(result).to.include({ status: 'failed', outcome: 'failed' });
+      expect((await client.get(`/v1/calls/${placed.body.id}`)).body.hangup_cause).to.equal('interrupted');
+      expect((await outboxOf(app, placed.body.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
+    });
+  });
+}

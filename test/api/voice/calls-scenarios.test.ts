@@ -1,0 +1,268 @@
+import { expect } from 'chai';
+import { agentRef } from '../../../pkg/ids.js';
+import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, until, type CallsApp } from '../../support/calls.js';
+import { heldReply } from '../../support/triggers.js';
+
+const EVENTS_URL = 'https://127.0.0.1:9/events';
+const MESSAGES_URL = 'https://127.0.0.1:9/messages';
+const CALLBACK_URL = 'https://127.0.0.1:9/result';
+
+describe('Calls on the simulated network', () => {
+  let app: CallsApp;
+  before(async () => {
+    app = await startCallsApp({ controllers: true });
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  const company = () => app.voiceCompany({ eventsUrl: EVENTS_URL, messageWebhookUrl: MESSAGES_URL });
+  const types = async (callId: string) => (await outboxOf(app, callId)).map((e) => e.type);
+
+  it('an answered call ends with the outcome and answers the agent gave, a transcript, a summary and its events in order', async () => {
+    const { client, tenantId, agentId } = await company();
+    const task = 'Ask Ann about her budget';
+    app.script(
+      task,
+      { content: 'Hi Ann, this is Acme. What is your budget?' },
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', answers: { budget: '500' }, note: 'Budget known' } }] },
+      { content: 'Thank you, goodbye!' },
+    );
+    const placed = await client.post('/v1/calls', {
+      to: NUMBERS.answer,
+      task,
+      questions: [{ key: 'budget', question: 'What is your budget?' }],
+      callback_url: CALLBACK_URL,
+      metadata: { crm: 'lead-7' },
+    });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ call_id: placed.body.id, status: 'completed', final: true, outcome: 'completed', summary: SUMMARY, to: NUMBERS.answer });
+    expect(result.result).to.deep.equal({ outcome: 'completed', answers: { budget: '500' }, note: 'Budget known' });
+    expect(result.metadata).to.deep.equal({ crm: 'lead-7' });
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'caller', text: 'Hello, this is Ann.' },
+      { speaker: 'agent', text: 'Hi Ann, this is Acme. What is your budget?' },
+      { speaker: 'caller', text: 'My budget is 500 dollars.' },
+      { speaker: 'agent', text: 'Thank you, goodbye!' },
+    ]);
+    const call = (await client.get(`/v1/calls/${placed.body.id}`)).body;
+    expect(call).to.include({ status: 'completed', hangup_cause: 'agent_hangup', handler: 'ai' });
+    expect(call.answered_at).to.be.a('string');
+    expect(call.ended_at).to.be.a('string');
+
+    // The brief, the questions and the allowed outcomes reached the agent, with the call tools.
+    const first = app.model.requests.find((r) => JSON.stringify(r.messages).includes(task))!;
+    const system = first.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    expect(system).to.include('budget: What is your budget?').and.include('completed, not_interested, callback_requested, wrong_number, do_not_call');
+    expect(first.tools!.map((t) => (t as any).function.name)).to.include.members(['end_call', 'transfer_call', 'take_message']);
+
+    const events = await outboxOf(app, placed.body.id);
+    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary', 'call.result']);
+    for (const e of events) {
+      expect(e.payload).to.include({ type: e.type, tenant_id: tenantId });
+      expect(e.payload.id).to.match(/^evt_/);
+      expect(e.max_attempts).to.equal(1);
+      expect([e.target, e.url]).to.deep.equal(e.type === 'call.result' ? ['callback', CALLBACK_URL] : ['events', EVENTS_URL]);
+    }
+    const byType = Object.fromEntries(events.map((e) => [e.type, e.payload.data]));
+    expect(byType['call.initiated']).to.include({ id: placed.body.id, status: 'ringing' });
+    expect(byType['call.answered']).to.include({ status: 'in-progress' });
+    expect(byType['call.updated']).to.deep.include({ handler: 'ai', ai: { agent_id: agentRef(agentId) } });
+    expect(byType['call.ended']).to.include({ status: 'completed', hangup_cause: 'agent_hangup' });
+    expect(byType['ai.summary']).to.deep.include({ summary: SUMMARY, transcript: result.transcript, outcome: 'completed', result: result.result });
+    expect(byType['call.result']).to.deep.equal(result);
+  });
+
+  it('a busy line ends busy, with no agent and no summary event', async () => {
+    const { client } = await company();
+    const placed = await client.post('/v1/calls', { to: NUMBERS.busy });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'busy', outcome: 'busy', result: null, transcript: [], duration_sec: 0 });
+    expect(result.summary).to.be.a('string').and.not.empty;
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body).to.include({ hangup_cause: 'busy', answered_at: null });
+    expect(await types(placed.body.id)).to.deep.equal(['call.initiated', 'call.ended']);
+  });
+
+  it('an unanswered call ends no-answer after ringing', async () => {
+    const { client } = await company();
+    const placed = await client.post('/v1/calls', { to: NUMBERS.noAnswer, callback_url: CALLBACK_URL });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'no-answer', outcome: 'no-answer' });
+    expect(await types(placed.body.id)).to.deep.equal(['call.initiated', 'call.ended', 'call.result']);
+  });
+
+  it('a call the network refuses ends failed without ringing', async () => {
+    const { client } = await company();
+    const placed = await client.post('/v1/calls', { to: NUMBERS.fail });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'failed', outcome: 'failed' });
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body).to.include({ hangup_cause: 'failed' });
+    expect(await types(placed.body.id)).to.deep.equal(['call.ended']);
+  });
+
+  it('on an answering machine the agent leaves the voicemail its brief asks for, with a recording', async () => {
+    const { client } = await company();
+    const task = 'Leave a voicemail about the renewal';
+    const message = 'Hi, this is Acme about your renewal. Please call us back at your convenience.';
+    app.script(task, { toolCalls: [{ name: 'leave_voicemail', arguments: { message } }] }, { content: '' });
+    const placed = await client.post('/v1/calls', { to: NUMBERS.voicemail, task });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'completed', outcome: 'voicemail', transcript: [{ speaker: 'agent', text: message }] });
+    expect(await types(placed.body.id)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+    const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id]);
+    expect(created).to.include({ target: 'message', url: MESSAGES_URL, max_attempts: 3 });
+    const m = created.payload.data.message;
+    expect(m).to.include({ kind: 'voicemail', caller: NUMBERS.voicemail, summary: message, status: 'new', duration_sec: 6 });
+    expect(m.recording_url).to.equal(`/v1/messages/${m.id}/recording`);
+    expect((await app.client().get(m.recording_url)).status).to.equal(401);
+    const res = await client.request('GET', m.recording_url);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^audio\/wav/);
+    expect(Number(res.headers.get('content-length'))).to.equal(44 + 6 * 8000 * 2);
+  });
+
+  it('on an answering machine the agent leaves nothing when its brief does not ask for it', async () => {
+    const { client } = await company();
+    const task = 'Ask about the order, only in person';
+    app.script(task, { content: '' });
+    const placed = await client.post('/v1/calls', { to: NUMBERS.voicemail, task });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ outcome: 'no-answer', transcript: [] });
+    expect(await app.runtime.ctx.db('voice_messages').where({ call_id: placed.body.id })).to.deep.equal([]);
+  });
+
+  it('a call hung up by the API while ringing ends canceled, and its result is final with call.result', async () => {
+    const { client } = await company();
+    const placed = await client.post('/v1/calls', { to: NUMBERS.longRing, callback_url: CALLBACK_URL });
+    await callStatus(client, placed.body.id, 'ringing');
+    const hung = await client.post(`/v1/calls/${placed.body.id}/hangup`);
+    expect(hung.body).to.include({ status: 'canceled', hangup_cause: 'api_hangup' });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'canceled', outcome: 'canceled' });
+    expect(await types(placed.body.id)).to.deep.equal(['call.initiated', 'call.ended', 'call.result']);
+  });
+
+  it('a call hung up by the API on the line ends completed, with the summary written by the model', async () => {
+    const { client } = await company();
+    const task = 'Keep talking';
+    app.script(task, { content: 'Hello, are you there?' });
+    const placed = await client.post('/v1/calls', { to: NUMBERS.stays, task });
+    await callStatus(client, placed.body.id, 'in-progress');
+    // Once the agent has spoken, the callee's next line (a minute away) is all that is left.
+    await until(async () => (await client.get(`/v1/calls/${placed.body.id}/result`)).body.transcript.length === 2);
+    const hung = await client.post(`/v1/calls/${placed.body.id}/hangup`);
+    expect(hung.status).to.equal(200);
+    expect(hung.body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
+    expect(await finalResult(client, placed.body.id)).to.deep.include({
+      status: 'completed',
+      outcome: 'completed',
+      summary: SUMMARY,
+      transcript: [
+        { speaker: 'caller', text: 'Hello?' },
+        { speaker: 'agent', text: 'Hello, are you there?' },
+      ],
+    });
+    expect((await client.post(`/v1/calls/${placed.body.id}/hangup`)).body.error.code).to.equal('call_ended');
+  });
+
+  it('a steered call: the instruction joins the agent\'s context before its next turn, and say is spoken', async () => {
+    const { client } = await company();
+    const task = 'Sell the premium plan';
+    const held = heldReply({ content: 'Hi, do you have a minute?' });
+    app.script(
+      task,
+      held.reply,
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', note: 'Offered the discount' } }] },
+      { content: 'We can give you ten percent off. Goodbye!' },
+    );
+    const placed = await client.post('/v1/calls', { to: '+1 202 555 0120', task });
+    expect(placed.status).to.equal(201);
+    await callStatus(client, placed.body.id, 'in-progress');
+    const steered = await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: 'Offer ten percent off', say: 'One moment, please.' });
+    expect(steered.status).to.equal(202);
+    expect(steered.body).to.deep.equal({ call_id: placed.body.id, accepted: true });
+    held.release();
+    const result = await finalResult(client, placed.body.id);
+    expect(result.transcript).to.deep.include({ speaker: 'agent', text: 'One moment, please.' });
+    expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'We can give you ten percent off. Goodbye!' });
+    const ended = app.model.requests.find((r) => r.messages.some((m) => m.role === 'assistant' && JSON.stringify(m).includes('One moment, please.')))!;
+    expect(JSON.stringify(ended.messages)).to.include('Offer ten percent off');
+    expect(result.result).to.deep.equal({ outcome: 'completed', answers: {}, note: 'Offered the discount' });
+    expect((await client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hi' })).body.error.code).to.equal('call_ended');
+  });
+
+  it('a transferred call announces ai.transfer and ends for the agent', async () => {
+    const { client } = await company();
+    const task = 'Transfer to sales when asked';
+    app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target: '+12025550199', name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+    const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'completed', outcome: 'transferred' });
+    expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: 'Transferred to +12025550199' });
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body.hangup_cause).to.equal('transferred');
+    const events = await outboxOf(app, placed.body.id);
+    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.transfer', 'call.ended', 'ai.summary']);
+    expect(events[3]!.payload.data.ai).to.deep.include({ transfer: { name: 'Sales', target: '+12025550199', status: 'transferred' } });
+  });
+
+  it('a message taken by the agent announces ai.message and, after the call, message.created', async () => {
+    const { client, agentId } = await company();
+    const task = 'Take a message if Bob is away';
+    app.script(
+      task,
+      { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Ann back about order 42', details: { name: 'Ann', order: '42' } } }] },
+      { content: 'I will pass it on.' },
+    );
+    const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+    const result = await finalResult(client, placed.body.id);
+    expect(result.status).to.equal('completed');
+    const events = await outboxOf(app, placed.body.id);
+    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.message', 'call.ended', 'ai.summary']);
+    expect(events[3]!.payload.data.ai).to.deep.equal({
+      agent_id: agentRef(agentId),
+      message: { summary: 'Call Ann back about order 42', details: { name: 'Ann', order: '42' } },
+    });
+    const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id]);
+    expect(created).to.include({ target: 'message', url: MESSAGES_URL, max_attempts: 3 });
+    expect(created.payload.data.message).to.deep.include({
+      kind: 'ai_message',
+      caller: NUMBERS.answer,
+      summary: 'Call Ann back about order 42',
+      details: { name: 'Ann', order: '42' },
+      agent_id: agentRef(agentId),
+      status: 'new',
+    });
+    expect(created.payload.data.call).to.deep.include({ id: placed.body.id, from: '+12025550100', to: NUMBERS.answer });
+  });
+
+  it('a person who opts out is put on the do-not-call list', async () => {
+    const { client } = await company();
+    const task = 'Offer the plan; respect opt-outs';
+    app.script(task, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'do_not_call', note: 'Asked not to be called' } }] }, { content: 'Sorry to bother you.' });
+    const placed = await client.post('/v1/calls', { to: '+12025550121', task });
+    expect((await finalResult(client, placed.body.id)).outcome).to.equal('do_not_call');
+    expect((await client.post('/v1/calls', { to: '+12025550121' })).body.error.code).to.equal('do_not_call');
+  });
+
+  it('an agent whose model fails ends the call failed', async () => {
+    const { client } = await company();
+    const task = 'Fail please';
+    app.script(task, { fail: { status: 500, message: 'model down' } });
+    const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'failed', outcome: 'failed' });
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body.hangup_cause).to.equal('agent_error');
+  });
+
+  it('GET /v1/calls/{id}/result?wait= holds the request until the result is final', async () => {
+    const { client } = await company();
+    const placed = await client.post('/v1/calls', { to: NUMBERS.longRing });
+    await callStatus(client, placed.body.id, 'ringing');
+    const waiting = client.get(`/v1/calls/${placed.body.id}/result?wait=30`);
+    await client.post(`/v1/calls/${placed.body.id}/hangup`);
+    const res = await waiting;
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ final: true, status: 'canceled' });
+  });
+});

@@ -1,0 +1,318 @@
+// `make bench`, jobs half: Switchboard's autonomous jobs beside graphile-worker's no-op jobs on the
+// same Postgres, at controller concurrency 1, 4 and 16. Per level and system, two phases:
+// - latency: `concurrency` submitters each enqueue a job and wait for it to finish before the next,
+//   so a worker slot is always free and the time to start is dispatch alone, not queueing;
+// - throughput: a burst of jobs enqueued by 16 parallel submitters, timed from the first enqueue
+//   to the last completion.
+// Switchboard's jobs do real work (REST create on a new conversation, a model call through the
+// openai client to a stand-in in a thread of its own, messages stored, credits charged);
+// graphile-worker's task does nothing. Writes test/bench/results/jobs.{json,md} and prints the table.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { once } from 'node:events';
+import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
+import { createScratchDatabase } from '../support/database.js';
+import { clientFor, type Client } from '../support/app.js';
+import type { GraphileRun, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
+
+const RESULTS = fileURLToPath(new URL('../../../test/bench/results/', import.meta.url));
+const LEVELS = [1, 4, 16];
+const WARMUP_JOBS = 20;
+const LATENCY_JOBS = 150;
+const THROUGHPUT_JOBS = 300;
+const SUBMITTERS = 16;
+const WAIT_SECONDS = 30;
+// A job that is not done after this many long polls is reported as stuck.
+const MAX_POLLS = 10;
+const TASK = 'Reply with ok.';
+
+interface Stats {
+  median: number;
+  p99: number;
+}
+
+/** One job's times, in ms since the epoch. */
+interface Job {
+  /** Switchboard: the trigger's createdAt; graphile-worker: when addJob was called. */
+  enqueued: number;
+  /** When the submitter had the answer (202 received, addJob resolved). */
+  acknowledged: number;
+  started: number;
+  finished: number;
+}
+
+interface Phase {
+  jobs: number;
+  /** Enqueue → start: Switchboard's queued→running, graphile-worker's add-to-start. */
+  startLatencyMs: Stats;
+  /** Acknowledged → start; negative when the job started before its submitter heard back. */
+  ackToStartMs: Stats;
+}
+
+interface Level {
+  concurrency: number;
+  /** Other work on the machine, when this level started. */
+  loadAverage1m: number;
+  latency: Phase;
+  throughput: Phase & { seconds: number; jobsPerSecond: number };
+}
+
+/** Nearest-rank percentiles (ms). */
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+  return { median: at(0.5), p99: at(0.99) };
+}
+
+function phase(jobs: Job[]): Phase {
+  return {
+    jobs: jobs.length,
+    startLatencyMs: stats(jobs.map((j) => j.started - j.enqueued)),
+    ackToStartMs: stats(jobs.map((j) => j.started - j.acknowledged)),
+  };
+}
+
+function throughput(jobs: Job[]): Level['throughput'] {
+  const seconds = (Math.max(...jobs.map((j) => j.finished)) - Math.min(...jobs.map((j) => j.enqueued))) / 1000;
+  return { ...phase(jobs), seconds: Math.round(seconds * 100) / 100, jobsPerSecond: Math.round((jobs.length / seconds) * 10) / 10 };
+}
+
+/** Runs `count` calls of `fn` with `parallel` of them in flight, collecting their results. */
+async function inParallel<T>(count: number, parallel: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, count) }, async () => {
+      while (next < count) out.push(await fn(next++));
+    }),
+  );
+  return out;
+}
+
+interface Enqueued {
+  handle: string;
+  /** When the submitter asked (ms since the epoch). */
+  submitted: number;
+  acknowledged: number;
+}
+
+/** How a phase drives one system: enqueue a job, and wait for an enqueued job to finish. */
+interface Driver {
+  enqueue(): Promise<Enqueued>;
+  finished(job: Enqueued): Promise<Job>;
+  close(): Promise<void>;
+}
+
+function switchboardDriver(ready: JobsServerReady): Driver {
+  const client: Client = clientFor(ready.url!, ready.apiKey);
+  return {
+    async enqueue() {
+      const submitted = Date.now();
+      const res = await client.post('/api/v1/triggers', { agentId: ready.agentId, task: TASK });
+      const acknowledged = Date.now();
+      if (res.status !== 202) throw new Error(`creating a job answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return { handle: res.body.triggerId as string, submitted, acknowledged };
+    },
+    async finished({ handle: id, acknowledged }) {
+      for (let poll = 0; poll < MAX_POLLS; poll++) {
+        const res = await client.get(`/api/v1/triggers/${id}?wait=${WAIT_SECONDS}`);
+        if (res.status !== 200) throw new Error(`reading job ${id} answered ${res.status}`);
+        const t = res.body as { status: string; createdAt: string; startedAt: string; completedAt: string; errorMessage: string | null };
+        if (t.status === 'succeeded') {
+          return { enqueued: Date.parse(t.createdAt), acknowledged, started: Date.parse(t.startedAt), finished: Date.parse(t.completedAt) };
+        }
+        if (!['queued', 'running'].includes(t.status)) throw new Error(`job ${id} ended ${t.status}: ${t.errorMessage}`);
+      }
+      throw new Error(`job ${id} did not finish`);
+    },
+    close: async () => {},
+  };
+}
+
+/** graphile-worker: jobs added from the benchmark's own pool; runs reported by the worker thread. */
+async function graphileDriver(worker: Worker, databaseUrl: string): Promise<Driver> {
+  const utils: WorkerUtils = await makeWorkerUtils({ connectionString: databaseUrl, maxPoolSize: SUBMITTERS });
+  const runs = new Map<number, GraphileRun>();
+  const waiters = new Map<number, (run: GraphileRun) => void>();
+  let seq = 0;
+  worker.on('message', (run: GraphileRun) => {
+    runs.set(run.i, run);
+    waiters.get(run.i)?.(run);
+    waiters.delete(run.i);
+  });
+  const ran = (i: number) =>
+    new Promise<GraphileRun>((resolve, reject) => {
+      const early = runs.get(i);
+      if (early) return resolve(early);
+      const timer = setTimeout(() => reject(new Error(`graphile-worker job ${i} did not finish`)), WAIT_SECONDS * 1000);
+      waiters.set(i, (run) => {
+        clearTimeout(timer);
+        resolve(run);
+      });
+    });
+  return {
+    async enqueue() {
+      const i = seq++;
+      const submitted = Date.now();
+      await utils.addJob('noop', { i });
+      return { handle: String(i), submitted, acknowledged: Date.now() };
+    },
+    async finished({ handle, submitted, acknowledged }) {
+      const run = await ran(Number(handle));
+      if (!run.ok) throw new Error(`graphile-worker job ${handle} failed`);
+      return { enqueued: submitted, acknowledged, started: run.start, finished: run.end };
+    },
+    close: async () => {
+      await utils.release();
+    },
+  };
+}
+
+/** `parallel` submitters, each enqueueing a job and waiting for it to finish before the next. */
+function closedLoop(driver: Driver, jobs: number, parallel: number): Promise<Job[]> {
+  return inParallel(jobs, parallel, async () => driver.finished(await driver.enqueue()));
+}
+
+async function burst(driver: Driver, jobs: number): Promise<Job[]> {
+  const enqueued = await inParallel(jobs, SUBMITTERS, () => driver.enqueue());
+  // Jobs start in creation order, so the last one ends about last: waiting on it alone keeps the
+  // reads of the others (times stamped when they happened) out of the timed window.
+  await driver.finished(enqueued.at(-1)!);
+  return inParallel(enqueued.length, SUBMITTERS, (i) => driver.finished(enqueued[i]!));
+}
+
+/** A server thread of jobs-server.ts, with what it sent when ready and a way to close it. */
+async function startServer(options: JobsServerOptions): Promise<{ worker: Worker; ready: JobsServerReady; close(): Promise<void> }> {
+  const worker = new Worker(new URL('./jobs-server.js', import.meta.url), { workerData: options });
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  const [ready] = (await once(worker, 'message')) as [JobsServerReady];
+  return {
+    worker,
+    ready,
+    close: async () => {
+      worker.postMessage('close');
+      await exited;
+    },
+  };
+}
+
+async function measure(system: System, concurrency: number, databaseUrl: string, modelUrl: string): Promise<Level> {
+  const loadAverage1m = loadavg()[0]!;
+  const server = await startServer({ role: system, concurrency, databaseUrl, modelUrl });
+  let driver: Driver | undefined;
+  try {
+    driver = system === 'switchboard' ? switchboardDriver(server.ready) : await graphileDriver(server.worker, databaseUrl);
+    await closedLoop(driver, WARMUP_JOBS, concurrency);
+    const latency = phase(await closedLoop(driver, LATENCY_JOBS, concurrency));
+    return { concurrency, loadAverage1m, latency, throughput: throughput(await burst(driver, THROUGHPUT_JOBS)) };
+  } finally {
+    await driver?.close();
+    await server.close();
+  }
+}
+
+interface Target {
+  concurrency: number;
+  switchboardP99Ms: number;
+  graphileWorkerP99Ms: number;
+  latency: 'PASS' | 'FAIL';
+  switchboardJobsPerSecond: number;
+  graphileWorkerJobsPerSecond: number;
+  throughput: 'PASS' | 'FAIL';
+}
+
+function targets(switchboard: Level[], graphile: Level[]): Target[] {
+  return switchboard.map((s, i) => {
+    const g = graphile[i]!;
+    return {
+      concurrency: s.concurrency,
+      switchboardP99Ms: s.latency.startLatencyMs.p99,
+      graphileWorkerP99Ms: g.latency.startLatencyMs.p99,
+      latency: s.latency.startLatencyMs.p99 <= g.latency.startLatencyMs.p99 ? 'PASS' : 'FAIL',
+      switchboardJobsPerSecond: s.throughput.jobsPerSecond,
+      graphileWorkerJobsPerSecond: g.throughput.jobsPerSecond,
+      throughput: s.throughput.jobsPerSecond >= g.throughput.jobsPerSecond / 2 ? 'PASS' : 'FAIL',
+    };
+  });
+}
+
+function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
+  const row = (name: string, l: Level) =>
+    `| ${name} | ${l.concurrency} | ${l.latency.startLatencyMs.median} | ${l.latency.startLatencyMs.p99} | ${l.latency.ackToStartMs.median} | ${l.latency.ackToStartMs.p99} | **${l.throughput.jobsPerSecond}** | ${l.throughput.startLatencyMs.median} | ${l.throughput.startLatencyMs.p99} | ${l.loadAverage1m.toFixed(1)} |`;
+  const rows = LEVELS.flatMap((_, i) => [row('Switchboard', r.switchboard[i]!), row('graphile-worker (no-op)', r.graphileWorker[i]!)]);
+  const verdicts = r.targets.map(
+    (t) =>
+      `| ${t.concurrency} | ${t.switchboardP99Ms} ≤ ${t.graphileWorkerP99Ms} | **${t.latency}** | ${t.switchboardJobsPerSecond} ≥ ${t.graphileWorkerJobsPerSecond} / 2 | **${t.throughput}** |`,
+  );
+  return `# Jobs benchmark: Switchboard beside graphile-worker
+
+${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database} (both systems, one database)
+· load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after · graphile-worker ${r.graphileWorkerVersion}
+
+Switchboard jobs do real work: created over REST on a new conversation, one model call through the openai client (the
+stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing. Latency phase:
+\`concurrency\` submitters each enqueue a job and wait for it to finish (${LATENCY_JOBS} jobs), so a slot is always free.
+Throughput phase: ${THROUGHPUT_JOBS} jobs enqueued by ${SUBMITTERS} parallel submitters, first enqueue to last completion.
+Enqueue → start is Switchboard's createdAt → startedAt (server clock) and graphile-worker's addJob call → task start;
+acknowledged → start counts from the 202 / addJob's return (negative: the job started before the submitter heard back).
+Times in ms (1 ms resolution).
+
+| System | Concurrency | Enqueue→start median | p99 | Ack→start median | p99 | Jobs/s | Burst enqueue→start median | p99 | Load average |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+| Concurrency | Target: Switchboard queued→running p99 ≤ graphile-worker add-to-start p99 | | Target: Switchboard jobs/s ≥ ½ graphile-worker no-op jobs/s | |
+|---|---|---|---|---|
+${verdicts.join('\n')}
+`;
+}
+
+async function benchmark() {
+  // Other work on the machine shows in every number; the load average says how much there was.
+  const loadBefore = loadavg()[0]!;
+  const database = await createScratchDatabase();
+  const model = await startServer({ role: 'model' });
+  try {
+    const switchboard: Level[] = [];
+    const graphileWorker: Level[] = [];
+    for (const [i, concurrency] of LEVELS.entries()) {
+      // Alternating which system goes first keeps either from always meeting a warmer machine.
+      const order: System[] = i % 2 === 0 ? ['graphile-worker', 'switchboard'] : ['switchboard', 'graphile-worker'];
+      for (const system of order) {
+        const level = await measure(system, concurrency, database.url, model.ready.url!);
+        (system === 'switchboard' ? switchboard : graphileWorker).push(level);
+        process.stderr.write(`${system} at concurrency ${concurrency}: ${JSON.stringify(level)}\n`);
+      }
+    }
+    const { version } = (await import('graphile-worker/package.json', { with: { type: 'json' } })).default as { version: string };
+    return {
+      date: new Date().toISOString(),
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+        os: `${platform()} ${release()}`,
+        memoryGiB: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+        loadAverage1m: { before: loadBefore, after: loadavg()[0]! },
+      },
+      database: database.server,
+      graphileWorkerVersion: version,
+      jobs: { warmup: WARMUP_JOBS, latency: LATENCY_JOBS, throughput: THROUGHPUT_JOBS, submitters: SUBMITTERS },
+      switchboard,
+      graphileWorker,
+      targets: targets(switchboard, graphileWorker),
+    };
+  } finally {
+    await model.close();
+    await database.drop();
+  }
+}
+
+const result = await benchmark();
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(`${RESULTS}jobs.json`, `${JSON.stringify(result, null, 2)}\n`);
+const table = markdown(result);
+writeFileSync(`${RESULTS}jobs.md`, table);
+process.stdout.write(table);

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { createClient, type RedisClientType } from 'redis';
+import { ulid } from 'ulid';
+import { ManualClock } from '../../../pkg/clock.js';
+import { createCallLimits, type CallLimits } from '../../../pkg/limits/calls.js';
+import { createRateLimits } from '../../../pkg/limits/rate-limit.js';
+import { createLogger } from '../../../pkg/log.js';
+import { createMetrics } from '../../../pkg/metrics/index.js';
+import { reachableRedis } from '../../support/redis.js';
+
+const redisUrl = await reachableRedis();
+const LEASE_MS = 10_000;
+
+function behaves(make: (clock: ManualClock) => CallLimits) {
+  let clock: ManualClock;
+  let limits: CallLimits;
+  let tenantId: string;
+  beforeEach(() => {
+    clock = new ManualClock();
+    limits = make(clock);
+    tenantId = `tnt_${ulid()}`;
+  });
+  const slot = (callId: string) => ({ tenantId, callId });
+
+  it('gives at most max slots per account, and one call holds one slot however often it asks', async () => {
+    expect(await limits.acquire(slot('a'), 2)).to.equal(true);
+    expect(await limits.acquire(slot('a'), 2)).to.equal(true);
+    expect(await limits.acquire(slot('b'), 2)).to.equal(true);
+    expect(await limits.acquire(slot('c'), 2)).to.equal(false);
+    expect(await limits.acquire({ tenantId: `tnt_${ulid()}`, callId: 'c' }, 2)).to.equal(true);
+  });
+
+  it('frees a slot on release', async () => {
+    await limits.acquire(slot('a'), 1);
+    await limits.release(slot('a'));
+    expect(await limits.acquire(slot('b'), 1)).to.equal(true);
+  });
+
+  it('frees a slot whose lease ran out, unless it was renewed', async () => {
+    await limits.acquire(slot('a'), 2);
+    await limits.acquire(slot('b'), 2);
+    clock.advance(LEASE_MS - 1);
+    await limits.renew([slot('a')]);
+    clock.advance(1);
+    expect(await limits.acquire(slot('c'), 2)).to.equal(true);
+    expect(await limits.acquire(slot('d'), 2)).to.equal(false);
+  });
+
+  it('does not bring back a released slot by renewing it', async () => {
+    await limits.acquire(slot('a'), 1);
+    await limits.release(slot('a'));
+    await limits.renew([slot('a')]);
+    expect(await limits.acquire(slot('b'), 1)).to.equal(true);
+  });
+
+  it('counts 30 placements a minute per account', async () => {
+    for (let i = 0; i < 30; i++) expect((await limits.consumePlacement(tenantId)).allowed).to.equal(true);
+    const refused = await limits.consumePlacement(tenantId);
+    expect(refused.allowed).to.equal(false);
+    expect(refused.retryAfterSec).to.be.within(1, 60);
+  });
+}
+
+describe('Call limits', () => {
+  const obs = { metrics: createMetrics(), log: createLogger('silent') };
+
+  describe('in memory', () => {
+    behaves((clock) => createCallLimits({ redis: null, limits: createRateLimits(null, obs), clock, leaseMs: LEASE_MS }));
+  });
+
+  if (redisUrl) {
+    describe('on Redis', () => {
+      let redis: RedisClientType;
+      before(async () => {
+        redis = createClient({ url: redisUrl }) as RedisClientType;
+        await redis.connect();
+      });
+      after(async () => {
+        await redis.close();
+      });
+      behaves((clock) => createCallLimits({ redis, limits: createRateLimits(redis, obs), clock, leaseMs: LEASE_MS }));
+    });
+  }
+});

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../../../pkg/config.js';
+import type { LineEvent } from '../../../pkg/voice/gateways/index.js';
+import { createSimGateway, loadScenarios, type ScenarioTable } from '../../../pkg/voice/gateways/sim.js';
+
+const table: ScenarioTable = {
+  default: { scenario: 'answer', ring_ms: 1, reply_ms: 0, lines: ['Default hello?'] },
+  numbers: {
+    '+12025550101': { scenario: 'answer', ring_ms: 1, reply_ms: 0, lines: ['Hello?', 'Yes.'] },
+    '+12025550102': { scenario: 'busy', ring_ms: 1, reply_ms: 0, lines: [] },
+    '+12025550103': { scenario: 'no-answer', ring_ms: 1, reply_ms: 0, lines: [] },
+    '+12025550104': { scenario: 'voicemail', ring_ms: 1, reply_ms: 0, lines: [] },
+    '+12025550105': { scenario: 'fail', ring_ms: 1, reply_ms: 0, lines: [] },
+  },
+};
+
+const gateway = createSimGateway(table);
+const dial = (to: string) => gateway.dial({ callId: 'cal_test', from: '+12025550100', to });
+
+describe('The simulated phone network', () => {
+  it('answers and speaks the callee\'s lines, one after each thing said, then hangs up', async () => {
+    const line = await dial('+12025550101');
+    const events: LineEvent[] = [await line.next(), await line.next(), await line.next()];
+    await line.say('Hi, this is Acme.');
+    events.push(await line.next());
+    await line.say('Goodbye.');
+    events.push(await line.next());
+    expect(events).to.deep.equal([
+      { type: 'ringing' },
+      { type: 'answered', machine: false },
+      { type: 'speech', text: 'Hello?' },
+      { type: 'speech', text: 'Yes.' },
+      { type: 'ended', cause: 'callee_hangup' },
+    ]);
+  });
+
+  for (const [to, end] of [['+12025550102', 'busy'], ['+12025550103', 'no-answer']] as const) {
+    it(`rings, then ends ${end}`, async () => {
+      const line = await dial(to);
+      expect([await line.next(), await line.next()]).to.deep.equal([{ type: 'ringing' }, { type: 'ended', cause: end }]);
+    });
+  }
+
+  it('fails a call without ringing', async () => {
+    expect(await (await dial('+12025550105')).next()).to.deep.equal({ type: 'ended', cause: 'failed' });
+  });
+
+  it('lets an answering machine take a call, which only records', async () => {
+    const line = await dial('+12025550104');
+    expect([await line.next(), await line.next()]).to.deep.equal([{ type: 'ringing' }, { type: 'answered', machine: true }]);
+    await line.say('Please call back.');
+    const nothing = await Promise.race([line.next(), new Promise((resolve) => setTimeout(() => resolve('silence'), 50))]);
+    expect(nothing).to.equal('silence');
+  });
+
+  it('gives any other number the default scenario', async () => {
+    const line = await dial('+4930123456');
+    await line.next();
+    await line.next();
+    expect(await line.next()).to.deep.equal({ type: 'speech', text: 'Default hello?' });
+  });
+
+  it('stops at once when hung up: nothing more arrives', async () => {
+    const line = await gateway.dial({ callId: 'c', from: '+12025550100', to: '+12025550101' });
+    expect(await line.next()).to.deep.equal({ type: 'ringing' });
+    await line.hangup();
+    const nothing = await Promise.race([line.next(), new Promise((resolve) => setTimeout(() => resolve('silence'), 50))]);
+    expect(nothing).to.equal('silence');
+  });
+
+  it('ships a default table with every scenario on +1 202 555 01xx, replaceable by SWITCHBOARD_SIM_SCENARIOS', () => {
+    const shipped = loadScenarios(undefined);
+    expect(new Set(Object.values(shipped.numbers).map((s) => s.scenario))).to.deep.equal(new Set(['answer', 'busy', 'no-answer', 'voicemail', 'fail']));
+    for (const number of Object.keys(shipped.numbers)) expect(number).to.match(/^\+120255501\d\d$/);
+    const path = join(tmpdir(), `sim-${process.pid}-own.json`);
+    writeFileSync(path, JSON.stringify(table));
+    expect(loadScenarios(path)).to.deep.equal(table);
+    writeFileSync(path, JSON.stringify({ default: { scenario: 'explode' } }));
+    expect(() => loadScenarios(path)).to.throw(ConfigError, /SWITCHBOARD_SIM_SCENARIOS: default.scenario/);
+  });
+});

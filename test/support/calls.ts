@@ -1,0 +1,121 @@
+// Call test helpers: an app on a database of its own with the simulated network on a fast test
+// table, companies with the voice features, agent replies scripted per call (by the call's task),
+// and waiting for a call's status or final result through the API.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { SUMMARY_INSTRUCTION } from '../../pkg/agent/summary.js';
+import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
+import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
+import type { Client, TestApp } from './app.js';
+import type { ScriptedReply } from './model.js';
+import { startJobsApp } from './triggers.js';
+
+/** The test network: every scenario of the simulator, ringing for milliseconds. */
+export const NUMBERS = {
+  answer: '+12025550110',
+  busy: '+12025550111',
+  noAnswer: '+12025550112',
+  voicemail: '+12025550113',
+  fail: '+12025550114',
+  /** Rings for a minute: a call that stays ringing until hung up. */
+  longRing: '+12025550115',
+  /** Answers and says nothing more after its first line: a call that stays on the line. */
+  stays: '+12025550116',
+} as const;
+
+export const SCENARIOS: ScenarioTable = {
+  default: { scenario: 'answer', ring_ms: 5, reply_ms: 0, lines: ['Hello?', 'Okay.', 'Bye.'] },
+  numbers: {
+    [NUMBERS.answer]: { scenario: 'answer', ring_ms: 5, reply_ms: 0, lines: ['Hello, this is Ann.', 'My budget is 500 dollars.', 'Bye.'] },
+    [NUMBERS.busy]: { scenario: 'busy', ring_ms: 5, reply_ms: 0, lines: [] },
+    [NUMBERS.noAnswer]: { scenario: 'no-answer', ring_ms: 20, reply_ms: 0, lines: [] },
+    [NUMBERS.voicemail]: { scenario: 'voicemail', ring_ms: 5, reply_ms: 0, lines: [] },
+    [NUMBERS.fail]: { scenario: 'fail', ring_ms: 5, reply_ms: 0, lines: [] },
+    [NUMBERS.longRing]: { scenario: 'no-answer', ring_ms: 60_000, reply_ms: 0, lines: [] },
+    // A callee who answers each thing said after a minute: the line stays open meanwhile.
+    [NUMBERS.stays]: { scenario: 'answer', ring_ms: 5, reply_ms: 60_000, lines: ['Hello?', 'Still here.'] },
+  },
+};
+
+function scenarioFile(): string {
+  const path = join(tmpdir(), `switchboard-sim-${process.pid}.json`);
+  writeFileSync(path, JSON.stringify(SCENARIOS));
+  return path;
+}
+
+export interface CallsApp extends TestApp {
+  /** Replies of the agent on the call whose task is `task`, one per model request, in order. */
+  script(task: string, ...replies: ScriptedReply[]): void;
+  /** A company with the voice_api feature (and any other settings). */
+  voiceCompany(settings?: TenantSettings): ReturnType<TestApp['company']>;
+}
+
+const taskOf = (request: ChatCompletionCreateParams): string | null => {
+  for (const m of request.messages) {
+    if (m.role !== 'system' || typeof m.content !== 'string') continue;
+    const found = /^Task: (.*)$/m.exec(m.content);
+    if (found && m.content.startsWith('PHONE CALL')) return found[1]!;
+  }
+  return null;
+};
+
+export const SUMMARY = 'The agent talked to the person.';
+
+export async function startCallsApp(opts: Parameters<typeof startJobsApp>[0] = {}): Promise<CallsApp> {
+  const app = await startJobsApp({ ...opts, env: { SWITCHBOARD_SIM_SCENARIOS: scenarioFile(), ...opts.env } });
+  const scripts = new Map<string, ScriptedReply[]>();
+  app.model.setDefault((request) => {
+    const first = request.messages[0];
+    if (first?.role === 'system' && first.content === SUMMARY_INSTRUCTION) return { content: SUMMARY };
+    const task = taskOf(request);
+    const next = (task !== null ? scripts.get(task)?.shift() : undefined) ?? { content: 'Goodbye.' };
+    return typeof next === 'function' ? next(request) : next;
+  });
+  return {
+    ...app,
+    script(task, ...replies) {
+      scripts.set(task, replies);
+    },
+    async voiceCompany(settings = {}) {
+      const company = await app.company();
+      await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], ...settings });
+      return company;
+    },
+  };
+}
+
+/** Long-poll the result until it is final (bounded). */
+export async function finalResult(client: Client, callId: string, polls = 30): Promise<any> {
+  let res = await client.get(`/v1/calls/${callId}/result`);
+  for (let i = 0; i < polls && res.status === 200 && !res.body.final; i++) res = await client.get(`/v1/calls/${callId}/result?wait=2`);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  expect(res.body.final, `call ${callId} never became final: ${JSON.stringify(res.body)}`).to.equal(true);
+  return res.body;
+}
+
+/** Until `check` holds: polled every `everyMs`, at most `polls` times. */
+export async function until(check: () => Promise<boolean>, what = 'the condition', polls = 400, everyMs = 25): Promise<void> {
+  for (let i = 0; i < polls; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  throw new Error(`${what} did not hold within ${polls} polls`);
+}
+
+/** The call record once its status is `status`. */
+export async function callStatus(client: Client, callId: string, status: string): Promise<any> {
+  let record: any;
+  await until(async () => {
+    record = (await client.get(`/v1/calls/${callId}`)).body;
+    return record.status === status;
+  }, `call ${callId} reaching ${status}`);
+  return record;
+}
+
+/** The outbox rows of a call (events and call.result), in the order written. */
+export async function outboxOf(app: TestApp, callId: string): Promise<{ type: string; target: string; url: string; max_attempts: number; payload: any }[]> {
+  return app.runtime.ctx.db('webhook_outbox').where({ ordering_key: callId }).orderBy('seq');
+}
