@@ -9,7 +9,7 @@ import { TooManyRequests } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { requireFeature } from '../../pkg/store/tenants.js';
 import { appName } from '../../pkg/voice/usage.js';
-import { admit, authenticateBearer } from '../http/auth.js';
+import { admit, authenticateBearer, principalOf } from '../http/auth.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { mcpServer } from './tools.js';
 
@@ -49,7 +49,7 @@ export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(express.json({ limit: '128kb' }));
 
   r.post('/', async (req, res) => {
-    const principal = req.principal!;
+    const principal = principalOf(req);
     const app = appOf(req);
     req.connectedApp = app;
     const decision = await admit(ctx, deps.limits, {

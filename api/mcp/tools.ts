@@ -14,6 +14,7 @@ import { callRecord, callResult } from '../../pkg/voice/views.js';
 import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { listCallsPage } from '../../pkg/voice/list.js';
+import { codeOf } from '../voice/errors.js';
 import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, placeCallBody, resultQuery, steerBody } from '../voice/call-schemas.js';
 
 /** Who is calling, and whether the request limits already refused this request. */
@@ -66,7 +67,7 @@ export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
         return ok(await fn(args));
       } catch (err) {
         if (err instanceof TooManyRequests) return toolError(err.code, err.message, err.retryAfterSec);
-        if (err instanceof DomainError) return toolError(err.status === 400 ? 'invalid_json' : err.code, err.message);
+        if (err instanceof DomainError) return toolError(codeOf(err), err.message);
         ctx.log.error({ err, tenantId: tenant.id }, 'unexpected MCP tool error');
         return toolError('internal', 'Failure on the service side; retry');
       }

@@ -13,7 +13,7 @@ export function sendVoiceError(res: Response, status: number, code: string, mess
 }
 
 /** Every 400 of this surface is `invalid_json`: a body that is not JSON or has a field it does not take. */
-const codeOf = (err: DomainError): string => (err instanceof Invalid ? 'invalid_json' : err.code);
+export const codeOf = (err: DomainError): string => (err instanceof Invalid ? 'invalid_json' : err.code);
 
 export function voiceErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
