@@ -70,7 +70,7 @@ export const configDocs: Record<keyof Config, string> = {
   OPENAI_BASE_URL: 'OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp). Unset with no key: the built-in offline model',
   OPENAI_API_KEY: 'Key for that endpoint',
   SWITCHBOARD_DEFAULT_MODEL: 'Model for agents without one (default gpt-4o-mini)',
-  SWITCHBOARD_ENCRYPTION_KEY: '32 bytes, base64: encrypts tool credentials at rest. Unset: authenticated tools are refused (503)',
+  SWITCHBOARD_ENCRYPTION_KEY: '32 bytes, base64: encrypts tool credentials and webhook secrets at rest. Unset: authenticated tools are refused (503); webhook secrets are stored unencrypted (development only)',
   SWITCHBOARD_OUTBOUND_ALLOW: 'Comma-separated hosts or CIDRs that outbound calls may reach although not public (development, tests)',
   SWITCHBOARD_TURN_TIMEOUT_SEC: 'Synchronous agent turn timeout in seconds (default 120)',
   SWITCHBOARD_DATA_DIR: 'Where embedded Postgres keeps its data (default .switchboard)',
