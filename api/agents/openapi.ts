@@ -1,6 +1,7 @@
 // The Agent API's OpenAPI 3.1 document, generated from the same zod schemas the routes parse with.
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { createDocument } from 'zod-openapi';
+import { documentOperation, operation, type Operation } from '../http/openapi.js';
 import { errorBodySchema } from '../http/errors.js';
 import * as s from './schemas.js';
 import * as t from './trigger-schemas.js';
@@ -18,41 +19,11 @@ const ERROR_TEXT: Record<number, string> = {
   504: 'Agent turn exceeded the turn timeout',
 };
 
-interface Op {
-  summary: string;
-  body?: z.ZodType;
-  path?: z.ZodObject;
-  query?: z.ZodObject;
-  /** Success statuses (several when, say, a replay answers 200 where a creation answers 201) and their body. */
-  ok: [number | number[], z.ZodType];
-  deprecated?: boolean;
-  /** The same success answered as an event stream, one schema per `data:` line. */
-  stream?: z.ZodType;
-  errors: number[];
-}
-
 const conversationParam = z.object({ conversationId: z.uuid().meta({ description: 'Conversation id' }) });
 const triggerParam = z.object({ triggerId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 const jobParam = z.object({ jobId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 
-function op(o: Op): ZodOpenApiOperationObject {
-  const [statuses, schema] = o.ok;
-  const content = { 'application/json': { schema }, ...(o.stream ? { 'text/event-stream': { schema: o.stream } } : {}) };
-  const responses: Record<string, ZodOpenApiResponseObject> = {};
-  for (const status of [statuses].flat()) responses[String(status)] = { description: o.summary, content };
-  for (const code of [401, 429, 500, ...o.errors]) {
-    responses[String(code)] = { description: ERROR_TEXT[code]!, content: { 'application/json': { schema: errorBodySchema } } };
-  }
-  return {
-    summary: o.summary,
-    ...(o.deprecated ? { deprecated: true } : {}),
-    security: [{ bearer: [] }],
-    ...(o.path || o.query ? { requestParams: { ...(o.path ? { path: o.path } : {}), ...(o.query ? { query: o.query } : {}) } } : {}),
-    // A body whose every field is optional may be left out.
-    ...(o.body ? { requestBody: { required: !o.body.safeParse({}).success, content: { 'application/json': { schema: o.body } } } } : {}),
-    responses,
-  };
-}
+const op = (o: Operation) => operation(o, { schema: errorBodySchema, text: ERROR_TEXT, always: [401, 429, 500] });
 
 export function agentOpenApiDocument() {
   return createDocument({
@@ -66,13 +37,7 @@ export function agentOpenApiDocument() {
     servers: [{ url: '/api/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths: {
-      '/openapi.json': {
-        get: {
-          summary: 'This document',
-          security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 description of this API', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
-        },
-      },
+      '/openapi.json': { get: documentOperation },
       '/conversations': {
         post: op({
           summary: 'Create (201) or resume (200) a conversation',

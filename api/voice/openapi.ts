@@ -1,6 +1,7 @@
 // The Voice API's OpenAPI 3.1 document, generated from the same zod schemas the routes parse with.
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { createDocument } from 'zod-openapi';
+import { documentOperation, operation, type Operation } from '../http/openapi.js';
 import { voiceErrorSchema } from './errors.js';
 import * as a from './account-schemas.js';
 import * as c from './call-schemas.js';
@@ -17,40 +18,10 @@ const ERROR_TEXT: Record<number, string> = {
   500: 'internal: failure on the service side; retry',
 };
 
-interface Op {
-  summary: string;
-  description?: string;
-  body?: z.ZodType;
-  path?: z.ZodObject;
-  query?: z.ZodObject;
-  header?: z.ZodObject;
-  /** Success statuses (a replay answers 200 where a creation answers 201) and their body. */
-  ok: [number | number[], z.ZodType, string?];
-  errors: number[];
-}
-
 const callParam = z.object({ id: z.string().meta({ description: 'Call id (cal_…)' }) });
 const messageParam = z.object({ id: z.string().meta({ description: 'Message id (msg_…)' }) });
 
-function op(o: Op): ZodOpenApiOperationObject {
-  const [statuses, schema, mediaType = 'application/json'] = o.ok;
-  const responses: Record<string, ZodOpenApiResponseObject> = {};
-  for (const status of [statuses].flat()) responses[String(status)] = { description: o.summary, content: { [mediaType]: { schema } } };
-  const errors = [401, 429, 500, ...o.errors, ...(o.body ? [400, 413] : [])];
-  for (const code of [...new Set(errors)].sort()) {
-    responses[String(code)] = { description: ERROR_TEXT[code]!, content: { 'application/json': { schema: voiceErrorSchema } } };
-  }
-  const params = { ...(o.path ? { path: o.path } : {}), ...(o.query ? { query: o.query } : {}), ...(o.header ? { header: o.header } : {}) };
-  return {
-    summary: o.summary,
-    ...(o.description ? { description: o.description } : {}),
-    security: [{ bearer: [] }],
-    ...(Object.keys(params).length ? { requestParams: params } : {}),
-    // A body whose every field is optional may be left out.
-    ...(o.body ? { requestBody: { required: !o.body.safeParse({}).success, content: { 'application/json': { schema: o.body } } } } : {}),
-    responses,
-  };
-}
+const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500], withBody: [400, 413] });
 
 export function voiceOpenApiDocument() {
   return createDocument({
@@ -64,13 +35,7 @@ export function voiceOpenApiDocument() {
     servers: [{ url: '/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     paths: {
-      '/openapi.json': {
-        get: {
-          summary: 'This document',
-          security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 description of this API', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
-        },
-      },
+      '/openapi.json': { get: documentOperation },
       '/calls': {
         post: op({
           summary: 'Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original call',
