@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../pkg/log.js';
 import { migrate, schemaIsCurrent } from '../pkg/db/index.js';
 import { startRuntime, type Runtime } from '../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
+import { FEATURES, updateTenant } from '../pkg/store/tenants.js';
 import { createApp, healthRouter } from '../api/server.js';
 import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
@@ -74,6 +75,8 @@ async function demoCompany(runtime: Runtime, config: Config): Promise<Bootstrapp
     if (still) return saved;
   }
   const demo = await bootstrapTenant(runtime.ctx, { name: 'Demo Company' });
+  // The demo has every feature, so every endpoint can be tried.
+  await updateTenant(runtime.ctx, demo.tenantId, { features: [...FEATURES] });
   mkdirSync(config.SWITCHBOARD_DATA_DIR, { recursive: true });
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
@@ -92,7 +95,11 @@ Try it:
     -H 'Content-Type: application/json' -d '{"agentId":"${demo.agentId}"}'
   curl -s ${url}/api/v1/conversations/<conversationId>/messages -H 'Authorization: Bearer ${demo.apiKey}' \\
     -H 'Content-Type: application/json' -d '{"message":"Hello!"}'
-OpenAPI: ${url}/api/v1/openapi.json    Stop: Ctrl-C
+  curl -s ${url}/api/v1/triggers -H 'Authorization: Bearer ${demo.apiKey}' \
+    -H 'Content-Type: application/json' -d '{"agentId":"${demo.agentId}","task":"Summarize our plans"}'
+  curl -s ${url}/v1/calls -H 'Authorization: Bearer ${demo.apiKey}' \
+    -H 'Content-Type: application/json' -d '{"to":"+12025550101","task":"Confirm the appointment"}'
+OpenAPI: ${url}/api/v1/openapi.json and ${url}/v1/openapi.json    MCP: ${url}/mcp    Stop: Ctrl-C
 
 `);
 }

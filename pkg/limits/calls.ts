@@ -1,6 +1,7 @@
 // Per-account call limits: calls placed per minute, and simultaneous-call slots. A slot is an
 // expiring lease per call, renewed while the call is live and released the moment it ends, so a
-// replica that crashes mid-call cannot leak it. Exact across replicas with Redis; in memory without.
+// replica that crashes mid-call cannot leak it. Exact across replicas with Redis; in memory without it
+// or while it is unavailable (per replica, so a call is never refused for it).
 import type { RedisClientType } from 'redis';
 import type { Clock } from '../clock.js';
 import type { RateDecision, RateLimits } from './rate-limit.js';
@@ -39,52 +40,92 @@ return 0`;
 
 const KEY_TTL_MS = 24 * 3_600_000;
 
+/** Slots held in this replica's memory: all of them without Redis, those taken while it was down with it. */
+function memorySlots(clock: Clock, leaseMs: number) {
+  const held = new Map<string, Map<string, number>>();
+  // The account's live leases, expired ones dropped; an account with none is forgotten.
+  const live = (tenantId: string) => {
+    const slots = held.get(tenantId) ?? new Map<string, number>();
+    const now = clock.now().getTime();
+    for (const [id, until] of slots) if (until <= now) slots.delete(id);
+    if (!slots.size) held.delete(tenantId);
+    return slots;
+  };
+  return {
+    count: (tenantId: string) => live(tenantId).size,
+    holds: ({ tenantId, callId }: CallSlot) => held.get(tenantId)?.has(callId) ?? false,
+    acquire({ tenantId, callId }: CallSlot, max: number): boolean {
+      const slots = live(tenantId);
+      if (!slots.has(callId) && slots.size >= max) return false;
+      held.set(tenantId, slots);
+      slots.set(callId, clock.now().getTime() + leaseMs);
+      return true;
+    },
+    renew(list: CallSlot[]): void {
+      const until = clock.now().getTime() + leaseMs;
+      for (const { tenantId, callId } of list) if (held.get(tenantId)?.has(callId)) held.get(tenantId)!.set(callId, until);
+    },
+    release({ tenantId, callId }: CallSlot): void {
+      held.get(tenantId)?.delete(callId);
+    },
+  };
+}
+
 export function createCallLimits(opts: { redis: RedisClientType | null; limits: RateLimits; clock: Clock; leaseMs: number }): CallLimits {
   const { redis, limits, clock, leaseMs } = opts;
   const key = (tenantId: string) => `sb:calls:slots:${tenantId}`;
   const consumePlacement = (tenantId: string) => limits.consume('calls', tenantId, CALLS_PER_MINUTE);
+  const memory = memorySlots(clock, leaseMs);
 
-  if (redis) {
+  if (!redis) {
     return {
       consumePlacement,
-      async acquire({ tenantId, callId }, max) {
-        const now = clock.now().getTime();
-        const args = [String(now), String(now + leaseMs), callId, String(max), String(KEY_TTL_MS)];
-        return (await redis.eval(ACQUIRE, { keys: [key(tenantId)], arguments: args })) === 1;
-      },
-      async renew(slots) {
-        if (!slots.length) return;
-        const until = String(clock.now().getTime() + leaseMs);
-        await redis.eval(RENEW, { keys: slots.map((s) => key(s.tenantId)), arguments: [until, ...slots.map((s) => s.callId)] });
-      },
-      async release({ tenantId, callId }) {
-        await redis.zRem(key(tenantId), callId);
-      },
+      acquire: async (slot, max) => memory.acquire(slot, max),
+      renew: async (slots) => memory.renew(slots),
+      release: async (slot) => memory.release(slot),
     };
   }
 
-  const held = new Map<string, Map<string, number>>();
-  const slotsOf = (tenantId: string) => {
-    let slots = held.get(tenantId);
-    if (!slots) held.set(tenantId, (slots = new Map()));
-    return slots;
+  // Redis when it answers; otherwise this replica's memory, counted and logged as a fallback.
+  const orMemory = async <T>(onRedis: () => Promise<T>, inMemory: () => T): Promise<T> => {
+    if (redis.isReady) {
+      try {
+        return await onRedis();
+      } catch {
+        // Lost mid-command: same as not ready.
+      }
+    }
+    limits.fellBack('call_slots');
+    return inMemory();
   };
   return {
     consumePlacement,
-    async acquire({ tenantId, callId }, max) {
+    async acquire(slot, max) {
+      if (memory.holds(slot)) return memory.acquire(slot, max);
       const now = clock.now().getTime();
-      const slots = slotsOf(tenantId);
-      for (const [id, until] of slots) if (until <= now) slots.delete(id);
-      if (!slots.has(callId) && slots.size >= max) return false;
-      slots.set(callId, now + leaseMs);
-      return true;
+      // Slots still held in memory since an outage count against the account's limit too.
+      const room = max - memory.count(slot.tenantId);
+      const args = [String(now), String(now + leaseMs), slot.callId, String(room), String(KEY_TTL_MS)];
+      return orMemory(
+        async () => (await redis.eval(ACQUIRE, { keys: [key(slot.tenantId)], arguments: args })) === 1,
+        () => memory.acquire(slot, max),
+      );
     },
-    async renew(list) {
-      const until = clock.now().getTime() + leaseMs;
-      for (const { tenantId, callId } of list) if (held.get(tenantId)?.has(callId)) held.get(tenantId)!.set(callId, until);
+    async renew(slots) {
+      memory.renew(slots);
+      const shared = slots.filter((s) => !memory.holds(s));
+      if (!shared.length) return;
+      const until = String(clock.now().getTime() + leaseMs);
+      // Leases Redis cannot extend now run out there: nothing to keep in memory.
+      await orMemory(
+        async () => void (await redis.eval(RENEW, { keys: shared.map((s) => key(s.tenantId)), arguments: [until, ...shared.map((s) => s.callId)] })),
+        () => undefined,
+      );
     },
-    async release({ tenantId, callId }) {
-      held.get(tenantId)?.delete(callId);
+    async release(slot) {
+      // A slot is released where it was taken; one Redis cannot release now is freed by its lease running out.
+      if (memory.holds(slot)) memory.release(slot);
+      else await redis.zRem(key(slot.tenantId), slot.callId);
     },
   };
 }

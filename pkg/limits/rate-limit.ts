@@ -13,6 +13,8 @@ export interface RateDecision {
 export interface RateLimits {
   /** Count one request for `key` against `perMinute`. */
   consume(scope: string, key: string, perMinute: number): Promise<RateDecision>;
+  /** Say that a limit of `scope` was answered in this replica's memory because Redis was unavailable. */
+  fellBack(scope: string): void;
 }
 
 /** The in-memory limiter rate-limiter-flexible falls back to when a Redis command fails; says when it is used. */
@@ -65,6 +67,7 @@ export function createRateLimits(redis: RedisClientType | null, obs: { metrics: 
     return found;
   };
   return {
+    fellBack,
     async consume(scope, key, perMinute) {
       try {
         await limiter(scope, perMinute).consume(key);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, until, type CallsApp } from '../../support/calls.js';
 import { startProcess, type SwitchboardProcess } from '../../support/processes.js';
-import { reachableRedis } from '../../support/redis.js';
+import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
 
 const redisUrl = await reachableRedis();
 const EVENTS_URL = 'https://127.0.0.1:9/events';
@@ -44,6 +44,34 @@ describe('Call slots and durations', () => {
     expect(result).to.include({ status: 'completed', duration_sec: 30 });
     expect((await outboxOf(app, placed.body.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
     expect((await client.post('/v1/calls', { to: NUMBERS.busy })).status).to.equal(201);
+  });
+});
+
+describe('Call limits while Redis is unavailable', () => {
+  let app: CallsApp;
+  before(async () => {
+    app = await startCallsApp({ controllers: true, env: { REDIS_URL: await unreachableRedisUrl() } });
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('places calls with per-replica slots, still answers tenant_busy, and says so in a metric and one log line', async () => {
+    const { client } = await app.voiceCompany({ maxConcurrentCalls: 1 });
+    const ringing = await client.post('/v1/calls', { to: NUMBERS.longRing });
+    expect(ringing.status, JSON.stringify(ringing.body)).to.equal(201);
+    await callStatus(client, ringing.body.id, 'ringing');
+    expect((await client.post('/v1/calls', { to: NUMBERS.answer })).body.error.code).to.equal('tenant_busy');
+    await client.post(`/v1/calls/${ringing.body.id}/hangup`);
+    const next = await client.post('/v1/calls', { to: NUMBERS.busy });
+    expect(next.status, JSON.stringify(next.body)).to.equal(201);
+
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const fallbacks = (scope: string) => Number(metrics.match(new RegExp(`^switchboard_rate_limiter_fallback_total\\{scope="${scope}"\\} (\\d+)$`, 'm'))?.[1] ?? 0);
+    // Three slot checks and three placements counted in memory, at least.
+    expect(fallbacks('call_slots')).to.be.at.least(3);
+    expect(fallbacks('calls')).to.be.at.least(3);
+    expect(app.logs.filter((line) => line.includes('rate limits fall back to per-replica in-memory counting'))).to.have.length(1);
   });
 });
 

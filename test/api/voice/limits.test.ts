@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { startTestApp, type Client, type HttpResult, type TestApp } from '../../support/app.js';
-import { reachableRedis } from '../../support/redis.js';
+import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
 
 const redisUrl = await reachableRedis();
@@ -23,16 +22,6 @@ async function secondKey(client: Client, tenantId: string): Promise<string> {
   const made = await client.post(`/v1/tenants/${tenantId}/api-keys`, { name: 'second' });
   expect(made.status).to.equal(201);
   return made.body.key;
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 describe(`API request limits (${redisUrl ? 'Redis' : 'in-memory'})`, () => {
@@ -121,7 +110,7 @@ describe('API request limits across instances', () => {
   }
 
   it('falls back to per-replica in-memory limits while Redis is unreachable, says so in a metric and a log line, and fails no request', async () => {
-    const app = await startTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } });
+    const app = await startTestApp({ env: { REDIS_URL: await unreachableRedisUrl() } });
     try {
       const { client, tenantId } = await app.company();
       await updateTenant(app.runtime.ctx, tenantId, { requestsPerMinute: 3 });

@@ -6,7 +6,7 @@ import { createCallLimits, type CallLimits } from '../../../pkg/limits/calls.js'
 import { createRateLimits } from '../../../pkg/limits/rate-limit.js';
 import { createLogger } from '../../../pkg/log.js';
 import { createMetrics } from '../../../pkg/metrics/index.js';
-import { reachableRedis } from '../../support/redis.js';
+import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
 
 const redisUrl = await reachableRedis();
 const LEASE_MS = 10_000;
@@ -79,6 +79,48 @@ describe('Call limits', () => {
         await redis.close();
       });
       behaves((clock) => createCallLimits({ redis, limits: createRateLimits(redis, obs), clock, leaseMs: LEASE_MS }));
+
+      it('goes back to Redis when it is back, releasing in memory the slots taken there meanwhile', async () => {
+        const clock = new ManualClock();
+        const tenantId = `tnt_${ulid()}`;
+        const slot = (callId: string) => ({ tenantId, callId });
+        // Not connected yet: Redis unavailable.
+        const returning = createClient({ url: redisUrl, disableOfflineQueue: true }) as RedisClientType;
+        const limits = createCallLimits({ redis: returning, limits: createRateLimits(returning, obs), clock, leaseMs: LEASE_MS });
+        try {
+          expect(await limits.acquire(slot('a'), 2)).to.equal(true);
+          await returning.connect();
+          expect(await limits.acquire(slot('b'), 2)).to.equal(true);
+          expect(await redis.zScore(`sb:calls:slots:${tenantId}`, 'b')).to.be.a('number');
+          expect(await redis.zScore(`sb:calls:slots:${tenantId}`, 'a')).to.equal(null);
+          // The slot still held in memory counts against the limit.
+          expect(await limits.acquire(slot('c'), 2)).to.equal(false);
+          await limits.release(slot('a'));
+          expect(await limits.acquire(slot('c'), 2)).to.equal(true);
+          expect(await redis.zScore(`sb:calls:slots:${tenantId}`, 'c')).to.be.a('number');
+        } finally {
+          await returning.close();
+        }
+      });
     });
   }
+
+  describe('while Redis is unavailable', () => {
+    let down: RedisClientType;
+    const fallback = createMetrics();
+    before(async () => {
+      // Never connected: every command fails, as with Redis down.
+      down = createClient({ url: await unreachableRedisUrl(), disableOfflineQueue: true }) as RedisClientType;
+    });
+    behaves((clock) => {
+      const limits = createRateLimits(down, { metrics: fallback, log: obs.log });
+      return createCallLimits({ redis: down, limits, clock, leaseMs: LEASE_MS });
+    });
+
+    it('counts the slots and placements answered in memory in the fallback metric', async () => {
+      const counts = Object.fromEntries((await fallback.rateLimiterFallback.get()).values.map((v) => [v.labels.scope, v.value]));
+      expect(counts['call_slots']).to.be.greaterThan(0);
+      expect(counts['calls']).to.be.greaterThan(0);
+    });
+  });
 });
