@@ -14,6 +14,7 @@ export interface Metrics {
   apiRequests: Counter<'tenant' | 'key' | 'channel'>;
   apiRequestsOverLimit: Counter<'tenant' | 'key' | 'channel'>;
   rateLimiterFallback: Counter<'scope'>;
+  callsPlaced: Counter<'tenant' | 'key' | 'channel'>;
   modelTokens: Counter<'tenant' | 'kind'>;
   credits: Counter<'tenant'>;
   triggerTransitions: Counter<'event' | 'status'>;
@@ -61,6 +62,12 @@ export function createMetrics(): Metrics {
       name: 'switchboard_rate_limiter_fallback_total',
       help: 'Rate-limit checks answered by the per-replica in-memory limiter because Redis was unavailable, by scope.',
       labelNames: ['scope'],
+      registers,
+    }),
+    callsPlaced: new Counter({
+      name: 'switchboard_calls_placed_total',
+      help: 'Calls placed through the Voice API and MCP (usage metering), by tenant, API key and channel.',
+      labelNames: ['tenant', 'key', 'channel'],
       registers,
     }),
     modelTokens: new Counter({

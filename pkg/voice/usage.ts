@@ -69,8 +69,9 @@ async function addUsage(db: Db, rows: UsageRow[]): Promise<void> {
  * Counts one placed call. Written at once (not batched), so a caller that passes its transaction
  * as `ctx.db` counts the call exactly when the call is stored.
  */
-export async function countCallPlaced(ctx: Pick<Ctx, 'db' | 'clock'>, ref: UsageRef): Promise<void> {
+export async function countCallPlaced(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, ref: UsageRef): Promise<void> {
   await addUsage(ctx.db, [{ ...emptyRow(ref, dayOf(ctx.clock)), calls_placed: 1 }]);
+  ctx.metrics.callsPlaced.inc({ tenant: ref.tenantId, key: ref.keyId, channel: ref.channel });
 }
 
 /**

@@ -50,6 +50,14 @@ describe('Prometheus metrics', () => {
     expect(text).to.include('switchboard_process_cpu_seconds_total');
   });
 
+  it('meters calls placed by tenant, key and channel', async () => {
+    const { client, tenantId, keyId } = await app.company();
+    const placed = await client.post('/v1/calls', { to: '+12025550102' });
+    expect(placed.status).to.equal(201);
+    const text = await scrape(app);
+    expect(text).to.match(new RegExp(`switchboard_calls_placed_total\\{tenant="${tenantId}",key="${keyId}",channel="api"\\} 1`));
+  });
+
   it('counts trigger transitions, queue lag and current jobs by status', async () => {
     const { client, agentId } = await app.company();
     const created = await client.post('/api/v1/triggers', { agentId, task: 'count me' });
