@@ -7,8 +7,9 @@
 // Switchboard's jobs do real work (REST create on a new conversation, a model call through the
 // openai client to a stand-in in a thread of its own, messages stored, credits charged);
 // graphile-worker's task does nothing. Writes test/bench/results/jobs.{json,md} and prints the table.
+import { machineInfo } from './machine.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
@@ -289,14 +290,7 @@ async function benchmark() {
     const { version } = (await import('graphile-worker/package.json', { with: { type: 'json' } })).default as { version: string };
     return {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
-        os: `${platform()} ${release()}`,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
-        loadAverage1m: { before: loadBefore, after: loadavg()[0]! },
-      },
+      machine: machineInfo(loadBefore),
       database: database.server,
       graphileWorkerVersion: version,
       jobs: { warmup: WARMUP_JOBS, latency: LATENCY_JOBS, throughput: THROUGHPUT_JOBS, submitters: SUBMITTERS },

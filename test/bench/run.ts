@@ -1,8 +1,9 @@
 // `make bench`: what Switchboard adds to a streamed turn's time to first token, and how many
 // non-streamed turns one process serves at concurrency 16. Loopback only, bounded in time; writes
 // test/bench/results/agent-api.{json,md} and prints the table.
+import { machineInfo } from './machine.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
@@ -192,14 +193,7 @@ async function run() {
     const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
     return {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
-        os: `${platform()} ${release()}`,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
-        loadAverage1m: { before: loadBefore, after: loadavg()[0]! },
-      },
+      machine: machineInfo(loadBefore),
       database: database.server,
       ttft,
       throughput,

@@ -6,8 +6,9 @@
 //   in alternating rounds of one run, so the difference is what the Redis limits add.
 // Both apps share one scratch database; the controllers run in the limits-off app (they also dial
 // the other app's calls). Writes test/bench/results/voice.{json,md} and prints the table.
+import { machineInfo } from './machine.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { updateTenant } from '../../pkg/store/tenants.js';
 import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
@@ -202,14 +203,7 @@ async function benchmark() {
     const pass = calls.addedMedianMs <= TARGET_ADDED_MEDIAN_MS && webhooks.orderViolations === 0;
     return {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
-        os: `${platform()} ${release()}`,
-        memoryGiB: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
-        loadAverage1m: { before: loadBefore, after: loadavg()[0]! },
-      },
+      machine: machineInfo(loadBefore),
       database: database.server,
       redis,
       webhooks,
