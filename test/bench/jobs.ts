@@ -8,6 +8,7 @@
 // openai client to a stand-in in a thread of its own, messages stored, credits charged);
 // graphile-worker's task does nothing. Writes test/bench/results/jobs.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
+import { stats, type Stats } from './stats.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +30,6 @@ const WAIT_SECONDS = 30;
 const MAX_POLLS = 10;
 const TASK = 'Reply with ok.';
 
-interface Stats {
-  median: number;
-  p99: number;
-}
 
 /** One job's times, in ms since the epoch. */
 interface Job {
@@ -60,12 +57,6 @@ interface Level {
   throughput: Phase & { seconds: number; jobsPerSecond: number };
 }
 
-/** Nearest-rank percentiles (ms). */
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
-  return { median: at(0.5), p99: at(0.99) };
-}
 
 function phase(jobs: Job[]): Phase {
   return {

@@ -2,6 +2,7 @@
 // non-streamed turns one process serves at concurrency 16. Loopback only, bounded in time; writes
 // test/bench/results/agent-api.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
+import { stats } from './stats.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -22,17 +23,7 @@ const THROUGHPUT_SECONDS = 20;
 // Conversations are replaced after this many turns, so history stays the size of a real chat.
 const TURNS_PER_CONVERSATION = 10;
 
-interface Stats {
-  median: number;
-  p99: number;
-}
 
-/** Nearest-rank percentiles, in ms rounded to µs. */
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => Math.round(sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]! * 1000) / 1000;
-  return { median: at(0.5), p99: at(0.99) };
-}
 
 /** POSTs `body` and reads the event stream; ms from the request's start to the first event `isContent` accepts. */
 async function timeToFirstToken(url: string, headers: Record<string, string>, body: unknown, isContent: (data: string) => boolean): Promise<number> {

@@ -7,6 +7,7 @@
 // Both apps share one scratch database; the controllers run in the limits-off app (they also dial
 // the other app's calls). Writes test/bench/results/voice.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
+import { stats } from './stats.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -37,17 +38,7 @@ const ACCOUNT_SETS = Math.ceil(ROUNDS / ROUNDS_PER_ACCOUNT);
 const BUSY_NUMBER = '+12025550102';
 const POOL = { SWITCHBOARD_DB_POOL_MAX: '20' };
 
-interface Stats {
-  median: number;
-  p99: number;
-}
 
-/** Nearest-rank percentiles, in ms rounded to µs. */
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => Math.round(sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]! * 1000) / 1000;
-  return { median: at(0.5), p99: at(0.99) };
-}
 
 async function measureWebhooks(app: TestApp) {
   const keys = Array.from({ length: KEYS }, (_, i) => `cal_bench_${i}`);
