@@ -1,7 +1,7 @@
 // Routes of the autonomous-job half of the Agent API.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { createTrigger, type Created } from '../../pkg/triggers/create.js';
+import { conversationTrigger, createTrigger, type Created } from '../../pkg/triggers/create.js';
 import { cancelTrigger, replyToTrigger } from '../../pkg/triggers/actions.js';
 import { waitForStatusChange } from '../../pkg/triggers/wait.js';
 import { getConversation } from '../../pkg/store/conversations.js';
@@ -43,16 +43,7 @@ export function triggersRouter(ctx: Ctx): Router {
   r.post('/conversations/:conversationId/triggers', async (req, res) => {
     const { tenant } = principalOf(req);
     const body = parse(conversationTriggerBody, req.body);
-    const { task, message, eventType, ...rest } = body;
-    const text = task ?? message ?? `External event: ${eventType}`;
-    const result = await createTrigger(ctx, tenant, {
-      ...rest,
-      conversationId: req.params.conversationId!,
-      task: text,
-      inputMessage: text,
-      eventType,
-      triggerType: eventType ? 'event' : 'api',
-    });
+    const result = await createTrigger(ctx, tenant, conversationTrigger(req.params.conversationId!, body));
     const { status, body: out } = accepted(result);
     res.status(status).json(out);
   });

@@ -117,3 +117,16 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
     return { created: true, trigger };
   });
 }
+
+/**
+ * POST /conversations/:id/triggers names its work by `task`, the legacy `message`, or an external
+ * `eventType` (DECISIONS.md): task wins over message; an event alone reads `External event: <type>`.
+ */
+export function conversationTrigger(
+  conversationId: string,
+  input: Omit<CreateTriggerInput, 'conversationId' | 'task' | 'inputMessage' | 'triggerType'> & { task?: string; message?: string },
+): CreateTriggerInput {
+  const { task, message, ...rest } = input;
+  const text = task ?? message ?? `External event: ${input.eventType}`;
+  return { ...rest, conversationId, task: text, inputMessage: text, triggerType: input.eventType ? 'event' : 'api' };
+}
