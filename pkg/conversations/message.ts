@@ -3,15 +3,14 @@
 import type { Ctx } from '../context.js';
 import { Conflict, DomainError } from '../errors.js';
 import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
-import { getConversationAgent } from '../store/agents.js';
-import { contactMemoryOf, getContact, resolveContact } from '../store/contacts.js';
-import { bindContact, getActiveConversation, updateConversation, type Conversation } from '../store/conversations.js';
-import { assertCanSpend, chargeTokens } from '../store/credits.js';
-import { appendMessage, listMessages } from '../store/messages.js';
+import { getContact, resolveContact } from '../store/contacts.js';
+import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
+import { chargeTokens } from '../store/credits.js';
+import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
+import { turnContext, turnContextReads } from '../store/turn-context.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { assertMemoryScopeAllowed } from './open.js';
-import { waitingForReply } from '../store/triggers.js';
 import { replyToTrigger } from '../triggers/actions.js';
 import { backgroundTaskTool } from '../triggers/job-tools.js';
 
@@ -37,15 +36,6 @@ export interface MessageResult {
   resumed?: { resumedTriggerId: string; resumedStatus: string } | { resumeError: { status: number; error: string } };
 }
 
-/** asHumanReply needs exactly one job waiting for a reply; checked before the turn runs. */
-async function waitingJob(ctx: Ctx, conversationId: string): Promise<string> {
-  const waiting = await waitingForReply(ctx.db, conversationId);
-  if (waiting.length !== 1) {
-    throw new Conflict(`asHumanReply needs exactly one job waiting for a reply; this conversation has ${waiting.length}`);
-  }
-  return waiting[0]!.id;
-}
-
 /** The chat turn has succeeded whatever happens here: a failed resume is reported, not thrown. */
 async function resume(ctx: Ctx, tenant: Tenant, triggerId: string, text: string): Promise<MessageResult['resumed']> {
   try {
@@ -57,17 +47,6 @@ async function resume(ctx: Ctx, tenant: Tenant, triggerId: string, text: string)
     ctx.log.error({ err, triggerId }, 'asHumanReply resume failed unexpectedly');
     return { resumeError: { status: 500, error: 'Unexpected processing failure' } };
   }
-}
-
-/**
- * Independent reads at once, so the turn waits one round trip instead of several before the
- * model is asked; the first failure in argument order wins, so the error never depends on timing.
- */
-async function inOrder<T extends readonly unknown[]>(...reads: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
-  const settled = await Promise.allSettled(reads);
-  const failed = settled.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /** Changes a message request makes to the conversation before its turn: bind, tools, scope. */
@@ -91,17 +70,13 @@ export async function sendMessage(
   hooks: MessageHooks = {},
 ): Promise<MessageResult> {
   assertMemoryScopeAllowed(tenant, input.memoryScope);
-  // Every check runs under the conversation's lock, where it holds; the reads that do not depend
-  // on each other go out together, so a turn waits for few round trips before the model is asked.
-  return ctx.locks.withLock(conversationId, async () => {
-    const [active, , triggerId, history, agent, storedMemory] = await inOrder(
-      getActiveConversation(ctx, tenant.id, conversationId),
-      assertCanSpend(ctx, tenant),
-      input.asHumanReply ? waitingJob(ctx, conversationId) : Promise.resolve(null),
-      listMessages(ctx, conversationId),
-      getConversationAgent(ctx, tenant.id, conversationId),
-      contactMemoryOf(ctx, tenant.id, conversationId),
-    );
+  // Every check runs under the conversation's lock, where it holds; its reads go out with the lock,
+  // so a turn waits for one round trip before the model is asked.
+  const reads = turnContextReads(tenant, conversationId);
+  return ctx.locks.withLock(conversationId, async (results) => {
+    const read = turnContext(tenant, conversationId, results, input.asHumanReply);
+    const { conversation: active, agent, history, waitingJobId: triggerId } = read;
+    const storedMemory = read.contactMemory;
     const conversation = await applyAdditions(ctx, tenant, active, input);
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
@@ -132,5 +107,5 @@ export async function sendMessage(
     await chargeTokens(ctx, tenant.id, turn.usage, userMessage.id);
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
-  });
+  }, reads);
 }

@@ -9,20 +9,25 @@ export class TurnLocks {
     this.pool = new pg.Pool({ connectionString: url, max, application_name: 'switchboard-locks' });
   }
 
-  /** Runs `fn` while holding the lock named by `key`; callers for the same key run one at a time. */
-  async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` while holding the lock named by `key`; callers for the same key run one at a time.
+   * `reads` (SQL with its values inlined as literals) go out in the same round trip as the lock and
+   * run once it is held, each statement seeing everything committed before it (read committed);
+   * `fn` gets their results in order.
+   */
+  async withLock<T>(key: string, fn: (reads: pg.QueryResult[]) => Promise<T>, reads: string[] = []): Promise<T> {
     const client = await this.pool.connect();
+    const lockKey = `hashtext(${client.escapeLiteral(key)})`;
     let broken = false;
     try {
-      await client.query('select pg_advisory_lock(hashtext($1))', [key]);
-      try {
-        return await fn();
-      } finally {
-        await client.query('select pg_advisory_unlock(hashtext($1))', [key]).catch(() => {
-          broken = true;
-        });
-      }
+      // The simple protocol runs several statements from one message; a statement that fails
+      // after the lock is taken leaves it held, so the unlock below always runs.
+      const results = await client.query([`select pg_advisory_lock(${lockKey})`, ...reads].join(';\n'));
+      return await fn(Array.isArray(results) ? results.slice(1) : []);
     } finally {
+      await client.query(`select pg_advisory_unlock(${lockKey})`).catch(() => {
+        broken = true;
+      });
       client.release(broken);
     }
   }

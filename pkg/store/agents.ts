@@ -49,7 +49,7 @@ type ParsedAgentInput = z.output<typeof agentInputSchema>;
 
 type Row = Record<string, any>;
 
-const toAgent = (r: Row): Agent => ({
+export const toAgent = (r: Row): Agent => ({
   id: r.id,
   tenantId: r.tenant_id,
   isPublic: r.is_public,
@@ -128,16 +128,5 @@ export async function getUsableAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, age
     .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }))
     .first();
   if (!row) throw new NotFound(`Unknown agent ${agentId}`);
-  return toAgent(row);
-}
-
-/** The usable agent now handling a conversation, read in one round trip with the conversation id. */
-export async function getConversationAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, conversationId: string): Promise<Agent> {
-  if (!isUuid(conversationId)) throw new NotFound(`Unknown conversation ${conversationId}`);
-  const row = await ctx.db('agents')
-    .where('id', ctx.db('conversations').select('agent_id').where({ id: conversationId }))
-    .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }))
-    .first();
-  if (!row) throw new NotFound('The conversation has no usable agent');
   return toAgent(row);
 }

@@ -103,11 +103,3 @@ export async function appendContactMemory(ctx: Q, contactId: number, summary: st
       updated_at: ctx.clock.now(),
     });
 }
-
-/** The lasting memory of the contact bound to a conversation (null when anonymous or none yet). */
-export async function contactMemoryOf(ctx: Pick<Ctx, 'db'>, tenantId: string, conversationId: string): Promise<string | null> {
-  const row = await ctx.db('contacts')
-    .where('id', ctx.db('conversations').select('contact_id').where({ id: conversationId, tenant_id: tenantId }))
-    .first('memory');
-  return row?.memory ?? null;
-}

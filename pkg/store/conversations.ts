@@ -22,7 +22,7 @@ export interface Conversation {
 type Row = Record<string, any>;
 type Q = Pick<Ctx, 'db' | 'clock'>;
 
-const toConversation = (r: Row): Conversation => ({
+export const toConversation = (r: Row): Conversation => ({
   id: r.id,
   tenantId: r.tenant_id,
   agentId: r.agent_id,
@@ -76,7 +76,11 @@ export async function createConversation(
  */
 export async function getConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
   if (!isUuid(id)) throw new NotFound(`Unknown conversation ${id}`);
-  const row = await ctx.db('conversations').where({ id }).first();
+  return companyConversation(await ctx.db('conversations').where({ id }).first(), tenantId, id);
+}
+
+/** The rule of getConversation applied to a row read elsewhere (undefined when there was none). */
+export function companyConversation(row: Row | undefined, tenantId: string, id: string): Conversation {
   if (!row || row.channel !== 'api') throw new NotFound(`Unknown conversation ${id}`);
   if (row.tenant_id !== tenantId) throw new Forbidden('Conversation belongs to a different company');
   return toConversation(row);

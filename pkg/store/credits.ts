@@ -44,7 +44,12 @@ export async function topUp(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, am
 /** Prepaid companies below their minimum are refused a turn; pay-as-you-go ones never are. */
 export async function assertCanSpend(ctx: Pick<Ctx, 'db'>, tenant: Tenant): Promise<void> {
   if (tenant.billing === 'payg') return;
-  const total = await balance(ctx, tenant.id);
+  checkCanSpend(tenant, await balance(ctx, tenant.id));
+}
+
+/** The rule of assertCanSpend for a balance read elsewhere. */
+export function checkCanSpend(tenant: Tenant, total: number): void {
+  if (tenant.billing === 'payg') return;
   if (total < tenant.minCredits) {
     throw new PaymentRequired('Insufficient AI credits', { minCredits: tenant.minCredits, totalBalance: total });
   }

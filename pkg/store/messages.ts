@@ -29,10 +29,18 @@ export async function appendMessage(
       created_at: ctx.clock.now(),
     })
     .returning('*');
-  return { id: row.id, role: row.role, content: row.content, metadata: row.metadata, createdAt: row.created_at.toISOString() };
+  return toStoredMessage(row);
 }
+
+export const toStoredMessage = (r: Record<string, any>): StoredMessage => ({
+  id: r.id,
+  role: r.role,
+  content: r.content,
+  metadata: r.metadata,
+  createdAt: r.created_at.toISOString(),
+});
 
 export async function listMessages(ctx: Pick<Ctx, 'db'>, conversationId: string): Promise<StoredMessage[]> {
   const rows = await ctx.db('messages').where({ conversation_id: conversationId }).orderBy('seq');
-  return rows.map((r) => ({ id: r.id, role: r.role, content: r.content, metadata: r.metadata, createdAt: r.created_at.toISOString() }));
+  return rows.map(toStoredMessage);
 }

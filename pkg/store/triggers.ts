@@ -138,10 +138,6 @@ export async function latestTrigger(ctx: Pick<Ctx, 'db'>, conversationId: string
   return ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('seq', 'desc').first();
 }
 
-export async function waitingForReply(db: Knex, conversationId: string): Promise<TriggerRow[]> {
-  return db('triggers').where({ conversation_id: conversationId, status: 'waiting_for_reply' });
-}
-
 type Patch = Partial<Omit<TriggerRow, 'metadata' | 'wait_payload' | 'human_reply'>> & {
   metadata?: Record<string, unknown>;
   wait_payload?: Record<string, unknown> | null;

@@ -6,12 +6,11 @@ import { stats } from './stats.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { once } from 'node:events';
 import { createParser } from 'eventsource-parser';
 import { createScratchDatabase } from '../support/database.js';
 import { clientFor, type Client } from '../support/app.js';
 import type { BenchServer } from './server.js';
+import { startThread } from './threads.js';
 
 const RESULTS = fileURLToPath(new URL('../../../test/bench/results/', import.meta.url));
 const TARGET_ADDED_TTFT_MS = 1;
@@ -173,10 +172,13 @@ async function run() {
   // Other work on the machine shows in every number; the load average says how much there was.
   const loadBefore = loadavg()[0]!;
   const database = await createScratchDatabase();
-  const worker = new Worker(new URL('./server.js', import.meta.url), { workerData: { databaseUrl: database.url } });
-  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  // Several chunks with no delay: the first one is what time to first token measures.
+  const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {
+    chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'],
+  });
+  const api = await startThread<BenchServer>(new URL('./server.js', import.meta.url), { databaseUrl: database.url, modelUrl: model.ready.url });
   try {
-    const [server] = (await once(worker, 'message')) as [BenchServer];
+    const server = api.ready;
     const client = clientFor(server.url, server.apiKey);
     await measureTtft(server, client, WARMUP_TURNS);
     const ttft = await measureTtft(server, client, TTFT_TURNS);
@@ -191,8 +193,8 @@ async function run() {
       target: { addedMedianTtftMs: TARGET_ADDED_TTFT_MS, result: pass ? 'PASS' : 'FAIL' },
     };
   } finally {
-    worker.postMessage('close');
-    await exited;
+    await api.close();
+    await model.close();
     await database.drop();
   }
 }

@@ -1,5 +1,5 @@
 // The benchmark's server half, run in a worker thread so the client timing it never waits on the
-// server's event loop: the real API (startTestApp's wiring) and the model stand-in it calls.
+// server's event loop: the real API (startTestApp's wiring) calling the model stand-in of another thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { updateTenant } from '../../pkg/store/tenants.js';
 import { startTestApp } from '../support/app.js';
@@ -15,10 +15,8 @@ export interface BenchServer {
 const SYSTEM_PROMPT = 'You are the helpful assistant of the benchmark company.';
 
 // Production's default pool size, not the test suite's smaller one.
-const { databaseUrl } = workerData as { databaseUrl: string };
-const app = await startTestApp({ databaseUrl, env: { SWITCHBOARD_DB_POOL_MAX: '20' } });
-// Several chunks with no delay: the first one is what time to first token measures.
-app.model.setDefault({ chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'] });
+const { databaseUrl, modelUrl } = workerData as { databaseUrl: string; modelUrl: string };
+const app = await startTestApp({ databaseUrl, env: { SWITCHBOARD_DB_POOL_MAX: '20', OPENAI_BASE_URL: modelUrl } });
 const company = await app.company({ credits: 1e9, systemPrompt: SYSTEM_PROMPT });
 // The default per-key rate limit would refuse a benchmark's pace.
 await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 1_000_000 });
@@ -26,5 +24,5 @@ await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 1_000
 parentPort!.once('message', () => {
   void app.close().then(() => parentPort!.close());
 });
-const ready: BenchServer = { url: app.url, modelUrl: app.model.url, apiKey: company.apiKey, agentId: company.agentId, systemPrompt: SYSTEM_PROMPT };
+const ready: BenchServer = { url: app.url, modelUrl, apiKey: company.apiKey, agentId: company.agentId, systemPrompt: SYSTEM_PROMPT };
 parentPort!.postMessage(ready);
