@@ -7,6 +7,7 @@ import { NotFound } from '../pkg/errors.js';
 import { schemaIsCurrent } from '../pkg/db/index.js';
 import type { RateLimits } from '../pkg/limits/rate-limit.js';
 import { requireApiKey } from './http/auth.js';
+import { startTiming } from './http/timing.js';
 import { agentErrorHandler } from './http/errors.js';
 import { conversationsRouter } from './agents/conversations.js';
 import { triggersRouter } from './agents/triggers.js';
@@ -36,6 +37,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.use(startTiming);
   app.use((req, res, next) => {
     const requestId = (req.headers['x-request-id'] as string | undefined)?.slice(0, 128) || randomUUID();
     req.headers['x-request-id'] = requestId;

@@ -41,7 +41,7 @@ export function conversationsRouter(ctx: Ctx): Router {
     if (body.stream) return streamTurn(ctx, tenant, id, body, res);
 
     const timeoutSec = ctx.config.SWITCHBOARD_TURN_TIMEOUT_SEC;
-    const turn = sendMessage(ctx, tenant, id, body);
+    const turn = sendMessage(ctx, tenant, id, body, { mark: (phase) => req.timing?.mark(phase) });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new GatewayTimeout(`Agent turn exceeded the ${timeoutSec} s timeout`)), timeoutSec * 1000);
@@ -49,7 +49,10 @@ export function conversationsRouter(ctx: Ctx): Router {
     // Past the timeout the turn still finishes and is recorded; only the caller stops waiting.
     turn.catch((err) => ctx.log.warn({ err: (err as Error).message, conversationId: id }, 'turn failed'));
     try {
-      res.json(replyBody(await Promise.race([turn, timeout])));
+      const result = await Promise.race([turn, timeout]);
+      req.timing?.mark('turn');
+      if (req.timing) res.setHeader('Server-Timing', req.timing.header);
+      res.json(replyBody(result));
     } finally {
       clearTimeout(timer);
     }
@@ -92,6 +95,7 @@ async function streamTurn(
   let stream: ReturnType<typeof openSse> | undefined;
   try {
     const result = await sendMessage(ctx, tenant, id, body, {
+      mark: (phase) => res.req.timing?.mark(phase),
       onStart: () => {
         stream = openSse(res);
       },

@@ -47,6 +47,7 @@ export async function admit(ctx: Ctx, limits: RateLimits, ref: UsageRef & { perM
 export function requireApiKey(ctx: Ctx, limits: RateLimits): RequestHandler {
   return async (req, _res, next) => {
     const principal = await authenticateBearer(ctx, req.headers.authorization);
+    req.timing?.mark('auth');
     const app = appName(req.get(APP_HEADER));
     req.principal = principal;
     req.connectedApp = app;

@@ -9,6 +9,7 @@ export interface SseStream {
 
 export function openSse(res: Response): SseStream {
   res.status(200);
+  if (res.req.timing) res.setHeader('Server-Timing', res.req.timing.header);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('Connection', 'keep-alive');

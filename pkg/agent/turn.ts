@@ -49,6 +49,8 @@ export interface TurnInput {
    * while the model is already being asked).
    */
   beforeEmit?: Promise<unknown>;
+  /** Closes a phase of the caller's timing each time the model answers. */
+  mark?: (phase: 'model') => void;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
 }
@@ -92,6 +94,7 @@ async function callModel(
       stream_options: { include_usage: true },
       ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
     });
+    input.mark?.('model');
     await input.beforeEmit;
     for await (const chunk of stream) {
       if (chunk.usage) {

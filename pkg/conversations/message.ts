@@ -28,6 +28,8 @@ export interface MessageHooks {
   /** Called once every check has passed, just before the model is asked (streams start here). */
   onStart?: () => void;
   emit?: (event: TurnEvent) => void;
+  /** Closes a phase of the request's timing: `context` (lock and reads), `store` (the user's message is durable), `model`. */
+  mark?: (phase: string) => void;
 }
 
 export interface MessageResult {
@@ -75,6 +77,7 @@ export async function sendMessage(
   const reads = turnContextReads(tenant, conversationId);
   return ctx.locks.withLock(conversationId, async (results) => {
     const read = turnContext(tenant, conversationId, results, input.asHumanReply);
+    hooks.mark?.('context');
     const { conversation: active, agent, history, waitingJobId: triggerId } = read;
     const storedMemory = read.contactMemory;
     const conversation = await applyAdditions(ctx, tenant, active, input);
@@ -92,10 +95,14 @@ export async function sendMessage(
         agent,
         conversation,
         history,
-        beforeEmit: inserted.then(() => hooks.onStart?.()),
+        beforeEmit: inserted.then(() => {
+          hooks.mark?.('store');
+          hooks.onStart?.();
+        }),
         turnSystemMessage: input.customSystemMessage,
         contactMemory,
         emit: hooks.emit,
+        mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
       });
     } catch (err) {

@@ -4,6 +4,14 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
 
 const offeredTools = (request: any): string[] => (request.tools ?? []).map((t: any) => t.function.name);
+
+/** A Server-Timing header as [name, dur] pairs. */
+function serverTiming(header: string | null): [string, number][] {
+  return (header ?? '').split(', ').map((entry) => {
+    const [name, dur] = entry.split(';dur=');
+    return [name!, Number(dur)];
+  });
+}
 const handoffTo = (roleName: string) => ({ toolCalls: [{ name: 'handoff_to_agent', arguments: { roleName } }] });
 
 describe('Agent handoff and streamed replies', () => {
@@ -58,6 +66,10 @@ describe('Agent handoff and streamed replies', () => {
       expect(next.status).to.equal(200);
       expect(next.body).not.to.have.any.keys('handoff', 'agentId');
       expect(app.model.requests[2]!.messages[0]).to.deep.equal({ role: 'system', content: 'You are billing.' });
+      // Server-Timing: the reads, the user's message stored, each model round, then the rest of the turn.
+      expect(serverTiming(reply.headers.get('server-timing')).map(([name]) => name).sort()).to.deep.equal(
+        ['auth', 'context', 'model', 'model', 'store', 'turn'],
+      );
       expect(offeredTools(app.model.requests[2])).not.to.include('handoff_to_agent');
     });
 
@@ -100,6 +112,24 @@ describe('Agent handoff and streamed replies', () => {
       expect(blocks.pop()).to.equal('');
       for (const block of blocks) expect(block).to.match(/^data: \{[^\n]*\}$/);
       expect(blocks.map((b) => JSON.parse(b.slice('data: '.length)).type)).to.deep.equal(['content', 'content', 'done']);
+    });
+
+    it('tells in Server-Timing where the time before the first event went', async () => {
+      const { apiKey, conversationId } = await companyWithBilling();
+      app.model.reply({ chunks: ['Hello.'] });
+
+      const res = await fetch(`${app.url}/api/v1/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Hi', stream: true }),
+      });
+      await res.text();
+
+      const phases = serverTiming(res.headers.get('server-timing'));
+      // The stream opens once the user's message is stored; the model, asked meanwhile, may have answered first.
+      const names = phases.map(([name]) => name);
+      expect([['auth', 'context', 'store'], ['auth', 'context', 'model', 'store']]).to.deep.include(names);
+      for (const [, dur] of phases) expect(dur).to.be.finite.and.at.least(0);
     });
 
     it('streams content, tool, handoff and new_message events in order and ends with done', async () => {
