@@ -24,8 +24,16 @@ const TURNS_PER_CONVERSATION = 10;
 
 
 
-/** POSTs `body` and reads the event stream; ms from the request's start to the first event `isContent` accepts. */
-async function timeToFirstToken(url: string, headers: Record<string, string>, body: unknown, isContent: (data: string) => boolean): Promise<number> {
+/**
+ * POSTs `body` and reads the event stream: ms from the request's start to the first event
+ * `isContent` accepts, and the phases of the answer's Server-Timing header (ms by name).
+ */
+async function timeToFirstToken(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  isContent: (data: string) => boolean,
+): Promise<{ ms: number; phases: Record<string, number> }> {
   const started = performance.now();
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   if (!res.ok || !res.body) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);
@@ -38,7 +46,12 @@ async function timeToFirstToken(url: string, headers: Record<string, string>, bo
   const decoder = new TextDecoder();
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
   if (first === undefined) throw new Error(`${url} streamed no content`);
-  return first - started;
+  const phases: Record<string, number> = {};
+  for (const entry of res.headers.get('server-timing')?.split(', ') ?? []) {
+    const [name, dur] = entry.split(';dur=');
+    phases[name!] = (phases[name!] ?? 0) + Number(dur);
+  }
+  return { ms: first - started, phases };
 }
 
 function switchboardContent(data: string): boolean {
@@ -70,6 +83,7 @@ async function measureTtft(server: BenchServer, client: Client, turns: number) {
   const through: number[] = [];
   const direct: number[] = [];
   const added: number[] = [];
+  const phases: Record<string, number[]> = {};
   const viaSwitchboard = async () => {
     const id = await next();
     return timeToFirstToken(
@@ -96,8 +110,8 @@ async function measureTtft(server: BenchServer, client: Client, turns: number) {
     );
   for (let i = 0; i < turns; i++) {
     // Alternating which goes first keeps either from always meeting a warmer machine.
-    let s: number;
-    let d: number;
+    let s: Awaited<ReturnType<typeof viaSwitchboard>>;
+    let d: Awaited<ReturnType<typeof straight>>;
     if (i % 2 === 0) {
       s = await viaSwitchboard();
       d = await straight();
@@ -105,11 +119,16 @@ async function measureTtft(server: BenchServer, client: Client, turns: number) {
       d = await straight();
       s = await viaSwitchboard();
     }
-    through.push(s);
-    direct.push(d);
-    added.push(s - d);
+    through.push(s.ms);
+    direct.push(d.ms);
+    added.push(s.ms - d.ms);
+    // The model is asked while the user's message is stored: which answers first varies, so the two count as one.
+    const { auth = 0, context = 0, ...overlapped } = s.phases;
+    const opened = Object.values(overlapped).reduce((a, b) => a + b, 0);
+    for (const [name, ms] of Object.entries({ auth, context, store: opened, total: auth + context + opened })) (phases[name] ??= []).push(ms);
   }
-  return { turns, switchboard: stats(through), model: stats(direct), added: stats(added) };
+  const breakdown = Object.fromEntries(Object.entries(phases).map(([name, values]) => [name, stats(values)]));
+  return { turns, switchboard: stats(through), model: stats(direct), added: stats(added), serverTiming: breakdown };
 }
 
 async function measureThroughput(client: Client, agentId: string) {
@@ -161,6 +180,12 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 | Streamed time to first token straight from the model server | ${ttft.model.median} | ${ttft.model.p99} |
 | **Added by Switchboard** (per-turn difference, ${ttft.turns} alternating pairs) | **${ttft.added.median}** | ${ttft.added.p99} |
 | Non-streamed turn latency at concurrency ${t.concurrency} | ${t.latency.median} | ${t.latency.p99} |
+
+Where a streamed turn's time goes on the server before the stream opens, from Switchboard's \`Server-Timing\` header
+(median ms): ${Object.entries(ttft.serverTiming)
+  .map(([name, s]) => `\`${name}\` ${s.median}`)
+  .join(' · ')} — \`auth\`: the key's lookup; \`context\`: the conversation's lock and its reads, one round trip;
+\`store\`: until the user's message is durable (committed), while the model is already being asked; \`total\`: their sum.
 
 Non-streamed throughput: **${t.turnsPerSecond} turns/s** (${t.turns} turns, ${t.concurrency} conversations in parallel, ${t.seconds} s).
 
