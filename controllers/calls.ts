@@ -6,23 +6,22 @@ import { claimDueCall, heartbeatCalls, nextCallDue, releaseCalls } from '../pkg/
 import type { Gateway } from '../pkg/voice/gateways/index.js';
 import { runCall } from '../pkg/voice/run.js';
 import { sweepCallDeadlines } from '../pkg/voice/sweep.js';
-import type { Reconciler } from './manager.js';
+import { claimOneByOne, type Reconciler } from './manager.js';
 
 export function callsReconciler(gateway: Gateway): Reconciler {
   return {
     name: 'calls',
     channel: CHANNELS.calls,
     sweep: sweepCallDeadlines,
-    async claim(ctx, owner, leaseMs) {
+    claim: claimOneByOne(async (ctx, owner, leaseMs) => {
       const row = await claimDueCall(ctx, owner, leaseMs);
       return row && { id: row.id, run: () => runCall(ctx, gateway, row, owner) };
-    },
+    }, nextCallDue),
     async heartbeat(ctx, ids, owner, leaseMs) {
       const live = await heartbeatCalls(ctx, ids, owner, leaseMs);
       // The slot lease follows the call's: a replica that stops heartbeating lets both run out.
       await ctx.callLimits.renew(live.map((r) => ({ tenantId: r.tenant_id, callId: r.id })));
     },
     release: releaseCalls,
-    nextDue: nextCallDue,
   };
 }

@@ -10,6 +10,13 @@ export interface Claimed {
   run(): Promise<void>;
 }
 
+/** What one claim took, and when anything it left is next due. */
+export interface Claims {
+  claimed: Claimed[];
+  /** The earliest due time of everything else, work for the sweep included; null when there is none (or, if `max` were claimed, not asked). */
+  nextDue: Date | null;
+}
+
 export interface Reconciler {
   name: string;
   /** NOTIFY channel on which changes to this reconciler's rows are announced, each with the row's id (Claimed.id). */
@@ -19,16 +26,36 @@ export interface Reconciler {
    * (which wakes the loop anyway): announcements about this replica's running rows are then ignored.
    */
   quietWhileRunning?: boolean;
+  /**
+   * Set when the sweep acts only on rows whose due time has passed: it then runs only once a due
+   * time `claim` reported has passed, rather than on every wake.
+   */
+  sweepsDueRowsOnly?: boolean;
   /** Transitions that need no work (deadlines, lost leases). */
   sweep(ctx: Ctx): Promise<void>;
-  /** Claim one due row for `owner`, or null when nothing is due. */
-  claim(ctx: Ctx, owner: string, leaseMs: number): Promise<Claimed | null>;
+  /** Claim up to `max` due rows for `owner`. */
+  claim(ctx: Ctx, owner: string, leaseMs: number, max: number): Promise<Claims>;
   heartbeat(ctx: Ctx, ids: string[], owner: string, leaseMs: number): Promise<void>;
   /** Give up leases on shutdown: declared lost at once rather than at expiry, their outcomes refused. */
   release(ctx: Ctx, ids: string[], owner: string): Promise<void>;
-  nextDue(ctx: Ctx): Promise<Date | null>;
   /** Register this reconciler's gauges (exported by controller processes only, so never twice). */
   registerMetrics?(ctx: Ctx): void;
+}
+
+/** A reconciler's claim made of a one-row claim, repeated while slots are free, and a next-due query. */
+export function claimOneByOne(
+  claimOne: (ctx: Ctx, owner: string, leaseMs: number) => Promise<Claimed | null>,
+  nextDue: (ctx: Ctx) => Promise<Date | null>,
+): Reconciler['claim'] {
+  return async (ctx, owner, leaseMs, max) => {
+    const claimed: Claimed[] = [];
+    while (claimed.length < max) {
+      const one = await claimOne(ctx, owner, leaseMs);
+      if (!one) return { claimed, nextDue: await nextDue(ctx) };
+      claimed.push(one);
+    }
+    return { claimed, nextDue: null };
+  };
 }
 
 export interface ManagerOptions {
@@ -45,6 +72,10 @@ class Loop {
   private pendingWake = false;
   private stopping = false;
   private done: Promise<string[]> | null = null;
+  /** When the earliest due time the last claim reported passes, in ms (the sweep may have work then). */
+  private dueAt = -Infinity;
+  /** While a claim is in flight: rows announced meanwhile, which may be the ones it is claiming. */
+  private heardWhileClaiming: Set<string> | null = null;
 
   constructor(
     private readonly ctx: Ctx,
@@ -60,7 +91,11 @@ class Loop {
 
   /** A change to row `id` was announced. */
   notified(id: string): void {
-    if (this.reconciler.quietWhileRunning && this.running.has(id)) return;
+    if (this.reconciler.quietWhileRunning) {
+      if (this.running.has(id)) return;
+      // A claim's own announcement can arrive before its result: decided once the result is in.
+      if (this.heardWhileClaiming && id) return void this.heardWhileClaiming.add(id);
+    }
     this.wake();
   }
 
@@ -80,24 +115,41 @@ class Loop {
     this.wakeUp = null;
   }
 
-  private async tick(): Promise<void> {
+  private run(claimed: Claimed): void {
     const { ctx, reconciler } = this;
-    await reconciler.sweep(ctx);
-    while (!this.stopping && this.running.size < this.opts.concurrency) {
-      const claimed = await reconciler.claim(ctx, this.owner, this.opts.leaseMs);
-      if (!claimed) break;
-      const run = claimed
-        .run()
-        .catch((err: Error) => {
-          ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
-          ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
-        })
-        .finally(() => {
-          this.running.delete(claimed.id);
-          this.wake();
-        });
-      this.running.set(claimed.id, run);
+    const run = claimed
+      .run()
+      .catch((err: Error) => {
+        ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
+        ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
+      })
+      .finally(() => {
+        this.running.delete(claimed.id);
+        this.wake();
+      });
+    this.running.set(claimed.id, run);
+  }
+
+  /** Returns how long to sleep before looking again. */
+  private async tick(): Promise<number> {
+    const { ctx, reconciler } = this;
+    if (!reconciler.sweepsDueRowsOnly || ctx.clock.now().getTime() >= this.dueAt) await reconciler.sweep(ctx);
+    const free = this.opts.concurrency - this.running.size;
+    // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
+    if (this.stopping || free <= 0) return this.opts.maxIdleMs;
+    const heard = (this.heardWhileClaiming = new Set<string>());
+    let claims: Claims;
+    try {
+      claims = await reconciler.claim(ctx, this.owner, this.opts.leaseMs, free);
+      for (const claimed of claims.claimed) this.run(claimed);
+    } finally {
+      this.heardWhileClaiming = null;
+      // The claimed rows' announcements are their own claims; any other may have made work due.
+      for (const id of heard) this.notified(id);
     }
+    if (claims.claimed.length === free) return this.opts.maxIdleMs;
+    this.dueAt = claims.nextDue?.getTime() ?? Infinity;
+    return this.dueAt - ctx.clock.now().getTime();
   }
 
   private async loop(): Promise<string[]> {
@@ -112,12 +164,7 @@ class Loop {
         this.pendingWake = false;
         let idle = this.opts.maxIdleMs;
         try {
-          await this.tick();
-          // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
-          if (this.running.size < this.opts.concurrency) {
-            const due = await reconciler.nextDue(ctx);
-            if (due) idle = Math.min(idle, due.getTime() - ctx.clock.now().getTime());
-          }
+          idle = Math.min(idle, await this.tick());
         } catch (err) {
           ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
           ctx.log.error({ err, reconciler: reconciler.name }, 'controller tick failed; retrying');

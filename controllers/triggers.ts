@@ -1,9 +1,8 @@
 // The trigger reconciler: runs due jobs, expires overdue waits, fails runs whose worker was lost.
 import { CHANNELS } from '../pkg/db/notify.js';
 import {
-  claimDueTrigger,
+  claimDueTriggers,
   heartbeatTriggers,
-  nextTriggerDue,
   releaseTriggers,
   sweepTriggers,
 } from '../pkg/store/triggers.js';
@@ -16,15 +15,16 @@ export const triggersReconciler: Reconciler = {
   channel: CHANNELS.triggers,
   // A running job is changed only by its own run (cancel refuses running jobs), announcing its claim and end.
   quietWhileRunning: true,
+  // Every row the sweep acts on has its due time passed.
+  sweepsDueRowsOnly: true,
   async sweep(ctx) {
     await sweepTriggers(ctx);
   },
-  async claim(ctx, owner, leaseMs) {
-    const row = await claimDueTrigger(ctx, owner, leaseMs);
-    return row && { id: row.id, run: async () => void (await runTrigger(ctx, row, owner)) };
+  async claim(ctx, owner, leaseMs, max) {
+    const { claimed, nextDue } = await claimDueTriggers(ctx, owner, leaseMs, max);
+    return { claimed: claimed.map((row) => ({ id: row.id, run: async () => void (await runTrigger(ctx, row, owner)) })), nextDue };
   },
   heartbeat: heartbeatTriggers,
   release: releaseTriggers,
-  nextDue: nextTriggerDue,
   registerMetrics: (ctx) => registerJobGauge(ctx.metrics, ctx.db),
 };

@@ -12,7 +12,7 @@ import {
   type OutboxRow,
 } from '../pkg/store/webhooks.js';
 import { sendEvent } from '../pkg/webhooks/deliver.js';
-import type { Reconciler } from './manager.js';
+import { claimOneByOne, type Reconciler } from './manager.js';
 
 async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
   const outcome = await sendEvent(ctx, row.url, envelopeOf(row));
@@ -29,11 +29,10 @@ export const webhooksReconciler: Reconciler = {
   name: 'webhooks',
   channel: CHANNELS.webhooks,
   sweep: sweepDeliveries,
-  async claim(ctx, owner, leaseMs) {
+  claim: claimOneByOne(async (ctx, owner, leaseMs) => {
     const row = await claimDueDelivery(ctx, owner, leaseMs);
     return row && { id: row.id, run: () => deliver(ctx, row, owner) };
-  },
+  }, nextDeliveryDue),
   heartbeat: heartbeatDeliveries,
   release: releaseDeliveries,
-  nextDue: nextDeliveryDue,
 };

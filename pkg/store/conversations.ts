@@ -51,23 +51,26 @@ export async function createConversation(
     channel?: 'api' | 'voice';
   },
 ): Promise<Conversation> {
-  const now = ctx.clock.now();
-  const [row] = await ctx.db('conversations')
-    .insert({
-      id: uuid(),
-      tenant_id: input.tenantId,
-      agent_id: input.agentId,
-      contact_id: input.contactId,
-      metadata: JSON.stringify(input.metadata ?? {}),
-      custom_system_message: input.customSystemMessage ?? null,
-      custom_tools: JSON.stringify(input.customTools ?? []),
-      memory_scope: input.memoryScope ?? null,
-      channel: input.channel ?? 'api',
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('*');
+  const [row] = await ctx.db('conversations').insert(newConversationRow(ctx, input)).returning('*');
   return toConversation(row);
+}
+
+/** The row createConversation inserts, for statements that insert it along with other rows. */
+export function newConversationRow(ctx: Pick<Ctx, 'clock'>, input: Parameters<typeof createConversation>[1]): Row {
+  const now = ctx.clock.now();
+  return {
+    id: uuid(),
+    tenant_id: input.tenantId,
+    agent_id: input.agentId,
+    contact_id: input.contactId,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    custom_system_message: input.customSystemMessage ?? null,
+    custom_tools: JSON.stringify(input.customTools ?? []),
+    memory_scope: input.memoryScope ?? null,
+    channel: input.channel ?? 'api',
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**

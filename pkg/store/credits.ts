@@ -1,5 +1,6 @@
 // The credit ledger. The balance is its sum, kept on the tenant row by the same statement that
 // writes each entry, so checking it costs one row read however long the ledger grows.
+import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { PaymentRequired } from '../errors.js';
@@ -20,14 +21,29 @@ export async function addCredits(
   referenceType: ReferenceType,
   referenceId: string | null = null,
 ): Promise<void> {
-  await ctx.db.raw(
-    `with entry as (
-       insert into credit_ledger (tenant_id, amount, reference_type, reference_id, created_at)
-       values (?, ?, ?, ?, ?) returning tenant_id, amount
-     )
-     update tenants t set credit_balance = t.credit_balance + entry.amount from entry where t.id = entry.tenant_id`,
-    [tenantId, amount, referenceType, referenceId, ctx.clock.now()],
-  );
+  const { entry, balance } = creditWrites(ctx, tenantId, amount, referenceType, referenceId);
+  await ctx.db.raw('with credit_entry as (?) ?', [entry, balance]);
+}
+
+/**
+ * addCredits' two writes, for a statement that makes other changes with them: `entry` goes in
+ * `with credit_entry as (...)`, `balance` is another part of the same statement.
+ */
+export function creditWrites(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  tenantId: string,
+  amount: number,
+  referenceType: ReferenceType,
+  referenceId: string | null,
+): { entry: Knex.Raw; balance: Knex.Raw } {
+  return {
+    entry: ctx.db.raw(
+      `insert into credit_ledger (tenant_id, amount, reference_type, reference_id, created_at)
+       values (?, ?, ?, ?, ?) returning tenant_id, amount`,
+      [tenantId, amount, referenceType, referenceId, ctx.clock.now()],
+    ),
+    balance: ctx.db.raw('update tenants t set credit_balance = t.credit_balance + credit_entry.amount from credit_entry where t.id = credit_entry.tenant_id'),
+  };
 }
 
 // numeric(20, 6) in the ledger.
@@ -63,8 +79,22 @@ export async function chargeTokens(
   referenceId: string,
 ): Promise<void> {
   if (usage.totalTokens <= 0) return;
-  const credits = (usage.totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
+  const credits = tokenCredits(ctx, usage);
   await addCredits(ctx, tenantId, -credits, 'api', referenceId);
+  meterTokens(ctx, tenantId, usage, credits);
+}
+
+/** What a turn's usage costs in credits. */
+export const tokenCredits = (ctx: Pick<Ctx, 'config'>, usage: { totalTokens: number }): number =>
+  (usage.totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
+
+/** The usage metrics of a charge (chargeTokens', or one written with other changes). */
+export function meterTokens(
+  ctx: Pick<Ctx, 'metrics'>,
+  tenantId: string,
+  usage: { promptTokens: number; completionTokens: number },
+  credits: number,
+): void {
   ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'prompt' }, usage.promptTokens);
   ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'completion' }, usage.completionTokens);
   ctx.metrics.credits.inc({ tenant: tenantId }, credits);

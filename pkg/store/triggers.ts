@@ -1,9 +1,15 @@
 // Trigger rows: reading, conditional transitions, and the controller's claim and sweep queries.
 import type { Knex } from 'knex';
+import { escapeLiteral, type QueryResult } from 'pg';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
+import { toAgent, type Agent } from './agents.js';
+import { companyConversation, type Conversation } from './conversations.js';
+import { checkCanSpend, creditWrites, meterTokens, tokenCredits } from './credits.js';
+import { toStoredMessage, type StoredMessage } from './messages.js';
+import { toTenant, type Tenant } from './tenants.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
 
 export interface TriggerRow {
@@ -110,15 +116,42 @@ export async function countPending(db: Knex, conversationId: string): Promise<nu
   return Number(row?.n ?? 0);
 }
 
+const triggerColumns = (row: Partial<TriggerRow>): Record<string, unknown> => ({
+  ...row,
+  business_keys: JSON.stringify(row.business_keys ?? {}),
+  metadata: JSON.stringify(row.metadata ?? {}),
+});
+
 export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise<TriggerRow> {
   const [inserted] = await db('triggers')
-    .insert({
-      ...row,
-      business_keys: JSON.stringify(row.business_keys ?? {}),
-      metadata: JSON.stringify(row.metadata ?? {}),
-    })
+    .insert(triggerColumns(row))
     .returning(['*', announce(db, CHANNELS.triggers)]);
   return withoutAnnounced<TriggerRow>(inserted);
+}
+
+/**
+ * Insert a job with the new conversation it runs on (newConversationRow) in one statement, both
+ * only if the conversation's agent is usable by its company. Returns undefined when it is not.
+ */
+export async function insertTriggerWithConversation(
+  db: Knex,
+  conversation: Record<string, unknown>,
+  row: Partial<TriggerRow>,
+): Promise<TriggerRow | undefined> {
+  const trigger = triggerColumns(row);
+  const insert = (r: Record<string, unknown>) => ({
+    sql: `(${Object.keys(r).map(() => '??').join(', ')}) select ${Object.keys(r).map(() => '?').join(', ')}`,
+    bindings: [...Object.keys(r), ...Object.values(r)],
+  });
+  const [c, t] = [insert(conversation), insert(trigger)];
+  const { rows } = await db.raw(
+    `with agent as (select 1 from agents where id = ? and (tenant_id = ? or is_public)),
+     conversation as (insert into conversations ${c.sql} from agent returning 1)
+     insert into triggers ${t.sql} from conversation
+     returning *, pg_notify(?, id::text) as announced`,
+    [conversation.agent_id, conversation.tenant_id, ...c.bindings, ...t.bindings, CHANNELS.triggers] as Knex.Value[],
+  );
+  return rows[0] && withoutAnnounced<TriggerRow>(rows[0]);
 }
 
 export async function listTriggers(
@@ -144,18 +177,28 @@ type Patch = Partial<Omit<TriggerRow, 'metadata' | 'wait_payload' | 'human_reply
   human_reply?: TriggerRow['human_reply'];
 };
 
+/** A run's model usage, charged (chargeTokens' rule) by the statement that ends the run. */
+export interface Charge {
+  tenantId: string;
+  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
+  /** The ledger entry's reference (the run's first stored message). */
+  referenceId: string;
+}
+
 /**
  * Apply `event` to the trigger if it is still in a status the state table allows it from
  * (and, for running work, still held by `leaseOwner`). Returns the new row, or null when the
- * trigger had moved on: the caller lost a race and must not act on it.
+ * trigger had moved on: the caller lost a race and must not act on it. A `charge` is written
+ * by the same statement either way.
  */
 export async function applyTransition(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics' | 'config'>,
   id: string,
   event: TriggerEvent,
   to: TriggerStatus,
   patch: Patch,
   leaseOwner?: string,
+  charge?: Charge,
 ): Promise<TriggerRow | null> {
   const columns: Record<string, unknown> = { ...patch, status: to, updated_at: ctx.clock.now() };
   for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
@@ -163,7 +206,13 @@ export async function applyTransition(
   }
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
+  const credits = charge && charge.usage.totalTokens > 0 ? tokenCredits(ctx, charge.usage) : 0;
+  if (charge && credits) {
+    const { entry, balance } = creditWrites(ctx, charge.tenantId, -credits, 'api', charge.referenceId);
+    query.with('credit_entry', entry).with('charged_balance', balance);
+  }
   const [row] = await query.update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]);
+  if (charge && credits) meterTokens(ctx, charge.tenantId, charge.usage, credits);
   if (!row) return null;
   ctx.metrics.triggerTransitions.inc({ event, status: to });
   return withoutAnnounced<TriggerRow>(row);
@@ -172,46 +221,62 @@ export async function applyTransition(
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * Claim one due job (queued, or waiting with its follow-up time reached) on a conversation that
- * has no running job: running, attemptCount + 1, leased to `owner`. SKIP LOCKED lets replicas claim
- * side by side; the partial unique index settles two claims on one conversation.
+ * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
+ * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
+ * SKIP LOCKED lets replicas claim side by side; the partial unique index settles two claims on one
+ * conversation. The same statement tells when anything left is next due, for the controller's
+ * sleep; jobs behind a running job on their conversation are left out: they cannot be claimed, and
+ * that job's end is announced.
  */
-export async function claimDueTrigger(
+export async function claimDueTriggers(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   owner: string,
   leaseMs: number,
-): Promise<TriggerRow | null> {
+  max: number,
+): Promise<{ claimed: TriggerRow[]; nextDue: Date | null }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = ctx.clock.now();
     const until = new Date(now.getTime() + leaseMs);
     try {
       const { rows } = await ctx.db.raw(
-        `with candidate as (
-           select t.id, t.status, t.due_at from triggers t
+        `with locked as (
+           select t.id, t.conversation_id, t.status, t.due_at from triggers t
            where t.due_at <= ? and t.status in ('queued', 'waiting')
              and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running')
            order by t.due_at
-           limit 1
+           limit ?
            for update skip locked
+         ), candidate as (
+           select distinct on (conversation_id) * from locked order by conversation_id, due_at
+         ), claimed as (
+           update triggers t set status = 'running', attempt_count = t.attempt_count + 1,
+             started_at = coalesce(t.started_at, ?), last_run_at = ?, next_run_at = null,
+             lease_owner = ?, lease_until = ?, due_at = ?, updated_at = ?
+           from candidate where t.id = candidate.id
+           returning t.*, candidate.status as was_status, candidate.due_at as was_due, pg_notify(?, t.id::text) as announced
+         ), next as (
+           select min(t.due_at) as next_due from triggers t
+           where t.due_at is not null and t.id not in (select id from candidate)
+             and not (t.status in ('queued', 'waiting')
+               and (t.conversation_id in (select conversation_id from candidate)
+                 or exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running')))
          )
-         update triggers t set status = 'running', attempt_count = t.attempt_count + 1,
-           started_at = coalesce(t.started_at, ?), last_run_at = ?, next_run_at = null,
-           lease_owner = ?, lease_until = ?, due_at = ?, updated_at = ?
-         from candidate where t.id = candidate.id
-         returning t.*, candidate.status as was_status, candidate.due_at as was_due, pg_notify(?, t.id::text) as announced`,
-        [now, now, now, owner, until, until, now, CHANNELS.triggers],
+         select claimed.*, next.next_due from next left join claimed on true`,
+        [now, max, now, now, owner, until, until, now, CHANNELS.triggers],
       );
-      const claimed = rows[0];
-      if (!claimed) return null;
-      const { was_status: was, was_due: due, announced: _, ...row } = claimed;
-      ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
-      ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
-      return row as TriggerRow;
+      const claimed = rows.filter((r: { id: string | null }) => r.id !== null).map((r: Record<string, any>) => {
+        const { was_status: was, was_due: due, announced: _, next_due: __, ...row } = r;
+        ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
+        ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+        return row as TriggerRow;
+      });
+      return { claimed, nextDue: rows[0]?.next_due ?? null };
     } catch (err) {
       if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
     }
   }
-  return null;
+  // Other replicas kept winning the race: look again at once.
+  return { claimed: [], nextDue: ctx.clock.now() };
 }
 
 /** Transitions that need no run: deadlines passed, and running work whose heartbeat stopped. */
@@ -271,18 +336,48 @@ export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: strin
     .returning(['id', announce(ctx.db, CHANNELS.triggers)]);
 }
 
+/** What a job's run works with, read under its conversation's lock. */
+export interface JobRunContext {
+  tenant: Tenant;
+  conversation: Conversation;
+  agent: Agent;
+  history: StoredMessage[];
+  contactMemory: string | null;
+}
+
 /**
- * The earliest time anything becomes due, for the controller's sleep. Jobs behind a running job on
- * their conversation are left out: they cannot be claimed, and that job's end is announced.
+ * The statements reading a run's JobRunContext, with their values inlined, to be sent with the
+ * conversation's lock (TurnLocks.withLock) so a run waits one round trip before the model is asked.
  */
-export async function nextTriggerDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
-  const { rows } = await ctx.db.raw(
-    `select min(t.due_at) as at from triggers t
-     where t.due_at is not null
-       and not (t.status in ('queued', 'waiting')
-         and exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running'))`,
-  );
-  return rows[0]?.at ?? null;
+export function jobRunReads(row: TriggerRow): string[] {
+  const t = escapeLiteral(row.tenant_id);
+  const c = escapeLiteral(row.conversation_id);
+  return [
+    `select * from tenants where id = ${t}`,
+    `select * from conversations where id = ${c}`,
+    // The conversation's agent now (a handoff may have changed it), else the job's.
+    `select * from agents where id = coalesce((select agent_id from conversations where id = ${c}), ${escapeLiteral(row.agent_id)})
+       and (tenant_id = ${t} or is_public)`,
+    `select * from messages where conversation_id = ${c} order by seq`,
+    `select memory from contacts where id = (select contact_id from conversations where id = ${c}) and tenant_id = ${t}`,
+  ];
+}
+
+/** The results of jobRunReads, checked in order: company, conversation, usable agent, credits. */
+export function jobRunContext(row: TriggerRow, results: QueryResult[]): JobRunContext {
+  const [tenants, conversations, agents, messages, contacts] = results as [QueryResult, QueryResult, QueryResult, QueryResult, QueryResult];
+  if (!tenants.rows[0]) throw new NotFound(`Unknown tenant ${row.tenant_id}`);
+  const tenant = toTenant(tenants.rows[0]);
+  const conversation = companyConversation(conversations.rows[0], tenant.id, row.conversation_id);
+  if (!agents.rows[0]) throw new NotFound(`Unknown agent ${conversation.agentId ?? row.agent_id}`);
+  checkCanSpend(tenant, Number(tenants.rows[0].credit_balance ?? 0));
+  return {
+    tenant,
+    conversation,
+    agent: toAgent(agents.rows[0]),
+    history: messages.rows.map(toStoredMessage),
+    contactMemory: contacts.rows[0]?.memory ?? null,
+  };
 }
 
 /** What the CR mirror projects: every live job, and finished ones completed since `since`. */

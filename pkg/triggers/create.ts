@@ -1,12 +1,13 @@
-// Creating a job: idempotent per company, capped per conversation, all in one transaction.
+// Creating a job: idempotent per company, capped per conversation, all in one transaction (one
+// statement when a new conversation needs nothing resolved first).
 import type { Ctx } from '../context.js';
-import { Conflict, Invalid } from '../errors.js';
-import { uuid } from '../ids.js';
+import { Conflict, Invalid, NotFound } from '../errors.js';
+import { isUuid, uuid } from '../ids.js';
 import { getUsableAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
-import { bindContact, createConversation, getConversation, updateConversation, type Conversation } from '../store/conversations.js';
+import { bindContact, createConversation, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
-import { countPending, findByIdempotencyKey, insertTrigger, type TriggerRow } from '../store/triggers.js';
+import { countPending, findByIdempotencyKey, insertTrigger, insertTriggerWithConversation, type TriggerRow } from '../store/triggers.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { startTime } from './schedule.js';
 
@@ -52,11 +53,13 @@ async function existingConversation(ctx: Ctx, tenant: Tenant, input: CreateTrigg
   return c;
 }
 
+function requiredAgentId(input: CreateTriggerInput): string {
+  if (input.agentId) return input.agentId;
+  throw new Invalid('agentId or conversationId is required', [{ path: 'agentId', message: 'agentId or conversationId is required' }]);
+}
+
 async function newConversation(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Conversation> {
-  if (!input.agentId) {
-    throw new Invalid('agentId or conversationId is required', [{ path: 'agentId', message: 'agentId or conversationId is required' }]);
-  }
-  const agent = await getUsableAgent(ctx, tenant.id, input.agentId);
+  const agent = await getUsableAgent(ctx, tenant.id, requiredAgentId(input));
   return createConversation(ctx, {
     tenantId: tenant.id,
     agentId: agent.id,
@@ -68,6 +71,33 @@ async function newConversation(ctx: Ctx, tenant: Tenant, input: CreateTriggerInp
 export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
   const now = ctx.clock.now();
   const start = startTime(input, tenant.timezone, now);
+  const from = start ?? now;
+  const row = (conversation: Conversation | { id: string; agentId: string }): Partial<TriggerRow> => ({
+    id: uuid(),
+    tenant_id: tenant.id,
+    conversation_id: conversation.id,
+    agent_id: conversation.agentId!,
+    status: start ? 'waiting' : 'queued',
+    trigger_type: input.triggerType,
+    task: input.task,
+    input_message: input.inputMessage,
+    success_criteria: input.successCriteria ?? null,
+    business_keys: input.businessKeys ?? {},
+    metadata: input.metadata ?? {},
+    event_type: input.eventType ?? null,
+    idempotency_key: input.idempotencyKey ?? null,
+    max_attempts: ctx.config.SWITCHBOARD_JOB_MAX_ATTEMPTS,
+    next_run_at: start,
+    expires_at: new Date(from.getTime() + ctx.config.SWITCHBOARD_JOB_TTL_HOURS * 3_600_000),
+    due_at: from,
+    created_at: now,
+    updated_at: now,
+  });
+  const created = (trigger: TriggerRow): Created => {
+    ctx.metrics.triggerTransitions.inc({ event: start ? 'create_deferred' : 'create', status: trigger.status });
+    return { created: true, trigger };
+  };
+  if (isPlainNew(input)) return created(await onNewConversation(ctx, tenant, input, row));
   return ctx.db.transaction(async (trx) => {
     const tx: Ctx = { ...ctx, db: trx };
     if (input.idempotencyKey) {
@@ -91,31 +121,27 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
       conversation = await newConversation(tx, tenant, input);
     }
     conversation = await mergeCustomTools(tx, conversation, input.customTools);
-    const from = start ?? now;
-    const trigger = await insertTrigger(trx, {
-      id: uuid(),
-      tenant_id: tenant.id,
-      conversation_id: conversation.id,
-      agent_id: conversation.agentId!,
-      status: start ? 'waiting' : 'queued',
-      trigger_type: input.triggerType,
-      task: input.task,
-      input_message: input.inputMessage,
-      success_criteria: input.successCriteria ?? null,
-      business_keys: input.businessKeys ?? {},
-      metadata: input.metadata ?? {},
-      event_type: input.eventType ?? null,
-      idempotency_key: input.idempotencyKey ?? null,
-      max_attempts: ctx.config.SWITCHBOARD_JOB_MAX_ATTEMPTS,
-      next_run_at: start,
-      expires_at: new Date(from.getTime() + ctx.config.SWITCHBOARD_JOB_TTL_HOURS * 3_600_000),
-      due_at: from,
-      created_at: now,
-      updated_at: now,
-    });
-    ctx.metrics.triggerTransitions.inc({ event: start ? 'create_deferred' : 'create', status: trigger.status });
-    return { created: true, trigger };
+    return created(await insertTrigger(trx, row(conversation)));
   });
+}
+
+/** A job on a new conversation with nothing to resolve or merge first: written by one statement. */
+const isPlainNew = (input: CreateTriggerInput): boolean =>
+  !input.conversationId && !input.idempotencyKey && input.contactId === undefined && !input.contact && !input.customTools?.length;
+
+async function onNewConversation(
+  ctx: Ctx,
+  tenant: Tenant,
+  input: CreateTriggerInput,
+  row: (c: { id: string; agentId: string }) => Partial<TriggerRow>,
+): Promise<TriggerRow> {
+  const agentId = requiredAgentId(input);
+  if (!isUuid(agentId)) throw new NotFound(`Unknown agent ${agentId}`);
+  const conversation = newConversationRow(ctx, { tenantId: tenant.id, agentId, contactId: null, metadata: input.metadata });
+  // A conversation made here has no jobs yet, and the cap is at least 1.
+  const trigger = await insertTriggerWithConversation(ctx.db, conversation, row({ id: conversation.id as string, agentId }));
+  if (!trigger) throw new NotFound(`Unknown agent ${agentId}`);
+  return trigger;
 }
 
 /**

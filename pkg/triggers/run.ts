@@ -3,13 +3,8 @@
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { runTurn } from '../agent/turn.js';
-import { getUsableAgent } from '../store/agents.js';
-import { getContact } from '../store/contacts.js';
-import { getConversation } from '../store/conversations.js';
-import { assertCanSpend, chargeTokens } from '../store/credits.js';
 import { appendMessage } from '../store/messages.js';
-import { getTenant, type Tenant } from '../store/tenants.js';
-import { applyTransition, type TriggerRow } from '../store/triggers.js';
+import { applyTransition, jobRunContext, jobRunReads, type Charge, type TriggerRow } from '../store/triggers.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
 export const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
@@ -29,7 +24,7 @@ const followUp = (row: TriggerRow): string =>
 
 const done = { due_at: null, lease_owner: null, lease_until: null } as const;
 
-async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, summary: string | null) {
+async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, summary: string | null, charge: Charge) {
   const now = ctx.clock.now();
   const latest = summary ?? row.result_summary;
   if (!outcome) {
@@ -39,9 +34,9 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
         result_summary: latest,
         completed_at: now,
         error_message: 'The run finished after the job deadline (expiresAt)',
-      }, owner);
+      }, owner, charge);
     }
-    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner);
+    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner, charge);
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
@@ -51,7 +46,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       result_summary: latest,
       completed_at: now,
       error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
-    }, owner);
+    }, owner, charge);
   }
   if (outcome.kind === 'park') {
     return applyTransition(ctx, row.id, 'park', 'waiting_for_reply', {
@@ -63,7 +58,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       waiting_since: now,
       wait_payload: outcome.payload,
       metadata: outcome.payload ? { ...row.metadata, waitPayload: outcome.payload } : row.metadata,
-    }, owner);
+    }, owner, charge);
   }
   return ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
@@ -73,7 +68,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       result_summary: latest,
       next_run_at: outcome.at,
       due_at: outcome.at,
-    }, owner);
+    }, owner, charge);
     if (!waiting || outcome.at.getTime() <= row.expires_at.getTime()) return waiting;
     return applyTransition(tx, row.id, 'follow_up_past_deadline', 'expired', {
       ...done,
@@ -88,25 +83,36 @@ function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
   return applyTransition(ctx, row.id, 'error', 'failed', { ...done, completed_at: ctx.clock.now(), error_message: message }, owner);
 }
 
-async function execute(ctx: Ctx, tenant: Tenant, row: TriggerRow, owner: string) {
-  return ctx.locks.withLock(row.conversation_id, async () => {
-    const conversation = await getConversation(ctx, tenant.id, row.conversation_id);
-    const agent = await getUsableAgent(ctx, tenant.id, conversation.agentId ?? row.agent_id);
-    await assertCanSpend(ctx, tenant);
+async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
+  return ctx.locks.withLock(row.conversation_id, async (results) => {
+    const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, results);
     const first = row.attempt_count === 1 && !row.human_reply;
-    const marker = await appendMessage(ctx, conversation.id, 'system', first ? brief(row) : followUp(row), { triggerId: row.id });
+    const text = first ? brief(row) : followUp(row);
+    const metadata = { triggerId: row.id };
+    // The marker is stored while the model is already being asked; the turn stores nothing before it is durable.
+    const inserted = appendMessage(ctx, conversation.id, 'system', text, metadata);
+    inserted.catch(() => {});
+    history.push({ id: '', role: 'system', content: text, metadata, createdAt: ctx.clock.now().toISOString() });
     const outcome: { value: JobOutcome | null } = { value: null };
-    const turn = await runTurn(ctx, {
-      tenant,
-      agent,
-      conversation,
-      turnSystemMessage: JOB_INSTRUCTIONS,
-      contactMemory: conversation.contactId ? (await getContact(ctx, tenant.id, conversation.contactId)).memory : null,
-      extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
-    });
-    await chargeTokens(ctx, tenant.id, turn.usage, marker.id);
-    return finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null);
-  });
+    let turn;
+    try {
+      turn = await runTurn(ctx, {
+        tenant,
+        agent,
+        conversation,
+        history,
+        beforeEmit: inserted,
+        turnSystemMessage: JOB_INSTRUCTIONS,
+        contactMemory,
+        extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
+      });
+    } catch (err) {
+      await inserted.catch(() => {});
+      throw err;
+    }
+    const marker = await inserted;
+    return finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, { tenantId: tenant.id, usage: turn.usage, referenceId: marker.id });
+  }, jobRunReads(row));
 }
 
 /** Run a job claimed by `owner`. Returns the row as it ended, or null if the lease was lost meanwhile. */
@@ -120,8 +126,7 @@ export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Prom
     }, owner);
   }
   try {
-    const tenant = await getTenant(ctx, row.tenant_id);
-    return await execute(ctx, tenant, row, owner);
+    return await execute(ctx, row, owner);
   } catch (err) {
     // Model, network, credit and configuration errors all end the job; nothing re-runs it.
     if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');

@@ -1,18 +1,25 @@
 // The jobs benchmark's servers, each in a worker thread of its own so the client timing them never
-// waits on their event loops: Switchboard (the API with its controllers in-process) or
-// graphile-worker running a no-op task, at the given concurrency; and the model stand-in
-// Switchboard's jobs call, which answers at once and runs apart from it as a real model would.
+// waits on their event loops: Switchboard's API, Switchboard's controllers (apart from the API, as
+// the deployment runs `switchboard api` and `switchboard controllers`), or graphile-worker running
+// a no-op task, at the given concurrency; and the model stand-in Switchboard's jobs call, which
+// answers at once and runs apart from it as a real model would.
 import { EventEmitter } from 'node:events';
+import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Logger, run, type WorkerEvents } from 'graphile-worker';
+import { startControllers } from '../../controllers/index.js';
 import { startModelServer } from '../../pkg/agent/openai-server.js';
+import { loadConfig } from '../../pkg/config.js';
+import { createLogger } from '../../pkg/log.js';
+import { startRuntime } from '../../pkg/runtime.js';
 import { updateTenant } from '../../pkg/store/tenants.js';
-import { startTestApp } from '../support/app.js';
+import { startTestApp, TEST_ENCRYPTION_KEY } from '../support/app.js';
 
 export type System = 'switchboard' | 'graphile-worker';
 
 export type JobsServerOptions =
-  | { role: System; concurrency: number; databaseUrl: string; modelUrl?: string }
+  | { role: 'switchboard' | 'switchboard-controllers'; concurrency: number; poolMax: number; databaseUrl: string; modelUrl: string }
+  | { role: 'graphile-worker'; concurrency: number; poolMax: number; databaseUrl: string }
   | { role: 'model' };
 
 /** The first message: where to send work. */
@@ -30,8 +37,6 @@ export interface GraphileRun {
   ok: boolean;
 }
 
-// Production's default pool size, given to both systems.
-const POOL_MAX = 20;
 const options = workerData as JobsServerOptions;
 const port = parentPort!;
 
@@ -42,17 +47,15 @@ async function model(): Promise<() => Promise<void>> {
   return server.close;
 }
 
-async function switchboard(concurrency: number, databaseUrl: string, modelUrl: string): Promise<() => Promise<void>> {
-  const app = await startTestApp({
-    databaseUrl,
-    controllers: true,
-    env: {
-      // The stand-in of its own thread, not the one startTestApp starts beside the API.
-      OPENAI_BASE_URL: modelUrl,
-      SWITCHBOARD_DB_POOL_MAX: String(POOL_MAX),
-      SWITCHBOARD_CONTROLLER_CONCURRENCY: String(concurrency),
-    },
-  });
+// Both Switchboard threads: the model stand-in of its own thread.
+const switchboardEnv = (concurrency: number, poolMax: number, modelUrl: string) => ({
+  OPENAI_BASE_URL: modelUrl,
+  SWITCHBOARD_DB_POOL_MAX: String(poolMax),
+  SWITCHBOARD_CONTROLLER_CONCURRENCY: String(concurrency),
+});
+
+async function switchboard(concurrency: number, poolMax: number, databaseUrl: string, modelUrl: string): Promise<() => Promise<void>> {
+  const app = await startTestApp({ databaseUrl, env: switchboardEnv(concurrency, poolMax, modelUrl) });
   const company = await app.company({ name: `Jobs benchmark at concurrency ${concurrency}`, credits: 1e9 });
   // The default per-key rate limit would refuse a benchmark's pace.
   await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 1_000_000 });
@@ -60,7 +63,26 @@ async function switchboard(concurrency: number, databaseUrl: string, modelUrl: s
   return app.close;
 }
 
-async function graphileWorker(concurrency: number, databaseUrl: string): Promise<() => Promise<void>> {
+/** The controllers alone, as `switchboard controllers` runs them; their log lines are written and dropped. */
+async function switchboardControllers(
+  concurrency: number,
+  poolMax: number,
+  databaseUrl: string,
+  modelUrl: string,
+): Promise<() => Promise<void>> {
+  const env = switchboardEnv(concurrency, poolMax, modelUrl);
+  const config = loadConfig({ DATABASE_URL: databaseUrl, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env });
+  const sink = new Writable({ write: (_chunk, _enc, done) => done() });
+  const runtime = await startRuntime(config, createLogger('debug', sink));
+  const controllers = await startControllers(runtime.ctx);
+  port.postMessage({} satisfies JobsServerReady);
+  return async () => {
+    await controllers.stop();
+    await runtime.close();
+  };
+}
+
+async function graphileWorker(concurrency: number, poolMax: number, databaseUrl: string): Promise<() => Promise<void>> {
   const started = new Map<string, number>();
   const events: WorkerEvents = new EventEmitter();
   events.on('job:complete', ({ job, error }) => {
@@ -71,7 +93,7 @@ async function graphileWorker(concurrency: number, databaseUrl: string): Promise
   const runner = await run({
     connectionString: databaseUrl,
     concurrency,
-    maxPoolSize: POOL_MAX,
+    maxPoolSize: poolMax,
     noHandleSignals: true,
     events,
     // Its per-job info lines would cost more than the no-op task.
@@ -92,8 +114,10 @@ async function graphileWorker(concurrency: number, databaseUrl: string): Promise
 const close = await (options.role === 'model'
   ? model()
   : options.role === 'switchboard'
-    ? switchboard(options.concurrency, options.databaseUrl, options.modelUrl!)
-    : graphileWorker(options.concurrency, options.databaseUrl));
+    ? switchboard(options.concurrency, options.poolMax, options.databaseUrl, options.modelUrl)
+    : options.role === 'switchboard-controllers'
+      ? switchboardControllers(options.concurrency, options.poolMax, options.databaseUrl, options.modelUrl)
+      : graphileWorker(options.concurrency, options.poolMax, options.databaseUrl));
 port.once('message', () => {
   void close().then(() => port.close());
 });

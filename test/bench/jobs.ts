@@ -5,8 +5,8 @@
 // - throughput: a burst of jobs enqueued by 16 parallel submitters, timed from the first enqueue
 //   to the last completion.
 // Switchboard's jobs do real work (REST create on a new conversation, a model call through the
-// openai client to a stand-in in a thread of its own, messages stored, credits charged);
-// graphile-worker's task does nothing. Writes test/bench/results/jobs.{json,md} and prints the table.
+// openai client to a stand-in in a thread of its own, messages stored, credits charged), its API
+// and its controllers each in a thread of their own as deployed; graphile-worker's task does nothing. Writes test/bench/results/jobs.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
 import { stats, type Stats } from './stats.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,8 @@ const SUBMITTERS = 16;
 const WAIT_SECONDS = 30;
 // A job that is not done after this many long polls is reported as stuck.
 const MAX_POLLS = 10;
+// Production's default pool size, given to each server thread of both systems.
+const POOL_MAX = 20;
 const TASK = 'Reply with ok.';
 
 
@@ -192,7 +194,15 @@ async function startServer(options: JobsServerOptions): Promise<{ worker: Worker
 
 async function measure(system: System, concurrency: number, databaseUrl: string, modelUrl: string): Promise<Level> {
   const loadAverage1m = loadavg()[0]!;
-  const server = await startServer({ role: system, concurrency, databaseUrl, modelUrl });
+  const server =
+    system === 'switchboard'
+      ? await startServer({ role: 'switchboard', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl })
+      : await startServer({ role: 'graphile-worker', concurrency, poolMax: POOL_MAX, databaseUrl });
+  // Switchboard's controllers run in a thread of their own, apart from its API, as deployed.
+  const controllers =
+    system === 'switchboard'
+      ? await startServer({ role: 'switchboard-controllers', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl })
+      : null;
   let driver: Driver | undefined;
   try {
     driver = system === 'switchboard' ? switchboardDriver(server.ready) : await graphileDriver(server.worker, databaseUrl);
@@ -201,6 +211,7 @@ async function measure(system: System, concurrency: number, databaseUrl: string,
     return { concurrency, loadAverage1m, latency, throughput: throughput(await burst(driver, THROUGHPUT_JOBS)) };
   } finally {
     await driver?.close();
+    await controllers?.close();
     await server.close();
   }
 }
@@ -244,7 +255,10 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 · load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after · graphile-worker ${r.graphileWorkerVersion}
 
 Switchboard jobs do real work: created over REST on a new conversation, one model call through the openai client (the
-stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing. Latency phase:
+stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing.
+Switchboard runs as deployed (the Helm chart's \`switchboard api\` and \`switchboard controllers\`): its API and its controllers
+each in a worker thread of their own, with a pool of ${POOL_MAX} connections each; graphile-worker runs in one thread, its
+jobs added from the benchmark's thread. The machine's cores are shared by all threads and Postgres. Latency phase:
 \`concurrency\` submitters each enqueue a job and wait for it to finish (${LATENCY_JOBS} jobs), so a slot is always free.
 Throughput phase: ${THROUGHPUT_JOBS} jobs enqueued by ${SUBMITTERS} parallel submitters, first enqueue to last completion.
 Enqueue → start is Switchboard's createdAt → startedAt (server clock) and graphile-worker's addJob call → task start;
