@@ -86,7 +86,12 @@ export async function sendMessage(
     // The user's message is stored while the model is already being asked; nothing is emitted
     // (and no stream opened) before it is durable.
     const inserted = appendMessage(ctx, conversation.id, 'user', input.message);
-    inserted.catch(() => {});
+    const stored = inserted.then(() => {
+      hooks.mark?.('store');
+      hooks.onStart?.();
+    });
+    // Awaited by the turn unless the model fails first; the failure is then reported from below.
+    stored.catch(() => {});
     history.push({ id: '', role: 'user', content: input.message, metadata: null, createdAt: ctx.clock.now().toISOString() });
     let turn;
     try {
@@ -95,10 +100,7 @@ export async function sendMessage(
         agent,
         conversation,
         history,
-        beforeEmit: inserted.then(() => {
-          hooks.mark?.('store');
-          hooks.onStart?.();
-        }),
+        beforeEmit: stored,
         turnSystemMessage: input.customSystemMessage,
         contactMemory,
         emit: hooks.emit,
@@ -107,7 +109,7 @@ export async function sendMessage(
       });
     } catch (err) {
       // A failed turn still leaves the user's message recorded before the caller hears of it.
-      await inserted.catch(() => {});
+      await stored.catch(() => {});
       throw err;
     }
     const userMessage = await inserted;

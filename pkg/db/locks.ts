@@ -18,17 +18,19 @@ export class TurnLocks {
   async withLock<T>(key: string, fn: (reads: pg.QueryResult[]) => Promise<T>, reads: string[] = []): Promise<T> {
     const client = await this.pool.connect();
     const lockKey = `hashtext(${client.escapeLiteral(key)})`;
-    let broken = false;
     try {
       // The simple protocol runs several statements from one message; a statement that fails
       // after the lock is taken leaves it held, so the unlock below always runs.
       const results = await client.query([`select pg_advisory_lock(${lockKey})`, ...reads].join(';\n'));
       return await fn(Array.isArray(results) ? results.slice(1) : []);
     } finally {
-      await client.query(`select pg_advisory_unlock(${lockKey})`).catch(() => {
-        broken = true;
-      });
-      client.release(broken);
+      // The caller goes on without waiting for the unlock: Postgres hands the lock to the next
+      // waiter when it arrives, and the connection returns to the pool only after it (or, if the
+      // unlock failed, is closed, which frees the lock too).
+      client.query(`select pg_advisory_unlock(${lockKey})`).then(
+        () => client.release(),
+        () => client.release(true),
+      );
     }
   }
 

@@ -1,14 +1,13 @@
 // The jobs benchmark's servers, each in a worker thread of its own so the client timing them never
 // waits on their event loops: Switchboard's API, Switchboard's controllers (apart from the API, as
 // the deployment runs `switchboard api` and `switchboard controllers`), or graphile-worker running
-// a no-op task, at the given concurrency; and the model stand-in Switchboard's jobs call, which
-// answers at once and runs apart from it as a real model would.
+// a no-op task, at the given concurrency. The model stand-in Switchboard's jobs call runs in a thread
+// of its own too (model-server.ts).
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Logger, run, type WorkerEvents } from 'graphile-worker';
 import { startControllers } from '../../controllers/index.js';
-import { startModelServer } from '../../pkg/agent/openai-server.js';
 import { loadConfig } from '../../pkg/config.js';
 import { createLogger } from '../../pkg/log.js';
 import { startRuntime } from '../../pkg/runtime.js';
@@ -19,8 +18,7 @@ export type System = 'switchboard' | 'graphile-worker';
 
 export type JobsServerOptions =
   | { role: 'switchboard' | 'switchboard-controllers'; concurrency: number; poolMax: number; databaseUrl: string; modelUrl: string }
-  | { role: 'graphile-worker'; concurrency: number; poolMax: number; databaseUrl: string }
-  | { role: 'model' };
+  | { role: 'graphile-worker'; concurrency: number; poolMax: number; databaseUrl: string };
 
 /** The first message: where to send work. */
 export interface JobsServerReady {
@@ -39,13 +37,6 @@ export interface GraphileRun {
 
 const options = workerData as JobsServerOptions;
 const port = parentPort!;
-
-async function model(): Promise<() => Promise<void>> {
-  // The no-op reply: a job that gets it succeeds after one model call.
-  const server = await startModelServer(() => ({ content: 'ok' }));
-  port.postMessage({ url: server.url } satisfies JobsServerReady);
-  return server.close;
-}
 
 // Both Switchboard threads: the model stand-in of its own thread.
 const switchboardEnv = (concurrency: number, poolMax: number, modelUrl: string) => ({
@@ -111,13 +102,11 @@ async function graphileWorker(concurrency: number, poolMax: number, databaseUrl:
   };
 }
 
-const close = await (options.role === 'model'
-  ? model()
-  : options.role === 'switchboard'
-    ? switchboard(options.concurrency, options.poolMax, options.databaseUrl, options.modelUrl)
-    : options.role === 'switchboard-controllers'
-      ? switchboardControllers(options.concurrency, options.poolMax, options.databaseUrl, options.modelUrl)
-      : graphileWorker(options.concurrency, options.poolMax, options.databaseUrl));
+const close = await (options.role === 'switchboard'
+  ? switchboard(options.concurrency, options.poolMax, options.databaseUrl, options.modelUrl)
+  : options.role === 'switchboard-controllers'
+    ? switchboardControllers(options.concurrency, options.poolMax, options.databaseUrl, options.modelUrl)
+    : graphileWorker(options.concurrency, options.poolMax, options.databaseUrl));
 port.once('message', () => {
   void close().then(() => port.close());
 });

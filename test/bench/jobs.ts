@@ -13,11 +13,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { once } from 'node:events';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase } from '../support/database.js';
 import { clientFor, type Client } from '../support/app.js';
 import type { GraphileRun, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
+import { startThread } from './threads.js';
 
 const RESULTS = fileURLToPath(new URL('../../../test/bench/results/', import.meta.url));
 const LEVELS = [1, 4, 16];
@@ -177,20 +177,8 @@ async function burst(driver: Driver, jobs: number): Promise<Job[]> {
   return inParallel(enqueued.length, SUBMITTERS, (i) => driver.finished(enqueued[i]!));
 }
 
-/** A server thread of jobs-server.ts, with what it sent when ready and a way to close it. */
-async function startServer(options: JobsServerOptions): Promise<{ worker: Worker; ready: JobsServerReady; close(): Promise<void> }> {
-  const worker = new Worker(new URL('./jobs-server.js', import.meta.url), { workerData: options });
-  const exited = new Promise((resolve) => worker.once('exit', resolve));
-  const [ready] = (await once(worker, 'message')) as [JobsServerReady];
-  return {
-    worker,
-    ready,
-    close: async () => {
-      worker.postMessage('close');
-      await exited;
-    },
-  };
-}
+/** A server thread of jobs-server.ts. */
+const startServer = (options: JobsServerOptions) => startThread<JobsServerReady>(new URL('./jobs-server.js', import.meta.url), options);
 
 async function measure(system: System, concurrency: number, databaseUrl: string, modelUrl: string): Promise<Level> {
   const loadAverage1m = loadavg()[0]!;
@@ -279,7 +267,8 @@ async function benchmark() {
   // Other work on the machine shows in every number; the load average says how much there was.
   const loadBefore = loadavg()[0]!;
   const database = await createScratchDatabase();
-  const model = await startServer({ role: 'model' });
+  // The no-op reply: a job that gets it succeeds after one model call.
+  const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {});
   try {
     const switchboard: Level[] = [];
     const graphileWorker: Level[] = [];
@@ -287,7 +276,7 @@ async function benchmark() {
       // Alternating which system goes first keeps either from always meeting a warmer machine.
       const order: System[] = i % 2 === 0 ? ['graphile-worker', 'switchboard'] : ['switchboard', 'graphile-worker'];
       for (const system of order) {
-        const level = await measure(system, concurrency, database.url, model.ready.url!);
+        const level = await measure(system, concurrency, database.url, model.ready.url);
         (system === 'switchboard' ? switchboard : graphileWorker).push(level);
         process.stderr.write(`${system} at concurrency ${concurrency}: ${JSON.stringify(level)}\n`);
       }
