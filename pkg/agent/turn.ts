@@ -51,6 +51,11 @@ export interface TurnInput {
   beforeEmit?: Promise<unknown>;
   /** Closes a phase of the caller's timing each time the model answers. */
   mark?: (phase: 'model') => void;
+  /**
+   * Stores the message that ends the turn together with the caller's closing writes, in one
+   * statement (it is then the turn's last write); appendMessage when not given.
+   */
+  storeLast?: (message: { content: string; metadata: Record<string, unknown> }, result: TurnResult) => Promise<void>;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
 }
@@ -148,6 +153,11 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
   const store = async (...args: Parameters<typeof appendMessage> extends [unknown, ...infer R] ? R : never) => {
     history.push(await appendMessage(ctx, ...args));
   };
+  /** The assistant message that ends the turn, stored as the caller closes it. */
+  const storeLast = (content: string): Promise<void> => {
+    const metadata = { agentId: agent.id };
+    return input.storeLast ? input.storeLast({ content, metadata }, result) : store(conversation.id, 'assistant', content, metadata);
+  };
 
   for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
     const tools = turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
@@ -162,9 +172,12 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     result.usage.totalTokens += reply.usage.totalTokens;
 
     const calls = reply.toolCalls.filter((c) => c.function.name);
-    await store(conversation.id, 'assistant', reply.content, calls.length ? { toolCalls: calls, agentId: agent.id } : { agentId: agent.id });
     if (reply.content) result.messages.push(reply.content);
-    if (!calls.length) return result;
+    if (!calls.length) {
+      await storeLast(reply.content);
+      return result;
+    }
+    await store(conversation.id, 'assistant', reply.content, { toolCalls: calls, agentId: agent.id });
 
     for (const call of calls) {
       const name = call.function.name;
@@ -192,10 +205,10 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     afterTool = true;
   }
   const stop = 'I could not finish within the allowed number of tool calls.';
-  await store(conversation.id, 'assistant', stop, { agentId: agent.id });
+  result.messages.push(stop);
+  await storeLast(stop);
   // Every round ran tools, so this closing message starts after a tool run.
   emit({ type: 'new_message' });
   emit({ type: 'content', content: stop });
-  result.messages.push(stop);
   return result;
 }

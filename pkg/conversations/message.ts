@@ -5,7 +5,7 @@ import { Conflict, DomainError } from '../errors.js';
 import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
-import { chargeTokens } from '../store/credits.js';
+import { chargeAlongside } from '../store/credits.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { turnContext, turnContextReads } from '../store/turn-context.js';
@@ -106,14 +106,19 @@ export async function sendMessage(
         emit: hooks.emit,
         mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
+        // The reply and the credits the turn used: one statement.
+        storeLast: async (last, done) => {
+          const userMessage = await inserted;
+          await appendMessage(ctx, conversation.id, 'assistant', last.content, last.metadata, [
+            chargeAlongside(ctx, tenant.id, done.usage, userMessage.id),
+          ]);
+        },
       });
     } catch (err) {
       // A failed turn still leaves the user's message recorded before the caller hears of it.
       await stored.catch(() => {});
       throw err;
     }
-    const userMessage = await inserted;
-    await chargeTokens(ctx, tenant.id, turn.usage, userMessage.id);
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
   }, reads);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { PaymentRequired } from '../errors.js';
 import { parseInput } from '../validate.js';
+import type { Alongside } from './alongside.js';
 import { getTenant, type Tenant } from './tenants.js';
 
 export type ReferenceType = 'api' | 'topup';
@@ -25,11 +26,8 @@ export async function addCredits(
   await ctx.db.raw('with credit_entry as (?) ?', [entry, balance]);
 }
 
-/**
- * addCredits' two writes, for a statement that makes other changes with them: `entry` goes in
- * `with credit_entry as (...)`, `balance` is another part of the same statement.
- */
-export function creditWrites(
+/** addCredits' two writes: `entry` goes in `with credit_entry as (...)`, `balance` is another part of the same statement. */
+function creditWrites(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   tenantId: string,
   amount: number,
@@ -71,11 +69,13 @@ export function checkCanSpend(tenant: Tenant, total: number): void {
   }
 }
 
+type Usage = { promptTokens: number; completionTokens: number; totalTokens: number };
+
 /** Record what a turn used, under reference type `api`, in the ledger and the usage metrics. */
 export async function chargeTokens(
   ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>,
   tenantId: string,
-  usage: { promptTokens: number; completionTokens: number; totalTokens: number },
+  usage: Usage,
   referenceId: string,
 ): Promise<void> {
   if (usage.totalTokens <= 0) return;
@@ -84,17 +84,22 @@ export async function chargeTokens(
   meterTokens(ctx, tenantId, usage, credits);
 }
 
-/** What a turn's usage costs in credits. */
-export const tokenCredits = (ctx: Pick<Ctx, 'config'>, usage: { totalTokens: number }): number =>
-  (usage.totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
-
-/** The usage metrics of a charge (chargeTokens', or one written with other changes). */
-export function meterTokens(
-  ctx: Pick<Ctx, 'metrics'>,
+/** chargeTokens' writes, to go alongside another statement. */
+export function chargeAlongside(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>,
   tenantId: string,
-  usage: { promptTokens: number; completionTokens: number },
-  credits: number,
-): void {
+  usage: Usage,
+  referenceId: string,
+): Alongside {
+  if (usage.totalTokens <= 0) return { parts: [], after: () => {} };
+  const credits = tokenCredits(ctx, usage);
+  const { entry, balance } = creditWrites(ctx, tenantId, -credits, 'api', referenceId);
+  return { parts: [['credit_entry', entry], ['charged_balance', balance]], after: () => meterTokens(ctx, tenantId, usage, credits) };
+}
+
+const tokenCredits = (ctx: Pick<Ctx, 'config'>, usage: Usage): number => (usage.totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
+
+function meterTokens(ctx: Pick<Ctx, 'metrics'>, tenantId: string, usage: Usage, credits: number): void {
   ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'prompt' }, usage.promptTokens);
   ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'completion' }, usage.completionTokens);
   ctx.metrics.credits.inc({ tenant: tenantId }, credits);

@@ -1,6 +1,8 @@
 // The transcript. Assistant tool calls and tool results are kept so history replays exactly.
+import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { uuid } from '../ids.js';
+import { carried, carry, type Alongside } from './alongside.js';
 
 export type Role = 'user' | 'assistant' | 'admin' | 'system' | 'tool';
 
@@ -12,24 +14,46 @@ export interface StoredMessage {
   createdAt: string;
 }
 
+/** `alongside`: other writes made by the same statement. */
 export async function appendMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   conversationId: string,
   role: Role,
   content: string,
   metadata: Record<string, unknown> | null = null,
+  alongside: Alongside[] = [],
 ): Promise<StoredMessage> {
-  const [row] = await ctx.db('messages')
-    .insert({
-      id: uuid(),
-      conversation_id: conversationId,
-      role,
-      content,
-      metadata: metadata === null ? null : JSON.stringify(metadata),
-      created_at: ctx.clock.now(),
-    })
-    .returning('*');
+  const [row] = await carry(messageInsert(ctx, conversationId, role, content, metadata), alongside).returning('*');
+  carried(alongside);
   return toStoredMessage(row);
+}
+
+/** appendMessage's write, to go alongside another statement. */
+export function messageAlongside(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  conversationId: string,
+  role: Role,
+  content: string,
+  metadata: Record<string, unknown> | null,
+): Alongside {
+  return { parts: [['closing_message', messageInsert(ctx, conversationId, role, content, metadata)]], after: () => {} };
+}
+
+function messageInsert(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  conversationId: string,
+  role: Role,
+  content: string,
+  metadata: Record<string, unknown> | null,
+): Knex.QueryBuilder {
+  return ctx.db('messages').insert({
+    id: uuid(),
+    conversation_id: conversationId,
+    role,
+    content,
+    metadata: metadata === null ? null : JSON.stringify(metadata),
+    created_at: ctx.clock.now(),
+  });
 }
 
 export const toStoredMessage = (r: Record<string, any>): StoredMessage => ({

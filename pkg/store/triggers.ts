@@ -7,7 +7,8 @@ import { NotFound } from '../errors.js';
 import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
 import { toAgent, type Agent } from './agents.js';
 import { companyConversation, type Conversation } from './conversations.js';
-import { checkCanSpend, creditWrites, meterTokens, tokenCredits } from './credits.js';
+import { carried, carry, type Alongside } from './alongside.js';
+import { checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
@@ -177,28 +178,20 @@ type Patch = Partial<Omit<TriggerRow, 'metadata' | 'wait_payload' | 'human_reply
   human_reply?: TriggerRow['human_reply'];
 };
 
-/** A run's model usage, charged (chargeTokens' rule) by the statement that ends the run. */
-export interface Charge {
-  tenantId: string;
-  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
-  /** The ledger entry's reference (the run's first stored message). */
-  referenceId: string;
-}
-
 /**
  * Apply `event` to the trigger if it is still in a status the state table allows it from
  * (and, for running work, still held by `leaseOwner`). Returns the new row, or null when the
- * trigger had moved on: the caller lost a race and must not act on it. A `charge` is written
- * by the same statement either way.
+ * trigger had moved on: the caller lost a race and must not act on it. Writes `alongside` are
+ * made by the same statement either way.
  */
 export async function applyTransition(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics' | 'config'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   id: string,
   event: TriggerEvent,
   to: TriggerStatus,
   patch: Patch,
   leaseOwner?: string,
-  charge?: Charge,
+  alongside: Alongside[] = [],
 ): Promise<TriggerRow | null> {
   const columns: Record<string, unknown> = { ...patch, status: to, updated_at: ctx.clock.now() };
   for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
@@ -206,13 +199,8 @@ export async function applyTransition(
   }
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  const credits = charge && charge.usage.totalTokens > 0 ? tokenCredits(ctx, charge.usage) : 0;
-  if (charge && credits) {
-    const { entry, balance } = creditWrites(ctx, charge.tenantId, -credits, 'api', charge.referenceId);
-    query.with('credit_entry', entry).with('charged_balance', balance);
-  }
-  const [row] = await query.update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]);
-  if (charge && credits) meterTokens(ctx, charge.tenantId, charge.usage, credits);
+  const [row] = await carry(query, alongside).update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]);
+  carried(alongside);
   if (!row) return null;
   ctx.metrics.triggerTransitions.inc({ event, status: to });
   return withoutAnnounced<TriggerRow>(row);

@@ -3,8 +3,10 @@
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { runTurn } from '../agent/turn.js';
-import { appendMessage } from '../store/messages.js';
-import { applyTransition, jobRunContext, jobRunReads, type Charge, type TriggerRow } from '../store/triggers.js';
+import type { Alongside } from '../store/alongside.js';
+import { chargeAlongside } from '../store/credits.js';
+import { appendMessage, messageAlongside } from '../store/messages.js';
+import { applyTransition, jobRunContext, jobRunReads, type TriggerRow } from '../store/triggers.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
 export const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
@@ -24,7 +26,8 @@ const followUp = (row: TriggerRow): string =>
 
 const done = { due_at: null, lease_owner: null, lease_until: null } as const;
 
-async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, summary: string | null, charge: Charge) {
+/** Ends a run as the state table says; `alongside`: the run's closing writes, made by the same statement. */
+async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, summary: string | null, alongside: Alongside[]) {
   const now = ctx.clock.now();
   const latest = summary ?? row.result_summary;
   if (!outcome) {
@@ -34,9 +37,9 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
         result_summary: latest,
         completed_at: now,
         error_message: 'The run finished after the job deadline (expiresAt)',
-      }, owner, charge);
+      }, owner, alongside);
     }
-    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner, charge);
+    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner, alongside);
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
@@ -46,7 +49,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       result_summary: latest,
       completed_at: now,
       error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
-    }, owner, charge);
+    }, owner, alongside);
   }
   if (outcome.kind === 'park') {
     return applyTransition(ctx, row.id, 'park', 'waiting_for_reply', {
@@ -58,7 +61,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       waiting_since: now,
       wait_payload: outcome.payload,
       metadata: outcome.payload ? { ...row.metadata, waitPayload: outcome.payload } : row.metadata,
-    }, owner, charge);
+    }, owner, alongside);
   }
   return ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
@@ -68,7 +71,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       result_summary: latest,
       next_run_at: outcome.at,
       due_at: outcome.at,
-    }, owner, charge);
+    }, owner, alongside);
     if (!waiting || outcome.at.getTime() <= row.expires_at.getTime()) return waiting;
     return applyTransition(tx, row.id, 'follow_up_past_deadline', 'expired', {
       ...done,
@@ -94,9 +97,9 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
     inserted.catch(() => {});
     history.push({ id: '', role: 'system', content: text, metadata, createdAt: ctx.clock.now().toISOString() });
     const outcome: { value: JobOutcome | null } = { value: null };
-    let turn;
+    let ended: TriggerRow | null = null;
     try {
-      turn = await runTurn(ctx, {
+      await runTurn(ctx, {
         tenant,
         agent,
         conversation,
@@ -105,13 +108,20 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
         turnSystemMessage: JOB_INSTRUCTIONS,
         contactMemory,
         extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
+        // The last reply, the credits the run used and the job's new status: one statement.
+        storeLast: async (last, turn) => {
+          const marker = await inserted;
+          ended = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
+            messageAlongside(ctx, conversation.id, 'assistant', last.content, last.metadata),
+            chargeAlongside(ctx, tenant.id, turn.usage, marker.id),
+          ]);
+        },
       });
     } catch (err) {
       await inserted.catch(() => {});
       throw err;
     }
-    const marker = await inserted;
-    return finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, { tenantId: tenant.id, usage: turn.usage, referenceId: marker.id });
+    return ended;
   }, jobRunReads(row));
 }
 

@@ -520,4 +520,21 @@ describe('Trigger endpoints with the controllers running', () => {
     await waitForStatus(client, queued.body.triggerId, 'succeeded');
     expect((await client.post(`/api/v1/triggers/${parked.triggerId}/cancel`)).status).to.equal(200);
   });
+
+  it("charges a run's tokens to a prepaid company under reference type api, as a chat turn", async () => {
+    const prepaid = await app.company({ credits: 5 });
+    app.model.reply({ content: 'Invoice checked.', usage: { promptTokens: 1200, completionTokens: 300 } });
+
+    const job = (await prepaid.client.post('/api/v1/triggers', { agentId: prepaid.agentId, task: 'Check the invoice' })).body;
+    const done = await waitForStatus(prepaid.client, job.triggerId, 'succeeded');
+
+    expect(done.resultSummary).to.equal('Invoice checked.');
+    const ledger = await app.runtime.ctx.db('credit_ledger').where({ tenant_id: prepaid.tenantId }).orderBy('id');
+    expect(ledger.map((r) => [r.reference_type, Number(r.amount)])).to.deep.equal([
+      ['topup', 5],
+      ['api', -1.5],
+    ]);
+    const conversation = (await prepaid.client.get(`/api/v1/conversations/${job.conversationId}`)).body;
+    expect(conversation.messages.at(-1)).to.deep.include({ role: 'assistant', content: 'Invoice checked.' });
+  });
 });
