@@ -8,10 +8,12 @@ import { runCall } from '../pkg/voice/run.js';
 import { sweepCallDeadlines } from '../pkg/voice/sweep.js';
 import { claimOneByOne, type Reconciler } from './manager.js';
 
-export function callsReconciler(gateway: Gateway): Reconciler {
+/** `concurrency`: calls one replica conducts at once; each holds its place for the whole call. */
+export function callsReconciler(gateway: Gateway, concurrency: number): Reconciler {
   return {
     name: 'calls',
     channel: CHANNELS.calls,
+    concurrency,
     sweep: sweepCallDeadlines,
     claim: claimOneByOne(async (ctx, owner, leaseMs) => {
       const row = await claimDueCall(ctx, owner, leaseMs);

@@ -20,7 +20,8 @@ export interface Controllers {
 
 export async function startControllers(ctx: Ctx): Promise<Controllers> {
   const { config } = ctx;
-  const manager = new ControllerManager(ctx, [triggersReconciler, webhooksReconciler, callsReconciler(createGateway(config))], {
+  const calls = callsReconciler(createGateway(config), config.SWITCHBOARD_CALL_CONCURRENCY);
+  const manager = new ControllerManager(ctx, [triggersReconciler, webhooksReconciler, calls], {
     concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
     leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
     graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,

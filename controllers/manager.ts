@@ -21,6 +21,8 @@ export interface Reconciler {
   name: string;
   /** NOTIFY channel on which changes to this reconciler's rows are announced, each with the row's id (Claimed.id). */
   channel: string;
+  /** Runs at once on one replica, for work that waits on I/O far longer than the rest; unset: the manager's concurrency. */
+  concurrency?: number;
   /**
    * Set when a row being run changes only in ways that make nothing else due before its run ends
    * (which wakes the loop anyway): announcements about this replica's running rows are then ignored.
@@ -59,6 +61,7 @@ export function claimOneByOne(
 }
 
 export interface ManagerOptions {
+  /** Runs at once per reconciler, unless the reconciler sets its own. */
   concurrency: number;
   leaseMs: number;
   graceMs: number;
@@ -134,7 +137,7 @@ class Loop {
   private async tick(): Promise<number> {
     const { ctx, reconciler } = this;
     if (!reconciler.sweepsDueRowsOnly || ctx.clock.now().getTime() >= this.dueAt) await reconciler.sweep(ctx);
-    const free = this.opts.concurrency - this.running.size;
+    const free = (reconciler.concurrency ?? this.opts.concurrency) - this.running.size;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
     if (this.stopping || free <= 0) return this.opts.maxIdleMs;
     const heard = (this.heardWhileClaiming = new Set<string>());
