@@ -80,6 +80,9 @@ export async function getCall(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string
 
 export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).first();
 
+/** callById, holding the row until the transaction `db` ends: a transition of the call waits for it, or it for the transition. */
+export const lockCallById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).forUpdate().first();
+
 export async function findByIdempotencyKey(db: Knex, tenantId: string, key: string): Promise<CallRow | undefined> {
   return db('calls').where({ tenant_id: tenantId, idempotency_key: key }).first();
 }

@@ -3,7 +3,7 @@
 // once, so it holds even if the line drops before the turn ends.
 import type { Ctx } from '../context.js';
 import type { TurnTool } from '../agent/tools.js';
-import { callById, updateCall, type AgentResult, type CallRow } from '../store/calls.js';
+import { lockCallById, updateCall, type AgentResult, type CallRow } from '../store/calls.js';
 import { insertVoiceMessage } from '../store/voice-messages.js';
 import { enqueueCallEvent } from './events.js';
 
@@ -82,6 +82,9 @@ function takeMessage(ctx: Ctx, call: CallRow): TurnTool {
       const details = object(args.details);
       const message = await ctx.db.transaction(async (trx) => {
         const tx = { ...ctx, db: trx };
+        // Locked first, so the event carries the call as it is when announced: a hang-up committing
+        // meanwhile is announced before this message, which then says the call has ended.
+        const now = (await lockCallById(trx, call.id))!;
         const m = await insertVoiceMessage(tx, {
           tenant_id: call.tenant_id,
           call_id: call.id,
@@ -91,7 +94,7 @@ function takeMessage(ctx: Ctx, call: CallRow): TurnTool {
           details,
           agent_id: call.agent_id,
         });
-        await enqueueCallEvent(tx, (await callById(trx, call.id))!, 'ai.message', { ai: { message: { summary, details } } });
+        await enqueueCallEvent(tx, now, 'ai.message', { ai: { message: { summary, details } } });
         return m;
       });
       return { output: `Message ${message.id} taken.` };

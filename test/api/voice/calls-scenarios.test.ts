@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { agentRef } from '../../../pkg/ids.js';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, until, type CallsApp } from '../../support/calls.js';
 import { heldReply } from '../../support/triggers.js';
@@ -234,6 +235,40 @@ describe('Calls on the simulated network', () => {
       status: 'new',
     });
     expect(created.payload.data.call).to.deep.include({ id: placed.body.id, from: '+12025550100', to: NUMBERS.answer });
+  });
+
+  it('a message taken while the call is hung up is announced after call.ended with the call as ended, never as still live', async () => {
+    const { client } = await company();
+    const task = 'Take a message while being hung up';
+    const held = heldReply({ toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Ann back' } }] });
+    app.script(task, held.reply, { content: 'Noted.' });
+    const id = (await client.post('/v1/calls', { to: NUMBERS.stays, task })).body.id as string;
+    await callStatus(client, id, 'in-progress');
+    await until(async () => app.model.requests.some((r) => JSON.stringify(r.messages).includes(task)), 'the agent being asked');
+
+    // The test holds the call's webhook-order lock: the hang-up queues behind it, then the message.
+    const holder = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
+    await holder.connect();
+    const waiting = (n: number) =>
+      until(async () => {
+        const { rows } = await holder.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        return rows[0].n >= n;
+      }, `${n} transactions waiting`);
+    await holder.query('begin');
+    await holder.query('select pg_advisory_xact_lock(hashtext($1))', [`webhook-order:${id}`]);
+    const hangup = client.post(`/v1/calls/${id}/hangup`);
+    await waiting(1);
+    held.release();
+    await waiting(2);
+    await holder.query('commit');
+    await holder.end();
+
+    expect((await hangup).status).to.equal(200);
+    await finalResult(client, id);
+    const events = await outboxOf(app, id);
+    const ended = events.findIndex((e) => e.type === 'call.ended');
+    expect(events.slice(ended + 1).map((e) => e.type)).to.include('ai.message');
+    for (const e of events.slice(ended + 1)) expect(e.payload.data.status, e.type).to.not.equal('in-progress');
   });
 
   it('a person who opts out is put on the do-not-call list', async () => {
