@@ -8,10 +8,9 @@
 // openai client to a stand-in in a thread of its own, messages stored, credits charged), its API
 // and its controllers each in a thread of their own as deployed; graphile-worker's task does nothing. Writes test/bench/results/jobs.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
+import { writeResults } from './results.js';
 import { stats, type Stats } from './stats.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase } from '../support/database.js';
@@ -19,7 +18,6 @@ import { clientFor, type Client } from '../support/app.js';
 import type { GraphileRun, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
 import { startThread } from './threads.js';
 
-const RESULTS = fileURLToPath(new URL('../../../test/bench/results/', import.meta.url));
 const LEVELS = [1, 4, 16];
 const WARMUP_JOBS = 20;
 const LATENCY_JOBS = 150;
@@ -299,8 +297,4 @@ async function benchmark() {
 }
 
 const result = await benchmark();
-mkdirSync(RESULTS, { recursive: true });
-writeFileSync(`${RESULTS}jobs.json`, `${JSON.stringify(result, null, 2)}\n`);
-const table = markdown(result);
-writeFileSync(`${RESULTS}jobs.md`, table);
-process.stdout.write(table);
+writeResults('jobs', result, markdown(result));

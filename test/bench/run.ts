@@ -2,17 +2,15 @@
 // non-streamed turns one process serves at concurrency 16. Loopback only, bounded in time; writes
 // test/bench/results/agent-api.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
+import { writeResults } from './results.js';
 import { stats } from './stats.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import { createScratchDatabase } from '../support/database.js';
 import { clientFor, type Client } from '../support/app.js';
 import type { BenchServer } from './server.js';
 import { startThread } from './threads.js';
 
-const RESULTS = fileURLToPath(new URL('../../../test/bench/results/', import.meta.url));
 const TARGET_ADDED_TTFT_MS = 1;
 const WARMUP_TURNS = 30;
 const TTFT_TURNS = 250;
@@ -225,8 +223,4 @@ async function run() {
 }
 
 const result = await run();
-mkdirSync(RESULTS, { recursive: true });
-writeFileSync(`${RESULTS}agent-api.json`, `${JSON.stringify(result, null, 2)}\n`);
-const table = markdown(result);
-writeFileSync(`${RESULTS}agent-api.md`, table);
-process.stdout.write(table);
+writeResults('agent-api', result, markdown(result));

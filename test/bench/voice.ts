@@ -7,10 +7,9 @@
 // Both apps share one scratch database; the controllers run in the limits-off app (they also dial
 // the other app's calls). Writes test/bench/results/voice.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
+import { writeResults } from './results.js';
 import { stats } from './stats.js';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { updateTenant } from '../../pkg/store/tenants.js';
 import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
 import { enqueueEvent } from '../../pkg/webhooks/outbox.js';
@@ -19,7 +18,6 @@ import { startHttpsServer } from '../support/https.js';
 import { reachableRedis } from '../support/redis.js';
 import { startTestApp, type Client, type TestApp } from '../support/app.js';
 
-const RESULTS = fileURLToPath(new URL('../../../test/bench/results/', import.meta.url));
 const TARGET_ADDED_MEDIAN_MS = 1;
 const EVENTS = 2000;
 const KEYS = 100;
@@ -209,8 +207,4 @@ async function benchmark() {
 }
 
 const result = await benchmark();
-mkdirSync(RESULTS, { recursive: true });
-writeFileSync(`${RESULTS}voice.json`, `${JSON.stringify(result, null, 2)}\n`);
-const table = markdown(result);
-writeFileSync(`${RESULTS}voice.md`, table);
-process.stdout.write(table);
+writeResults('voice', result, markdown(result));
