@@ -60,6 +60,25 @@ export interface TurnInput {
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
 }
 
+/**
+ * Starts storing a message that opens a turn while the model is already being asked, and adds it
+ * to `history` for the prompt. The write is the turn's `beforeEmit`: nothing is emitted or stored
+ * before it is durable. Its failure is the caller's to report; it is never left unhandled.
+ */
+export function storeWhileAsking(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  history: StoredMessage[],
+  conversationId: string,
+  role: StoredMessage['role'],
+  content: string,
+  metadata: Record<string, unknown> | null = null,
+): Promise<StoredMessage> {
+  const write = appendMessage(ctx, conversationId, role, content, metadata);
+  write.catch(() => {});
+  history.push({ id: '', role, content, metadata, createdAt: ctx.clock.now().toISOString() });
+  return write;
+}
+
 /** The model's failure, told apart from the server's own (jobs map it to `failed`). */
 export class ModelError extends DomainError {
   readonly status = 500;

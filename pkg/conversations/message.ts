@@ -2,7 +2,7 @@
 // conversation so two concurrent messages never interleave history.
 import type { Ctx } from '../context.js';
 import { Conflict, DomainError } from '../errors.js';
-import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
+import { runTurn, storeWhileAsking, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
 import { chargeAlongside } from '../store/credits.js';
@@ -74,7 +74,7 @@ export async function sendMessage(
   assertMemoryScopeAllowed(tenant, input.memoryScope);
   // Every check runs under the conversation's lock, where it holds; its reads go out with the lock,
   // so a turn waits for one round trip before the model is asked.
-  const reads = turnContextReads(tenant, conversationId);
+  const reads = turnContextReads(tenant.id, conversationId);
   return ctx.locks.withLock(conversationId, async (results) => {
     const read = turnContext(tenant, conversationId, results, input.asHumanReply);
     hooks.mark?.('context');
@@ -83,16 +83,14 @@ export async function sendMessage(
     const conversation = await applyAdditions(ctx, tenant, active, input);
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
-    // The user's message is stored while the model is already being asked; nothing is emitted
-    // (and no stream opened) before it is durable.
-    const inserted = appendMessage(ctx, conversation.id, 'user', input.message);
+    // No stream is opened before the user's message is durable.
+    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message);
     const stored = inserted.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();
     });
     // Awaited by the turn unless the model fails first; the failure is then reported from below.
     stored.catch(() => {});
-    history.push({ id: '', role: 'user', content: input.message, metadata: null, createdAt: ctx.clock.now().toISOString() });
     let turn;
     try {
       turn = await runTurn(ctx, {

@@ -1,4 +1,5 @@
 // Agents: prompt, model, assigned API tools, handoff roster.
+import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
@@ -107,7 +108,7 @@ export async function createAgent(
 export async function updateAgent(ctx: Pick<Ctx, 'db' | 'clock' | 'secrets'>, agentId: string, input: AgentInput): Promise<Agent> {
   const patch = parseInput(agentInputSchema, input, 'agent');
   const current = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId }).first('tenant_id') : undefined;
-  if (!current) throw new NotFound(`Unknown agent ${agentId}`);
+  if (!current) throw unknownAgent(agentId);
   await assertRosterOfTenant(ctx, current.tenant_id, patch.handoffRoster);
   const [row] = await ctx.db('agents')
     .where({ id: agentId })
@@ -122,11 +123,15 @@ export async function listAgents(ctx: Pick<Ctx, 'db'>, tenantId: string): Promis
 
 /** An agent the company may use: its own or a public one; anything else is unknown (404). */
 export async function getUsableAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, agentId: string): Promise<Agent> {
-  if (!isUuid(agentId)) throw new NotFound(`Unknown agent ${agentId}`);
-  const row = await ctx.db('agents')
-    .where({ id: agentId })
-    .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }))
-    .first();
-  if (!row) throw new NotFound(`Unknown agent ${agentId}`);
+  const row = await usableAgent(ctx.db, tenantId, agentId).first();
+  if (!row) throw unknownAgent(agentId);
   return toAgent(row);
+}
+
+export const unknownAgent = (agentId: string): NotFound => new NotFound(`Unknown agent ${agentId}`);
+
+/** getUsableAgent's query, for statements that check the agent as they write; a malformed id is unknown. */
+export function usableAgent(db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder {
+  if (!isUuid(agentId)) throw unknownAgent(agentId);
+  return db('agents').where({ id: agentId }).andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }));
 }

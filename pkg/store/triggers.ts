@@ -1,16 +1,11 @@
 // Trigger rows: reading, conditional transitions, and the controller's claim and sweep queries.
 import type { Knex } from 'knex';
-import { escapeLiteral, type QueryResult } from 'pg';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
-import { toAgent, type Agent } from './agents.js';
-import { companyConversation, type Conversation } from './conversations.js';
 import { carried, carry, type Alongside } from './alongside.js';
-import { checkCanSpend } from './credits.js';
-import { toStoredMessage, type StoredMessage } from './messages.js';
-import { toTenant, type Tenant } from './tenants.js';
+import { usableAgent } from './agents.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
 
 export interface TriggerRow {
@@ -132,7 +127,8 @@ export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise
 
 /**
  * Insert a job with the new conversation it runs on (newConversationRow) in one statement, both
- * only if the conversation's agent is usable by its company. Returns undefined when it is not.
+ * only if the conversation's agent is usable by its company (usableAgent). Returns undefined when
+ * it is not.
  */
 export async function insertTriggerWithConversation(
   db: Knex,
@@ -146,11 +142,16 @@ export async function insertTriggerWithConversation(
   });
   const [c, t] = [insert(conversation), insert(trigger)];
   const { rows } = await db.raw(
-    `with agent as (select 1 from agents where id = ? and (tenant_id = ? or is_public)),
+    `with agent as (?),
      conversation as (insert into conversations ${c.sql} from agent returning 1)
      insert into triggers ${t.sql} from conversation
      returning *, pg_notify(?, id::text) as announced`,
-    [conversation.agent_id, conversation.tenant_id, ...c.bindings, ...t.bindings, CHANNELS.triggers] as Knex.Value[],
+    [
+      usableAgent(db, conversation.tenant_id as string, conversation.agent_id as string).select(db.raw('1')),
+      ...c.bindings,
+      ...t.bindings,
+      CHANNELS.triggers,
+    ] as Knex.Value[],
   );
   return rows[0] && withoutAnnounced<TriggerRow>(rows[0]);
 }
@@ -322,50 +323,6 @@ export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: strin
     .andWhere({ status: 'running', lease_owner: owner })
     .update({ lease_owner: null, lease_until: now, due_at: now })
     .returning(['id', announce(ctx.db, CHANNELS.triggers)]);
-}
-
-/** What a job's run works with, read under its conversation's lock. */
-export interface JobRunContext {
-  tenant: Tenant;
-  conversation: Conversation;
-  agent: Agent;
-  history: StoredMessage[];
-  contactMemory: string | null;
-}
-
-/**
- * The statements reading a run's JobRunContext, with their values inlined, to be sent with the
- * conversation's lock (TurnLocks.withLock) so a run waits one round trip before the model is asked.
- */
-export function jobRunReads(row: TriggerRow): string[] {
-  const t = escapeLiteral(row.tenant_id);
-  const c = escapeLiteral(row.conversation_id);
-  return [
-    `select * from tenants where id = ${t}`,
-    `select * from conversations where id = ${c}`,
-    // The conversation's agent now (a handoff may have changed it), else the job's.
-    `select * from agents where id = coalesce((select agent_id from conversations where id = ${c}), ${escapeLiteral(row.agent_id)})
-       and (tenant_id = ${t} or is_public)`,
-    `select * from messages where conversation_id = ${c} order by seq`,
-    `select memory from contacts where id = (select contact_id from conversations where id = ${c}) and tenant_id = ${t}`,
-  ];
-}
-
-/** The results of jobRunReads, checked in order: company, conversation, usable agent, credits. */
-export function jobRunContext(row: TriggerRow, results: QueryResult[]): JobRunContext {
-  const [tenants, conversations, agents, messages, contacts] = results as [QueryResult, QueryResult, QueryResult, QueryResult, QueryResult];
-  if (!tenants.rows[0]) throw new NotFound(`Unknown tenant ${row.tenant_id}`);
-  const tenant = toTenant(tenants.rows[0]);
-  const conversation = companyConversation(conversations.rows[0], tenant.id, row.conversation_id);
-  if (!agents.rows[0]) throw new NotFound(`Unknown agent ${conversation.agentId ?? row.agent_id}`);
-  checkCanSpend(tenant, Number(tenants.rows[0].credit_balance ?? 0));
-  return {
-    tenant,
-    conversation,
-    agent: toAgent(agents.rows[0]),
-    history: messages.rows.map(toStoredMessage),
-    contactMemory: contacts.rows[0]?.memory ?? null,
-  };
 }
 
 /** What the CR mirror projects: every live job, and finished ones completed since `since`. */

@@ -1,9 +1,9 @@
 // Creating a job: idempotent per company, capped per conversation, all in one transaction (one
 // statement when a new conversation needs nothing resolved first).
 import type { Ctx } from '../context.js';
-import { Conflict, Invalid, NotFound } from '../errors.js';
-import { isUuid, uuid } from '../ids.js';
-import { getUsableAgent } from '../store/agents.js';
+import { Conflict, Invalid } from '../errors.js';
+import { uuid } from '../ids.js';
+import { getUsableAgent, unknownAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
 import { bindContact, createConversation, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
@@ -136,11 +136,10 @@ async function onNewConversation(
   row: (c: { id: string; agentId: string }) => Partial<TriggerRow>,
 ): Promise<TriggerRow> {
   const agentId = requiredAgentId(input);
-  if (!isUuid(agentId)) throw new NotFound(`Unknown agent ${agentId}`);
   const conversation = newConversationRow(ctx, { tenantId: tenant.id, agentId, contactId: null, metadata: input.metadata });
   // A conversation made here has no jobs yet, and the cap is at least 1.
   const trigger = await insertTriggerWithConversation(ctx.db, conversation, row({ id: conversation.id as string, agentId }));
-  if (!trigger) throw new NotFound(`Unknown agent ${agentId}`);
+  if (!trigger) throw unknownAgent(agentId);
   return trigger;
 }
 

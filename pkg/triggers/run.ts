@@ -2,11 +2,12 @@
 // custom tools reloaded, the job brief in context; the run ends in the status the state table says.
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
-import { runTurn } from '../agent/turn.js';
+import { runTurn, storeWhileAsking } from '../agent/turn.js';
 import type { Alongside } from '../store/alongside.js';
 import { chargeAlongside } from '../store/credits.js';
-import { appendMessage, messageAlongside } from '../store/messages.js';
-import { applyTransition, jobRunContext, jobRunReads, type TriggerRow } from '../store/triggers.js';
+import { messageAlongside } from '../store/messages.js';
+import { applyTransition, type TriggerRow } from '../store/triggers.js';
+import { jobRunContext, turnContextReads } from '../store/turn-context.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
 export const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
@@ -90,12 +91,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
   return ctx.locks.withLock(row.conversation_id, async (results) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, results);
     const first = row.attempt_count === 1 && !row.human_reply;
-    const text = first ? brief(row) : followUp(row);
-    const metadata = { triggerId: row.id };
-    // The marker is stored while the model is already being asked; the turn stores nothing before it is durable.
-    const inserted = appendMessage(ctx, conversation.id, 'system', text, metadata);
-    inserted.catch(() => {});
-    history.push({ id: '', role: 'system', content: text, metadata, createdAt: ctx.clock.now().toISOString() });
+    const inserted = storeWhileAsking(ctx, history, conversation.id, 'system', first ? brief(row) : followUp(row), { triggerId: row.id });
     const outcome: { value: JobOutcome | null } = { value: null };
     let ended: TriggerRow | null = null;
     try {
@@ -122,7 +118,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
       throw err;
     }
     return ended;
-  }, jobRunReads(row));
+  }, turnContextReads(row.tenant_id, row.conversation_id, row.agent_id));
 }
 
 /** Run a job claimed by `owner`. Returns the row as it ended, or null if the lease was lost meanwhile. */
