@@ -110,10 +110,16 @@ describe('Trigger endpoints', () => {
       expect(paths(res)).to.deep.equal(['agentId']);
     });
 
-    it("answers 404 for an unknown agent or another company's agent", async () => {
+    it("answers 404 for an unknown agent or another company's agent, creating no conversation", async () => {
       const other = await app.company();
-      expect((await trigger({ agentId: '00000000-0000-4000-8000-000000000000' })).status).to.equal(404);
-      expect((await trigger({ agentId: other.agentId })).status).to.equal(404);
+      const conversations = () => app.runtime.ctx.db('conversations').where({ tenant_id: c.tenantId }).count({ n: '*' }).first();
+      const before = await conversations();
+      for (const agentId of ['00000000-0000-4000-8000-000000000000', other.agentId]) {
+        const res = await trigger({ agentId });
+        expect(res.status, agentId).to.equal(404);
+        expect(res.body.error).to.equal(`Unknown agent ${agentId}`);
+      }
+      expect(await conversations()).to.deep.equal(before);
     });
 
     it("answers 403 for another company's conversation and 404 for an unknown one", async () => {
