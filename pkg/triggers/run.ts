@@ -93,7 +93,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
     const first = row.attempt_count === 1 && !row.human_reply;
     const inserted = storeWhileAsking(ctx, history, conversation.id, 'system', first ? brief(row) : followUp(row), { triggerId: row.id });
     const outcome: { value: JobOutcome | null } = { value: null };
-    let ended: TriggerRow | null = null;
+    const ended: { row: TriggerRow | null } = { row: null };
     try {
       await runTurn(ctx, {
         tenant,
@@ -107,7 +107,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
         // The last reply, the credits the run used and the job's new status: one statement.
         storeLast: async (last, turn) => {
           const marker = await inserted;
-          ended = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
+          ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
             messageAlongside(ctx, conversation.id, 'assistant', last.content, last.metadata),
             chargeAlongside(ctx, tenant.id, turn.usage, marker.id),
           ]);
@@ -117,7 +117,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
       await inserted.catch(() => {});
       throw err;
     }
-    return ended;
+    return ended.row;
   }, turnContextReads(row.tenant_id, row.conversation_id, row.agent_id));
 }
 
