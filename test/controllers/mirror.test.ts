@@ -19,6 +19,25 @@ const mirrorEnv = (kube: KubeApiServer, extra: Record<string, string> = {}) => (
   ...extra,
 });
 
+/**
+ * A jobs app with its controllers mirroring into a Kubernetes API stand-in, and a company of it,
+ * started in the calling describe block's before hook.
+ */
+function mirroredJobs() {
+  const m = {} as { kube: KubeApiServer; app: TestApp; client: Client; agentId: string; tenantId: string };
+  before(async () => {
+    m.kube = await startKubeApiServer();
+    m.app = await startJobsApp({ controllers: true, env: mirrorEnv(m.kube) });
+    const { client, agentId, tenantId } = await m.app.company();
+    Object.assign(m, { client, agentId, tenantId });
+  });
+  after(async () => {
+    await m.app?.close();
+    await m.kube?.close();
+  });
+  return m;
+}
+
 /** Polls `probe` until it returns something other than undefined/false, at most `tries` times. */
 async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, tries = 60, pauseMs = 250): Promise<T> {
   for (let i = 0; i < tries; i++) {
@@ -76,89 +95,76 @@ async function afterSyncs(kube: KubeApiServer, n: number): Promise<void> {
 }
 
 describe('Trigger objects: kubectl get triggers follows jobs created over REST', () => {
-  let kube: KubeApiServer;
-  let app: TestApp;
-  let client: Client;
-  let agentId: string;
-  let tenantId: string;
-  before(async () => {
-    kube = await startKubeApiServer();
-    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube) });
-    ({ client, agentId, tenantId } = await app.company());
-  });
-  after(async () => {
-    await app?.close();
-    await kube?.close();
-  });
+  const m = mirroredJobs();
 
   it('lists each job by id with its tenant, status, attempts and age, and the status follows the job from queued through running to succeeded', async () => {
     const held = heldReply({ content: 'Refund settled' });
-    app.model.reply(held.reply);
-    const first = (await client.post('/api/v1/triggers', { agentId, task: 'Settle the refund for order A-17' })).body;
-    await waitForStatus(client, first.triggerId, 'running');
+    m.app.model.reply(held.reply);
+    const first = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Settle the refund for order A-17' })).body;
+    await waitForStatus(m.client, first.triggerId, 'running');
     // Behind a running job on its conversation, the second one stays queued.
-    const second = (await client.post(`/api/v1/conversations/${first.conversationId}/triggers`, { task: 'Tell the customer' })).body;
+    const second = (await m.client.post(`/api/v1/conversations/${first.conversationId}/triggers`, { task: 'Tell the customer' })).body;
     try {
-      const running = await rowOf(kube, first.triggerId, (r) => r.STATUS === 'running');
-      expect(running).to.include({ TENANT: tenantId, ATTEMPTS: '1/3', 'NEXT RUN': '' });
+      const running = await rowOf(m.kube, first.triggerId, (r) => r.STATUS === 'running');
+      expect(running).to.include({ TENANT: m.tenantId, ATTEMPTS: '1/3', 'NEXT RUN': '' });
       expect(running.AGE).to.match(/^\d+s$/);
-      const queued = await rowOf(kube, second.triggerId, (r) => r.STATUS === 'queued');
-      expect(queued).to.include({ TENANT: tenantId, ATTEMPTS: '0/3' });
-      expect(table(await run(kube, ['get', 'triggers'])).header).to.deep.equal(TABLE_COLUMNS);
+      const queued = await rowOf(m.kube, second.triggerId, (r) => r.STATUS === 'queued');
+      expect(queued).to.include({ TENANT: m.tenantId, ATTEMPTS: '0/3' });
+      expect(table(await run(m.kube, ['get', 'triggers'])).header).to.deep.equal(TABLE_COLUMNS);
     } finally {
       held.release();
     }
-    await waitForStatus(client, second.triggerId, 'succeeded');
-    expect(await rowOf(kube, first.triggerId, (r) => r.STATUS === 'succeeded')).to.include({ ATTEMPTS: '1/3' });
-    expect(await rowOf(kube, second.triggerId, (r) => r.STATUS === 'succeeded')).to.include({ ATTEMPTS: '1/3' });
+    await waitForStatus(m.client, second.triggerId, 'succeeded');
+    expect(await rowOf(m.kube, first.triggerId, (r) => r.STATUS === 'succeeded')).to.include({ ATTEMPTS: '1/3' });
+    expect(await rowOf(m.kube, second.triggerId, (r) => r.STATUS === 'succeeded')).to.include({ ATTEMPTS: '1/3' });
   });
 
   it('shows a deferred job as waiting with its next run time', async () => {
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Call back tomorrow', delayMinutes: 30 })).body;
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Call back tomorrow', delayMinutes: 30 })).body;
     expect(created.status).to.equal('waiting');
-    const row = await rowOf(kube, created.triggerId, (r) => r.STATUS === 'waiting');
-    expect(row).to.include({ TENANT: tenantId, ATTEMPTS: '0/3', 'NEXT RUN': created.nextRunAt });
+    const row = await rowOf(m.kube, created.triggerId, (r) => r.STATUS === 'waiting');
+    expect(row).to.include({ TENANT: m.tenantId, ATTEMPTS: '0/3', 'NEXT RUN': created.nextRunAt });
   });
 
   it('adds the waiting reason of a job parked for a human with -o wide', async () => {
-    app.model.reply(parkCall, { content: 'Waiting for approval' });
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Refund order A-17' })).body;
-    await waitForStatus(client, created.triggerId, 'waiting_for_reply');
-    const row = await rowOf(kube, created.triggerId, (r) => r.STATUS === 'waiting_for_reply', ['-o', 'wide']);
+    m.app.model.reply(parkCall, { content: 'Waiting for approval' });
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Refund order A-17' })).body;
+    await waitForStatus(m.client, created.triggerId, 'waiting_for_reply');
+    const row = await rowOf(m.kube, created.triggerId, (r) => r.STATUS === 'waiting_for_reply', ['-o', 'wide']);
     expect(row).to.include({ ATTEMPTS: '1/3', 'WAITING REASON': 'Approve the refund of 40 EUR?' });
   });
 
   it('labels each object with its tenant and conversation', async () => {
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Labelled', delayMinutes: 5 })).body;
-    await rowOf(kube, created.triggerId);
-    const byConversation = table(await run(kube, ['get', 'triggers', '-l', `switchboard.dev/conversation=${created.conversationId}`])).rows;
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Labelled', delayMinutes: 5 })).body;
+    await rowOf(m.kube, created.triggerId);
+    const byConversation = table(await run(m.kube, ['get', 'triggers', '-l', `switchboard.dev/conversation=${created.conversationId}`])).rows;
     expect(byConversation.map((r) => r.NAME)).to.deep.equal([created.triggerId]);
-    const byTenant = table(await run(kube, ['get', 'triggers', '-l', `switchboard.dev/tenant=${tenantId}`])).rows;
+    const byTenant = table(await run(m.kube, ['get', 'triggers', '-l', `switchboard.dev/tenant=${m.tenantId}`])).rows;
     expect(byTenant.map((r) => r.NAME)).to.include(created.triggerId);
-    const cr = JSON.parse(await run(kube, ['get', 'trigger', created.triggerId, '-o', 'json']));
-    expect(cr.metadata.labels).to.include({ 'switchboard.dev/tenant': tenantId, 'switchboard.dev/conversation': created.conversationId });
+    const cr = JSON.parse(await run(m.kube, ['get', 'trigger', created.triggerId, '-o', 'json']));
+    expect(cr.metadata.labels).to.include({ 'switchboard.dev/tenant': m.tenantId, 'switchboard.dev/conversation': created.conversationId });
   });
 
   it('leaves the object of a job that does not change alone: no status write on each resync', async () => {
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Done once' })).body;
-    await waitForStatus(client, created.triggerId, 'succeeded');
-    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'succeeded');
-    const patches = statusPatches(kube, created.triggerId);
-    await afterSyncs(kube, 3);
-    expect(statusPatches(kube, created.triggerId)).to.equal(patches);
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Done once' })).body;
+    await waitForStatus(m.client, created.triggerId, 'succeeded');
+    await rowOf(m.kube, created.triggerId, (r) => r.STATUS === 'succeeded');
+    const patches = statusPatches(m.kube, created.triggerId);
+    await afterSyncs(m.kube, 3);
+    expect(statusPatches(m.kube, created.triggerId)).to.equal(patches);
   });
 
   it('writes status as phase, conditions and observedGeneration, changing a lastTransitionTime only when its condition status changes', async () => {
     const held = heldReply({ content: 'Report compiled' });
-    app.model.reply(held.reply);
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Compile the report' })).body;
+    m.app.model.reply(held.reply);
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Compile the report' })).body;
     let running: any;
     try {
-      running = await objectOf(kube, created.triggerId, (cr) => cr.status?.phase === 'running');
+      running = await objectOf(m.kube, created.triggerId, (cr) => cr.status?.phase === 'running');
     } finally {
       held.release();
     }
-    const done = await objectOf(kube, created.triggerId, (cr) => cr.status?.phase === 'succeeded');
+    const done = await objectOf(m.kube, created.triggerId, (cr) => cr.status?.phase === 'succeeded');
     expect(done.status.observedGeneration).to.equal(done.metadata.generation);
     for (const c of done.status.conditions) expect(c).to.include.all.keys('type', 'status', 'reason', 'message', 'lastTransitionTime');
     const statuses = (cr: any) => Object.fromEntries(cr.status.conditions.map((c: any) => [c.type, c.status]));
@@ -171,88 +177,64 @@ describe('Trigger objects: kubectl get triggers follows jobs created over REST',
 });
 
 describe('Operator cancel: kubectl annotate trigger <id> switchboard.dev/cancel=<reason>', () => {
-  let kube: KubeApiServer;
-  let app: TestApp;
-  let client: Client;
-  let agentId: string;
-  before(async () => {
-    kube = await startKubeApiServer();
-    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube) });
-    ({ client, agentId } = await app.company());
-  });
-  after(async () => {
-    await app?.close();
-    await kube?.close();
-  });
+  const m = mirroredJobs();
 
   it('cancels a waiting job, which GET /api/v1/triggers/:id then shows as cancelled with the reason as errorMessage', async () => {
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Call back tomorrow', delayMinutes: 30 })).body;
-    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'waiting');
-    await run(kube, ['annotate', 'trigger', created.triggerId, 'switchboard.dev/cancel=Handled by phone']);
-    const job = await waitForStatus(client, created.triggerId, 'cancelled');
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Call back tomorrow', delayMinutes: 30 })).body;
+    await rowOf(m.kube, created.triggerId, (r) => r.STATUS === 'waiting');
+    await run(m.kube, ['annotate', 'trigger', created.triggerId, 'switchboard.dev/cancel=Handled by phone']);
+    const job = await waitForStatus(m.client, created.triggerId, 'cancelled');
     expect(job.errorMessage).to.equal('Handled by phone');
-    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'cancelled');
+    await rowOf(m.kube, created.triggerId, (r) => r.STATUS === 'cancelled');
   });
 
   it('refuses to cancel a finished job with a CancelRefused condition and one Warning Event, and does not retry it', async () => {
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Quick one' })).body;
-    await waitForStatus(client, created.triggerId, 'succeeded');
-    await rowOf(kube, created.triggerId, (r) => r.STATUS === 'succeeded');
-    await run(kube, ['annotate', 'trigger', created.triggerId, 'switchboard.dev/cancel=Too late']);
-    const cr = await objectOf(kube, created.triggerId, (o) => condition(o, 'CancelRefused')?.status === 'True');
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Quick one' })).body;
+    await waitForStatus(m.client, created.triggerId, 'succeeded');
+    await rowOf(m.kube, created.triggerId, (r) => r.STATUS === 'succeeded');
+    await run(m.kube, ['annotate', 'trigger', created.triggerId, 'switchboard.dev/cancel=Too late']);
+    const cr = await objectOf(m.kube, created.triggerId, (o) => condition(o, 'CancelRefused')?.status === 'True');
     expect(condition(cr, 'CancelRefused')).to.include({ reason: 'NotCancellable', message: 'Trigger cannot be cancelled while succeeded' });
     expect(cr.status.phase).to.equal('succeeded');
-    const refusals = (await eventsOf(kube, created.triggerId)).filter((e) => e.reason === 'CancelRefused');
+    const refusals = (await eventsOf(m.kube, created.triggerId)).filter((e) => e.reason === 'CancelRefused');
     expect(refusals.map((e) => [e.type, e.message])).to.deep.equal([['Warning', 'Trigger cannot be cancelled while succeeded']]);
-    const shown = table(await run(kube, ['get', 'events', '--field-selector', `involvedObject.name=${created.triggerId}`])).rows;
+    const shown = table(await run(m.kube, ['get', 'events', '--field-selector', `involvedObject.name=${created.triggerId}`])).rows;
     expect(shown.map((e) => [e.TYPE, e.REASON, e.OBJECT])).to.deep.include(['Warning', 'CancelRefused', `trigger/${created.triggerId}`]);
 
-    const patches = statusPatches(kube, created.triggerId);
-    await afterSyncs(kube, 3);
-    expect(statusPatches(kube, created.triggerId)).to.equal(patches);
-    expect((await eventsOf(kube, created.triggerId)).filter((e) => e.reason === 'CancelRefused')).to.have.length(1);
-    expect((await client.get(`/api/v1/triggers/${created.triggerId}`)).body.status).to.equal('succeeded');
+    const patches = statusPatches(m.kube, created.triggerId);
+    await afterSyncs(m.kube, 3);
+    expect(statusPatches(m.kube, created.triggerId)).to.equal(patches);
+    expect((await eventsOf(m.kube, created.triggerId)).filter((e) => e.reason === 'CancelRefused')).to.have.length(1);
+    expect((await m.client.get(`/api/v1/triggers/${created.triggerId}`)).body.status).to.equal('succeeded');
   });
 });
 
 describe('Kubernetes Events for notable job transitions', () => {
-  let kube: KubeApiServer;
-  let app: TestApp;
-  let client: Client;
-  let agentId: string;
-  before(async () => {
-    kube = await startKubeApiServer();
-    app = await startJobsApp({ controllers: true, env: mirrorEnv(kube) });
-    ({ client, agentId } = await app.company());
-  });
-  after(async () => {
-    await app?.close();
-    await kube?.close();
-  });
+  const m = mirroredJobs();
 
   const eventFor = (id: string, reason: string) =>
-    eventually(`a ${reason} Event for ${id}`, async () => (await eventsOf(kube, id)).find((e) => e.reason === reason));
+    eventually(`a ${reason} Event for ${id}`, async () => (await eventsOf(m.kube, id)).find((e) => e.reason === reason));
 
   it('records a WaitingForReply Event when a job is parked for a human', async () => {
-    app.model.reply(parkCall, { content: 'Waiting for approval' });
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Refund order A-17' })).body;
-    await waitForStatus(client, created.triggerId, 'waiting_for_reply');
+    m.app.model.reply(parkCall, { content: 'Waiting for approval' });
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Refund order A-17' })).body;
+    await waitForStatus(m.client, created.triggerId, 'waiting_for_reply');
     const event = await eventFor(created.triggerId, 'WaitingForReply');
     expect(event).to.include({ type: 'Normal', message: 'Approve the refund of 40 EUR?' });
     expect(event.involvedObject).to.include({ kind: 'Trigger', name: created.triggerId, namespace: NAMESPACE });
   });
 
   it('records a Warning Failed Event when the model call fails', async () => {
-    app.model.reply({ fail: { status: 400, message: 'context length exceeded' } });
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Summarise everything' })).body;
-    const job = await waitForStatus(client, created.triggerId, 'failed');
+    m.app.model.reply({ fail: { status: 400, message: 'context length exceeded' } });
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Summarise everything' })).body;
+    const job = await waitForStatus(m.client, created.triggerId, 'failed');
     expect(await eventFor(created.triggerId, 'Failed')).to.include({ type: 'Warning', message: job.errorMessage });
   });
 
   it('records a Warning Expired Event when a job runs past its deadline', async () => {
-    app.model.reply(pastDeadlineCall, { content: 'Checking again tomorrow' });
-    const created = (await client.post('/api/v1/triggers', { agentId, task: 'Track the parcel' })).body;
-    const job = await waitForStatus(client, created.triggerId, 'expired');
+    m.app.model.reply(pastDeadlineCall, { content: 'Checking again tomorrow' });
+    const created = (await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Track the parcel' })).body;
+    const job = await waitForStatus(m.client, created.triggerId, 'expired');
     expect(await eventFor(created.triggerId, 'Expired')).to.include({ type: 'Warning', message: job.errorMessage });
   });
 });
