@@ -50,24 +50,29 @@ const initialize = (app: CallsApp, headers: Record<string, string>) =>
     }),
   });
 
-describe('MCP server at /mcp', () => {
-  let app: CallsApp;
-  const clients: Client[] = [];
-  const mcp = async (apiKey: string, name?: string) => {
-    const client = await connect(app, apiKey, name);
-    clients.push(client);
-    return client;
-  };
+/** The calling describe block's app, started with `opts`, and MCP clients connected to it; all closed after its tests. */
+function mcpSuite(opts: Parameters<typeof startCallsApp>[0] = {}) {
+  const suite = { clients: [] as Client[] } as { app: CallsApp; clients: Client[] };
   before(async () => {
-    app = await startCallsApp({ controllers: true });
+    suite.app = await startCallsApp(opts);
   });
   after(async () => {
-    await Promise.all(clients.map((c) => c.close()));
-    await app?.close();
+    await Promise.all(suite.clients.map((c) => c.close()));
+    await suite.app?.close();
   });
+  const mcp = async (apiKey: string, name?: string) => {
+    const client = await connect(suite.app, apiKey, name);
+    suite.clients.push(client);
+    return client;
+  };
+  return { suite, mcp };
+}
+
+describe('MCP server at /mcp', () => {
+  const { suite, mcp } = mcpSuite({ controllers: true });
 
   it('lists the seven call tools, with JSON-schema inputs from the REST schemas', async () => {
-    const { apiKey } = await app.voiceCompany();
+    const { apiKey } = await suite.app.voiceCompany();
     const { tools } = await (await mcp(apiKey)).listTools();
     expect(tools.map((t) => t.name)).to.have.members(TOOLS);
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema as any;
@@ -80,9 +85,9 @@ describe('MCP server at /mcp', () => {
   });
 
   it('place_call places a call that get_call and get_call_result (with wait) follow to its result, as REST shows it', async () => {
-    const { apiKey, client: rest } = await app.voiceCompany();
+    const { apiKey, client: rest } = await suite.app.voiceCompany();
     const task = 'MCP: ask Ann about her budget';
-    app.script(
+    suite.app.script(
       task,
       { content: 'Hi Ann, what is your budget?' },
       { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', answers: { budget: '500' }, note: 'Known' } }] },
@@ -103,7 +108,7 @@ describe('MCP server at /mcp', () => {
   });
 
   it('counts requests and calls placed over MCP under channel mcp and the client name as the app', async () => {
-    const { apiKey, client: rest, keyId, tenantId } = await app.voiceCompany();
+    const { apiKey, client: rest, keyId, tenantId } = await suite.app.voiceCompany();
     const client = await mcp(apiKey, 'Claude Desktop');
     value(await call(client, 'place_call', { to: NUMBERS.busy }));
     const report = await rest.get('/v1/reports/api-usage?group_by=channel,app,key');
@@ -112,12 +117,12 @@ describe('MCP server at /mcp', () => {
       { channel: 'api', app: null, key_id: keyId, requests: 1, requests_over_limit: 0, calls_placed: 0 },
       { channel: 'mcp', app: 'Claude Desktop', key_id: keyId, requests: 3, requests_over_limit: 0, calls_placed: 1 },
     ]);
-    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const metrics = await (await fetch(`${suite.app.url}/metrics`)).text();
     expect(metrics).to.include(`switchboard_api_requests_total{tenant="${tenantId}",key="${keyId}",channel="mcp"} 3`);
   });
 
   it('place_call with the same idempotency_key and arguments gives the same call; other arguments are a tool error idempotency_mismatch', async () => {
-    const { apiKey, client: rest } = await app.voiceCompany();
+    const { apiKey, client: rest } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     const first = value(await call(client, 'place_call', { to: NUMBERS.busy, idempotency_key: 'order-7' }));
     const again = value(await call(client, 'place_call', { to: NUMBERS.busy, idempotency_key: 'order-7' }));
@@ -127,7 +132,7 @@ describe('MCP server at /mcp', () => {
   });
 
   it('refuses arguments the REST endpoint refuses, as tool errors', async () => {
-    const { apiKey } = await app.voiceCompany();
+    const { apiKey } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     toolError(await call(client, 'place_call', { to: 'not a number' }), 'invalid_to');
     const unknown = await call(client, 'place_call', { to: NUMBERS.answer, priority: 'high' });
@@ -137,7 +142,7 @@ describe('MCP server at /mcp', () => {
   });
 
   it('steer_call is not_live before answer; hangup_call cancels a ringing call; both are call_ended after', async () => {
-    const { apiKey } = await app.voiceCompany();
+    const { apiKey } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     const placed = value(await call(client, 'place_call', { to: NUMBERS.longRing }));
     toolError(await call(client, 'steer_call', { call_id: placed.id, instruction: 'Be brief' }), 'not_live');
@@ -148,7 +153,7 @@ describe('MCP server at /mcp', () => {
   });
 
   it('steer_call on a live call is accepted', async () => {
-    const { apiKey, client: rest } = await app.voiceCompany();
+    const { apiKey, client: rest } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     const placed = value(await call(client, 'place_call', { to: NUMBERS.stays, task: 'MCP: stay on the line' }));
     await until(async () => (await rest.get(`/v1/calls/${placed.id}`)).body.status === 'in-progress', 'the call answered');
@@ -157,7 +162,7 @@ describe('MCP server at /mcp', () => {
   });
 
   it("list_calls and list_voices answer as GET /v1/calls and GET /v1/voices; another account's call is not_found", async () => {
-    const { apiKey, client: rest } = await app.voiceCompany();
+    const { apiKey, client: rest } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     for (const to of [NUMBERS.busy, NUMBERS.noAnswer, NUMBERS.busy]) value(await call(client, 'place_call', { to }));
     const page = value(await call(client, 'list_calls', { limit: 2 }));
@@ -170,17 +175,17 @@ describe('MCP server at /mcp', () => {
     expect(value(await call(client, 'list_calls', { to: NUMBERS.noAnswer })).data.map((c: any) => c.to)).to.deep.equal([NUMBERS.noAnswer]);
     expect(value(await call(client, 'list_voices'))).to.deep.equal((await rest.get('/v1/voices')).body);
 
-    const other = await app.voiceCompany();
+    const other = await suite.app.voiceCompany();
     toolError(await call(await mcp(other.apiKey), 'get_call', { call_id: page.data[0].id }), 'not_found');
   });
 
   it('answers 401 unauthorized without a key, with a wrong one, and with a revoked one from the next request', async () => {
     for (const headers of [{}, { authorization: 'Bearer sb_wrongwrongwrong' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
-      const res = await initialize(app, headers);
+      const res = await initialize(suite.app, headers);
       expect(res.status).to.equal(401);
       expect(((await res.json()) as any).error.code).to.equal('unauthorized');
     }
-    const { apiKey, client: rest, tenantId, keyId } = await app.voiceCompany();
+    const { apiKey, client: rest, tenantId, keyId } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     await rest.request('DELETE', `/v1/tenants/${tenantId}/api-keys/${keyId}`);
     const refused = await client.listTools().catch((err: unknown) => err);
@@ -189,19 +194,19 @@ describe('MCP server at /mcp', () => {
   });
 
   it('answers 403 module_off, naming the feature, to an account without voice_api', async () => {
-    const { apiKey } = await app.company();
-    const res = await initialize(app, { authorization: `Bearer ${apiKey}` });
+    const { apiKey } = await suite.app.company();
+    const res = await initialize(suite.app, { authorization: `Bearer ${apiKey}` });
     expect(res.status).to.equal(403);
     const body = (await res.json()) as any;
     expect(body.error.code).to.equal('module_off');
     expect(body.error.message).to.include('voice_api');
-    const failed = await connect(app, apiKey).catch((err: unknown) => err);
+    const failed = await connect(suite.app, apiKey).catch((err: unknown) => err);
     expect((failed as StreamableHTTPError).code).to.equal(403);
   });
 
   it('answers 413 body_too_large to a request over 128 KB', async () => {
-    const { apiKey } = await app.voiceCompany();
-    const res = await fetch(`${app.url}/mcp`, {
+    const { apiKey } = await suite.app.voiceCompany();
+    const res = await fetch(`${suite.app.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'place_call', arguments: { to: NUMBERS.answer, task: 'x'.repeat(131_072) } } }),
@@ -211,32 +216,19 @@ describe('MCP server at /mcp', () => {
   });
 
   it('answers 405 to GET and DELETE: the server is stateless', async () => {
-    const { apiKey } = await app.voiceCompany();
+    const { apiKey } = await suite.app.voiceCompany();
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(`${app.url}/mcp`, { method, headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' } });
+      const res = await fetch(`${suite.app.url}/mcp`, { method, headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' } });
       expect(res.status, method).to.equal(405);
     }
   });
 });
 
 describe('MCP request limits', () => {
-  let app: CallsApp;
-  const clients: Client[] = [];
-  const mcp = async (apiKey: string, name?: string) => {
-    const client = await connect(app, apiKey, name);
-    clients.push(client);
-    return client;
-  };
-  before(async () => {
-    app = await startCallsApp();
-  });
-  after(async () => {
-    await Promise.all(clients.map((c) => c.close()));
-    await app?.close();
-  });
+  const { suite, mcp } = mcpSuite();
 
   it('over the per-key limit a tool call is a tool error saying when to retry, other requests answer 429; both count as over the limit', async () => {
-    const { apiKey, tenantId, keyId } = await app.voiceCompany({ requestsPerMinute: 4 });
+    const { apiKey, tenantId, keyId } = await suite.app.voiceCompany({ requestsPerMinute: 4 });
     const client = await mcp(apiKey);
     // initialize and notifications/initialized were requests 1 and 2.
     value(await call(client, 'list_voices'));
@@ -247,26 +239,26 @@ describe('MCP request limits', () => {
     const listed = await client.listTools().catch((err: unknown) => err);
     expect((listed as StreamableHTTPError).code).to.equal(429);
 
-    await app.runtime.ctx.usage.flush();
-    const row = await app.runtime.ctx.db('api_usage').where({ tenant_id: tenantId, key_id: keyId, channel: 'mcp' }).first();
+    await suite.app.runtime.ctx.usage.flush();
+    const row = await suite.app.runtime.ctx.db('api_usage').where({ tenant_id: tenantId, key_id: keyId, channel: 'mcp' }).first();
     expect(row).to.include({ app: 'Test Agent', requests: 7, requests_over_limit: 3, calls_placed: 0 });
-    expect(await app.runtime.ctx.db('calls').where({ tenant_id: tenantId })).to.have.length(0);
+    expect(await suite.app.runtime.ctx.db('calls').where({ tenant_id: tenantId })).to.have.length(0);
   });
 
   it('counts the client name declared at initialize as the app, across keys, on every later request', async () => {
-    const company = await app.voiceCompany();
+    const company = await suite.app.voiceCompany();
     const made = await company.client.post(`/v1/tenants/${company.tenantId}/api-keys`, { name: 'second' });
-    await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 4 });
+    await updateTenant(suite.app.runtime.ctx, company.tenantId, { requestsPerMinute: 4 });
     await mcp(company.apiKey, 'Shared Dialer');
     // The second key's initialize and initialized are the app's requests 3 and 4; its tool call, the fifth.
     const second = await mcp(made.body.key, 'Shared Dialer');
     toolError(await call(second, 'list_voices'), 'rate_limited');
     // That key itself (three requests) is still within its own limit.
-    expect((await app.client(made.body.key).get('/v1/voices')).status).to.equal(200);
+    expect((await suite.app.client(made.body.key).get('/v1/voices')).status).to.equal(200);
   });
 
   it('place_call over the simultaneous-call cap is a tool error tenant_busy saying when to retry', async () => {
-    const { apiKey } = await app.voiceCompany({ maxConcurrentCalls: 1 });
+    const { apiKey } = await suite.app.voiceCompany({ maxConcurrentCalls: 1 });
     const client = await mcp(apiKey);
     value(await call(client, 'place_call', { to: NUMBERS.longRing }));
     const text = toolError(await call(client, 'place_call', { to: NUMBERS.answer }), 'tenant_busy');
