@@ -9,7 +9,7 @@ import type { RateLimits } from '../pkg/limits/rate-limit.js';
 import { requireApiKey } from './http/auth.js';
 import { startTiming } from './http/timing.js';
 import { agentErrorHandler } from './http/errors.js';
-import { conversationsRouter } from './agents/conversations.js';
+import { conversationsRouter, turnRouter } from './agents/conversations.js';
 import { triggersRouter } from './agents/triggers.js';
 import { agentOpenApiDocument } from './agents/openapi.js';
 import { voiceRouter } from './voice/index.js';
@@ -71,9 +71,12 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
+  const json = express.json({ limit: '1mb' });
+  // A turn checks its key itself, in the round trip that starts it.
+  api.use(turnRouter(ctx, deps.limits, json));
   // The key is checked before the body is read: an unauthenticated request learns nothing else.
   api.use(requireApiKey(ctx, deps.limits));
-  api.use(express.json({ limit: '1mb' }));
+  api.use(json);
   api.use(conversationsRouter(ctx));
   api.use(triggersRouter(ctx));
   api.use(() => {

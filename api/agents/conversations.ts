@@ -1,13 +1,14 @@
 // Routes of the conversation half of the Agent API. Each parses, calls one domain function, answers.
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { DomainError, GatewayTimeout } from '../../pkg/errors.js';
 import { conversationSummary, openConversation } from '../../pkg/conversations/open.js';
 import { sendMessage, type MessageResult } from '../../pkg/conversations/message.js';
 import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
-import { principalOf } from '../http/auth.js';
+import type { RateLimits } from '../../pkg/limits/rate-limit.js';
+import { admitRequest, bearerKey, principalOf } from '../http/auth.js';
 import { parse } from '../http/validate.js';
-import { openSse } from '../http/sse.js';
+import { openSse, type SseStream } from '../http/sse.js';
 import { createConversationBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
 
 function replyBody(result: MessageResult) {
@@ -32,30 +33,6 @@ export function conversationsRouter(ctx: Ctx): Router {
     const { tenant } = principalOf(req);
     const { created, conversation } = await openConversation(ctx, tenant, parse(createConversationBody, req.body));
     res.status(created ? 201 : 200).json(conversationSummary(conversation));
-  });
-
-  r.post('/conversations/:conversationId/messages', async (req, res) => {
-    const { tenant } = principalOf(req);
-    const body = parse(sendMessageBody, req.body);
-    const id = req.params.conversationId!;
-    if (body.stream) return streamTurn(ctx, tenant, id, body, res);
-
-    const timeoutSec = ctx.config.SWITCHBOARD_TURN_TIMEOUT_SEC;
-    const turn = sendMessage(ctx, tenant, id, body, { mark: (phase) => req.timing?.mark(phase) });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new GatewayTimeout(`Agent turn exceeded the ${timeoutSec} s timeout`)), timeoutSec * 1000);
-    });
-    // Past the timeout the turn still finishes and is recorded; only the caller stops waiting.
-    turn.catch((err) => ctx.log.warn({ err: (err as Error).message, conversationId: id }, 'turn failed'));
-    try {
-      const result = await Promise.race([turn, timeout]);
-      req.timing?.mark('turn');
-      if (req.timing) res.setHeader('Server-Timing', req.timing.header);
-      res.json(replyBody(result));
-    } finally {
-      clearTimeout(timer);
-    }
   });
 
   r.patch('/conversations/:conversationId/metadata', async (req, res) => {
@@ -84,32 +61,76 @@ export function conversationsRouter(ctx: Ctx): Router {
   return r;
 }
 
-/** Errors before the turn starts are ordinary JSON errors; once streaming, an `error` event ends it. */
-async function streamTurn(
-  ctx: Ctx,
-  tenant: Parameters<typeof sendMessage>[1],
-  id: string,
-  body: ReturnType<typeof sendMessageBody.parse>,
-  res: Response,
-): Promise<void> {
-  let stream: ReturnType<typeof openSse> | undefined;
-  try {
-    const result = await sendMessage(ctx, tenant, id, body, {
-      mark: (phase) => res.req.timing?.mark(phase),
+/**
+ * POST /conversations/:id/messages, authenticated by the turn itself: the key is looked up in the
+ * round trip that takes the conversation's lock and reads its context (sendMessage), so it is
+ * mounted before the API's requireApiKey. Errors keep the API's order: 401, 429, the body's 400,
+ * then the turn's own checks.
+ */
+export function turnRouter(ctx: Ctx, limits: RateLimits, json: RequestHandler): Router {
+  const r = Router();
+  r.post('/conversations/:conversationId/messages', async (req, res) => {
+    const apiKey = bearerKey(req.headers.authorization);
+    const id = req.params.conversationId!;
+    // The body is read while the key is looked up; what is wrong with it is told only to a known key.
+    let streamed = false;
+    const body = new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).then(() => {
+      const input = parse(sendMessageBody, req.body);
+      streamed = input.stream === true;
+      return input;
+    });
+    body.catch(() => {});
+    let stream: SseStream | undefined;
+    const turn = sendMessage(ctx, apiKey, id, {
+      admit: async (principal) => {
+        await admitRequest(ctx, limits, req, principal);
+        return body;
+      },
+      mark: (phase) => req.timing?.mark(phase),
       onStart: () => {
-        stream = openSse(res);
+        if (streamed) stream = openSse(res);
       },
       emit: (event) => stream?.send(event),
     });
-    stream!.send({
+    await body.catch(() => {});
+    if (streamed) return streamTurn(ctx, id, turn, () => stream);
+
+    const timeoutSec = ctx.config.SWITCHBOARD_TURN_TIMEOUT_SEC;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new GatewayTimeout(`Agent turn exceeded the ${timeoutSec} s timeout`)), timeoutSec * 1000);
+    });
+    // Past the timeout the turn still finishes and is recorded; only the caller stops waiting.
+    turn.catch((err) => {
+      if (!(err instanceof DomainError) || err.status >= 500) ctx.log.warn({ err: (err as Error).message, conversationId: id }, 'turn failed');
+    });
+    try {
+      const result = await Promise.race([turn, timeout]);
+      req.timing?.mark('turn');
+      if (req.timing) res.setHeader('Server-Timing', req.timing.header);
+      res.json(replyBody(result));
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+  return r;
+}
+
+/** Errors before the turn starts are ordinary JSON errors; once streaming, an `error` event ends it. */
+async function streamTurn(ctx: Ctx, id: string, turn: Promise<MessageResult>, opened: () => SseStream | undefined): Promise<void> {
+  try {
+    const result = await turn;
+    const stream = opened()!;
+    stream.send({
       type: 'done',
       conversationId: result.conversation.id,
       contactId: result.conversation.contactId,
       usage: result.turn.usage,
       ...result.resumed,
     });
-    stream!.end();
+    stream.end();
   } catch (err) {
+    const stream = opened();
     if (!stream) throw err;
     if (!(err instanceof DomainError)) ctx.log.error({ err, conversationId: id }, 'streamed turn failed');
     // Same words as the synchronous 500: internal details stay in the log.

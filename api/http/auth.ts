@@ -21,10 +21,15 @@ export const APP_HEADER = 'switchboard-app';
 
 const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/=]{8,512})$/;
 
-export async function authenticateBearer(ctx: Ctx, authorization: string | undefined): Promise<Principal> {
+/** The API key of an `Authorization: Bearer …` header; 401 when there is none. */
+export function bearerKey(authorization: string | undefined): string {
   const match = BEARER.exec(authorization ?? '');
   if (!match) throw new Unauthorized();
-  return authenticate(ctx, match[1]!);
+  return match[1]!;
+}
+
+export async function authenticateBearer(ctx: Ctx, authorization: string | undefined): Promise<Principal> {
+  return authenticate(ctx, bearerKey(authorization));
 }
 
 /**
@@ -44,21 +49,26 @@ export async function admit(ctx: Ctx, limits: RateLimits, ref: UsageRef & { perM
   return { allowed: false, retryAfterSec: Math.max(...refused.map((d) => d.retryAfterSec)) };
 }
 
+/** Lets the request of `principal` proceed if its limits allow (429 otherwise); the key's request from then on. */
+export async function admitRequest(ctx: Ctx, limits: RateLimits, req: Request, principal: Principal): Promise<void> {
+  const app = appName(req.get(APP_HEADER));
+  req.principal = principal;
+  req.connectedApp = app;
+  const decision = await admit(ctx, limits, {
+    tenantId: principal.tenant.id,
+    keyId: principal.keyId,
+    app,
+    channel: 'api',
+    perMinute: principal.tenant.requestsPerMinute,
+  });
+  if (!decision.allowed) throw new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
+}
+
 export function requireApiKey(ctx: Ctx, limits: RateLimits): RequestHandler {
   return async (req, _res, next) => {
     const principal = await authenticateBearer(ctx, req.headers.authorization);
     req.timing?.mark('auth');
-    const app = appName(req.get(APP_HEADER));
-    req.principal = principal;
-    req.connectedApp = app;
-    const decision = await admit(ctx, limits, {
-      tenantId: principal.tenant.id,
-      keyId: principal.keyId,
-      app,
-      channel: 'api',
-      perMinute: principal.tenant.requestsPerMinute,
-    });
-    if (!decision.allowed) throw new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
+    await admitRequest(ctx, limits, req, principal);
     next();
   };
 }

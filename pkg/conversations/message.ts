@@ -1,14 +1,16 @@
 // POST /api/v1/conversations/:id/messages: one user message and the agent's turn, serialized per
 // conversation so two concurrent messages never interleave history.
 import type { Ctx } from '../context.js';
-import { Conflict, DomainError } from '../errors.js';
+import { Conflict, DomainError, NotFound } from '../errors.js';
+import { isUuid } from '../ids.js';
 import { runTurn, storeWhileAsking, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
 import { chargeAlongside } from '../store/credits.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import { turnContext, turnContextReads } from '../store/turn-context.js';
+import { authenticate, principalFrom, type Principal } from '../store/keys.js';
+import { chatTurnReads, turnContext } from '../store/turn-context.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { assertMemoryScopeAllowed } from './open.js';
 import { replyToTrigger } from '../triggers/actions.js';
@@ -25,10 +27,15 @@ export interface MessageInput {
 }
 
 export interface MessageHooks {
+  /**
+   * Called once the key is known good, before anything else is checked: counts the request against
+   * its limits and gives the message (the request's body). What it throws refuses the turn.
+   */
+  admit: (principal: Principal) => Promise<MessageInput>;
   /** Called once every check has passed, just before the model is asked (streams start here). */
   onStart?: () => void;
   emit?: (event: TurnEvent) => void;
-  /** Closes a phase of the request's timing: `context` (lock and reads), `store` (the user's message is durable), `model`. */
+  /** Closes a phase of the request's timing: `context` (key, lock and reads), `store` (the user's message is durable), `model`. */
   mark?: (phase: string) => void;
 }
 
@@ -64,18 +71,22 @@ async function applyAdditions(ctx: Ctx, tenant: Tenant, c: Conversation, input: 
   return c;
 }
 
-export async function sendMessage(
-  ctx: Ctx,
-  tenant: Tenant,
-  conversationId: string,
-  input: MessageInput,
-  hooks: MessageHooks = {},
-): Promise<MessageResult> {
-  assertMemoryScopeAllowed(tenant, input.memoryScope);
-  // Every check runs under the conversation's lock, where it holds; its reads go out with the lock,
-  // so a turn waits for one round trip before the model is asked.
-  const reads = turnContextReads(tenant.id, conversationId);
+/**
+ * The turn of the request authenticated by `apiKey`: the key is looked up with the conversation's
+ * lock and reads, so the model is asked after one round trip.
+ */
+export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: string, hooks: MessageHooks): Promise<MessageResult> {
+  if (!isUuid(conversationId)) {
+    await hooks.admit(await authenticate(ctx, apiKey));
+    throw new NotFound(`Unknown conversation ${conversationId}`);
+  }
+  // Every check runs under the conversation's lock, where it holds.
+  const { reads, onlyIf } = chatTurnReads(apiKey, conversationId);
   return ctx.locks.withLock(conversationId, async (results) => {
+    const principal = await principalFrom(ctx, results[0]!.rows[0]);
+    const input = await hooks.admit(principal);
+    const { tenant } = principal;
+    assertMemoryScopeAllowed(tenant, input.memoryScope);
     const read = turnContext(tenant, conversationId, results, input.asHumanReply);
     hooks.mark?.('context');
     const { conversation: active, agent, history, waitingJobId: triggerId } = read;
@@ -119,5 +130,5 @@ export async function sendMessage(
     }
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
-  }, reads);
+  }, reads, onlyIf);
 }

@@ -4,6 +4,7 @@ import { escapeLiteral, type QueryResult } from 'pg';
 import { isUuid } from '../ids.js';
 import { Conflict, NotFound } from '../errors.js';
 import { toAgent, type Agent } from './agents.js';
+import { keyLookup, liveKey } from './keys.js';
 import { assertActive, companyConversation, type Conversation } from './conversations.js';
 import { checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
@@ -26,23 +27,40 @@ export interface JobRunContext extends Read {
   tenant: Tenant;
 }
 
+/** The conversation's reads; `tenant` and `fallbackAgent` are SQL expressions. */
+function conversationReads(c: string, tenant: string, fallbackAgent: string): string[] {
+  return [
+    `select * from conversations where id = ${c}`,
+    `select id from triggers where conversation_id = ${c} and status = 'waiting_for_reply'`,
+    `select * from agents where id = coalesce((select agent_id from conversations where id = ${c}), ${fallbackAgent}) and (tenant_id = ${tenant} or is_public)`,
+    `select * from messages where conversation_id = ${c} order by seq`,
+    `select memory from contacts where id = (select contact_id from conversations where id = ${c}) and tenant_id = ${tenant}`,
+  ];
+}
+
 /**
- * The statements, for conversation `conversationId` of company `tenantId`; the agent is the
- * conversation's own, else (a job's conversation) `agentId`. Throws 404 for a malformed id.
+ * A job run's statements, for conversation `conversationId` of company `tenantId`; the agent is the
+ * conversation's own, else `agentId`. Throws 404 for a malformed id.
  */
 export function turnContextReads(tenantId: string, conversationId: string, agentId: string | null = null): string[] {
   if (!isUuid(conversationId)) throw new NotFound(`Unknown conversation ${conversationId}`);
-  const c = escapeLiteral(conversationId);
   const t = escapeLiteral(tenantId);
-  const fallback = agentId === null ? 'null' : escapeLiteral(agentId);
-  return [
-    `select * from tenants where id = ${t}`,
-    `select * from conversations where id = ${c}`,
-    `select id from triggers where conversation_id = ${c} and status = 'waiting_for_reply'`,
-    `select * from agents where id = coalesce((select agent_id from conversations where id = ${c}), ${fallback}) and (tenant_id = ${t} or is_public)`,
-    `select * from messages where conversation_id = ${c} order by seq`,
-    `select memory from contacts where id = (select contact_id from conversations where id = ${c}) and tenant_id = ${t}`,
-  ];
+  return [`select * from tenants where id = ${t}`, ...conversationReads(escapeLiteral(conversationId), t, agentId === null ? 'null' : escapeLiteral(agentId))];
+}
+
+/**
+ * A chat turn's statements: the bearer key's lookup (keyLookup: key and company) first, so the
+ * request is authenticated in the same round trip, then the conversation's reads under its own
+ * company (checked against the key's by turnContext). The lock is taken only for a live key of the
+ * conversation's company (`onlyIf`), so no other caller waits on a turn or makes one wait.
+ * `conversationId` must be a UUID.
+ */
+export function chatTurnReads(apiKey: string, conversationId: string): { reads: string[]; onlyIf: string } {
+  const c = escapeLiteral(conversationId);
+  return {
+    reads: [keyLookup(apiKey), ...conversationReads(c, `(select tenant_id from conversations where id = ${c})`, 'null')],
+    onlyIf: `from api_keys k join conversations c on c.tenant_id = k.tenant_id where ${liveKey('k', apiKey)} and c.id = ${c}`,
+  };
 }
 
 type Results = [QueryResult, QueryResult, QueryResult, QueryResult, QueryResult, QueryResult];
@@ -59,7 +77,7 @@ function read(conversation: Conversation, [, , , agents, messages, contacts]: Re
 const balanceOf = (tenants: QueryResult): number => Number(tenants.rows[0]?.credit_balance ?? 0);
 
 /**
- * A chat turn's results, checked in the order the API's errors take precedence: the conversation
+ * A chat turn's results (chatTurnReads; the key already checked by principalFrom), checked in the order the API's errors take precedence: the conversation
  * (404, 403, 409 ended), the company's credits (402), asHumanReply's single waiting job (409), then
  * the agent (404).
  */

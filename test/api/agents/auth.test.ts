@@ -54,6 +54,43 @@ describe('Authentication', () => {
     expectErrorOnly(await app.client('sb_nosuchkeyatall').post('/api/v1/conversations', '{"agentId": '), 401);
   });
 
+  it("refuses a turn at once to a key without the right to its conversation, even while a turn runs there", async () => {
+    const owner = await app.company();
+    const other = await app.company();
+    const revoked = await createKey(app.runtime.ctx, owner.tenantId, 'soon revoked');
+    await revokeKey(app.runtime.ctx, revoked.key.id, owner.tenantId);
+    const { conversationId } = (await owner.client.post('/api/v1/conversations', { agentId: owner.agentId })).body;
+    const path = `/api/v1/conversations/${conversationId}/messages`;
+    let asked!: () => void;
+    let finish!: () => void;
+    const modelAsked = new Promise<void>((resolve) => (asked = resolve));
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    app.model.reply(async () => {
+      asked();
+      await finished;
+      return { content: 'Done at last.' };
+    });
+    // The owner's turn holds the conversation's lock until the model answers.
+    const running = owner.client.post(path, { message: 'Take your time.' });
+    await modelAsked;
+
+    // The key is checked in the round trip that takes the lock, and the lock is taken only for a key
+    // of the conversation's company: these are answered while the turn still runs.
+    expectErrorOnly(await app.client(`sb_${randomUUID().replaceAll('-', '')}`).post(path, { message: 'Hi' }), 401);
+    expectErrorOnly(await app.client(revoked.apiKey).post(path, { message: 'Hi' }), 401);
+    expectErrorOnly(await app.client().post(path, '{"message": '), 401);
+    expectErrorOnly(await other.client.post(path, { message: 'Hi' }), 403);
+    expectErrorOnly(await other.client.post(`/api/v1/conversations/not-a-uuid/messages`, { message: 'Hi' }), 404);
+    expectErrorOnly(await app.client('sb_nosuchkeyatall').post(`/api/v1/conversations/not-a-uuid/messages`, { message: 'Hi' }), 401);
+
+    finish();
+    const done = await running;
+    expect(done.status).to.equal(200);
+    expect(done.body.message.content).to.equal('Done at last.');
+    const history = (await owner.client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
+    expect(history.map((m: { content: string }) => m.content)).to.deep.equal(['Take your time.', 'Done at last.']);
+  });
+
   it('identifies the company by the key alone: another company sees 403 on a conversation it does not own', async () => {
     const owner = await app.company();
     const other = await app.company();
