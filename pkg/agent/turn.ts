@@ -64,6 +64,7 @@ export interface TurnInput {
  * Starts storing a message that opens a turn while the model is already being asked, and adds it
  * to `history` for the prompt. The write is the turn's `beforeEmit`: nothing is emitted or stored
  * before it is durable. Its failure is the caller's to report; it is never left unhandled.
+ * `connection` (the turn lock's) sends it at once, before the model's request.
  */
 export function storeWhileAsking(
   ctx: Pick<Ctx, 'db' | 'clock'>,
@@ -72,8 +73,9 @@ export function storeWhileAsking(
   role: StoredMessage['role'],
   content: string,
   metadata: Record<string, unknown> | null = null,
+  connection?: unknown,
 ): Promise<StoredMessage> {
-  const write = appendMessage(ctx, conversationId, role, content, metadata);
+  const write = appendMessage(ctx, conversationId, role, content, metadata, [], connection);
   write.catch(() => {});
   history.push({ id: '', role, content, metadata, createdAt: ctx.clock.now().toISOString() });
   return write;

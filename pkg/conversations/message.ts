@@ -82,7 +82,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
   }
   // Every check runs under the conversation's lock, where it holds.
   const { reads, onlyIf } = chatTurnReads(apiKey, conversationId);
-  return ctx.locks.withLock(conversationId, async (results) => {
+  return ctx.locks.withLock(conversationId, async (results, connection) => {
     const principal = await principalFrom(ctx, results[0]!.rows[0]);
     const input = await hooks.admit(principal);
     const { tenant } = principal;
@@ -95,7 +95,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
-    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message);
+    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message, null, connection);
     const stored = inserted.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();

@@ -13,11 +13,12 @@ export class TurnLocks {
    * Runs `fn` while holding the lock named by `key`; callers for the same key run one at a time.
    * `reads` (SQL with its values inlined as literals) go out in the same round trip as the lock and
    * run once it is held, each statement seeing everything committed before it (read committed);
-   * `fn` gets their results in order. With `onlyIf` (a `from … where …` clause), the lock is taken
+   * `fn` gets their results in order, and the lock's connection: writes sent on it go out at once,
+   * with no wait for the pool. With `onlyIf` (a `from … where …` clause), the lock is taken
    * only when that finds a row, so a caller without the right to it never waits on it or holds it;
    * `fn` runs either way (the reads tell it why it may not go on).
    */
-  async withLock<T>(key: string, fn: (reads: pg.QueryResult[]) => Promise<T>, reads: string[] = [], onlyIf = ''): Promise<T> {
+  async withLock<T>(key: string, fn: (reads: pg.QueryResult[], connection: pg.PoolClient) => Promise<T>, reads: string[] = [], onlyIf = ''): Promise<T> {
     const client = await this.pool.connect();
     const lockKey = `hashtext(${client.escapeLiteral(key)})`;
     // The simple protocol runs several statements from one message; a statement that fails after
@@ -27,7 +28,7 @@ export class TurnLocks {
       const answer: pg.QueryResult | pg.QueryResult[] = await client.query([`select pg_advisory_lock(${lockKey}) ${onlyIf}`, ...reads].join(';\n'));
       const [lock, ...results] = Array.isArray(answer) ? answer : [answer];
       held = lock!.rows.length > 0;
-      return await fn(results);
+      return await fn(results, client);
     } finally {
       // The caller goes on without waiting for the unlock: Postgres hands the lock to the next
       // waiter when it arrives, and the connection returns to the pool only after it (or, if the

@@ -14,7 +14,7 @@ export interface StoredMessage {
   createdAt: string;
 }
 
-/** `alongside`: other writes made by the same statement. */
+/** `alongside`: other writes made by the same statement; `connection`: one to use instead of the pool's. */
 export async function appendMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   conversationId: string,
@@ -22,8 +22,10 @@ export async function appendMessage(
   content: string,
   metadata: Record<string, unknown> | null = null,
   alongside: Alongside[] = [],
+  connection?: unknown,
 ): Promise<StoredMessage> {
-  const [row] = await carry(messageInsert(ctx, conversationId, role, content, metadata), alongside).returning('*');
+  const query = carry(messageInsert(ctx, conversationId, role, content, metadata), alongside).returning('*');
+  const [row] = await (connection ? query.connection(connection) : query);
   carried(alongside);
   return toStoredMessage(row);
 }
