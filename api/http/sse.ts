@@ -14,18 +14,23 @@ export function openSse(res: Response): SseStream {
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
-  res.flushHeaders();
   // Each event goes out as soon as it is written: time to first token matters more than packets.
   res.socket?.setNoDelay(true);
+  // The headers go out with the first event when it is ready at once (one packet, not two),
+  // otherwise on their own, so a client waiting on a slow model knows the turn has begun.
+  const early = setImmediate(() => res.flushHeaders());
   let closed = false;
   res.on('close', () => {
     closed = true;
+    clearImmediate(early);
   });
   return {
     send(event) {
+      clearImmediate(early);
       if (!closed) res.write(`data: ${JSON.stringify(event)}\n\n`);
     },
     end() {
+      clearImmediate(early);
       if (!closed) res.end();
       closed = true;
     },

@@ -114,6 +114,29 @@ describe('Agent handoff and streamed replies', () => {
       expect(blocks.map((b) => JSON.parse(b.slice('data: '.length)).type)).to.deep.equal(['content', 'content', 'done']);
     });
 
+    it('sends the headers at once when the model is slow, before its first event', async () => {
+      const { apiKey, conversationId } = await companyWithBilling();
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      app.model.reply(async () => {
+        await answered;
+        return { chunks: ['At last.'] };
+      });
+
+      // The response (status and headers) arrives while the model has not answered yet.
+      const res = await fetch(`${app.url}/api/v1/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Hi', stream: true }),
+      });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
+      answer();
+      const events = (await res.text()).split('\n\n').filter(Boolean).map((b) => JSON.parse(b.slice('data: '.length)));
+      expect(events.map((e) => e.type)).to.deep.equal(['content', 'done']);
+      expect(events[0].content).to.equal('At last.');
+    });
+
     it('tells in Server-Timing where the time before the first event went', async () => {
       const { apiKey, conversationId } = await companyWithBilling();
       app.model.reply({ chunks: ['Hello.'] });
