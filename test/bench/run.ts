@@ -5,6 +5,7 @@ import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats } from './stats.js';
 import { loadavg } from 'node:os';
+import pg from 'pg';
 import { createParser } from 'eventsource-parser';
 import { createScratchDatabase } from '../support/database.js';
 import { clientFor, type Client } from '../support/app.js';
@@ -76,11 +77,34 @@ function conversations(client: Client, agentId: string): () => Promise<string> {
   };
 }
 
-async function measureTtft(server: BenchServer, client: Client, turns: number) {
+/** ms for `fn` to settle. */
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+/**
+ * The part of the added time no implementation of a stateful turn avoids on this machine: one
+ * Postgres round trip (the key, the lock and the context must be read before the model is asked)
+ * and one more HTTP hop (client → Switchboard → client), each measured beside every pair.
+ */
+function roundTrips(server: BenchServer, db: pg.Client) {
+  return async () => ({
+    postgres: await timed(() => db.query('select 1')),
+    http: await timed(async () => (await fetch(`${server.url}/healthz`)).text()),
+  });
+}
+
+async function measureTtft(server: BenchServer, client: Client, db: pg.Client, turns: number) {
   const next = conversations(client, server.agentId);
+  const floor = roundTrips(server, db);
   const through: number[] = [];
   const direct: number[] = [];
   const added: number[] = [];
+  const postgres: number[] = [];
+  const http: number[] = [];
+  const beyond: number[] = [];
   const phases: Record<string, number[]> = {};
   const viaSwitchboard = async () => {
     const id = await next();
@@ -117,16 +141,29 @@ async function measureTtft(server: BenchServer, client: Client, turns: number) {
       d = await straight();
       s = await viaSwitchboard();
     }
+    const trips = await floor();
     through.push(s.ms);
     direct.push(d.ms);
     added.push(s.ms - d.ms);
+    postgres.push(trips.postgres);
+    http.push(trips.http);
+    beyond.push(s.ms - d.ms - trips.postgres - trips.http);
     // The model is asked while the user's message is stored: which answers first varies, so the two count as one.
-    const { auth = 0, context = 0, ...overlapped } = s.phases;
+    const { context = 0, ...overlapped } = s.phases;
     const opened = Object.values(overlapped).reduce((a, b) => a + b, 0);
-    for (const [name, ms] of Object.entries({ auth, context, store: opened, total: auth + context + opened })) (phases[name] ??= []).push(ms);
+    for (const [name, ms] of Object.entries({ context, store: opened, total: context + opened })) (phases[name] ??= []).push(ms);
   }
   const breakdown = Object.fromEntries(Object.entries(phases).map(([name, values]) => [name, stats(values)]));
-  return { turns, switchboard: stats(through), model: stats(direct), added: stats(added), serverTiming: breakdown };
+  return {
+    turns,
+    switchboard: stats(through),
+    model: stats(direct),
+    added: stats(added),
+    postgresRoundTrip: stats(postgres),
+    httpHop: stats(http),
+    addedBeyondRoundTrips: stats(beyond),
+    serverTiming: breakdown,
+  };
 }
 
 async function measureThroughput(client: Client, agentId: string) {
@@ -177,15 +214,21 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 | Streamed time to first token through Switchboard | ${ttft.switchboard.median} | ${ttft.switchboard.p99} |
 | Streamed time to first token straight from the model server | ${ttft.model.median} | ${ttft.model.p99} |
 | **Added by Switchboard** (per-turn difference, ${ttft.turns} alternating pairs) | **${ttft.added.median}** | ${ttft.added.p99} |
+| One Postgres round trip (\`select 1\`, beside each pair) | ${ttft.postgresRoundTrip.median} | ${ttft.postgresRoundTrip.p99} |
+| One more HTTP hop (\`GET /healthz\` through Switchboard, beside each pair) | ${ttft.httpHop.median} | ${ttft.httpHop.p99} |
+| Added beyond those two (per-pair difference minus both) | ${ttft.addedBeyondRoundTrips.median} | ${ttft.addedBeyondRoundTrips.p99} |
 | Non-streamed turn latency at concurrency ${t.concurrency} | ${t.latency.median} | ${t.latency.p99} |
 
 Where a streamed turn's time goes on the server before the stream opens, from Switchboard's \`Server-Timing\` header
 (median ms): ${Object.entries(ttft.serverTiming)
   .map(([name, s]) => `\`${name}\` ${s.median}`)
-  .join(' · ')} — \`auth\`: the key's lookup; \`context\`: the conversation's lock and its reads, one round trip;
+  .join(' · ')} — \`context\`: the key's lookup, the conversation's lock and its reads, one round trip;
 \`store\`: until the user's message is durable (committed), while the model is already being asked; \`total\`: their sum.
 
 Non-streamed throughput: **${t.turnsPerSecond} turns/s** (${t.turns} turns, ${t.concurrency} conversations in parallel, ${t.seconds} s).
+
+A turn must read its key, lock and context from Postgres before the model is asked, and its client reaches the model
+through one more HTTP hop; the last row is what Switchboard adds besides those two.
 
 Target: added median time to first token ≤ ${r.target.addedMedianTtftMs} ms — **${r.target.result}**.
 `;
@@ -200,11 +243,13 @@ async function run() {
     chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'],
   });
   const api = await startThread<BenchServer>(new URL('./server.js', import.meta.url), { databaseUrl: database.url, modelUrl: model.ready.url });
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
   try {
     const server = api.ready;
     const client = clientFor(server.url, server.apiKey);
-    await measureTtft(server, client, WARMUP_TURNS);
-    const ttft = await measureTtft(server, client, TTFT_TURNS);
+    await measureTtft(server, client, db, WARMUP_TURNS);
+    const ttft = await measureTtft(server, client, db, TTFT_TURNS);
     const throughput = await measureThroughput(client, server.agentId);
     const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
     return {
@@ -216,6 +261,7 @@ async function run() {
       target: { addedMedianTtftMs: TARGET_ADDED_TTFT_MS, result: pass ? 'PASS' : 'FAIL' },
     };
   } finally {
+    await db.end();
     await api.close();
     await model.close();
     await database.drop();
