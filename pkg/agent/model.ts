@@ -1,5 +1,6 @@
 // The model client: the real `openai` client against any OpenAI-compatible endpoint.
 import OpenAI from 'openai';
+import { modelFetch } from './model-fetch.js';
 
 export interface ModelClient {
   openai: OpenAI;
@@ -15,6 +16,7 @@ export function createModelClient(opts: { baseURL: string; apiKey?: string; defa
       apiKey: opts.apiKey ?? 'unused',
       // A failed turn is reported, not retried behind the caller's back.
       maxRetries: 0,
+      fetch: modelFetch,
     }),
     defaultModel: opts.defaultModel,
   };

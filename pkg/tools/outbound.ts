@@ -243,7 +243,8 @@ function normalizeName(host: string): string {
   return host.toLowerCase().replace(/\.$/, '');
 }
 
-function flatten(headers: IncomingMessage['headers']): Record<string, string> {
+/** A message's headers, repeated ones joined with ", ". */
+export function flatten(headers: IncomingMessage['headers']): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
