@@ -6,7 +6,7 @@ import { DomainError } from '../errors.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
-import { appendMessage, listMessages, type StoredMessage } from '../store/messages.js';
+import { appendMessage, appendMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
@@ -52,10 +52,20 @@ export interface TurnInput {
   /** Closes a phase of the caller's timing each time the model answers. */
   mark?: (phase: 'model') => void;
   /**
-   * Stores the message that ends the turn together with the caller's closing writes, in one
-   * statement (it is then the turn's last write); appendMessage when not given.
+   * A message that opens the turn without a write of its own: in the prompt at once, stored by the
+   * turn's first write in the same statement (a job's brief: nobody reads a job while it runs).
    */
-  storeLast?: (message: { content: string; metadata: Record<string, unknown> }, result: TurnResult) => Promise<void>;
+  opening?: UnstoredMessage;
+  /**
+   * Stores the message that ends the turn together with the caller's closing writes, in one
+   * statement (it is then the turn's last write), after `opening` when no earlier write stored it;
+   * appendMessages when not given.
+   */
+  storeLast?: (
+    message: { content: string; metadata: Record<string, unknown> },
+    result: TurnResult,
+    opening: UnstoredMessage[],
+  ) => Promise<void>;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
 }
@@ -169,13 +179,22 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
   // The turn holds the conversation's lock, so nothing else writes its history meanwhile: the
   // history is read once and extended in memory as the turn stores messages.
   const history = input.history ?? (await listMessages(ctx, conversation.id));
-  const store = async (...args: Parameters<typeof appendMessage> extends [unknown, ...infer R] ? R : never) => {
-    history.push(await appendMessage(ctx, ...args));
+  /** The opening message until a write has stored it. */
+  let opening = input.opening ? [input.opening] : [];
+  if (input.opening) history.push({ ...input.opening, createdAt: ctx.clock.now().toISOString() });
+  const unstoredOpening = (): UnstoredMessage[] => {
+    const pending = opening;
+    opening = [];
+    return pending;
+  };
+  const store = async (role: StoredMessage['role'], content: string, metadata: Record<string, unknown>) => {
+    const stored = await appendMessages(ctx, conversation.id, [...unstoredOpening(), unstoredMessage(role, content, metadata)]);
+    history.push(stored.at(-1)!);
   };
   /** The assistant message that ends the turn, stored as the caller closes it. */
   const storeLast = (content: string): Promise<void> => {
     const metadata = { agentId: agent.id };
-    return input.storeLast ? input.storeLast({ content, metadata }, result) : store(conversation.id, 'assistant', content, metadata);
+    return input.storeLast ? input.storeLast({ content, metadata }, result, unstoredOpening()) : store('assistant', content, metadata);
   };
 
   for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
@@ -196,7 +215,7 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
       await storeLast(reply.content);
       return result;
     }
-    await store(conversation.id, 'assistant', reply.content, { toolCalls: calls, agentId: agent.id });
+    await store('assistant', reply.content, { toolCalls: calls, agentId: agent.id });
 
     for (const call of calls) {
       const name = call.function.name;
@@ -219,7 +238,7 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
           emit({ type: 'handoff', ...result.handoff });
         }
       }
-      await store(conversation.id, 'tool', output, { toolCallId: call.id, name });
+      await store('tool', output, { toolCallId: call.id, name });
     }
     afterTool = true;
   }
