@@ -1,12 +1,16 @@
 // One agent turn: call the model, run the tools it asks for on the server, repeat until it
 // answers in plain text. Every message is stored as it completes, so a turn is never lost.
-import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageFunctionToolCall,
+} from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
-import { appendMessage, listMessages, type StoredMessage } from '../store/messages.js';
+import { appendMessage, appendMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
@@ -52,10 +56,22 @@ export interface TurnInput {
   /** Closes a phase of the caller's timing each time the model answers. */
   mark?: (phase: 'model') => void;
   /**
-   * Stores the message that ends the turn together with the caller's closing writes, in one
-   * statement (it is then the turn's last write); appendMessage when not given.
+   * A message that opens the turn without a write of its own: in the prompt at once, stored by the
+   * turn's first write in the same statement (a job's brief: nobody reads a job while it runs).
    */
-  storeLast?: (message: { content: string; metadata: Record<string, unknown> }, result: TurnResult) => Promise<void>;
+  opening?: UnstoredMessage;
+  /**
+   * Stores the message that ends the turn together with the caller's closing writes, in one
+   * statement (it is then the turn's last write), after `opening` when no earlier write stored it;
+   * appendMessages when not given.
+   */
+  storeLast?: (
+    message: { content: string; metadata: Record<string, unknown> },
+    result: TurnResult,
+    opening: UnstoredMessage[],
+  ) => Promise<void>;
+  /** Ask the model for whole answers, not streams: nobody reads this turn as it is written (a job). */
+  whole?: boolean;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
 }
@@ -112,24 +128,18 @@ async function callModel(
     history,
   });
   const round: ModelRound = { content: '', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+  const request = {
+    model: agent.model ?? ctx.model.defaultModel,
+    messages,
+    ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
+  };
   try {
-    const stream = await ctx.model.openai.chat.completions.create({
-      model: agent.model ?? ctx.model.defaultModel,
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
-    });
+    if (input.whole) return await wholeRound(ctx, input, request, onContent);
+    const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
     input.mark?.('model');
     await input.beforeEmit;
     for await (const chunk of stream) {
-      if (chunk.usage) {
-        round.usage = {
-          promptTokens: chunk.usage.prompt_tokens,
-          completionTokens: chunk.usage.completion_tokens,
-          totalTokens: chunk.usage.total_tokens,
-        };
-      }
+      if (chunk.usage) round.usage = toUsage(chunk.usage);
       const delta = chunk.choices[0]?.delta;
       if (!delta) continue;
       if (delta.content) {
@@ -147,6 +157,28 @@ async function callModel(
     throw new ModelError(`model request failed: ${(err as Error).message}`);
   }
   return round;
+}
+
+const toUsage = (u: CompletionUsage): Usage => ({ promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens });
+
+/** callModel's round asked for as one answer rather than a stream (TurnInput.whole). */
+async function wholeRound(
+  ctx: Ctx,
+  input: TurnInput,
+  request: ChatCompletionCreateParamsNonStreaming,
+  onContent: (chunk: string) => void,
+): Promise<ModelRound> {
+  const completion = await ctx.model.openai.chat.completions.create(request);
+  input.mark?.('model');
+  await input.beforeEmit;
+  const message = completion.choices[0]?.message;
+  const content = message?.content ?? '';
+  if (content) onContent(content);
+  return {
+    content,
+    toolCalls: (message?.tool_calls ?? []).filter((c): c is ChatCompletionMessageFunctionToolCall => c.type === 'function'),
+    usage: completion.usage ? toUsage(completion.usage) : { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  };
 }
 
 function parseArgs(raw: string): Record<string, unknown> | null {
@@ -171,13 +203,22 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
   // The turn holds the conversation's lock, so nothing else writes its history meanwhile: the
   // history is read once and extended in memory as the turn stores messages.
   const history = input.history ?? (await listMessages(ctx, conversation.id));
-  const store = async (...args: Parameters<typeof appendMessage> extends [unknown, ...infer R] ? R : never) => {
-    history.push(await appendMessage(ctx, ...args));
+  /** The opening message until a write has stored it. */
+  let opening = input.opening ? [input.opening] : [];
+  if (input.opening) history.push({ ...input.opening, createdAt: ctx.clock.now().toISOString() });
+  const unstoredOpening = (): UnstoredMessage[] => {
+    const pending = opening;
+    opening = [];
+    return pending;
+  };
+  const store = async (role: StoredMessage['role'], content: string, metadata: Record<string, unknown>) => {
+    const stored = await appendMessages(ctx, conversation.id, [...unstoredOpening(), unstoredMessage(role, content, metadata)]);
+    history.push(stored.at(-1)!);
   };
   /** The assistant message that ends the turn, stored as the caller closes it. */
   const storeLast = (content: string): Promise<void> => {
     const metadata = { agentId: agent.id };
-    return input.storeLast ? input.storeLast({ content, metadata }, result) : store(conversation.id, 'assistant', content, metadata);
+    return input.storeLast ? input.storeLast({ content, metadata }, result, unstoredOpening()) : store('assistant', content, metadata);
   };
 
   for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
@@ -198,7 +239,7 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
       await storeLast(reply.content);
       return result;
     }
-    await store(conversation.id, 'assistant', reply.content, { toolCalls: calls, agentId: agent.id });
+    await store('assistant', reply.content, { toolCalls: calls, agentId: agent.id });
 
     for (const call of calls) {
       const name = call.function.name;
@@ -221,7 +262,7 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
           emit({ type: 'handoff', ...result.handoff });
         }
       }
-      await store(conversation.id, 'tool', output, { toolCallId: call.id, name });
+      await store('tool', output, { toolCallId: call.id, name });
     }
     afterTool = true;
   }

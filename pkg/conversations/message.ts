@@ -82,7 +82,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
   }
   // Every check runs under the conversation's lock, where it holds.
   const { reads, onlyIf } = chatTurnReads(apiKey, conversationId);
-  return ctx.locks.withLock(conversationId, async (results, connection) => {
+  return ctx.locks.withLock(conversationId, async (results, _closing, connection) => {
     const principal = await principalFrom(ctx, results[0]!.rows[0]);
     const input = await hooks.admit(principal);
     const { tenant } = principal;

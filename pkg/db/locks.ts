@@ -13,14 +13,28 @@ export class TurnLocks {
    * Runs `fn` while holding the lock named by `key`; callers for the same key run one at a time.
    * `reads` (SQL with its values inlined as literals) go out in the same round trip as the lock and
    * run once it is held, each statement seeing everything committed before it (read committed);
-   * `fn` gets their results in order, and the lock's connection: writes sent on it go out at once,
-   * with no wait for the pool. With `onlyIf` (a `from … where …` clause), the lock is taken
-   * only when that finds a row, so a caller without the right to it never waits on it or holds it;
-   * `fn` runs either way (the reads tell it why it may not go on).
+   * `fn` gets their results in order; it may end with `closing(sql)`: one statement (values inlined)
+   * committed and the lock released in one round trip, resolving to the statement's result; and it
+   * gets the lock's connection: writes sent on it go out at once, with no wait for the pool. With
+   * `onlyIf` (a `from … where …` clause), the lock is taken only when that finds a row, so a caller
+   * without the right to it never waits on it or holds it; `fn` runs either way (the reads tell it
+   * why it may not go on).
    */
-  async withLock<T>(key: string, fn: (reads: pg.QueryResult[], connection: pg.PoolClient) => Promise<T>, reads: string[] = [], onlyIf = ''): Promise<T> {
+  async withLock<T>(
+    key: string,
+    fn: (reads: pg.QueryResult[], closing: (sql: string) => Promise<pg.QueryResult>, connection: pg.PoolClient) => Promise<T>,
+    reads: string[] = [],
+    onlyIf = '',
+  ): Promise<T> {
     const client = await this.pool.connect();
     const lockKey = `hashtext(${client.escapeLiteral(key)})`;
+    const unlock = `select pg_advisory_unlock(${lockKey})`;
+    let closed: Promise<unknown> | null = null;
+    const closing = async (sql: string): Promise<pg.QueryResult> => {
+      // Begin and commit are explicit: in one implicit transaction the unlock would come before the commit.
+      closed = client.query(`begin; ${sql}; commit; ${unlock}`);
+      return ((await closed) as pg.QueryResult[])[1]!;
+    };
     // The simple protocol runs several statements from one message; a statement that fails after
     // the lock may have been taken leaves it held, so until the results say otherwise it is.
     let held = true;
@@ -28,14 +42,14 @@ export class TurnLocks {
       const answer: pg.QueryResult | pg.QueryResult[] = await client.query([`select pg_advisory_lock(${lockKey}) ${onlyIf}`, ...reads].join(';\n'));
       const [lock, ...results] = Array.isArray(answer) ? answer : [answer];
       held = lock!.rows.length > 0;
-      return await fn(results, client);
+      return await fn(results, closing, client);
     } finally {
       // The caller goes on without waiting for the unlock: Postgres hands the lock to the next
       // waiter when it arrives, and the connection returns to the pool only after it (or, if the
-      // unlock failed, is closed, which frees the lock too).
-      if (!held) client.release();
+      // unlock or the closing statement failed, is closed, which frees the lock and ends its transaction).
+      if (!held && !closed) client.release();
       else {
-        client.query(`select pg_advisory_unlock(${lockKey})`).then(
+        (closed ?? client.query(unlock)).then(
           () => client.release(),
           () => client.release(true),
         );

@@ -14,6 +14,16 @@ export interface StoredMessage {
   createdAt: string;
 }
 
+/** A message before it is stored, its id chosen already (a write in the same statement may name it). */
+export type UnstoredMessage = Omit<StoredMessage, 'createdAt'>;
+
+export const unstoredMessage = (role: Role, content: string, metadata: Record<string, unknown> | null = null): UnstoredMessage => ({
+  id: uuid(),
+  role,
+  content,
+  metadata,
+});
+
 /** `alongside`: other writes made by the same statement; `connection`: one to use instead of the pool's. */
 export async function appendMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
@@ -24,10 +34,22 @@ export async function appendMessage(
   alongside: Alongside[] = [],
   connection?: unknown,
 ): Promise<StoredMessage> {
-  const query = carry(messageInsert(ctx, conversationId, role, content, metadata), alongside).returning('*');
-  const [row] = await (connection ? query.connection(connection) : query);
+  const [stored] = await appendMessages(ctx, conversationId, [unstoredMessage(role, content, metadata)], alongside, connection);
+  return stored!;
+}
+
+/** Messages stored by one statement, in their order. */
+export async function appendMessages(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  conversationId: string,
+  messages: UnstoredMessage[],
+  alongside: Alongside[] = [],
+  connection?: unknown,
+): Promise<StoredMessage[]> {
+  const query = carry(messageInsert(ctx, conversationId, messages), alongside).returning('*');
+  const rows: { seq: number }[] = await (connection ? query.connection(connection) : query);
   carried(alongside);
-  return toStoredMessage(row);
+  return rows.sort((a, b) => a.seq - b.seq).map(toStoredMessage);
 }
 
 /** appendMessage's write, to go alongside another statement. */
@@ -38,24 +60,27 @@ export function messageAlongside(
   content: string,
   metadata: Record<string, unknown> | null,
 ): Alongside {
-  return { parts: [['closing_message', messageInsert(ctx, conversationId, role, content, metadata)]], after: () => {} };
+  return messagesAlongside(ctx, conversationId, [unstoredMessage(role, content, metadata)]);
 }
 
-function messageInsert(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
-  conversationId: string,
-  role: Role,
-  content: string,
-  metadata: Record<string, unknown> | null,
-): Knex.QueryBuilder {
-  return ctx.db('messages').insert({
-    id: uuid(),
-    conversation_id: conversationId,
-    role,
-    content,
-    metadata: metadata === null ? null : JSON.stringify(metadata),
-    created_at: ctx.clock.now(),
-  });
+/** appendMessages' write, to go alongside another statement. */
+export function messagesAlongside(ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Alongside {
+  return { parts: [['closing_message', messageInsert(ctx, conversationId, messages)]], after: () => {} };
+}
+
+// One row per message, in order: their seq (the transcript's order) follows it.
+function messageInsert(ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Knex.QueryBuilder {
+  const now = ctx.clock.now();
+  return ctx.db('messages').insert(
+    messages.map((m) => ({
+      id: m.id,
+      conversation_id: conversationId,
+      role: m.role,
+      content: m.content,
+      metadata: m.metadata === null ? null : JSON.stringify(m.metadata),
+      created_at: now,
+    })),
+  );
 }
 
 export const toStoredMessage = (r: Record<string, any>): StoredMessage => ({

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
+import { onPool, type Runner } from '../db/statements.js';
 import { carried, carry, type Alongside } from './alongside.js';
 import { usableAgent } from './agents.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
@@ -183,7 +184,7 @@ type Patch = Partial<Omit<TriggerRow, 'metadata' | 'wait_payload' | 'human_reply
  * Apply `event` to the trigger if it is still in a status the state table allows it from
  * (and, for running work, still held by `leaseOwner`). Returns the new row, or null when the
  * trigger had moved on: the caller lost a race and must not act on it. Writes `alongside` are
- * made by the same statement either way.
+ * made by the same statement either way; `run` says where it runs.
  */
 export async function applyTransition(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
@@ -193,6 +194,7 @@ export async function applyTransition(
   patch: Patch,
   leaseOwner?: string,
   alongside: Alongside[] = [],
+  run: Runner = onPool,
 ): Promise<TriggerRow | null> {
   const columns: Record<string, unknown> = { ...patch, status: to, updated_at: ctx.clock.now() };
   for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
@@ -200,11 +202,11 @@ export async function applyTransition(
   }
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  const [row] = await carry(query, alongside).update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]);
+  const [row] = await run(carry(query, alongside).update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]));
   carried(alongside);
   if (!row) return null;
   ctx.metrics.triggerTransitions.inc({ event, status: to });
-  return withoutAnnounced<TriggerRow>(row);
+  return withoutAnnounced(row as TriggerRow);
 }
 
 const UNIQUE_VIOLATION = '23505';

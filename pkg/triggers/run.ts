@@ -2,10 +2,11 @@
 // custom tools reloaded, the job brief in context; the run ends in the status the state table says.
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
-import { runTurn, storeWhileAsking } from '../agent/turn.js';
+import { runTurn } from '../agent/turn.js';
+import { inlined, type Runner } from '../db/statements.js';
 import type { Alongside } from '../store/alongside.js';
 import { chargeAlongside } from '../store/credits.js';
-import { messageAlongside } from '../store/messages.js';
+import { messagesAlongside, unstoredMessage } from '../store/messages.js';
 import { applyTransition, type TriggerRow } from '../store/triggers.js';
 import { jobRunContext, turnContextReads } from '../store/turn-context.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
@@ -27,8 +28,19 @@ const followUp = (row: TriggerRow): string =>
 
 const done = { due_at: null, lease_owner: null, lease_until: null } as const;
 
-/** Ends a run as the state table says; `alongside`: the run's closing writes, made by the same statement. */
-async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, summary: string | null, alongside: Alongside[]) {
+/**
+ * Ends a run as the state table says; `alongside`: the run's closing writes, made by the same
+ * statement, which `run` runs (a follow-up past the deadline takes a transaction of two, on the pool).
+ */
+async function finish(
+  ctx: Ctx,
+  row: TriggerRow,
+  owner: string,
+  outcome: JobOutcome | null,
+  summary: string | null,
+  alongside: Alongside[],
+  run: Runner,
+) {
   const now = ctx.clock.now();
   const latest = summary ?? row.result_summary;
   if (!outcome) {
@@ -38,9 +50,9 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
         result_summary: latest,
         completed_at: now,
         error_message: 'The run finished after the job deadline (expiresAt)',
-      }, owner, alongside);
+      }, owner, alongside, run);
     }
-    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner, alongside);
+    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner, alongside, run);
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
@@ -50,7 +62,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       result_summary: latest,
       completed_at: now,
       error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
-    }, owner, alongside);
+    }, owner, alongside, run);
   }
   if (outcome.kind === 'park') {
     return applyTransition(ctx, row.id, 'park', 'waiting_for_reply', {
@@ -62,7 +74,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       waiting_since: now,
       wait_payload: outcome.payload,
       metadata: outcome.payload ? { ...row.metadata, waitPayload: outcome.payload } : row.metadata,
-    }, owner, alongside);
+    }, owner, alongside, run);
   }
   return ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
@@ -88,35 +100,32 @@ function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
-  return ctx.locks.withLock(row.conversation_id, async (results) => {
+  return ctx.locks.withLock(row.conversation_id, async (results, closing) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, results);
     const first = row.attempt_count === 1 && !row.human_reply;
-    const inserted = storeWhileAsking(ctx, history, conversation.id, 'system', first ? brief(row) : followUp(row), { triggerId: row.id });
+    const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id });
     const outcome: { value: JobOutcome | null } = { value: null };
     const ended: { row: TriggerRow | null } = { row: null };
-    try {
-      await runTurn(ctx, {
-        tenant,
-        agent,
-        conversation,
-        history,
-        beforeEmit: inserted,
-        turnSystemMessage: JOB_INSTRUCTIONS,
-        contactMemory,
-        extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
-        // The last reply, the credits the run used and the job's new status: one statement.
-        storeLast: async (last, turn) => {
-          const marker = await inserted;
-          ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
-            messageAlongside(ctx, conversation.id, 'assistant', last.content, last.metadata),
-            chargeAlongside(ctx, tenant.id, turn.usage, marker.id),
-          ]);
-        },
-      });
-    } catch (err) {
-      await inserted.catch(() => {});
-      throw err;
-    }
+    // The run's last statement goes out on the lock's connection, the unlock behind it.
+    const onLock: Runner = async (statement) => (await closing(inlined(statement))).rows;
+    await runTurn(ctx, {
+      tenant,
+      agent,
+      conversation,
+      history,
+      opening,
+      whole: true,
+      turnSystemMessage: JOB_INSTRUCTIONS,
+      contactMemory,
+      extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
+      // The brief unless a tool round stored it, the last reply, the credits the run used and the job's new status: one statement.
+      storeLast: async (last, turn, unstored) => {
+        ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
+          messagesAlongside(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
+          chargeAlongside(ctx, tenant.id, turn.usage, opening.id),
+        ], onLock);
+      },
+    });
     return ended.row;
   }, turnContextReads(row.tenant_id, row.conversation_id, row.agent_id));
 }

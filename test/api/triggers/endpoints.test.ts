@@ -540,7 +540,79 @@ describe('Trigger endpoints with the controllers running', () => {
       ['topup', 5],
       ['api', -1.5],
     ]);
+    // The charge names the run's brief, as a chat turn's names its user message.
+    const brief = await app.runtime.ctx.db('messages').where({ conversation_id: job.conversationId, role: 'system' }).first('id');
+    expect(ledger[1].reference_id).to.equal(brief.id);
     const conversation = (await prepaid.client.get(`/api/v1/conversations/${job.conversationId}`)).body;
     expect(conversation.messages.at(-1)).to.deep.include({ role: 'assistant', content: 'Invoice checked.' });
+  });
+
+  describe('a job run', () => {
+    /** Returns once a turn waits for a conversation's lock (held by a running job). */
+    async function turnWaitingForLock(): Promise<void> {
+      const waiting = async () =>
+        (await app.runtime.ctx.db('pg_locks').where({ locktype: 'advisory', granted: false }).count({ n: '*' }).first())!.n;
+      while (Number(await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const transcript = async (conversationId: string): Promise<{ role: string; content: string }[]> =>
+      (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
+
+    it('stores its brief first, then the answer', async () => {
+      app.model.reply({ content: 'Ledger reconciled' });
+      const job = (await client.post('/api/v1/triggers', { agentId, task: 'Reconcile the ledger' })).body;
+      await waitForStatus(client, job.triggerId, 'succeeded');
+      const messages = await transcript(job.conversationId);
+      expect(messages.map((m) => m.role)).to.deep.equal(['system', 'assistant']);
+      expect(messages[0]!.content).to.match(new RegExp(`^AUTONOMOUS JOB ${job.triggerId} .*\\nTask: Reconcile the ledger`));
+      expect(messages[1]!.content).to.equal('Ledger reconciled');
+    });
+
+    it('asks the model for whole answers, not streams (nobody reads a job as it is written)', async () => {
+      app.model.reply({ toolCalls: [{ name: 'lookup_invoice', arguments: { number: 'I-4' } }] }, { content: 'Invoice I-4 is open', usage: { promptTokens: 90, completionTokens: 10 } });
+      const before = app.model.requests.length;
+      const job = (await client.post('/api/v1/triggers', { agentId, task: 'Check invoice I-4' })).body;
+      const done = await waitForStatus(client, job.triggerId, 'succeeded');
+      const asked = app.model.requests.slice(before);
+      expect(asked.map((r) => Boolean(r.stream))).to.deep.equal([false, false]);
+      expect(asked[1]!.messages.at(-1)).to.include({ role: 'tool', content: 'Unknown tool lookup_invoice' });
+      expect(done.resultSummary).to.equal('Invoice I-4 is open');
+    });
+
+    it('stores its brief before the messages of a tool round', async () => {
+      app.model.reply({ toolCalls: [{ name: 'lookup_invoice', arguments: { number: 'I-9' } }] }, { content: 'Invoice I-9 is paid' });
+      const job = (await client.post('/api/v1/triggers', { agentId, task: 'Check invoice I-9' })).body;
+      await waitForStatus(client, job.triggerId, 'succeeded');
+      const messages = await transcript(job.conversationId);
+      expect(messages.map((m) => m.role)).to.deep.equal(['system', 'assistant', 'tool', 'assistant']);
+      expect(messages[0]!.content).to.match(/^AUTONOMOUS JOB /);
+      expect(messages[2]!.content).to.equal('Unknown tool lookup_invoice');
+      expect(messages[3]!.content).to.equal('Invoice I-9 is paid');
+    });
+
+    it("makes a chat message sent meanwhile wait for the run's end, and the chat turn sees the run's answer", async () => {
+      const held = heldReply({ content: 'Refund R-3 issued' });
+      app.model.reply(held.reply);
+      const job = (await client.post('/api/v1/triggers', { agentId, task: 'Issue refund R-3' })).body;
+      await waitForStatus(client, job.triggerId, 'running');
+      app.model.reply({ content: 'Yes, R-3 went out' });
+      const chat = client.post(`/api/v1/conversations/${job.conversationId}/messages`, { message: 'Was the refund issued?' });
+      await turnWaitingForLock();
+      held.release();
+      expect((await chat).status).to.equal(200);
+      const asked = app.model.requests.at(-1)!.messages.map((m) => m.content);
+      expect(asked.slice(-2)).to.deep.equal(['Refund R-3 issued', 'Was the refund issued?']);
+    });
+
+    it('ends failed when its last write fails, and leaves the conversation to the next turn', async () => {
+      // Postgres stores no NUL character in text, so the statement storing this answer fails.
+      app.model.reply({ content: 'Broken \u0000 answer' });
+      const job = (await client.post('/api/v1/triggers', { agentId, task: 'Write the summary' })).body;
+      const failed = await waitForStatus(client, job.triggerId, 'failed');
+      expect(failed.errorMessage).to.match(/^Unexpected failure/);
+      app.model.reply({ content: 'Here is the summary' });
+      const chat = await client.post(`/api/v1/conversations/${job.conversationId}/messages`, { message: 'Summary please' });
+      expect(chat.status).to.equal(200);
+      expect(chat.body.message.content).to.equal('Here is the summary');
+    });
   });
 });
