@@ -12,6 +12,7 @@ import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
 import { appendMessage, appendMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
+import type { Runner } from '../db/statements.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
 
@@ -80,7 +81,7 @@ export interface TurnInput {
  * Starts storing a message that opens a turn while the model is already being asked, and adds it
  * to `history` for the prompt. The write is the turn's `beforeEmit`: nothing is emitted or stored
  * before it is durable. Its failure is the caller's to report; it is never left unhandled.
- * `connection` (the turn lock's) sends it at once, before the model's request.
+ * `run` on the turn lock's connection sends it at once, before the model's request.
  */
 export function storeWhileAsking(
   ctx: Pick<Ctx, 'db' | 'clock'>,
@@ -89,9 +90,9 @@ export function storeWhileAsking(
   role: StoredMessage['role'],
   content: string,
   metadata: Record<string, unknown> | null = null,
-  connection?: unknown,
+  run?: Runner,
 ): Promise<StoredMessage> {
-  const write = appendMessage(ctx, conversationId, role, content, metadata, [], connection);
+  const write = appendMessage(ctx, conversationId, role, content, metadata, [], run);
   write.catch(() => {});
   history.push({ id: '', role, content, metadata, createdAt: ctx.clock.now().toISOString() });
   return write;

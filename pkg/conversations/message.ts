@@ -3,6 +3,7 @@
 import type { Ctx } from '../context.js';
 import { Conflict, DomainError, NotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { closingOn, onConnection } from '../db/statements.js';
 import { runTurn, storeWhileAsking, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
@@ -82,7 +83,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
   }
   // Every check runs under the conversation's lock, where it holds.
   const { reads, onlyIf } = chatTurnReads(apiKey, conversationId);
-  return ctx.locks.withLock(conversationId, async (results, _closing, connection) => {
+  return ctx.locks.withLock(conversationId, async (results, closing, connection) => {
     const principal = await principalFrom(ctx, results[0]!.rows[0]);
     const input = await hooks.admit(principal);
     const { tenant } = principal;
@@ -95,7 +96,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
-    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message, null, connection);
+    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message, null, onConnection(connection));
     const stored = inserted.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();
@@ -115,12 +116,12 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
         emit: hooks.emit,
         mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
-        // The reply and the credits the turn used: one statement.
+        // The reply and the credits the turn used: one statement, the unlock behind it in the same round trip.
         storeLast: async (last, done) => {
           const userMessage = await inserted;
           await appendMessage(ctx, conversation.id, 'assistant', last.content, last.metadata, [
             chargeAlongside(ctx, tenant.id, done.usage, userMessage.id),
-          ]);
+          ], closingOn(closing));
         },
       });
     } catch (err) {

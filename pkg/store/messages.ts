@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { uuid } from '../ids.js';
 import { carried, carry, type Alongside } from './alongside.js';
+import { onPool, type Runner } from '../db/statements.js';
 
 export type Role = 'user' | 'assistant' | 'admin' | 'system' | 'tool';
 
@@ -24,7 +25,7 @@ export const unstoredMessage = (role: Role, content: string, metadata: Record<st
   metadata,
 });
 
-/** `alongside`: other writes made by the same statement; `connection`: one to use instead of the pool's. */
+/** `alongside`: other writes made by the same statement; `run`: where it runs. */
 export async function appendMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   conversationId: string,
@@ -32,9 +33,9 @@ export async function appendMessage(
   content: string,
   metadata: Record<string, unknown> | null = null,
   alongside: Alongside[] = [],
-  connection?: unknown,
+  run: Runner = onPool,
 ): Promise<StoredMessage> {
-  const [stored] = await appendMessages(ctx, conversationId, [unstoredMessage(role, content, metadata)], alongside, connection);
+  const [stored] = await appendMessages(ctx, conversationId, [unstoredMessage(role, content, metadata)], alongside, run);
   return stored!;
 }
 
@@ -44,10 +45,9 @@ export async function appendMessages(
   conversationId: string,
   messages: UnstoredMessage[],
   alongside: Alongside[] = [],
-  connection?: unknown,
+  run: Runner = onPool,
 ): Promise<StoredMessage[]> {
-  const query = carry(messageInsert(ctx, conversationId, messages), alongside).returning('*');
-  const rows: { seq: number }[] = await (connection ? query.connection(connection) : query);
+  const rows = (await run(carry(messageInsert(ctx, conversationId, messages), alongside).returning('*'))) as { seq: number }[];
   carried(alongside);
   return rows.sort((a, b) => a.seq - b.seq).map(toStoredMessage);
 }

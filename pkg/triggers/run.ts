@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { runTurn } from '../agent/turn.js';
-import { inlined, type Runner } from '../db/statements.js';
+import { closingOn, type Runner } from '../db/statements.js';
 import type { Alongside } from '../store/alongside.js';
 import { chargeAlongside } from '../store/credits.js';
 import { messagesAlongside, unstoredMessage } from '../store/messages.js';
@@ -106,8 +106,6 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
     const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id });
     const outcome: { value: JobOutcome | null } = { value: null };
     const ended: { row: TriggerRow | null } = { row: null };
-    // The run's last statement goes out on the lock's connection, the unlock behind it.
-    const onLock: Runner = async (statement) => (await closing(inlined(statement))).rows;
     await runTurn(ctx, {
       tenant,
       agent,
@@ -123,7 +121,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
         ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
           messagesAlongside(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
           chargeAlongside(ctx, tenant.id, turn.usage, opening.id),
-        ], onLock);
+        ], closingOn(closing));
       },
     });
     return ended.row;
