@@ -77,34 +77,21 @@ function conversations(client: Client, agentId: string): () => Promise<string> {
   };
 }
 
-/** ms for `fn` to settle. */
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await fn();
-  return performance.now() - started;
-}
-
 /**
- * The part of the added time no implementation of a stateful turn avoids on this machine: one
- * Postgres round trip (the key, the lock and the context must be read before the model is asked)
- * and one more HTTP hop (client → Switchboard → client), each measured beside every pair.
+ * A turn must read its key, lock and context from Postgres before the model is asked, and its
+ * client reaches the model through one more HTTP hop: measured beside every pair, as one Postgres
+ * round trip and the time a no-op proxy adds.
  */
-function roundTrips(server: BenchServer, db: pg.Client) {
-  return async () => ({
-    postgres: await timed(() => db.query('select 1')),
-    http: await timed(async () => (await fetch(`${server.url}/healthz`)).text()),
-  });
-}
-
-async function measureTtft(server: BenchServer, client: Client, db: pg.Client, turns: number) {
+async function measureTtft(server: BenchServer, proxyUrl: string, client: Client, db: pg.Client, turns: number) {
   const next = conversations(client, server.agentId);
-  const floor = roundTrips(server, db);
-  const through: number[] = [];
-  const direct: number[] = [];
-  const added: number[] = [];
-  const postgres: number[] = [];
-  const http: number[] = [];
-  const beyond: number[] = [];
+  const samples: Record<'through' | 'direct' | 'added' | 'proxied' | 'postgres' | 'beyond', number[]> = {
+    through: [],
+    direct: [],
+    added: [],
+    proxied: [],
+    postgres: [],
+    beyond: [],
+  };
   const phases: Record<string, number[]> = {};
   const viaSwitchboard = async () => {
     const id = await next();
@@ -115,9 +102,9 @@ async function measureTtft(server: BenchServer, client: Client, db: pg.Client, t
       switchboardContent,
     );
   };
-  const straight = () =>
+  const straight = (base: string) => () =>
     timeToFirstToken(
-      `${server.modelUrl}/chat/completions`,
+      `${base}/chat/completions`,
       {},
       {
         model: 'bench',
@@ -130,24 +117,24 @@ async function measureTtft(server: BenchServer, client: Client, db: pg.Client, t
       },
       modelContent,
     );
+  const ways = [viaSwitchboard, straight(server.modelUrl), straight(`${proxyUrl}${new URL(server.modelUrl).pathname}`)];
   for (let i = 0; i < turns; i++) {
-    // Alternating which goes first keeps either from always meeting a warmer machine.
-    let s: Awaited<ReturnType<typeof viaSwitchboard>>;
-    let d: Awaited<ReturnType<typeof straight>>;
-    if (i % 2 === 0) {
-      s = await viaSwitchboard();
-      d = await straight();
-    } else {
-      d = await straight();
-      s = await viaSwitchboard();
+    // Rotating which goes first keeps any from always meeting a warmer machine.
+    const results: Awaited<ReturnType<typeof viaSwitchboard>>[] = [];
+    for (let k = 0; k < ways.length; k++) {
+      const way = (i + k) % ways.length;
+      results[way] = await ways[way]!();
     }
-    const trips = await floor();
-    through.push(s.ms);
-    direct.push(d.ms);
-    added.push(s.ms - d.ms);
-    postgres.push(trips.postgres);
-    http.push(trips.http);
-    beyond.push(s.ms - d.ms - trips.postgres - trips.http);
+    const [s, d, p] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
+    const started = performance.now();
+    await db.query('select 1');
+    const postgres = performance.now() - started;
+    samples.through.push(s.ms);
+    samples.direct.push(d.ms);
+    samples.added.push(s.ms - d.ms);
+    samples.proxied.push(p.ms - d.ms);
+    samples.postgres.push(postgres);
+    samples.beyond.push(s.ms - p.ms - postgres);
     // The model is asked while the user's message is stored: which answers first varies, so the two count as one.
     const { context = 0, ...overlapped } = s.phases;
     const opened = Object.values(overlapped).reduce((a, b) => a + b, 0);
@@ -156,12 +143,12 @@ async function measureTtft(server: BenchServer, client: Client, db: pg.Client, t
   const breakdown = Object.fromEntries(Object.entries(phases).map(([name, values]) => [name, stats(values)]));
   return {
     turns,
-    switchboard: stats(through),
-    model: stats(direct),
-    added: stats(added),
-    postgresRoundTrip: stats(postgres),
-    httpHop: stats(http),
-    addedBeyondRoundTrips: stats(beyond),
+    switchboard: stats(samples.through),
+    model: stats(samples.direct),
+    added: stats(samples.added),
+    addedByNoOpProxy: stats(samples.proxied),
+    postgresRoundTrip: stats(samples.postgres),
+    addedBeyondProxyAndRoundTrip: stats(samples.beyond),
     serverTiming: breakdown,
   };
 }
@@ -213,10 +200,10 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 |---|---|---|
 | Streamed time to first token through Switchboard | ${ttft.switchboard.median} | ${ttft.switchboard.p99} |
 | Streamed time to first token straight from the model server | ${ttft.model.median} | ${ttft.model.p99} |
-| **Added by Switchboard** (per-turn difference, ${ttft.turns} alternating pairs) | **${ttft.added.median}** | ${ttft.added.p99} |
+| **Added by Switchboard** (per-turn difference, ${ttft.turns} rotating triples) | **${ttft.added.median}** | ${ttft.added.p99} |
+| Added by a no-op HTTP proxy in front of the same model server (same pairs) | ${ttft.addedByNoOpProxy.median} | ${ttft.addedByNoOpProxy.p99} |
 | One Postgres round trip (\`select 1\`, beside each pair) | ${ttft.postgresRoundTrip.median} | ${ttft.postgresRoundTrip.p99} |
-| One more HTTP hop (\`GET /healthz\` through Switchboard, beside each pair) | ${ttft.httpHop.median} | ${ttft.httpHop.p99} |
-| Added beyond those two (per-pair difference minus both) | ${ttft.addedBeyondRoundTrips.median} | ${ttft.addedBeyondRoundTrips.p99} |
+| Added by Switchboard beyond the proxy's hop and one round trip | ${ttft.addedBeyondProxyAndRoundTrip.median} | ${ttft.addedBeyondProxyAndRoundTrip.p99} |
 | Non-streamed turn latency at concurrency ${t.concurrency} | ${t.latency.median} | ${t.latency.p99} |
 
 Where a streamed turn's time goes on the server before the stream opens, from Switchboard's \`Server-Timing\` header
@@ -227,8 +214,9 @@ Where a streamed turn's time goes on the server before the stream opens, from Sw
 
 Non-streamed throughput: **${t.turnsPerSecond} turns/s** (${t.turns} turns, ${t.concurrency} conversations in parallel, ${t.seconds} s).
 
-A turn must read its key, lock and context from Postgres before the model is asked, and its client reaches the model
-through one more HTTP hop; the last row is what Switchboard adds besides those two.
+A turn must read its key, lock and context from Postgres before the model is asked (one round trip), and its client
+reaches the model through one more HTTP hop, which a proxy that does nothing already pays on this machine; the row
+before the throughput is what Switchboard adds beyond those two.
 
 Target: added median time to first token ≤ ${r.target.addedMedianTtftMs} ms — **${r.target.result}**.
 `;
@@ -243,13 +231,14 @@ async function run() {
     chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'],
   });
   const api = await startThread<BenchServer>(new URL('./server.js', import.meta.url), { databaseUrl: database.url, modelUrl: model.ready.url });
+  const proxy = await startThread<{ url: string }>(new URL('./proxy-server.js', import.meta.url), { target: new URL(model.ready.url).origin });
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
     const server = api.ready;
     const client = clientFor(server.url, server.apiKey);
-    await measureTtft(server, client, db, WARMUP_TURNS);
-    const ttft = await measureTtft(server, client, db, TTFT_TURNS);
+    await measureTtft(server, proxy.ready.url, client, db, WARMUP_TURNS);
+    const ttft = await measureTtft(server, proxy.ready.url, client, db, TTFT_TURNS);
     const throughput = await measureThroughput(client, server.agentId);
     const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
     return {
@@ -262,6 +251,7 @@ async function run() {
     };
   } finally {
     await db.end();
+    await proxy.close();
     await api.close();
     await model.close();
     await database.drop();
