@@ -27,7 +27,14 @@ export function openSse(res: Response): SseStream {
   return {
     send(event) {
       clearImmediate(early);
-      if (!closed) res.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (closed) return;
+      // Events written together (a burst the model sent at once) leave in one packet: the first is
+      // not held back, only joined by those already at hand.
+      if (!res.writableCorked) {
+        res.cork();
+        process.nextTick(() => res.uncork());
+      }
+      res.write(`data: ${JSON.stringify(event)}\n\n`);
     },
     end() {
       clearImmediate(early);

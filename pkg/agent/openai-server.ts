@@ -12,6 +12,8 @@ export interface ModelReply {
   usage?: { promptTokens: number; completionTokens: number };
   /** Wait before the first byte (tests of timeouts). */
   delayMs?: number;
+  /** Send the first chunk, then wait for this before the rest (tests that events stream as they come). */
+  holdAfterFirst?: Promise<unknown>;
   /** Answer with this HTTP status and error instead of a completion. */
   fail?: { status: number; message: string };
 }
@@ -97,7 +99,10 @@ async function answer(req: IncomingMessage, res: ServerResponse, respond: Respon
   const send = (delta: object, finishReason: string | null = null, extra: object = {}) =>
     res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
   send({ role: 'assistant', content: '' });
-  for (const chunk of reply.chunks ?? splitWords(reply.content ?? '')) send({ content: chunk });
+  for (const [i, chunk] of (reply.chunks ?? splitWords(reply.content ?? '')).entries()) {
+    send({ content: chunk });
+    if (i === 0) await reply.holdAfterFirst;
+  }
   for (const call of toolCalls) send({ tool_calls: [call] });
   send({}, finish);
   const streamOptions = (request as { stream_options?: { include_usage?: boolean } }).stream_options;

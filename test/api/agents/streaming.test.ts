@@ -137,6 +137,28 @@ describe('Agent handoff and streamed replies', () => {
       expect(events[0].content).to.equal('At last.');
     });
 
+    it('sends each event as it comes, not when the turn ends', async () => {
+      const { apiKey, conversationId } = await companyWithBilling();
+      let rest!: () => void;
+      app.model.reply({ chunks: ['First', ' and the rest.'], holdAfterFirst: new Promise<void>((resolve) => (rest = resolve)) });
+
+      const res = await fetch(`${app.url}/api/v1/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Hi', stream: true }),
+      });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let seen = '';
+      // The model holds the rest of its answer until the first event has reached the client.
+      while (!seen.includes('\n\n')) seen += decoder.decode((await reader.read()).value, { stream: true });
+      expect(JSON.parse(seen.slice('data: '.length, seen.indexOf('\n\n')))).to.deep.equal({ type: 'content', content: 'First' });
+      rest();
+      for (let part = await reader.read(); !part.done; part = await reader.read()) seen += decoder.decode(part.value, { stream: true });
+      const types = seen.split('\n\n').filter(Boolean).map((b) => JSON.parse(b.slice('data: '.length)).type);
+      expect(types).to.deep.equal(['content', 'content', 'done']);
+    });
+
     it('tells in Server-Timing where the time before the first event went', async () => {
       const { apiKey, conversationId } = await companyWithBilling();
       app.model.reply({ chunks: ['Hello.'] });
