@@ -1,6 +1,10 @@
 // One agent turn: call the model, run the tools it asks for on the server, repeat until it
 // answers in plain text. Every message is stored as it completes, so a turn is never lost.
-import type { ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageFunctionToolCall,
+} from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import type { Agent } from '../store/agents.js';
@@ -66,6 +70,8 @@ export interface TurnInput {
     result: TurnResult,
     opening: UnstoredMessage[],
   ) => Promise<void>;
+  /** Ask the model for whole answers, not streams: nobody reads this turn as it is written (a job). */
+  whole?: boolean;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
 }
@@ -120,24 +126,18 @@ async function callModel(
     history,
   });
   const round: ModelRound = { content: '', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+  const request = {
+    model: agent.model ?? ctx.model.defaultModel,
+    messages,
+    ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
+  };
   try {
-    const stream = await ctx.model.openai.chat.completions.create({
-      model: agent.model ?? ctx.model.defaultModel,
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
-    });
+    if (input.whole) return await wholeRound(ctx, input, request, onContent);
+    const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
     input.mark?.('model');
     await input.beforeEmit;
     for await (const chunk of stream) {
-      if (chunk.usage) {
-        round.usage = {
-          promptTokens: chunk.usage.prompt_tokens,
-          completionTokens: chunk.usage.completion_tokens,
-          totalTokens: chunk.usage.total_tokens,
-        };
-      }
+      if (chunk.usage) round.usage = toUsage(chunk.usage);
       const delta = chunk.choices[0]?.delta;
       if (!delta) continue;
       if (delta.content) {
@@ -155,6 +155,28 @@ async function callModel(
     throw new ModelError(`model request failed: ${(err as Error).message}`);
   }
   return round;
+}
+
+const toUsage = (u: CompletionUsage): Usage => ({ promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens });
+
+/** callModel's round asked for as one answer rather than a stream (TurnInput.whole). */
+async function wholeRound(
+  ctx: Ctx,
+  input: TurnInput,
+  request: ChatCompletionCreateParamsNonStreaming,
+  onContent: (chunk: string) => void,
+): Promise<ModelRound> {
+  const completion = await ctx.model.openai.chat.completions.create(request);
+  input.mark?.('model');
+  await input.beforeEmit;
+  const message = completion.choices[0]?.message;
+  const content = message?.content ?? '';
+  if (content) onContent(content);
+  return {
+    content,
+    toolCalls: (message?.tool_calls ?? []).filter((c): c is ChatCompletionMessageFunctionToolCall => c.type === 'function'),
+    usage: completion.usage ? toUsage(completion.usage) : { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  };
 }
 
 function parseArgs(raw: string): Record<string, unknown> | null {

@@ -114,6 +114,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
       conversation,
       history,
       opening,
+      whole: true,
       turnSystemMessage: JOB_INSTRUCTIONS,
       contactMemory,
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),

@@ -567,6 +567,17 @@ describe('Trigger endpoints with the controllers running', () => {
       expect(messages[1]!.content).to.equal('Ledger reconciled');
     });
 
+    it('asks the model for whole answers, not streams (nobody reads a job as it is written)', async () => {
+      app.model.reply({ toolCalls: [{ name: 'lookup_invoice', arguments: { number: 'I-4' } }] }, { content: 'Invoice I-4 is open', usage: { promptTokens: 90, completionTokens: 10 } });
+      const before = app.model.requests.length;
+      const job = (await client.post('/api/v1/triggers', { agentId, task: 'Check invoice I-4' })).body;
+      const done = await waitForStatus(client, job.triggerId, 'succeeded');
+      const asked = app.model.requests.slice(before);
+      expect(asked.map((r) => Boolean(r.stream))).to.deep.equal([false, false]);
+      expect(asked[1]!.messages.at(-1)).to.include({ role: 'tool', content: 'Unknown tool lookup_invoice' });
+      expect(done.resultSummary).to.equal('Invoice I-4 is open');
+    });
+
     it('stores its brief before the messages of a tool round', async () => {
       app.model.reply({ toolCalls: [{ name: 'lookup_invoice', arguments: { number: 'I-9' } }] }, { content: 'Invoice I-9 is paid' });
       const job = (await client.post('/api/v1/triggers', { agentId, task: 'Check invoice I-9' })).body;
