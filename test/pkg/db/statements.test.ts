@@ -27,4 +27,8 @@ describe('inlined (pkg/db/statements)', () => {
     expect(result.rows).to.deep.equal(expected);
     expect(expected[0]).to.include({ quoted: "O'Brien said 'hi'", backslashed: 'C:\\path\\to', nothing: null, dollars: '$1 and $2' });
   });
+
+  it('refuses binary values, which it has no literal for', () => {
+    expect(() => inlined(db.raw('select ?::bytea', [Buffer.from('x')]))).to.throw(/binary values cannot be inlined/);
+  });
 });
