@@ -14,7 +14,7 @@ import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase } from '../support/database.js';
-import { clientFor, type Client } from '../support/app.js';
+import { benchClient } from './http-client.js';
 import type { GraphileRun, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
 import { startThread } from './threads.js';
 
@@ -98,18 +98,18 @@ interface Driver {
 }
 
 function switchboardDriver(ready: JobsServerReady): Driver {
-  const client: Client = clientFor(ready.url!, ready.apiKey);
+  const client = benchClient(ready.url!, ready.apiKey!);
   return {
     async enqueue() {
       const submitted = Date.now();
-      const res = await client.post('/api/v1/triggers', { agentId: ready.agentId, task: TASK });
+      const res = await client.request('POST', '/api/v1/triggers', { agentId: ready.agentId, task: TASK });
       const acknowledged = Date.now();
       if (res.status !== 202) throw new Error(`creating a job answered ${res.status}: ${JSON.stringify(res.body)}`);
       return { handle: res.body.triggerId as string, submitted, acknowledged };
     },
     async finished({ handle: id, acknowledged }) {
       for (let poll = 0; poll < MAX_POLLS; poll++) {
-        const res = await client.get(`/api/v1/triggers/${id}?wait=${WAIT_SECONDS}`);
+        const res = await client.request('GET', `/api/v1/triggers/${id}?wait=${WAIT_SECONDS}`);
         if (res.status !== 200) throw new Error(`reading job ${id} answered ${res.status}`);
         const t = res.body as { status: string; createdAt: string; startedAt: string; completedAt: string; errorMessage: string | null };
         if (t.status === 'succeeded') {
@@ -243,8 +243,9 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 Switchboard jobs do real work: created over REST on a new conversation, one model call through the openai client (the
 stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing.
 Switchboard runs as deployed (the Helm chart's \`switchboard api\` and \`switchboard controllers\`): its API and its controllers
-each in a worker thread of their own, with a pool of ${POOL_MAX} connections each; graphile-worker runs in one thread, its
-jobs added from the benchmark's thread. The machine's cores are shared by all threads and Postgres. Latency phase:
+each in a worker thread of their own, with a pool of ${POOL_MAX} connections each, its jobs created and read from the
+benchmark's thread over keep-alive HTTP (node's http, the cheapest client on these shared cores); graphile-worker runs in
+one thread, its jobs added from the benchmark's thread. The machine's cores are shared by all threads and Postgres. Latency phase:
 \`concurrency\` submitters each enqueue a job and wait for it to finish (${LATENCY_JOBS} jobs), so a slot is always free.
 Throughput phase: ${THROUGHPUT_JOBS} jobs enqueued by ${SUBMITTERS} parallel submitters, first enqueue to last completion.
 Enqueue → start is Switchboard's createdAt → startedAt (server clock) and graphile-worker's addJob call → task start;
