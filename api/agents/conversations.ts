@@ -92,6 +92,8 @@ export function turnRouter(ctx: Ctx, limits: RateLimits, json: RequestHandler): 
       },
       emit: (event) => stream?.send(event),
     });
+    // Handled below once the body says how to answer; a refusal may come before that.
+    turn.catch(() => {});
     await body.catch(() => {});
     if (streamed) return streamTurn(ctx, id, turn, () => stream);
 

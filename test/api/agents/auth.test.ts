@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { startTestApp, type HttpResult, type TestApp } from '../../support/app.js';
 import { createKey, revokeKey } from '../../../pkg/store/keys.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
@@ -89,6 +90,36 @@ describe('Authentication', () => {
     expect(done.body.message.content).to.equal('Done at last.');
     const history = (await owner.client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
     expect(history.map((m: { content: string }) => m.content)).to.deep.equal(['Take your time.', 'Done at last.']);
+  });
+
+  it('answers 401 to a turn whose body arrives after its key was refused, leaving no rejection unhandled', async () => {
+    // An unhandled rejection ends a server process (Node's default), so none may be left behind.
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    const { client, agentId } = await app.company();
+    const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
+    const body = JSON.stringify({ message: 'Hi' });
+    const req = request(`${app.url}/api/v1/conversations/${conversationId}/messages`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sb_nosuchkeyatall', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    process.on('unhandledRejection', note);
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (part: Buffer) => (text += part));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+    });
+    req.flushHeaders();
+    // The key's lookup is refused while the body is still on its way.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    req.end(body);
+    const res = await answered.finally(() => process.off('unhandledRejection', note));
+    expect(res.status).to.equal(401);
+    expect(JSON.parse(res.text)).to.have.all.keys('error');
+    expect(unhandled).to.deep.equal([]);
   });
 
   it('identifies the company by the key alone: another company sees 403 on a conversation it does not own', async () => {
