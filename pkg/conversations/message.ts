@@ -3,7 +3,6 @@
 import type { Ctx } from '../context.js';
 import { Conflict, DomainError, NotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { closingOn, onConnection } from '../db/statements.js';
 import { runTurn, storeWhileAsking, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
@@ -83,7 +82,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
   }
   // Every check runs under the conversation's lock, where it holds.
   const { reads, onlyIf } = chatTurnReads(apiKey, conversationId);
-  return ctx.locks.withLock(conversationId, async (results, closing, connection) => {
+  return ctx.locks.withLock(conversationId, async (results, lock) => {
     const principal = await principalFrom(ctx, results[0]!.rows[0]);
     const input = await hooks.admit(principal);
     const { tenant } = principal;
@@ -96,7 +95,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
-    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message, null, onConnection(connection));
+    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message, null, lock.run);
     const stored = inserted.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();
@@ -121,7 +120,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
           const userMessage = await inserted;
           await appendMessage(ctx, conversation.id, 'assistant', last.content, last.metadata, [
             chargeAlongside(ctx, tenant.id, done.usage, userMessage.id),
-          ], closingOn(closing));
+          ], lock.close);
         },
       });
     } catch (err) {

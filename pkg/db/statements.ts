@@ -8,18 +8,6 @@ export type Runner = (statement: Knex.QueryBuilder) => Promise<Record<string, an
 
 export const onPool: Runner = async (statement) => statement;
 
-/** On a held connection (a turn lock's): the statement goes out at once, with no wait for the pool. */
-export const onConnection =
-  (connection: unknown): Runner =>
-  async (statement) =>
-    statement.connection(connection);
-
-/** As a turn lock's closing statement (TurnLocks.withLock): committed, then the lock released, in one round trip. */
-export const closingOn =
-  (closing: (sql: string) => Promise<pg.QueryResult>): Runner =>
-  async (statement) =>
-    (await closing(inlined(statement))).rows;
-
 // The text pg would send for each value as a parameter, so a literal means what the parameter did.
 const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): string | Buffer | null } }).utils;
 

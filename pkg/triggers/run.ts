@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { runTurn } from '../agent/turn.js';
-import { closingOn, type Runner } from '../db/statements.js';
+import type { Runner } from '../db/statements.js';
 import type { Alongside } from '../store/alongside.js';
 import { chargeAlongside } from '../store/credits.js';
 import { messagesAlongside, unstoredMessage } from '../store/messages.js';
@@ -100,7 +100,7 @@ function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
-  return ctx.locks.withLock(row.conversation_id, async (results, closing) => {
+  return ctx.locks.withLock(row.conversation_id, async (results, lock) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, results);
     const first = row.attempt_count === 1 && !row.human_reply;
     const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id });
@@ -121,7 +121,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
         ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
           messagesAlongside(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
           chargeAlongside(ctx, tenant.id, turn.usage, opening.id),
-        ], closingOn(closing));
+        ], lock.close);
       },
     });
     return ended.row;
