@@ -16,7 +16,9 @@ const agents: Record<string, http.Agent> = {
 const BODILESS = new Set([204, 205, 304]);
 
 export function modelFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : input);
+  // The openai client passes a URL and the request's parts in `init`, never a Request.
+  if (input instanceof Request) return Promise.reject(new TypeError('the model client passes a URL, not a Request'));
+  const url = new URL(input);
   const agent = agents[url.protocol];
   if (!agent) return Promise.reject(new TypeError(`unsupported protocol ${url.protocol}`));
   const body = init.body ?? undefined;

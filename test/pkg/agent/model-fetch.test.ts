@@ -43,6 +43,8 @@ describe("The model client's fetch (node http/https with keep-alive)", () => {
     expect(sent.headers.authorization).to.equal('Bearer sk-test');
     expect(sent.headers['content-type']).to.equal('application/json');
     expect(JSON.parse(sent.body)).to.deep.include({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
+    // Sent by node's http, not the built-in fetch (which asks for compression and adds fetch metadata).
+    expect(sent.headers).not.to.have.any.keys('accept-encoding', 'sec-fetch-mode');
   });
 
   it('reads a whole completion and its headers, on one kept-alive connection', async () => {
