@@ -7,7 +7,11 @@ import type { Ctx } from '../pkg/context.js';
 
 export interface Claimed {
   id: string;
-  run(): Promise<void>;
+  /**
+   * Runs the claimed row. A run may claim the next due row on its way out, in a round trip it makes
+   * anyway, if `mayClaimNext()` says so then; that row takes this one's slot.
+   */
+  run(mayClaimNext: () => boolean): Promise<Claimed | void>;
 }
 
 /** What one claim took, and when anything it left is next due. */
@@ -121,14 +125,16 @@ class Loop {
   private run(claimed: Claimed): void {
     const { ctx, reconciler } = this;
     const run = claimed
-      .run()
+      .run(() => !this.stopping)
       .catch((err: Error) => {
         ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
         ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
       })
-      .finally(() => {
+      .then((next) => {
         this.running.delete(claimed.id);
-        this.wake();
+        // The row it claimed takes its slot; otherwise the slot is free to claim for.
+        if (next) this.run(next);
+        else this.wake();
       });
     this.running.set(claimed.id, run);
   }
@@ -184,13 +190,16 @@ class Loop {
   /** Returns the ids of runs still going when the grace period ended, whose leases were released. */
   private async drain(): Promise<string[]> {
     const { ctx, reconciler } = this;
-    const all = Promise.allSettled(this.running.values());
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.opts.graceMs);
+    const grace = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.opts.graceMs);
     });
-    // Leases of runs still going are heartbeated until they finish or the grace period ends.
-    await Promise.race([all, grace]);
+    // Leases of runs still going are heartbeated until they finish or the grace period ends; a run
+    // that claimed a row on its way out (before it heard of the stop) hands its slot to that row.
+    let inGrace = true;
+    while (this.running.size && inGrace) {
+      inGrace = await Promise.race([Promise.allSettled(this.running.values()).then(() => true), grace]);
+    }
     clearTimeout(timer);
     const left = [...this.running.keys()];
     if (left.length) {

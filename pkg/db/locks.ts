@@ -4,10 +4,58 @@
 import pg from 'pg';
 import { inlined, type Runner } from './statements.js';
 
+/** What follows a closing statement in its round trip (LockRunners.closeThenLock). */
+export interface NextLock {
+  /** Statements run first, each as it is (a claim that decides what to lock). */
+  before: string[];
+  /** SQL giving the key of the lock to take if it is free, never waiting for it; null: none. */
+  key: string;
+  /** Statements run once it is held, as withLock's reads. */
+  reads: string[];
+}
+
+/** A lock taken at the end of another's closing round trip, with its reads' results. */
+export interface HandedLock {
+  readonly key: string;
+  readonly results: pg.QueryResult[];
+  /** Give it up unused. */
+  release(): void;
+}
+
 /** Where a statement runs on a turn lock's connection (TurnLocks.withLock). */
 export interface LockRunners {
+  /** Sends a statement at once. */
   run: Runner;
+  /** Ends with a statement, committed and the lock released in the same round trip. */
   close: Runner;
+  /**
+   * `close`, and in the same round trip `next`: its statements, then its lock if free, then its
+   * reads. The lock, when taken, is handed over with the connection (TurnLocks.withHandedLock).
+   */
+  closeThenLock(statement: Parameters<Runner>[0], next: NextLock): Promise<{ rows: Record<string, any>[]; before: pg.QueryResult[]; lock: HandedLock | null }>;
+}
+
+const keyOf = (key: string) => `hashtext(${pg.escapeLiteral(key)})`;
+const unlockOf = (key: string) => `select pg_advisory_unlock(${keyOf(key)})`;
+
+/** After this process's round trip ends, give the connection back (closed if that failed, which frees its locks). */
+function releaseAfter(client: pg.PoolClient, last: Promise<unknown>): void {
+  last.then(
+    () => client.release(),
+    () => client.release(true),
+  );
+}
+
+class Handed implements HandedLock {
+  constructor(
+    readonly client: pg.PoolClient,
+    readonly key: string,
+    readonly results: pg.QueryResult[],
+  ) {}
+
+  release(): void {
+    releaseAfter(this.client, this.client.query(unlockOf(this.key)));
+  }
 }
 
 export class TurnLocks {
@@ -20,44 +68,70 @@ export class TurnLocks {
    * Runs `fn` while holding the lock named by `key`; callers for the same key run one at a time.
    * `reads` (SQL with its values inlined as literals) go out in the same round trip as the lock and
    * run once it is held, each statement seeing everything committed before it (read committed);
-   * `fn` gets their results in order, and the lock's connection as two runners: `run` sends a
-   * statement at once, with no wait for the pool; `close` ends with one, committed and the lock
-   * released in the same round trip. With `onlyIf` (a `from … where …` clause), the lock is taken
-   * only when that finds a row, so a caller without the right to it never waits on it or holds it;
-   * `fn` runs either way (the reads tell it why it may not go on).
+   * `fn` gets their results in order, and the lock's connection as runners (LockRunners). With
+   * `onlyIf` (a `from … where …` clause), the lock is taken only when that finds a row, so a caller
+   * without the right to it never waits on it or holds it; `fn` runs either way (the reads tell it
+   * why it may not go on).
    */
   async withLock<T>(key: string, fn: (reads: pg.QueryResult[], lock: LockRunners) => Promise<T>, reads: string[] = [], onlyIf = ''): Promise<T> {
     const client = await this.pool.connect();
-    const lockKey = `hashtext(${client.escapeLiteral(key)})`;
-    const unlock = `select pg_advisory_unlock(${lockKey})`;
+    return this.holding(client, key, async () => {
+      const answer: pg.QueryResult | pg.QueryResult[] = await client.query([`select pg_advisory_lock(${keyOf(key)}) ${onlyIf}`, ...reads].join(';\n'));
+      const [lock, ...results] = Array.isArray(answer) ? answer : [answer];
+      return { held: lock!.rows.length > 0, results };
+    }, fn);
+  }
+
+  /** Runs `fn` holding a lock handed over by a closing round trip, as withLock would. */
+  withHandedLock<T>(lock: HandedLock, fn: (reads: pg.QueryResult[], lock: LockRunners) => Promise<T>): Promise<T> {
+    const { client, key, results } = lock as Handed;
+    return this.holding(client, key, async () => ({ held: true, results }), fn);
+  }
+
+  private async holding<T>(
+    client: pg.PoolClient,
+    key: string,
+    take: () => Promise<{ held: boolean; results: pg.QueryResult[] }>,
+    fn: (reads: pg.QueryResult[], lock: LockRunners) => Promise<T>,
+  ): Promise<T> {
+    const unlock = unlockOf(key);
+    // The round trip that ends this lock, once sent; `handed`: the connection went on to the next lock.
     let closed: Promise<unknown> | null = null;
+    let handed = false;
+    // Begin and commit are explicit: in one implicit transaction the unlock would come before the commit.
+    const closing = (statement: Parameters<Runner>[0], after: string[]) => {
+      const answer = client.query(['begin', inlined(statement), 'commit', unlock, ...after].join(';\n')) as unknown as Promise<pg.QueryResult[]>;
+      closed = answer;
+      return answer;
+    };
     const runners: LockRunners = {
       run: async (statement) => statement.connection(client),
-      close: async (statement) => {
-        // Begin and commit are explicit: in one implicit transaction the unlock would come before the commit.
-        const answer = client.query(`begin; ${inlined(statement)}; commit; ${unlock}`);
-        closed = answer;
-        return ((await answer) as unknown as pg.QueryResult[])[1]!.rows;
+      close: async (statement) => (await closing(statement, []))[1]!.rows,
+      closeThenLock: async (statement, next) => {
+        const take = `select k as key, pg_try_advisory_lock(hashtext(k)) as locked from (select ${next.key} as k) n where k is not null`;
+        const results = await closing(statement, [...next.before, take, ...next.reads]);
+        const before = results.slice(4, 4 + next.before.length);
+        const taken = results[4 + next.before.length]!.rows[0];
+        if (!taken?.locked) return { rows: results[1]!.rows, before, lock: null };
+        handed = true;
+        return { rows: results[1]!.rows, before, lock: new Handed(client, taken.key, results.slice(5 + next.before.length)) };
       },
     };
     // The simple protocol runs several statements from one message; a statement that fails after
     // the lock may have been taken leaves it held, so until the results say otherwise it is.
     let held = true;
     try {
-      const answer: pg.QueryResult | pg.QueryResult[] = await client.query([`select pg_advisory_lock(${lockKey}) ${onlyIf}`, ...reads].join(';\n'));
-      const [lock, ...results] = Array.isArray(answer) ? answer : [answer];
-      held = lock!.rows.length > 0;
-      return await fn(results, runners);
+      const taken = await take();
+      held = taken.held;
+      return await fn(taken.results, runners);
     } finally {
       // The caller goes on without waiting for the unlock: Postgres hands the lock to the next
       // waiter when it arrives, and the connection returns to the pool only after it (or, if the
-      // unlock or the closing statement failed, is closed, which frees the lock and ends its transaction).
-      if (!held && !closed) client.release();
-      else {
-        (closed ?? client.query(unlock)).then(
-          () => client.release(),
-          () => client.release(true),
-        );
+      // unlock or the closing statement failed, is closed, which frees the lock and ends its
+      // transaction). A connection handed on to the next lock goes with it.
+      if (!handed) {
+        if (!held && !closed) client.release();
+        else releaseAfter(client, closed ?? client.query(unlock));
       }
     }
   }

@@ -4,6 +4,7 @@ import * as m001 from './migrations/001_foundation.js';
 import * as m002 from './migrations/002_triggers.js';
 import * as m003 from './migrations/003_voice.js';
 import * as m004calls from './migrations/004_calls.js';
+import * as m005 from './migrations/005_claim.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '002_triggers': m002,
   '003_voice': m003,
   '004_calls': m004calls,
+  '005_claim': m005,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -1,5 +1,6 @@
 // Trigger rows: reading, conditional transitions, and the controller's claim and sweep queries.
 import type { Knex } from 'knex';
+import { escapeLiteral } from 'pg';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
@@ -209,15 +210,39 @@ export async function applyTransition(
   return withoutAnnounced(row as TriggerRow);
 }
 
-const UNIQUE_VIOLATION = '23505';
+/** Where switchboard_claim_triggers leaves the first job it claimed ('' when none), for later statements of its round trip. */
+const CLAIMED_SETTING = 'switchboard.claimed';
+
+/** SQL for `column` of the job a claim earlier in this round trip took (null when it took none). */
+export const ofClaimedJob = (column: string): string =>
+  `(select ${column} from triggers where id = nullif(current_setting('${CLAIMED_SETTING}', true), '')::uuid)`;
+
+/** The claim's columns (switchboard_claim_triggers, migration 005): each claimed row, what it was, and the next due time. */
+const CLAIMED_COLUMNS = '(c.claimed).*, c.was_status, c.was_due, c.next_due';
+
+/** The claim as SQL, values inlined, for a round trip of several statements. */
+export function claimStatement(owner: string, now: Date, leaseMs: number, max: number, next: boolean): string {
+  const until = new Date(now.getTime() + leaseMs);
+  const args = [owner, now.toISOString(), until.toISOString(), String(max), CHANNELS.triggers].map((v) => escapeLiteral(v));
+  return `select ${CLAIMED_COLUMNS} from switchboard_claim_triggers(${args.join(', ')}, ${next}) c`;
+}
+
+/** The jobs a claim's rows hold (none is one all-null row), counted in the metrics as claimed at `now`. */
+export function claimedRows(ctx: Pick<Ctx, 'metrics'>, now: Date, rows: Record<string, any>[]): TriggerRow[] {
+  return rows.filter((r) => r.id !== null).map((r) => {
+    const { was_status: was, was_due: due, next_due: _, ...row } = r;
+    ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
+    ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - new Date(due).getTime()) / 1000);
+    return row as TriggerRow;
+  });
+}
 
 /**
  * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
  * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
  * SKIP LOCKED lets replicas claim side by side; the partial unique index settles two claims on one
- * conversation. The same statement tells when anything left is next due, for the controller's
- * sleep; jobs behind a running job on their conversation are left out: they cannot be claimed, and
- * that job's end is announced.
+ * conversation (the loser claims nothing and is told to look again at once). The same round trip
+ * tells when anything left is next due, for the controller's sleep.
  */
 export async function claimDueTriggers(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
@@ -225,49 +250,9 @@ export async function claimDueTriggers(
   leaseMs: number,
   max: number,
 ): Promise<{ claimed: TriggerRow[]; nextDue: Date | null }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const now = ctx.clock.now();
-    const until = new Date(now.getTime() + leaseMs);
-    try {
-      const { rows } = await ctx.db.raw(
-        `with locked as (
-           select t.id, t.conversation_id, t.status, t.due_at from triggers t
-           where t.due_at <= ? and t.status in ('queued', 'waiting')
-             and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running')
-           order by t.due_at
-           limit ?
-           for update skip locked
-         ), candidate as (
-           select distinct on (conversation_id) * from locked order by conversation_id, due_at
-         ), claimed as (
-           update triggers t set status = 'running', attempt_count = t.attempt_count + 1,
-             started_at = coalesce(t.started_at, ?), last_run_at = ?, next_run_at = null,
-             lease_owner = ?, lease_until = ?, due_at = ?, updated_at = ?
-           from candidate where t.id = candidate.id
-           returning t.*, candidate.status as was_status, candidate.due_at as was_due, pg_notify(?, t.id::text) as announced
-         ), next as (
-           select min(t.due_at) as next_due from triggers t
-           where t.due_at is not null and t.id not in (select id from candidate)
-             and not (t.status in ('queued', 'waiting')
-               and (t.conversation_id in (select conversation_id from candidate)
-                 or exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running')))
-         )
-         select claimed.*, next.next_due from next left join claimed on true`,
-        [now, max, now, now, owner, until, until, now, CHANNELS.triggers],
-      );
-      const claimed = rows.filter((r: { id: string | null }) => r.id !== null).map((r: Record<string, any>) => {
-        const { was_status: was, was_due: due, announced: _, next_due: __, ...row } = r;
-        ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
-        ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
-        return row as TriggerRow;
-      });
-      return { claimed, nextDue: rows[0]?.next_due ?? null };
-    } catch (err) {
-      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
-    }
-  }
-  // Other replicas kept winning the race: look again at once.
-  return { claimed: [], nextDue: ctx.clock.now() };
+  const now = ctx.clock.now();
+  const { rows } = await ctx.db.raw(claimStatement(owner, now, leaseMs, max, true));
+  return { claimed: claimedRows(ctx, now, rows), nextDue: rows[0]?.next_due ?? null };
 }
 
 /** Transitions that need no run: deadlines passed, and running work whose heartbeat stopped. */

@@ -9,7 +9,7 @@ import { assertActive, companyConversation, type Conversation } from './conversa
 import { checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
-import type { TriggerRow } from './triggers.js';
+import { ofClaimedJob, type TriggerRow } from './triggers.js';
 
 interface Read {
   conversation: Conversation;
@@ -49,9 +49,16 @@ function conversationReads(c: string, tenant: string, fallbackAgent: string): st
  */
 export function turnContextReads(tenantId: string, conversationId: string, agentId: string | null = null): string[] {
   if (!isUuid(conversationId)) throw new NotFound(`Unknown conversation ${conversationId}`);
-  const t = escapeLiteral(tenantId);
-  return [`select * from tenants where id = ${t}`, ...conversationReads(escapeLiteral(conversationId), t, agentId === null ? 'null' : escapeLiteral(agentId))];
+  return jobReads(escapeLiteral(tenantId), escapeLiteral(conversationId), agentId === null ? 'null' : escapeLiteral(agentId));
 }
+
+const jobReads = (tenant: string, conversation: string, agent: string): string[] => [
+  `select * from tenants where id = ${tenant}`,
+  ...conversationReads(conversation, tenant, agent),
+];
+
+/** turnContextReads for the job a claim earlier in the same round trip took (none: they find nothing). */
+export const claimedJobReads = (): string[] => jobReads(ofClaimedJob('tenant_id'), ofClaimedJob('conversation_id'), ofClaimedJob('agent_id'));
 
 /**
  * A chat turn's statements: the bearer key's lookup (keyLookup: key and company) first, so the

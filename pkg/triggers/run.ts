@@ -3,12 +3,14 @@
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { runTurn } from '../agent/turn.js';
+import type { QueryResult } from 'pg';
+import type { HandedLock, LockRunners } from '../db/locks.js';
 import type { Runner } from '../db/statements.js';
 import type { Alongside } from '../store/alongside.js';
 import { chargeAlongside } from '../store/credits.js';
 import { messagesAlongside, unstoredMessage } from '../store/messages.js';
-import { applyTransition, type TriggerRow } from '../store/triggers.js';
-import { jobRunContext, turnContextReads } from '../store/turn-context.js';
+import { applyTransition, claimedRows, claimStatement, ofClaimedJob, type TriggerRow } from '../store/triggers.js';
+import { claimedJobReads, jobRunContext, turnContextReads } from '../store/turn-context.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
 export const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
@@ -99,8 +101,39 @@ function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
   return applyTransition(ctx, row.id, 'error', 'failed', { ...done, completed_at: ctx.clock.now(), error_message: message }, owner);
 }
 
-async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
-  return ctx.locks.withLock(row.conversation_id, async (results, lock) => {
+/** The job a finishing run claimed for its slot, with its conversation's lock and context when that was free. */
+export interface NextJob {
+  row: TriggerRow;
+  lock: HandedLock | null;
+}
+
+/** Lets a run claim the next due job in its closing round trip, leased for `leaseMs`, if `may()` still says so then. */
+export interface ClaimNext {
+  leaseMs: number;
+  may(): boolean;
+}
+
+/**
+ * `lock.close`, claiming in the same round trip the next due job for `owner`, locking its
+ * conversation if free and reading its context: the next run starts with no round trip of its own.
+ */
+function closingAndClaiming(ctx: Ctx, owner: string, lock: LockRunners, leaseMs: number, claimed: (next: NextJob | null) => void): Runner {
+  return async (statement) => {
+    const now = ctx.clock.now();
+    const { rows, before, lock: handed } = await lock.closeThenLock(statement, {
+      // Committed before the lock is tried: the claim stands whether or not the lock is free.
+      before: ['begin', claimStatement(owner, now, leaseMs, 1, false), 'commit'],
+      key: ofClaimedJob('conversation_id::text'),
+      reads: claimedJobReads(),
+    });
+    const [row] = claimedRows(ctx, now, before[1]!.rows);
+    claimed(row ? { row, lock: handed } : null);
+    return rows;
+  };
+}
+
+async function execute(ctx: Ctx, row: TriggerRow, owner: string, handed: HandedLock | null, next: ClaimNext | undefined, chained: { job: NextJob | null }) {
+  const body = async (results: QueryResult[], lock: LockRunners) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, results);
     const first = row.attempt_count === 1 && !row.human_reply;
     const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id });
@@ -118,31 +151,49 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
       // The brief unless a tool round stored it, the last reply, the credits the run used and the job's new status: one statement.
       storeLast: async (last, turn, unstored) => {
+        const closing = next?.may() ? closingAndClaiming(ctx, owner, lock, next.leaseMs, (job) => (chained.job = job)) : lock.close;
         ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
           messagesAlongside(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
           chargeAlongside(ctx, tenant.id, turn.usage, opening.id),
-        ], lock.close);
+        ], closing);
       },
     });
     return ended.row;
-  }, turnContextReads(row.tenant_id, row.conversation_id, row.agent_id));
+  };
+  return handed
+    ? ctx.locks.withHandedLock(handed, body)
+    : ctx.locks.withLock(row.conversation_id, body, turnContextReads(row.tenant_id, row.conversation_id, row.agent_id));
 }
 
-/** Run a job claimed by `owner`. Returns the row as it ended, or null if the lease was lost meanwhile. */
-export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Promise<TriggerRow | null> {
+/**
+ * Run a job claimed by `owner` (`lock`: its conversation's, handed over by the run that claimed it).
+ * Returns the row as it ended (null if the lease was lost meanwhile), and the job it claimed on its
+ * way out when `next` let it.
+ */
+export async function runTrigger(
+  ctx: Ctx,
+  row: TriggerRow,
+  owner: string,
+  { lock = null, next }: { lock?: HandedLock | null; next?: ClaimNext } = {},
+): Promise<{ ended: TriggerRow | null; next: NextJob | null }> {
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
-    return applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
+    lock?.release();
+    const ended = await applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
       ...done,
       completed_at: now,
       error_message: 'The job deadline (expiresAt) passed before it could run',
     }, owner);
+    return { ended, next: null };
   }
+  // A job claimed before a later step failed is still this owner's to run.
+  const chained: { job: NextJob | null } = { job: null };
   try {
-    return await execute(ctx, row, owner);
+    return { ended: await execute(ctx, row, owner, lock, next, chained), next: chained.job };
   } catch (err) {
     // Model, network, credit and configuration errors all end the job; nothing re-runs it.
     if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
-    return fail(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`);
+    const ended = await fail(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`);
+    return { ended, next: chained.job };
   }
 }

@@ -88,6 +88,48 @@ describe('A job queued behind a running job on its conversation', () => {
   });
 });
 
+describe('A job its predecessor claimed while a chat turn held its conversation', () => {
+  let app: TestApp;
+  const job = heldReply({ content: 'First done' });
+  const chat = heldReply({ content: 'Chat answer' });
+  before(async () => {
+    app = await startJobsApp({ controllers: true, env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '1' } });
+  });
+  after(async () => {
+    job.release();
+    chat.release();
+    await app?.close();
+  });
+
+  it('is running while it waits for the turn to end, then runs after it in the transcript', async () => {
+    const { client, agentId } = await app.company();
+    const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
+    app.model.reply(job.reply, chat.reply, { content: 'Second done' });
+    const first = (await client.post('/api/v1/triggers', { agentId, task: 'First' })).body;
+    await waitForStatus(client, first.triggerId, 'running');
+    // The turn holds the conversation while its model call is held.
+    const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Hello' });
+    await until(() => app.model.requests.length === 2, 10_000);
+    const second = (await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'Second' })).body;
+    expect(second.status).to.equal('queued');
+
+    // The only slot's run ends and claims the second job on its way out; its conversation is busy.
+    job.release();
+    await waitForStatus(client, first.triggerId, 'succeeded');
+    await waitForStatus(client, second.triggerId, 'running');
+    expect(app.model.requests).to.have.length(2);
+
+    chat.release();
+    expect((await turn).status).to.equal(200);
+    expect((await waitForStatus(client, second.triggerId, 'succeeded')).resultSummary).to.equal('Second done');
+    const { messages } = (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body;
+    const contents = messages.map((m: { content: string }) => m.content);
+    expect(contents.indexOf('Chat answer')).to.be.above(contents.indexOf('Hello'));
+    expect(contents.findIndex((c: string) => c.startsWith(`AUTONOMOUS JOB ${second.triggerId}`))).to.be.above(contents.indexOf('Chat answer'));
+    expect(contents.at(-1)).to.equal('Second done');
+  });
+});
+
 describe('Two controller replicas', () => {
   const CONVERSATIONS = 50;
   const JOBS = 500;
