@@ -6,7 +6,7 @@ import { inlined, type Runner } from './statements.js';
 
 /** What follows a closing statement in its round trip (LockRunners.closeThenLock). */
 export interface NextLock {
-  /** Statements run first, each as it is (a claim that decides what to lock). */
+  /** Statements run first, in the closing statement's transaction (a claim that decides what to lock). */
   before: string[];
   /** SQL giving the key of the lock to take if it is free, never waiting for it; null: none. */
   key: string;
@@ -99,22 +99,23 @@ export class TurnLocks {
     let closed: Promise<unknown> | null = null;
     let handed = false;
     // Begin and commit are explicit: in one implicit transaction the unlock would come before the commit.
-    const closing = (statement: Parameters<Runner>[0], after: string[]) => {
-      const answer = client.query(['begin', inlined(statement), 'commit', unlock, ...after].join(';\n')) as unknown as Promise<pg.QueryResult[]>;
+    const closing = (statements: string[], after: string[]) => {
+      const answer = client.query(['begin', ...statements, 'commit', unlock, ...after].join(';\n')) as unknown as Promise<pg.QueryResult[]>;
       closed = answer;
       return answer;
     };
     const runners: LockRunners = {
       run: async (statement) => statement.connection(client),
-      close: async (statement) => (await closing(statement, []))[1]!.rows,
+      close: async (statement) => (await closing([inlined(statement)], []))[1]!.rows,
       closeThenLock: async (statement, next) => {
         const take = `select k as key, pg_try_advisory_lock(hashtext(k)) as locked from (select ${next.key} as k) n where k is not null`;
-        const results = await closing(statement, [...next.before, take, ...next.reads]);
-        const before = results.slice(4, 4 + next.before.length);
-        const taken = results[4 + next.before.length]!.rows[0];
-        if (!taken?.locked) return { rows: results[1]!.rows, before, lock: null };
+        const results = await closing([inlined(statement), ...next.before], [take, ...next.reads]);
+        // begin, the statement, next.before, commit, unlock, take, next.reads
+        const taken = 4 + next.before.length;
+        const answer = { rows: results[1]!.rows, before: results.slice(2, 2 + next.before.length) };
+        if (!results[taken]!.rows[0]?.locked) return { ...answer, lock: null };
         handed = true;
-        return { rows: results[1]!.rows, before, lock: new Handed(client, taken.key, results.slice(5 + next.before.length)) };
+        return { ...answer, lock: new Handed(client, results[taken]!.rows[0].key, results.slice(taken + 1)) };
       },
     };
     // The simple protocol runs several statements from one message; a statement that fails after

@@ -121,12 +121,12 @@ function closingAndClaiming(ctx: Ctx, owner: string, lock: LockRunners, leaseMs:
   return async (statement) => {
     const now = ctx.clock.now();
     const { rows, before, lock: handed } = await lock.closeThenLock(statement, {
-      // Committed before the lock is tried: the claim stands whether or not the lock is free.
-      before: ['begin', claimStatement(owner, now, leaseMs, 1, false), 'commit'],
+      // Committed with the run's end: the claim stands whether or not the lock is free.
+      before: [claimStatement(owner, now, leaseMs, 1, false)],
       key: ofClaimedJob('conversation_id::text'),
       reads: claimedJobReads(),
     });
-    const [row] = claimedRows(ctx, now, before[1]!.rows);
+    const [row] = claimedRows(ctx, now, before[0]!.rows);
     claimed(row ? { row, lock: handed } : null);
     return rows;
   };
