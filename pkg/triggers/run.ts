@@ -193,7 +193,15 @@ export async function runTrigger(
   } catch (err) {
     // Model, network, credit and configuration errors all end the job; nothing re-runs it.
     if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
-    const ended = await fail(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`);
+    const ended = await fail(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`).catch(
+      (failed: Error) => {
+        if (!chained.job) throw failed;
+        // The job it claimed still runs (it holds a lease, perhaps its conversation's lock); this
+        // one's lease runs out and the sweep ends it, as after a crash.
+        ctx.log.error({ err: failed, triggerId: row.id }, 'recording a failed job run failed');
+        return null;
+      },
+    );
     return { ended, next: chained.job };
   }
 }
