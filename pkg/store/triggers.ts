@@ -1,13 +1,14 @@
 // Trigger rows: reading, conditional transitions, and the controller's claim and sweep queries.
 import type { Knex } from 'knex';
-import { escapeLiteral } from 'pg';
+import pg, { escapeLiteral } from 'pg';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
-import { onPool, type Runner } from '../db/statements.js';
+import { inlined, onPool, type Runner } from '../db/statements.js';
 import { carried, carry, type Alongside } from './alongside.js';
 import { usableAgent } from './agents.js';
+import { keyLookup, liveKey } from './keys.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
 
 export interface TriggerRow {
@@ -128,34 +129,57 @@ export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise
 }
 
 /**
- * Insert a job with the new conversation it runs on (newConversationRow) in one statement, both
- * only if the conversation's agent is usable by its company (usableAgent). Returns undefined when
- * it is not.
+ * The statement inserting a job with the new conversation it runs on (newConversationRow), both
+ * only if the conversation's agent is usable by its company (usableAgent) and `also` (SQL) holds.
  */
-export async function insertTriggerWithConversation(
-  db: Knex,
-  conversation: Record<string, unknown>,
-  row: Partial<TriggerRow>,
-): Promise<TriggerRow | undefined> {
+function triggerWithConversation(db: Knex, conversation: Record<string, unknown>, row: Partial<TriggerRow>, also?: string): Knex.Raw {
   const trigger = triggerColumns(row);
   const insert = (r: Record<string, unknown>) => ({
     sql: `(${Object.keys(r).map(() => '??').join(', ')}) select ${Object.keys(r).map(() => '?').join(', ')}`,
     bindings: [...Object.keys(r), ...Object.values(r)],
   });
   const [c, t] = [insert(conversation), insert(trigger)];
-  const { rows } = await db.raw(
+  const agent = usableAgent(db, conversation.tenant_id as string, conversation.agent_id as string).select(db.raw('1'));
+  if (also) agent.andWhereRaw(also);
+  return db.raw(
     `with agent as (?),
      conversation as (insert into conversations ${c.sql} from agent returning 1)
      insert into triggers ${t.sql} from conversation
      returning *, pg_notify(?, id::text) as announced`,
     [
-      usableAgent(db, conversation.tenant_id as string, conversation.agent_id as string).select(db.raw('1')),
+      agent,
       ...c.bindings,
       ...t.bindings,
       CHANNELS.triggers,
     ] as Knex.Value[],
   );
-  return rows[0] && withoutAnnounced<TriggerRow>(rows[0]);
+}
+
+const insertedTrigger = (rows: TriggerRow[]): TriggerRow | undefined => rows[0] && withoutAnnounced<TriggerRow>(rows[0]);
+
+/** Insert a job with the new conversation it runs on (triggerWithConversation). Returns undefined when its agent is not usable. */
+export async function insertTriggerWithConversation(
+  db: Knex,
+  conversation: Record<string, unknown>,
+  row: Partial<TriggerRow>,
+): Promise<TriggerRow | undefined> {
+  return insertedTrigger((await triggerWithConversation(db, conversation, row)).rows);
+}
+
+/**
+ * insertTriggerWithConversation for the bearer of `rawKey`, in the round trip of the key's lookup
+ * (keyLookup), made only if the key is live and of the job's company: `key` is the lookup's row
+ * (undefined: no such live key, and nothing was made), `trigger` the job (undefined: none made).
+ */
+export async function insertTriggerForKey(
+  db: Knex,
+  rawKey: string,
+  conversation: Record<string, unknown>,
+  row: Partial<TriggerRow>,
+): Promise<{ key: Record<string, any> | undefined; trigger: TriggerRow | undefined }> {
+  const company = `exists (select 1 from api_keys k where ${liveKey('k', rawKey)} and k.tenant_id = ${escapeLiteral(String(conversation.tenant_id))})`;
+  const [keys, inserted] = (await db.raw(`${keyLookup(rawKey)};\n${inlined(triggerWithConversation(db, conversation, row, company))}`)) as pg.QueryResult[];
+  return { key: keys!.rows[0], trigger: insertedTrigger(inserted!.rows) };
 }
 
 export async function listTriggers(

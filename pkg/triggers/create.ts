@@ -7,7 +7,7 @@ import { getUsableAgent, unknownAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
 import { bindContact, createConversation, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
-import { countPending, findByIdempotencyKey, insertTrigger, insertTriggerWithConversation, type TriggerRow } from '../store/triggers.js';
+import { countPending, findByIdempotencyKey, insertTrigger, insertTriggerForKey, insertTriggerWithConversation, type TriggerRow } from '../store/triggers.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { startTime } from './schedule.js';
 
@@ -68,13 +68,12 @@ async function newConversation(ctx: Ctx, tenant: Tenant, input: CreateTriggerInp
   });
 }
 
-export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
-  const now = ctx.clock.now();
-  const start = startTime(input, tenant.timezone, now);
+/** The row of a new job of company `tenantId` on `conversation`, starting at `start` (null: now). */
+function jobRow(ctx: Ctx, tenantId: string, input: CreateTriggerInput, start: Date | null, now: Date) {
   const from = start ?? now;
-  const row = (conversation: Conversation | { id: string; agentId: string }): Partial<TriggerRow> => ({
+  return (conversation: Conversation | { id: string; agentId: string }): Partial<TriggerRow> => ({
     id: uuid(),
-    tenant_id: tenant.id,
+    tenant_id: tenantId,
     conversation_id: conversation.id,
     agent_id: conversation.agentId!,
     status: start ? 'waiting' : 'queued',
@@ -93,11 +92,20 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
     created_at: now,
     updated_at: now,
   });
-  const created = (trigger: TriggerRow): Created => {
-    ctx.metrics.triggerTransitions.inc({ event: start ? 'create_deferred' : 'create', status: trigger.status });
-    return { created: true, trigger };
-  };
-  if (isPlainNew(input)) return created(await onNewConversation(ctx, tenant, input, row));
+}
+
+function created(ctx: Ctx, trigger: TriggerRow): Created {
+  ctx.metrics.triggerTransitions.inc({ event: trigger.status === 'waiting' ? 'create_deferred' : 'create', status: trigger.status });
+  return { created: true, trigger };
+}
+
+export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
+  const now = ctx.clock.now();
+  const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
+  if (isPlainNew(input)) {
+    const { conversation, trigger } = newConversationJob(ctx, tenant.id, input, row);
+    return created(ctx, (await insertTriggerWithConversation(ctx.db, conversation, trigger)) ?? unknown(input));
+  }
   return ctx.db.transaction(async (trx) => {
     const tx: Ctx = { ...ctx, db: trx };
     if (input.idempotencyKey) {
@@ -121,7 +129,7 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
       conversation = await newConversation(tx, tenant, input);
     }
     conversation = await mergeCustomTools(tx, conversation, input.customTools);
-    return created(await insertTrigger(trx, row(conversation)));
+    return created(ctx, await insertTrigger(trx, row(conversation)));
   });
 }
 
@@ -129,18 +137,42 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
 const isPlainNew = (input: CreateTriggerInput): boolean =>
   !input.conversationId && !input.idempotencyKey && input.contactId === undefined && !input.contact && !input.customTools?.length;
 
-async function onNewConversation(
-  ctx: Ctx,
-  tenant: Tenant,
-  input: CreateTriggerInput,
-  row: (c: { id: string; agentId: string }) => Partial<TriggerRow>,
-): Promise<TriggerRow> {
+/**
+ * Whether createTriggerForKey can make this job: a plain new one (one statement) that needs nothing
+ * of its company but its id (a company-local runAt needs its timezone).
+ */
+export const isQuick = (input: CreateTriggerInput): boolean => isPlainNew(input) && input.runAt === undefined;
+
+/** The rows of a plain new job and its conversation, which one statement writes. */
+function newConversationJob(ctx: Ctx, tenantId: string, input: CreateTriggerInput, row: ReturnType<typeof jobRow>) {
   const agentId = requiredAgentId(input);
-  const conversation = newConversationRow(ctx, { tenantId: tenant.id, agentId, contactId: null, metadata: input.metadata });
+  const conversation = newConversationRow(ctx, { tenantId, agentId, contactId: null, metadata: input.metadata });
   // A conversation made here has no jobs yet, and the cap is at least 1.
-  const trigger = await insertTriggerWithConversation(ctx.db, conversation, row({ id: conversation.id as string, agentId }));
-  if (!trigger) throw unknownAgent(agentId);
-  return trigger;
+  return { conversation, trigger: row({ id: conversation.id as string, agentId }) };
+}
+
+const unknown = (input: CreateTriggerInput): never => {
+  throw unknownAgent(requiredAgentId(input));
+};
+
+/**
+ * A quick job (isQuick) for the bearer of `rawKey`, whose company was `tenantId`, made by the
+ * statement that confirms the key (insertTriggerForKey): `key` is the key's lookup row, undefined
+ * when it is no longer live (and nothing was made); `made` gives the job (404 when the agent is
+ * not usable), to be asked once the key is accepted.
+ */
+export async function createTriggerForKey(
+  ctx: Ctx,
+  rawKey: string,
+  tenantId: string,
+  input: CreateTriggerInput,
+): Promise<{ key: Record<string, any> | undefined; made: () => Created }> {
+  const now = ctx.clock.now();
+  // No runAt (isQuick), so no timezone is read.
+  const row = jobRow(ctx, tenantId, input, startTime(input, 'UTC', now), now);
+  const { conversation, trigger } = newConversationJob(ctx, tenantId, input, row);
+  const { key, trigger: inserted } = await insertTriggerForKey(ctx.db, rawKey, conversation, trigger);
+  return { key, made: () => created(ctx, inserted ?? unknown(input)) };
 }
 
 /**

@@ -8,11 +8,15 @@ interface Layer {
   rawPath?: string;
 }
 
-/** Every `METHOD /path` the express app routes, found by walking its (nested) routers. */
+/** Every `METHOD /path` the express app routes, once each (a route may have a fast path mounted before it), found by walking its (nested) routers. */
 export function mountedRoutes(stack: unknown[], prefix = ''): string[] {
+  return [...new Set(routesIn(stack, prefix))];
+}
+
+function routesIn(stack: unknown[], prefix: string): string[] {
   return (stack as Layer[]).flatMap((layer) => {
     if (layer.route) return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${prefix}${layer.route!.path}`);
-    if (layer.handle.stack) return mountedRoutes(layer.handle.stack, layer.rawPath && layer.rawPath !== '/' ? prefix + layer.rawPath : prefix);
+    if (layer.handle.stack) return routesIn(layer.handle.stack, layer.rawPath && layer.rawPath !== '/' ? prefix + layer.rawPath : prefix);
     return [];
   });
 }

@@ -5,6 +5,7 @@ import { startTestApp, type HttpResult, type TestApp } from '../../support/app.j
 import { createKey, revokeKey } from '../../../pkg/store/keys.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
 import { reachableRedis } from '../../support/redis.js';
+import { startJobsApp } from '../../support/triggers.js';
 
 const redisUrl = await reachableRedis();
 const redisEnv = (): Record<string, string> => (redisUrl ? { REDIS_URL: redisUrl } : {});
@@ -174,6 +175,96 @@ describe(`Request rate limit (${redisUrl ? 'Redis' : 'in-memory'})`, () => {
     await updateTenant(app.runtime.ctx, tenantId, { requestsPerMinute: 3 });
     for (let i = 0; i < 5; i++) expect((await app.client(`${apiKey}x`).post('/api/v1/conversations', { agentId })).status).to.equal(401);
     for (let i = 0; i < 3; i++) expect((await client.post('/api/v1/conversations', { agentId })).status).to.equal(201);
+  });
+});
+
+// A key the server has seen creates a plain job in one statement that also confirms the key
+// (quickTriggerRouter); none of the API's rules may change on that path.
+describe('Creating a job with a key the server has already seen', () => {
+  let app: TestApp;
+  before(async () => {
+    // A database of its own: the jobs it leaves queued never reach another file's controllers.
+    app = await startJobsApp({ env: redisEnv() });
+  });
+  after(async () => app.close());
+
+  const count = async (table: 'conversations' | 'triggers', tenantId: string) =>
+    Number((await app.runtime.ctx.db(table).where({ tenant_id: tenantId }).count({ n: '*' }).first())!.n);
+  const seen = async (company: Awaited<ReturnType<TestApp['company']>>) => {
+    const first = await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'First' });
+    expect(first.status, JSON.stringify(first.body)).to.equal(202);
+  };
+
+  it('answers 202 with the job, and 401 creating nothing from the request after the key is revoked', async () => {
+    const company = await app.company();
+    await seen(company);
+    const second = await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Second', delayMinutes: 5 });
+    expect(second.status, JSON.stringify(second.body)).to.equal(202);
+    expect(second.body).to.include({ status: 'waiting' });
+    const job = (await company.client.get(`/api/v1/triggers/${second.body.triggerId}`)).body;
+    expect(job).to.include({ task: 'Second', conversationId: second.body.conversationId, status: 'waiting' });
+
+    await revokeKey(app.runtime.ctx, company.keyId, company.tenantId);
+    expectErrorOnly(await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Third' }), 401);
+    expect(await count('triggers', company.tenantId)).to.equal(2);
+    expect(await count('conversations', company.tenantId)).to.equal(2);
+  });
+
+  it("answers 404 for an agent the company may not use, and creates nothing", async () => {
+    const company = await app.company();
+    const other = await app.company();
+    await seen(company);
+    expectErrorOnly(await company.client.post('/api/v1/triggers', { agentId: other.agentId, task: 'Not mine' }), 404);
+    expect(await count('conversations', company.tenantId)).to.equal(1);
+  });
+
+  it('answers 429 creating nothing past the limit, and 401, not 429, once the key is revoked', async () => {
+    const company = await app.company();
+    await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 2 });
+    await seen(company);
+    expect((await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Second' })).status).to.equal(202);
+    const refused = await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Third' });
+    expectErrorOnly(refused, 429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+    expect(await count('triggers', company.tenantId)).to.equal(2);
+    await revokeKey(app.runtime.ctx, company.keyId, company.tenantId);
+    expectErrorOnly(await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Fourth' }), 401);
+  });
+
+  it("keeps to the company's limit as it is changed", async () => {
+    const company = await app.company();
+    await seen(company);
+    await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 3 });
+    // The limit is read with the key: the request that reads the new one is counted under the old.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: `Job ${i}` })).status);
+    expect(statuses).to.deep.equal([202, 202, 202, 202, 429]);
+  });
+
+  it('tells what is wrong with the body only to a live key: 400 to it, 401 once revoked', async () => {
+    const company = await app.company();
+    await seen(company);
+    expect((await company.client.post('/api/v1/triggers', '{"agentId": ')).status).to.equal(400);
+    const invalid = await company.client.post('/api/v1/triggers', { agentId: company.agentId });
+    expect(invalid.status).to.equal(400);
+    expect(JSON.stringify(invalid.body)).to.contain('task');
+    await revokeKey(app.runtime.ctx, company.keyId, company.tenantId);
+    expectErrorOnly(await company.client.post('/api/v1/triggers', '{"agentId": '), 401);
+    expectErrorOnly(await company.client.post('/api/v1/triggers', { agentId: company.agentId }), 401);
+  });
+
+  it('makes any other job as before: an idempotent replay and a job on an existing conversation', async () => {
+    const company = await app.company();
+    await seen(company);
+    const body = { agentId: company.agentId, task: 'Once', idempotencyKey: 'only-once' };
+    const created = await company.client.post('/api/v1/triggers', body);
+    expect(created.status).to.equal(202);
+    const replay = await company.client.post('/api/v1/triggers', body);
+    expect(replay.status).to.equal(200);
+    expect(replay.body).to.include({ triggerId: created.body.triggerId, idempotent: true });
+    const onIt = await company.client.post('/api/v1/triggers', { conversationId: created.body.conversationId, task: 'Again' });
+    expect(onIt.status, JSON.stringify(onIt.body)).to.equal(202);
+    expect(onIt.body.conversationId).to.equal(created.body.conversationId);
   });
 });
 
