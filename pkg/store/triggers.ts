@@ -234,12 +234,12 @@ export async function applyTransition(
   return withoutAnnounced(row as TriggerRow);
 }
 
-/** Where switchboard_claim_triggers leaves the first job it claimed ('' when none), for later statements of its round trip. */
-const CLAIMED_SETTING = 'switchboard.claimed';
-
-/** SQL for `column` of the job a claim earlier in this round trip took (null when it took none). */
-export const ofClaimedJob = (column: string): string =>
-  `(select ${column} from triggers where id = nullif(current_setting('${CLAIMED_SETTING}', true), '')::uuid)`;
+/**
+ * SQL for the company, conversation or agent of the job a claim earlier in this round trip took
+ * (null when it took none), as text: switchboard_claim_triggers leaves them in settings.
+ */
+export const ofClaimedJob = (part: 'tenant' | 'conversation' | 'agent'): string =>
+  `nullif(current_setting('switchboard.claimed_${part}', true), '')`;
 
 /** The claim's columns (switchboard_claim_triggers, migration 005): each claimed row, what it was, and the next due time. */
 const CLAIMED_COLUMNS = '(c.claimed).*, c.was_status, c.was_due, c.next_due';

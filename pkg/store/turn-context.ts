@@ -58,7 +58,7 @@ const jobReads = (tenant: string, conversation: string, agent: string): string[]
 ];
 
 /** turnContextReads for the job a claim earlier in the same round trip took (none: they find nothing). */
-export const claimedJobReads = (): string[] => jobReads(ofClaimedJob('tenant_id'), ofClaimedJob('conversation_id'), ofClaimedJob('agent_id'));
+export const claimedJobReads = (): string[] => jobReads(ofClaimedJob('tenant'), `${ofClaimedJob('conversation')}::uuid`, `${ofClaimedJob('agent')}::uuid`);
 
 /**
  * A chat turn's statements: the bearer key's lookup (keyLookup: key and company) first, so the

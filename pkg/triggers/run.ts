@@ -123,7 +123,7 @@ function closingAndClaiming(ctx: Ctx, owner: string, lock: LockRunners, leaseMs:
     const { rows, before, lock: handed } = await lock.closeThenLock(statement, {
       // Committed with the run's end: the claim stands whether or not the lock is free.
       before: [claimStatement(owner, now, leaseMs, 1, false)],
-      key: ofClaimedJob('conversation_id::text'),
+      key: ofClaimedJob('conversation'),
       reads: claimedJobReads(),
     });
     const [row] = claimedRows(ctx, now, before[0]!.rows);

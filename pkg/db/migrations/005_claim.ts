@@ -45,8 +45,11 @@ export async function up(db: Knex): Promise<void> {
         -- index): nothing is claimed this time, and the caller looks again.
         v_claimed := '{}';
       end;
-      -- For statements later in the same round trip: the first job claimed, '' when none.
-      perform set_config('switchboard.claimed', coalesce((v_claimed[1]).id::text, ''), false);
+      -- For statements later in the same round trip: the first job claimed's company, conversation
+      -- and agent, '' when none (settings cost less to plan around than a subquery).
+      perform set_config('switchboard.claimed_tenant', coalesce((v_claimed[1]).tenant_id, ''), false),
+        set_config('switchboard.claimed_conversation', coalesce((v_claimed[1]).conversation_id::text, ''), false),
+        set_config('switchboard.claimed_agent', coalesce((v_claimed[1]).agent_id::text, ''), false);
       if p_next then
         -- When anything else is next due (for the controller's sleep); jobs behind a running job
         -- on their conversation are left out: they cannot be claimed, and that job's end is announced.
