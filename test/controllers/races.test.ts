@@ -107,6 +107,8 @@ describe('A job its predecessor claimed while a chat turn held its conversation'
     app.model.reply(job.reply, chat.reply, { content: 'Second done' });
     const first = (await client.post('/api/v1/triggers', { agentId, task: 'First' })).body;
     await waitForStatus(client, first.triggerId, 'running');
+    // The replies go in the order the model is asked: the job's first, then the turn's.
+    await until(() => app.model.requests.length === 1, 10_000);
     // The turn holds the conversation while its model call is held.
     const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Hello' });
     await until(() => app.model.requests.length === 2, 10_000);
