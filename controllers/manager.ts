@@ -8,10 +8,15 @@ import type { Ctx } from '../pkg/context.js';
 export interface Claimed {
   id: string;
   /**
-   * Runs the claimed row. A run may claim the next due row on its way out, in a round trip it makes
-   * anyway, if `mayClaimNext()` says so then; that row takes this one's slot.
+   * Runs the claimed row. A run may look for the next due row on its way out, in a round trip it
+   * makes anyway, if `mayClaimNext()` says so then, and tell what it found (Handoff).
    */
-  run(mayClaimNext: () => boolean): Promise<Claimed | void>;
+  run(mayClaimNext: () => boolean): Promise<Handoff | void>;
+}
+
+/** What a run that looked for the next due row on its way out found: that row, claimed (it takes the slot), or null (none was due). */
+export interface Handoff {
+  next: Claimed | null;
 }
 
 /** What one claim took, and when anything it left is next due. */
@@ -83,6 +88,8 @@ class Loop {
   private dueAt = -Infinity;
   /** While a claim is in flight: rows announced meanwhile, which may be the ones it is claiming. */
   private heardWhileClaiming: Set<string> | null = null;
+  /** A look found every slot taken: what it woke for is still to be claimed once one frees. */
+  private fullWhenWoken = false;
 
   constructor(
     private readonly ctx: Ctx,
@@ -130,11 +137,15 @@ class Loop {
         ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
         ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
       })
-      .then((next) => {
+      .then((handoff) => {
         this.running.delete(claimed.id);
-        // The row it claimed takes its slot; otherwise the slot is free to claim for.
-        if (next) this.run(next);
-        else this.wake();
+        if (handoff?.next) return this.run(handoff.next);
+        // A run that found nothing due on its way out leaves nothing to claim for its slot until a
+        // change is announced, unless one was announced while every slot was taken.
+        if (!handoff || this.fullWhenWoken) {
+          this.fullWhenWoken = false;
+          this.wake();
+        }
       });
     this.running.set(claimed.id, run);
   }
@@ -145,6 +156,7 @@ class Loop {
     if (!reconciler.sweepsDueRowsOnly || ctx.clock.now().getTime() >= this.dueAt) await reconciler.sweep(ctx);
     const free = (reconciler.concurrency ?? this.opts.concurrency) - this.running.size;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
+    if (free <= 0) this.fullWhenWoken = true;
     if (this.stopping || free <= 0) return this.opts.maxIdleMs;
     const heard = (this.heardWhileClaiming = new Set<string>());
     let claims: Claims;

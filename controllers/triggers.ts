@@ -18,8 +18,8 @@ function job(ctx: Ctx, owner: string, leaseMs: number, row: TriggerRow, lock: Ha
   return {
     id: row.id,
     async run(mayClaimNext) {
-      const { next } = await runTrigger(ctx, row, owner, { lock, next: { leaseMs, may: mayClaimNext } });
-      return next ? job(ctx, owner, leaseMs, next.row, next.lock) : undefined;
+      const { next, looked } = await runTrigger(ctx, row, owner, { lock, next: { leaseMs, may: mayClaimNext } });
+      if (looked) return { next: next && job(ctx, owner, leaseMs, next.row, next.lock) };
     },
   };
 }

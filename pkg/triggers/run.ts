@@ -132,7 +132,13 @@ function closingAndClaiming(ctx: Ctx, owner: string, lock: LockRunners, leaseMs:
   };
 }
 
-async function execute(ctx: Ctx, row: TriggerRow, owner: string, handed: HandedLock | null, next: ClaimNext | undefined, chained: { job: NextJob | null }) {
+/** What a run found when it looked for the next job on its way out (`looked`: it did). */
+interface Chained {
+  looked: boolean;
+  job: NextJob | null;
+}
+
+async function execute(ctx: Ctx, row: TriggerRow, owner: string, handed: HandedLock | null, next: ClaimNext | undefined, chained: Chained) {
   const body = async (results: QueryResult[], lock: LockRunners) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, results);
     const first = row.attempt_count === 1 && !row.human_reply;
@@ -151,7 +157,9 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, handed: HandedL
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
       // The brief unless a tool round stored it, the last reply, the credits the run used and the job's new status: one statement.
       storeLast: async (last, turn, unstored) => {
-        const closing = next?.may() ? closingAndClaiming(ctx, owner, lock, next.leaseMs, (job) => (chained.job = job)) : lock.close;
+        const closing = next?.may()
+          ? closingAndClaiming(ctx, owner, lock, next.leaseMs, (job) => Object.assign(chained, { looked: true, job }))
+          : lock.close;
         ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
           messagesAlongside(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
           chargeAlongside(ctx, tenant.id, turn.usage, opening.id),
@@ -167,15 +175,15 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, handed: HandedL
 
 /**
  * Run a job claimed by `owner` (`lock`: its conversation's, handed over by the run that claimed it).
- * Returns the row as it ended (null if the lease was lost meanwhile), and the job it claimed on its
- * way out when `next` let it.
+ * Returns the row as it ended (null if the lease was lost meanwhile), whether it looked for the next
+ * job on its way out (`next` let it), and the job it claimed there.
  */
 export async function runTrigger(
   ctx: Ctx,
   row: TriggerRow,
   owner: string,
   { lock = null, next }: { lock?: HandedLock | null; next?: ClaimNext } = {},
-): Promise<{ ended: TriggerRow | null; next: NextJob | null }> {
+): Promise<{ ended: TriggerRow | null; next: NextJob | null; looked: boolean }> {
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
     lock?.release();
@@ -184,12 +192,13 @@ export async function runTrigger(
       completed_at: now,
       error_message: 'The job deadline (expiresAt) passed before it could run',
     }, owner);
-    return { ended, next: null };
+    return { ended, next: null, looked: false };
   }
   // A job claimed before a later step failed is still this owner's to run.
-  const chained: { job: NextJob | null } = { job: null };
+  const chained: Chained = { looked: false, job: null };
   try {
-    return { ended: await execute(ctx, row, owner, lock, next, chained), next: chained.job };
+    const ended = await execute(ctx, row, owner, lock, next, chained);
+    return { ended, next: chained.job, looked: chained.looked };
   } catch (err) {
     // Model, network, credit and configuration errors all end the job; nothing re-runs it.
     if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
@@ -202,6 +211,6 @@ export async function runTrigger(
         return null;
       },
     );
-    return { ended, next: chained.job };
+    return { ended, next: chained.job, looked: chained.looked };
   }
 }
