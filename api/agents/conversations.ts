@@ -7,7 +7,7 @@ import { sendMessage, type MessageResult } from '../../pkg/conversations/message
 import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { admitRequest, bearerKey, principalOf } from '../http/auth.js';
-import { parse } from '../http/validate.js';
+import { parse, readBody } from '../http/validate.js';
 import { openSse, type SseStream } from '../http/sse.js';
 import { createConversationBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
 
@@ -74,7 +74,7 @@ export function turnRouter(ctx: Ctx, limits: RateLimits, json: RequestHandler): 
     const id = req.params.conversationId!;
     // The body is read while the key is looked up; what is wrong with it is told only to a known key.
     let streamed = false;
-    const body = new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).then(() => {
+    const body = readBody(json, req, res).then(() => {
       const input = parse(sendMessageBody, req.body);
       streamed = input.stream === true;
       return input;

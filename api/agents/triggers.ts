@@ -10,7 +10,7 @@ import { waitForStatusChange } from '../../pkg/triggers/wait.js';
 import { getConversation } from '../../pkg/store/conversations.js';
 import { getTrigger, listItemView, listTriggers, rawJobView, triggerView } from '../../pkg/store/triggers.js';
 import { admitKnown, admitRequest, bearerKey, principalOf, type KnownKeys } from '../http/auth.js';
-import { parse } from '../http/validate.js';
+import { parse, readBody } from '../http/validate.js';
 import {
   cancelBody,
   conversationTriggerBody,
@@ -49,15 +49,16 @@ export function quickTriggerRouter(ctx: Ctx, limits: RateLimits, known: KnownKey
     const identity = known.get(apiKey);
     if (!identity) return next();
     try {
-      await new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+      await readBody(json, req, res);
     } catch (err) {
       // A body that cannot be read is told of only to a live key within its limits.
       await admitRequest(ctx, limits, req, await authenticate(ctx, apiKey));
       throw err;
     }
     const body = createTriggerBody.safeParse(req.body);
-    if (!body.success || !isQuick(apiTrigger(body.data))) return next();
-    const created = await admitKnown(ctx, limits, known, req, apiKey, identity, () => createTriggerForKey(ctx, apiKey, identity.tenantId, apiTrigger(body.data)));
+    const input = body.success ? apiTrigger(body.data) : null;
+    if (!input || !isQuick(input)) return next();
+    const created = await admitKnown(ctx, limits, known, req, apiKey, identity, () => createTriggerForKey(ctx, apiKey, identity.tenantId, input));
     const { status, body: out } = accepted(created());
     res.status(status).json(out);
   });

@@ -100,12 +100,12 @@ function created(ctx: Ctx, trigger: TriggerRow): Created {
 }
 
 export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
-  const now = ctx.clock.now();
-  const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
   if (isPlainNew(input)) {
-    const { conversation, trigger } = newConversationJob(ctx, tenant.id, input, row);
+    const { conversation, trigger } = newConversationJob(ctx, tenant.id, tenant.timezone, input);
     return created(ctx, (await insertTriggerWithConversation(ctx.db, conversation, trigger)) ?? unknown(input));
   }
+  const now = ctx.clock.now();
+  const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
   return ctx.db.transaction(async (trx) => {
     const tx: Ctx = { ...ctx, db: trx };
     if (input.idempotencyKey) {
@@ -143,8 +143,10 @@ const isPlainNew = (input: CreateTriggerInput): boolean =>
  */
 export const isQuick = (input: CreateTriggerInput): boolean => isPlainNew(input) && input.runAt === undefined;
 
-/** The rows of a plain new job and its conversation, which one statement writes. */
-function newConversationJob(ctx: Ctx, tenantId: string, input: CreateTriggerInput, row: ReturnType<typeof jobRow>) {
+/** The rows of a plain new job of company `tenantId` (in `timezone`) and its conversation, which one statement writes. */
+function newConversationJob(ctx: Ctx, tenantId: string, timezone: string, input: CreateTriggerInput) {
+  const now = ctx.clock.now();
+  const row = jobRow(ctx, tenantId, input, startTime(input, timezone, now), now);
   const agentId = requiredAgentId(input);
   const conversation = newConversationRow(ctx, { tenantId, agentId, contactId: null, metadata: input.metadata });
   // A conversation made here has no jobs yet, and the cap is at least 1.
@@ -167,10 +169,8 @@ export async function createTriggerForKey(
   tenantId: string,
   input: CreateTriggerInput,
 ): Promise<{ key: Record<string, any> | undefined; made: () => Created }> {
-  const now = ctx.clock.now();
-  // No runAt (isQuick), so no timezone is read.
-  const row = jobRow(ctx, tenantId, input, startTime(input, 'UTC', now), now);
-  const { conversation, trigger } = newConversationJob(ctx, tenantId, input, row);
+  // No runAt (isQuick), so the company's timezone is never read.
+  const { conversation, trigger } = newConversationJob(ctx, tenantId, 'UTC', input);
   const { key, trigger: inserted } = await insertTriggerForKey(ctx.db, rawKey, conversation, trigger);
   return { key, made: () => created(ctx, inserted ?? unknown(input)) };
 }
