@@ -5,6 +5,7 @@ import * as m002 from './migrations/002_triggers.js';
 import * as m003 from './migrations/003_voice.js';
 import * as m004calls from './migrations/004_calls.js';
 import * as m005 from './migrations/005_claim.js';
+import * as m006 from './migrations/006_credit_stripes.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '003_voice': m003,
   '004_calls': m004calls,
   '005_claim': m005,
+  '006_credit_stripes': m006,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

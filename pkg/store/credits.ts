@@ -1,5 +1,7 @@
-// The credit ledger. The balance is its sum, kept on the tenant row by the same statement that
-// writes each entry, so checking it costs one row read however long the ledger grows.
+// The credit ledger. The balance is its sum, kept in a company's stripes (credit_balances) by the
+// same statement that writes each entry, so checking it costs at most STRIPES row reads however long
+// the ledger grows. An entry adds to the stripe of the connection that writes it, so a company's
+// concurrent charges, on other connections, do not wait for each other's commits on one row.
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
@@ -10,9 +12,15 @@ import { getTenant, type Tenant } from './tenants.js';
 
 export type ReferenceType = 'api' | 'topup';
 
+export const STRIPES = 64;
+
+/** SQL: the credit balance of the company `tenant` (an SQL expression), the sum of its stripes. */
+export const balanceOf = (tenant: string): string =>
+  `(select coalesce(sum(b.balance), 0) from credit_balances b where b.tenant_id = ${tenant})`;
+
 export async function balance(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<number> {
-  const row = await ctx.db('tenants').where({ id: tenantId }).first('credit_balance');
-  return Number(row?.credit_balance ?? 0);
+  const { rows } = await ctx.db.raw(`select ${balanceOf('?')} as total`, [tenantId]);
+  return Number(rows[0].total);
 }
 
 export async function addCredits(
@@ -40,7 +48,11 @@ function creditWrites(
        values (?, ?, ?, ?, ?) returning tenant_id, amount`,
       [tenantId, amount, referenceType, referenceId, ctx.clock.now()],
     ),
-    balance: ctx.db.raw('update tenants t set credit_balance = t.credit_balance + credit_entry.amount from credit_entry where t.id = credit_entry.tenant_id'),
+    balance: ctx.db.raw(
+      `insert into credit_balances (tenant_id, stripe, balance)
+       select tenant_id, pg_backend_pid() % ${STRIPES}, amount from credit_entry
+       on conflict (tenant_id, stripe) do update set balance = credit_balances.balance + excluded.balance`,
+    ),
   };
 }
 

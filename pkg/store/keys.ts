@@ -63,10 +63,11 @@ export interface Principal {
 /**
  * The statement that finds a bearer token's key and company (simple protocol, values inlined). The
  * lookup is by the token's SHA-256, so timing reveals nothing about stored keys; nothing is
- * cached, so a revocation holds on the next request. A turn sends it with its other reads.
+ * cached, so a revocation holds on the next request. A turn sends it with its other reads; `also`:
+ * more columns, over the key `k` and its company `t`.
  */
-export function keyLookup(rawKey: string): string {
-  return `select k.id as key_id, k.last_used_at as key_last_used_at, t.*
+export function keyLookup(rawKey: string, also = ''): string {
+  return `select k.id as key_id, k.last_used_at as key_last_used_at, t.*${also && `, ${also}`}
      from api_keys k join tenants t on t.id = k.tenant_id
      where ${liveKey('k', rawKey)}`;
 }

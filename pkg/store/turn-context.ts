@@ -6,7 +6,7 @@ import { Conflict, NotFound } from '../errors.js';
 import { toAgent, type Agent } from './agents.js';
 import { keyLookup, liveKey } from './keys.js';
 import { assertActive, companyConversation, type Conversation } from './conversations.js';
-import { checkCanSpend } from './credits.js';
+import { balanceOf, checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
 import { ofClaimedJob, type TriggerRow } from './triggers.js';
@@ -53,7 +53,7 @@ export function turnContextReads(tenantId: string, conversationId: string, agent
 }
 
 const jobReads = (tenant: string, conversation: string, agent: string): string[] => [
-  `select * from tenants where id = ${tenant}`,
+  `select t.*, ${balanceOf('t.id')} as credit_balance from tenants t where t.id = ${tenant}`,
   ...conversationReads(conversation, tenant, agent),
 ];
 
@@ -70,7 +70,7 @@ export const claimedJobReads = (): string[] => jobReads(ofClaimedJob('tenant'), 
 export function chatTurnReads(apiKey: string, conversationId: string): { reads: string[]; onlyIf: string } {
   const c = escapeLiteral(conversationId);
   return {
-    reads: [keyLookup(apiKey), ...conversationReads(c, `(select tenant_id from conversations where id = ${c})`, 'null')],
+    reads: [keyLookup(apiKey, `${balanceOf('t.id')} as credit_balance`), ...conversationReads(c, `(select tenant_id from conversations where id = ${c})`, 'null')],
     onlyIf: `from api_keys k join conversations c on c.tenant_id = k.tenant_id where ${liveKey('k', apiKey)} and c.id = ${c}`,
   };
 }
@@ -86,7 +86,7 @@ function read(conversation: Conversation, [, conversations, agents, messages]: R
   };
 }
 
-const balanceOf = (tenants: QueryResult): number => Number(tenants.rows[0]?.credit_balance ?? 0);
+const balanceIn = (tenants: QueryResult): number => Number(tenants.rows[0]?.credit_balance ?? 0);
 
 /**
  * A chat turn's results (chatTurnReads; the key already checked by principalFrom), checked in the order the API's errors take precedence: the conversation
@@ -98,7 +98,7 @@ export function turnContext(tenant: Tenant, conversationId: string, results: Que
   const [tenants, conversations, agents] = all;
   const conversation = companyConversation(conversations.rows[0], tenant.id, conversationId);
   assertActive(conversation);
-  checkCanSpend(tenant, balanceOf(tenants));
+  checkCanSpend(tenant, balanceIn(tenants));
   const waiting: string[] = conversations.rows[0].waiting_job_ids;
   if (asHumanReply && waiting.length !== 1) {
     throw new Conflict(`asHumanReply needs exactly one job waiting for a reply; this conversation has ${waiting.length}`);
@@ -115,6 +115,6 @@ export function jobRunContext(row: TriggerRow, results: QueryResult[]): JobRunCo
   const tenant = toTenant(tenants.rows[0]);
   const conversation = companyConversation(conversations.rows[0], tenant.id, row.conversation_id);
   if (!agents.rows[0]) throw new NotFound(`Unknown agent ${conversation.agentId ?? row.agent_id}`);
-  checkCanSpend(tenant, balanceOf(tenants));
+  checkCanSpend(tenant, balanceIn(tenants));
   return { ...read(conversation, all), tenant };
 }
