@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import { ControllerManager, type Claimed, type Handoff, type Reconciler } from '../../controllers/manager.js';
+import { notify } from '../../pkg/db/notify.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { until } from '../support/calls.js';
+
+/**
+ * A reconciler of the test's own rows, to drive the manager's loop step by step: claims take ids
+ * from `due`, and a run ends when the test lets it, having looked for a next row on its way out and
+ * found none (the way a job run that claimed nothing in its closing round trip ends).
+ */
+function probe(channel: string) {
+  const due: string[] = [];
+  const started: string[] = [];
+  const finish = new Map<string, () => void>();
+  let ticks = 0;
+  const claimed = (id: string): Claimed => ({
+    id,
+    run: () =>
+      new Promise<Handoff>((resolve) => {
+        started.push(id);
+        finish.set(id, () => resolve({ next: null }));
+      }),
+  });
+  const reconciler: Reconciler = {
+    name: 'probe',
+    channel,
+    concurrency: 1,
+    sweep: async () => void ticks++,
+    claim: async (_ctx, _owner, _leaseMs, max) => ({ claimed: due.splice(0, max).map(claimed), nextDue: null }),
+    heartbeat: async () => {},
+    release: async () => {},
+  };
+  return { reconciler, due, started, finish: (id: string) => finish.get(id)!(), ticks: () => ticks };
+}
+
+describe('The controller manager', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => app.close());
+
+  it('claims work announced while every slot was taken once a slot frees, though the run found nothing on its way out', async () => {
+    const channel = 'manager_test_probe';
+    const p = probe(channel);
+    // Nothing but a wake-up makes it look again within the test: its idle sleep is longer than the test may take.
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    p.due.push('first');
+    await manager.start();
+    try {
+      await until(async () => p.started.includes('first'), 'the first row running');
+      const looked = p.ticks();
+      p.due.push('second');
+      await notify(app.runtime.ctx.db, channel, 'second');
+      // The loop woke for the announcement and found its only slot taken.
+      await until(async () => p.ticks() > looked, 'the loop looking while full');
+      expect(p.started).to.deep.equal(['first']);
+
+      p.finish('first');
+
+      await until(async () => p.started.includes('second'), 'the second row running');
+      p.finish('second');
+    } finally {
+      await manager.stop();
+    }
+  });
+});
