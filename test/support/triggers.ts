@@ -23,7 +23,7 @@ async function onTestServer(sql: string): Promise<void> {
 }
 
 /** A fresh, migrated database beside the run's own, on the same server. */
-async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const url = new URL(testDatabaseUrl());
   const name = `${url.pathname.slice(1)}_jobs_${++databases}`;
   await onTestServer(`create database ${name}`);

@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { createDb, migrate } from '../../../pkg/db/index.js';
+import { ownDatabase } from '../../support/triggers.js';
+
+describe('Migrations', () => {
+  it('take the credit stripes (006) down and up again, keeping every balance', async () => {
+    const database = await ownDatabase();
+    const db = createDb(database.url, 2);
+    const balances = async () =>
+      Object.fromEntries(
+        (await db.raw(`select t.id, coalesce(sum(b.balance), 0) as total from tenants t left join credit_balances b on b.tenant_id = t.id group by t.id`)).rows.map(
+          (r: { id: string; total: string }) => [r.id, Number(r.total)],
+        ),
+      );
+    try {
+      await db.raw(`insert into tenants (id, name, created_at, updated_at) values ('one', 'One', now(), now()), ('two', 'Two', now(), now())`);
+      await db.raw(`insert into credit_balances (tenant_id, stripe, balance) values ('one', 0, 5), ('one', 7, -1.5)`);
+
+      await db.migrate.down();
+
+      const before = (await db('tenants').orderBy('id').select('id', 'credit_balance')).map((r) => [r.id, Number(r.credit_balance)]);
+      expect(before).to.deep.equal([['one', 3.5], ['two', 0]]);
+
+      await migrate(db);
+
+      expect(await balances()).to.deep.equal({ one: 3.5, two: 0 });
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
+});
