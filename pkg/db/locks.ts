@@ -2,15 +2,15 @@
 // for its lock never holds a connection the running turn needs. A crashed process's locks go with
 // its connections.
 import pg from 'pg';
-import { inlined, type Runner } from './statements.js';
+import { literal, withValues, type Runner } from './statements.js';
 
 /** What follows a closing statement in its round trip (LockRunners.closeThenLock). */
 export interface NextLock {
   /** Statements run first, in the closing statement's transaction (a claim that decides what to lock). */
   before: string[];
-  /** SQL giving the key of the lock to take if it is free, never waiting for it; null: none. */
+  /** SQL giving the key of the lock to take if it is free, never waiting for it; null: none. The same every time (prepared). */
   key: string;
-  /** Statements run once it is held, as withLock's reads. */
+  /** Statements run once it is held, as withLock's reads. The same every time (prepared). */
   reads: string[];
 }
 
@@ -33,6 +33,32 @@ export interface LockRunners {
    * reads. The lock, when taken, is handed over with the connection (TurnLocks.withHandedLock).
    */
   closeThenLock(statement: Parameters<Runner>[0], next: NextLock): Promise<{ rows: Record<string, any>[]; before: pg.QueryResult[]; lock: HandedLock | null }>;
+}
+
+// Statements prepared on each lock connection, by their text ($1… for values): a job run's closing
+// round trip sends the same few every time, and planning them cost Postgres more than running
+// them. Postgres plans one again by itself when a table it reads changes; what they read back is
+// named column by column (pkg/store/columns.ts), since a prepared `*` would fail once a migration
+// adds a column. A connection whose round trip fails is closed (releaseAfter), so what is noted
+// here as prepared always is.
+const preparedOn = new WeakMap<pg.PoolClient, Map<string, string>>();
+// Beyond this many on a connection, statements go unprepared: the closing statement's text varies
+// with the number of messages a run stores.
+const MAX_PREPARED = 64;
+
+/** SQL running `text` prepared on `client` (PREPARE first, the first time there), and whether each statement's result counts. */
+function prepared(client: pg.PoolClient, text: string, values: readonly unknown[] = []): [sql: string, counted: boolean][] {
+  const names = preparedOn.get(client) ?? new Map<string, string>();
+  preparedOn.set(client, names);
+  let name = names.get(text);
+  const preparing: [string, boolean][] = [];
+  if (!name) {
+    if (names.size >= MAX_PREPARED) return [[withValues(text, values), true]];
+    name = `switchboard_${names.size}`;
+    names.set(text, name);
+    preparing.push([`prepare ${name} as ${text}`, false]);
+  }
+  return [...preparing, [values.length ? `execute ${name}(${values.map(literal).join(', ')})` : `execute ${name}`, true]];
 }
 
 const keyOf = (key: string) => `hashtext(${pg.escapeLiteral(key)})`;
@@ -98,18 +124,28 @@ export class TurnLocks {
     // The round trip that ends this lock, once sent; `handed`: the connection went on to the next lock.
     let closed: Promise<unknown> | null = null;
     let handed = false;
+    const closingStatement = (statement: Parameters<Runner>[0]) => {
+      const { sql, bindings } = statement.toSQL().toNative();
+      return prepared(client, sql, bindings);
+    };
+    const asIs = (sql: string): [string, boolean] => [sql, true];
     // Begin and commit are explicit: in one implicit transaction the unlock would come before the commit.
-    const closing = (statements: string[], after: string[]) => {
-      const answer = client.query(['begin', ...statements, 'commit', unlock, ...after].join(';\n')) as unknown as Promise<pg.QueryResult[]>;
+    // The results of the statements that count, in order (a PREPARE's does not).
+    const closing = (statements: [string, boolean][], after: [string, boolean][]) => {
+      const all = [asIs('begin'), ...statements, asIs('commit'), asIs(unlock), ...after];
+      const answer = client.query(all.map(([sql]) => sql).join(';\n')) as unknown as Promise<pg.QueryResult[]>;
       closed = answer;
-      return answer;
+      return answer.then((results) => results.filter((_, i) => all[i]![1]));
     };
     const runners: LockRunners = {
       run: async (statement) => statement.connection(client),
-      close: async (statement) => (await closing([inlined(statement)], []))[1]!.rows,
+      close: async (statement) => (await closing(closingStatement(statement), []))[1]!.rows,
       closeThenLock: async (statement, next) => {
         const take = `select k as key, pg_try_advisory_lock(hashtext(k)) as locked from (select ${next.key} as k) n where k is not null`;
-        const results = await closing([inlined(statement), ...next.before], [take, ...next.reads]);
+        const results = await closing(
+          [...closingStatement(statement), ...next.before.map(asIs)],
+          [take, ...next.reads].flatMap((sql) => prepared(client, sql)),
+        );
         // begin, the statement, next.before, commit, unlock, take, next.reads
         const taken = 4 + next.before.length;
         const answer = { rows: results[1]!.rows, before: results.slice(2, 2 + next.before.length) };

@@ -7,6 +7,7 @@ import { NotFound } from '../errors.js';
 import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
 import { inlined, onPool, type Runner } from '../db/statements.js';
 import { carried, carry, type Alongside } from './alongside.js';
+import { COLUMNS } from './columns.js';
 import { usableAgent } from './agents.js';
 import { keyLookup, liveKey } from './keys.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
@@ -227,7 +228,7 @@ export async function applyTransition(
   }
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  const [row] = await run(carry(query, alongside).update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]));
+  const [row] = await run(carry(query, alongside).update(columns).returning([...COLUMNS.triggers, announce(ctx.db, CHANNELS.triggers)]));
   carried(alongside);
   if (!row) return null;
   ctx.metrics.triggerTransitions.inc({ event, status: to });

@@ -6,6 +6,7 @@ import { Conflict, NotFound } from '../errors.js';
 import { toAgent, type Agent } from './agents.js';
 import { keyLookup, liveKey } from './keys.js';
 import { assertActive, companyConversation, type Conversation } from './conversations.js';
+import { columnsOf } from './columns.js';
 import { balanceOf, checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
@@ -34,12 +35,12 @@ export interface JobRunContext extends Read {
  */
 function conversationReads(c: string, tenant: string, fallbackAgent: string): string[] {
   return [
-    `select c.*,
+    `select ${columnsOf('conversations', 'c')},
        array(select t.id from triggers t where t.conversation_id = c.id and t.status = 'waiting_for_reply' order by t.seq) as waiting_job_ids,
        (select k.memory from contacts k where k.id = c.contact_id and k.tenant_id = ${tenant}) as contact_memory
      from conversations c where c.id = ${c}`,
-    `select * from agents where id = coalesce((select agent_id from conversations where id = ${c}), ${fallbackAgent}) and (tenant_id = ${tenant} or is_public)`,
-    `select * from messages where conversation_id = ${c} order by seq`,
+    `select ${columnsOf('agents')} from agents where id = coalesce((select agent_id from conversations where id = ${c}), ${fallbackAgent}) and (tenant_id = ${tenant} or is_public)`,
+    `select ${columnsOf('messages')} from messages where conversation_id = ${c} order by seq`,
   ];
 }
 
@@ -53,7 +54,7 @@ export function turnContextReads(tenantId: string, conversationId: string, agent
 }
 
 const jobReads = (tenant: string, conversation: string, agent: string): string[] => [
-  `select t.*, ${balanceOf('t.id')} as credit_balance from tenants t where t.id = ${tenant}`,
+  `select ${columnsOf('tenants', 't')}, ${balanceOf('t.id')} as credit_balance from tenants t where t.id = ${tenant}`,
   ...conversationReads(conversation, tenant, agent),
 ];
 
