@@ -11,7 +11,7 @@ export const COLUMNS = {
     'last_run_at', 'started_at', 'completed_at', 'created_at', 'updated_at', 'due_at', 'lease_owner', 'lease_until',
   ],
   tenants: [
-    'id', 'name', 'timezone', 'features', 'max_pending_jobs', 'min_credits', 'billing', 'requests_per_minute', 'created_at', 'updated_at',
+    'id', 'name', 'timezone', 'features', 'max_pending_jobs', 'min_credits', 'billing', 'requests_per_minute', 'credit_balance', 'created_at', 'updated_at',
     'events_url', 'message_webhook_url', 'webhook_secret', 'max_concurrent_calls', 'default_agent_id', 'country',
   ],
   conversations: [

@@ -3,7 +3,7 @@ import { createDb, migrate } from '../../../pkg/db/index.js';
 import { ownDatabase } from '../../support/triggers.js';
 
 describe('Migrations', () => {
-  it('take the credit stripes (006) down and up again, keeping every balance', async () => {
+  it('take the credit stripes (006) down and up again, keeping every balance, and carry an older replica\'s charges into them', async () => {
     const database = await ownDatabase();
     const db = createDb(database.url, 2);
     const balances = async () =>
@@ -15,15 +15,18 @@ describe('Migrations', () => {
     try {
       await db.raw(`insert into tenants (id, name, created_at, updated_at) values ('one', 'One', now(), now()), ('two', 'Two', now(), now())`);
       await db.raw(`insert into credit_balances (tenant_id, stripe, balance) values ('one', 0, 5), ('one', 7, -1.5)`);
+      // A replica of the release before, mid-upgrade, charges the column it knows: the charge reaches the stripes.
+      await db.raw(`update tenants set credit_balance = credit_balance - 2 where id = 'two'`);
+      expect(await balances()).to.deep.equal({ one: 3.5, two: -2 });
 
       await db.migrate.down();
 
       const before = (await db('tenants').orderBy('id').select('id', 'credit_balance')).map((r) => [r.id, Number(r.credit_balance)]);
-      expect(before).to.deep.equal([['one', 3.5], ['two', 0]]);
+      expect(before).to.deep.equal([['one', 3.5], ['two', -2]]);
 
       await migrate(db);
 
-      expect(await balances()).to.deep.equal({ one: 3.5, two: 0 });
+      expect(await balances()).to.deep.equal({ one: 3.5, two: -2 });
     } finally {
       await db.destroy();
       await database.drop();
