@@ -2,7 +2,8 @@
 // Those statements are prepared once per connection (pkg/db/locks.ts), and a prepared `*` fails
 // ("cached plan must not change result type") on every connection of a running process once a
 // migration adds a column to its table. A test checks these lists against the schema, so a
-// migration that adds a column adds it here too.
+// migration that adds a column adds it here too. (tenants.credit_balance is unused since migration
+// 006 and kept for one release; the balance is credits.ts's balanceOf.)
 export const COLUMNS = {
   triggers: [
     'id', 'seq', 'tenant_id', 'conversation_id', 'agent_id', 'status', 'trigger_type', 'task', 'input_message', 'success_criteria',

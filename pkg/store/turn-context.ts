@@ -54,7 +54,7 @@ export function turnContextReads(tenantId: string, conversationId: string, agent
 }
 
 const jobReads = (tenant: string, conversation: string, agent: string): string[] => [
-  `select ${columnsOf('tenants', 't')}, ${balanceOf('t.id')} as credit_balance from tenants t where t.id = ${tenant}`,
+  `select ${columnsOf('tenants', 't')}, ${balanceOf('t.id')} as credit_total from tenants t where t.id = ${tenant}`,
   ...conversationReads(conversation, tenant, agent),
 ];
 
@@ -71,7 +71,7 @@ export const claimedJobReads = (): string[] => jobReads(ofClaimedJob('tenant'), 
 export function chatTurnReads(apiKey: string, conversationId: string): { reads: string[]; onlyIf: string } {
   const c = escapeLiteral(conversationId);
   return {
-    reads: [keyLookup(apiKey, `${balanceOf('t.id')} as credit_balance`), ...conversationReads(c, `(select tenant_id from conversations where id = ${c})`, 'null')],
+    reads: [keyLookup(apiKey, `${balanceOf('t.id')} as credit_total`), ...conversationReads(c, `(select tenant_id from conversations where id = ${c})`, 'null')],
     onlyIf: `from api_keys k join conversations c on c.tenant_id = k.tenant_id where ${liveKey('k', apiKey)} and c.id = ${c}`,
   };
 }
@@ -87,7 +87,7 @@ function read(conversation: Conversation, [, conversations, agents, messages]: R
   };
 }
 
-const balanceIn = (tenants: QueryResult): number => Number(tenants.rows[0]?.credit_balance ?? 0);
+const balanceIn = (tenants: QueryResult): number => Number(tenants.rows[0]?.credit_total ?? 0);
 
 /**
  * A chat turn's results (chatTurnReads; the key already checked by principalFrom), checked in the order the API's errors take precedence: the conversation
