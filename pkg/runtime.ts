@@ -42,7 +42,7 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
   }
   const db = createDb(databaseUrl, config.SWITCHBOARD_DB_POOL_MAX);
   closers.unshift(() => db.destroy());
-  const locks = new TurnLocks(databaseUrl, config.SWITCHBOARD_DB_POOL_MAX * 4);
+  const locks = new TurnLocks(databaseUrl, config.SWITCHBOARD_DB_POOL_MAX * 4, log);
   closers.unshift(() => locks.close());
   const notifier = new Notifier(databaseUrl, log);
   await notifier.start();

@@ -2,6 +2,7 @@
 // for its lock never holds a connection the running turn needs. A crashed process's locks go with
 // its connections.
 import pg from 'pg';
+import type { Logger } from '../log.js';
 import { literal, withValues, type Runner } from './statements.js';
 
 /** What follows a closing statement in its round trip (LockRunners.closeThenLock). */
@@ -86,8 +87,10 @@ class Handed implements HandedLock {
 
 export class TurnLocks {
   private readonly pool: pg.Pool;
-  constructor(url: string, max: number) {
+  constructor(url: string, max: number, log: Logger) {
     this.pool = new pg.Pool({ connectionString: url, max, application_name: 'switchboard-locks' });
+    // An idle connection the server ends (a restart, a failover, an operator) leaves the pool; unheard, its error would end the process.
+    this.pool.on('error', (err) => log.warn({ err: err.message }, 'idle lock connection lost'));
   }
 
   /**
