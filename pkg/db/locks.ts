@@ -49,8 +49,8 @@ const MAX_PREPARED = 64;
 
 /** SQL running `text` prepared on `client` (PREPARE first, the first time there), and whether each statement's result counts. */
 function prepared(client: pg.PoolClient, text: string, values: readonly unknown[] = []): [sql: string, counted: boolean][] {
-  const names = preparedOn.get(client) ?? new Map<string, string>();
-  preparedOn.set(client, names);
+  let names = preparedOn.get(client);
+  if (!names) preparedOn.set(client, (names = new Map()));
   let name = names.get(text);
   const preparing: [string, boolean][] = [];
   if (!name) {
