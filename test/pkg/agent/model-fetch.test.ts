@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import OpenAI from 'openai';
 import { createServer } from 'node:net';
 import { createModelClient } from '../../../pkg/agent/model.js';
+import { modelFetch } from '../../../pkg/agent/model-fetch.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
 
 /** A chat completion chunk of the stream, as an OpenAI-compatible server sends it. */
@@ -20,6 +21,11 @@ describe("The model client's fetch (node http/https with keep-alive)", () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(chunk({ role: 'assistant', content: 'Hel' }));
         setImmediate(() => res.end(`${chunk({ content: 'lo' })}data: [DONE]\n\n`));
+        return;
+      }
+      if (req.url === '/v1/empty') {
+        res.writeHead(204, { 'x-request-id': 'req_empty' });
+        res.end();
         return;
       }
       if (req.headers.authorization !== 'Bearer sk-test') {
@@ -45,6 +51,14 @@ describe("The model client's fetch (node http/https with keep-alive)", () => {
     expect(JSON.parse(sent.body)).to.deep.include({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
     // Sent by node's http, not the built-in fetch (which asks for compression and adds fetch metadata).
     expect(sent.headers).not.to.have.any.keys('accept-encoding', 'sec-fetch-mode');
+  });
+
+  it('answers a status that has no body with a Response without one, its headers kept', async () => {
+    const res = await modelFetch(`${server.url}/v1/empty`, { method: 'POST', body: '{}' });
+    expect(res.status).to.equal(204);
+    expect(res.body).to.equal(null);
+    expect(await res.text()).to.equal('');
+    expect(res.headers.get('x-request-id')).to.equal('req_empty');
   });
 
   it('reads a whole completion and its headers, on one kept-alive connection', async () => {
