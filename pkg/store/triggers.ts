@@ -1,6 +1,6 @@
 // Trigger rows: reading, conditional transitions, and the controller's claim and sweep queries.
 import type { Knex } from 'knex';
-import pg, { escapeLiteral } from 'pg';
+import { escapeLiteral, type QueryResult } from 'pg';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
@@ -179,7 +179,7 @@ export async function insertTriggerForKey(
   row: Partial<TriggerRow>,
 ): Promise<{ key: Record<string, any> | undefined; trigger: TriggerRow | undefined }> {
   const company = `exists (select 1 from api_keys k where ${liveKey('k', rawKey)} and k.tenant_id = ${escapeLiteral(String(conversation.tenant_id))})`;
-  const [keys, inserted] = (await db.raw(`${keyLookup(rawKey)};\n${inlined(triggerWithConversation(db, conversation, row, company))}`)) as pg.QueryResult[];
+  const [keys, inserted] = (await db.raw(`${keyLookup(rawKey)};\n${inlined(triggerWithConversation(db, conversation, row, company))}`)) as QueryResult[];
   return { key: keys!.rows[0], trigger: insertedTrigger(inserted!.rows) };
 }
 

@@ -19,7 +19,7 @@ describe('Migrations', () => {
       await db.raw(`update tenants set credit_balance = credit_balance - 2 where id = 'two'`);
       expect(await balances()).to.deep.equal({ one: 3.5, two: -2 });
 
-      await db.migrate.down();
+      await db.migrate.down({ name: '006_credit_stripes' });
 
       const before = (await db('tenants').orderBy('id').select('id', 'credit_balance')).map((r) => [r.id, Number(r.credit_balance)]);
       expect(before).to.deep.equal([['one', 3.5], ['two', -2]]);
