@@ -1,12 +1,15 @@
 // `make bench`, jobs half: Switchboard's autonomous jobs beside graphile-worker's no-op jobs on the
-// same Postgres, at controller concurrency 1, 4 and 16. Per level and system, two phases:
+// same Postgres, at controller concurrency 1, 4 and 16, and (outside the target) beside graphile-worker
+// running a plain task that does a Switchboard job's work (jobs-server.ts), which tells the cost of
+// that work apart from the cost of Switchboard around it. Per level and system, two phases:
 // - latency: `concurrency` submitters each enqueue a job and wait for it to finish before the next,
 //   so a worker slot is always free and the time to start is dispatch alone, not queueing;
 // - throughput: a burst of jobs enqueued by 16 parallel submitters, timed from the first enqueue
 //   to the last completion.
 // Switchboard's jobs do real work (REST create on a new conversation, a model call through the
 // openai client to a stand-in in a thread of its own, messages stored, credits charged), its API
-// and its controllers each in a thread of their own as deployed; graphile-worker's task does nothing. Writes test/bench/results/jobs.{json,md} and prints the table.
+// and its controllers each in a thread of their own as deployed. Writes test/bench/results/jobs.{json,md}
+// and prints the table.
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats, type Stats } from './stats.js';
@@ -15,7 +18,8 @@ import { Worker } from 'node:worker_threads';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase } from '../support/database.js';
 import { benchClient } from './http-client.js';
-import type { GraphileRun, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
+// Types only: importing a value would run the server thread's script here.
+import type { GraphileRun, GraphileTask, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
 import { startThread } from './threads.js';
 
 const LEVELS = [1, 4, 16];
@@ -128,8 +132,8 @@ function switchboardDriver(ready: JobsServerReady): Driver {
   };
 }
 
-/** graphile-worker: jobs added from the benchmark's own pool; runs reported by the worker thread. */
-async function graphileDriver(worker: Worker, databaseUrl: string): Promise<Driver> {
+/** graphile-worker: jobs of `task` added from the benchmark's own pool; runs reported by the worker thread. */
+async function graphileDriver(worker: Worker, databaseUrl: string, task: GraphileTask): Promise<Driver> {
   const utils: WorkerUtils = await makeWorkerUtils({ connectionString: databaseUrl, maxPoolSize: SUBMITTERS });
   const runs = new Map<number, GraphileRun>();
   const waiters = new Map<number, (run: GraphileRun) => void>();
@@ -153,7 +157,7 @@ async function graphileDriver(worker: Worker, databaseUrl: string): Promise<Driv
     async enqueue() {
       const i = seq++;
       const submitted = Date.now();
-      await utils.addJob('noop', { i });
+      await utils.addJob(task, { i, task: TASK });
       return { handle: String(i), submitted, acknowledged: Date.now() };
     },
     async finished({ handle, submitted, acknowledged }) {
@@ -188,7 +192,7 @@ async function measure(system: System, concurrency: number, databaseUrl: string,
   const server =
     system === 'switchboard'
       ? await startServer({ role: 'switchboard', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl })
-      : await startServer({ role: 'graphile-worker', concurrency, poolMax: POOL_MAX, databaseUrl });
+      : await startServer({ role: 'graphile-worker', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl: system === 'graphile-worker-work' ? modelUrl : undefined });
   // Switchboard's controllers run in a thread of their own, apart from its API, as deployed.
   const controllers =
     system === 'switchboard'
@@ -196,7 +200,10 @@ async function measure(system: System, concurrency: number, databaseUrl: string,
       : null;
   let driver: Driver | undefined;
   try {
-    driver = system === 'switchboard' ? switchboardDriver(server.ready) : await graphileDriver(server.worker, databaseUrl);
+    driver =
+      system === 'switchboard'
+        ? switchboardDriver(server.ready)
+        : await graphileDriver(server.worker, databaseUrl, system === 'graphile-worker' ? 'noop' : 'work');
     await burst(driver, WARMUP_JOBS);
     const latency = phase(await closedLoop(driver, LATENCY_JOBS, concurrency));
     return { concurrency, loadAverage1m, latency, throughput: throughput(await burst(driver, THROUGHPUT_JOBS)) };
@@ -235,7 +242,16 @@ function targets(switchboard: Level[], graphile: Level[]): Target[] {
 function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
   const row = (name: string, l: Level) =>
     `| ${name} | ${l.concurrency} | ${l.latency.startLatencyMs.median} | ${l.latency.startLatencyMs.p99} | ${l.latency.ackToStartMs.median} | ${l.latency.ackToStartMs.p99} | **${l.throughput.jobsPerSecond}** | ${l.throughput.startLatencyMs.median} | ${l.throughput.startLatencyMs.p99} | ${l.loadAverage1m.toFixed(1)} |`;
-  const rows = LEVELS.flatMap((_, i) => [row('Switchboard', r.switchboard[i]!), row('graphile-worker (no-op)', r.graphileWorker[i]!)]);
+  const rows = LEVELS.flatMap((_, i) => [
+    row('Switchboard', r.switchboard[i]!),
+    row('graphile-worker (no-op)', r.graphileWorker[i]!),
+    row('graphile-worker (the work alone)', r.graphileWorkerWork[i]!),
+  ]);
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  const work = LEVELS.map((concurrency, i) => {
+    const [s, g, w] = [r.switchboard[i]!, r.graphileWorker[i]!, r.graphileWorkerWork[i]!].map((l) => l.throughput.jobsPerSecond);
+    return `| ${concurrency} | ${ratio(s!, g!)} | ${ratio(s!, w!)} | ${ratio(w!, g!)} |`;
+  });
   const verdicts = r.targets.map(
     (t) =>
       `| ${t.concurrency} | ${t.switchboardP99Ms} ≤ ${t.graphileWorkerP99Ms} | **${t.latency}** | ${t.switchboardJobsPerSecond} ≥ ${t.graphileWorkerJobsPerSecond} / 2 | **${t.throughput}** |`,
@@ -246,7 +262,10 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 · load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after · graphile-worker ${r.graphileWorkerVersion}
 
 Switchboard jobs do real work: created over REST on a new conversation, one model call through the openai client (the
-stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing.
+stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing
+in the target's comparison. Beside it, not part of the target, graphile-worker runs a task doing the work alone: the same
+model call through the same client, and the task and reply stored as two rows; none of Switchboard's API, authentication,
+conversation, context reads, tools, credits or state machine.
 Switchboard runs as deployed (the Helm chart's \`switchboard api\` and \`switchboard controllers\`): its API and its controllers
 each in a worker thread of their own, with a pool of ${POOL_MAX} connections each, its jobs created and read from the
 benchmark's thread over keep-alive HTTP (node's http, the cheapest client on these shared cores); graphile-worker runs in
@@ -265,6 +284,12 @@ ${rows.join('\n')}
 | Concurrency | Target: Switchboard queued→running p99 ≤ graphile-worker add-to-start p99 | | Target: Switchboard jobs/s ≥ ½ graphile-worker no-op jobs/s | |
 |---|---|---|---|---|
 ${verdicts.join('\n')}
+
+Jobs/s ratios (not a target): how much of graphile-worker's no-op rate the work itself leaves, and what Switchboard keeps of that.
+
+| Concurrency | Switchboard ÷ graphile-worker no-op | Switchboard ÷ graphile-worker doing the work alone | Work alone ÷ no-op |
+|---|---|---|---|
+${work.join('\n')}
 `;
 }
 
@@ -275,14 +300,14 @@ async function benchmark() {
   // The no-op reply: a job that gets it succeeds after one model call.
   const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {});
   try {
-    const switchboard: Level[] = [];
-    const graphileWorker: Level[] = [];
+    const levels: Record<System, Level[]> = { switchboard: [], 'graphile-worker': [], 'graphile-worker-work': [] };
+    const systems = Object.keys(levels) as System[];
     for (const [i, concurrency] of LEVELS.entries()) {
-      // Alternating which system goes first keeps either from always meeting a warmer machine.
-      const order: System[] = i % 2 === 0 ? ['graphile-worker', 'switchboard'] : ['switchboard', 'graphile-worker'];
+      // Rotating which system goes first keeps none from always meeting a warmer machine.
+      const order = [...systems.slice(i % systems.length), ...systems.slice(0, i % systems.length)];
       for (const system of order) {
         const level = await measure(system, concurrency, database.url, model.ready.url);
-        (system === 'switchboard' ? switchboard : graphileWorker).push(level);
+        levels[system].push(level);
         process.stderr.write(`${system} at concurrency ${concurrency}: ${JSON.stringify(level)}\n`);
       }
     }
@@ -293,9 +318,10 @@ async function benchmark() {
       database: database.server,
       graphileWorkerVersion: version,
       jobs: { warmup: WARMUP_JOBS, latency: LATENCY_JOBS, throughput: THROUGHPUT_JOBS, submitters: SUBMITTERS },
-      switchboard,
-      graphileWorker,
-      targets: targets(switchboard, graphileWorker),
+      switchboard: levels.switchboard,
+      graphileWorker: levels['graphile-worker'],
+      graphileWorkerWork: levels['graphile-worker-work'],
+      targets: targets(levels.switchboard, levels['graphile-worker']),
     };
   } finally {
     await model.close();
