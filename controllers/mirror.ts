@@ -29,7 +29,7 @@ import { cancelTrigger, notCancellable } from '../pkg/triggers/actions.js';
 import type { TriggerRow } from '../pkg/store/triggers.js';
 
 export const FIELD_MANAGER = 'switchboard-mirror';
-const CALL_TIMEOUT_MS = 5_000;
+export const CALL_TIMEOUT_MS = 5_000;
 /** Statuses an operator is told about with an Event. */
 const NOTABLE: Record<string, { type: 'Normal' | 'Warning'; reason: string }> = {
   waiting_for_reply: { type: 'Normal', reason: 'WaitingForReply' },
@@ -103,7 +103,7 @@ export class TriggerMirror {
   private async list(): Promise<Map<string, TriggerCR>> {
     const res = (await bounded(
       CALL_TIMEOUT_MS,
-      this.kube.custom.listNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), labelSelector: MANAGED_BY }),
+      (o) => this.kube.custom.listNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), labelSelector: MANAGED_BY }, o),
     )) as { items: TriggerCR[] };
     return new Map(res.items.map((cr) => [cr.metadata.name, cr]));
   }
@@ -128,7 +128,7 @@ export class TriggerMirror {
     }
     // Whatever is left is terminal past the retention window, or gone from Postgres.
     for (const name of existing.keys()) {
-      await bounded(CALL_TIMEOUT_MS, this.kube.custom.deleteNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), name })).catch(
+      await bounded(CALL_TIMEOUT_MS, (o) => this.kube.custom.deleteNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), name }, o)).catch(
         (err) => {
           if (statusOf(err) !== 404) throw err;
         },
@@ -143,7 +143,8 @@ export class TriggerMirror {
     if (!current) {
       current = (await bounded(
         CALL_TIMEOUT_MS,
-        this.kube.custom.patchNamespacedCustomObject({ ...coords, name: row.id, body: triggerObject(row, namespace), fieldManager: FIELD_MANAGER, force: true }, apply),
+        (o) => this.kube.custom.patchNamespacedCustomObject({ ...coords, name: row.id, body: triggerObject(row, namespace), fieldManager: FIELD_MANAGER, force: true }, o),
+        apply,
       )) as TriggerCR;
     }
     const desired = this.desiredStatus(row, current);
@@ -189,10 +190,12 @@ export class TriggerMirror {
   private async writeStatus(name: string, status: TriggerStatus): Promise<void> {
     await bounded(
       CALL_TIMEOUT_MS,
-      this.kube.custom.patchNamespacedCustomObjectStatus(
-        { ...crCoordinates(this.kube.namespace), name, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name }, status }, fieldManager: FIELD_MANAGER, force: true },
-        apply,
-      ),
+      (o) =>
+        this.kube.custom.patchNamespacedCustomObjectStatus(
+          { ...crCoordinates(this.kube.namespace), name, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name }, status }, fieldManager: FIELD_MANAGER, force: true },
+          o,
+        ),
+      apply,
     );
   }
 
@@ -201,7 +204,7 @@ export class TriggerMirror {
     const now = this.ctx.clock.now();
     await bounded(
       CALL_TIMEOUT_MS,
-      this.kube.core.createNamespacedEvent({
+      (o) => this.kube.core.createNamespacedEvent({
         namespace,
         body: {
           metadata: { generateName: `${cr.metadata.name}.`, namespace },
@@ -216,7 +219,7 @@ export class TriggerMirror {
           reportingComponent: 'switchboard.dev/mirror',
           reportingInstance: this.opts.identity,
         },
-      }),
+      }, o),
     );
   }
 

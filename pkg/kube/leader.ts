@@ -64,11 +64,10 @@ export class LeaderElector {
     const now = new V1MicroTime();
     let lease: V1Lease;
     try {
-      lease = await bounded(RETRY_PERIOD_MS, coordination.readNamespacedLease({ name: this.name, namespace }));
+      lease = await bounded(RETRY_PERIOD_MS, (o) => coordination.readNamespacedLease({ name: this.name, namespace }, o));
     } catch (err) {
       if (statusOf(err) !== 404) throw err;
-      await bounded(
-        RETRY_PERIOD_MS,
+      await bounded(RETRY_PERIOD_MS, (o) =>
         coordination.createNamespacedLease({
           namespace,
           body: {
@@ -81,7 +80,7 @@ export class LeaderElector {
               leaseTransitions: 0,
             },
           },
-        }),
+        }, o),
       );
       return true;
     }
@@ -100,7 +99,7 @@ export class LeaderElector {
       leaseTransitions: (spec.leaseTransitions ?? 0) + (changing && holder ? 1 : 0),
     };
     // replace carries metadata.resourceVersion: a concurrent writer makes this a 409, not a tie.
-    await bounded(RETRY_PERIOD_MS, coordination.replaceNamespacedLease({ name: this.name, namespace, body: lease }));
+    await bounded(RETRY_PERIOD_MS, (o) => coordination.replaceNamespacedLease({ name: this.name, namespace, body: lease }, o));
     return true;
   }
 
@@ -112,10 +111,10 @@ export class LeaderElector {
     this.setLeading(false);
     try {
       const { coordination, namespace } = this.kube;
-      const lease = await bounded(RETRY_PERIOD_MS, coordination.readNamespacedLease({ name: this.name, namespace }));
+      const lease = await bounded(RETRY_PERIOD_MS, (o) => coordination.readNamespacedLease({ name: this.name, namespace }, o));
       if (lease.spec?.holderIdentity !== this.identity) return;
       lease.spec = { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: new V1MicroTime() };
-      await bounded(RETRY_PERIOD_MS, coordination.replaceNamespacedLease({ name: this.name, namespace, body: lease }));
+      await bounded(RETRY_PERIOD_MS, (o) => coordination.replaceNamespacedLease({ name: this.name, namespace, body: lease }, o));
     } catch (err) {
       this.log.debug({ err: (err as Error).message }, 'lease release failed; it will expire');
     }

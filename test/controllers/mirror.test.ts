@@ -1,5 +1,6 @@
 import { CoordinationV1Api, KubeConfig, V1MicroTime, type V1LeaseSpec } from '@kubernetes/client-node';
 import { expect } from 'chai';
+import { CALL_TIMEOUT_MS } from '../../controllers/mirror.js';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { startTestApp, type Client, type TestApp } from '../support/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
@@ -381,7 +382,7 @@ describe('The mirror when the Kubernetes API is down, and after a restart', () =
 
   const failedSyncs = () => app!.logs.filter((line) => line.includes('mirror sync failed')).length;
 
-  it('answers REST requests and runs jobs while the API hangs, and catches up once it answers again', async () => {
+  it('answers REST requests and runs jobs while the API hangs, closes the calls it gave up on, and catches up once it answers again', async () => {
     app ??= await start();
     const { client, agentId } = await app.company();
     await eventually('a mirror leader', async () => app!.controllers!.mirror!.isLeader);
@@ -393,6 +394,10 @@ describe('The mirror when the Kubernetes API is down, and after a restart', () =
       await waitForStatus(client, created.body.triggerId, 'succeeded');
       // The mirror's calls give up on their own: a sync fails, and the next one retries.
       await eventually('a mirror sync to time out', async () => failedSyncs() > failed, 60);
+      // A call given up on is aborted, its connection closed: a hung API server holds none for long.
+      await eventually('a hung call to be closed by the mirror', async () => kube.hung().abandoned > 0);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(kube.hung().oldestOpenMs).to.be.below(CALL_TIMEOUT_MS + 3_000);
       kube.setOutage(null);
       await rowOf(kube, created.body.triggerId, (r) => r.STATUS === 'succeeded' && r.ATTEMPTS === '1/3');
     } finally {

@@ -5,6 +5,7 @@
 // CA data embedded) points kubectl and @kubernetes/client-node at it.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,8 @@ export interface KubeApiServer {
   compact(): void;
   /** 'unavailable' answers 503, 'hang' never answers; both drop open watches. null ends the outage. */
   setOutage(outage: Outage | null): void;
+  /** Requests a hang holds: how many the client closed while waiting, and how long the oldest still open has waited (0: none). */
+  hung(): { abandoned: number; oldestOpenMs: number };
   close(): Promise<void>;
 }
 
@@ -97,6 +100,9 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const requests: RecordedKubeRequest[] = [];
   const watches = new Set<() => void>();
   let outage: { kind: Outage; release: Promise<void>; end(): void } | null = null;
+  // Requests held by a hang, with when they arrived; and how many of them the client closed.
+  const held = new Map<ServerResponse, number>();
+  let abandoned = 0;
   let address = '';
   const context: HandlerContext = {
     api,
@@ -117,7 +123,14 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      while (outage?.kind === 'hang') await outage.release;
+      if (outage?.kind === 'hang') {
+        held.set(res, Date.now());
+        res.once('close', () => {
+          if (held.delete(res)) abandoned++;
+        });
+        while (outage?.kind === 'hang') await outage.release;
+        held.delete(res);
+      }
       if (outage?.kind === 'unavailable') {
         res.writeHead(503, { 'Content-Type': 'application/json' }).end(JSON.stringify(statusError.unavailable().status()));
         return;
@@ -158,6 +171,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       },
     },
     compact: () => store.compact(),
+    hung: () => ({ abandoned, oldestOpenMs: held.size ? Date.now() - Math.min(...held.values()) : 0 }),
     setOutage(kind) {
       endOutage();
       if (!kind) return;
