@@ -104,8 +104,6 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
     const { conversation, trigger } = newConversationJob(ctx, tenant.id, tenant.timezone, input);
     return created(ctx, (await insertTriggerWithConversation(ctx.db, conversation, trigger)) ?? unknown(input));
   }
-  const now = ctx.clock.now();
-  const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
   return ctx.db.transaction(async (trx) => {
     const tx: Ctx = { ...ctx, db: trx };
     if (input.idempotencyKey) {
@@ -118,6 +116,9 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
         return { created: false, trigger: existing };
       }
     }
+    // After the replay: a retry answers with its job even once the runAt it repeats is no longer ahead.
+    const now = ctx.clock.now();
+    const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
     let conversation: Conversation;
     if (input.conversationId) {
       conversation = await existingConversation(tx, tenant, input);

@@ -225,6 +225,21 @@ describe('Trigger endpoints', () => {
       expect(viaConversation.body).to.include({ triggerId: created.body.triggerId, idempotent: true });
     });
 
+    it('replays a deferred job after its runAt has passed: the repeated start is not checked again', async () => {
+      const request = { agentId: c.agentId, task: 'Send the reminder', runAt: at(5 * MINUTE), idempotencyKey: 'reminder-5' };
+      const created = await c.client.post('/api/v1/triggers', request);
+      expect(created.status).to.equal(202);
+      app.advance(10 * MINUTE);
+      // The create's response was lost; the client repeats it as it was.
+      const replay = await c.client.post('/api/v1/triggers', request);
+      expect(replay.status).to.equal(200);
+      expect(replay.body).to.include({ triggerId: created.body.triggerId, idempotent: true });
+      // A new key with that runAt is refused as before.
+      const late = await c.client.post('/api/v1/triggers', { ...request, idempotencyKey: 'reminder-5-late' });
+      expect(late.status).to.equal(400);
+      expect(paths(late)).to.deep.equal(['runAt']);
+    });
+
     it('is unique per company: the same key in another company creates an independent job', async () => {
       const other = await app.company();
       const ours = await c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Sync', idempotencyKey: 'sync-2030-07' });
