@@ -69,6 +69,10 @@ export function claimOneByOne(
   };
 }
 
+// While every slot is taken, nothing says when the sweep next has work (a claim that fills the
+// slots does not ask, and chained runs claim without the loop): it looks again this often.
+const FULL_SWEEP_MS = 1_000;
+
 export interface ManagerOptions {
   /** Runs at once per reconciler, unless the reconciler sets its own. */
   concurrency: number;
@@ -157,7 +161,7 @@ class Loop {
     const free = (reconciler.concurrency ?? this.opts.concurrency) - this.running.size;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
     if (free <= 0) this.fullWhenWoken = true;
-    if (this.stopping || free <= 0) return this.opts.maxIdleMs;
+    if (this.stopping || free <= 0) return this.whileFull();
     const heard = (this.heardWhileClaiming = new Set<string>());
     let claims: Claims;
     try {
@@ -168,9 +172,16 @@ class Loop {
       // The claimed rows' announcements are their own claims; any other may have made work due.
       for (const id of heard) this.notified(id);
     }
-    if (claims.claimed.length === free) return this.opts.maxIdleMs;
+    if (claims.claimed.length === free) return this.whileFull();
     this.dueAt = claims.nextDue?.getTime() ?? Infinity;
     return this.dueAt - ctx.clock.now().getTime();
+  }
+
+  /** Every slot is taken: a finishing run wakes the loop to claim, and the sweep is due within FULL_SWEEP_MS. */
+  private whileFull(): number {
+    const now = this.ctx.clock.now().getTime();
+    if (this.dueAt <= now || this.dueAt > now + FULL_SWEEP_MS) this.dueAt = now + FULL_SWEEP_MS;
+    return Math.min(this.opts.maxIdleMs, this.dueAt - now);
   }
 
   private async loop(): Promise<string[]> {

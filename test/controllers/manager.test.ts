@@ -9,7 +9,7 @@ import { until } from '../support/calls.js';
  * from `due`, and a run ends when the test lets it, having looked for a next row on its way out and
  * found none (the way a job run that claimed nothing in its closing round trip ends).
  */
-function probe(channel: string) {
+function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } = {}) {
   const due: string[] = [];
   const started: string[] = [];
   const finish = new Map<string, () => void>();
@@ -25,13 +25,14 @@ function probe(channel: string) {
   const reconciler: Reconciler = {
     name: 'probe',
     channel,
-    concurrency: 1,
+    concurrency,
+    sweepsDueRowsOnly,
     sweep: async () => void ticks++,
     claim: async (_ctx, _owner, _leaseMs, max) => ({ claimed: due.splice(0, max).map(claimed), nextDue: null }),
     heartbeat: async () => {},
     release: async () => {},
   };
-  return { reconciler, due, started, finish: (id: string) => finish.get(id)!(), ticks: () => ticks };
+  return { reconciler, due, started, finish: (id: string) => finish.get(id)!(), sweeps: () => ticks };
 }
 
 describe('The controller manager', () => {
@@ -50,16 +51,40 @@ describe('The controller manager', () => {
     await manager.start();
     try {
       await until(async () => p.started.includes('first'), 'the first row running');
-      const looked = p.ticks();
+      const looked = p.sweeps();
       p.due.push('second');
       await notify(app.runtime.ctx.db, channel, 'second');
       // The loop woke for the announcement and found its only slot taken.
-      await until(async () => p.ticks() > looked, 'the loop looking while full');
+      await until(async () => p.sweeps() > looked, 'the loop looking while full');
       expect(p.started).to.deep.equal(['first']);
 
       p.finish('first');
 
       await until(async () => p.started.includes('second'), 'the second row running');
+      p.finish('second');
+    } finally {
+      await manager.stop();
+    }
+  });
+
+  it('sweeps while every slot is taken, though nothing wakes the loop and the last claim found nothing else due', async () => {
+    const channel = 'manager_test_full';
+    // As the jobs' reconciler: the sweep runs once a due time has passed, not on every wake.
+    const p = probe(channel, { concurrency: 2, sweepsDueRowsOnly: true });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    p.due.push('first');
+    await manager.start();
+    try {
+      // One row for two slots: the claim reported nothing else due.
+      await until(async () => p.started.includes('first'), 'the first row running');
+      p.due.push('second');
+      await notify(app.runtime.ctx.db, channel, 'second');
+      await until(async () => p.started.includes('second'), 'the second row running');
+      // Both slots are taken (as by runs that each claim the next job on their way out): lost
+      // leases and passed deadlines are still swept, within about FULL_SWEEP_MS.
+      const swept = p.sweeps();
+      await until(async () => p.sweeps() > swept + 1, 'sweeps while full');
+      p.finish('first');
       p.finish('second');
     } finally {
       await manager.stop();
