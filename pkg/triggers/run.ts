@@ -45,15 +45,16 @@ async function finish(
 ) {
   const now = ctx.clock.now();
   const latest = summary ?? row.result_summary;
+  // DECISIONS.md: a run that ends past expiresAt ends the job expired, whatever it asked for next.
+  if (now.getTime() > row.expires_at.getTime()) {
+    return applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
+      ...done,
+      result_summary: latest,
+      completed_at: now,
+      error_message: 'The run finished after the job deadline (expiresAt)',
+    }, owner, alongside, run);
+  }
   if (!outcome) {
-    if (now.getTime() > row.expires_at.getTime()) {
-      return applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
-        ...done,
-        result_summary: latest,
-        completed_at: now,
-        error_message: 'The run finished after the job deadline (expiresAt)',
-      }, owner, alongside, run);
-    }
     return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner, alongside, run);
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
@@ -87,12 +88,13 @@ async function finish(
       next_run_at: outcome.at,
       due_at: outcome.at,
     }, owner, alongside);
-    if (!waiting || outcome.at.getTime() <= row.expires_at.getTime()) return waiting;
+    // A follow-up due at the deadline itself could only start past it (the sweep would expire it then).
+    if (!waiting || outcome.at.getTime() < row.expires_at.getTime()) return waiting;
     return applyTransition(tx, row.id, 'follow_up_past_deadline', 'expired', {
       ...done,
       next_run_at: null,
       completed_at: now,
-      error_message: `The follow-up (${outcome.at.toISOString()}) is past the job deadline (expiresAt)`,
+      error_message: `The follow-up (${outcome.at.toISOString()}) is at or past the job deadline (expiresAt)`,
     });
   });
 }

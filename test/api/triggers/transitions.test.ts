@@ -220,6 +220,15 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const job = await waitForStatus(client, created.triggerId, 'expired');
         expect(job.errorMessage).to.match(/past the job deadline/);
         expect(job).to.include({ attemptCount: 1, nextRunAt: null, completedAt: at() });
+
+        // A follow-up due at the deadline itself could only start past it: it expires the job as well.
+        app.model.reply(() => ({
+          toolCalls: [{ name: 'schedule_trigger_retry', arguments: { runAt: at(24 * HOUR), reason: 'Last look at the deadline' } }],
+        }), { content: 'Checking again at the deadline' });
+        const atDeadline = await create();
+        const ended = await waitForStatus(client, atDeadline.triggerId, 'expired');
+        expect(ended.errorMessage).to.equal(`The follow-up (${ended.expiresAt}) is at or past the job deadline (expiresAt)`);
+        expect(ended).to.include({ attemptCount: 1, nextRunAt: null });
       },
     },
 
@@ -334,6 +343,16 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const job = await waitForStatus(client, created.triggerId, 'expired');
         expect(job.errorMessage).to.match(/after the job deadline/);
         expect(job).to.include({ attemptCount: 2, resultSummary: 'Report finally compiled', completedAt: at() });
+
+        // A run that parks past the deadline ends the job expired too: there is no wait left to answer.
+        app.model.reply(() => {
+          manualClock(app).advance(25 * HOUR);
+          return parkCall;
+        }, { content: 'Waiting for approval of the refund' });
+        const late = await create();
+        const expired = await waitForStatus(client, late.triggerId, 'expired');
+        expect(expired.errorMessage).to.equal('The run finished after the job deadline (expiresAt)');
+        expect(expired).to.include({ waitingReason: null, waitingSince: null, attemptCount: 1, completedAt: at() });
       },
     },
 
