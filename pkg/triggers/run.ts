@@ -68,6 +68,8 @@ async function finish(
     }, owner, alongside, run);
   }
   if (outcome.kind === 'park') {
+    // metadata.waitPayload mirrors waitPayload: a park without one clears an earlier park's.
+    const { waitPayload: _, ...metadata } = row.metadata;
     return applyTransition(ctx, row.id, 'park', 'waiting_for_reply', {
       lease_owner: null,
       lease_until: null,
@@ -76,7 +78,7 @@ async function finish(
       waiting_reason: outcome.reason,
       waiting_since: now,
       wait_payload: outcome.payload,
-      metadata: outcome.payload ? { ...row.metadata, waitPayload: outcome.payload } : row.metadata,
+      metadata: outcome.payload ? { ...metadata, waitPayload: outcome.payload } : metadata,
     }, owner, alongside, run);
   }
   return ctx.db.transaction(async (trx) => {

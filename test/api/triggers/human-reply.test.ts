@@ -46,6 +46,18 @@ describe('Human replies to parked jobs', () => {
       expect((await client.get(`/api/v1/jobs/${job.triggerId}`)).body.humanReply).to.include({ decision: 'rejected', reason: 'The customer cancelled' });
     });
 
+    it('clears waitPayload, and metadata.waitPayload with it, when the resumed job parks again without a payload', async () => {
+      const job = await parked();
+      const first = (await client.get(`/api/v1/triggers/${job.triggerId}`)).body;
+      expect(first.waitPayload).to.deep.equal({ orderId: 'A-17' });
+      expect(first.metadata).to.deep.equal({ waitPayload: { orderId: 'A-17' } });
+      app.model.reply({ toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Which carrier?' } }] }, { content: 'Waiting for the carrier choice' });
+      expect((await reply(job.triggerId, { decision: 'approved', reason: 'Ship from Berlin' })).status).to.equal(200);
+      const again = await waitForStatus(client, job.triggerId, 'waiting_for_reply');
+      expect(again).to.include({ waitingReason: 'Which carrier?', waitPayload: null, attemptCount: 2 });
+      expect(again.metadata).to.deep.equal({});
+    });
+
     it('answers 400 for a decision other than approved or rejected, or a reason over 4000 characters, and the job keeps waiting', async () => {
       const job = await parked();
       for (const body of [{}, { decision: 'maybe' }, { decision: 'provided' }, { decision: 'approved', reason: 'x'.repeat(4001) }, { decision: 'approved', reason: '' }]) {
