@@ -5,7 +5,8 @@ import { Invalid } from '../errors.js';
 
 export const MAX_DELAY_MINUTES = 10_080;
 const NAIVE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
-const WITH_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+// A time, then Z or an offset of hours, with or without minutes (ISO 8601: +02, +0200, +02:00).
+const WITH_OFFSET = /T[\d:.]+(Z|[+-]\d{2}(:?\d{2})?)$/i;
 
 export interface StartInput {
   delayMinutes?: number;

@@ -87,11 +87,13 @@ describe('Trigger endpoints', () => {
     it('takes a runAt with an offset or Z as the instant it names', async () => {
       expect((await trigger({ runAt: '2030-07-03T09:30:00+02:00' })).body).to.include({ nextRunAt: '2030-07-03T07:30:00.000Z' });
       expect((await trigger({ runAt: '2030-07-03T09:30:00Z' })).body).to.include({ nextRunAt: '2030-07-03T09:30:00.000Z' });
+      expect((await trigger({ runAt: '2030-07-03T09:30+02' })).body).to.include({ nextRunAt: '2030-07-03T07:30:00.000Z' });
+      expect((await trigger({ runAt: '2030-07-03T09:30-0130' })).body).to.include({ nextRunAt: '2030-07-03T11:00:00.000Z' });
       expect((await trigger({ runAt: at(7 * 24 * 60 * MINUTE) })).status).to.equal(202);
     });
 
     it('answers 400 for a runAt in the past, more than 7 days ahead, or not a time', async () => {
-      for (const runAt of ['2030-07-01T11:59:00Z', at(), at(7 * 24 * 60 * MINUTE + 1000), 'next tuesday', '2030-07-03']) {
+      for (const runAt of ['2030-07-01T11:59:00Z', at(), at(7 * 24 * 60 * MINUTE + 1000), 'next tuesday', '2030-07-03', '2030-07-03+02']) {
         const res = await trigger({ runAt });
         expect(res.status, runAt).to.equal(400);
         expect(paths(res), runAt).to.deep.equal(['runAt']);
