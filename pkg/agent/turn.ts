@@ -35,6 +35,8 @@ export interface TurnResult {
   usage: Usage;
   handoff?: { roleName: string; greeting: string; agentId: string };
   conversation: Conversation;
+  /** Set when every tool round (SWITCHBOARD_MAX_TOOL_ROUNDS) ran tools: the turn's last message is the server's, not an answer. */
+  unfinished?: boolean;
 }
 
 export interface TurnInput {
@@ -268,6 +270,7 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     afterTool = true;
   }
   const stop = 'I could not finish within the allowed number of tool calls.';
+  result.unfinished = true;
   result.messages.push(stop);
   await storeLast(stop);
   // Every round ran tools, so this closing message starts after a tool run.

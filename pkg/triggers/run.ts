@@ -2,7 +2,7 @@
 // custom tools reloaded, the job brief in context; the run ends in the status the state table says.
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
-import { runTurn } from '../agent/turn.js';
+import { runTurn, type TurnResult } from '../agent/turn.js';
 import type { QueryResult } from 'pg';
 import type { HandedLock, LockRunners } from '../db/locks.js';
 import type { Runner } from '../db/statements.js';
@@ -39,10 +39,11 @@ async function finish(
   row: TriggerRow,
   owner: string,
   outcome: JobOutcome | null,
-  summary: string | null,
+  turn: TurnResult,
   alongside: Alongside[],
   run: Runner,
 ) {
+  const summary = turn.messages.at(-1) ?? null;
   const now = ctx.clock.now();
   const latest = summary ?? row.result_summary;
   // DECISIONS.md: a run that ends past expiresAt ends the job expired, whatever it asked for next.
@@ -52,6 +53,14 @@ async function finish(
       result_summary: latest,
       completed_at: now,
       error_message: 'The run finished after the job deadline (expiresAt)',
+    }, owner, alongside, run);
+  }
+  if (!outcome && turn.unfinished) {
+    // The agent never answered: the last message is the server's, not a result.
+    return applyTransition(ctx, row.id, 'error', 'failed', {
+      ...done,
+      completed_at: now,
+      error_message: `The run used all ${ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`,
     }, owner, alongside, run);
   }
   if (!outcome) {
@@ -164,7 +173,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, handed: HandedL
         const closing = next?.may()
           ? closingAndClaiming(ctx, owner, lock, next.leaseMs, (job) => Object.assign(chained, { looked: true, job }))
           : lock.close;
-        ended.row = await finish(ctx, row, owner, outcome.value, turn.messages.at(-1) ?? null, [
+        ended.row = await finish(ctx, row, owner, outcome.value, turn, [
           messagesAlongside(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
           chargeAlongside(ctx, tenant.id, turn.usage, opening.id),
         ], closing);

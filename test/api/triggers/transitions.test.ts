@@ -131,6 +131,15 @@ describe('Trigger transitions: every row of the state table, driven through the 
         await controllersCaughtUp();
         expect(await read(created.triggerId)).to.include({ status: 'failed', attemptCount: 1 });
         expect(runRequests(created.triggerId)).to.equal(1);
+
+        // A run that spends every tool round without answering has not completed its work: it fails too.
+        const rounds = app.runtime.ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS;
+        app.model.reply(...Array.from({ length: rounds }, () => ({ toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }] })));
+        const looping = await create();
+        const failed = await waitForStatus(client, looping.triggerId, 'failed');
+        expect(failed.errorMessage).to.equal(`The run used all ${rounds} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`);
+        expect(failed).to.include({ attemptCount: 1, resultSummary: null, completedAt: at() });
+        expect(runRequests(looping.triggerId)).to.equal(rounds);
       },
     },
 
