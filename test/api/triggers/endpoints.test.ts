@@ -544,6 +544,15 @@ describe('Trigger endpoints with the controllers running', () => {
     expect((await client.post(`/api/v1/triggers/${parked.triggerId}/cancel`)).status).to.equal(200);
   });
 
+  it('fails a job whose prepaid company is below its minimum credits when the run starts, without calling the model', async () => {
+    const prepaid = await app.company({ credits: 0.5 });
+    const before = app.model.requests.length;
+    const job = (await prepaid.client.post('/api/v1/triggers', { agentId: prepaid.agentId, task: 'Draft the quarterly report' })).body;
+    const failed = await waitForStatus(prepaid.client, job.triggerId, 'failed');
+    expect(failed).to.include({ errorMessage: 'Insufficient AI credits', attemptCount: 1, resultSummary: null });
+    expect(app.model.requests.length).to.equal(before);
+  });
+
   it("charges a run's tokens to a prepaid company under reference type api, as a chat turn", async () => {
     const prepaid = await app.company({ credits: 5 });
     app.model.reply({ content: 'Invoice checked.', usage: { promptTokens: 1200, completionTokens: 300 } });
@@ -573,6 +582,29 @@ describe('Trigger endpoints with the controllers running', () => {
     }
     const transcript = async (conversationId: string): Promise<{ role: string; content: string }[]> =>
       (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
+
+    it("gives the model its brief: the task, successCriteria, businessKeys and the job's metadata", async () => {
+      app.model.reply({ content: 'Refund settled' });
+      const before = app.model.requests.length;
+      const job = (
+        await client.post('/api/v1/triggers', {
+          agentId,
+          task: 'Settle the refund',
+          successCriteria: 'The customer has the money back',
+          businessKeys: { orderId: 'A-17' },
+          metadata: { source: 'crm' },
+        })
+      ).body;
+      await waitForStatus(client, job.triggerId, 'succeeded');
+      const brief = (app.model.requests[before] as any).messages.find((m: any) => m.role === 'system' && m.content.startsWith('AUTONOMOUS JOB'));
+      expect(brief.content.split('\n')).to.deep.equal([
+        `AUTONOMOUS JOB ${job.triggerId} (attempt 1 of 3)`,
+        'Task: Settle the refund',
+        'Success criteria: The customer has the money back',
+        'Business keys: {"orderId":"A-17"}',
+        'Job metadata: {"source":"crm"}',
+      ]);
+    });
 
     it('stores its brief first, then the answer', async () => {
       app.model.reply({ content: 'Ledger reconciled' });
