@@ -8,6 +8,7 @@ import { heldReply, manualClock, startJobsApp, waitForStatus } from '../../suppo
 // only when a test moves it (a few seconds in all), so the fixed dates below stay within 7 days.
 const NOW = '2030-07-01T12:00:00.000Z';
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 const tool = (name: string) => ({ name, description: `The ${name} service`, url: `https://${name}.example.com/lookup`, method: 'GET' });
 const paths = (res: { body: any }): string[] => (res.body.details ?? []).map((d: { path: string }) => d.path);
@@ -603,6 +604,25 @@ describe('Trigger endpoints with the controllers running', () => {
         'Success criteria: The customer has the money back',
         'Business keys: {"orderId":"A-17"}',
         'Job metadata: {"source":"crm"}',
+      ]);
+    });
+
+    it('refuses a schedule_trigger_retry without a time, with both delayMinutes and runAt, or more than 7 days ahead, telling the model why', async () => {
+      const retry = (args: Record<string, unknown>) => ({ name: 'schedule_trigger_retry', arguments: { reason: 'Waiting on the bank', ...args } });
+      const at = (ms: number) => new Date(app.clock.now().getTime() + ms).toISOString();
+      app.model.reply(
+        { toolCalls: [retry({}), retry({ delayMinutes: 5, runAt: at(HOUR) }), retry({ runAt: at(8 * 24 * HOUR) })] },
+        { content: 'No follow-up needed after all' },
+      );
+      const before = app.model.requests.length;
+      const job = (await client.post('/api/v1/triggers', { agentId, task: 'Check the transfer' })).body;
+      const done = await waitForStatus(client, job.triggerId, 'succeeded');
+      expect(done).to.include({ nextRunAt: null, resultSummary: 'No follow-up needed after all' });
+      const told = (app.model.requests[before + 1] as any).messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+      expect(told).to.deep.equal([
+        'Refused: give delayMinutes or runAt',
+        'Refused: runAt: delayMinutes and runAt are mutually exclusive',
+        'Refused: runAt: must be within 7 days',
       ]);
     });
 
