@@ -77,6 +77,11 @@ export interface TurnInput {
   whole?: boolean;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
+  /**
+   * Charges what the model calls the turn finished used when it then fails before its last
+   * message is stored (a failed turn consumed credits too); the turn's error is thrown after.
+   */
+  chargeFailed?: (usage: Usage) => Promise<void>;
 }
 
 /**
@@ -218,63 +223,79 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     const stored = await appendMessages(ctx, conversation.id, [...unstoredOpening(), unstoredMessage(role, content, metadata)]);
     history.push(stored.at(-1)!);
   };
+  /** Set once the turn's last message is being stored: its charge goes with it (storeLast), whatever happens next. */
+  let closing = false;
   /** The assistant message that ends the turn, stored as the caller closes it. */
   const storeLast = (content: string): Promise<void> => {
+    closing = true;
     const metadata = { agentId: agent.id };
     return input.storeLast ? input.storeLast({ content, metadata }, result, unstoredOpening()) : store('assistant', content, metadata);
   };
 
-  for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
-    const tools = turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
-    let started = false;
-    const reply = await callModel(ctx, input, agent, conversation, history, tools, (chunk) => {
-      if (!started && afterTool) emit({ type: 'new_message' });
-      started = true;
-      emit({ type: 'content', content: chunk });
-    });
-    result.usage.promptTokens += reply.usage.promptTokens;
-    result.usage.completionTokens += reply.usage.completionTokens;
-    result.usage.totalTokens += reply.usage.totalTokens;
-
-    const calls = reply.toolCalls.filter((c) => c.function.name);
-    if (reply.content) result.messages.push(reply.content);
-    if (!calls.length) {
-      await storeLast(reply.content);
-      return result;
+  try {
+    return await rounds();
+  } catch (err) {
+    if (!closing && input.chargeFailed && result.usage.totalTokens > 0) {
+      await input.chargeFailed(result.usage).catch((failed: Error) =>
+        ctx.log.error({ err: failed, conversationId: conversation.id }, 'charging a failed turn failed'),
+      );
     }
-    await store('assistant', reply.content, { toolCalls: calls, agentId: agent.id });
-
-    for (const call of calls) {
-      const name = call.function.name;
-      result.toolCalls.push(name);
-      emit({ type: 'tool', name });
-      const tool = tools.get(name);
-      const args = parseArgs(call.function.arguments);
-      let output: string;
-      if (!tool) output = `Unknown tool ${name}`;
-      else if (!args) output = 'Tool arguments must be a JSON object';
-      else {
-        const outcome = await tool.run(args);
-        output = outcome.output;
-        if (outcome.handoff) {
-          const { roleName, greeting, agent: next } = outcome.handoff;
-          conversation = await updateConversation(ctx, conversation, { agentId: next.id });
-          agent = next;
-          result.handoff = { roleName, greeting, agentId: next.id };
-          result.conversation = conversation;
-          emit({ type: 'handoff', ...result.handoff });
-        }
-      }
-      await store('tool', output, { toolCallId: call.id, name });
-    }
-    afterTool = true;
+    throw err;
   }
-  const stop = 'I could not finish within the allowed number of tool calls.';
-  result.unfinished = true;
-  result.messages.push(stop);
-  await storeLast(stop);
-  // Every round ran tools, so this closing message starts after a tool run.
-  emit({ type: 'new_message' });
-  emit({ type: 'content', content: stop });
-  return result;
+
+  async function rounds(): Promise<TurnResult> {
+    for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
+      const tools = turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
+      let started = false;
+      const reply = await callModel(ctx, input, agent, conversation, history, tools, (chunk) => {
+        if (!started && afterTool) emit({ type: 'new_message' });
+        started = true;
+        emit({ type: 'content', content: chunk });
+      });
+      result.usage.promptTokens += reply.usage.promptTokens;
+      result.usage.completionTokens += reply.usage.completionTokens;
+      result.usage.totalTokens += reply.usage.totalTokens;
+
+      const calls = reply.toolCalls.filter((c) => c.function.name);
+      if (reply.content) result.messages.push(reply.content);
+      if (!calls.length) {
+        await storeLast(reply.content);
+        return result;
+      }
+      await store('assistant', reply.content, { toolCalls: calls, agentId: agent.id });
+
+      for (const call of calls) {
+        const name = call.function.name;
+        result.toolCalls.push(name);
+        emit({ type: 'tool', name });
+        const tool = tools.get(name);
+        const args = parseArgs(call.function.arguments);
+        let output: string;
+        if (!tool) output = `Unknown tool ${name}`;
+        else if (!args) output = 'Tool arguments must be a JSON object';
+        else {
+          const outcome = await tool.run(args);
+          output = outcome.output;
+          if (outcome.handoff) {
+            const { roleName, greeting, agent: next } = outcome.handoff;
+            conversation = await updateConversation(ctx, conversation, { agentId: next.id });
+            agent = next;
+            result.handoff = { roleName, greeting, agentId: next.id };
+            result.conversation = conversation;
+            emit({ type: 'handoff', ...result.handoff });
+          }
+        }
+        await store('tool', output, { toolCallId: call.id, name });
+      }
+      afterTool = true;
+    }
+    const stop = 'I could not finish within the allowed number of tool calls.';
+    result.unfinished = true;
+    result.messages.push(stop);
+    await storeLast(stop);
+    // Every round ran tools, so this closing message starts after a tool run.
+    emit({ type: 'new_message' });
+    emit({ type: 'content', content: stop });
+    return result;
+  }
 }

@@ -6,7 +6,7 @@ import { isUuid } from '../ids.js';
 import { runTurn, storeWhileAsking, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
-import { chargeAlongside } from '../store/credits.js';
+import { chargeAlongside, chargeTokens } from '../store/credits.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { authenticate, principalFrom, type Principal } from '../store/keys.js';
@@ -115,6 +115,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
         emit: hooks.emit,
         mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
+        chargeFailed: async (usage) => chargeTokens(ctx, tenant.id, usage, (await inserted).id),
         // The reply and the credits the turn used: one statement, the unlock behind it in the same round trip.
         storeLast: async (last, done) => {
           const userMessage = await inserted;

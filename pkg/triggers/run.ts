@@ -7,7 +7,7 @@ import type { QueryResult } from 'pg';
 import type { HandedLock, LockRunners } from '../db/locks.js';
 import type { Runner } from '../db/statements.js';
 import type { Alongside } from '../store/alongside.js';
-import { chargeAlongside } from '../store/credits.js';
+import { chargeAlongside, chargeTokens } from '../store/credits.js';
 import { messagesAlongside, unstoredMessage } from '../store/messages.js';
 import { applyTransition, claimedRows, claimStatement, ofClaimedJob, type TriggerRow } from '../store/triggers.js';
 import { claimedJobReads, jobRunContext, turnContextReads } from '../store/turn-context.js';
@@ -168,6 +168,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, handed: HandedL
       turnSystemMessage: JOB_INSTRUCTIONS,
       contactMemory,
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
+      chargeFailed: (usage) => chargeTokens(ctx, tenant.id, usage, opening.id),
       // The brief unless a tool round stored it, the last reply, the credits the run used and the job's new status: one statement.
       storeLast: async (last, turn, unstored) => {
         const closing = next?.may()

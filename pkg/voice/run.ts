@@ -152,6 +152,7 @@ class CallSession {
         conversation: this.conversation!,
         turnSystemMessage: instructions(this.row, machine),
         extraTools: () => callTools(this.ctx, this.row, decision, machine),
+        chargeFailed: (usage) => chargeTokens(this.ctx, this.row.tenant_id, usage, this.row.id),
       });
       this.agent = turn.handoff ? await getUsableAgent(this.ctx, this.row.tenant_id, turn.handoff.agentId) : this.agent;
       this.conversation = turn.conversation;

@@ -40,6 +40,25 @@ describe('Billing and memory of agent turns', () => {
       ]);
     });
 
+    it("charges the tokens of a turn's finished model calls when a later one fails, against the user's message", async () => {
+      const { client, agentId, tenantId } = await app.company({ credits: 5 });
+      const { id } = await openConversation(client, { agentId });
+      app.model.reply(
+        { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }], usage: { promptTokens: 800, completionTokens: 200 } },
+        { fail: { status: 500, message: 'upstream model exploded' } },
+      );
+
+      const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Where is order A-17?' });
+
+      expect(reply.status).to.be.at.least(500);
+      expect(await ledgerEntries(tenantId)).to.deep.equal([
+        ['topup', 5],
+        ['api', -1],
+      ]);
+      const user = await app.runtime.ctx.db('messages').where({ conversation_id: id, role: 'user' }).first('id');
+      expect((await ledger(tenantId).select('reference_id')).at(-1).reference_id).to.equal(user.id);
+    });
+
     it('answers 402 with minCredits and totalBalance below the minimum, without asking the model', async () => {
       const { client, agentId } = await app.company({ credits: 0.5 });
       const { id } = await openConversation(client, { agentId });

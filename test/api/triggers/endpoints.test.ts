@@ -554,6 +554,29 @@ describe('Trigger endpoints with the controllers running', () => {
     expect(app.model.requests.length).to.equal(before);
   });
 
+  /** A company topped up with 5 credits was charged `credits` once, under reference type api, naming the run's brief (as a chat turn's charge names its user message). */
+  async function expectChargedToBrief(tenantId: string, conversationId: string, credits: number): Promise<void> {
+    const ledger = await app.runtime.ctx.db('credit_ledger').where({ tenant_id: tenantId }).orderBy('id');
+    expect(ledger.map((r) => [r.reference_type, Number(r.amount)])).to.deep.equal([
+      ['topup', 5],
+      ['api', -credits],
+    ]);
+    const brief = await app.runtime.ctx.db('messages').where({ conversation_id: conversationId, role: 'system' }).first('id');
+    expect(ledger[1].reference_id).to.equal(brief.id);
+  }
+
+  it("charges the tokens of a failed run's finished model calls, against its brief", async () => {
+    const prepaid = await app.company({ credits: 5 });
+    app.model.reply(
+      { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }], usage: { promptTokens: 800, completionTokens: 200 } },
+      { fail: { status: 500, message: 'upstream model exploded' } },
+    );
+    const job = (await prepaid.client.post('/api/v1/triggers', { agentId: prepaid.agentId, task: 'Find order A-17' })).body;
+    const failed = await waitForStatus(prepaid.client, job.triggerId, 'failed');
+    expect(failed.errorMessage).to.contain('upstream model exploded');
+    await expectChargedToBrief(prepaid.tenantId, job.conversationId, 1);
+  });
+
   it("charges a run's tokens to a prepaid company under reference type api, as a chat turn", async () => {
     const prepaid = await app.company({ credits: 5 });
     app.model.reply({ content: 'Invoice checked.', usage: { promptTokens: 1200, completionTokens: 300 } });
@@ -562,14 +585,7 @@ describe('Trigger endpoints with the controllers running', () => {
     const done = await waitForStatus(prepaid.client, job.triggerId, 'succeeded');
 
     expect(done.resultSummary).to.equal('Invoice checked.');
-    const ledger = await app.runtime.ctx.db('credit_ledger').where({ tenant_id: prepaid.tenantId }).orderBy('id');
-    expect(ledger.map((r) => [r.reference_type, Number(r.amount)])).to.deep.equal([
-      ['topup', 5],
-      ['api', -1.5],
-    ]);
-    // The charge names the run's brief, as a chat turn's names its user message.
-    const brief = await app.runtime.ctx.db('messages').where({ conversation_id: job.conversationId, role: 'system' }).first('id');
-    expect(ledger[1].reference_id).to.equal(brief.id);
+    await expectChargedToBrief(prepaid.tenantId, job.conversationId, 1.5);
     const conversation = (await prepaid.client.get(`/api/v1/conversations/${job.conversationId}`)).body;
     expect(conversation.messages.at(-1)).to.deep.include({ role: 'assistant', content: 'Invoice checked.' });
   });

@@ -280,6 +280,20 @@ describe('Calls on the simulated network', () => {
     expect((await client.post('/v1/calls', { to: '+12025550121' })).body.error.code).to.equal('do_not_call');
   });
 
+  it("an agent whose model fails after a tool round ends the call failed, the round's tokens charged to the call", async () => {
+    const { client, tenantId } = await company();
+    const task = 'Look it up, then fail';
+    app.script(
+      task,
+      { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }], usage: { promptTokens: 800, completionTokens: 200 } },
+      { fail: { status: 500, message: 'model down' } },
+    );
+    const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+    expect(await finalResult(client, placed.body.id)).to.deep.include({ status: 'failed', outcome: 'failed' });
+    const charges = await app.runtime.ctx.db('credit_ledger').where({ tenant_id: tenantId, reference_type: 'api' }).select('amount', 'reference_id');
+    expect(charges.map((c) => [Number(c.amount), c.reference_id])).to.deep.equal([[-1, placed.body.id]]);
+  });
+
   it('an agent whose model fails ends the call failed', async () => {
     const { client } = await company();
     const task = 'Fail please';
