@@ -89,7 +89,7 @@ const transport: HttpLibrary = wrapHttpLibrary({
  * must never stall the caller, nor keep its connections. `call` passes `options` (`base` and the
  * call's deadline) on to the client method.
  */
-export async function bounded<T>(ms: number, call: (options: ConfigurationOptions) => Promise<T>, base: ConfigurationOptions = {}): Promise<T> {
+export function bounded<T>(ms: number, call: (options: ConfigurationOptions) => Promise<T>, base: ConfigurationOptions = {}): Promise<T> {
   const signal = AbortSignal.timeout(ms);
   const deadline: ObservableMiddleware = {
     pre: (request) => {
@@ -98,10 +98,10 @@ export async function bounded<T>(ms: number, call: (options: ConfigurationOption
     },
     post: (response) => new Observable(Promise.resolve(response)),
   };
-  try {
-    return await call({ ...base, middleware: [...(base.middleware ?? []), deadline], middlewareMergeStrategy: 'append' });
-  } catch (err) {
-    if (signal.aborted) throw new Error(`Kubernetes API call timed out after ${ms} ms`);
-    throw err;
-  }
+  // The caller also stops waiting for a call that has not reached the transport yet (the kubeconfig's credentials, say).
+  const timedOut = new Promise<never>((_, reject) => {
+    signal.addEventListener('abort', () => reject(new Error(`Kubernetes API call timed out after ${ms} ms`)), { once: true });
+  });
+  timedOut.catch(() => {});
+  return Promise.race([call({ ...base, middleware: [...(base.middleware ?? []), deadline], middlewareMergeStrategy: 'append' }), timedOut]);
 }
