@@ -223,19 +223,20 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     const stored = await appendMessages(ctx, conversation.id, [...unstoredOpening(), unstoredMessage(role, content, metadata)]);
     history.push(stored.at(-1)!);
   };
-  /** Set once the turn's last message is being stored: its charge goes with it (storeLast), whatever happens next. */
-  let closing = false;
+  /** Set once the caller's storeLast has the turn's last message, whose statement carries its charge: not charged again after. */
+  let charged = false;
   /** The assistant message that ends the turn, stored as the caller closes it. */
   const storeLast = (content: string): Promise<void> => {
-    closing = true;
     const metadata = { agentId: agent.id };
-    return input.storeLast ? input.storeLast({ content, metadata }, result, unstoredOpening()) : store('assistant', content, metadata);
+    if (!input.storeLast) return store('assistant', content, metadata);
+    charged = true;
+    return input.storeLast({ content, metadata }, result, unstoredOpening());
   };
 
   try {
     return await rounds();
   } catch (err) {
-    if (!closing && input.chargeFailed && result.usage.totalTokens > 0) {
+    if (!charged && input.chargeFailed && result.usage.totalTokens > 0) {
       await input.chargeFailed(result.usage).catch((failed: Error) =>
         ctx.log.error({ err: failed, conversationId: conversation.id }, 'charging a failed turn failed'),
       );
