@@ -287,12 +287,12 @@ const SWEEP_EVENT: Record<string, TriggerEvent> = {
   waiting_for_reply: 'deadline_passed',
 };
 
-export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>): Promise<TriggerRow[]> {
+export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, only?: string): Promise<TriggerRow[]> {
   const now = ctx.clock.now();
   const { rows } = await ctx.db.raw(
     `with due as (
        select id, status from triggers
-       where due_at <= ? and (
+       where ${only ? 'id = ? and ' : ''}due_at <= ? and (
          (status = 'waiting_for_reply' and expires_at <= ?)
          or (status = 'waiting' and expires_at <= ?)
          or (status = 'running' and lease_until <= ?))
@@ -308,7 +308,7 @@ export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>):
        lease_owner = null, lease_until = null
      from due where t.id = due.id
      returning t.*, due.status as was_status, pg_notify(?, t.id::text) as announced`,
-    [now, now, now, now, now, now, CHANNELS.triggers],
+    [...(only ? [only] : []), now, now, now, now, now, now, CHANNELS.triggers],
   );
   return rows.map(({ was_status: was, announced: _, ...row }: TriggerRow & { was_status: string; announced: unknown }) => {
     ctx.metrics.triggerTransitions.inc({ event: SWEEP_EVENT[was]!, status: row.status });

@@ -3,14 +3,24 @@ import type { Ctx } from '../context.js';
 import { Conflict } from '../errors.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import { applyTransition, getTrigger, type TriggerRow } from '../store/triggers.js';
+import { applyTransition, getTrigger, sweepTriggers, type TriggerRow } from '../store/triggers.js';
 import { canTransition } from './state.js';
 
 /** Why a job in `status` cannot be cancelled (the 409's message, and the mirror's condition). */
 export const notCancellable = (status: string): string => `Trigger cannot be cancelled while ${status}`;
 
+/**
+ * The company's job `id`, ended first if its deadline has passed, as the controllers' sweep would
+ * end it a moment later: a cancel or reply then meets the ended job.
+ */
+async function currentTrigger(ctx: Ctx, tenant: Tenant, id: string): Promise<TriggerRow> {
+  const row = await getTrigger(ctx, tenant.id, id);
+  if (row.expires_at.getTime() > ctx.clock.now().getTime()) return row;
+  return (await sweepTriggers(ctx, id))[0] ?? row;
+}
+
 export async function cancelTrigger(ctx: Ctx, tenant: Tenant, id: string, reason?: string): Promise<TriggerRow> {
-  const current = await getTrigger(ctx, tenant.id, id);
+  const current = await currentTrigger(ctx, tenant, id);
   const now = ctx.clock.now();
   const row = canTransition(current.status, 'cancel')
     ? await applyTransition(ctx, id, 'cancel', 'cancelled', {
@@ -37,7 +47,7 @@ export type Decision = 'approved' | 'rejected' | 'provided';
  * conversation, written in the same transaction as the transition.
  */
 export async function replyToTrigger(ctx: Ctx, tenant: Tenant, id: string, decision: Decision, reason?: string): Promise<TriggerRow> {
-  await getTrigger(ctx, tenant.id, id);
+  await currentTrigger(ctx, tenant, id);
   const row = await ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
     const now = ctx.clock.now();

@@ -291,6 +291,18 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const expired = await waitForStatus(client, created.triggerId, 'expired');
         expect(expired.errorMessage).to.match(/No reply arrived/);
         expect(expired).to.include({ waitingReason: null, completedAt: at(), attemptCount: 1 });
+
+        // A reply or cancel that comes after the deadline, before the controllers' sweep, meets the expired job.
+        const late = [(await parked()).created, (await parked()).created];
+        await controllersCaughtUp();
+        manualClock(app).advance(25 * HOUR);
+        const reply = await client.post(`/api/v1/triggers/${late[0]!.triggerId}/reply`, { decision: 'approved' });
+        expect(reply.status).to.equal(409);
+        expect(reply.body.error).to.equal('Trigger is not waiting for a reply (status expired)');
+        expect((await cancel(late[1]!.triggerId, 'Too late')).status).to.equal(409);
+        for (const { triggerId } of late) {
+          expect(await read(triggerId)).to.include({ status: 'expired', errorMessage: "No reply arrived before the job's deadline (expiresAt)" });
+        }
       },
     },
 
