@@ -13,6 +13,8 @@ export interface OutboundRequest {
   body?: string;
   /** Overrides SWITCHBOARD_OUTBOUND_TIMEOUT_MS (webhooks give receivers 5 s to answer). */
   timeoutMs?: number;
+  /** False: a redirect is the answer, not followed (a webhook's receiver must answer 2xx itself). */
+  followRedirects?: boolean;
 }
 
 export interface OutboundResponse {
@@ -105,7 +107,7 @@ export function createOutbound(config: Config): Outbound {
           const res = await send(hop, signal);
           const status = res.statusCode ?? 0;
           const location = res.headers.location;
-          if (!REDIRECT_STATUSES.has(status) || !location) return await read(res, config.SWITCHBOARD_OUTBOUND_MAX_BYTES);
+          if (req.followRedirects === false || !REDIRECT_STATUSES.has(status) || !location) return await read(res, config.SWITCHBOARD_OUTBOUND_MAX_BYTES);
           res.destroy();
           if (redirects === MAX_REDIRECTS) throw new OutboundError(`refused: more than ${MAX_REDIRECTS} redirects`);
           hop = redirected(hop, status, location);

@@ -33,6 +33,9 @@ export async function sendEvent(
       headers: signatureHeaders(secret, { id: envelope.id, timestamp, body }),
       body,
       timeoutMs: ANSWER_WINDOW_MS,
+      // Any answer but a 2xx is a failure (the spec); a redirect would also turn the POST into a GET
+      // and, to another origin, drop its signature.
+      followRedirects: false,
     });
     const delivered = res.status >= 200 && res.status < 300;
     return { delivered, status: res.status, error: delivered ? null : `the receiver answered HTTP ${res.status}` };

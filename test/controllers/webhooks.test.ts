@@ -144,6 +144,15 @@ describe('Webhook delivery (the webhooks controller)', function () {
     expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id)).to.deep.equal(sent.map((e) => e.id));
   });
 
+  it('counts a redirect as a failed try: the receiver must answer 2xx itself, and is not asked again elsewhere', async () => {
+    receiver.answers.push(307);
+    const key = prefixedId('cal');
+    const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key } });
+    const row = await settled(app, sent.id, 'failed');
+    expect(row).to.include({ attempts: 1, last_error: 'the receiver answered HTTP 307' });
+    expect(receiver.requests.filter((r) => r.headers['webhook-id'] === sent.id).map((r) => r.url)).to.deep.equal(['/hooks']);
+  });
+
   it('after a replica died mid-try: a call event is given up (not sent twice), a message.created is tried again with its id', async () => {
     const { ctx } = app.runtime;
     const key = prefixedId('cal');

@@ -15,7 +15,7 @@ export interface Receiver {
   events: any[];
   /** Why requests were answered 401. */
   rejected: string[];
-  /** Statuses answered to the next accepted requests, one each (then 200). */
+  /** Statuses answered to the next accepted requests, one each (then 200); a 3xx sends `Location: <url>?moved`. */
   answers: number[];
   /** Largest number of requests of one ordering key (the envelope's `data.key`) open at once. */
   maxOpenPerKey: number;
@@ -58,7 +58,8 @@ export async function startReceiver(secret: string, opts: { host?: '127.0.0.1' |
     receiver.maxOpenPerKey = Math.max(receiver.maxOpenPerKey, open.get(key)!);
     setTimeout(() => {
       open.set(key, open.get(key)! - 1);
-      res.writeHead(receiver.answers.shift() ?? 200).end('ok');
+      const status = receiver.answers.shift() ?? 200;
+      res.writeHead(status, status >= 300 && status < 400 ? { Location: `${server.url}/hooks?moved` } : {}).end('ok');
     }, opts.delayMs ?? 0);
   }, { host: opts.host });
   return Object.assign(receiver, { url: `${server.url}/hooks`, requests: server.requests, close: server.close });
