@@ -109,12 +109,14 @@ export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput,
         }
       }
       if (await isDoNotCall(tx, tenant.id, to)) throw new Unprocessable(`${to} is on the account's do-not-call list`, 'do_not_call');
-      const rate = await ctx.callLimits.consumePlacement(tenant.id);
-      if (!rate.allowed) throw new TooManyRequests('Over the limit of calls placed per minute', rate.retryAfterSec, 'rate_limited');
+      // The slot first: a call refused as busy is not placed, so it does not count against the calls
+      // placed per minute. A slot taken for a placement over that limit is given back below.
       slotTaken = await ctx.callLimits.acquire({ tenantId: tenant.id, callId: id }, tenant.maxConcurrentCalls);
       if (!slotTaken) {
         throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
       }
+      const rate = await ctx.callLimits.consumePlacement(tenant.id);
+      if (!rate.allowed) throw new TooManyRequests('Over the limit of calls placed per minute', rate.retryAfterSec, 'rate_limited');
       const now = ctx.clock.now();
       const call = await insertCall(trx, {
         id,

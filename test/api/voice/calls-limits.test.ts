@@ -68,9 +68,9 @@ describe('Call limits while Redis is unavailable', () => {
 
     const metrics = await (await fetch(`${app.url}/metrics`)).text();
     const fallbacks = (scope: string) => Number(metrics.match(new RegExp(`^switchboard_rate_limiter_fallback_total\\{scope="${scope}"\\} (\\d+)$`, 'm'))?.[1] ?? 0);
-    // Three slot checks and three placements counted in memory, at least.
+    // Three slot checks and two placements counted in memory, at least (the call refused as busy was not placed).
     expect(fallbacks('call_slots')).to.be.at.least(3);
-    expect(fallbacks('calls')).to.be.at.least(3);
+    expect(fallbacks('calls')).to.be.at.least(2);
     expect(app.logs.filter((line) => line.includes('rate limits fall back to per-replica in-memory counting'))).to.have.length(1);
   });
 });

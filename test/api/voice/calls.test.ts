@@ -215,6 +215,15 @@ describe('Calls API', () => {
         const other = await app.voiceCompany();
         expect((await other.client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
       });
+
+      it('does not count calls refused as tenant_busy against the 30 a minute: they were not placed', async () => {
+        const { client } = await app.voiceCompany({ maxConcurrentCalls: 1 });
+        const ringing = await client.post('/v1/calls', { to: NUMBERS.longRing });
+        expect(ringing.status).to.equal(201);
+        for (let i = 0; i < 30; i++) expectError(await client.post('/v1/calls', { to: NUMBERS.answer }), 429, 'tenant_busy');
+        expect((await client.post(`/v1/calls/${ringing.body.id}/hangup`)).status).to.equal(200);
+        expect((await client.post('/v1/calls', { to: NUMBERS.longRing })).status).to.equal(201);
+      });
     });
   });
 
