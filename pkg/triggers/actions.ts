@@ -4,7 +4,7 @@ import { Conflict } from '../errors.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { applyTransition, getTrigger, sweepTriggers, type TriggerRow } from '../store/triggers.js';
-import { canTransition } from './state.js';
+import { canTransition, isTerminal } from './state.js';
 
 /** Why a job in `status` cannot be cancelled (the 409's message, and the mirror's condition). */
 export const notCancellable = (status: string): string => `Trigger cannot be cancelled while ${status}`;
@@ -15,7 +15,7 @@ export const notCancellable = (status: string): string => `Trigger cannot be can
  */
 async function currentTrigger(ctx: Ctx, tenant: Tenant, id: string): Promise<TriggerRow> {
   const row = await getTrigger(ctx, tenant.id, id);
-  if (row.expires_at.getTime() > ctx.clock.now().getTime()) return row;
+  if (isTerminal(row.status) || row.expires_at.getTime() > ctx.clock.now().getTime()) return row;
   return (await sweepTriggers(ctx, id))[0] ?? row;
 }
 
