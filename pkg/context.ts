@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { SecretBox } from './tools/secrets.js';
 import type { ModelClient } from './agent/model.js';
-import type { Outbound } from './tools/outbound.js';
+import type { Outbound } from './outbound/client.js';
 import type { TurnLocks } from './db/locks.js';
 import type { Notifier } from './db/notify.js';
 import type { Metrics } from './metrics/index.js';

@@ -14,7 +14,7 @@ import { Notifier } from './db/notify.js';
 import { createModelClient } from './agent/model.js';
 import { startOfflineModel } from './agent/offline-model.js';
 import { SecretBox } from './tools/secrets.js';
-import { createOutbound } from './tools/outbound.js';
+import { createOutbound } from './outbound/client.js';
 import { createRateLimits, type RateLimits } from './limits/rate-limit.js';
 import { createCallLimits } from './limits/calls.js';
 import { createMetrics } from './metrics/index.js';

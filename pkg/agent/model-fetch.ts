@@ -5,7 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
-import { flatten } from '../tools/outbound.js';
+import { flatten } from '../outbound/client.js';
 
 const agents: Record<string, http.Agent> = {
   'http:': new http.Agent({ keepAlive: true }),

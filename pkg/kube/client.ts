@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { Config } from '../config.js';
-import { flatten } from '../tools/outbound.js';
+import { flatten } from '../outbound/client.js';
 import {
   ApiException,
   CoordinationV1Api,

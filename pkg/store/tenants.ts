@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import { isUuid, parseAgentRef, prefixedId } from '../ids.js';
 import { Forbidden, NotFound, type FieldIssue } from '../errors.js';
 import { invalid, parseInput } from '../validate.js';
-import { destinationProblem } from '../tools/outbound.js';
+import { destinationProblem } from '../outbound/guard.js';
 
 /** company_memory: the Agent API's company memory; voice_api: calls through the API and MCP;
  * ai_agents and campaigns: campaigns driven from the customer's system. */

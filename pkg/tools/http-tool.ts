@@ -1,7 +1,7 @@
 // Runs one custom HTTP tool call for the model and describes the outcome as text it can read.
 import type { Ctx } from '../context.js';
 import { openAuth, type AuthConfig, type StoredTool } from './custom-tools.js';
-import { OutboundError, type OutboundRequest } from './outbound.js';
+import { OutboundError, type OutboundRequest } from '../outbound/client.js';
 
 const PLACEHOLDER = /\{([^}]+)\}/g;
 

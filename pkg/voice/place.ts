@@ -8,7 +8,7 @@ import { getUsableAgent, listAgents } from '../store/agents.js';
 import { findByIdempotencyKey, insertCall, type CallRow } from '../store/calls.js';
 import { isDoNotCall } from '../store/do-not-call.js';
 import { requireFeature, type Tenant } from '../store/tenants.js';
-import { destinationProblem } from '../tools/outbound.js';
+import { destinationProblem } from '../outbound/guard.js';
 import { toE164 } from './numbers.js';
 import { isVoice } from './voices.js';
 import { countCallPlaced } from './usage.js';

@@ -2,7 +2,7 @@
 // outbound guard (https, public addresses), 5 s to answer (DECISIONS.md "A few seconds").
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
-import { OutboundError } from '../tools/outbound.js';
+import { OutboundError } from '../outbound/client.js';
 import type { Envelope } from './outbox.js';
 import { webhookSecret } from './secret.js';
 import { signatureHeaders } from './sign.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../../pkg/config.js';
 import { customToolSchema, sealTools, type StoredTool } from '../../../pkg/tools/custom-tools.js';
 import { callHttpTool } from '../../../pkg/tools/http-tool.js';
-import { createOutbound } from '../../../pkg/tools/outbound.js';
+import { createOutbound } from '../../../pkg/outbound/client.js';
 import { SecretBox } from '../../../pkg/tools/secrets.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
 

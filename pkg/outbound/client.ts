@@ -1,17 +1,18 @@
-// Outbound HTTP for tools (and later webhooks and campaign endpoints): https only, public
-// addresses only unless allowed, no redirects to refused addresses, a timeout, a size cap.
+// The guarded outbound HTTP client of the product (custom tools, webhooks): https only, addresses the
+// guard allows, no redirects to refused addresses, a timeout, a size cap.
 import { lookup as dnsLookup } from 'node:dns';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { ConfigError, type Config } from '../config.js';
+import { isIP, type LookupFunction } from 'node:net';
+import type { Config } from '../config.js';
+import { parseAllowList, type Guard } from './guard.js';
 
 export interface OutboundRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;
-  /** Overrides SWITCHBOARD_OUTBOUND_TIMEOUT_MS (webhooks give receivers 5 s to answer). */
+  /** Overrides SWITCHBOARD_OUTBOUND_TIMEOUT_MS (a webhook's answer window). */
   timeoutMs?: number;
   /** False: a redirect is the answer, not followed (a webhook's receiver must answer 2xx itself). */
   followRedirects?: boolean;
@@ -34,23 +35,6 @@ export class OutboundError extends Error {}
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-// IANA special-purpose blocks. For IPv6, everything outside global unicast 2000::/3 (loopback,
-// unspecified, ULA fc00::/7, link-local fe80::/10, multicast ff00::/8…) plus the special blocks inside it.
-const nonPublic = ranges([
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12',
-  '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15',
-  '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
-  '::/3', '4000::/2', '8000::/1', '2001::/23', '2001:db8::/32', '2002::/16', '3fff::/20',
-]);
-
-// IPv4-mapped and NAT64 addresses reach the IPv4 address in their low 32 bits.
-const embedsIPv4 = ranges(['::ffff:0:0/96', '64:ff9b::/96']);
-
-/** Whether an IP address is publicly routable; one that embeds an IPv4 address is judged by that. */
-export function isPublicAddress(address: string): boolean {
-  return isIP(address) !== 0 && !nonPublic.has(embeddedIPv4(address) ?? address);
-}
 
 interface Hop {
   url: URL;
@@ -120,27 +104,6 @@ export function createOutbound(config: Config): Outbound {
   };
 }
 
-interface Guard {
-  allowsName(host: string): boolean;
-  allowsAddress(address: string): boolean;
-}
-
-function parseAllowList(setting: string | undefined): Guard {
-  const names = new Set<string>();
-  const nets = ranges([]);
-  for (const entry of (setting ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
-    if (nets.add(entry)) continue;
-    if (entry.includes('/')) {
-      throw new ConfigError(`invalid configuration: SWITCHBOARD_OUTBOUND_ALLOW: ${entry} is not a valid CIDR`);
-    }
-    names.add(normalizeName(entry));
-  }
-  return {
-    allowsName: (host) => names.has(normalizeName(host)),
-    allowsAddress: (address) => nets.has(embeddedIPv4(address) ?? address) || isPublicAddress(address),
-  };
-}
-
 /** A dns lookup that answers only with permitted addresses, so the address checked is the one connected to. */
 function guardedLookup(guard: Guard): LookupFunction {
   return (hostname, options, callback) => {
@@ -205,46 +168,6 @@ function failure(host: string, err: unknown): OutboundError {
   return new OutboundError(`request to ${host} failed${code ? ` (${code})` : ''}`);
 }
 
-interface Ranges {
-  /** Adds an address or CIDR; false when it is neither. */
-  add(cidr: string): boolean;
-  has(address: string): boolean;
-}
-
-// One BlockList per family: a single one would match IPv4 addresses against IPv6 rules
-// (as ::ffff:a.b.c.d), so ::/3 would cover every IPv4 address.
-function ranges(cidrs: string[]): Ranges {
-  const lists = { ipv4: new BlockList(), ipv6: new BlockList() };
-  const familyOf = (address: string) => (isIP(address) === 4 ? 'ipv4' : 'ipv6');
-  const set: Ranges = {
-    add(cidr) {
-      const match = /^\[?([^\]/]+)\]?(?:\/(\d{1,3}))?$/.exec(cidr);
-      if (!match || !isIP(match[1]!)) return false;
-      const family = familyOf(match[1]!);
-      const max = family === 'ipv4' ? 32 : 128;
-      const prefix = match[2] === undefined ? max : Number(match[2]);
-      if (prefix > max) return false;
-      lists[family].addSubnet(match[1]!, prefix, family);
-      return true;
-    },
-    has: (address) => lists[familyOf(address)].check(address, familyOf(address)),
-  };
-  for (const cidr of cidrs) set.add(cidr);
-  return set;
-}
-
-function embeddedIPv4(address: string): string | undefined {
-  if (isIP(address) !== 6 || !embedsIPv4.has(address)) return undefined;
-  // The URL parser writes IPv6 canonically; an empty group there lies inside the zero run "::".
-  const groups = new URL(`https://[${address}]/`).hostname.slice(1, -1).split(':');
-  const [high, low] = groups.slice(-2).map((g) => parseInt(g || '0', 16)) as [number, number];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
-
-function normalizeName(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '');
-}
-
 /** A message's headers, repeated ones joined with ", ". */
 export function flatten(headers: IncomingMessage['headers']): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -252,25 +175,4 @@ export function flatten(headers: IncomingMessage['headers']): Record<string, str
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-/**
- * Why `raw` may not be a customer-side address (webhook receivers, callback URLs), or null when it
- * may: https, and a public host or one allowed. Names are judged again by the guarded lookup when called.
- */
-export function destinationProblem(raw: string, config: Pick<Config, 'SWITCHBOARD_OUTBOUND_ALLOW'>): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'must be a URL';
-  }
-  if (url.protocol !== 'https:') return 'must be an https:// address';
-  const guard = parseAllowList(config.SWITCHBOARD_OUTBOUND_ALLOW);
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host)) return guard.allowsAddress(host) ? null : `${host} is not a public address`;
-  const name = normalizeName(host);
-  if (guard.allowsName(name)) return null;
-  if (name === 'localhost' || name.endsWith('.localhost') || !name.includes('.')) return `${host} is not a public host name`;
-  return null;
 }
