@@ -54,7 +54,7 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string):
 
 export const parsePlaceCall = (body: unknown): PlaceCallInput => parseBody(placeCallBody, body, 'call');
 
-export const IDEMPOTENCY_KEY_MAX = 255;
+export { IDEMPOTENCY_KEY_MAX } from '../../pkg/voice/place.js';
 
 export const steerBody = z
   .object({

@@ -2,7 +2,7 @@
 // recording of a voicemail.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { NotFound, Unprocessable } from '../../pkg/errors.js';
+import { NotFound } from '../../pkg/errors.js';
 import { getCall } from '../../pkg/store/calls.js';
 import { requireFeature } from '../../pkg/store/tenants.js';
 import { getVoiceMessage } from '../../pkg/store/voice-messages.js';
@@ -15,16 +15,10 @@ import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { principalOf } from '../http/auth.js';
 import { parse } from '../http/validate.js';
-import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, resultQuery } from './call-schemas.js';
+import { listCallsQuery, parsePlaceCall, parseSteer, resultQuery } from './call-schemas.js';
 
-function idempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const key = Array.isArray(header) ? header.join(',') : header;
-  if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
-    throw new Unprocessable(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'invalid_idempotency_key');
-  }
-  return key;
-}
+/** The Idempotency-Key header as one string (placeCall judges it). */
+const idempotencyKey = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header.join(',') : header);
 
 export function callsRouter(ctx: Ctx): Router {
   const r = Router();

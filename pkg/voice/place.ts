@@ -40,6 +40,9 @@ export interface Placed {
   call: CallRow;
 }
 
+/** The longest Idempotency-Key taken (header of POST /v1/calls, or place_call's idempotency_key). */
+export const IDEMPOTENCY_KEY_MAX = 255;
+
 /** How long a caller refused for `tenant_busy` is told to wait before trying again. */
 const BUSY_RETRY_SEC = 5;
 
@@ -87,6 +90,9 @@ async function checked(ctx: Ctx, tenant: Tenant, input: PlaceCallInput) {
 }
 
 export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput, idempotencyKey?: string): Promise<Placed> {
+  if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX)) {
+    throw new Unprocessable(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, 'invalid_idempotency_key');
+  }
   const { tenant } = caller;
   // A brief or a callback is what the calls-through-API-and-MCP feature sells; a plain call needs only a key.
   if (input.task !== undefined || input.callback_url !== undefined) requireFeature(tenant, 'voice_api');
