@@ -22,7 +22,7 @@ export function callsReconciler(gateway: Gateway, concurrency: number): Reconcil
     async heartbeat(ctx, ids, owner, leaseMs) {
       const live = await heartbeatCalls(ctx, ids, owner, leaseMs);
       // The slot lease follows the call's: a replica that stops heartbeating lets both run out.
-      await ctx.callLimits.renew(live.map((r) => ({ tenantId: r.tenant_id, callId: r.id })));
+      await ctx.callLimits.renewSlots(live);
     },
     release: releaseCalls,
   };

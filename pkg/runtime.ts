@@ -100,7 +100,7 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     metrics,
     usage,
     // A slot outlives two missed heartbeats of the controller that holds the call.
-    callLimits: createCallLimits({ redis, limits, clock, leaseMs: config.SWITCHBOARD_LEASE_SEC * 2000 }),
+    callLimits: createCallLimits({ redis, limits, clock, log, leaseMs: config.SWITCHBOARD_LEASE_SEC * 2000 }),
   };
   return {
     ctx,

@@ -1,25 +1,45 @@
-// Per-account call limits: calls placed per minute, and simultaneous-call slots. A slot is an
-// expiring lease per call, renewed while the call is live and released the moment it ends, so a
-// replica that crashes mid-call cannot leak it. Exact across replicas with Redis; in memory without it
-// or while it is unavailable (per replica, so a call is never refused for it).
+// Per-account call limits: calls placed per minute, and the call concurrency cap (simultaneous
+// calls: the account's maxConcurrentCalls setting, DECISIONS.md default 10). A call holds a slot
+// from placement until it ends: an expiring lease, renewed while the call is live and released the
+// moment it ends, so a replica that crashes mid-call cannot leak it. Exact across replicas with
+// Redis; in memory without it or while it is unavailable (per replica, so a call is never refused for it).
 import type { RedisClientType } from 'redis';
 import type { Clock } from '../clock.js';
+import { TooManyRequests } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { CallRow } from '../store/calls.js';
+import type { Tenant } from '../store/tenants.js';
 import type { RateDecision, RateLimits } from './rate-limit.js';
 
 /** Calls an account may place per minute, API and MCP together (the spec's limit). */
 export const CALLS_PER_MINUTE = 30;
 
-export interface CallSlot {
-  tenantId: string;
-  callId: string;
-}
+/** How long a caller refused for `tenant_busy` is told to wait before trying again. */
+const BUSY_RETRY_SEC = 5;
+
+/** A call that holds a slot. */
+export type SlotHolder = Pick<CallRow, 'tenant_id' | 'id'>;
 
 export interface CallLimits {
   /** Count one placement against the account's per-minute limit. */
   consumePlacement(tenantId: string): Promise<RateDecision>;
-  /** Take a slot for the call unless the account already holds `max` live ones. */
+  /** Take a slot for a call being placed; 429 `tenant_busy` when the account already holds its cap of live calls. */
+  acquireSlot(tenant: Pick<Tenant, 'id' | 'maxConcurrentCalls'>, callId: string): Promise<void>;
+  /** Extend the slots of calls still live (their controller's heartbeat). */
+  renewSlots(calls: SlotHolder[]): Promise<void>;
+  /** Give back the slot of a call that ended or was not placed; one not given back now frees itself when its lease runs out. */
+  releaseSlot(call: SlotHolder): Promise<void>;
+}
+
+/** A slot of the lease store. */
+interface CallSlot {
+  tenantId: string;
+  callId: string;
+}
+
+/** Where slots are held: Redis or this replica's memory. `acquire` answers whether there was room. */
+interface SlotStore {
   acquire(slot: CallSlot, max: number): Promise<boolean>;
-  /** Extend the leases of calls still live. */
   renew(slots: CallSlot[]): Promise<void>;
   release(slot: CallSlot): Promise<void>;
 }
@@ -71,15 +91,20 @@ function memorySlots(clock: Clock, leaseMs: number) {
   };
 }
 
-export function createCallLimits(opts: { redis: RedisClientType | null; limits: RateLimits; clock: Clock; leaseMs: number }): CallLimits {
-  const { redis, limits, clock, leaseMs } = opts;
+interface Options {
+  redis: RedisClientType | null;
+  limits: RateLimits;
+  clock: Clock;
+  log: Logger;
+  leaseMs: number;
+}
+
+function slotStore({ redis, limits, clock, leaseMs }: Options): SlotStore {
   const key = (tenantId: string) => `sb:calls:slots:${tenantId}`;
-  const consumePlacement = (tenantId: string) => limits.consume('calls', tenantId, CALLS_PER_MINUTE);
   const memory = memorySlots(clock, leaseMs);
 
   if (!redis) {
     return {
-      consumePlacement,
       acquire: async (slot, max) => memory.acquire(slot, max),
       renew: async (slots) => memory.renew(slots),
       release: async (slot) => memory.release(slot),
@@ -99,7 +124,6 @@ export function createCallLimits(opts: { redis: RedisClientType | null; limits: 
     return inMemory();
   };
   return {
-    consumePlacement,
     async acquire(slot, max) {
       if (memory.holds(slot)) return memory.acquire(slot, max);
       const now = clock.now().getTime();
@@ -126,6 +150,24 @@ export function createCallLimits(opts: { redis: RedisClientType | null; limits: 
       // A slot is released where it was taken; one Redis cannot release now is freed by its lease running out.
       if (memory.holds(slot)) memory.release(slot);
       else await redis.zRem(key(slot.tenantId), slot.callId);
+    },
+  };
+}
+
+export function createCallLimits(opts: Options): CallLimits {
+  const slots = slotStore(opts);
+  const slotOf = (call: SlotHolder): CallSlot => ({ tenantId: call.tenant_id, callId: call.id });
+  return {
+    consumePlacement: (tenantId) => opts.limits.consume('calls', tenantId, CALLS_PER_MINUTE),
+    async acquireSlot(tenant, callId) {
+      if (await slots.acquire({ tenantId: tenant.id, callId }, tenant.maxConcurrentCalls)) return;
+      throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
+    },
+    renewSlots: (calls) => slots.renew(calls.map(slotOf)),
+    async releaseSlot(call) {
+      await slots.release(slotOf(call)).catch((err: Error) => {
+        opts.log.warn({ err: err.message, callId: call.id }, 'could not release the call slot; its lease will expire');
+      });
     },
   };
 }

@@ -67,17 +67,10 @@ export async function applyCallEvent(
     if (changed) await announce(tx, changed, event);
     return changed;
   });
-  if (row && ENDED.includes(row.status)) await releaseSlot(ctx, row);
+  if (row && ENDED.includes(row.status)) await ctx.callLimits.releaseSlot(row);
   return row;
 }
 
 export async function announce(ctx: Tx, row: CallRow, event: CallEvent): Promise<void> {
   for (const type of ANNOUNCED[event]) await enqueueCallEvent(ctx, row, type);
-}
-
-export async function releaseSlot(ctx: Pick<Ctx, 'callLimits' | 'log'>, row: CallRow): Promise<void> {
-  // A slot Redis could not free is freed by its lease running out.
-  await ctx.callLimits.release({ tenantId: row.tenant_id, callId: row.id }).catch((err: Error) => {
-    ctx.log.warn({ err: err.message, callId: row.id }, 'could not release the call slot; its lease will expire');
-  });
 }

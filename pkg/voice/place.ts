@@ -43,9 +43,6 @@ export interface Placed {
 /** The longest Idempotency-Key taken (header of POST /v1/calls, or place_call's idempotency_key). */
 export const IDEMPOTENCY_KEY_MAX = 255;
 
-/** How long a caller refused for `tenant_busy` is told to wait before trying again. */
-const BUSY_RETRY_SEC = 5;
-
 /** The request's fingerprint: same key and same body means the same call. */
 function fingerprint(input: PlaceCallInput): string {
   const stable = (v: unknown): unknown =>
@@ -117,10 +114,8 @@ export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput,
       if (await isDoNotCall(tx, tenant.id, to)) throw new Unprocessable(`${to} is on the account's do-not-call list`, 'do_not_call');
       // The slot first: a call refused as busy is not placed, so it does not count against the calls
       // placed per minute. A slot taken for a placement over that limit is given back below.
-      slotTaken = await ctx.callLimits.acquire({ tenantId: tenant.id, callId: id }, tenant.maxConcurrentCalls);
-      if (!slotTaken) {
-        throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
-      }
+      await ctx.callLimits.acquireSlot(tenant, id);
+      slotTaken = true;
       const rate = await ctx.callLimits.consumePlacement(tenant.id);
       if (!rate.allowed) throw new TooManyRequests('Over the limit of calls placed per minute', rate.retryAfterSec, 'rate_limited');
       const now = ctx.clock.now();
@@ -152,7 +147,7 @@ export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput,
       return { created: true, call };
     });
   } catch (err) {
-    if (slotTaken) await ctx.callLimits.release({ tenantId: tenant.id, callId: id });
+    if (slotTaken) await ctx.callLimits.releaseSlot({ tenant_id: tenant.id, id });
     throw err;
   }
 }

@@ -2,7 +2,7 @@
 // their max_duration_sec are hung up; each with its call.ended, and its slot given back.
 import type { Ctx } from '../context.js';
 import { sweepCalls } from '../store/calls.js';
-import { announce, releaseSlot } from './events.js';
+import { announce } from './events.js';
 
 export async function sweepCallDeadlines(ctx: Ctx): Promise<void> {
   const { interrupted, overtime } = await ctx.db.transaction(async (trx) => {
@@ -12,5 +12,5 @@ export async function sweepCallDeadlines(ctx: Ctx): Promise<void> {
     for (const row of swept.overtime) await announce(tx, row, 'hang_up');
     return swept;
   });
-  for (const row of [...interrupted, ...overtime]) await releaseSlot(ctx, row);
+  for (const row of [...interrupted, ...overtime]) await ctx.callLimits.releaseSlot(row);
 }

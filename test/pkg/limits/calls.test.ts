@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createClient, type RedisClientType } from 'redis';
 import { ulid } from 'ulid';
 import { ManualClock } from '../../../pkg/clock.js';
+import { TooManyRequests } from '../../../pkg/errors.js';
 import { createCallLimits, type CallLimits } from '../../../pkg/limits/calls.js';
 import { createRateLimits } from '../../../pkg/limits/rate-limit.js';
 import { createLogger } from '../../../pkg/log.js';
@@ -10,6 +11,17 @@ import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
 
 const redisUrl = await reachableRedis();
 const LEASE_MS = 10_000;
+
+/** Whether the call got a slot under a cap of `max`: refused is a 429 tenant_busy. */
+async function takes(limits: CallLimits, tenantId: string, callId: string, max: number): Promise<boolean> {
+  try {
+    await limits.acquireSlot({ id: tenantId, maxConcurrentCalls: max }, callId);
+    return true;
+  } catch (err) {
+    if (err instanceof TooManyRequests && err.code === 'tenant_busy') return false;
+    throw err;
+  }
+}
 
 function behaves(make: (clock: ManualClock) => CallLimits) {
   let clock: ManualClock;
@@ -20,37 +32,38 @@ function behaves(make: (clock: ManualClock) => CallLimits) {
     limits = make(clock);
     tenantId = `tnt_${ulid()}`;
   });
-  const slot = (callId: string) => ({ tenantId, callId });
+  const acquire = (callId: string, max: number) => takes(limits, tenantId, callId, max);
+  const call = (id: string) => ({ tenant_id: tenantId, id });
 
   it('gives at most max slots per account, and one call holds one slot however often it asks', async () => {
-    expect(await limits.acquire(slot('a'), 2)).to.equal(true);
-    expect(await limits.acquire(slot('a'), 2)).to.equal(true);
-    expect(await limits.acquire(slot('b'), 2)).to.equal(true);
-    expect(await limits.acquire(slot('c'), 2)).to.equal(false);
-    expect(await limits.acquire({ tenantId: `tnt_${ulid()}`, callId: 'c' }, 2)).to.equal(true);
+    expect(await acquire('a', 2)).to.equal(true);
+    expect(await acquire('a', 2)).to.equal(true);
+    expect(await acquire('b', 2)).to.equal(true);
+    expect(await acquire('c', 2)).to.equal(false);
+    expect(await takes(limits, `tnt_${ulid()}`, 'c', 2)).to.equal(true);
   });
 
   it('frees a slot on release', async () => {
-    await limits.acquire(slot('a'), 1);
-    await limits.release(slot('a'));
-    expect(await limits.acquire(slot('b'), 1)).to.equal(true);
+    await acquire('a', 1);
+    await limits.releaseSlot(call('a'));
+    expect(await acquire('b', 1)).to.equal(true);
   });
 
   it('frees a slot whose lease ran out, unless it was renewed', async () => {
-    await limits.acquire(slot('a'), 2);
-    await limits.acquire(slot('b'), 2);
+    await acquire('a', 2);
+    await acquire('b', 2);
     clock.advance(LEASE_MS - 1);
-    await limits.renew([slot('a')]);
+    await limits.renewSlots([call('a')]);
     clock.advance(1);
-    expect(await limits.acquire(slot('c'), 2)).to.equal(true);
-    expect(await limits.acquire(slot('d'), 2)).to.equal(false);
+    expect(await acquire('c', 2)).to.equal(true);
+    expect(await acquire('d', 2)).to.equal(false);
   });
 
   it('does not bring back a released slot by renewing it', async () => {
-    await limits.acquire(slot('a'), 1);
-    await limits.release(slot('a'));
-    await limits.renew([slot('a')]);
-    expect(await limits.acquire(slot('b'), 1)).to.equal(true);
+    await acquire('a', 1);
+    await limits.releaseSlot(call('a'));
+    await limits.renewSlots([call('a')]);
+    expect(await acquire('b', 1)).to.equal(true);
   });
 
   it('counts 30 placements a minute per account', async () => {
@@ -65,7 +78,7 @@ describe('Call limits', () => {
   const obs = { metrics: createMetrics(), log: createLogger('silent') };
 
   describe('in memory', () => {
-    behaves((clock) => createCallLimits({ redis: null, limits: createRateLimits(null, obs), clock, leaseMs: LEASE_MS }));
+    behaves((clock) => createCallLimits({ redis: null, limits: createRateLimits(null, obs), clock, log: obs.log, leaseMs: LEASE_MS }));
   });
 
   if (redisUrl) {
@@ -78,25 +91,25 @@ describe('Call limits', () => {
       after(async () => {
         await redis.close();
       });
-      behaves((clock) => createCallLimits({ redis, limits: createRateLimits(redis, obs), clock, leaseMs: LEASE_MS }));
+      behaves((clock) => createCallLimits({ redis, limits: createRateLimits(redis, obs), clock, log: obs.log, leaseMs: LEASE_MS }));
 
       it('goes back to Redis when it is back, releasing in memory the slots taken there meanwhile', async () => {
         const clock = new ManualClock();
         const tenantId = `tnt_${ulid()}`;
-        const slot = (callId: string) => ({ tenantId, callId });
         // Not connected yet: Redis unavailable.
         const returning = createClient({ url: redisUrl, disableOfflineQueue: true }) as RedisClientType;
-        const limits = createCallLimits({ redis: returning, limits: createRateLimits(returning, obs), clock, leaseMs: LEASE_MS });
+        const limits = createCallLimits({ redis: returning, limits: createRateLimits(returning, obs), clock, log: obs.log, leaseMs: LEASE_MS });
+        const acquire = (callId: string, max: number) => takes(limits, tenantId, callId, max);
         try {
-          expect(await limits.acquire(slot('a'), 2)).to.equal(true);
+          expect(await acquire('a', 2)).to.equal(true);
           await returning.connect();
-          expect(await limits.acquire(slot('b'), 2)).to.equal(true);
+          expect(await acquire('b', 2)).to.equal(true);
           expect(await redis.zScore(`sb:calls:slots:${tenantId}`, 'b')).to.be.a('number');
           expect(await redis.zScore(`sb:calls:slots:${tenantId}`, 'a')).to.equal(null);
           // The slot still held in memory counts against the limit.
-          expect(await limits.acquire(slot('c'), 2)).to.equal(false);
-          await limits.release(slot('a'));
-          expect(await limits.acquire(slot('c'), 2)).to.equal(true);
+          expect(await acquire('c', 2)).to.equal(false);
+          await limits.releaseSlot({ tenant_id: tenantId, id: 'a' });
+          expect(await acquire('c', 2)).to.equal(true);
           expect(await redis.zScore(`sb:calls:slots:${tenantId}`, 'c')).to.be.a('number');
         } finally {
           await returning.close();
@@ -114,7 +127,7 @@ describe('Call limits', () => {
     });
     behaves((clock) => {
       const limits = createRateLimits(down, { metrics: fallback, log: obs.log });
-      return createCallLimits({ redis: down, limits, clock, leaseMs: LEASE_MS });
+      return createCallLimits({ redis: down, limits, clock, log: obs.log, leaseMs: LEASE_MS });
     });
 
     it('counts the slots and placements answered in memory in the fallback metric', async () => {
