@@ -12,11 +12,12 @@ import {
   type OutboxRow,
 } from '../pkg/store/webhooks.js';
 import { sendEvent } from '../pkg/webhooks/deliver.js';
+import { deliveryPolicy } from '../pkg/webhooks/policy.js';
 import { claimOneByOne, type Reconciler } from './manager.js';
 
 async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
   const outcome = await sendEvent(ctx, row.url, envelopeOf(row));
-  const result = await recordAttempt(ctx, row, owner, outcome, ctx.config.SWITCHBOARD_WEBHOOK_RETRY_SEC * 1000);
+  const result = await recordAttempt(ctx, row, owner, outcome, deliveryPolicy(ctx.config, row.type));
   if (!result) return;
   ctx.metrics.webhookDeliveries.inc({ result });
   if (result !== 'delivered') {

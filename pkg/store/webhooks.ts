@@ -5,6 +5,8 @@ import type { Ctx } from '../context.js';
 import { CHANNELS, notify } from '../db/notify.js';
 import type { Envelope, WebhookTarget } from '../webhooks/outbox.js';
 import type { DeliveryOutcome } from '../webhooks/deliver.js';
+import { retryAfterMs, type DeliveryPolicy } from '../webhooks/policy.js';
+import { afterTry, transition, type DeliveryStatus } from '../webhooks/state.js';
 
 export interface OutboxRow {
   id: string;
@@ -15,7 +17,7 @@ export interface OutboxRow {
   url: string;
   ordering_key: string;
   payload: Envelope;
-  status: 'pending' | 'delivered' | 'failed';
+  status: DeliveryStatus;
   attempts: number;
   max_attempts: number;
   last_error: string | null;
@@ -70,28 +72,29 @@ export async function claimDueDelivery(
   return row as OutboxRow;
 }
 
-export type AttemptResult = 'delivered' | 'retry' | 'failed';
+export type AttemptResult = ReturnType<typeof afterTry>;
 
 /**
- * Record a try's outcome if `owner` still holds the lease: delivered, due again after `retryMs`
- * while tries are left, else failed. Returns null when the lease was lost meanwhile.
+ * Record a try's outcome if `owner` still holds the lease, as the state table says: delivered, due
+ * again after the policy's wait while tries are left, else failed. Returns null when the lease was
+ * lost meanwhile.
  */
 export async function recordAttempt(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   row: OutboxRow,
   owner: string,
   outcome: DeliveryOutcome,
-  retryMs: number,
+  policy: DeliveryPolicy,
 ): Promise<AttemptResult | null> {
   const now = ctx.clock.now();
-  const retry = !outcome.delivered && row.attempts < row.max_attempts;
+  const event = afterTry(outcome.delivered, row.attempts < row.max_attempts);
   const [updated] = await ctx.db('webhook_outbox')
     .where({ id: row.id, status: 'pending', lease_owner: owner })
     .update({
-      status: outcome.delivered ? 'delivered' : retry ? 'pending' : 'failed',
-      delivered_at: outcome.delivered ? now : null,
+      status: transition('pending', event),
+      delivered_at: event === 'delivered' ? now : null,
       last_error: outcome.error,
-      due_at: retry ? new Date(now.getTime() + retryMs) : null,
+      due_at: event === 'retry' ? new Date(now.getTime() + retryAfterMs(policy, row.attempts)) : null,
       lease_owner: null,
       lease_until: null,
     })
@@ -99,7 +102,7 @@ export async function recordAttempt(
   if (!updated) return null;
   // The next row of the key may now go, on any replica.
   await notify(ctx.db, CHANNELS.webhooks, row.id);
-  return outcome.delivered ? 'delivered' : retry ? 'retry' : 'failed';
+  return event;
 }
 
 /** Rows whose last try's worker died with no tries left: failed, so the rest of their key can go. */
@@ -111,11 +114,11 @@ export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>
        where status = 'pending' and lease_until <= ? and attempts >= max_attempts
        for update skip locked
      )
-     update webhook_outbox o set status = 'failed', due_at = null, lease_owner = null, lease_until = null,
+     update webhook_outbox o set status = ?, due_at = null, lease_owner = null, lease_until = null,
        last_error = 'interrupted: the controller delivering it stopped before the receiver answered'
      from lost where o.id = lost.id
      returning o.id`,
-    [now],
+    [now, transition('pending', 'interrupted')],
   );
   for (const { id } of rows as { id: string }[]) {
     ctx.metrics.webhookDeliveries.inc({ result: 'failed' });

@@ -8,10 +8,10 @@ import { transitionCall, type CallRow } from '../store/calls.js';
 import { ENDED, type CallEvent } from './state.js';
 import { callRecord } from './views.js';
 
-type Tx = Pick<Ctx, 'db' | 'clock'>;
+type Tx = Pick<Ctx, 'db' | 'clock' | 'config'>;
 
 /**
- * A call, queue or ai event to the account's events address (once; none when it has no address):
+ * A call, queue or ai event to the account's events address (none when it has no address):
  * the call record plus the event's extra fields, `ai` extras joining the record's `ai` object.
  */
 export async function enqueueCallEvent(ctx: Tx, row: CallRow, type: string, extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {}): Promise<void> {
@@ -25,7 +25,6 @@ export async function enqueueCallEvent(ctx: Tx, row: CallRow, type: string, extr
     url: eventsUrl,
     orderingKey: row.id,
     data: { ...record, ...extra, ...(extra.ai ? { ai: { ...record.ai, ...extra.ai } } : {}) },
-    maxAttempts: 1,
   });
 }
 

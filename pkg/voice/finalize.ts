@@ -76,7 +76,6 @@ export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise
         url: done.callback_url,
         orderingKey: done.id,
         data: callResult(done),
-        maxAttempts: 1,
       });
     }
     if (!tenant.messageWebhookUrl) return;
@@ -88,7 +87,6 @@ export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise
         url: tenant.messageWebhookUrl,
         orderingKey: m.id,
         data: messageEvent(m, done),
-        maxAttempts: 3,
       });
     }
   });

@@ -1,13 +1,12 @@
 // One delivery try: the envelope signed with the account's current secret, POSTed through the
-// outbound guard (https, public addresses), 5 s to answer (DECISIONS.md "A few seconds").
+// outbound guard (https, public addresses), answered within its delivery policy's window.
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { OutboundError } from '../outbound/client.js';
 import type { Envelope } from './outbox.js';
+import { deliveryPolicy } from './policy.js';
 import { webhookSecret } from './secret.js';
 import { signatureHeaders } from './sign.js';
-
-export const ANSWER_WINDOW_MS = 5_000;
 
 export interface DeliveryOutcome {
   /** The receiver answered 2xx. */
@@ -19,7 +18,7 @@ export interface DeliveryOutcome {
 }
 
 export async function sendEvent(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'log' | 'outbound'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound'>,
   url: string,
   envelope: Envelope,
 ): Promise<DeliveryOutcome> {
@@ -32,7 +31,7 @@ export async function sendEvent(
       url,
       headers: signatureHeaders(secret, { id: envelope.id, timestamp, body }),
       body,
-      timeoutMs: ANSWER_WINDOW_MS,
+      timeoutMs: deliveryPolicy(ctx.config, envelope.type).answerWindowMs,
       // Any answer but a 2xx is a failure (the spec); a redirect would also turn the POST into a GET
       // and, to another origin, drop its signature.
       followRedirects: false,

@@ -1,9 +1,12 @@
 // The transactional outbox: an event is written in the same transaction as the change it
-// announces; the webhooks controller delivers it (signing, retries, per-call order).
+// announces; the webhooks controller delivers it (signing, retries, per-call order), as many
+// times as its delivery policy allows.
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { prefixedId } from '../ids.js';
 import { CHANNELS, notify } from '../db/notify.js';
+import { deliveryPolicy } from './policy.js';
+import { transition } from './state.js';
 
 export type WebhookTarget = 'events' | 'callback' | 'message';
 
@@ -15,8 +18,6 @@ export interface OutboxEvent {
   /** Events sharing this key are delivered one at a time in the order written (a call's id). */
   orderingKey: string;
   data: Record<string, unknown>;
-  /** Tries before giving up: call events and call.result once, message.created three times. */
-  maxAttempts: number;
 }
 
 /** The envelope of the spec; its id is the same on every try. */
@@ -34,7 +35,8 @@ export function newEnvelope(now: Date, tenantId: string, type: string, data: Rec
 }
 
 /** Write an event to the outbox inside `db` (the caller's transaction). Returns the envelope. */
-export async function enqueueEvent(ctx: Pick<Ctx, 'clock'>, db: Knex, event: OutboxEvent): Promise<Envelope> {
+export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex, event: OutboxEvent): Promise<Envelope> {
+  const { tries } = deliveryPolicy(ctx.config, event.type);
   const now = ctx.clock.now();
   const envelope = newEnvelope(now, event.tenantId, event.type, event.data);
   // Held to commit, so events of one key take their seq in commit order: the order they are delivered.
@@ -47,7 +49,8 @@ export async function enqueueEvent(ctx: Pick<Ctx, 'clock'>, db: Knex, event: Out
     url: event.url,
     ordering_key: event.orderingKey,
     payload: JSON.stringify(envelope),
-    max_attempts: event.maxAttempts,
+    status: transition(null, 'enqueue'),
+    max_attempts: tries,
     created_at: now,
     due_at: now,
   });

@@ -1,5 +1,6 @@
 // The console's "test the message webhook": a sample `message.test` sent at once with the same
-// signing as every webhook, one try, reporting how the receiver answered (nothing is queued).
+// signing as every webhook, one try (its delivery policy), reporting how the receiver answered
+// (nothing is queued).
 import type { Ctx } from '../context.js';
 import { Conflict } from '../errors.js';
 import { prefixedId } from '../ids.js';
@@ -26,7 +27,7 @@ function sampleMessage(now: Date): Record<string, unknown> {
 }
 
 export async function sendTestMessage(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'log' | 'outbound'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound'>,
   tenantId: string,
 ): Promise<DeliveryOutcome & { eventId: string; url: string }> {
   const { messageWebhookUrl: url } = await getTenant(ctx, tenantId);

@@ -71,7 +71,7 @@ async function measureWebhooks(app: TestApp) {
         for (let n = 0; n < perKey; n++) {
           for (const key of mine) {
             await ctx.db.transaction((trx) =>
-              enqueueEvent(ctx, trx, { tenantId, url, orderingKey: key, type: 'call.updated', target: 'events', maxAttempts: 1, data: { key, n } }),
+              enqueueEvent(ctx, trx, { tenantId, url, orderingKey: key, type: 'call.updated', target: 'events', data: { key, n } }),
             );
           }
         }

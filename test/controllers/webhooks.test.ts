@@ -25,7 +25,7 @@ const secretOf = async (app: TestApp, tenantId: string): Promise<string> =>
 function enqueue(app: TestApp, event: Partial<OutboxEvent> & Pick<OutboxEvent, 'tenantId' | 'url' | 'orderingKey'>): Promise<Envelope> {
   const { ctx } = app.runtime;
   return ctx.db.transaction((trx) =>
-    enqueueEvent(ctx, trx, { type: 'call.updated', target: 'events', maxAttempts: 1, data: { key: event.orderingKey }, ...event }),
+    enqueueEvent(ctx, trx, { type: 'call.updated', target: 'events', data: { key: event.orderingKey }, ...event }),
   );
 }
 
@@ -112,7 +112,7 @@ describe('Webhook delivery (the webhooks controller)', function () {
     await eventually(async () => Number((await app.runtime.ctx.db('webhook_outbox').where({ status: 'pending' }).count({ n: '*' }).first())?.n) === 0, 'the outbox to drain');
     const before = await deliveryCounts(app, replica);
     receiver.answers.push(500, 503);
-    const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('msg'), type: 'message.created', target: 'message', maxAttempts: 3 });
+    const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('msg'), type: 'message.created', target: 'message' });
     const row = await settled(app, sent.id, 'delivered');
     expect(row.attempts).to.equal(3);
 
@@ -160,12 +160,12 @@ describe('Webhook delivery (the webhooks controller)', function () {
     // A try in flight on a replica that is gone: its lease ran out. No public interface makes one.
     const inFlight = (event: Partial<OutboxEvent>) =>
       ctx.db.transaction(async (trx) => {
-        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey: key, type: 'call.updated', target: 'events', maxAttempts: 1, data: { key }, ...event });
+        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey: key, type: 'call.updated', target: 'events', data: { key }, ...event });
         await trx('webhook_outbox').where({ id: sent.id }).update({ attempts: 1, lease_owner: 'gone', lease_until: past, due_at: past });
         return sent;
       });
     const lost = await inFlight({});
-    const message = await inFlight({ type: 'message.created', target: 'message', maxAttempts: 3 });
+    const message = await inFlight({ type: 'message.created', target: 'message' });
     const next = await enqueue(app, { tenantId, url: receiver.url, orderingKey: key });
     app.controllers!.wake();
 
