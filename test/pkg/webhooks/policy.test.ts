@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { prefixedId } from '../../../pkg/ids.js';
+import { enqueueEvent, type WebhookTarget } from '../../../pkg/webhooks/outbox.js';
+import { deliveryPolicies, eventClassOf, retryAfterMs, type EventClass } from '../../../pkg/webhooks/policy.js';
+import { webhookSecret } from '../../../pkg/webhooks/secret.js';
+import type { TestApp } from '../../support/app.js';
+import { startHttpsServer } from '../../support/https.js';
+import { manualClock, startJobsApp } from '../../support/triggers.js';
+import { eventually, startReceiver, type Receiver } from '../../support/webhooks.js';
+
+/** An event type of each class the outbox delivers, and where it goes. */
+const QUEUED: Partial<Record<EventClass, { type: string; target: WebhookTarget }>> = {
+  call_event: { type: 'call.ended', target: 'events' },
+  call_result: { type: 'call.result', target: 'callback' },
+  message: { type: 'message.created', target: 'message' },
+};
+
+describe('Webhook delivery policies, as the webhooks controller applies them', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let tenantId: string;
+  let receiver: Receiver;
+  before(async () => {
+    app = await startJobsApp({ controllers: true, manualClock: true });
+    ({ tenantId } = await app.company());
+    receiver = await startReceiver(await webhookSecret(app.runtime.ctx, tenantId));
+  });
+  after(async () => {
+    await receiver?.close();
+    await app?.close();
+  });
+
+  const enqueue = (type: string, target: WebhookTarget, url = receiver.url) => {
+    const { ctx } = app.runtime;
+    return ctx.db.transaction((trx) => enqueueEvent(ctx, trx, { tenantId, type, target, url, orderingKey: prefixedId('cal'), data: {} }));
+  };
+  const stored = (id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
+
+  it('puts call, queue and ai events, call.result, message.created and message.test each in its class', () => {
+    const classes = ['call.initiated', 'call.ended', 'queue.entered', 'ai.summary', 'call.result', 'message.created', 'message.test'].map(eventClassOf);
+    expect(classes).to.deep.equal(['call_event', 'call_event', 'call_event', 'call_event', 'call_result', 'message', 'message_test']);
+    expect(() => eventClassOf('message.deleted')).to.throw('No delivery policy for the event type message.deleted');
+  });
+
+  for (const [eventClass, { type, target }] of Object.entries(QUEUED)) {
+    it(`tries ${type} (${eventClass}) as many times as its policy says, each retry after the policy's wait`, async () => {
+      const clock = manualClock(app);
+      const policy = deliveryPolicies(app.runtime.ctx.config)[eventClass as EventClass];
+      receiver.answers.push(...Array.from({ length: policy.tries }, () => 500));
+      const sent = await enqueue(type, target);
+      for (let tries = 1; tries < policy.tries; tries++) {
+        await eventually(async () => (await stored(sent.id)).attempts === tries && (await stored(sent.id)).lease_owner === null, `try ${tries}`);
+        const waitMs = retryAfterMs(policy, tries);
+        expect((await stored(sent.id)).due_at.getTime() - clock.now().getTime(), `wait after try ${tries}`).to.equal(waitMs);
+        clock.advance(waitMs);
+        app.controllers!.wake();
+      }
+      await eventually(async () => (await stored(sent.id)).status === 'failed', 'the event to fail');
+      expect(await stored(sent.id)).to.include({ attempts: policy.tries, max_attempts: policy.tries });
+      expect(receiver.requests.filter((r) => r.headers['webhook-id'] === sent.id)).to.have.length(policy.tries);
+    });
+  }
+
+  it("gives the receiver its policy's answer window: no answer within it is a failed try", async () => {
+    const silent = await startHttpsServer(() => undefined);
+    try {
+      const sent = await enqueue('call.ended', 'events', silent.url);
+      await eventually(async () => (await stored(sent.id)).status === 'failed', 'the event to fail', 400);
+      const { answerWindowMs } = deliveryPolicies(app.runtime.ctx.config).call_event;
+      expect((await stored(sent.id)).last_error).to.equal(`timed out after ${answerWindowMs} ms`);
+    } finally {
+      await silent.close();
+    }
+  });
+});
