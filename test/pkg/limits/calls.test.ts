@@ -93,6 +93,18 @@ describe('Call limits', () => {
       });
       behaves((clock) => createCallLimits({ redis, limits: createRateLimits(redis, obs), clock, log: obs.log, leaseMs: LEASE_MS }));
 
+      it('does not fail a release Redis cannot do: the slot frees itself when its lease runs out', async () => {
+        const clock = new ManualClock();
+        const tenantId = `tnt_${ulid()}`;
+        const leaving = createClient({ url: redisUrl, disableOfflineQueue: true }) as RedisClientType;
+        await leaving.connect();
+        const limits = createCallLimits({ redis: leaving, limits: createRateLimits(leaving, obs), clock, log: obs.log, leaseMs: LEASE_MS });
+        expect(await takes(limits, tenantId, 'a', 1)).to.equal(true);
+        await leaving.close();
+        await limits.releaseSlot({ tenant_id: tenantId, id: 'a' });
+        expect(await redis.zScore(`sb:calls:slots:${tenantId}`, 'a')).to.equal(LEASE_MS + clock.now().getTime());
+      });
+
       it('goes back to Redis when it is back, releasing in memory the slots taken there meanwhile', async () => {
         const clock = new ManualClock();
         const tenantId = `tnt_${ulid()}`;
