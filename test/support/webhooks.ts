@@ -3,7 +3,10 @@
 // the raw body, a timestamp within 5 minutes, else 401. Accepted events are kept in arrival order.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { webhookSecret } from '../../pkg/webhooks/secret.js';
+import type { TestApp } from './app.js';
 import { startHttpsServer, type RecordedRequest } from './https.js';
+import { startJobsApp } from './triggers.js';
 
 export interface Receiver {
   url: string;
@@ -72,4 +75,28 @@ export async function eventually(check: () => boolean | Promise<boolean>, what: 
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface Deliveries {
+  app: TestApp;
+  tenantId: string;
+  /** Checks the signatures of `tenantId`'s secret. */
+  receiver: Receiver;
+  close(): Promise<void>;
+}
+
+/** The webhooks controller on a manual clock, a company, and a receiver for its events. */
+export async function startDeliveries(): Promise<Deliveries> {
+  const app = await startJobsApp({ controllers: true, manualClock: true });
+  const { tenantId } = await app.company();
+  const receiver = await startReceiver(await webhookSecret(app.runtime.ctx, tenantId));
+  return {
+    app,
+    tenantId,
+    receiver,
+    async close() {
+      await receiver.close();
+      await app.close();
+    },
+  };
 }

@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import { prefixedId } from '../../../pkg/ids.js';
 import { enqueueEvent, type WebhookTarget } from '../../../pkg/webhooks/outbox.js';
 import { deliveryPolicies, eventClassOf, retryAfterMs, type EventClass } from '../../../pkg/webhooks/policy.js';
-import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { TestApp } from '../../support/app.js';
 import { startHttpsServer } from '../../support/https.js';
-import { manualClock, startJobsApp } from '../../support/triggers.js';
-import { eventually, startReceiver, type Receiver } from '../../support/webhooks.js';
+import { manualClock } from '../../support/triggers.js';
+import { eventually, startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
 
 /** An event type of each class the outbox delivers, and where it goes. */
 const QUEUED: Partial<Record<EventClass, { type: string; target: WebhookTarget }>> = {
@@ -17,18 +16,15 @@ const QUEUED: Partial<Record<EventClass, { type: string; target: WebhookTarget }
 
 describe('Webhook delivery policies, as the webhooks controller applies them', function () {
   this.timeout(60_000);
+  let deliveries: Deliveries;
   let app: TestApp;
   let tenantId: string;
   let receiver: Receiver;
   before(async () => {
-    app = await startJobsApp({ controllers: true, manualClock: true });
-    ({ tenantId } = await app.company());
-    receiver = await startReceiver(await webhookSecret(app.runtime.ctx, tenantId));
+    deliveries = await startDeliveries();
+    ({ app, tenantId, receiver } = deliveries);
   });
-  after(async () => {
-    await receiver?.close();
-    await app?.close();
-  });
+  after(() => deliveries?.close());
 
   const enqueue = (type: string, target: WebhookTarget, url = receiver.url) => {
     const { ctx } = app.runtime;

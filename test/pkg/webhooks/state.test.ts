@@ -2,28 +2,24 @@ import { expect } from 'chai';
 import { prefixedId } from '../../../pkg/ids.js';
 import { enqueueEvent, type Envelope, type OutboxEvent } from '../../../pkg/webhooks/outbox.js';
 import { deliveryPolicy } from '../../../pkg/webhooks/policy.js';
-import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import { DELIVERY_TRANSITIONS, type DeliveryTransition } from '../../../pkg/webhooks/state.js';
 import type { TestApp } from '../../support/app.js';
-import { manualClock, startJobsApp } from '../../support/triggers.js';
-import { eventually, startReceiver, type Receiver } from '../../support/webhooks.js';
+import { manualClock } from '../../support/triggers.js';
+import { eventually, startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
 
 const rowKey = (t: Pick<DeliveryTransition, 'from' | 'event'>) => `${t.from ?? '(none)'}:${t.event}`;
 
 describe('Webhook delivery transitions: every row of the state table, driven through the webhooks controller', function () {
   this.timeout(60_000);
+  let deliveries: Deliveries;
   let app: TestApp;
   let tenantId: string;
   let receiver: Receiver;
   before(async () => {
-    app = await startJobsApp({ controllers: true, manualClock: true });
-    ({ tenantId } = await app.company());
-    receiver = await startReceiver(await webhookSecret(app.runtime.ctx, tenantId));
+    deliveries = await startDeliveries();
+    ({ app, tenantId, receiver } = deliveries);
   });
-  after(async () => {
-    await receiver?.close();
-    await app?.close();
-  });
+  after(() => deliveries?.close());
   afterEach(() => {
     receiver.answers.length = 0;
   });
