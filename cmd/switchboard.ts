@@ -24,6 +24,15 @@ const USAGE = `usage: switchboard <command>
   admin     operator commands (switchboard admin --help)
   openapi   print the Agent API's OpenAPI document (openapi voice: the Voice API's)`;
 
+/** A server starts whatever the database's state; /readyz tells the probes (and requests meanwhile answer 503). */
+async function warnIfNotReady(runtime: Runtime, log: Logger): Promise<void> {
+  try {
+    if (!(await schemaIsCurrent(runtime.ctx.db))) log.warn('database schema is not current: run `switchboard migrate`');
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'database unreachable: requests are answered 503 until it is back');
+  }
+}
+
 async function listen(runtime: Runtime, config: Config, log: Logger, app: RequestListener): Promise<Server> {
   const server = createServer(app);
   // Longer than a typical load balancer's idle timeout, so it closes idle connections first.
@@ -139,14 +148,14 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'api': {
       const runtime = await startRuntime(config, log);
-      if (!(await schemaIsCurrent(runtime.ctx.db))) log.warn('database schema is not current: run `switchboard migrate`');
+      await warnIfNotReady(runtime, log);
       const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
       onShutdown(log, config, runtime, server);
       return;
     }
     case 'controllers': {
       const runtime = await startRuntime(config, log);
-      if (!(await schemaIsCurrent(runtime.ctx.db))) log.warn('database schema is not current: run `switchboard migrate`');
+      await warnIfNotReady(runtime, log);
       // Controllers serve only health, on PORT, for the probes.
       const server = await listen(runtime, config, log, express().use(healthRouter(runtime.ctx)));
       onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));

@@ -10,6 +10,8 @@ export abstract class DomainError extends Error {
   readonly code: string;
   /** Extra body fields the spec requires with this error (402: minCredits, totalBalance). */
   readonly extra: Record<string, unknown>;
+  /** Seconds after which a retry may succeed, sent as Retry-After; none when retrying will not help. */
+  declare readonly retryAfterSec?: number;
   constructor(message: string, code: string, extra: Record<string, unknown> = {}) {
     super(message);
     this.code = code;
@@ -68,7 +70,7 @@ export class TooManyRequests extends DomainError {
   readonly status = 429;
   constructor(
     message: string,
-    readonly retryAfterSec: number,
+    override readonly retryAfterSec: number,
     code = 'rate_limited',
   ) {
     super(message, code);
@@ -76,7 +78,11 @@ export class TooManyRequests extends DomainError {
 }
 export class Unavailable extends DomainError {
   readonly status = 503;
-  constructor(message: string, code = 'unavailable') {
+  constructor(
+    message: string,
+    code = 'unavailable',
+    override readonly retryAfterSec?: number,
+  ) {
     super(message, code);
   }
 }

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import type { Ctx } from './context.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Logger } from './log.js';
-import { createDb } from './db/index.js';
+import { createDb, shareConnections } from './db/index.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { TurnLocks } from './db/locks.js';
 import { Notifier } from './db/notify.js';
@@ -40,12 +40,14 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     databaseUrl = embedded.url;
     describe.database = `embedded Postgres (data in ${dir})`;
   }
-  const db = createDb(databaseUrl, config.SWITCHBOARD_DB_POOL_MAX);
+  // The process never opens more than SWITCHBOARD_DB_POOL_MAX connections: these two pools and the listener.
+  const connections = shareConnections(config.SWITCHBOARD_DB_POOL_MAX);
+  const db = createDb(databaseUrl, connections.queries, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS);
   closers.unshift(() => db.destroy());
-  const locks = new TurnLocks(databaseUrl, config.SWITCHBOARD_DB_POOL_MAX * 4, log);
+  const locks = new TurnLocks(databaseUrl, connections.locks, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS, log);
   closers.unshift(() => locks.close());
   const notifier = new Notifier(databaseUrl, log);
-  await notifier.start();
+  await notifier.open();
   closers.unshift(() => notifier.close());
 
   let baseURL = config.OPENAI_BASE_URL;

@@ -2,6 +2,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { DomainError, GatewayTimeout } from '../../pkg/errors.js';
+import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import { conversationSummary, openConversation } from '../../pkg/conversations/open.js';
 import { sendMessage, type MessageResult } from '../../pkg/conversations/message.js';
 import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
@@ -134,9 +135,10 @@ async function streamTurn(ctx: Ctx, id: string, turn: Promise<MessageResult>, op
   } catch (err) {
     const stream = opened();
     if (!stream) throw err;
-    if (!(err instanceof DomainError)) ctx.log.error({ err, conversationId: id }, 'streamed turn failed');
+    const domain = domainErrorOf(err);
+    if (!domain) ctx.log.error({ err, conversationId: id }, 'streamed turn failed');
     // Same words as the synchronous 500: internal details stay in the log.
-    stream.send({ type: 'error', error: err instanceof DomainError ? err.message : 'Unexpected processing failure' });
+    stream.send({ type: 'error', error: domain ? domain.message : 'Unexpected processing failure' });
     stream.end();
   }
 }

@@ -1,7 +1,8 @@
 // The Agent API's error shape, rendered once: `{error, details?}` plus the fields the spec adds.
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { DomainError, Invalid, TooManyRequests } from '../../pkg/errors.js';
+import { DomainError, Invalid } from '../../pkg/errors.js';
+import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { Logger } from '../../pkg/log.js';
 import { invalid } from '../../pkg/validate.js';
 
@@ -14,7 +15,7 @@ export const errorBodySchema = z
   .meta({ id: 'Error' });
 
 export function sendAgentError(res: Response, err: DomainError): void {
-  if (err instanceof TooManyRequests) res.setHeader('Retry-After', String(err.retryAfterSec));
+  if (err.retryAfterSec !== undefined) res.setHeader('Retry-After', String(err.retryAfterSec));
   const body: Record<string, unknown> = { error: err.message, ...err.extra };
   if (err instanceof Invalid && err.details.length) body.details = err.details;
   res.status(err.status).json(body);
@@ -24,7 +25,8 @@ export function sendAgentError(res: Response, err: DomainError): void {
 export function agentErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof DomainError) return sendAgentError(res, err);
+    const domain = domainErrorOf(err);
+    if (domain) return sendAgentError(res, domain);
     if (err?.type === 'entity.parse.failed') return sendAgentError(res, invalid('request body', [{ path: 'body', message: 'Not valid JSON' }]));
     if (err?.type === 'entity.too.large') {
       res.status(413).json({ error: 'Request body is too large' });

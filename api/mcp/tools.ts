@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Ctx } from '../../pkg/context.js';
-import { DomainError, TooManyRequests } from '../../pkg/errors.js';
+import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { RateDecision } from '../../pkg/limits/rate-limit.js';
 import type { Principal } from '../../pkg/store/keys.js';
 import { getCall } from '../../pkg/store/calls.js';
@@ -66,8 +66,8 @@ export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
       try {
         return ok(await fn(args));
       } catch (err) {
-        if (err instanceof TooManyRequests) return toolError(err.code, err.message, err.retryAfterSec);
-        if (err instanceof DomainError) return toolError(codeOf(err), err.message);
+        const domain = domainErrorOf(err);
+        if (domain) return toolError(codeOf(domain), domain.message, domain.retryAfterSec);
         ctx.log.error({ err, tenantId: tenant.id }, 'unexpected MCP tool error');
         return toolError('internal', 'Failure on the service side; retry');
       }

@@ -1,7 +1,8 @@
 // The Voice API's error shape, rendered once: `{error: {code, message}}`.
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { DomainError, Invalid, TooManyRequests } from '../../pkg/errors.js';
+import { DomainError, Invalid } from '../../pkg/errors.js';
+import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { Logger } from '../../pkg/log.js';
 
 export const voiceErrorSchema = z
@@ -18,9 +19,10 @@ export const codeOf = (err: DomainError): string => (err instanceof Invalid ? 'i
 export function voiceErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof DomainError) {
-      if (err instanceof TooManyRequests) res.setHeader('Retry-After', String(err.retryAfterSec));
-      return sendVoiceError(res, err.status, codeOf(err), err.message);
+    const domain = domainErrorOf(err);
+    if (domain) {
+      if (domain.retryAfterSec !== undefined) res.setHeader('Retry-After', String(domain.retryAfterSec));
+      return sendVoiceError(res, domain.status, codeOf(domain), domain.message);
     }
     if (err?.type === 'entity.parse.failed') return sendVoiceError(res, 400, 'invalid_json', 'Request body is not valid JSON');
     if (err?.type === 'entity.too.large') return sendVoiceError(res, 413, 'body_too_large', 'Request body is over 128 KB');

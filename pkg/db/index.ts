@@ -8,11 +8,23 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Db = Knex;
 
-export function createDb(url: string, poolMax: number): Db {
+/**
+ * How a process's connections (SWITCHBOARD_DB_POOL_MAX, at least 3) are shared: one listens
+ * (pkg/db/notify.ts), the rest are split between queries and conversation locks (a running turn
+ * holds its lock's connection for the whole turn), the odd one to queries.
+ */
+export function shareConnections(total: number): { queries: number; locks: number } {
+  const locks = Math.floor((total - 1) / 2);
+  return { queries: total - 1 - locks, locks };
+}
+
+/** A pool of at most `poolMax` connections; a query waits `acquireTimeoutMs` at most for one (then KnexTimeoutError). */
+export function createDb(url: string, poolMax: number, acquireTimeoutMs = 60_000): Db {
   return knexFactory({
     client: 'pg',
     connection: { connectionString: url, application_name: 'switchboard' },
     pool: { min: 0, max: poolMax },
+    acquireConnectionTimeout: acquireTimeoutMs,
     migrations: { migrationSource, tableName: 'switchboard_migrations' },
   });
 }

@@ -36,7 +36,15 @@ export class Notifier {
     private readonly log: Logger,
   ) {}
 
-  async start(): Promise<void> {
+  /** Listen; a database unreachable now is tried again in the background, so the process still starts (and answers 503). */
+  async open(): Promise<void> {
+    await this.start().catch((err: Error) => {
+      this.log.warn({ err: err.message }, 'listen connection failed; retrying');
+      this.reconnectSoon();
+    });
+  }
+
+  private async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url, application_name: 'switchboard-listen' });
     client.on('notification', (msg) => {
       for (const handler of this.handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');

@@ -28,7 +28,7 @@ export interface Client {
   post<T = any>(path: string, body?: unknown): Promise<HttpResult<T>>;
   patch<T = any>(path: string, body?: unknown): Promise<HttpResult<T>>;
   /** POST expecting an event stream; returns the parsed `data:` events. */
-  stream(path: string, body: unknown): Promise<{ status: number; events: any[]; body?: any }>;
+  stream(path: string, body: unknown): Promise<{ status: number; headers: Headers; events: any[]; body?: any }>;
 }
 
 export interface TestApp {
@@ -76,13 +76,13 @@ export function clientFor(url: string, apiKey?: string): Client {
     async stream(path, body) {
       const res = await fetch(`${url}${path}`, { method: 'POST', headers: headersFor(), body: JSON.stringify(body) });
       if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
-        return { status: res.status, events: [], body: await res.json() };
+        return { status: res.status, headers: res.headers, events: [], body: await res.json() };
       }
       const events: any[] = [];
       const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data)) });
       const decoder = new TextDecoder();
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-      return { status: res.status, events };
+      return { status: res.status, headers: res.headers, events };
     },
   };
 }

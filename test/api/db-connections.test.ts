@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { createServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { TestApp } from '../support/app.js';
+import { until } from '../support/calls.js';
+import { startSwitchboard, type RunningSwitchboard } from '../support/cli.js';
+import { heldReply, startJobsApp } from '../support/triggers.js';
+
+describe('Postgres connections of one process (SWITCHBOARD_DB_POOL_MAX)', () => {
+  const BOUND = 5;
+  const TURNS = 12;
+  let app: TestApp;
+  before(async () => {
+    // A database of its own: every connection to it is this process's.
+    app = await startJobsApp({ env: { SWITCHBOARD_DB_POOL_MAX: String(BOUND), SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS: '1000' } });
+  });
+  after(async () => app?.close());
+
+  const connectionsNow = async () =>
+    Number((await app.runtime.ctx.db.raw('select count(*) as n from pg_stat_activity where datname = current_database()')).rows[0].n);
+
+  it('answers streamed turns beyond its connections 503 with Retry-After, never 500, and never opens more than the bound', async () => {
+    const { client, agentId } = await app.company();
+    const conversations: string[] = [];
+    for (let i = 0; i < TURNS; i++) conversations.push((await client.post('/api/v1/conversations', { agentId })).body.conversationId);
+    const held = heldReply({ content: 'Done.' });
+    app.model.setDefault(held.reply);
+
+    const answered: Awaited<ReturnType<typeof client.stream>>[] = [];
+    const turns = conversations.map((id) =>
+      client.stream(`/api/v1/conversations/${id}/messages`, { message: 'Hi', stream: true }).then((r) => answered.push(r)),
+    );
+    // Every turn either holds a connection (waiting at the model) or has been answered.
+    let most = 0;
+    await until(async () => {
+      most = Math.max(most, await connectionsNow());
+      return answered.length + app.model.requests.length === TURNS;
+    }, 'every turn answered or at the model');
+    most = Math.max(most, await connectionsNow());
+    held.release();
+    await Promise.all(turns);
+
+    expect(most, 'connections of the process').to.be.at.most(BOUND);
+    const statuses = answered.map((r) => r.status);
+    expect(statuses.filter((s) => s !== 200 && s !== 503), JSON.stringify(statuses)).to.deep.equal([]);
+    expect(statuses).to.include(200).and.include(503);
+    for (const refused of answered.filter((r) => r.status === 503)) {
+      expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect(refused.body.error).to.be.a('string');
+    }
+    for (const ok of answered.filter((r) => r.status === 200)) expect(ok.events.at(-1).type).to.equal('done');
+  });
+});
+
+describe('A server whose Postgres refuses connections', function () {
+  // Spawns the CLI, a full node start.
+  this.timeout(120_000);
+  let api: RunningSwitchboard;
+  before(async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    api = await startSwitchboard(['api'], { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${port}/switchboard` });
+  });
+  after(async () => {
+    api?.child.kill('SIGKILL');
+    await api?.exited;
+  });
+
+  const request = (path: string, body?: unknown) =>
+    fetch(`${api.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: 'Bearer sk_live_unknown', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('is not ready', async () => {
+    expect((await request('/readyz')).status).to.equal(503);
+  });
+
+  it('answers the Agent API 503 with Retry-After, a turn included', async () => {
+    for (const res of [
+      await request('/api/v1/conversations', { agentId: randomUUID() }),
+      await request(`/api/v1/conversations/${randomUUID()}/messages`, { message: 'Hi', stream: true }),
+    ]) {
+      expect(res.status).to.equal(503);
+      expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect((await res.json()).error).to.be.a('string');
+    }
+  });
+
+  it('answers the Voice API and MCP 503 unavailable with Retry-After', async () => {
+    for (const res of [await request('/v1/calls'), await request('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' })]) {
+      expect(res.status).to.equal(503);
+      expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect((await res.json()).error.code).to.equal('unavailable');
+    }
+  });
+});
