@@ -14,7 +14,7 @@ import { callRecord, callResult } from '../../pkg/voice/views.js';
 import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { listCallsPage } from '../../pkg/voice/list.js';
-import { codeOf } from '../voice/errors.js';
+import { voiceErrorOf } from '../voice/errors.js';
 import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, placeCallBody, resultQuery, steerBody } from '../voice/call-schemas.js';
 
 /** Who is calling, and whether the request limits already refused this request. */
@@ -67,7 +67,10 @@ export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
         return ok(await fn(args));
       } catch (err) {
         const domain = domainErrorOf(err);
-        if (domain) return toolError(codeOf(domain), domain.message, domain.retryAfterSec);
+        if (domain) {
+          const { code, message } = voiceErrorOf(domain);
+          return toolError(code, message, domain.retryAfterSec);
+        }
         ctx.log.error({ err, tenantId: tenant.id }, 'unexpected MCP tool error');
         return toolError('internal', 'Failure on the service side; retry');
       }

@@ -6,7 +6,7 @@ import { agentRef } from '../../pkg/ids.js';
 import { createKey, listKeys, revokeKey, type ApiKeyView } from '../../pkg/store/keys.js';
 import { updateTenant, type Tenant } from '../../pkg/store/tenants.js';
 import { principalOf } from '../http/auth.js';
-import { parse } from '../http/validate.js';
+import { parseVoice } from './parse.js';
 import { createKeyBody, settingsBody } from './account-schemas.js';
 
 /** The caller's own account, when the path names it. */
@@ -42,7 +42,7 @@ export function accountRouter(ctx: Ctx): Router {
 
   r.post('/tenants/:account_id/api-keys', async (req, res) => {
     const tenant = ownAccount(req);
-    const { name } = parse(createKeyBody, req.body);
+    const { name } = parseVoice(createKeyBody, req.body, 'api_key');
     const { key, apiKey } = await createKey(ctx, tenant.id, name);
     res.status(201).json({ id: key.id, name: key.name, prefix: key.prefix, key: apiKey, created_at: key.createdAt });
   });
@@ -59,7 +59,7 @@ export function accountRouter(ctx: Ctx): Router {
 
   r.patch('/tenants/:account_id/settings', async (req, res) => {
     const tenant = ownAccount(req);
-    const body = parse(settingsBody, req.body);
+    const body = parseVoice(settingsBody, req.body, 'settings');
     res.json(settingsView(await updateTenant(ctx, tenant.id, { eventsUrl: body.events_url })));
   });
 

@@ -1,9 +1,9 @@
 // The calls part of the Voice API contract (DECISIONS.md): request bodies, queries and replies.
 // The MCP tools take their inputs from the same schemas.
 import { z } from 'zod';
-import { Invalid, Unprocessable } from '../../pkg/errors.js';
 import { CALL_STATUSES } from '../../pkg/voice/state.js';
 import type { PlaceCallInput } from '../../pkg/voice/place.js';
+import { parseVoice } from './parse.js';
 
 /** A JSON object whose serialized form is at most `bytes` long. */
 const sizedObject = (bytes: number) =>
@@ -35,24 +35,7 @@ export const placeCallBody = z
   .strict()
   .meta({ id: 'PlaceCallRequest' });
 
-/**
- * A body that is not an object, or has a field the endpoint does not take: 400 `invalid_json`.
- * A refused value: 422 `invalid_<field>` for the first field refused (`invalid_to`, `invalid_task`…),
- * `invalid_<what>` for a rule about the whole body.
- */
-function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues;
-  const unknown = issues.find((i) => i.code === 'unrecognized_keys');
-  if (unknown) throw new Invalid(`Unknown field(s): ${unknown.keys.join(', ')}`);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Invalid('Body must be a JSON object');
-  const first = issues[0]!;
-  const field = first.path.length ? String(first.path[0]) : what;
-  throw new Unprocessable(`${first.path.join('.') || what}: ${first.message}`, `invalid_${field}`);
-}
-
-export const parsePlaceCall = (body: unknown): PlaceCallInput => parseBody(placeCallBody, body, 'call');
+export const parsePlaceCall = (body: unknown): PlaceCallInput => parseVoice(placeCallBody, body, 'call');
 
 export { IDEMPOTENCY_KEY_MAX } from '../../pkg/voice/place.js';
 
@@ -65,7 +48,7 @@ export const steerBody = z
   .refine((v) => v.instruction !== undefined || v.say !== undefined, 'give instruction or say')
   .meta({ id: 'SteerCallRequest' });
 
-export const parseSteer = (body: unknown): z.output<typeof steerBody> => parseBody(steerBody, body, 'steer');
+export const parseSteer = (body: unknown): z.output<typeof steerBody> => parseVoice(steerBody, body, 'steer');
 
 export const resultQuery = z
   .object({ wait: z.coerce.number().int().min(1).max(60).optional().meta({ description: 'Seconds (1-60) to hold the request until the result is final' }) })

@@ -14,7 +14,7 @@ import { callRecord, callResult } from '../../pkg/voice/views.js';
 import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { principalOf } from '../http/auth.js';
-import { parse } from '../http/validate.js';
+import { parseVoice } from './parse.js';
 import { listCallsQuery, parsePlaceCall, parseSteer, resultQuery } from './call-schemas.js';
 
 /** The Idempotency-Key header as one string (placeCall judges it). */
@@ -33,7 +33,7 @@ export function callsRouter(ctx: Ctx): Router {
 
   r.get('/calls', async (req, res) => {
     const { tenant } = principalOf(req);
-    res.json(await listCallsPage(ctx, tenant, parse(listCallsQuery, req.query, 'query')));
+    res.json(await listCallsPage(ctx, tenant, parseVoice(listCallsQuery, req.query, 'query')));
   });
 
   r.get('/calls/:id', async (req, res) => {
@@ -44,7 +44,7 @@ export function callsRouter(ctx: Ctx): Router {
   r.get('/calls/:id/result', async (req, res) => {
     const { tenant } = principalOf(req);
     requireFeature(tenant, 'voice_api');
-    const { wait } = parse(resultQuery, req.query, 'query');
+    const { wait } = parseVoice(resultQuery, req.query, 'query');
     res.json(callResult(await waitForFinal(ctx, tenant.id, req.params.id!, wait ?? 0)));
   });
 

@@ -13,8 +13,21 @@ export function sendVoiceError(res: Response, status: number, code: string, mess
   res.status(status).json({ error: { code, message } });
 }
 
-/** Every 400 of this surface is `invalid_json`: a body that is not JSON or has a field it does not take. */
-export const codeOf = (err: DomainError): string => (err instanceof Invalid ? 'invalid_json' : err.code);
+/** A field a domain refusal names, as this API spells it (`eventsUrl`: `events_url`). */
+const wireName = (path: string): string => path.split('.')[0]!.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * A domain error as this surface answers it (DECISIONS.md "400 or 422"): Invalid naming a field is a
+ * refused value, 422 `invalid_<field>`; Invalid naming none is what the endpoint could not read, 400
+ * `invalid_json` (api/voice/parse.ts).
+ */
+export function voiceErrorOf(err: DomainError): { status: number; code: string; message: string } {
+  if (!(err instanceof Invalid)) return { status: err.status, code: err.code, message: err.message };
+  const refused = err.details[0];
+  if (!refused) return { status: 400, code: 'invalid_json', message: err.message };
+  const field = wireName(refused.path);
+  return { status: 422, code: `invalid_${field}`, message: err.details.map((d) => `${wireName(d.path)}: ${d.message}`).join('; ') };
+}
 
 export function voiceErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -22,7 +35,8 @@ export function voiceErrorHandler(log: Logger): ErrorRequestHandler {
     const domain = domainErrorOf(err);
     if (domain) {
       if (domain.retryAfterSec !== undefined) res.setHeader('Retry-After', String(domain.retryAfterSec));
-      return sendVoiceError(res, domain.status, codeOf(domain), domain.message);
+      const { status, code, message } = voiceErrorOf(domain);
+      return sendVoiceError(res, status, code, message);
     }
     if (err?.type === 'entity.parse.failed') return sendVoiceError(res, 400, 'invalid_json', 'Request body is not valid JSON');
     if (err?.type === 'entity.too.large') return sendVoiceError(res, 413, 'body_too_large', 'Request body is over 128 KB');

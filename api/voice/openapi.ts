@@ -7,13 +7,13 @@ import * as a from './account-schemas.js';
 import * as c from './call-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'invalid_json: the body is not JSON, has a field the endpoint does not take, or a query value is malformed',
+  400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
   401: 'unauthorized: no key, malformed header, wrong or revoked key',
   403: 'module_off: the account lacks the feature (the message names it)',
   404: 'not_found: no such thing on the account (another account\'s answers the same)',
   409: 'call_ended or not_live: the request does not fit the call\'s state',
   413: 'body_too_large: the body is over 128 KB',
-  422: 'A value was refused: invalid_to, invalid_task, do_not_call, idempotency_mismatch, invalid_<field>…',
+  422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
   429: 'rate_limited (Retry-After gives the seconds to wait) or tenant_busy (simultaneous-call cap)',
   500: 'internal: failure on the service side; retry',
 };
@@ -45,7 +45,7 @@ export function voiceOpenApiDocument() {
           ok: [[201, 200], c.callRecordSchema],
           errors: [403, 422],
         }),
-        get: op({ summary: "List the account's calls, newest first", query: c.listCallsQuery, ok: [200, c.callListSchema], errors: [400] }),
+        get: op({ summary: "List the account's calls, newest first", query: c.listCallsQuery, ok: [200, c.callListSchema], errors: [400, 422] }),
       },
       '/calls/{id}': {
         get: op({ summary: 'Read a call', path: callParam, ok: [200, c.callRecordSchema], errors: [404] }),
@@ -56,7 +56,7 @@ export function voiceOpenApiDocument() {
           path: callParam,
           query: c.resultQuery,
           ok: [200, c.callResultSchema],
-          errors: [400, 403, 404],
+          errors: [400, 403, 404, 422],
         }),
       },
       '/calls/{id}/steer': {
@@ -72,21 +72,21 @@ export function voiceOpenApiDocument() {
         get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),
       },
       '/tenants/{account_id}/api-keys': {
-        post: op({ summary: 'Create an API key; the key is in this reply only', path: a.accountParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404] }),
+        post: op({ summary: 'Create an API key; the key is in this reply only', path: a.accountParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404, 422] }),
         get: op({ summary: "List the account's API keys, revoked ones included", path: a.accountParam, ok: [200, a.apiKeyListSchema], errors: [404] }),
       },
       '/tenants/{account_id}/api-keys/{key_id}': {
         delete: op({ summary: 'Revoke an API key, at once; it stays listed as revoked', path: a.keyParam, ok: [200, a.apiKeySchema], errors: [404] }),
       },
       '/tenants/{account_id}/settings': {
-        patch: op({ summary: 'Change account settings', path: a.accountParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404] }),
+        patch: op({ summary: 'Change account settings', path: a.accountParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404, 422] }),
       },
       '/reports/api-usage': {
         get: op({
           summary: 'Usage of the API and MCP: requests, requests over the limit and calls placed',
           query: a.usageQuery,
           ok: [200, a.usageReportSchema],
-          errors: [400],
+          errors: [400, 422],
         }),
       },
       '/reports/api-usage.csv': {
@@ -94,7 +94,7 @@ export function voiceOpenApiDocument() {
           summary: 'The usage report as CSV: the same columns, with a header row',
           query: a.usageQuery,
           ok: [200, z.string(), 'text/csv'],
-          errors: [400],
+          errors: [400, 422],
         }),
       },
     },

@@ -3,13 +3,13 @@ import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { usageCsv, usageReport } from '../../pkg/voice/usage.js';
 import { principalOf } from '../http/auth.js';
-import { parse } from '../http/validate.js';
+import { parseVoice } from './parse.js';
 import { usageQuery } from './account-schemas.js';
 
 export function reportsRouter(ctx: Ctx): Router {
   const r = Router();
   const report = (req: Request) => {
-    const q = parse(usageQuery, req.query, 'query');
+    const q = parseVoice(usageQuery, req.query, 'query');
     return usageReport(ctx, principalOf(req).tenant.id, { from: q.from, to: q.to, groupBy: q.group_by });
   };
 

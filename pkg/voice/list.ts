@@ -18,7 +18,7 @@ const encodeCursor = (seq: number): string => Buffer.from(`seq:${seq}`).toString
 
 function decodeCursor(cursor: string): number {
   const match = /^seq:(\d{1,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new Invalid('cursor is not one this API gave out');
+  if (!match) throw new Invalid('cursor is not one this API gave out', [{ path: 'cursor', message: 'is not one this API gave out' }]);
   return Number(match[1]);
 }
 

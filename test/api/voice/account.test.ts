@@ -36,12 +36,18 @@ describe('Voice API keys and settings', () => {
       expect(JSON.stringify(listed.body)).not.to.include(res.body.key);
     });
 
-    it('answers 400 invalid_json without a name, with an empty name, with an unknown field or a body that is not JSON', async () => {
+    it('answers 422 invalid_name without a name, with an empty, too long or non-string name', async () => {
       const { client, tenantId } = await app.company();
       const path = `/v1/tenants/${tenantId}/api-keys`;
-      expectVoiceError(await client.post(path, {}), 400, 'invalid_json');
-      expectVoiceError(await client.post(path, { name: '  ' }), 400, 'invalid_json');
-      expectVoiceError(await client.post(path, { name: 'x'.repeat(101) }), 400, 'invalid_json');
+      for (const body of [{}, { name: '  ' }, { name: 'x'.repeat(101) }, { name: 42 }]) {
+        expectVoiceError(await client.post(path, body), 422, 'invalid_name');
+      }
+      expect((await client.get(path)).body.data).to.have.length(1);
+    });
+
+    it('answers 400 invalid_json with an unknown field or a body that is not JSON', async () => {
+      const { client, tenantId } = await app.company();
+      const path = `/v1/tenants/${tenantId}/api-keys`;
       expectVoiceError(await client.post(path, { name: 'ok', scopes: ['calls'] }), 400, 'invalid_json');
       expectVoiceError(await client.post(path, '{"name": '), 400, 'invalid_json');
       expect((await client.get(path)).body.data).to.have.length(1);
@@ -161,7 +167,7 @@ describe('Voice API keys and settings', () => {
       expect((await app.runtime.ctx.db('tenants').where({ id: tenantId }).first()).events_url).to.equal(null);
     });
 
-    it('answers 400 invalid_json for an address that is not https or not public, and changes nothing', async () => {
+    it('answers 422 invalid_events_url for an address that is not https or not public, and changes nothing', async () => {
       const { client, tenantId } = await app.company();
       const path = `/v1/tenants/${tenantId}/settings`;
       await client.patch(path, { events_url: receiver });
@@ -174,16 +180,18 @@ describe('Voice API keys and settings', () => {
         'https://localhost/voice',
         'https://intranet/voice',
       ]) {
-        expectVoiceError(await client.patch(path, { events_url }), 400, 'invalid_json');
+        const refused = await client.patch(path, { events_url });
+        expectVoiceError(refused, 422, 'invalid_events_url');
+        expect(refused.body.error.message).to.match(/^events_url: /);
       }
       expect((await client.patch(path, {})).body.events_url).to.equal(receiver);
     });
 
-    it('answers 400 invalid_json for a field it does not take or a value of the wrong type', async () => {
+    it('answers 400 invalid_json for a field it does not take, and 422 invalid_events_url for a value of the wrong type', async () => {
       const { client, tenantId } = await app.company();
       const path = `/v1/tenants/${tenantId}/settings`;
       expectVoiceError(await client.patch(path, { max_concurrent_calls: 50 }), 400, 'invalid_json');
-      expectVoiceError(await client.patch(path, { events_url: 42 }), 400, 'invalid_json');
+      expectVoiceError(await client.patch(path, { events_url: 42 }), 422, 'invalid_events_url');
     });
 
     it("answers 404 not_found for another account's id, and changes nothing there", async () => {

@@ -270,11 +270,11 @@ describe('Calls API', () => {
       expectError(await other.client.get(`/v1/calls/${placed.body.id}/result`), 404, 'not_found');
     });
 
-    it('answers 400 invalid_json for a wait outside 1-60 seconds', async () => {
+    it('answers 422 invalid_wait for a wait outside 1-60 seconds, and 400 invalid_json for a parameter it does not take', async () => {
       const { client } = await app.voiceCompany();
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer });
-      expectError(await client.get(`/v1/calls/${placed.body.id}/result?wait=0`), 400, 'invalid_json');
-      expectError(await client.get(`/v1/calls/${placed.body.id}/result?wait=61`), 400, 'invalid_json');
+      for (const wait of ['0', '61', 'soon']) expectError(await client.get(`/v1/calls/${placed.body.id}/result?wait=${wait}`), 422, 'invalid_wait');
+      expectError(await client.get(`/v1/calls/${placed.body.id}/result?timeout=5`), 400, 'invalid_json');
     });
   });
 
@@ -360,11 +360,23 @@ describe('Calls API', () => {
       expect(await ids(`created_after=${encodeURIComponent('2000-01-01T00:00:00Z')}`)).to.deep.equal([b.id, a.id]);
     });
 
-    it('answers 400 invalid_json for a limit outside 1-100, an unknown status or a cursor it did not give', async () => {
+    it('answers 422 invalid_<parameter> for a limit outside 1-100, an unknown status, a bad time or a cursor it did not give', async () => {
       const { client } = await app.company();
-      for (const query of ['limit=0', 'limit=101', 'status=ringing-ish', 'cursor=bm9wZQ', 'created_after=yesterday', 'colour=red']) {
-        expectError(await client.get(`/v1/calls?${query}`), 400, 'invalid_json');
+      for (const [query, code] of [
+        ['limit=0', 'invalid_limit'],
+        ['limit=101', 'invalid_limit'],
+        ['status=ringing-ish', 'invalid_status'],
+        ['cursor=bm9wZQ', 'invalid_cursor'],
+        ['cursor=' + 'x'.repeat(65), 'invalid_cursor'],
+        ['created_after=yesterday', 'invalid_created_after'],
+      ]) {
+        expectError(await client.get(`/v1/calls?${query}`), 422, code!);
       }
+    });
+
+    it('answers 400 invalid_json for a parameter it does not take', async () => {
+      const { client } = await app.company();
+      expectError(await client.get('/v1/calls?colour=red'), 400, 'invalid_json');
     });
   });
 

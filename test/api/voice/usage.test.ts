@@ -101,23 +101,28 @@ describe('GET /v1/reports/api-usage', () => {
     expect(JSON.stringify(res.body)).not.to.include(busy.keyId);
   });
 
-  it('answers 400 invalid_json for bad dates, from after to, more than 366 days, an unknown or repeated grouping, or an unknown parameter', async () => {
+  it('answers 422 invalid_<parameter> for bad dates, from after to, more than 366 days, an unknown or repeated grouping', async () => {
     const { client } = await app.company();
-    for (const query of [
-      'from=2031-02-30',
-      'to=14.03.2031',
-      'from=yesterday',
-      'from=2031-03-15&to=2031-03-14',
-      'from=2030-01-01&to=2031-01-02',
-      'group_by=tenant',
-      'group_by=key,key',
-      'group_by=day&limit=5',
-      'from=2031-01-01&from=2031-01-02',
+    for (const [query, code] of [
+      ['from=2031-02-30', 'invalid_from'],
+      ['to=14.03.2031', 'invalid_to'],
+      ['from=yesterday', 'invalid_from'],
+      ['from=2031-03-15&to=2031-03-14', 'invalid_from'],
+      ['from=2030-01-01&to=2031-01-02', 'invalid_to'],
+      ['group_by=tenant', 'invalid_group_by'],
+      ['group_by=key,key', 'invalid_group_by'],
+      ['from=2031-01-01&from=2031-01-02', 'invalid_from'],
     ]) {
-      expectVoiceError(await client.get(`/v1/reports/api-usage?${query}`), 400, 'invalid_json');
-      expectVoiceError(await client.get(`/v1/reports/api-usage.csv?${query}`), 400, 'invalid_json');
+      expectVoiceError(await client.get(`/v1/reports/api-usage?${query}`), 422, code!);
+      expectVoiceError(await client.get(`/v1/reports/api-usage.csv?${query}`), 422, code!);
     }
     expect((await client.get('/v1/reports/api-usage?from=2030-01-01&to=2030-12-31')).status).to.equal(200);
+  });
+
+  it('answers 400 invalid_json for a parameter it does not take', async () => {
+    const { client } = await app.company();
+    expectVoiceError(await client.get('/v1/reports/api-usage?group_by=day&limit=5'), 400, 'invalid_json');
+    expectVoiceError(await client.get('/v1/reports/api-usage.csv?limit=5'), 400, 'invalid_json');
   });
 
   it('answers 401 unauthorized without a key', async () => {
