@@ -53,9 +53,9 @@ export async function getContact(ctx: Pick<Ctx, 'db'>, tenantId: string, contact
 }
 
 /**
- * The contact a request names: an explicit contactId of the company, or one looked up by hints
- * (externalUserId is the stable key; phone and email are lookups) and created once when new.
- * Returns null for anonymous requests.
+ * The contact a request names: an explicit contactId of the company, or one looked up by hints.
+ * externalUserId is the stable key, created once when new; a phone or email alone only finds an
+ * existing contact (DECISIONS.md "Contacts from hints"). Returns null for anonymous requests.
  */
 export async function resolveContact(
   ctx: Q,
@@ -66,16 +66,15 @@ export async function resolveContact(
   const hints = input.contact;
   if (!hints) return null;
   const phone = hints.phone ? normalizePhone(hints.phone) : undefined;
-  const fields = { name: hints.name ?? null, phone: phone ?? null, email: hints.email ?? null };
-  const now = ctx.clock.now();
   if (hints.externalUserId) {
+    const now = ctx.clock.now();
     // Insert-or-fetch in one statement so concurrent first requests create exactly one contact.
     const { rows } = await ctx.db.raw(
       `insert into contacts (tenant_id, external_user_id, name, phone, email, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?)
        on conflict (tenant_id, external_user_id) do update set updated_at = contacts.updated_at
        returning id`,
-      [tenantId, hints.externalUserId, fields.name, fields.phone, fields.email, now, now],
+      [tenantId, hints.externalUserId, hints.name ?? null, phone ?? null, hints.email ?? null, now, now],
     );
     return rows[0].id;
   }
@@ -88,11 +87,7 @@ export async function resolveContact(
     })
     .orderBy('id')
     .first('id');
-  if (found) return found.id;
-  const [row] = await ctx.db('contacts')
-    .insert({ tenant_id: tenantId, ...fields, created_at: now, updated_at: now })
-    .returning('id');
-  return row.id;
+  return found?.id ?? null;
 }
 
 export async function appendContactMemory(ctx: Q, contactId: number, summary: string): Promise<void> {

@@ -155,19 +155,30 @@ describe('Agent API conversations', () => {
 
     it('normalizes a phone hint to E.164 and finds the contact by it', async () => {
       const { client, agentId, tenantId } = await app.company();
-      const first = await open(client, { agentId, contact: { phone: '+1 (415) 555-2671' } });
-      const second = await open(client, { agentId, contact: { phone: '+14155552671' } });
-      expect(first.contactId).to.be.a('number');
-      expect(second.contactId).to.equal(first.contactId);
+      const known = await open(client, { agentId, contact: { externalUserId: 'crm-phone', phone: '+1 (415) 555-2671' } });
+      const found = await open(client, { agentId, contact: { phone: '+14155552671' } });
+      expect(found.contactId).to.equal(known.contactId);
       const stored = await db()('contacts').where({ tenant_id: tenantId });
       expect(stored.map((c) => c.phone)).to.deep.equal(['+14155552671']);
     });
 
     it('finds a contact by its email hint', async () => {
       const { client, agentId } = await app.company();
-      const first = await open(client, { agentId, contact: { email: 'bob@example.com', name: 'Bob' } });
-      const second = await open(client, { agentId, contact: { email: 'bob@example.com' } });
-      expect(second.contactId).to.equal(first.contactId);
+      const known = await open(client, { agentId, contact: { externalUserId: 'crm-bob', email: 'bob@example.com', name: 'Bob' } });
+      const found = await open(client, { agentId, contact: { email: 'bob@example.com' } });
+      expect(found.contactId).to.equal(known.contactId);
+    });
+
+    it('creates no contact from a phone or email alone that matches none: the conversation stays anonymous', async () => {
+      const { client, agentId, tenantId } = await app.company();
+      const byPhone = await open(client, { agentId, contact: { phone: '+14155552672', name: 'Pat' } });
+      const byEmail = await open(client, { agentId, contact: { email: 'nobody@example.com' } });
+      const both = await open(client, { agentId, contact: { phone: '+14155552672', email: 'nobody@example.com' } });
+      expect([byPhone.contactId, byEmail.contactId, both.contactId]).to.deep.equal([null, null, null]);
+      const resumed = await client.post(CONVERSATIONS, { conversationId: byPhone.conversationId, contact: { phone: '+14155552672' } });
+      expect(resumed.status).to.equal(200);
+      expect(resumed.body.contactId).to.equal(null);
+      expect(await db()('contacts').where({ tenant_id: tenantId })).to.have.length(0);
     });
 
     it('stores customSystemMessage and metadata, visible on GET and given to the model', async () => {
