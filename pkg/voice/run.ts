@@ -142,6 +142,12 @@ class CallSession {
     return false;
   }
 
+  /** The agent handed the call to another: that one conducts it from now on, and the call's events and messages name it. */
+  private async handedTo(agentId: string): Promise<void> {
+    this.agent = await getUsableAgent(this.ctx, this.row.tenant_id, agentId);
+    this.row = await updateCall(this.ctx, this.row.id, { agent_id: agentId });
+  }
+
   /** One agent turn; returns what the agent decided, or null when the call is over (ended meanwhile, or the agent failed). */
   private async turn(machine: boolean): Promise<CallDecision | null> {
     const decision: CallDecision = {};
@@ -154,7 +160,7 @@ class CallSession {
         extraTools: () => callTools(this.ctx, this.row, decision, machine),
         chargeFailed: (usage) => chargeTokens(this.ctx, this.row.tenant_id, usage, this.row.id),
       });
-      this.agent = turn.handoff ? await getUsableAgent(this.ctx, this.row.tenant_id, turn.handoff.agentId) : this.agent;
+      if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
       await chargeTokens(this.ctx, this.row.tenant_id, turn.usage, this.row.id);
       // Hung up (or the lease lost) while the agent was thinking: nothing more is said.

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { agentRef } from '../../../pkg/ids.js';
+import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, until, type CallsApp } from '../../support/calls.js';
 import { heldReply } from '../../support/triggers.js';
 
@@ -191,6 +192,32 @@ describe('Calls on the simulated network', () => {
     expect(JSON.stringify(ended.messages)).to.include('Offer ten percent off');
     expect(result.result).to.deep.equal({ outcome: 'completed', answers: {}, note: 'Offered the discount' });
     expect((await client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hi' })).body.error.code).to.equal('call_ended');
+  });
+
+  it("a call handed to another agent mid-call carries that agent's id in the call and in every event after the handoff", async () => {
+    const { client, tenantId, agentId } = await company();
+    const billing = await createAgent(app.runtime.ctx, tenantId, { name: 'Billing', systemPrompt: 'You are billing.' });
+    await updateAgent(app.runtime.ctx, agentId, { handoffEnabled: true, handoffRoster: [{ roleName: 'billing', agentId: billing.id, greeting: 'Billing here' }] });
+    const task = 'Pass Ann to billing';
+    app.script(
+      task,
+      { toolCalls: [{ name: 'handoff_to_agent', arguments: { roleName: 'billing' } }] },
+      { content: 'Billing here. What is your budget?' },
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', note: 'Budget known' } }] },
+      { content: 'Thank you, goodbye!' },
+    );
+    const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task, callback_url: CALLBACK_URL });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    const result = await finalResult(client, placed.body.id);
+    expect(result).to.deep.include({ status: 'completed', outcome: 'completed' });
+    expect(result.transcript).to.deep.include({ speaker: 'agent', text: 'Billing here. What is your budget?' });
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body.ai).to.deep.equal({ agent_id: agentRef(billing.id) });
+    const events = await outboxOf(app, placed.body.id);
+    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary', 'call.result']);
+    const agentOf = (type: string) => events.find((e) => e.type === type)!.payload.data.ai?.agent_id;
+    expect(agentOf('call.updated')).to.equal(agentRef(agentId));
+    expect(agentOf('call.ended')).to.equal(agentRef(billing.id));
+    expect(agentOf('ai.summary')).to.equal(agentRef(billing.id));
   });
 
   it('a transferred call announces ai.transfer and ends for the agent', async () => {
