@@ -9,7 +9,7 @@ import type { Outbound } from './outbound/client.js';
 import type { TurnLocks } from './db/locks.js';
 import type { Notifier } from './db/notify.js';
 import type { Metrics } from './metrics/index.js';
-import type { UsageMeter } from './voice/usage.js';
+import type { UsageMeter } from './metering/meter.js';
 import type { CallLimits } from './limits/calls.js';
 
 export interface Ctx {

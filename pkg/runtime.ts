@@ -18,7 +18,7 @@ import { createOutbound } from './outbound/client.js';
 import { createRateLimits, type RateLimits } from './limits/rate-limit.js';
 import { createCallLimits } from './limits/calls.js';
 import { createMetrics } from './metrics/index.js';
-import { UsageMeter } from './voice/usage.js';
+import { UsageMeter } from './metering/meter.js';
 
 export interface Runtime {
   ctx: Ctx;

@@ -8,7 +8,8 @@ import { TooManyRequests, Unauthorized } from '../../pkg/errors.js';
 import { sha256 } from '../../pkg/ids.js';
 import { authenticate, principalFrom, type Principal } from '../../pkg/store/keys.js';
 import type { RateDecision, RateLimits } from '../../pkg/limits/rate-limit.js';
-import { appName, type UsageRef } from '../../pkg/voice/usage.js';
+import { appName } from '../../pkg/metering/app.js';
+import type { UsageRef } from '../../pkg/metering/meter.js';
 
 declare module 'express-serve-static-core' {
   interface Request {

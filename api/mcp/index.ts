@@ -8,7 +8,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { TooManyRequests } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { requireFeature } from '../../pkg/store/tenants.js';
-import { appName } from '../../pkg/voice/usage.js';
+import { appName } from '../../pkg/metering/app.js';
 import { admit, authenticateBearer, principalOf } from '../http/auth.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { mcpServer } from './tools.js';

@@ -1,7 +1,7 @@
 // The account part of the Voice API contract (DECISIONS.md): API keys, settings, usage reports.
 import { z } from 'zod';
 import { DateTime } from 'luxon';
-import { USAGE_GROUPS } from '../../pkg/voice/usage.js';
+import { USAGE_GROUPS } from '../../pkg/metering/report.js';
 
 const timestamp = z.string().meta({ description: 'RFC 3339' });
 

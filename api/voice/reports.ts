@@ -1,7 +1,7 @@
 // Usage reports: requests, requests over the limit and calls placed of the caller's own account.
 import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { usageCsv, usageReport } from '../../pkg/voice/usage.js';
+import { usageCsv, usageReport } from '../../pkg/metering/report.js';
 import { principalOf } from '../http/auth.js';
 import { parseVoice } from './parse.js';
 import { usageQuery } from './account-schemas.js';

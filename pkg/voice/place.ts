@@ -11,7 +11,7 @@ import { requireFeature, type Tenant } from '../store/tenants.js';
 import { destinationProblem } from '../outbound/guard.js';
 import { toE164 } from './numbers.js';
 import { isVoice } from './voices.js';
-import { countCallPlaced } from './usage.js';
+import { countCallPlaced } from '../metering/meter.js';
 
 export interface PlaceCallInput {
   to: string;

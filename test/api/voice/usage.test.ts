@@ -125,6 +125,43 @@ describe('GET /v1/reports/api-usage', () => {
     expectVoiceError(await client.get('/v1/reports/api-usage.csv?limit=5'), 400, 'invalid_json');
   });
 
+  /** An MCP request of the account with `apiKey`: `message` over plain HTTP, with `headers`. */
+  const mcpRequest = (apiKey: string, message: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }),
+    });
+
+  async function mcpAccount() {
+    const company = await app.company();
+    await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'] });
+    return company;
+  }
+
+  const byAppAndChannel = async (client: Client) => (await client.get('/v1/reports/api-usage?group_by=app,channel')).body.data;
+  const row = (app: string | null, channel: string, requests: number) => ({ app, channel, requests, requests_over_limit: 0, calls_placed: 0 });
+
+  it("counts an MCP request whose session id carries an app name of NUL bytes under no app, and every other account's requests still", async () => {
+    const mcp = await mcpAccount();
+    const other = await app.company();
+    expect((await mcpRequest(mcp.apiKey, { method: 'tools/list' }, { 'mcp-session-id': 'sb1.x.AA' })).status).to.equal(200);
+    expect((await withApp(other.client, 'GET', `/v1/tenants/${other.tenantId}/api-keys`, 'Dialer')).status).to.equal(200);
+
+    expect(await byAppAndChannel(other.client)).to.deep.equal([row(null, 'api', 1), row('Dialer', 'api', 1)]);
+    expect(await byAppAndChannel(mcp.client)).to.deep.equal([row(null, 'api', 1), row(null, 'mcp', 1)]);
+  });
+
+  it('counts an MCP client whose declared name holds NUL characters and unpaired surrogates under the name without them', async () => {
+    const mcp = await mcpAccount();
+    const clientInfo = { name: 'Dia\u0000ler\ud800', version: '1' };
+    const init = await mcpRequest(mcp.apiKey, { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo } });
+    expect(init.status).to.equal(200);
+    expect((await mcpRequest(mcp.apiKey, { method: 'tools/list' }, { 'mcp-session-id': init.headers.get('mcp-session-id')! })).status).to.equal(200);
+
+    expect(await byAppAndChannel(mcp.client)).to.deep.equal([row(null, 'api', 1), row('Dialer', 'mcp', 2)]);
+  });
+
   it('answers 401 unauthorized without a key', async () => {
     expectVoiceError(await app.client().get('/v1/reports/api-usage'), 401, 'unauthorized');
   });
