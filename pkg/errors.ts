@@ -59,6 +59,13 @@ export class Conflict extends DomainError {
     super(message, code);
   }
 }
+/** A body whose charset or Content-Encoding the server cannot read. */
+export class UnsupportedMediaType extends DomainError {
+  readonly status = 415;
+  constructor(message: string) {
+    super(message, 'unsupported_media_type');
+  }
+}
 /** A value was refused (the Voice API's 422 codes: invalid_to, do_not_call, idempotency_mismatch…). */
 export class Unprocessable extends DomainError {
   readonly status = 422;

@@ -5,6 +5,7 @@ import { DomainError, Invalid } from '../../pkg/errors.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { Logger } from '../../pkg/log.js';
 import { invalid } from '../../pkg/validate.js';
+import { clientAborted, unreadableBody } from './body-errors.js';
 
 export const errorBodySchema = z
   .object({
@@ -24,8 +25,8 @@ export function sendAgentError(res: Response, err: DomainError): void {
 /** Maps every error to the Agent API shape; unexpected ones are logged and answered 500. */
 export function agentErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    if (res.headersSent) return;
-    const domain = domainErrorOf(err);
+    if (res.headersSent || clientAborted(err, req, log)) return;
+    const domain = domainErrorOf(err) ?? unreadableBody(err);
     if (domain) return sendAgentError(res, domain);
     if (err?.type === 'entity.parse.failed') return sendAgentError(res, invalid('request body', [{ path: 'body', message: 'Not valid JSON' }]));
     if (err?.type === 'entity.too.large') {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DomainError, Invalid } from '../../pkg/errors.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { Logger } from '../../pkg/log.js';
+import { clientAborted, unreadableBody } from '../http/body-errors.js';
 
 export const voiceErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string() }) })
@@ -31,8 +32,8 @@ export function voiceErrorOf(err: DomainError): { status: number; code: string; 
 
 export function voiceErrorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    if (res.headersSent) return;
-    const domain = domainErrorOf(err);
+    if (res.headersSent || clientAborted(err, req, log)) return;
+    const domain = domainErrorOf(err) ?? unreadableBody(err);
     if (domain) {
       if (domain.retryAfterSec !== undefined) res.setHeader('Retry-After', String(domain.retryAfterSec));
       const { status, code, message } = voiceErrorOf(domain);

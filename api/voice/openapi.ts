@@ -13,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'not_found: no such thing on the account (another account\'s answers the same)',
   409: 'call_ended or not_live: the request does not fit the call\'s state',
   413: 'body_too_large: the body is over 128 KB',
+  415: 'unsupported_media_type: the body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
   422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
   429: 'rate_limited (Retry-After gives the seconds to wait) or tenant_busy (simultaneous-call cap)',
   500: 'internal: failure on the service side; retry',
@@ -21,7 +22,7 @@ const ERROR_TEXT: Record<number, string> = {
 const callParam = z.object({ id: z.string().meta({ description: 'Call id (cal_…)' }) });
 const messageParam = z.object({ id: z.string().meta({ description: 'Message id (msg_…)' }) });
 
-const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500], withBody: [400, 413] });
+const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500], withBody: [400, 413, 415] });
 
 export function voiceOpenApiDocument() {
   return createDocument({

@@ -1,0 +1,34 @@
+// A request body that cannot be read (body-parser's errors besides malformed JSON and a body too
+// large, which each surface words itself), as the domain error every surface renders; and a client
+// that went away mid-request, which is no fault of the server.
+import type { Request } from 'express';
+import { type DomainError, UnsupportedMediaType } from '../../pkg/errors.js';
+import type { Logger } from '../../pkg/log.js';
+import { invalid } from '../../pkg/validate.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+  charset?: string;
+  encoding?: string;
+}
+
+/** The error to answer for a body that could not be read; undefined when `err` is something else. */
+export function unreadableBody(err: unknown): DomainError | undefined {
+  const e = (err ?? {}) as BodyParserError;
+  if (e.type === 'charset.unsupported') return new UnsupportedMediaType(`Unsupported charset "${e.charset}": send JSON in UTF-8`);
+  if (e.type === 'encoding.unsupported') return new UnsupportedMediaType(`Unsupported Content-Encoding "${e.encoding}": send identity, gzip, deflate or br`);
+  // Other exposed 400s of body-parser: a body that does not decompress, or is not its Content-Length.
+  if (e.expose === true && e.status === 400 && e.type !== 'request.aborted' && e.type !== 'entity.parse.failed') {
+    return invalid('request body', [{ path: 'body', message: 'Could not be read as its Content-Encoding and Content-Length say' }]);
+  }
+  return undefined;
+}
+
+/** The client closed its connection before its request was read: logged, not answered (nobody is listening). */
+export function clientAborted(err: unknown, req: Request, log: Logger): boolean {
+  if ((err as BodyParserError | undefined)?.type !== 'request.aborted') return false;
+  log.info({ requestId: req.headers['x-request-id'], method: req.method, path: req.path }, 'client aborted its request');
+  return true;
+}
