@@ -4,6 +4,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { requireApiKey } from '../http/auth.js';
+import { refuseUndecodablePath } from '../http/path.js';
 import { voiceErrorHandler } from './errors.js';
 import { callsRouter } from './calls.js';
 import { accountRouter } from './account.js';
@@ -12,6 +13,7 @@ import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
+  r.use(refuseUndecodablePath);
   const document = voiceOpenApiDocument();
   r.get('/openapi.json', (_req, res) => {
     res.json(document);
