@@ -8,7 +8,7 @@ import { schemaIsCurrent } from '../pkg/db/index.js';
 import type { RateLimits } from '../pkg/limits/rate-limit.js';
 import { KnownKeys, requireApiKey } from './http/auth.js';
 import { startTiming } from './http/timing.js';
-import { refuseUndecodablePath } from './http/path.js';
+import { refuseImpossiblePath } from './http/path.js';
 import { agentErrorHandler } from './http/errors.js';
 import { conversationsRouter, turnRouter } from './agents/conversations.js';
 import { quickTriggerRouter, triggersRouter } from './agents/triggers.js';
@@ -68,7 +68,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   app.use(healthRouter(ctx));
 
   const api = express.Router();
-  api.use(refuseUndecodablePath);
+  api.use(refuseImpossiblePath);
   const document = agentOpenApiDocument();
   api.get('/openapi.json', (_req, res) => {
     res.json(document);

@@ -11,6 +11,7 @@ import { getConversation } from '../../pkg/store/conversations.js';
 import { getTrigger, listItemView, listTriggers, rawJobView, triggerView } from '../../pkg/store/triggers.js';
 import { admitKnown, admitRequest, bearerKey, principalOf, type KnownKeys } from '../http/auth.js';
 import { parse, readBody } from '../http/validate.js';
+import { unstorableTextAt } from '../../pkg/validate.js';
 import {
   cancelBody,
   conversationTriggerBody,
@@ -56,7 +57,8 @@ export function quickTriggerRouter(ctx: Ctx, limits: RateLimits, known: KnownKey
       throw err;
     }
     const body = createTriggerBody.safeParse(req.body);
-    const input = body.success ? apiTrigger(body.data) : null;
+    // A body the regular route refuses goes on to it, which says why.
+    const input = body.success && !unstorableTextAt(req.body) ? apiTrigger(body.data) : null;
     if (!input || !isQuick(input)) return next();
     const created = await admitKnown(ctx, limits, known, req, apiKey, identity, () => createTriggerForKey(ctx, apiKey, identity.tenantId, input));
     const { status, body: out } = accepted(created());

@@ -15,6 +15,7 @@ import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { listCallsPage } from '../../pkg/voice/list.js';
 import { voiceErrorOf } from '../voice/errors.js';
+import { unstorableTextRefusal } from '../voice/unstorable-text.js';
 import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, placeCallBody, resultQuery, steerBody } from '../voice/call-schemas.js';
 
 /** Who is calling, and whether the request limits already refused this request. */
@@ -63,6 +64,8 @@ export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
     <A>(fn: (args: A) => Promise<Record<string, unknown>>) =>
     async (args: A): Promise<CallToolResult> => {
       if (caller.refused) return toolError('rate_limited', 'Request rate limit exceeded', caller.refused.retryAfterSec);
+      const unstorable = unstorableTextRefusal(args, 'arguments');
+      if (unstorable) return toolError(unstorable.code, unstorable.message);
       try {
         return ok(await fn(args));
       } catch (err) {

@@ -4,8 +4,9 @@ import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { requireApiKey } from '../http/auth.js';
-import { refuseUndecodablePath } from '../http/path.js';
+import { refuseImpossiblePath } from '../http/path.js';
 import { voiceErrorHandler } from './errors.js';
+import { refuseUnstorableText } from './unstorable-text.js';
 import { callsRouter } from './calls.js';
 import { accountRouter } from './account.js';
 import { reportsRouter } from './reports.js';
@@ -13,13 +14,14 @@ import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
-  r.use(refuseUndecodablePath);
+  r.use(refuseImpossiblePath);
   const document = voiceOpenApiDocument();
   r.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
   r.use(requireApiKey(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));
+  r.use(refuseUnstorableText);
   r.use(callsRouter(ctx));
   r.use(accountRouter(ctx));
   r.use(reportsRouter(ctx));

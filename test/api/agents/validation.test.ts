@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startTestApp, type Client, type HttpResult, type TestApp } from '../../support/app.js';
+import { balance } from '../../../pkg/store/credits.js';
 
 const CONVERSATIONS = '/api/v1/conversations';
 const at = (id: string, rest = '') => `${CONVERSATIONS}/${id}${rest}`;
@@ -211,6 +212,63 @@ describe('Agent API request validation', () => {
       expectInvalid(await client.post(at(id, '/manual'), { message: 'Hi', metadata: ['x'] }), ['metadata']);
       expectInvalid(await client.post(at(id, '/manual'), { message: 'Hi', role: 'assistant' }), ['role']);
       expect((await snapshot(id)).messages).to.deep.equal([]);
+    });
+  });
+
+  describe('text that cannot be stored: NUL characters and unpaired surrogates', () => {
+    const UNSTORABLE = ['a\u0000b', 'a\ud800b'];
+    const triggerCount = async () => Number((await app.runtime.ctx.db('triggers').where({ tenant_id: tenantId }).count({ n: '*' }).first())!.n);
+
+    it('refuses a turn with either in message or customSystemMessage, naming the field, storing no message and charging nothing', async () => {
+      const id = await open();
+      const before = await snapshot(id);
+      const credits = await balance(app.runtime.ctx, tenantId);
+      for (const text of UNSTORABLE) {
+        expectInvalid(await client.post(at(id, '/messages'), { message: text }), ['message']);
+        expectInvalid(await client.post(at(id, '/messages'), { message: 'Hi', customSystemMessage: text, stream: true }), ['customSystemMessage']);
+      }
+      expect(await snapshot(id)).to.deep.equal(before);
+      expect(app.model.requests).to.have.length(0);
+      expect(await balance(app.runtime.ctx, tenantId)).to.equal(credits);
+    });
+
+    it('refuses a manual message with either in message, username or metadata, storing nothing', async () => {
+      const id = await open();
+      for (const text of UNSTORABLE) {
+        expectInvalid(await client.post(at(id, '/manual'), { message: text }), ['message']);
+        expectInvalid(await client.post(at(id, '/manual'), { message: 'Hi', username: text }), ['username']);
+        expectInvalid(await client.post(at(id, '/manual'), { message: 'Hi', metadata: { note: text } }), ['metadata.note']);
+      }
+      expect((await snapshot(id)).messages).to.deep.equal([]);
+    });
+
+    it('refuses a conversation with either in customSystemMessage, a metadata value or a metadata key, creating nothing', async () => {
+      const count = await conversationCount();
+      for (const text of UNSTORABLE) {
+        expectInvalid(await client.post(CONVERSATIONS, { agentId, customSystemMessage: text }), ['customSystemMessage']);
+        expectInvalid(await client.post(CONVERSATIONS, { agentId, metadata: { tags: ['ok', text] } }), ['metadata.tags.1']);
+        expectInvalid(await client.post(CONVERSATIONS, { agentId, metadata: { [text]: 1 } }), [`metadata.${text}`]);
+      }
+      expect(await conversationCount()).to.equal(count);
+    });
+
+    it('refuses new metadata with either, changing nothing', async () => {
+      const id = await open({ metadata: { a: 1 } });
+      const before = await snapshot(id);
+      for (const text of UNSTORABLE) expectInvalid(await client.patch(at(id, '/metadata'), { metadata: { a: text } }), ['metadata.a']);
+      expect(await snapshot(id)).to.deep.equal(before);
+    });
+
+    it("refuses a job with either in task, idempotencyKey or metadata, and a reply's reason, creating nothing", async () => {
+      const count = await triggerCount();
+      for (const text of UNSTORABLE) {
+        expectInvalid(await client.post('/api/v1/triggers', { agentId, task: text }), ['task']);
+        expectInvalid(await client.post('/api/v1/triggers', { agentId, task: 'Call back', idempotencyKey: text }), ['idempotencyKey']);
+        expectInvalid(await client.post('/api/v1/triggers', { agentId, task: 'Call back', metadata: { source: text } }), ['metadata.source']);
+        const reply = await client.post('/api/v1/triggers/00000000-0000-4000-8000-000000000000/reply', { decision: 'approved', reason: text });
+        expectInvalid(reply, ['reason']);
+      }
+      expect(await triggerCount()).to.equal(count);
     });
   });
 
