@@ -2,6 +2,8 @@
 // /v1 and its MCP server at /mcp.
 import express, { type Express } from 'express';
 import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Config } from '../pkg/config.js';
 import type { Ctx } from '../pkg/context.js';
 import { NotFound } from '../pkg/errors.js';
 import { schemaIsCurrent } from '../pkg/db/index.js';
@@ -96,4 +98,26 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
     res.status(404).json({ error: 'No such endpoint' });
   });
   return app;
+}
+
+/**
+ * The HTTP server of every process. A client has SWITCHBOARD_HEADERS_TIMEOUT_SEC to send a request's
+ * headers and SWITCHBOARD_REQUEST_TIMEOUT_SEC to send all of it (else 408, and the connection closes),
+ * so slow senders cannot hold connections; the answer (an SSE stream, a long poll) is not limited.
+ */
+export function createHttpServer(config: Config, app: RequestListener): Server {
+  const requestMs = config.SWITCHBOARD_REQUEST_TIMEOUT_SEC * 1000;
+  const server = createServer(
+    {
+      requestTimeout: requestMs,
+      // Node refuses a headers timeout longer than the whole request's.
+      headersTimeout: Math.min(config.SWITCHBOARD_HEADERS_TIMEOUT_SEC * 1000, requestMs),
+      // Connections are checked against both every second (Node's default, 30 s, would overrun short timeouts).
+      connectionsCheckingInterval: 1000,
+    },
+    app,
+  );
+  // Longer than a typical load balancer's idle timeout, so it closes idle connections first.
+  server.keepAliveTimeout = 65_000;
+  return server;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The switchboard command: dev | api | migrate | admin | openapi. Wiring only.
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import express from 'express';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { migrate, schemaIsCurrent } from '../pkg/db/index.js';
 import { startRuntime, type Runtime } from '../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
 import { FEATURES, updateTenant } from '../pkg/store/tenants.js';
-import { createApp, healthRouter } from '../api/server.js';
+import { createApp, createHttpServer, healthRouter } from '../api/server.js';
 import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
 import { voiceOpenApiDocument } from '../api/voice/openapi.js';
@@ -34,9 +34,7 @@ async function warnIfNotReady(runtime: Runtime, log: Logger): Promise<void> {
 }
 
 async function listen(runtime: Runtime, config: Config, log: Logger, app: RequestListener): Promise<Server> {
-  const server = createServer(app);
-  // Longer than a typical load balancer's idle timeout, so it closes idle connections first.
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(config, app);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   log.info({ address, ...runtime.describe }, 'listening');

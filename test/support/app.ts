@@ -1,6 +1,6 @@
 // A real Switchboard API server on an ephemeral port, against the test database and the model
 // stand-in. Tests talk to it over HTTP only.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
@@ -9,7 +9,7 @@ import { createLogger } from '../../pkg/log.js';
 import { ManualClock, systemClock, type Clock } from '../../pkg/clock.js';
 import { startRuntime, type Runtime } from '../../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
-import { createApp } from '../../api/server.js';
+import { createApp, createHttpServer } from '../../api/server.js';
 import { startControllers, type Controllers } from '../../controllers/index.js';
 import { testDatabaseUrl } from './hooks.js';
 import { startScriptedModel, type ScriptedModel } from './model.js';
@@ -117,7 +117,7 @@ export async function startTestApp(
   });
   const clock = opts.manualClock ? new ManualClock() : systemClock;
   const runtime = await startRuntime(config, createLogger('debug', sink), clock);
-  const server: Server = createServer(createApp(runtime.ctx, { limits: runtime.limits }));
+  const server: Server = createHttpServer(config, createApp(runtime.ctx, { limits: runtime.limits }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const controllers = opts.controllers ? await startControllers(runtime.ctx) : undefined;
