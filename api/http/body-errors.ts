@@ -2,9 +2,8 @@
 // large, which each surface words itself), as the domain error every surface renders; and a client
 // that went away mid-request, which is no fault of the server.
 import type { Request } from 'express';
-import { type DomainError, UnsupportedMediaType } from '../../pkg/errors.js';
+import { type DomainError, Invalid, UnsupportedMediaType } from '../../pkg/errors.js';
 import type { Logger } from '../../pkg/log.js';
-import { invalid } from '../../pkg/validate.js';
 
 interface BodyParserError {
   type?: string;
@@ -21,7 +20,8 @@ export function unreadableBody(err: unknown): DomainError | undefined {
   if (e.type === 'encoding.unsupported') return new UnsupportedMediaType(`Unsupported Content-Encoding "${e.encoding}": send identity, gzip, deflate or br`);
   // Other exposed 400s of body-parser: a body that does not decompress, or is not its Content-Length.
   if (e.expose === true && e.status === 400 && e.type !== 'request.aborted' && e.type !== 'entity.parse.failed') {
-    return invalid('request body', [{ path: 'body', message: 'Could not be read as its Content-Encoding and Content-Length say' }]);
+    // No field is refused: the body as a whole could not be read (the Voice API's 400 invalid_json).
+    return new Invalid('Request body could not be read as its Content-Encoding and Content-Length say');
   }
   return undefined;
 }
