@@ -21,10 +21,11 @@ run: build
 migrate: build
 	node dist/cmd/switchboard.js migrate
 
-# The suite runs against DATABASE_URL / REDIS_URL when set, else a throwaway embedded Postgres.
+# The suite runs against DATABASE_URL / REDIS_URL when set, else against a Postgres and a Redis that
+# test/support/setup.sh starts (after installing what the suite needs from Debian's packages).
 test: build
 	@node dist/test/support/make-cert.js $(TLS_DIR)
-	$(MOCHA)
+	test/support/setup.sh env $(MOCHA)
 
 bench: build
 	@node dist/test/support/make-cert.js $(TLS_DIR)

@@ -52,7 +52,7 @@ async function build(): Promise<string> {
   try {
     await run('go', ['version']);
   } catch {
-    throw new Error(`the chart check needs Go to build its renderer (test/charts/render): apt-get install -y ${PACKAGES} (.ci/run does)`);
+    throw new Error(`the chart check needs Go to build its renderer (test/charts/render): apt-get install -y ${PACKAGES} (make test does)`);
   }
   const gopath = join(CACHE, 'gopath');
   for (const [link, target] of Object.entries(MAJOR_VERSION_DIRS)) {

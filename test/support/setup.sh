@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# What the suite needs on a Debian machine, idempotently: installs the missing Debian packages, and
+# unless DATABASE_URL / REDIS_URL are set starts a Postgres and a Redis of the suite's own on
+# loopback (reused while up). `setup.sh CMD…` runs CMD with their URLs; bare, it prints exports.
+set -euo pipefail
+
+if [ "$(id -u)" = 0 ]; then
+  # Not under /root: the Postgres cluster runs as the `postgres` user, who cannot enter it.
+  CACHE=/var/cache/switchboard
+else
+  CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/switchboard
+fi
+PG_PORT=55432
+REDIS_PORT=56379
+
+say() { echo "setup: $*" >&2; }
+
+packages=()
+need() { packages+=("$@"); }
+
+command -v promtool >/dev/null && command -v prometheus >/dev/null || need prometheus
+# The chart check builds test/charts/render from Go's text/template and sprig.
+command -v go >/dev/null || need golang-go
+[ -d /usr/share/gocode/src/github.com/Masterminds/sprig ] || need golang-github-masterminds-sprig-dev
+[ -d /usr/share/gocode/src/sigs.k8s.io/yaml ] || need golang-k8s-sigs-yaml-dev
+pg_bin() { find /usr/lib/postgresql -path '*/bin/initdb' 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname; }
+if [ -z "${DATABASE_URL:-}" ] && [ -z "$(pg_bin)" ]; then need postgresql; fi
+if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need redis-server; fi
+
+if [ ${#packages[@]} -gt 0 ]; then
+  say "installing ${packages[*]} (Debian packages; once)"
+  sudo=; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+fi
+
+mkdir -p "$CACHE"
+# One setup at a time: parallel runs would start the same servers twice.
+exec 9>"$CACHE/setup.lock"
+flock 9
+
+if [ -z "${DATABASE_URL:-}" ]; then
+  bin=$(pg_bin)
+  data=$CACHE/postgres
+  # From /, which every user may enter; the servers started must not hold the lock (fd 9).
+  as_postgres() { if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@" 9>&-); else "$@" 9>&-; fi; }
+  if ! "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then
+    if [ ! -f "$data/PG_VERSION" ]; then
+      say "creating the tests' Postgres cluster in $data"
+      mkdir -p "$data"
+      [ "$(id -u)" != 0 ] || chown postgres: "$data"
+      as_postgres "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 >/dev/null
+    fi
+    say "starting Postgres on 127.0.0.1:$PG_PORT (log: $data/server.log)"
+    as_postgres "$bin/pg_ctl" start -w -D "$data" -l "$data/server.log" \
+      -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off" >/dev/null
+  fi
+  DATABASE_URL=postgres://postgres@127.0.0.1:$PG_PORT/postgres
+fi
+
+if [ -z "${REDIS_URL:-}" ]; then
+  if ! redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1; then
+    say "starting Redis on 127.0.0.1:$REDIS_PORT (log: $CACHE/redis.log)"
+    redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
+      --dir "$CACHE" --logfile "$CACHE/redis.log" --pidfile "$CACHE/redis.pid" 9>&-
+    for _ in $(seq 1 50); do
+      redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 && break
+      sleep 0.2
+    done
+    redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 || { say "Redis did not start; see $CACHE/redis.log"; exit 1; }
+  fi
+  REDIS_URL=redis://127.0.0.1:$REDIS_PORT
+fi
+
+exec 9>&-
+export DATABASE_URL REDIS_URL
+if [ $# -gt 0 ]; then exec "$@"; fi
+echo "export DATABASE_URL=$DATABASE_URL REDIS_URL=$REDIS_URL"
