@@ -8,12 +8,12 @@ import type { Ctx } from '../pkg/context.js';
 import { NotFound } from '../pkg/errors.js';
 import { schemaIsCurrent } from '../pkg/db/index.js';
 import type { RateLimits } from '../pkg/limits/rate-limit.js';
-import { KnownKeys, requireApiKey } from './http/auth.js';
+import { requireApiKey } from './http/auth.js';
 import { startTiming } from './http/timing.js';
 import { refuseImpossiblePath } from './http/path.js';
 import { agentErrorHandler } from './http/errors.js';
 import { conversationsRouter, turnRouter } from './agents/conversations.js';
-import { quickTriggerRouter, triggersRouter } from './agents/triggers.js';
+import { triggersRouter } from './agents/triggers.js';
 import { agentOpenApiDocument } from './agents/openapi.js';
 import { voiceRouter } from './voice/index.js';
 import { mcpRouter } from './mcp/index.js';
@@ -76,15 +76,11 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
     res.json(document);
   });
   const json = express.json({ limit: '1mb' });
-  // A turn checks its key itself, in the round trip that starts it; so does a job's creation by a
-  // key this process has seen.
-  const known = new KnownKeys();
-  api.use(turnRouter(ctx, deps.limits, json));
-  api.use(quickTriggerRouter(ctx, deps.limits, known, json));
   // The key is checked before the body is read: an unauthenticated request learns nothing else.
-  api.use(requireApiKey(ctx, deps.limits, known));
+  api.use(requireApiKey(ctx, deps.limits));
   api.use(json);
   api.use(conversationsRouter(ctx));
+  api.use(turnRouter(ctx));
   api.use(triggersRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint');

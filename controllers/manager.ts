@@ -7,16 +7,7 @@ import type { Ctx } from '../pkg/context.js';
 
 export interface Claimed {
   id: string;
-  /**
-   * Runs the claimed row. A run may look for the next due row on its way out, in a round trip it
-   * makes anyway, if `mayClaimNext()` says so then, and tell what it found (Handoff).
-   */
-  run(mayClaimNext: () => boolean): Promise<Handoff | void>;
-}
-
-/** What a run that looked for the next due row on its way out found: that row, claimed (it takes the slot), or null (none was due). */
-export interface Handoff {
-  next: Claimed | null;
+  run(): Promise<void>;
 }
 
 /** What one claim took, and when anything it left is next due. */
@@ -70,7 +61,7 @@ export function claimOneByOne(
 }
 
 // While every slot is taken, nothing says when the sweep next has work (a claim that fills the
-// slots does not ask, and chained runs claim without the loop): it looks again this often.
+// slots does not ask): it looks again this often.
 const FULL_SWEEP_MS = 1_000;
 
 export interface ManagerOptions {
@@ -92,8 +83,6 @@ class Loop {
   private dueAt = -Infinity;
   /** While a claim is in flight: rows announced meanwhile, which may be the ones it is claiming. */
   private heardWhileClaiming: Set<string> | null = null;
-  /** A look found every slot taken: what it woke for is still to be claimed once one frees. */
-  private fullWhenWoken = false;
 
   constructor(
     private readonly ctx: Ctx,
@@ -136,20 +125,15 @@ class Loop {
   private run(claimed: Claimed): void {
     const { ctx, reconciler } = this;
     const run = claimed
-      .run(() => !this.stopping)
+      .run()
       .catch((err: Error) => {
         ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
         ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
       })
-      .then((handoff) => {
+      .then(() => {
         this.running.delete(claimed.id);
-        if (handoff?.next) return this.run(handoff.next);
-        // A run that found nothing due on its way out leaves nothing to claim for its slot until a
-        // change is announced, unless one was announced while every slot was taken.
-        if (!handoff || this.fullWhenWoken) {
-          this.fullWhenWoken = false;
-          this.wake();
-        }
+        // A slot is free: look for the next due row.
+        this.wake();
       });
     this.running.set(claimed.id, run);
   }
@@ -160,7 +144,6 @@ class Loop {
     if (!reconciler.sweepsDueRowsOnly || ctx.clock.now().getTime() >= this.dueAt) await reconciler.sweep(ctx);
     const free = (reconciler.concurrency ?? this.opts.concurrency) - this.running.size;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
-    if (free <= 0) this.fullWhenWoken = true;
     if (this.stopping || free <= 0) return this.whileFull();
     const heard = (this.heardWhileClaiming = new Set<string>());
     let claims: Claims;
@@ -217,8 +200,7 @@ class Loop {
     const grace = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), this.opts.graceMs);
     });
-    // Leases of runs still going are heartbeated until they finish or the grace period ends; a run
-    // that claimed a row on its way out (before it heard of the stop) hands its slot to that row.
+    // Leases of runs still going are heartbeated until they finish or the grace period ends.
     let inGrace = true;
     while (this.running.size && inGrace) {
       inGrace = await Promise.race([Promise.allSettled(this.running.values()).then(() => true), grace]);

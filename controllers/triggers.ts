@@ -8,21 +8,7 @@ import {
 } from '../pkg/store/triggers.js';
 import { runTrigger } from '../pkg/triggers/run.js';
 import { registerJobGauge } from '../pkg/metrics/index.js';
-import type { Ctx } from '../pkg/context.js';
-import type { HandedLock } from '../pkg/db/locks.js';
-import type { TriggerRow } from '../pkg/store/triggers.js';
-import type { Claimed, Reconciler } from './manager.js';
-
-/** A claimed job; its run claims the next one in its closing round trip, which then runs in its slot. */
-function job(ctx: Ctx, owner: string, leaseMs: number, row: TriggerRow, lock: HandedLock | null): Claimed {
-  return {
-    id: row.id,
-    async run(mayClaimNext) {
-      const { next, looked } = await runTrigger(ctx, row, owner, { lock, next: { leaseMs, may: mayClaimNext } });
-      if (looked) return { next: next && job(ctx, owner, leaseMs, next.row, next.lock) };
-    },
-  };
-}
+import type { Reconciler } from './manager.js';
 
 export const triggersReconciler: Reconciler = {
   name: 'triggers',
@@ -36,7 +22,7 @@ export const triggersReconciler: Reconciler = {
   },
   async claim(ctx, owner, leaseMs, max) {
     const { claimed, nextDue } = await claimDueTriggers(ctx, owner, leaseMs, max);
-    return { claimed: claimed.map((row) => job(ctx, owner, leaseMs, row, null)), nextDue };
+    return { claimed: claimed.map((row) => ({ id: row.id, run: async () => void (await runTrigger(ctx, row, owner)) })), nextDue };
   },
   heartbeat: heartbeatTriggers,
   release: releaseTriggers,

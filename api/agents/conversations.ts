@@ -1,14 +1,13 @@
 // Routes of the conversation half of the Agent API. Each parses, calls one domain function, answers.
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { DomainError, GatewayTimeout } from '../../pkg/errors.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import { conversationSummary, openConversation } from '../../pkg/conversations/open.js';
 import { sendMessage, type MessageResult } from '../../pkg/conversations/message.js';
 import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
-import type { RateLimits } from '../../pkg/limits/rate-limit.js';
-import { admitRequest, bearerKey, principalOf } from '../http/auth.js';
-import { parse, readBody } from '../http/validate.js';
+import { principalOf } from '../http/auth.js';
+import { parse } from '../http/validate.js';
 import { openSse, type SseStream } from '../http/sse.js';
 import { createConversationBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
 
@@ -62,41 +61,22 @@ export function conversationsRouter(ctx: Ctx): Router {
   return r;
 }
 
-/**
- * POST /conversations/:id/messages, authenticated by the turn itself: the key is looked up in the
- * round trip that takes the conversation's lock and reads its context (sendMessage), so it is
- * mounted before the API's requireApiKey. Errors keep the API's order: 401, 429, the body's 400,
- * then the turn's own checks.
- */
-export function turnRouter(ctx: Ctx, limits: RateLimits, json: RequestHandler): Router {
+/** POST /conversations/:id/messages: the user's message and the agent's turn, answered as JSON or streamed. */
+export function turnRouter(ctx: Ctx): Router {
   const r = Router();
   r.post('/conversations/:conversationId/messages', async (req, res) => {
-    const apiKey = bearerKey(req.headers.authorization);
+    const { tenant } = principalOf(req);
     const id = req.params.conversationId!;
-    // The body is read while the key is looked up; what is wrong with it is told only to a known key.
-    let streamed = false;
-    const body = readBody(json, req, res).then(() => {
-      const input = parse(sendMessageBody, req.body);
-      streamed = input.stream === true;
-      return input;
-    });
-    body.catch(() => {});
+    const input = parse(sendMessageBody, req.body);
     let stream: SseStream | undefined;
-    const turn = sendMessage(ctx, apiKey, id, {
-      admit: async (principal) => {
-        await admitRequest(ctx, limits, req, principal);
-        return body;
-      },
+    const turn = sendMessage(ctx, tenant, id, input, {
       mark: (phase) => req.timing?.mark(phase),
       onStart: () => {
-        if (streamed) stream = openSse(res);
+        if (input.stream) stream = openSse(res);
       },
       emit: (event) => stream?.send(event),
     });
-    // Handled below once the body says how to answer; a refusal may come before that.
-    turn.catch(() => {});
-    await body.catch(() => {});
-    if (streamed) return streamTurn(ctx, id, turn, () => stream);
+    if (input.stream) return streamTurn(ctx, id, turn, () => stream);
 
     const timeoutSec = ctx.config.SWITCHBOARD_TURN_TIMEOUT_SEC;
     let timer: NodeJS.Timeout | undefined;

@@ -1,17 +1,14 @@
 // Routes of the autonomous-job half of the Agent API.
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { z } from 'zod';
 import type { Ctx } from '../../pkg/context.js';
-import { conversationTrigger, createTrigger, createTriggerForKey, isQuick, type Created, type CreateTriggerInput } from '../../pkg/triggers/create.js';
-import type { RateLimits } from '../../pkg/limits/rate-limit.js';
-import { authenticate } from '../../pkg/store/keys.js';
+import { conversationTrigger, createTrigger, type Created, type CreateTriggerInput } from '../../pkg/triggers/create.js';
 import { cancelTrigger, replyToTrigger } from '../../pkg/triggers/actions.js';
 import { waitForStatusChange } from '../../pkg/triggers/wait.js';
 import { getConversation } from '../../pkg/store/conversations.js';
 import { getTrigger, listItemView, listTriggers, rawJobView, triggerView } from '../../pkg/store/triggers.js';
-import { admitKnown, admitRequest, bearerKey, principalOf, type KnownKeys } from '../http/auth.js';
-import { parse, readBody } from '../http/validate.js';
-import { unstorableTextAt } from '../../pkg/validate.js';
+import { principalOf } from '../http/auth.js';
+import { parse } from '../http/validate.js';
 import {
   cancelBody,
   conversationTriggerBody,
@@ -36,36 +33,6 @@ function accepted({ created, trigger }: Created) {
 
 /** POST /triggers's body as a job to create. */
 const apiTrigger = (body: z.infer<typeof createTriggerBody>): CreateTriggerInput => ({ ...body, inputMessage: body.task, triggerType: 'api' });
-
-/**
- * POST /triggers with a key this process knows (KnownKeys) and a quick job (isQuick): the key is
- * confirmed by the statement that makes the job, one round trip in all. Mounted before the API's
- * requireApiKey; any other request goes on to it and to triggersRouter, its body already read.
- * Errors keep the API's order: 401, 429, the body's 400, then the job's own.
- */
-export function quickTriggerRouter(ctx: Ctx, limits: RateLimits, known: KnownKeys, json: RequestHandler): Router {
-  const r = Router();
-  r.post('/triggers', async (req, res, next) => {
-    const apiKey = bearerKey(req.headers.authorization);
-    const identity = known.get(apiKey);
-    if (!identity) return next();
-    try {
-      await readBody(json, req, res);
-    } catch (err) {
-      // A body that cannot be read is told of only to a live key within its limits.
-      await admitRequest(ctx, limits, req, await authenticate(ctx, apiKey));
-      throw err;
-    }
-    const body = createTriggerBody.safeParse(req.body);
-    // A body the regular route refuses goes on to it, which says why.
-    const input = body.success && !unstorableTextAt(req.body) ? apiTrigger(body.data) : null;
-    if (!input || !isQuick(input)) return next();
-    const created = await admitKnown(ctx, limits, known, req, apiKey, identity, () => createTriggerForKey(ctx, apiKey, identity.tenantId, input));
-    const { status, body: out } = accepted(created());
-    res.status(status).json(out);
-  });
-  return r;
-}
 
 export function triggersRouter(ctx: Ctx): Router {
   const r = Router();

@@ -1,12 +1,10 @@
 // Bearer API keys, checked on every request (never from a cache, so revocation holds at once), and
 // the request rate limits: per key and, separately, per connected app. Every authenticated request
-// is metered, including those refused by a limit. A route whose statement can confirm the key
-// itself counts a known key's request against its limits first (KnownKeys, admitKnown).
+// is metered, including those refused by a limit.
 import type { Request, RequestHandler } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { TooManyRequests, Unauthorized } from '../../pkg/errors.js';
-import { sha256 } from '../../pkg/ids.js';
-import { authenticate, principalFrom, type Principal } from '../../pkg/store/keys.js';
+import { authenticate, type Principal } from '../../pkg/store/keys.js';
 import type { RateDecision, RateLimits } from '../../pkg/limits/rate-limit.js';
 import { appName } from '../../pkg/metering/app.js';
 import type { UsageRef } from '../../pkg/metering/meter.js';
@@ -62,105 +60,28 @@ export async function admit(ctx: Ctx, limits: RateLimits, ref: LimitRef): Promis
   return decision;
 }
 
-const requestRef = (req: Request, { keyId, tenantId, perMinute }: KeyIdentity): LimitRef => ({
-  tenantId,
-  keyId,
+const requestRef = (req: Request, principal: Principal): LimitRef => ({
+  tenantId: principal.tenant.id,
+  keyId: principal.keyId,
   app: appName(req.get(APP_HEADER)),
   channel: 'api',
-  perMinute,
+  perMinute: principal.tenant.requestsPerMinute,
 });
 
 const refusal = (decision: RateDecision) => new TooManyRequests('Request rate limit exceeded', decision.retryAfterSec);
 
 /** Lets the request of `principal` proceed if its limits allow (429 otherwise); the key's request from then on. */
-export async function admitRequest(ctx: Ctx, limits: RateLimits, req: Request, principal: Principal): Promise<void> {
-  const ref = requestRef(req, identityOf(principal));
+async function admitRequest(ctx: Ctx, limits: RateLimits, req: Request, principal: Principal): Promise<void> {
+  const ref = requestRef(req, principal);
   req.principal = principal;
   req.connectedApp = ref.app!;
   const decision = await admit(ctx, limits, ref);
   if (!decision.allowed) throw refusal(decision);
 }
 
-/** What a key was last found to be: enough to count a request against its limits. */
-export interface KeyIdentity {
-  keyId: string;
-  tenantId: string;
-  perMinute: number;
-}
-
-const identityOf = (principal: Principal): KeyIdentity => ({
-  keyId: principal.keyId,
-  tenantId: principal.tenant.id,
-  perMinute: principal.tenant.requestsPerMinute,
-});
-
-/**
- * The keys this process has authenticated, by their token's SHA-256 (never the token). Used only
- * to count a request against its limits before the statement that both confirms the key and does
- * the work: never to let a request in. The least recently used are forgotten past `max`.
- */
-export class KnownKeys {
-  private readonly byHash = new Map<string, KeyIdentity>();
-  constructor(private readonly max = 10_000) {}
-
-  get(rawKey: string): KeyIdentity | undefined {
-    const hash = sha256(rawKey);
-    const identity = this.byHash.get(hash);
-    if (identity) {
-      this.byHash.delete(hash);
-      this.byHash.set(hash, identity);
-    }
-    return identity;
-  }
-
-  note(rawKey: string, principal: Principal): void {
-    const hash = sha256(rawKey);
-    this.byHash.delete(hash);
-    this.byHash.set(hash, identityOf(principal));
-    if (this.byHash.size > this.max) this.byHash.delete(this.byHash.keys().next().value!);
-  }
-
-  forget(rawKey: string): void {
-    this.byHash.delete(sha256(rawKey));
-  }
-}
-
-/**
- * A request whose key is known (KnownKeys) and whose work confirms the key in its own statement:
- * counted against its limits first, then `work` runs and gives the key's lookup row (undefined: no
- * live key, 401; the work made nothing). Refused by a limit, the key is confirmed on its own first
- * (401 before 429). Returns what the work made; the principal goes on `req`, as requireApiKey's.
- */
-export async function admitKnown<T>(
-  ctx: Ctx,
-  limits: RateLimits,
-  known: KnownKeys,
-  req: Request,
-  rawKey: string,
-  identity: KeyIdentity,
-  work: () => Promise<{ key: Record<string, any> | undefined; made: T }>,
-): Promise<T> {
-  const ref = requestRef(req, identity);
-  req.connectedApp = ref.app!;
-  const decision = await consume(limits, ref);
-  if (!decision.allowed) {
-    req.principal = await authenticate(ctx, rawKey);
-    meter(ctx, requestRef(req, identityOf(req.principal)), true);
-    throw refusal(decision);
-  }
-  const { key, made } = await work();
-  if (!key) known.forget(rawKey);
-  req.principal = await principalFrom(ctx, key);
-  known.note(rawKey, req.principal);
-  meter(ctx, requestRef(req, identityOf(req.principal)), false);
-  return made;
-}
-
-export function requireApiKey(ctx: Ctx, limits: RateLimits, known?: KnownKeys): RequestHandler {
+export function requireApiKey(ctx: Ctx, limits: RateLimits): RequestHandler {
   return async (req, _res, next) => {
-    const apiKey = bearerKey(req.headers.authorization);
-    const principal = await authenticate(ctx, apiKey);
-    known?.note(apiKey, principal);
+    const principal = await authenticate(ctx, bearerKey(req.headers.authorization));
     req.timing?.mark('auth');
     await admitRequest(ctx, limits, req, principal);
     next();

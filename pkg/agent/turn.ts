@@ -12,7 +12,6 @@ import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
 import { appendMessage, appendMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import type { Runner } from '../db/statements.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
 
@@ -59,13 +58,13 @@ export interface TurnInput {
   /** Closes a phase of the caller's timing each time the model answers. */
   mark?: (phase: 'model') => void;
   /**
-   * A message that opens the turn without a write of its own: in the prompt at once, stored by the
-   * turn's first write in the same statement (a job's brief: nobody reads a job while it runs).
+   * A message that opens the turn without a write of its own: in the prompt at once, stored with the
+   * turn's first write (a job's brief: nobody reads a job while it runs).
    */
   opening?: UnstoredMessage;
   /**
    * Stores the message that ends the turn together with the caller's closing writes, in one
-   * statement (it is then the turn's last write), after `opening` when no earlier write stored it;
+   * transaction (it is then the turn's last write), after `opening` when no earlier write stored it;
    * appendMessages when not given.
    */
   storeLast?: (
@@ -88,7 +87,6 @@ export interface TurnInput {
  * Starts storing a message that opens a turn while the model is already being asked, and adds it
  * to `history` for the prompt. The write is the turn's `beforeEmit`: nothing is emitted or stored
  * before it is durable. Its failure is the caller's to report; it is never left unhandled.
- * `run` on the turn lock's connection sends it at once, before the model's request.
  */
 export function storeWhileAsking(
   ctx: Pick<Ctx, 'db' | 'clock'>,
@@ -97,9 +95,8 @@ export function storeWhileAsking(
   role: StoredMessage['role'],
   content: string,
   metadata: Record<string, unknown> | null = null,
-  run?: Runner,
 ): Promise<StoredMessage> {
-  const write = appendMessage(ctx, conversationId, role, content, metadata, [], run);
+  const write = appendMessage(ctx, conversationId, role, content, metadata);
   write.catch(() => {});
   history.push({ id: '', role, content, metadata, createdAt: ctx.clock.now().toISOString() });
   return write;
@@ -223,7 +220,7 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     const stored = await appendMessages(ctx, conversation.id, [...unstoredOpening(), unstoredMessage(role, content, metadata)]);
     history.push(stored.at(-1)!);
   };
-  /** Set once the caller's storeLast has the turn's last message, whose statement carries its charge: not charged again after. */
+  /** Set once the caller's storeLast has the turn's last message, whose transaction carries its charge: not charged again after. */
   let charged = false;
   /** The assistant message that ends the turn, stored as the caller closes it. */
   const storeLast = (content: string): Promise<void> => {

@@ -6,11 +6,10 @@ import { isUuid } from '../ids.js';
 import { runTurn, storeWhileAsking, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
-import { chargeAlongside, chargeTokens } from '../store/credits.js';
+import { chargeTokens } from '../store/credits.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import { authenticate, principalFrom, type Principal } from '../store/keys.js';
-import { chatTurnReads, turnContext } from '../store/turn-context.js';
+import { readTurnContext } from '../store/turn-context.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { assertMemoryScopeAllowed } from './open.js';
 import { replyToTrigger } from '../triggers/actions.js';
@@ -27,15 +26,10 @@ export interface MessageInput {
 }
 
 export interface MessageHooks {
-  /**
-   * Called once the key is known good, before anything else is checked: counts the request against
-   * its limits and gives the message (the request's body). What it throws refuses the turn.
-   */
-  admit: (principal: Principal) => Promise<MessageInput>;
   /** Called once every check has passed, just before the model is asked (streams start here). */
   onStart?: () => void;
   emit?: (event: TurnEvent) => void;
-  /** Closes a phase of the request's timing: `context` (key, lock and reads), `store` (the user's message is durable), `model`. */
+  /** Closes a phase of the request's timing: `context` (the lock and the reads), `store` (the user's message is durable), `model`. */
   mark?: (phase: string) => void;
 }
 
@@ -71,23 +65,15 @@ async function applyAdditions(ctx: Ctx, tenant: Tenant, c: Conversation, input: 
   return c;
 }
 
-/**
- * The turn of the request authenticated by `apiKey`: the key is looked up with the conversation's
- * lock and reads, so the model is asked after one round trip.
- */
-export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: string, hooks: MessageHooks): Promise<MessageResult> {
-  if (!isUuid(conversationId)) {
-    await hooks.admit(await authenticate(ctx, apiKey));
-    throw new NotFound(`Unknown conversation ${conversationId}`);
-  }
-  // Every check runs under the conversation's lock, where it holds.
-  const { reads, onlyIf } = chatTurnReads(apiKey, conversationId);
-  return ctx.locks.withLock(conversationId, async (results, lock) => {
-    const principal = await principalFrom(ctx, results[0]!.rows[0]);
-    const input = await hooks.admit(principal);
-    const { tenant } = principal;
-    assertMemoryScopeAllowed(tenant, input.memoryScope);
-    const read = turnContext(tenant, conversationId, results, input.asHumanReply);
+/** A message from company `tenant` to conversation `conversationId`, and the agent's turn. */
+export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: string, input: MessageInput, hooks: MessageHooks = {}): Promise<MessageResult> {
+  if (!isUuid(conversationId)) throw new NotFound(`Unknown conversation ${conversationId}`);
+  assertMemoryScopeAllowed(tenant, input.memoryScope);
+  // Every check runs under the conversation's lock, where it holds. Only a conversation of the
+  // company is locked, so no other caller waits on a turn or makes one wait.
+  const own = ctx.db('conversations').where({ id: conversationId, tenant_id: tenant.id }).toSQL().toNative();
+  return ctx.locks.withLock(conversationId, async () => {
+    const read = await readTurnContext(ctx, tenant, conversationId, input.asHumanReply);
     hooks.mark?.('context');
     const { conversation: active, agent, history, waitingJobId: triggerId } = read;
     const storedMemory = read.contactMemory;
@@ -95,7 +81,7 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
-    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message, null, lock.run);
+    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message);
     const stored = inserted.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();
@@ -116,12 +102,14 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
         mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
         chargeFailed: async (usage) => chargeTokens(ctx, tenant.id, usage, (await inserted).id),
-        // The reply and the credits the turn used: one statement, the unlock behind it in the same round trip.
+        // The reply and the credits the turn used: one transaction.
         storeLast: async (last, done) => {
           const userMessage = await inserted;
-          await appendMessage(ctx, conversation.id, 'assistant', last.content, last.metadata, [
-            chargeAlongside(ctx, tenant.id, done.usage, userMessage.id),
-          ], lock.close);
+          await ctx.db.transaction(async (trx) => {
+            const tx = { ...ctx, db: trx };
+            await appendMessage(tx, conversation.id, 'assistant', last.content, last.metadata);
+            await chargeTokens(tx, tenant.id, done.usage, userMessage.id);
+          });
         },
       });
     } catch (err) {
@@ -131,5 +119,5 @@ export async function sendMessage(ctx: Ctx, apiKey: string, conversationId: stri
     }
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
-  }, reads, onlyIf);
+  }, own);
 }

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { PaymentRequired } from '../errors.js';
 import { parseInput } from '../validate.js';
-import type { Alongside } from './alongside.js';
 import { getTenant, type Tenant } from './tenants.js';
 
 export type ReferenceType = 'api' | 'topup';
@@ -94,19 +93,6 @@ export async function chargeTokens(
   const credits = tokenCredits(ctx, usage);
   await addCredits(ctx, tenantId, -credits, 'api', referenceId);
   meterTokens(ctx, tenantId, usage, credits);
-}
-
-/** chargeTokens' writes, to go alongside another statement. */
-export function chargeAlongside(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>,
-  tenantId: string,
-  usage: Usage,
-  referenceId: string,
-): Alongside {
-  if (usage.totalTokens <= 0) return { parts: [], after: () => {} };
-  const credits = tokenCredits(ctx, usage);
-  const { entry, balance } = creditWrites(ctx, tenantId, -credits, 'api', referenceId);
-  return { parts: [['credit_entry', entry], ['charged_balance', balance]], after: () => meterTokens(ctx, tenantId, usage, credits) };
 }
 
 const tokenCredits = (ctx: Pick<Ctx, 'config'>, usage: Usage): number => (usage.totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;

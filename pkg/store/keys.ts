@@ -1,5 +1,4 @@
 // API keys: raw key shown once, SHA-256 stored, revocation effective on the next request.
-import { escapeLiteral } from 'pg';
 import type { Ctx } from '../context.js';
 import { newApiKey, prefixedId, sha256 } from '../ids.js';
 import { NotFound, Unauthorized } from '../errors.js';
@@ -60,24 +59,8 @@ export interface Principal {
   keyId: string;
 }
 
-/**
- * The statement that finds a bearer token's key and company (simple protocol, values inlined). The
- * lookup is by the token's SHA-256, so timing reveals nothing about stored keys; nothing is
- * cached, so a revocation holds on the next request. A turn sends it with its other reads; `also`:
- * more columns, over the key `k` and its company `t`.
- */
-export function keyLookup(rawKey: string, also = ''): string {
-  return `select k.id as key_id, k.last_used_at as key_last_used_at, t.*${also && `, ${also}`}
-     from api_keys k join tenants t on t.id = k.tenant_id
-     where ${liveKey('k', rawKey)}`;
-}
-
-/** SQL condition: `alias` (an api_keys row) is the unrevoked key of `rawKey`. */
-export const liveKey = (alias: string, rawKey: string): string =>
-  `${alias}.key_hash = ${escapeLiteral(sha256(rawKey))} and ${alias}.revoked_at is null`;
-
-/** The principal of keyLookup's row; 401 when there is none. Notes the key's use (at most once a minute). */
-export async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefined): Promise<Principal> {
+/** The principal of a key's row joined to its company's; 401 when there is none. Notes the key's use (at most once a minute). */
+async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefined): Promise<Principal> {
   if (!row) throw new Unauthorized();
   const now = ctx.clock.now();
   if (!row.key_last_used_at || now.getTime() - row.key_last_used_at.getTime() > 60_000) {
@@ -86,8 +69,15 @@ export async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | u
   return { tenant: toTenant(row), keyId: row.key_id };
 }
 
-/** Resolve a bearer token (keyLookup). Every request pays for this statement, so it skips the query builder. */
+/**
+ * Resolve a bearer token: its live key and company. The lookup is by the token's SHA-256, so timing
+ * reveals nothing about stored keys; nothing is cached, so a revocation holds on the next request.
+ */
 export async function authenticate(ctx: Pick<Ctx, 'db' | 'clock'>, rawKey: string): Promise<Principal> {
-  const { rows } = await ctx.db.raw(keyLookup(rawKey));
-  return principalFrom(ctx, rows[0]);
+  const row = await ctx.db('api_keys as k')
+    .join('tenants as t', 't.id', 'k.tenant_id')
+    .select('t.*', 'k.id as key_id', 'k.last_used_at as key_last_used_at')
+    .where({ 'k.key_hash': sha256(rawKey), 'k.revoked_at': null })
+    .first();
+  return principalFrom(ctx, row);
 }

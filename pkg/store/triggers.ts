@@ -1,15 +1,10 @@
 // Trigger rows: reading, conditional transitions, and the controller's claim and sweep queries.
 import type { Knex } from 'knex';
-import { escapeLiteral, type QueryResult } from 'pg';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
-import { inlined, onPool, type Runner } from '../db/statements.js';
-import { carried, carry, type Alongside } from './alongside.js';
-import { COLUMNS } from './columns.js';
 import { usableAgent } from './agents.js';
-import { keyLookup, liveKey } from './keys.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
 
 export interface TriggerRow {
@@ -131,9 +126,9 @@ export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise
 
 /**
  * The statement inserting a job with the new conversation it runs on (newConversationRow), both
- * only if the conversation's agent is usable by its company (usableAgent) and `also` (SQL) holds.
+ * only if the conversation's agent is usable by its company (usableAgent).
  */
-function triggerWithConversation(db: Knex, conversation: Record<string, unknown>, row: Partial<TriggerRow>, also?: string): Knex.Raw {
+function triggerWithConversation(db: Knex, conversation: Record<string, unknown>, row: Partial<TriggerRow>): Knex.Raw {
   const trigger = triggerColumns(row);
   const insert = (r: Record<string, unknown>) => ({
     sql: `(${Object.keys(r).map(() => '??').join(', ')}) select ${Object.keys(r).map(() => '?').join(', ')}`,
@@ -141,7 +136,6 @@ function triggerWithConversation(db: Knex, conversation: Record<string, unknown>
   });
   const [c, t] = [insert(conversation), insert(trigger)];
   const agent = usableAgent(db, conversation.tenant_id as string, conversation.agent_id as string).select(db.raw('1'));
-  if (also) agent.andWhereRaw(also);
   return db.raw(
     `with agent as (?),
      conversation as (insert into conversations ${c.sql} from agent returning 1)
@@ -156,31 +150,14 @@ function triggerWithConversation(db: Knex, conversation: Record<string, unknown>
   );
 }
 
-const insertedTrigger = (rows: TriggerRow[]): TriggerRow | undefined => rows[0] && withoutAnnounced<TriggerRow>(rows[0]);
-
 /** Insert a job with the new conversation it runs on (triggerWithConversation). Returns undefined when its agent is not usable. */
 export async function insertTriggerWithConversation(
   db: Knex,
   conversation: Record<string, unknown>,
   row: Partial<TriggerRow>,
 ): Promise<TriggerRow | undefined> {
-  return insertedTrigger((await triggerWithConversation(db, conversation, row)).rows);
-}
-
-/**
- * insertTriggerWithConversation for the bearer of `rawKey`, in the round trip of the key's lookup
- * (keyLookup), made only if the key is live and of the job's company: `key` is the lookup's row
- * (undefined: no such live key, and nothing was made), `trigger` the job (undefined: none made).
- */
-export async function insertTriggerForKey(
-  db: Knex,
-  rawKey: string,
-  conversation: Record<string, unknown>,
-  row: Partial<TriggerRow>,
-): Promise<{ key: Record<string, any> | undefined; trigger: TriggerRow | undefined }> {
-  const company = `exists (select 1 from api_keys k where ${liveKey('k', rawKey)} and k.tenant_id = ${escapeLiteral(String(conversation.tenant_id))})`;
-  const [keys, inserted] = (await db.raw(`${keyLookup(rawKey)};\n${inlined(triggerWithConversation(db, conversation, row, company))}`)) as QueryResult[];
-  return { key: keys!.rows[0], trigger: insertedTrigger(inserted!.rows) };
+  const [inserted] = (await triggerWithConversation(db, conversation, row)).rows;
+  return inserted && withoutAnnounced<TriggerRow>(inserted);
 }
 
 export async function listTriggers(
@@ -209,8 +186,7 @@ type Patch = Partial<Omit<TriggerRow, 'metadata' | 'wait_payload' | 'human_reply
 /**
  * Apply `event` to the trigger if it is still in a status the state table allows it from
  * (and, for running work, still held by `leaseOwner`). Returns the new row, or null when the
- * trigger had moved on: the caller lost a race and must not act on it. Writes `alongside` are
- * made by the same statement either way; `run` says where it runs.
+ * trigger had moved on: the caller lost a race and must not act on it.
  */
 export async function applyTransition(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
@@ -219,8 +195,6 @@ export async function applyTransition(
   to: TriggerStatus,
   patch: Patch,
   leaseOwner?: string,
-  alongside: Alongside[] = [],
-  run: Runner = onPool,
 ): Promise<TriggerRow | null> {
   const columns: Record<string, unknown> = { ...patch, status: to, updated_at: ctx.clock.now() };
   for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
@@ -228,32 +202,14 @@ export async function applyTransition(
   }
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  const [row] = await run(carry(query, alongside).update(columns).returning([...COLUMNS.triggers, announce(ctx.db, CHANNELS.triggers)]));
-  carried(alongside);
+  const [row] = await query.update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]);
   if (!row) return null;
   ctx.metrics.triggerTransitions.inc({ event, status: to });
   return withoutAnnounced(row as TriggerRow);
 }
 
-/**
- * SQL for the company, conversation or agent of the job a claim earlier in this round trip took
- * (null when it took none), as text: switchboard_claim_triggers leaves them in settings.
- */
-export const ofClaimedJob = (part: 'tenant' | 'conversation' | 'agent'): string =>
-  `nullif(current_setting('switchboard.claimed_${part}', true), '')`;
-
-/** The claim's columns (switchboard_claim_triggers, migration 005): each claimed row, what it was, and the next due time. */
-const CLAIMED_COLUMNS = '(c.claimed).*, c.was_status, c.was_due, c.next_due';
-
-/** The claim as SQL, values inlined, for a round trip of several statements. */
-export function claimStatement(owner: string, now: Date, leaseMs: number, max: number, next: boolean): string {
-  const until = new Date(now.getTime() + leaseMs);
-  const args = [owner, now.toISOString(), until.toISOString(), String(max), CHANNELS.triggers].map((v) => escapeLiteral(v));
-  return `select ${CLAIMED_COLUMNS} from switchboard_claim_triggers(${args.join(', ')}, ${next}) c`;
-}
-
 /** The jobs a claim's rows hold (none is one all-null row), counted in the metrics as claimed at `now`. */
-export function claimedRows(ctx: Pick<Ctx, 'metrics'>, now: Date, rows: Record<string, any>[]): TriggerRow[] {
+function claimedRows(ctx: Pick<Ctx, 'metrics'>, now: Date, rows: Record<string, any>[]): TriggerRow[] {
   return rows.filter((r) => r.id !== null).map((r) => {
     const { was_status: was, was_due: due, next_due: _, ...row } = r;
     ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
@@ -276,7 +232,15 @@ export async function claimDueTriggers(
   max: number,
 ): Promise<{ claimed: TriggerRow[]; nextDue: Date | null }> {
   const now = ctx.clock.now();
-  const { rows } = await ctx.db.raw(claimStatement(owner, now, leaseMs, max, true));
+  const until = new Date(now.getTime() + leaseMs);
+  // switchboard_claim_triggers (migration 005): each claimed row, what it was, and the next due time.
+  const { rows } = await ctx.db.raw('select (c.claimed).*, c.was_status, c.was_due, c.next_due from switchboard_claim_triggers(?, ?, ?, ?, ?, true) c', [
+    owner,
+    now,
+    until,
+    max,
+    CHANNELS.triggers,
+  ]);
   return { claimed: claimedRows(ctx, now, rows), nextDue: rows[0]?.next_due ?? null };
 }
 

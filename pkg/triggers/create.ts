@@ -7,7 +7,7 @@ import { getUsableAgent, unknownAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
 import { bindContact, createConversation, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
-import { countPending, findByIdempotencyKey, insertTrigger, insertTriggerForKey, insertTriggerWithConversation, type TriggerRow } from '../store/triggers.js';
+import { countPending, findByIdempotencyKey, insertTrigger, insertTriggerWithConversation, type TriggerRow } from '../store/triggers.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { startTime } from './schedule.js';
 
@@ -138,12 +138,6 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
 const isPlainNew = (input: CreateTriggerInput): boolean =>
   !input.conversationId && !input.idempotencyKey && input.contactId === undefined && !input.contact && !input.customTools?.length;
 
-/**
- * Whether createTriggerForKey can make this job: a plain new one (one statement) that needs nothing
- * of its company but its id (a company-local runAt needs its timezone).
- */
-export const isQuick = (input: CreateTriggerInput): boolean => isPlainNew(input) && input.runAt === undefined;
-
 /** The rows of a plain new job of company `tenantId` (in `timezone`) and its conversation, which one statement writes. */
 function newConversationJob(ctx: Ctx, tenantId: string, timezone: string, input: CreateTriggerInput) {
   const now = ctx.clock.now();
@@ -157,24 +151,6 @@ function newConversationJob(ctx: Ctx, tenantId: string, timezone: string, input:
 const unknown = (input: CreateTriggerInput): never => {
   throw unknownAgent(requiredAgentId(input));
 };
-
-/**
- * A quick job (isQuick) for the bearer of `rawKey`, whose company was `tenantId`, made by the
- * statement that confirms the key (insertTriggerForKey): `key` is the key's lookup row, undefined
- * when it is no longer live (and nothing was made); `made` gives the job (404 when the agent is
- * not usable), to be asked once the key is accepted.
- */
-export async function createTriggerForKey(
-  ctx: Ctx,
-  rawKey: string,
-  tenantId: string,
-  input: CreateTriggerInput,
-): Promise<{ key: Record<string, any> | undefined; made: () => Created }> {
-  // No runAt (isQuick), so the company's timezone is never read.
-  const { conversation, trigger } = newConversationJob(ctx, tenantId, 'UTC', input);
-  const { key, trigger: inserted } = await insertTriggerForKey(ctx.db, rawKey, conversation, trigger);
-  return { key, made: () => created(ctx, inserted ?? unknown(input)) };
-}
 
 /**
  * POST /conversations/:id/triggers names its work by `task`, the legacy `message`, or an external

@@ -136,9 +136,9 @@ async function measureTtft(server: BenchServer, proxyUrl: string, client: Client
     samples.postgres.push(postgres);
     samples.beyond.push(s.ms - p.ms - postgres);
     // The model is asked while the user's message is stored: which answers first varies, so the two count as one.
-    const { context = 0, ...overlapped } = s.phases;
+    const { auth = 0, context = 0, ...overlapped } = s.phases;
     const opened = Object.values(overlapped).reduce((a, b) => a + b, 0);
-    for (const [name, ms] of Object.entries({ context, store: opened, total: context + opened })) (phases[name] ??= []).push(ms);
+    for (const [name, ms] of Object.entries({ auth, context, store: opened, total: auth + context + opened })) (phases[name] ??= []).push(ms);
   }
   const breakdown = Object.fromEntries(Object.entries(phases).map(([name, values]) => [name, stats(values)]));
   return {
@@ -209,12 +209,12 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 Where a streamed turn's time goes on the server before the stream opens, from Switchboard's \`Server-Timing\` header
 (median ms): ${Object.entries(ttft.serverTiming)
   .map(([name, s]) => `\`${name}\` ${s.median}`)
-  .join(' · ')} — \`context\`: the key's lookup, the conversation's lock and its reads, one round trip;
+  .join(' · ')} — \`auth\`: the key's lookup; \`context\`: the conversation's lock, then its reads side by side;
 \`store\`: until the user's message is durable (committed), while the model is already being asked; \`total\`: their sum.
 
 Non-streamed throughput: **${t.turnsPerSecond} turns/s** (${t.turns} turns, ${t.concurrency} conversations in parallel, ${t.seconds} s).
 
-A turn must read its key, lock and context from Postgres before the model is asked (one round trip), and its client
+A turn must read its key, lock and context from Postgres before the model is asked, and its client
 reaches the model through one more HTTP hop, which a proxy that does nothing already pays on this machine; the row
 before the throughput is what Switchboard adds beyond those two.
 

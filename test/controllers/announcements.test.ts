@@ -12,7 +12,7 @@ describe('Announcing the end of a job run', () => {
   after(async () => app?.close());
   beforeEach(() => app.model.reset());
 
-  it('wakes long polls on the finished job and on the job its run claimed for the slot', async function () {
+  it('wakes long polls on the finished job and on the job claimed for its slot', async function () {
     this.timeout(20_000);
     const { client, agentId } = await app.company();
     const first = heldReply({ content: 'First done' });
@@ -21,7 +21,7 @@ describe('Announcing the end of a job run', () => {
     app.model.reply(second.reply);
     const a = (await client.post('/api/v1/triggers', { agentId, task: 'First' })).body.triggerId;
     await waitForStatus(client, a, 'running');
-    // The only slot is taken: the second waits for the first run to claim it on its way out.
+    // The only slot is taken: the second waits for the first run to end.
     const b = (await client.post('/api/v1/triggers', { agentId, task: 'Second' })).body.triggerId;
     const polls = [a, b].map((id) => client.get(`/api/v1/triggers/${id}?wait=60`));
     // A round trip on another connection, so the polls have read the jobs before they change.

@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { ControllerManager, type Claimed, type Handoff, type Reconciler } from '../../controllers/manager.js';
+import { ControllerManager, type Claimed, type Reconciler } from '../../controllers/manager.js';
 import { notify } from '../../pkg/db/notify.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { until } from '../support/calls.js';
 
 /**
  * A reconciler of the test's own rows, to drive the manager's loop step by step: claims take ids
- * from `due`, and a run ends when the test lets it, having looked for a next row on its way out and
- * found none (the way a job run that claimed nothing in its closing round trip ends).
+ * from `due`, and a run ends when the test lets it.
  */
 function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } = {}) {
   const due: string[] = [];
@@ -17,9 +16,9 @@ function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } =
   const claimed = (id: string): Claimed => ({
     id,
     run: () =>
-      new Promise<Handoff>((resolve) => {
+      new Promise<void>((resolve) => {
         started.push(id);
-        finish.set(id, () => resolve({ next: null }));
+        finish.set(id, resolve);
       }),
   });
   const reconciler: Reconciler = {
@@ -42,7 +41,7 @@ describe('The controller manager', () => {
   });
   after(async () => app.close());
 
-  it('claims work announced while every slot was taken once a slot frees, though the run found nothing on its way out', async () => {
+  it('claims work announced while every slot was taken once a slot frees', async () => {
     const channel = 'manager_test_probe';
     const p = probe(channel);
     // Nothing but a wake-up makes it look again within the test: its idle sleep is longer than the test may take.

@@ -115,7 +115,7 @@ describe('A job its predecessor claimed while a chat turn held its conversation'
     const second = (await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'Second' })).body;
     expect(second.status).to.equal('queued');
 
-    // The only slot's run ends and claims the second job on its way out; its conversation is busy.
+    // The only slot's run ends and the second job is claimed for it; its conversation is busy.
     job.release();
     await waitForStatus(client, first.triggerId, 'succeeded');
     await waitForStatus(client, second.triggerId, 'running');

@@ -66,9 +66,9 @@ describe('Agent handoff and streamed replies', () => {
       expect(next.status).to.equal(200);
       expect(next.body).not.to.have.any.keys('handoff', 'agentId');
       expect(app.model.requests[2]!.messages[0]).to.deep.equal({ role: 'system', content: 'You are billing.' });
-      // Server-Timing: the key with the reads, the user's message stored, each model round, then the rest of the turn.
+      // Server-Timing: the key, the lock with the reads, the user's message stored, each model round, then the rest of the turn.
       expect(serverTiming(reply.headers.get('server-timing')).map(([name]) => name).sort()).to.deep.equal(
-        ['context', 'model', 'model', 'store', 'turn'],
+        ['auth', 'context', 'model', 'model', 'store', 'turn'],
       );
       expect(offeredTools(app.model.requests[2])).not.to.include('handoff_to_agent');
     });
@@ -171,10 +171,10 @@ describe('Agent handoff and streamed replies', () => {
       await res.text();
 
       const phases = serverTiming(res.headers.get('server-timing'));
-      // The key is checked in the round trip that reads the turn's context (no phase of its own); the
-      // stream opens once the user's message is stored; the model, asked meanwhile, may have answered first.
+      // The key is checked, then the turn's context read; the stream opens once the user's message is
+      // stored; the model, asked meanwhile, may have answered first.
       const names = phases.map(([name]) => name);
-      expect([['context', 'store'], ['context', 'model', 'store']]).to.deep.include(names);
+      expect([['auth', 'context', 'store'], ['auth', 'context', 'model', 'store']]).to.deep.include(names);
       for (const [, dur] of phases) expect(dur).to.be.finite.and.at.least(0);
     });
 

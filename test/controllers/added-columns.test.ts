@@ -2,17 +2,16 @@ import { expect } from 'chai';
 import type { TestApp } from '../support/app.js';
 import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
 
-// A job run's closing round trip prepares its statements once per connection of the process, and
-// a run that claims the next job reads that job's context in the same round trip.
-describe('Prepared statements across a migration', () => {
+// Upgrades roll: a migration may add columns while a release's processes are running jobs.
+describe('Job runs across a migration that adds columns', () => {
   let app: TestApp;
   before(async () => {
     app = await startJobsApp({ controllers: true, env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '1' } });
   });
   after(async () => app?.close());
 
-  /** Two jobs, the second claimed by the first's run on its way out (the only slot is taken till then). */
-  async function chainedPair(company: Awaited<ReturnType<TestApp['company']>>, name: string): Promise<void> {
+  /** Two jobs, the second claimed once the first's run ends (the only slot is taken till then). */
+  async function pairInOneSlot(company: Awaited<ReturnType<TestApp['company']>>, name: string): Promise<void> {
     const { client, agentId } = company;
     const first = heldReply({ content: `${name}: first done` });
     app.model.reply(first.reply, { content: `${name}: second done` });
@@ -27,13 +26,13 @@ describe('Prepared statements across a migration', () => {
     }
   }
 
-  it('keeps running and chaining jobs after a migration adds a column to every table their runs read', async () => {
+  it('keeps running jobs one after another after a migration adds a column to every table their runs read', async () => {
     const company = await app.company();
-    await chainedPair(company, 'Before');
+    await pairInOneSlot(company, 'Before');
     const tables = ['triggers', 'tenants', 'conversations', 'agents', 'messages'];
     for (const table of tables) await app.runtime.ctx.db.raw(`alter table ${table} add column added_later text`);
     try {
-      await chainedPair(company, 'After');
+      await pairInOneSlot(company, 'After');
     } finally {
       for (const table of tables) await app.runtime.ctx.db.raw(`alter table ${table} drop column added_later`);
     }
