@@ -9,7 +9,7 @@ import { bindContact, updateConversation, type Conversation } from '../store/con
 import { chargeTokens } from '../store/credits.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import { readTurnContext } from '../store/turn-context.js';
+import { turnContext, turnReads } from '../store/turn-context.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { assertMemoryScopeAllowed } from './open.js';
 import { replyToTrigger } from '../triggers/actions.js';
@@ -71,9 +71,9 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
   assertMemoryScopeAllowed(tenant, input.memoryScope);
   // Every check runs under the conversation's lock, where it holds. Only a conversation of the
   // company is locked, so no other caller waits on a turn or makes one wait.
-  const own = ctx.db('conversations').where({ id: conversationId, tenant_id: tenant.id }).toSQL().toNative();
-  return ctx.locks.withLock(conversationId, async () => {
-    const read = await readTurnContext(ctx, tenant, conversationId, input.asHumanReply);
+  const own = ctx.db('conversations').where({ id: conversationId, tenant_id: tenant.id });
+  return ctx.locks.withLock(conversationId, async (lock) => {
+    const read = turnContext(tenant, conversationId, lock.reads, input.asHumanReply);
     hooks.mark?.('context');
     const { conversation: active, agent, history, waitingJobId: triggerId } = read;
     const storedMemory = read.contactMemory;
@@ -102,14 +102,16 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
         mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
         chargeFailed: async (usage) => chargeTokens(ctx, tenant.id, usage, (await inserted).id),
-        // The reply and the credits the turn used: one transaction.
+        // The reply and the credits the turn used: one transaction, its statements sent together.
         storeLast: async (last, done) => {
           const userMessage = await inserted;
           await ctx.db.transaction(async (trx) => {
             const tx = { ...ctx, db: trx };
-            await appendMessage(tx, conversation.id, 'assistant', last.content, last.metadata);
-            await chargeTokens(tx, tenant.id, done.usage, userMessage.id);
-          });
+            await Promise.all([
+              appendMessage(tx, conversation.id, 'assistant', last.content, last.metadata),
+              chargeTokens(tx, tenant.id, done.usage, userMessage.id),
+            ]);
+          }, { connection: lock.connection });
         },
       });
     } catch (err) {
@@ -119,5 +121,5 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     }
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
-  }, own);
+  }, { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own });
 }

@@ -1,40 +1,60 @@
 // Per-conversation turn locks: Postgres advisory locks on a pool of their own, so a turn waiting
 // for its lock never holds a connection the running turn needs. A crashed process's locks go with
-// its connections.
+// its connections. The connections pipeline (pg's `pipeline` mode): the statements a turn sends
+// together go out without waiting for each other's answers, so they cost one round trip, and each
+// still runs on its own, in order, seeing everything committed before it.
 import pg from 'pg';
+import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 
-/** A condition as knex gives it (`query.toSQL().toNative()`): SQL with parameters $1… and their values. */
-export interface Condition {
-  sql: string;
-  bindings: readonly unknown[];
+/** A query built with knex, sent on the lock's connection with its values as parameters. */
+export type Statement = Knex.QueryBuilder | Knex.Raw;
+
+/** The lock held, and its connection for the turn's closing transaction (knex's `transaction(…, { connection })`). */
+export interface HeldLock {
+  /** The rows of each of withLock's `reads`, in order. */
+  reads: Record<string, any>[][];
+  connection: pg.PoolClient;
 }
+
+const send = (client: pg.PoolClient, statement: Statement) => {
+  const { sql, bindings } = statement.toSQL().toNative();
+  return client.query(sql, bindings as unknown[]);
+};
 
 export class TurnLocks {
   private readonly pool: pg.Pool;
   /** A turn waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
   constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
-    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks' });
+    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true } as pg.PoolConfig);
     // An idle connection the server ends (a restart, a failover, an operator) leaves the pool; unheard, its error would end the process.
     this.pool.on('error', (err) => log.warn({ err: err.message }, 'idle lock connection lost'));
   }
 
   /**
    * Runs `fn` while holding the lock named by `key`; callers for the same key run one at a time,
-   * and each sees everything the one before it committed. With `onlyIf` (a query), the lock is
-   * taken only when that finds a row, so a caller without the right to it never waits on it or
-   * holds it; `fn` runs either way (its own reads tell it why it may not go on).
+   * and each sees everything the one before it committed. `reads` go out with the lock, in the
+   * same round trip, and run once it is held. With `onlyIf` (a query), the lock is taken only when
+   * that finds a row, so a caller without the right to it never waits on it or holds it; `fn`
+   * runs either way (the reads tell it why it may not go on).
    */
-  async withLock<T>(key: string, fn: () => Promise<T>, onlyIf?: Condition): Promise<T> {
+  async withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>, { reads = [], onlyIf }: { reads?: Statement[]; onlyIf?: Statement } = {}): Promise<T> {
     const client = await this.pool.connect();
     // A lock statement that fails may have taken the lock, so until its answer says otherwise it is held.
     let held = true;
     try {
-      const { rows } = onlyIf
-        ? await client.query(`select pg_advisory_lock(hashtext($${onlyIf.bindings.length + 1})) where exists (${onlyIf.sql})`, [...onlyIf.bindings, key])
-        : await client.query('select pg_advisory_lock(hashtext($1))', [key]);
-      held = rows.length > 0;
-      return await fn();
+      const condition = onlyIf?.toSQL().toNative();
+      const lock = condition
+        ? client.query(`select pg_advisory_lock(hashtext($${condition.bindings.length + 1})) where exists (${condition.sql})`, [...condition.bindings, key])
+        : client.query('select pg_advisory_lock(hashtext($1))', [key]);
+      const results = reads.map((read) => send(client, read));
+      // Every answer is awaited, so none is left unhandled when the lock's fails.
+      const [locked, ...answers] = await Promise.allSettled([lock, ...results]);
+      if (locked!.status === 'rejected') throw locked.reason;
+      held = locked!.value.rows.length > 0;
+      const failed = answers.find((a) => a.status === 'rejected');
+      if (failed) throw failed.reason;
+      return await fn({ reads: answers.map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value.rows), connection: client });
     } finally {
       // The caller goes on without waiting for the unlock: Postgres hands the lock to the next
       // waiter when it arrives, and the connection returns to the pool only after it (closed if the

@@ -1,11 +1,10 @@
-// What an agent turn reads before the model is asked (a chat turn, or a job's run), under the
-// conversation's lock (TurnLocks.withLock). The reads go out side by side, so they take about one
-// round trip.
-import type { Ctx } from '../context.js';
+// What an agent turn reads before the model is asked (a chat turn, or a job's run), sent with the
+// conversation's lock (TurnLocks.withLock) so they run once it is held, in the same round trip.
+import type { Knex } from 'knex';
 import { Conflict, NotFound } from '../errors.js';
 import { toAgent, type Agent } from './agents.js';
 import { assertActive, companyConversation, type Conversation } from './conversations.js';
-import { balance, checkCanSpend } from './credits.js';
+import { balanceOf, checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
 import type { TriggerRow } from './triggers.js';
@@ -27,64 +26,69 @@ export interface JobRunContext extends Read {
 }
 
 /**
- * Conversation `id` with its jobs waiting for a reply and its contact's memory, its agent (else
- * `fallbackAgent`) if company `tenantId` may use it, and its messages. `id` must be a UUID.
+ * The reads of conversation `id` (its jobs waiting for a reply and its contact's memory; its agent,
+ * else `fallbackAgent`, if company `tenantId` may use it; its messages) and of the company's row
+ * with its credit balance.
  */
-async function readConversation(db: Ctx['db'], tenantId: string, id: string, fallbackAgent: string | null) {
-  const [conversation, agent, messages] = await Promise.all([
+function reads(db: Knex, tenantId: string, id: string, fallbackAgent: string | null): Knex.QueryBuilder[] {
+  return [
+    db('tenants').select('*', db.raw(`${balanceOf('?')} as credit_total`, [tenantId])).where({ id: tenantId }),
     db('conversations as c')
       .select(
         'c.*',
         db.raw(`array(select t.id from triggers t where t.conversation_id = c.id and t.status = 'waiting_for_reply' order by t.seq) as waiting_job_ids`),
         db.raw('(select k.memory from contacts k where k.id = c.contact_id and k.tenant_id = ?) as contact_memory', [tenantId]),
       )
-      .where('c.id', id)
-      .first(),
+      .where('c.id', id),
     db('agents')
       .where('id', db.raw('coalesce((select agent_id from conversations where id = ?), ?::uuid)', [id, fallbackAgent]))
-      .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }))
-      .first(),
+      .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true })),
     db('messages').where({ conversation_id: id }).orderBy('seq'),
-  ]);
-  return { conversation, agent, messages };
+  ];
 }
 
-const read = (conversation: Conversation, row: Record<string, any>, agent: Record<string, any>, messages: Record<string, any>[]): Read => ({
+/** A chat turn's reads, for conversation `conversationId` (a UUID) of company `tenantId`. */
+export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.QueryBuilder[] => reads(db, tenantId, conversationId, null);
+
+/** A job run's reads (the agent is the conversation's, else the job's). */
+export const jobRunReads = (db: Knex, row: TriggerRow): Knex.QueryBuilder[] => reads(db, row.tenant_id, row.conversation_id, row.agent_id);
+
+type Rows = Record<string, any>[][];
+
+const read = (conversation: Conversation, [, [row], [agent], messages]: Rows): Read => ({
   conversation,
   agent: toAgent(agent),
-  history: messages.map(toStoredMessage),
-  contactMemory: row.contact_memory,
+  history: messages!.map(toStoredMessage),
+  contactMemory: row!.contact_memory,
 });
 
+const balanceIn = ([[tenant]]: Rows): number => Number(tenant?.credit_total ?? 0);
+
 /**
- * A chat turn's context, checked in the order the API's errors take precedence: the conversation
- * (404, 403, 409 ended), the company's credits (402), asHumanReply's single waiting job (409), then
- * the agent (404). `conversationId` must be a UUID.
+ * A chat turn's context from its reads (turnReads), checked in the order the API's errors take
+ * precedence: the conversation (404, 403, 409 ended), the company's credits (402), asHumanReply's
+ * single waiting job (409), then the agent (404).
  */
-export async function readTurnContext(ctx: Pick<Ctx, 'db'>, tenant: Tenant, conversationId: string, asHumanReply = false): Promise<TurnContext> {
-  const [rows, total] = await Promise.all([readConversation(ctx.db, tenant.id, conversationId, null), balance(ctx, tenant.id)]);
-  const conversation = companyConversation(rows.conversation, tenant.id, conversationId);
+export function turnContext(tenant: Tenant, conversationId: string, rows: Rows, asHumanReply = false): TurnContext {
+  const [, [row], [agent]] = rows;
+  const conversation = companyConversation(row, tenant.id, conversationId);
   assertActive(conversation);
-  checkCanSpend(tenant, total);
-  const waiting: string[] = rows.conversation.waiting_job_ids;
+  checkCanSpend(tenant, balanceIn(rows));
+  const waiting: string[] = row!.waiting_job_ids;
   if (asHumanReply && waiting.length !== 1) {
     throw new Conflict(`asHumanReply needs exactly one job waiting for a reply; this conversation has ${waiting.length}`);
   }
-  if (!rows.agent) throw new NotFound('The conversation has no usable agent');
-  return { ...read(conversation, rows.conversation, rows.agent, rows.messages), waitingJobId: asHumanReply ? waiting[0]! : null };
+  if (!agent) throw new NotFound('The conversation has no usable agent');
+  return { ...read(conversation, rows), waitingJobId: asHumanReply ? waiting[0]! : null };
 }
 
-/** A job run's context (the agent is the conversation's, else the job's), checked in order: company, conversation, usable agent, credits. */
-export async function readJobRunContext(ctx: Pick<Ctx, 'db'>, row: TriggerRow): Promise<JobRunContext> {
-  const [tenantRow, rows, total] = await Promise.all([
-    ctx.db('tenants').where({ id: row.tenant_id }).first(),
-    readConversation(ctx.db, row.tenant_id, row.conversation_id, row.agent_id),
-    balance(ctx, row.tenant_id),
-  ]);
+/** A job run's context from its reads (jobRunReads), checked in order: company, conversation, usable agent, credits. */
+export function jobRunContext(row: TriggerRow, rows: Rows): JobRunContext {
+  const [[tenantRow], [conversationRow], [agent]] = rows;
   if (!tenantRow) throw new NotFound(`Unknown tenant ${row.tenant_id}`);
   const tenant = toTenant(tenantRow);
-  const conversation = companyConversation(rows.conversation, tenant.id, row.conversation_id);
-  if (!rows.agent) throw new NotFound(`Unknown agent ${conversation.agentId ?? row.agent_id}`);
-  checkCanSpend(tenant, total);
-  return { ...read(conversation, rows.conversation, rows.agent, rows.messages), tenant };
+  const conversation = companyConversation(conversationRow, tenant.id, row.conversation_id);
+  if (!agent) throw new NotFound(`Unknown agent ${conversation.agentId ?? row.agent_id}`);
+  checkCanSpend(tenant, balanceIn(rows));
+  return { ...read(conversation, rows), tenant };
 }

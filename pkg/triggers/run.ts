@@ -6,7 +6,7 @@ import { runTurn, type TurnResult } from '../agent/turn.js';
 import { chargeTokens } from '../store/credits.js';
 import { appendMessages, unstoredMessage } from '../store/messages.js';
 import { applyTransition, type TriggerRow } from '../store/triggers.js';
-import { readJobRunContext } from '../store/turn-context.js';
+import { jobRunContext, jobRunReads } from '../store/turn-context.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
 export const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
@@ -97,8 +97,8 @@ function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
-  return ctx.locks.withLock(row.conversation_id, async () => {
-    const { tenant, conversation, agent, history, contactMemory } = await readJobRunContext(ctx, row);
+  return ctx.locks.withLock(row.conversation_id, async (lock) => {
+    const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, lock.reads);
     const first = row.attempt_count === 1 && !row.human_reply;
     const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id });
     const outcome: { value: JobOutcome | null } = { value: null };
@@ -114,18 +114,22 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
       contactMemory,
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
       chargeFailed: (usage) => chargeTokens(ctx, tenant.id, usage, opening.id),
-      // The brief unless a tool round stored it, the last reply, the credits the run used and the job's new status: one transaction.
+      // The brief unless a tool round stored it, the last reply, the credits the run used and the
+      // job's new status: one transaction, its statements sent together.
       storeLast: async (last, turn, unstored) => {
         ended.row = await ctx.db.transaction(async (trx) => {
           const tx = { ...ctx, db: trx };
-          await appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]);
-          await chargeTokens(tx, tenant.id, turn.usage, opening.id);
-          return finish(tx, row, owner, outcome.value, turn);
-        });
+          const [, , transition] = await Promise.all([
+            appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
+            chargeTokens(tx, tenant.id, turn.usage, opening.id),
+            finish(tx, row, owner, outcome.value, turn),
+          ]);
+          return transition;
+        }, { connection: lock.connection });
       },
     });
     return ended.row;
-  });
+  }, { reads: jobRunReads(ctx.db, row) });
 }
 
 /** Run a job claimed by `owner`. Returns the row as it ended (null if the lease was lost meanwhile). */
