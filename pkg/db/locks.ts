@@ -26,7 +26,7 @@ export class TurnLocks {
   private readonly pool: pg.Pool;
   /** A turn waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
   constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
-    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true } as pg.PoolConfig);
+    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true });
     // An idle connection the server ends (a restart, a failover, an operator) leaves the pool; unheard, its error would end the process.
     this.pool.on('error', (err) => log.warn({ err: err.message }, 'idle lock connection lost'));
   }

@@ -211,7 +211,7 @@ export async function applyTransition(
 /** The jobs a claim's rows hold (none is one all-null row), counted in the metrics as claimed at `now`. */
 function claimedRows(ctx: Pick<Ctx, 'metrics'>, now: Date, rows: Record<string, any>[]): TriggerRow[] {
   return rows.filter((r) => r.id !== null).map((r) => {
-    const { was_status: was, was_due: due, next_due: _, ...row } = r;
+    const { was_status: was, was_due: due, ...row } = r;
     ctx.metrics.triggerTransitions.inc({ event: was === 'waiting' ? 'follow_up_due' : 'claim', status: 'running' });
     ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - new Date(due).getTime()) / 1000);
     return row as TriggerRow;
@@ -222,8 +222,8 @@ function claimedRows(ctx: Pick<Ctx, 'metrics'>, now: Date, rows: Record<string, 
  * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
  * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
  * SKIP LOCKED lets replicas claim side by side; the partial unique index settles two claims on one
- * conversation (the loser claims nothing and is told to look again at once). The same round trip
- * tells when anything left is next due, for the controller's sleep.
+ * conversation (the loser claims nothing and is told to look again at once). A claim that leaves
+ * slots free also tells when anything left is next due, for the controller's sleep.
  */
 export async function claimDueTriggers(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
@@ -233,15 +233,32 @@ export async function claimDueTriggers(
 ): Promise<{ claimed: TriggerRow[]; nextDue: Date | null }> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
-  // switchboard_claim_triggers (migration 005): each claimed row, what it was, and the next due time.
-  const { rows } = await ctx.db.raw('select (c.claimed).*, c.was_status, c.was_due, c.next_due from switchboard_claim_triggers(?, ?, ?, ?, ?, true) c', [
+  // switchboard_claim_triggers (migration 005): each claimed row, what it was (none: one all-null row).
+  const { rows } = await ctx.db.raw('select (c.claimed).*, c.was_status, c.was_due from switchboard_claim_triggers(?, ?, ?, ?, ?, false) c', [
     owner,
     now,
     until,
     max,
     CHANNELS.triggers,
   ]);
-  return { claimed: claimedRows(ctx, now, rows), nextDue: rows[0]?.next_due ?? null };
+  const claimed = claimedRows(ctx, now, rows);
+  // Only a claim that leaves slots free needs to know when to look again; under a backlog none does.
+  return { claimed, nextDue: claimed.length < max ? await nextDueTrigger(ctx, claimed) : null };
+}
+
+/**
+ * When anything but the jobs just claimed is next due, for the controller's sleep. Jobs behind a
+ * running job on their conversation are left out: they cannot be claimed, and that job's end is announced.
+ */
+async function nextDueTrigger(ctx: Pick<Ctx, 'db'>, claimed: TriggerRow[]): Promise<Date | null> {
+  const { rows } = await ctx.db.raw(
+    `select min(t.due_at) as next_due from triggers t
+     where t.due_at is not null and t.id <> all(?::uuid[])
+       and not (t.status in ('queued', 'waiting')
+         and exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = 'running'))`,
+    [claimed.map((row) => row.id)],
+  );
+  return rows[0].next_due;
 }
 
 /** Transitions that need no run: deadlines passed, and running work whose heartbeat stopped. */
