@@ -1,10 +1,10 @@
 // Routes of the conversation half of the Agent API. Each parses, calls one domain function, answers.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { DomainError, GatewayTimeout } from '../../pkg/errors.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import { conversationSummary, openConversation } from '../../pkg/conversations/open.js';
 import { sendMessage, type MessageResult } from '../../pkg/conversations/message.js';
+import { replyWithinTimeout } from '../../pkg/conversations/reply-timeout.js';
 import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
 import { principalOf } from '../http/auth.js';
 import { parse } from '../http/validate.js';
@@ -78,23 +78,10 @@ export function turnRouter(ctx: Ctx): Router {
     });
     if (input.stream) return streamTurn(ctx, id, turn, () => stream);
 
-    const timeoutSec = ctx.config.SWITCHBOARD_TURN_TIMEOUT_SEC;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new GatewayTimeout(`Agent turn exceeded the ${timeoutSec} s timeout`)), timeoutSec * 1000);
-    });
-    // Past the timeout the turn still finishes and is recorded; only the caller stops waiting.
-    turn.catch((err) => {
-      if (!(err instanceof DomainError) || err.status >= 500) ctx.log.warn({ err: (err as Error).message, conversationId: id }, 'turn failed');
-    });
-    try {
-      const result = await Promise.race([turn, timeout]);
-      req.timing?.mark('turn');
-      if (req.timing) res.setHeader('Server-Timing', req.timing.header);
-      res.json(replyBody(result));
-    } finally {
-      clearTimeout(timer);
-    }
+    const result = await replyWithinTimeout(ctx, id, turn);
+    req.timing?.mark('turn');
+    if (req.timing) res.setHeader('Server-Timing', req.timing.header);
+    res.json(replyBody(result));
   });
   return r;
 }
