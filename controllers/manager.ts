@@ -3,6 +3,7 @@
 // the earliest due time — never a busy poll. SIGTERM: stop claiming, drain, release the rest.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { sleep } from '../pkg/clock.js';
 import type { Ctx } from '../pkg/context.js';
 
 export interface Claimed {
@@ -75,7 +76,7 @@ export interface ManagerOptions {
 
 class Loop {
   private readonly running = new Map<string, Promise<void>>();
-  private wakeUp: (() => void) | null = null;
+  private wakeUp: AbortController | null = null;
   private pendingWake = false;
   private stopping = false;
   private done: Promise<string[]> | null = null;
@@ -93,7 +94,7 @@ class Loop {
 
   wake(): void {
     this.pendingWake = true;
-    this.wakeUp?.();
+    this.wakeUp?.abort();
   }
 
   /** A change to row `id` was announced. */
@@ -112,13 +113,8 @@ class Loop {
 
   private async sleep(ms: number): Promise<void> {
     if (this.pendingWake) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.max(0, ms));
-      this.wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    this.wakeUp = new AbortController();
+    await sleep(this.ctx.clock, ms, this.wakeUp.signal);
     this.wakeUp = null;
   }
 
@@ -167,13 +163,23 @@ class Loop {
     return Math.min(this.opts.maxIdleMs, this.dueAt - now);
   }
 
-  private async loop(): Promise<string[]> {
+  /** Renews the leases of the running rows every third of a lease, by the clock, until `stopped` aborts. */
+  private async heartbeats(stopped: AbortSignal): Promise<void> {
     const { ctx, reconciler } = this;
-    const beat = setInterval(() => {
+    const every = Math.max(50, Math.floor(this.opts.leaseMs / 3));
+    for (;;) {
+      await sleep(ctx.clock, every, stopped);
+      if (stopped.aborted) return;
       reconciler
         .heartbeat(ctx, [...this.running.keys()], this.owner, this.opts.leaseMs)
         .catch((err: Error) => ctx.log.warn({ err: err.message, reconciler: reconciler.name }, 'heartbeat failed'));
-    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    }
+  }
+
+  private async loop(): Promise<string[]> {
+    const { ctx, reconciler } = this;
+    const beating = new AbortController();
+    void this.heartbeats(beating.signal);
     try {
       while (!this.stopping) {
         this.pendingWake = false;
@@ -189,13 +195,14 @@ class Loop {
       }
       return await this.drain();
     } finally {
-      clearInterval(beat);
+      beating.abort();
     }
   }
 
   /** Returns the ids of runs still going when the grace period ended, whose leases were released. */
   private async drain(): Promise<string[]> {
     const { ctx, reconciler } = this;
+    // Real time, whatever the clock: the grace period ends before the kubelet's SIGKILL does.
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), this.opts.graceMs);

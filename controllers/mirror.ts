@@ -48,7 +48,7 @@ const crCoordinates = (namespace: string) => ({ group: GROUP, version: VERSION, 
 
 export class TriggerMirror {
   private readonly elector: LeaderElector;
-  private timer: NodeJS.Timeout | undefined;
+  private cancelResync: (() => void) | undefined;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -59,8 +59,14 @@ export class TriggerMirror {
     private readonly kube: Kube,
     private readonly opts: MirrorOptions,
   ) {
-    this.elector = new LeaderElector(kube, 'switchboard-mirror', opts.identity, ctx.log, (leading) => {
-      if (leading) this.poke();
+    this.elector = new LeaderElector(kube, {
+      name: 'switchboard-mirror',
+      identity: opts.identity,
+      clock: ctx.clock,
+      log: ctx.log,
+      onChange: (leading) => {
+        if (leading) this.poke();
+      },
     });
   }
 
@@ -75,7 +81,7 @@ export class TriggerMirror {
   }
 
   private schedule(): void {
-    if (!this.stopped) this.timer = setTimeout(() => this.poke(), this.opts.resyncMs);
+    if (!this.stopped) this.cancelResync = this.ctx.clock.setTimer(this.opts.resyncMs, () => this.poke());
   }
 
   /** Sync now, or right after the sync in progress (changes arrive in bursts). */
@@ -85,7 +91,7 @@ export class TriggerMirror {
       this.again = true;
       return;
     }
-    clearTimeout(this.timer);
+    this.cancelResync?.();
     this.running = this.sync()
       .catch((err: Error) => {
         this.ctx.metrics.reconcileErrors.inc({ reconciler: 'mirror' });
@@ -225,7 +231,7 @@ export class TriggerMirror {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.cancelResync?.();
     this.unsubscribe?.();
     await this.running;
     await this.elector.stop();

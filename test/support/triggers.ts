@@ -4,9 +4,9 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
-import { ManualClock } from '../../pkg/clock.js';
 import { createDb, migrate } from '../../pkg/db/index.js';
 import { startTestApp, type Client, type TestApp } from './app.js';
+import { ManualClock } from './clock.js';
 import { testDatabaseUrl } from './hooks.js';
 import type { ScriptedReply } from './model.js';
 

@@ -1,6 +1,7 @@
 // The telephone network as the call controller sees it: dial a number, speak, hang up, and the
 // events coming back from the line. The simulated network (sim.ts) is the default; a real carrier
 // plugs in by implementing Gateway.
+import { systemClock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { createSimGateway, loadScenarios } from './sim.js';
 
@@ -53,7 +54,10 @@ export class EventQueue<T> {
   }
 }
 
-/** The deployment's gateway: the simulated network (never a real phone). */
+/**
+ * The deployment's gateway: the simulated network (never a real phone). It stands for the world
+ * outside, whose phones ring in real time whatever clock the process's due times follow.
+ */
 export function createGateway(config: Config): Gateway {
-  return createSimGateway(loadScenarios(config.SWITCHBOARD_SIM_SCENARIOS));
+  return createSimGateway(loadScenarios(config.SWITCHBOARD_SIM_SCENARIOS), systemClock);
 }

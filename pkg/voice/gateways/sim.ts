@@ -3,6 +3,7 @@
 // time. Numbers not in the table get the default scenario. It never reaches a real phone.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { Clock } from '../../clock.js';
 import { ConfigError } from '../../config.js';
 import { EventQueue, type Gateway, type Line, type LineEvent } from './index.js';
 import defaults from './sim-scenarios.json' with { type: 'json' };
@@ -46,12 +47,16 @@ export function loadScenarios(path: string | undefined): ScenarioTable {
 
 class SimLine implements Line {
   private readonly events = new EventQueue<LineEvent>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Cancels the timers still to fire. */
+  private readonly timers = new Set<() => void>();
   private closed = false;
   private answered = false;
   private spoken = 0;
 
-  constructor(private readonly scenario: Scenario) {
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly clock: Clock,
+  ) {
     if (scenario.scenario !== 'fail') this.emit({ type: 'ringing' });
     this.after(scenario.ring_ms, () => this.pickUp());
   }
@@ -63,11 +68,11 @@ class SimLine implements Line {
   }
 
   private after(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    const cancel = this.clock.setTimer(ms, () => {
+      this.timers.delete(cancel);
       fn();
-    }, ms);
-    this.timers.add(timer);
+    });
+    this.timers.add(cancel);
   }
 
   private pickUp(): void {
@@ -107,7 +112,7 @@ class SimLine implements Line {
 
   private close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const cancel of this.timers) cancel();
     this.timers.clear();
   }
 
@@ -116,9 +121,9 @@ class SimLine implements Line {
   }
 }
 
-export function createSimGateway(table: ScenarioTable): Gateway {
+export function createSimGateway(table: ScenarioTable, clock: Clock): Gateway {
   return {
     name: 'sim',
-    dial: async ({ to }) => new SimLine(table.numbers[to] ?? table.default),
+    dial: async ({ to }) => new SimLine(table.numbers[to] ?? table.default, clock),
   };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createClient, type RedisClientType } from 'redis';
 import { ulid } from 'ulid';
-import { ManualClock } from '../../../pkg/clock.js';
+import { ManualClock } from '../../support/clock.js';
 import { TooManyRequests } from '../../../pkg/errors.js';
 import { createCallLimits, type CallLimits } from '../../../pkg/limits/calls.js';
 import { createRateLimits } from '../../../pkg/limits/rate-limit.js';

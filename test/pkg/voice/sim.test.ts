@@ -5,28 +5,49 @@ import { join } from 'node:path';
 import { ConfigError } from '../../../pkg/config.js';
 import type { LineEvent } from '../../../pkg/voice/gateways/index.js';
 import { createSimGateway, loadScenarios, type ScenarioTable } from '../../../pkg/voice/gateways/sim.js';
+import { ManualClock } from '../../support/clock.js';
 
+const RING_MS = 2000;
+const REPLY_MS = 500;
 const table: ScenarioTable = {
-  default: { scenario: 'answer', ring_ms: 1, reply_ms: 0, lines: ['Default hello?'] },
+  default: { scenario: 'answer', ring_ms: RING_MS, reply_ms: REPLY_MS, lines: ['Default hello?'] },
   numbers: {
-    '+12025550101': { scenario: 'answer', ring_ms: 1, reply_ms: 0, lines: ['Hello?', 'Yes.'] },
-    '+12025550102': { scenario: 'busy', ring_ms: 1, reply_ms: 0, lines: [] },
-    '+12025550103': { scenario: 'no-answer', ring_ms: 1, reply_ms: 0, lines: [] },
-    '+12025550104': { scenario: 'voicemail', ring_ms: 1, reply_ms: 0, lines: [] },
-    '+12025550105': { scenario: 'fail', ring_ms: 1, reply_ms: 0, lines: [] },
+    '+12025550101': { scenario: 'answer', ring_ms: RING_MS, reply_ms: REPLY_MS, lines: ['Hello?', 'Yes.'] },
+    '+12025550102': { scenario: 'busy', ring_ms: RING_MS, reply_ms: 0, lines: [] },
+    '+12025550103': { scenario: 'no-answer', ring_ms: RING_MS, reply_ms: 0, lines: [] },
+    '+12025550104': { scenario: 'voicemail', ring_ms: RING_MS, reply_ms: REPLY_MS, lines: [] },
+    '+12025550105': { scenario: 'fail', ring_ms: RING_MS, reply_ms: 0, lines: [] },
   },
 };
 
-const gateway = createSimGateway(table);
+const clock = new ManualClock();
+const gateway = createSimGateway(table, clock);
 const dial = (to: string) => gateway.dial({ callId: 'cal_test', from: '+12025550100', to });
+/** Whether `event` has arrived: the sim pushes events as its timers fire, so a turn of the event loop settles it. */
+async function arrived(event: Promise<LineEvent>): Promise<boolean> {
+  let settled = false;
+  void event.then(() => (settled = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return settled;
+}
 
 describe('The simulated phone network', () => {
   it('answers and speaks the callee\'s lines, one after each thing said, then hangs up', async () => {
     const line = await dial('+12025550101');
-    const events: LineEvent[] = [await line.next(), await line.next(), await line.next()];
+    const events: LineEvent[] = [await line.next()];
+    const answered = line.next();
+    clock.advance(RING_MS - 1);
+    expect(await arrived(answered)).to.equal(false);
+    clock.advance(1);
+    events.push(await answered, await line.next());
     await line.say('Hi, this is Acme.');
-    events.push(await line.next());
+    const reply = line.next();
+    clock.advance(REPLY_MS - 1);
+    expect(await arrived(reply)).to.equal(false);
+    clock.advance(1);
+    events.push(await reply);
     await line.say('Goodbye.');
+    clock.advance(REPLY_MS);
     events.push(await line.next());
     expect(events).to.deep.equal([
       { type: 'ringing' },
@@ -40,35 +61,43 @@ describe('The simulated phone network', () => {
   for (const [to, end] of [['+12025550102', 'busy'], ['+12025550103', 'no-answer']] as const) {
     it(`rings, then ends ${end}`, async () => {
       const line = await dial(to);
-      expect([await line.next(), await line.next()]).to.deep.equal([{ type: 'ringing' }, { type: 'ended', cause: end }]);
+      expect(await line.next()).to.deep.equal({ type: 'ringing' });
+      clock.advance(RING_MS);
+      expect(await line.next()).to.deep.equal({ type: 'ended', cause: end });
     });
   }
 
   it('fails a call without ringing', async () => {
-    expect(await (await dial('+12025550105')).next()).to.deep.equal({ type: 'ended', cause: 'failed' });
+    const ended = (await dial('+12025550105')).next();
+    expect(await arrived(ended)).to.equal(false);
+    clock.advance(RING_MS);
+    expect(await ended).to.deep.equal({ type: 'ended', cause: 'failed' });
   });
 
   it('lets an answering machine take a call, which only records', async () => {
     const line = await dial('+12025550104');
-    expect([await line.next(), await line.next()]).to.deep.equal([{ type: 'ringing' }, { type: 'answered', machine: true }]);
+    expect(await line.next()).to.deep.equal({ type: 'ringing' });
+    clock.advance(RING_MS);
+    expect(await line.next()).to.deep.equal({ type: 'answered', machine: true });
     await line.say('Please call back.');
-    const nothing = await Promise.race([line.next(), new Promise((resolve) => setTimeout(() => resolve('silence'), 50))]);
-    expect(nothing).to.equal('silence');
+    clock.advance(60_000);
+    expect(await arrived(line.next())).to.equal(false);
   });
 
   it('gives any other number the default scenario', async () => {
     const line = await dial('+4930123456');
     await line.next();
+    clock.advance(RING_MS);
     await line.next();
     expect(await line.next()).to.deep.equal({ type: 'speech', text: 'Default hello?' });
   });
 
   it('stops at once when hung up: nothing more arrives', async () => {
-    const line = await gateway.dial({ callId: 'c', from: '+12025550100', to: '+12025550101' });
+    const line = await dial('+12025550101');
     expect(await line.next()).to.deep.equal({ type: 'ringing' });
     await line.hangup();
-    const nothing = await Promise.race([line.next(), new Promise((resolve) => setTimeout(() => resolve('silence'), 50))]);
-    expect(nothing).to.equal('silence');
+    clock.advance(RING_MS);
+    expect(await arrived(line.next())).to.equal(false);
   });
 
   it('ships a default table with every scenario on +1 202 555 01xx, replaceable by SWITCHBOARD_SIM_SCENARIOS', () => {
