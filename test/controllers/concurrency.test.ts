@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { callStatus, finalResult, NUMBERS, startCallsApp, until, type CallsApp } from '../support/calls.js';
+import { callStatus, finalResult, NUMBERS, startCallsApp, type CallsApp } from '../support/calls.js';
+import { eventually } from '../support/eventually.js';
 import { heldReply, waitForStatus } from '../support/triggers.js';
 
 describe('Controller concurrency: calls have places of their own', () => {
@@ -22,7 +23,7 @@ describe('Controller concurrency: calls have places of their own', () => {
     for (const id of live) {
       await callStatus(client, id, 'in-progress');
       // The agent has answered the callee's first line; the next one is a minute away.
-      await until(async () => (await client.get(`/v1/calls/${id}/result`)).body.transcript.length === 2, `call ${id}'s agent speaking`);
+      await eventually(`call ${id}'s agent speaking`, async () => (await client.get(`/v1/calls/${id}/result`)).body.transcript.length === 2);
     }
     for (const id of live) expect((await client.get(`/v1/calls/${id}`)).body.status, id).to.equal('in-progress');
     const fourth = await place(4);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ControllerManager, type Claimed, type Reconciler } from '../../controllers/manager.js';
 import { notify } from '../../pkg/db/notify.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { until } from '../support/calls.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * A reconciler of the test's own rows, to drive the manager's loop step by step: claims take ids
@@ -49,17 +49,17 @@ describe('The controller manager', () => {
     p.due.push('first');
     await manager.start();
     try {
-      await until(async () => p.started.includes('first'), 'the first row running');
+      await eventually('the first row running', async () => p.started.includes('first'));
       const looked = p.sweeps();
       p.due.push('second');
       await notify(app.runtime.ctx.db, channel, 'second');
       // The loop woke for the announcement and found its only slot taken.
-      await until(async () => p.sweeps() > looked, 'the loop looking while full');
+      await eventually('the loop looking while full', async () => p.sweeps() > looked);
       expect(p.started).to.deep.equal(['first']);
 
       p.finish('first');
 
-      await until(async () => p.started.includes('second'), 'the second row running');
+      await eventually('the second row running', async () => p.started.includes('second'));
       p.finish('second');
     } finally {
       await manager.stop();
@@ -75,14 +75,14 @@ describe('The controller manager', () => {
     await manager.start();
     try {
       // One row for two slots: the claim reported nothing else due.
-      await until(async () => p.started.includes('first'), 'the first row running');
+      await eventually('the first row running', async () => p.started.includes('first'));
       p.due.push('second');
       await notify(app.runtime.ctx.db, channel, 'second');
-      await until(async () => p.started.includes('second'), 'the second row running');
+      await eventually('the second row running', async () => p.started.includes('second'));
       // Both slots are taken (as by runs that each claim the next job on their way out): lost
       // leases and passed deadlines are still swept, within about FULL_SWEEP_MS.
       const swept = p.sweeps();
-      await until(async () => p.sweeps() > swept + 1, 'sweeps while full');
+      await eventually('sweeps while full', async () => p.sweeps() > swept + 1);
       p.finish('first');
       p.finish('second');
     } finally {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type Client, type HttpResult, type TestApp } from '../support/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
+import { eventually } from '../support/eventually.js';
 import { jobIn } from '../support/model.js';
 import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
 import { updateTenant } from '../../pkg/store/tenants.js';
@@ -60,7 +61,8 @@ describe('A job queued behind a running job on its conversation', () => {
   let app: TestApp;
   const held = heldReply({ content: 'First done' });
   before(async () => {
-    app = await startJobsApp({ controllers: true });
+    // The clock stands still: only an announcement may make the loop look.
+    app = await startJobsApp({ controllers: true, manualClock: true });
   });
   after(async () => {
     held.release();
@@ -73,15 +75,18 @@ describe('A job queued behind a running job on its conversation', () => {
     app.model.reply(held.reply);
     const first = await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'First' });
     await waitForStatus(client, first.body.triggerId, 'running');
-    const second = await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'Second' });
-
-    let queries = 0;
-    const counter = () => queries++;
+    let looks = 0;
+    const counter = ({ sql }: { sql: string }) => {
+      if (/switchboard_claim_triggers|skip locked/i.test(sql)) looks++;
+    };
     app.runtime.ctx.db.on('query', counter);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const second = await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'Second' });
+    await eventually('the loop to look for the announced job', () => looks > 0);
+    const looked = looks;
+    for (let i = 0; i < 20; i++) await client.get(`/api/v1/triggers/${second.body.triggerId}`);
     app.runtime.ctx.db.off('query', counter);
-    // A look after the second job was announced, maybe a heartbeat; a busy loop makes dozens a second.
-    expect(queries).to.be.below(10);
+    // Maybe one more look for a late announcement; a busy loop makes dozens in twenty round trips.
+    expect(looks - looked).to.be.below(3);
 
     held.release();
     expect((await waitForStatus(client, second.body.triggerId, 'succeeded')).attemptCount).to.equal(1);
@@ -108,10 +113,10 @@ describe('A job its predecessor claimed while a chat turn held its conversation'
     const first = (await client.post('/api/v1/triggers', { agentId, task: 'First' })).body;
     await waitForStatus(client, first.triggerId, 'running');
     // The replies go in the order the model is asked: the job's first, then the turn's.
-    await until(() => app.model.requests.length === 1, 10_000);
+    await eventually('the job asking the model', () => app.model.requests.length === 1);
     // The turn holds the conversation while its model call is held.
     const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Hello' });
-    await until(() => app.model.requests.length === 2, 10_000);
+    await eventually('the turn asking the model', () => app.model.requests.length === 2);
     const second = (await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'Second' })).body;
     expect(second.status).to.equal('queued');
 
@@ -180,7 +185,7 @@ describe('Two controller replicas', () => {
     );
     expect(created.map((r) => r.status)).to.deep.equal(Array(JOBS).fill(202));
 
-    await until(() => replicas.reduce((n, r) => n + r.model.requests.length, 0) >= JOBS, 60_000);
+    await eventually('every job asking the model', () => replicas.reduce((n, r) => n + r.model.requests.length, 0) >= JOBS, { withinMs: 60_000, everyMs: 50 });
     const jobs = await allSettled(client, conversations, JOBS);
     expect(jobs).to.have.length(JOBS);
     expect(jobs.filter((j) => j.status !== 'succeeded' || j.attemptCount !== 1)).to.deep.equal([]);
@@ -198,21 +203,11 @@ describe('Two controller replicas', () => {
   });
 });
 
-/** Until `done()` holds, checking every 50 ms for at most `ms`. */
-async function until(done: () => boolean, ms: number): Promise<void> {
-  for (const end = Date.now() + ms; !done(); await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (Date.now() > end) throw new Error(`not done within ${ms} ms`);
-  }
-}
-
-/** Every job of the conversations, once none is pending any more (polls the lists, bounded). */
-async function allSettled(client: Client, conversations: string[], total: number): Promise<{ triggerId: string; status: string; attemptCount: number }[]> {
-  let jobs: { triggerId: string; status: string; attemptCount: number }[] = [];
-  for (let poll = 0; poll < 40; poll++) {
+/** Every job of the conversations, once none is pending any more. */
+function allSettled(client: Client, conversations: string[], total: number): Promise<{ triggerId: string; status: string; attemptCount: number }[]> {
+  return eventually('every job to settle', async () => {
     const lists = await Promise.all(conversations.map((id) => client.get(`/api/v1/conversations/${id}/triggers?limit=100`)));
-    jobs = lists.flatMap((l) => l.body.triggers);
-    if (jobs.length === total && jobs.every((j) => ['succeeded', 'failed', 'expired', 'cancelled'].includes(j.status))) return jobs;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return jobs;
+    const jobs: { triggerId: string; status: string; attemptCount: number }[] = lists.flatMap((l) => l.body.triggers);
+    return jobs.length === total && jobs.every((j) => ['succeeded', 'failed', 'expired', 'cancelled'].includes(j.status)) && jobs;
+  }, { everyMs: 250 });
 }

@@ -4,7 +4,8 @@ import { enqueueEvent, type Envelope, type OutboxEvent } from '../../pkg/webhook
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
 import { switchboard } from '../support/cli.js';
 import { manualClock, startJobsApp } from '../support/triggers.js';
-import { eventually, signatureProblem, startReceiver, type Receiver } from '../support/webhooks.js';
+import { eventually } from '../support/eventually.js';
+import { signatureProblem, startReceiver, type Receiver } from '../support/webhooks.js';
 
 const MINUTE = 60_000;
 
@@ -32,7 +33,7 @@ function enqueue(app: TestApp, event: Partial<OutboxEvent> & Pick<OutboxEvent, '
 const stored = (app: TestApp, id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
 
 async function settled(app: TestApp, id: string, status: 'delivered' | 'failed') {
-  await eventually(async () => (await stored(app, id))?.status !== 'pending', `event ${id} to settle`);
+  await eventually(`event ${id} to settle`, async () => (await stored(app, id))?.status !== 'pending');
   const row = await stored(app, id);
   expect(row.status, row.last_error).to.equal(status);
   return row;
@@ -83,7 +84,7 @@ describe('Webhook delivery (the webhooks controller)', function () {
         for (let n = 0; n < 6; n++) written.get(key)!.push((await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } })).id);
       }),
     );
-    await eventually(() => receiver.events.length >= 30, '30 deliveries');
+    await eventually('30 deliveries', () => receiver.events.length >= 30);
 
     expect(receiver.rejected).to.deep.equal([]);
     expect(receiver.requests).to.have.length(30);
@@ -109,7 +110,7 @@ describe('Webhook delivery (the webhooks controller)', function () {
 
   it('tries message.created three times, a few seconds apart, with the same event id', async () => {
     // Earlier tests' events may still be going out: the counts below must move for this event only.
-    await eventually(async () => Number((await app.runtime.ctx.db('webhook_outbox').where({ status: 'pending' }).count({ n: '*' }).first())?.n) === 0, 'the outbox to drain');
+    await eventually('the outbox to drain', async () => Number((await app.runtime.ctx.db('webhook_outbox').where({ status: 'pending' }).count({ n: '*' }).first())?.n) === 0);
     const before = await deliveryCounts(app, replica);
     receiver.answers.push(500, 503);
     const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('msg'), type: 'message.created', target: 'message' });

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { eventually } from '../support/eventually.js';
 
 const scrape = async (app: TestApp): Promise<string> => (await fetch(`${app.url}/metrics`)).text();
 
@@ -68,11 +69,10 @@ describe('Prometheus metrics', () => {
     // The controller counts the run's end once its closing round trip answers, which can be just
     // after the long poll heard of the commit.
     const completed = /switchboard_trigger_transitions_total\{event="complete",status="succeeded"\} [1-9]/;
-    let text = await scrape(app);
-    for (let i = 0; i < 100 && !completed.test(text); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      text = await scrape(app);
-    }
+    const text = await eventually('the run\'s end counted', async () => {
+      const scraped = await scrape(app);
+      return completed.test(scraped) && scraped;
+    });
     expect(text).to.match(/switchboard_trigger_transitions_total\{event="create",status="queued"\} [1-9]/);
     expect(text).to.match(/switchboard_trigger_transitions_total\{event="claim",status="running"\} [1-9]/);
     expect(text).to.match(completed);
@@ -97,14 +97,11 @@ describe('Prometheus metrics', () => {
     );
     try {
       const query = encodeURIComponent(`sum(switchboard_api_requests_total{tenant="${tenantId}"})`);
-      let value: string | undefined;
-      for (let i = 0; i < 60 && value !== '4'; i++) {
-        await new Promise((r) => setTimeout(r, 500));
+      await eventually('Prometheus to count the 4 requests', async () => {
         const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${query}`).catch(() => null);
         const body = res?.ok ? ((await res.json()) as { data: { result: { value: [number, string] }[] } }) : null;
-        value = body?.data.result[0]?.value[1];
-      }
-      expect(value).to.equal('4');
+        return body?.data.result[0]?.value[1] === '4';
+      }, { withinMs: 30_000, everyMs: 500 });
     } finally {
       prometheus.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

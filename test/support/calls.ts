@@ -10,6 +10,7 @@ import { SUMMARY_INSTRUCTION } from '../../pkg/agent/summary.js';
 import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import type { Client, TestApp } from './app.js';
+import { eventually } from './eventually.js';
 import type { ScriptedReply } from './model.js';
 import { startJobsApp } from './triggers.js';
 
@@ -96,22 +97,13 @@ export async function finalResult(client: Client, callId: string, polls = 30): P
   return res.body;
 }
 
-/** Until `check` holds: polled every `everyMs`, at most `polls` times. */
-export async function until(check: () => Promise<boolean>, what = 'the condition', polls = 400, everyMs = 25): Promise<void> {
-  for (let i = 0; i < polls; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  throw new Error(`${what} did not hold within ${polls} polls`);
-}
-
 /** The call record once its status is `status`. */
 export async function callStatus(client: Client, callId: string, status: string): Promise<any> {
   let record: any;
-  await until(async () => {
+  await eventually(`call ${callId} reaching ${status}`, async () => {
     record = (await client.get(`/v1/calls/${callId}`)).body;
     return record.status === status;
-  }, `call ${callId} reaching ${status}`);
+  });
   return record;
 }
 

@@ -28,6 +28,11 @@ export class ManualClock implements Clock {
     };
   }
 
+  /** How many timers are waiting for the clock to move. */
+  get waiting(): number {
+    return this.timers.length;
+  }
+
   set(to: Date): void {
     this.current = to.getTime();
     this.fireDue();

@@ -68,15 +68,6 @@ export async function startReceiver(secret: string, opts: { host?: '127.0.0.1' |
   return Object.assign(receiver, { url: `${server.url}/hooks`, requests: server.requests, close: server.close });
 }
 
-/** Poll `check` until it returns true, at most `tries` times, `everyMs` apart. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, tries = 300, everyMs = 25): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 export interface Deliveries {
   app: TestApp;
   tenantId: string;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eventually } from '../../support/eventually.js';
 import { startJobsApp } from '../../support/triggers.js';
 import type { TestApp } from '../../support/app.js';
 
@@ -19,7 +20,7 @@ describe('Conversation lock connections', () => {
       `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
     );
     expect(ended.rows.length, 'idle lock connections').to.be.greaterThan(0);
-    for (let i = 0; i < 200 && !app.logs.some((line) => line.includes('idle lock connection lost')); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    await eventually('the lost lock connections noticed', () => app.logs.some((line) => line.includes('idle lock connection lost')));
 
     const again = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Two' });
 

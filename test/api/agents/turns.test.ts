@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { updateAgent } from '../../../pkg/store/agents.js';
 import { startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { eventually } from '../../support/eventually.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
 
 const system = (content: string) => ({ role: 'system', content });
@@ -167,11 +168,10 @@ describe('POST /api/v1/conversations/:conversationId/messages past the synchrono
 
     expect(reply.status).to.equal(504);
     expect(reply.body.error).to.be.a('string').and.not.empty;
-    let messages: any[] = [];
-    for (let i = 0; i < 100 && messages.length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      messages = (await client.get(`/api/v1/conversations/${id}`)).body.messages;
-    }
+    const messages: any[] = await eventually('the turn recorded', async () => {
+      const { body } = await client.get(`/api/v1/conversations/${id}`);
+      return body.messages.length >= 2 && body.messages;
+    });
     expect(messages.map((m) => [m.role, m.content])).to.deep.equal([
       ['user', 'Slow question'],
       ['assistant', 'Sorry for the wait.'],

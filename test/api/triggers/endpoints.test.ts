@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createAgent } from '../../../pkg/store/agents.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
 import type { Client, TestApp } from '../../support/app.js';
+import { eventually } from '../../support/eventually.js';
 import { heldReply, manualClock, startJobsApp, waitForStatus } from '../../support/triggers.js';
 
 // Controllers off: every job stays where the request put it. The clock starts at NOW and moves
@@ -429,7 +430,11 @@ describe('Trigger endpoints', () => {
 
     it('with ?wait= answers the current object when the time runs out without a change', async () => {
       const created = await c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Reconcile invoices' });
-      const res = await c.client.get(`/api/v1/triggers/${created.body.triggerId}?wait=1`);
+      const answer = c.client.get(`/api/v1/triggers/${created.body.triggerId}?wait=1`);
+      // This app runs no controllers: the long poll's is the only timer on the clock.
+      await eventually('the long poll to wait for the clock', () => manualClock(app).waiting > 0);
+      app.advance(1000);
+      const res = await answer;
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ triggerId: created.body.triggerId, status: 'queued' });
     });
@@ -595,7 +600,7 @@ describe('Trigger endpoints with the controllers running', () => {
     async function turnWaitingForLock(): Promise<void> {
       const waiting = async () =>
         (await app.runtime.ctx.db('pg_locks').where({ locktype: 'advisory', granted: false }).count({ n: '*' }).first())!.n;
-      while (Number(await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await eventually('a turn waiting for the lock', async () => Number(await waiting()) > 0);
     }
     const transcript = async (conversationId: string): Promise<{ role: string; content: string }[]> =>
       (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, until, type CallsApp } from '../../support/calls.js';
+import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { eventually } from '../../support/eventually.js';
 import { startProcess, type SwitchboardProcess } from '../../support/processes.js';
 import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
 
@@ -116,7 +117,7 @@ if (redisUrl) {
       expect((await client.post('/v1/calls', { to: NUMBERS.busy })).body.error.code).to.equal('tenant_busy');
       // Polled slowly: every refused try counts against the 30 calls a minute.
       let next: { status: number; body: any } = { status: 0, body: {} };
-      await until(async () => (next = await client.post('/v1/calls', { to: NUMBERS.busy })).status !== 429, 'the slot lease running out', 40, 500);
+      await eventually('the slot lease running out', async () => (next = await client.post('/v1/calls', { to: NUMBERS.busy })).status !== 429, { everyMs: 500 });
       expect(next.status, JSON.stringify(next.body)).to.equal(201);
 
       await replica();

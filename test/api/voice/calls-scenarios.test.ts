@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { agentRef } from '../../../pkg/ids.js';
 import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
-import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, until, type CallsApp } from '../../support/calls.js';
+import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
+import { eventually } from '../../support/eventually.js';
 import { heldReply } from '../../support/triggers.js';
 
 const EVENTS_URL = 'https://127.0.0.1:9/events';
@@ -152,7 +153,7 @@ describe('Calls on the simulated network', () => {
     const placed = await client.post('/v1/calls', { to: NUMBERS.stays, task });
     await callStatus(client, placed.body.id, 'in-progress');
     // Once the agent has spoken, the callee's next line (a minute away) is all that is left.
-    await until(async () => (await client.get(`/v1/calls/${placed.body.id}/result`)).body.transcript.length === 2);
+    await eventually('the agent speaking', async () => (await client.get(`/v1/calls/${placed.body.id}/result`)).body.transcript.length === 2);
     const hung = await client.post(`/v1/calls/${placed.body.id}/hangup`);
     expect(hung.status).to.equal(200);
     expect(hung.body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
@@ -271,16 +272,16 @@ describe('Calls on the simulated network', () => {
     app.script(task, held.reply, { content: 'Noted.' });
     const id = (await client.post('/v1/calls', { to: NUMBERS.stays, task })).body.id as string;
     await callStatus(client, id, 'in-progress');
-    await until(async () => app.model.requests.some((r) => JSON.stringify(r.messages).includes(task)), 'the agent being asked');
+    await eventually('the agent being asked', async () => app.model.requests.some((r) => JSON.stringify(r.messages).includes(task)));
 
     // The test holds the call's webhook-order lock: the hang-up queues behind it, then the message.
     const holder = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
     await holder.connect();
     const waiting = (n: number) =>
-      until(async () => {
+      eventually(`${n} transactions waiting`, async () => {
         const { rows } = await holder.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
         return rows[0].n >= n;
-      }, `${n} transactions waiting`);
+      });
     await holder.query('begin');
     await holder.query('select pg_advisory_xact_lock(hashtext($1))', [`webhook-order:${id}`]);
     const hangup = client.post(`/v1/calls/${id}/hangup`);

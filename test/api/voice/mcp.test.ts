@@ -3,7 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
-import { NUMBERS, startCallsApp, SUMMARY, until, type CallsApp } from '../../support/calls.js';
+import { NUMBERS, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
+import { eventually } from '../../support/eventually.js';
 
 const TOOLS = ['place_call', 'get_call', 'get_call_result', 'steer_call', 'hangup_call', 'list_calls', 'list_voices'];
 
@@ -156,7 +157,7 @@ describe('MCP server at /mcp', () => {
     const { apiKey, client: rest } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     const placed = value(await call(client, 'place_call', { to: NUMBERS.stays, task: 'MCP: stay on the line' }));
-    await until(async () => (await rest.get(`/v1/calls/${placed.id}`)).body.status === 'in-progress', 'the call answered');
+    await eventually('the call answered', async () => (await rest.get(`/v1/calls/${placed.id}`)).body.status === 'in-progress');
     expect(value(await call(client, 'steer_call', { call_id: placed.id, instruction: 'Offer the discount' }))).to.deep.equal({ call_id: placed.id, accepted: true });
     value(await call(client, 'hangup_call', { call_id: placed.id }));
   });

@@ -59,8 +59,8 @@ export interface KubeApiServer {
   compact(): void;
   /** 'unavailable' answers 503, 'hang' never answers; both drop open watches. null ends the outage. */
   setOutage(outage: Outage | null): void;
-  /** Requests a hang holds: how many the client closed while waiting, and how long the oldest still open has waited (0: none). */
-  hung(): { abandoned: number; oldestOpenMs: number };
+  /** Requests a hang holds: how many the client closed while waiting, and how many are still open. */
+  hung(): { abandoned: number; open: number };
   close(): Promise<void>;
 }
 
@@ -100,8 +100,8 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
   const requests: RecordedKubeRequest[] = [];
   const watches = new Set<() => void>();
   let outage: { kind: Outage; release: Promise<void>; end(): void } | null = null;
-  // Requests held by a hang, with when they arrived; and how many of them the client closed.
-  const held = new Map<ServerResponse, number>();
+  // Requests held by a hang, and how many of them the client closed.
+  const held = new Set<ServerResponse>();
   let abandoned = 0;
   let address = '';
   const context: HandlerContext = {
@@ -124,7 +124,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       const body = Buffer.concat(chunks).toString('utf8');
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       if (outage?.kind === 'hang') {
-        held.set(res, Date.now());
+        held.add(res);
         res.once('close', () => {
           if (held.delete(res)) abandoned++;
         });
@@ -171,7 +171,7 @@ export async function startKubeApiServer(options: KubeApiServerOptions = {}): Pr
       },
     },
     compact: () => store.compact(),
-    hung: () => ({ abandoned, oldestOpenMs: held.size ? Date.now() - Math.min(...held.values()) : 0 }),
+    hung: () => ({ abandoned, open: held.size }),
     setOutage(kind) {
       endOutage();
       if (!kind) return;
