@@ -3,6 +3,7 @@ import { ControllerManager, type Claimed, type Reconciler } from '../../controll
 import { notify } from '../../pkg/db/notify.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { eventually } from '../support/eventually.js';
+import { manualClock } from '../support/triggers.js';
 
 /**
  * A reconciler of the test's own rows, to drive the manager's loop step by step: claims take ids
@@ -85,6 +86,38 @@ describe('The controller manager', () => {
       await eventually('sweeps while full', async () => p.sweeps() > swept + 1);
       p.finish('first');
       p.finish('second');
+    } finally {
+      await manager.stop();
+    }
+  });
+});
+
+describe('The controller manager on a manual clock', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ manualClock: true });
+  });
+  after(async () => app.close());
+
+  it('looks again when the clock reaches the due time a claim reported, with no wake-up', async () => {
+    const clock = manualClock(app);
+    const due = new Date(clock.now().getTime() + 60_000);
+    let claims = 0;
+    const reconciler: Reconciler = {
+      name: 'probe',
+      channel: 'manager_test_clock',
+      sweep: async () => {},
+      claim: async () => ({ claimed: [], nextDue: ++claims === 1 ? due : null }),
+      heartbeat: async () => {},
+      release: async () => {},
+    };
+    // The idle sleep is far longer than the test may take: only the due time can end it.
+    const manager = new ControllerManager(app.runtime.ctx, [reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    await manager.start();
+    try {
+      await eventually('the first look', () => claims === 1);
+      clock.set(due);
+      await eventually('a look at the due time', () => claims === 2);
     } finally {
       await manager.stop();
     }

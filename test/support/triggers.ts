@@ -1,12 +1,13 @@
 // Job test helpers: an app on a database of its own (its controllers claim only its own jobs, and
-// jobs it leaves behind never reach another file's controllers), waiting for a status through the
-// long poll, and model replies held until a test releases them.
+// jobs it leaves behind never reach another file's controllers), waiting for a status, and model
+// replies held until a test releases them.
 import { expect } from 'chai';
 import pg from 'pg';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { createDb, migrate } from '../../pkg/db/index.js';
 import { startTestApp, type Client, type TestApp } from './app.js';
 import { ManualClock } from './clock.js';
+import { eventually } from './eventually.js';
 import { testDatabaseUrl } from './hooks.js';
 import type { ScriptedReply } from './model.js';
 
@@ -55,15 +56,14 @@ export function manualClock(app: TestApp): ManualClock {
 const TERMINAL = ['succeeded', 'failed', 'expired', 'cancelled'];
 
 /**
- * Long-poll the job until it reaches `status` (or ends otherwise), at most `polls` polls. Short
- * polls: a long poll waits for a change from the status it first reads, and the job may have
- * moved on since the previous answer.
+ * The job once it reaches `status` (or ends otherwise), by short polls: a long poll waits for a
+ * change from the status it first reads, which on a manual clock may never come.
  */
-export async function waitForStatus(client: Client, triggerId: string, status: string, polls = 40): Promise<any> {
-  let res = await client.get(`/api/v1/triggers/${triggerId}`);
-  for (let i = 0; i < polls && res.status === 200 && res.body.status !== status && !TERMINAL.includes(res.body.status); i++) {
-    res = await client.get(`/api/v1/triggers/${triggerId}?wait=1`);
-  }
+export async function waitForStatus(client: Client, triggerId: string, status: string): Promise<any> {
+  const res = await eventually(`job ${triggerId} to be ${status}`, async () => {
+    const current = await client.get(`/api/v1/triggers/${triggerId}`);
+    return (current.status !== 200 || current.body.status === status || TERMINAL.includes(current.body.status)) && current;
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   expect(res.body.status, `job ${triggerId} (errorMessage: ${res.body.errorMessage})`).to.equal(status);
   return res.body;
