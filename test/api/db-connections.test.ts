@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { TestApp } from '../support/app.js';
-import { until } from '../support/calls.js';
+import { eventually } from '../support/eventually.js';
 import { startSwitchboard, type RunningSwitchboard } from '../support/cli.js';
 import { heldReply, startJobsApp } from '../support/triggers.js';
 
@@ -32,10 +32,10 @@ describe('Postgres connections of one process (SWITCHBOARD_DB_POOL_MAX)', () => 
     );
     // Every turn either holds a connection (waiting at the model) or has been answered.
     let most = 0;
-    await until(async () => {
+    await eventually('every turn answered or at the model', async () => {
       most = Math.max(most, await connectionsNow());
       return answered.length + app.model.requests.length === TURNS;
-    }, 'every turn answered or at the model');
+    });
     most = Math.max(most, await connectionsNow());
     held.release();
     await Promise.all(turns);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { until } from '../support/calls.js';
+import { eventually } from '../support/eventually.js';
 import { heldReply } from '../support/triggers.js';
 
 describe('HTTP server timeouts', () => {
@@ -32,7 +32,7 @@ describe('HTTP server timeouts', () => {
     const held = heldReply({ content: 'Answered after the timeout.' });
     app.model.reply(held.reply);
     const stream = client.stream(turn, { message: 'Hi', stream: true });
-    await until(async () => app.model.requests.length === 1, 'the streamed turn to ask the model');
+    await eventually('the streamed turn to ask the model', async () => app.model.requests.length === 1);
 
     const body = JSON.stringify({ agentId });
     const head = `POST /api/v1/conversations HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import { updateTenant } from '../../../pkg/store/tenants.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
-import { until } from '../../support/calls.js';
+import { eventually } from '../../support/eventually.js';
 
 /** Where each surface reads a JSON body, and how it shapes an error of `status`. */
 const SURFACES = [
@@ -66,10 +66,10 @@ describe('Request bodies that cannot be read', () => {
     socket.write(`POST /v1/calls HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"to":`);
     // Metered once its key is checked; its body is read next.
     const metered = async () => (await (await fetch(`${app.url}/metrics`)).text()).includes(`switchboard_api_requests_total{tenant="${tenantId}"`);
-    await until(metered, 'the request to be metered');
+    await eventually('the request to be metered', metered);
     socket.destroy();
 
-    await until(async () => app.logs.some((line) => line.includes('client aborted its request')), 'the abort to be logged');
+    await eventually('the abort to be logged', async () => app.logs.some((line) => line.includes('client aborted its request')));
     expect(errorLines(app)).to.deep.equal([]);
   });
 });

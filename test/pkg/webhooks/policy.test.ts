@@ -5,7 +5,8 @@ import { deliveryPolicies, eventClassOf, retryAfterMs, type EventClass } from '.
 import type { TestApp } from '../../support/app.js';
 import { startHttpsServer } from '../../support/https.js';
 import { manualClock } from '../../support/triggers.js';
-import { eventually, startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
+import { eventually } from '../../support/eventually.js';
+import { startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
 
 /** An event type of each class the outbox delivers, and where it goes. */
 const QUEUED: Partial<Record<EventClass, { type: string; target: WebhookTarget }>> = {
@@ -45,13 +46,13 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
       receiver.answers.push(...Array.from({ length: policy.tries }, () => 500));
       const sent = await enqueue(type, target);
       for (let tries = 1; tries < policy.tries; tries++) {
-        await eventually(async () => (await stored(sent.id)).attempts === tries && (await stored(sent.id)).lease_owner === null, `try ${tries}`);
+        await eventually(`try ${tries}`, async () => (await stored(sent.id)).attempts === tries && (await stored(sent.id)).lease_owner === null);
         const waitMs = retryAfterMs(policy, tries);
         expect((await stored(sent.id)).due_at.getTime() - clock.now().getTime(), `wait after try ${tries}`).to.equal(waitMs);
         clock.advance(waitMs);
         app.controllers!.wake();
       }
-      await eventually(async () => (await stored(sent.id)).status === 'failed', 'the event to fail');
+      await eventually('the event to fail', async () => (await stored(sent.id)).status === 'failed');
       expect(await stored(sent.id)).to.include({ attempts: policy.tries, max_attempts: policy.tries });
       expect(receiver.requests.filter((r) => r.headers['webhook-id'] === sent.id)).to.have.length(policy.tries);
     });
@@ -61,7 +62,7 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
     const silent = await startHttpsServer(() => undefined);
     try {
       const sent = await enqueue('call.ended', 'events', silent.url);
-      await eventually(async () => (await stored(sent.id)).status === 'failed', 'the event to fail', 400);
+      await eventually('the event to fail', async () => (await stored(sent.id)).status === 'failed', { withinMs: 10_000 });
       const { answerWindowMs } = deliveryPolicies(app.runtime.ctx.config).call_event;
       expect((await stored(sent.id)).last_error).to.equal(`timed out after ${answerWindowMs} ms`);
     } finally {

@@ -5,7 +5,8 @@ import { deliveryPolicy } from '../../../pkg/webhooks/policy.js';
 import { DELIVERY_TRANSITIONS, type DeliveryTransition } from '../../../pkg/webhooks/state.js';
 import type { TestApp } from '../../support/app.js';
 import { manualClock } from '../../support/triggers.js';
-import { eventually, startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
+import { eventually } from '../../support/eventually.js';
+import { startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
 
 const rowKey = (t: Pick<DeliveryTransition, 'from' | 'event'>) => `${t.from ?? '(none)'}:${t.event}`;
 
@@ -35,7 +36,7 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
   const stored = (id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
   const triesOf = (id: string) => receiver.requests.filter((r) => r.headers['webhook-id'] === id);
   async function settled(id: string) {
-    await eventually(async () => (await stored(id))?.status !== 'pending', `event ${id} to settle`);
+    await eventually(`event ${id} to settle`, async () => (await stored(id))?.status !== 'pending');
     return stored(id);
   }
 
@@ -76,7 +77,7 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
         const clock = manualClock(app);
         receiver.answers.push(500);
         const sent = await enqueue({ type: 'message.created', target: 'message', orderingKey: prefixedId('msg') });
-        await eventually(async () => (await stored(sent.id))?.attempts === 1 && (await stored(sent.id)).lease_owner === null, 'the first try to be recorded');
+        await eventually('the first try to be recorded', async () => (await stored(sent.id))?.attempts === 1 && (await stored(sent.id)).lease_owner === null);
         const waiting = await stored(sent.id);
         const waitMs = deliveryPolicy(app.runtime.ctx.config, 'message.created').retryAfterMs[0]!;
         expect(waiting).to.include({ status: 'pending', last_error: 'the receiver answered HTTP 500' });
