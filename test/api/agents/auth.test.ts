@@ -113,9 +113,10 @@ describe('Authentication', () => {
       });
       req.on('error', reject);
     });
+    const refused = new Promise((resolve) => req.once('response', resolve));
     req.flushHeaders();
-    // The key's lookup is refused while the body is still on its way.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The key is refused before the body is read: the answer comes while the body is still on its way.
+    await refused;
     req.end(body);
     const res = await answered.finally(() => process.off('unhandledRejection', note));
     expect(res.status).to.equal(401);

@@ -599,7 +599,11 @@ describe('Trigger endpoints with the controllers running', () => {
     /** Returns once a turn waits for a conversation's lock (held by a running job). */
     async function turnWaitingForLock(): Promise<void> {
       const waiting = async () =>
-        (await app.runtime.ctx.db('pg_locks').where({ locktype: 'advisory', granted: false }).count({ n: '*' }).first())!.n;
+        (await app.runtime.ctx.db('pg_locks')
+          .where({ locktype: 'advisory', granted: false })
+          // Only this run's database: other suites on the same server take advisory locks too.
+          .whereRaw('database = (select oid from pg_database where datname = current_database())')
+          .count({ n: '*' }).first())!.n;
       await eventually('a turn waiting for the lock', async () => Number(await waiting()) > 0);
     }
     const transcript = async (conversationId: string): Promise<{ role: string; content: string }[]> =>
