@@ -28,8 +28,8 @@ export async function enqueueCallEvent(ctx: Tx, row: CallRow, type: string, extr
   });
 }
 
-/** The events each transition announces, in the order they happened. */
-const ANNOUNCED: Record<CallEvent, string[]> = {
+/** The webhooks each transition causes, in the order they happened. */
+const TRANSITION_WEBHOOKS: Record<CallEvent, string[]> = {
   ring: ['call.initiated'],
   answer: ['call.answered', 'call.updated'],
   busy: ['call.ended'],
@@ -63,13 +63,14 @@ export async function applyCallEvent(
   const row = await ctx.db.transaction(async (trx: Knex.Transaction) => {
     const tx = { ...ctx, db: trx };
     const changed = await transitionCall(tx, id, event, patch, owner);
-    if (changed) await announce(tx, changed, event);
+    if (changed) await enqueueTransitionWebhooks(tx, changed, event);
     return changed;
   });
   if (row && ENDED.includes(row.status)) await ctx.callLimits.releaseSlot(row);
   return row;
 }
 
-export async function announce(ctx: Tx, row: CallRow, event: CallEvent): Promise<void> {
-  for (const type of ANNOUNCED[event]) await enqueueCallEvent(ctx, row, type);
+/** Writes to the outbox the webhooks that `event` causes for the call it moved to `row`. */
+export async function enqueueTransitionWebhooks(ctx: Tx, row: CallRow, event: CallEvent): Promise<void> {
+  for (const type of TRANSITION_WEBHOOKS[event]) await enqueueCallEvent(ctx, row, type);
 }

@@ -2,14 +2,14 @@
 // their max_duration_sec are hung up; each with its call.ended, and its slot given back.
 import type { Ctx } from '../context.js';
 import { sweepCalls } from '../store/calls.js';
-import { announce } from './events.js';
+import { enqueueTransitionWebhooks } from './events.js';
 
 export async function sweepCallDeadlines(ctx: Ctx): Promise<void> {
   const { interrupted, overtime } = await ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
     const swept = await sweepCalls(tx);
-    for (const row of swept.interrupted) await announce(tx, row, 'interrupted');
-    for (const row of swept.overtime) await announce(tx, row, 'hang_up');
+    for (const row of swept.interrupted) await enqueueTransitionWebhooks(tx, row, 'interrupted');
+    for (const row of swept.overtime) await enqueueTransitionWebhooks(tx, row, 'hang_up');
     return swept;
   });
   for (const row of [...interrupted, ...overtime]) await ctx.callLimits.releaseSlot(row);
