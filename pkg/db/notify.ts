@@ -13,11 +13,8 @@ export async function notify(db: Knex, channel: string, payload = ''): Promise<v
   await db.raw('select pg_notify(?, ?)', [channel, payload]);
 }
 
-/**
- * A `returning` column that announces each changed row's id on `channel` from the statement that
- * changes it, saving the round trip of a separate notify. Drop the column with `withoutAnnounced`.
- */
-export function announce(db: Knex, channel: string): Knex.Raw {
+/** A `returning` column that notifies each changed row's id, saving a round trip; drop it with `withoutAnnounced`. */
+export function notifyIdColumn(db: Knex, channel: string): Knex.Raw {
   return db.raw('pg_notify(?, id::text) as announced', [channel]);
 }
 

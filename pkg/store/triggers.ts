@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { isUuid } from '../ids.js';
 import { NotFound } from '../errors.js';
-import { announce, CHANNELS, withoutAnnounced } from '../db/notify.js';
+import { CHANNELS, notifyIdColumn, withoutAnnounced } from '../db/notify.js';
 import { usableAgent } from './agents.js';
 import { PENDING, sourcesOf, type TriggerEvent, type TriggerStatus } from '../triggers/state.js';
 
@@ -120,7 +120,7 @@ const triggerColumns = (row: Partial<TriggerRow>): Record<string, unknown> => ({
 export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise<TriggerRow> {
   const [inserted] = await db('triggers')
     .insert(triggerColumns(row))
-    .returning(['*', announce(db, CHANNELS.triggers)]);
+    .returning(['*', notifyIdColumn(db, CHANNELS.triggers)]);
   return withoutAnnounced<TriggerRow>(inserted);
 }
 
@@ -202,7 +202,7 @@ export async function applyTransition(
   }
   const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  const [row] = await query.update(columns).returning(['*', announce(ctx.db, CHANNELS.triggers)]);
+  const [row] = await query.update(columns).returning(['*', notifyIdColumn(ctx.db, CHANNELS.triggers)]);
   if (!row) return null;
   ctx.metrics.triggerTransitions.inc({ event, status: to });
   return withoutAnnounced(row as TriggerRow);
@@ -315,7 +315,7 @@ export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: strin
     .whereIn('id', ids)
     .andWhere({ status: 'running', lease_owner: owner })
     .update({ lease_owner: null, lease_until: now, due_at: now })
-    .returning(['id', announce(ctx.db, CHANNELS.triggers)]);
+    .returning(['id', notifyIdColumn(ctx.db, CHANNELS.triggers)]);
 }
 
 /** What the CR mirror projects: every live job, and finished ones completed since `since`. */
