@@ -1,4 +1,4 @@
-// Placing a call: idempotent per account, refused for numbers on the do-not-call list, limited per
+// Placing a call: idempotent per tenant, refused for numbers on the do-not-call list, limited per
 // minute and by simultaneous-call slots, and in Postgres before the caller hears of it.
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
@@ -54,7 +54,7 @@ function fingerprint(input: PlaceCallInput): string {
   return createHash('sha256').update(JSON.stringify(stable(input))).digest('hex');
 }
 
-/** The agent named by `agt_` id; else the account's default voice agent; else its first agent. */
+/** The agent named by `agt_` id; else the tenant's default voice agent; else its first agent. */
 async function agentFor(ctx: Ctx, tenant: Tenant, ref: string | undefined): Promise<string> {
   if (ref !== undefined) {
     const id = parseAgentRef(ref);
@@ -71,7 +71,8 @@ async function agentFor(ctx: Ctx, tenant: Tenant, ref: string | undefined): Prom
   return first.id;
 }
 
-async function checked(ctx: Ctx, tenant: Tenant, input: PlaceCallInput) {
+/** Refuses a request no call can be placed for; else its numbers in E.164 and its agent. */
+async function validateCallRequest(ctx: Ctx, tenant: Tenant, input: PlaceCallInput) {
   const to = toE164(input.to, tenant.country);
   if (!to) throw new Unprocessable(`to: ${input.to} is not a valid phone number (E.164, or national in ${tenant.country})`, 'invalid_to');
   const from = input.from === undefined ? ctx.config.SWITCHBOARD_CALLER_ID : toE164(input.from, tenant.country);
@@ -93,7 +94,7 @@ export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput,
   const { tenant } = caller;
   // A brief or a callback is what the calls-through-API-and-MCP feature sells; a plain call needs only a key.
   if (input.task !== undefined || input.callback_url !== undefined) requireFeature(tenant, 'voice_api');
-  const { to, from, agentId } = await checked(ctx, tenant, input);
+  const { to, from, agentId } = await validateCallRequest(ctx, tenant, input);
   const hash = fingerprint(input);
   const id = prefixedId('cal');
   let slotTaken = false;
