@@ -73,8 +73,8 @@ function onShutdown(log: Logger, config: Config, runtime: Runtime, server: Serve
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** The demo company is created on the first start; its key is kept beside the embedded data. */
-async function demoCompany(runtime: Runtime, config: Config): Promise<Bootstrapped> {
+/** The demo tenant is created on the first start; its key is kept beside the embedded data. */
+async function demoTenant(runtime: Runtime, config: Config): Promise<Bootstrapped> {
   const file = join(config.SWITCHBOARD_DATA_DIR, 'demo.json');
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Bootstrapped;
@@ -138,7 +138,7 @@ async function main(argv: string[]): Promise<void> {
     case 'dev': {
       const runtime = await startRuntime(config, log);
       await migrate(runtime.ctx.db);
-      const demo = await demoCompany(runtime, config);
+      const demo = await demoTenant(runtime, config);
       const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
       onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
       printWelcome(server, demo);

@@ -8,7 +8,7 @@ import { refuseImpossiblePath } from '../http/path.js';
 import { voiceErrorHandler } from './errors.js';
 import { refuseUnstorableText } from './unstorable-text.js';
 import { callsRouter } from './calls.js';
-import { accountRouter } from './account.js';
+import { tenantRouter } from './tenant.js';
 import { reportsRouter } from './reports.js';
 import { voiceOpenApiDocument } from './openapi.js';
 
@@ -23,7 +23,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(express.json({ limit: '128kb' }));
   r.use(refuseUnstorableText);
   r.use(callsRouter(ctx));
-  r.use(accountRouter(ctx));
+  r.use(tenantRouter(ctx));
   r.use(reportsRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');

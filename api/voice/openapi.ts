@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import { documentOperation, operation, type Operation } from '../http/openapi.js';
 import { voiceErrorSchema } from './errors.js';
-import * as a from './account-schemas.js';
+import * as a from './tenant-schemas.js';
 import * as c from './call-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
@@ -73,14 +73,14 @@ export function voiceOpenApiDocument() {
         get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),
       },
       '/tenants/{account_id}/api-keys': {
-        post: op({ summary: 'Create an API key; the key is in this reply only', path: a.accountParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404, 422] }),
-        get: op({ summary: "List the account's API keys, revoked ones included", path: a.accountParam, ok: [200, a.apiKeyListSchema], errors: [404] }),
+        post: op({ summary: 'Create an API key; the key is in this reply only', path: a.tenantParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404, 422] }),
+        get: op({ summary: "List the account's API keys, revoked ones included", path: a.tenantParam, ok: [200, a.apiKeyListSchema], errors: [404] }),
       },
       '/tenants/{account_id}/api-keys/{key_id}': {
         delete: op({ summary: 'Revoke an API key, at once; it stays listed as revoked', path: a.keyParam, ok: [200, a.apiKeySchema], errors: [404] }),
       },
       '/tenants/{account_id}/settings': {
-        patch: op({ summary: 'Change account settings', path: a.accountParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404, 422] }),
+        patch: op({ summary: 'Change account settings', path: a.tenantParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404, 422] }),
       },
       '/reports/api-usage': {
         get: op({

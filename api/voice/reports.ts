@@ -4,7 +4,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { usageCsv, usageReport } from '../../pkg/metering/report.js';
 import { principalOf } from '../http/auth.js';
 import { parseVoice } from './parse.js';
-import { usageQuery } from './account-schemas.js';
+import { usageQuery } from './tenant-schemas.js';
 
 export function reportsRouter(ctx: Ctx): Router {
   const r = Router();

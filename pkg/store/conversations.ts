@@ -74,16 +74,16 @@ export function newConversationRow(ctx: Pick<Ctx, 'clock'>, input: Parameters<ty
 }
 
 /**
- * A conversation of the company on the API channel. Unknown or non-API sessions are 404;
- * another company's conversation is 403 (the spec's rule).
+ * A conversation of the tenant on the API channel. Unknown or non-API sessions are 404;
+ * another tenant's conversation is 403 (the spec's rule).
  */
 export async function getConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
   if (!isUuid(id)) throw new NotFound(`Unknown conversation ${id}`);
-  return companyConversation(await ctx.db('conversations').where({ id }).first(), tenantId, id);
+  return tenantConversation(await ctx.db('conversations').where({ id }).first(), tenantId, id);
 }
 
 /** The rule of getConversation applied to a row read elsewhere (undefined when there was none). */
-export function companyConversation(row: Row | undefined, tenantId: string, id: string): Conversation {
+export function tenantConversation(row: Row | undefined, tenantId: string, id: string): Conversation {
   if (!row || row.channel !== 'api') throw new NotFound(`Unknown conversation ${id}`);
   if (row.tenant_id !== tenantId) throw new Forbidden('Conversation belongs to a different company');
   return toConversation(row);

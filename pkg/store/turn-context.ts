@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import { Conflict, NotFound } from '../errors.js';
 import { toAgent, type Agent } from './agents.js';
-import { assertActive, companyConversation, type Conversation } from './conversations.js';
+import { assertActive, tenantConversation, type Conversation } from './conversations.js';
 import { balanceOf, checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
@@ -71,7 +71,7 @@ const balanceIn = ([[tenant]]: Rows): number => Number(tenant?.credit_total ?? 0
  */
 export function turnContext(tenant: Tenant, conversationId: string, rows: Rows, asHumanReply = false): TurnContext {
   const [, [row], [agent]] = rows;
-  const conversation = companyConversation(row, tenant.id, conversationId);
+  const conversation = tenantConversation(row, tenant.id, conversationId);
   assertActive(conversation);
   checkCanSpend(tenant, balanceIn(rows));
   const waiting: string[] = row!.waiting_job_ids;
@@ -87,7 +87,7 @@ export function jobRunContext(row: TriggerRow, rows: Rows): JobRunContext {
   const [[tenantRow], [conversationRow], [agent]] = rows;
   if (!tenantRow) throw new NotFound(`Unknown tenant ${row.tenant_id}`);
   const tenant = toTenant(tenantRow);
-  const conversation = companyConversation(conversationRow, tenant.id, row.conversation_id);
+  const conversation = tenantConversation(conversationRow, tenant.id, row.conversation_id);
   if (!agent) throw new NotFound(`Unknown agent ${conversation.agentId ?? row.agent_id}`);
   checkCanSpend(tenant, balanceIn(rows));
   return { ...read(conversation, rows), tenant };

@@ -1,4 +1,4 @@
-// Routes of the account: its API keys and settings. Another account's id answers 404, like a missing one.
+// Routes of the caller's tenant: its API keys and settings. Another tenant's id answers 404, like a missing one.
 import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
@@ -7,10 +7,10 @@ import { createKey, listKeys, revokeKey, type ApiKeyView } from '../../pkg/store
 import { updateTenant, type Tenant } from '../../pkg/store/tenants.js';
 import { principalOf } from '../http/auth.js';
 import { parseVoice } from './parse.js';
-import { createKeyBody, settingsBody } from './account-schemas.js';
+import { createKeyBody, settingsBody } from './tenant-schemas.js';
 
-/** The caller's own account, when the path names it. */
-function ownAccount(req: Request): Tenant {
+/** The caller's own tenant, when the path names it. */
+function ownTenant(req: Request): Tenant {
   const { tenant } = principalOf(req);
   if (req.params.account_id !== tenant.id) throw new NotFound(`No account ${req.params.account_id}`);
   return tenant;
@@ -37,28 +37,28 @@ const settingsView = (t: Tenant) => ({
   country: t.country,
 });
 
-export function accountRouter(ctx: Ctx): Router {
+export function tenantRouter(ctx: Ctx): Router {
   const r = Router();
 
   r.post('/tenants/:account_id/api-keys', async (req, res) => {
-    const tenant = ownAccount(req);
+    const tenant = ownTenant(req);
     const { name } = parseVoice(createKeyBody, req.body, 'api_key');
     const { key, apiKey } = await createKey(ctx, tenant.id, name);
     res.status(201).json({ id: key.id, name: key.name, prefix: key.prefix, key: apiKey, created_at: key.createdAt });
   });
 
   r.get('/tenants/:account_id/api-keys', async (req, res) => {
-    const tenant = ownAccount(req);
+    const tenant = ownTenant(req);
     res.json({ data: (await listKeys(ctx, tenant.id)).map(keyView) });
   });
 
   r.delete('/tenants/:account_id/api-keys/:key_id', async (req, res) => {
-    const tenant = ownAccount(req);
+    const tenant = ownTenant(req);
     res.json(keyView(await revokeKey(ctx, req.params.key_id!, tenant.id)));
   });
 
   r.patch('/tenants/:account_id/settings', async (req, res) => {
-    const tenant = ownAccount(req);
+    const tenant = ownTenant(req);
     const body = parseVoice(settingsBody, req.body, 'settings');
     res.json(settingsView(await updateTenant(ctx, tenant.id, { eventsUrl: body.events_url })));
   });

@@ -1,12 +1,12 @@
-// The account part of the Voice API contract (DECISIONS.md): API keys, settings, usage reports.
+// The tenant part of the Voice API contract (DECISIONS.md): API keys, settings, usage reports.
 import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { USAGE_GROUPS } from '../../pkg/metering/report.js';
 
 const timestamp = z.string().meta({ description: 'RFC 3339' });
 
-export const accountParam = z.object({ account_id: z.string().meta({ description: "The account's id (tnt_…); any other answers 404" }) });
-export const keyParam = accountParam.extend({ key_id: z.string().meta({ description: 'API key id (key_…)' }) });
+export const tenantParam = z.object({ account_id: z.string().meta({ description: "The account's id (tnt_…); any other answers 404" }) });
+export const keyParam = tenantParam.extend({ key_id: z.string().meta({ description: 'API key id (key_…)' }) });
 
 export const createKeyBody = z
   .object({ name: z.string().trim().min(1).max(100).meta({ description: 'A label for people, such as the system that uses the key' }) })
