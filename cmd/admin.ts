@@ -37,7 +37,7 @@ const settingsOptions: Options = {
   'requests-per-minute': str,
 };
 const SETTINGS = '[--timezone TZ] [--features a,b] [--max-pending-jobs N] [--min-credits N] [--billing prepaid|payg] [--requests-per-minute N]';
-// Voice settings of an existing company ('' clears a URL or the default agent).
+// Voice settings of an existing tenant ('' clears a URL or the default agent).
 const voiceOptions: Options = {
   'events-url': str,
   'message-webhook-url': str,

@@ -24,8 +24,8 @@ export interface Ctx {
   locks: TurnLocks;
   notifier: Notifier;
   metrics: Metrics;
-  /** API and MCP request counts per account, key, app, channel and day (batched into Postgres). */
+  /** API and MCP request counts per tenant, key, app, channel and day (batched into Postgres). */
   usage: UsageMeter;
-  /** Calls placed per minute and simultaneous-call slots, per account. */
+  /** Calls placed per minute and simultaneous-call slots, per tenant. */
   callLimits: CallLimits;
 }

@@ -1,4 +1,4 @@
-// Usage reports: requests, requests over the limit and calls placed of the caller's own account.
+// Usage reports: requests, requests over the limit and calls placed of the caller's own tenant.
 import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { usageCsv, usageReport } from '../../pkg/metering/report.js';

@@ -70,7 +70,7 @@ function handoffTool(ctx: Ctx, { tenant, agent }: TurnToolScope): TurnTool {
       try {
         next = await getUsableAgent(ctx, tenant.id, target.agentId);
       } catch (err) {
-        // A roster entry naming an agent the company may not use (another company's): the model is told, nothing moves.
+        // A roster entry naming an agent the tenant may not use (another tenant's): the model is told, nothing moves.
         if (!(err instanceof NotFound)) throw err;
         return { output: `Unknown agent for role ${target.roleName}; the conversation stays with you` };
       }

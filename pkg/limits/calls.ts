@@ -1,5 +1,5 @@
-// Per-account call limits: calls placed per minute, and the call concurrency cap (simultaneous
-// calls: the account's maxConcurrentCalls setting, DECISIONS.md default 10). A call holds a slot
+// Per-tenant call limits: calls placed per minute, and the call concurrency cap (simultaneous
+// calls: the tenant's maxConcurrentCalls setting, DECISIONS.md default 10). A call holds a slot
 // from placement until it ends: an expiring lease, renewed while the call is live and released the
 // moment it ends, so a replica that crashes mid-call cannot leak it. Exact across replicas with
 // Redis; in memory without it or while it is unavailable (per replica, so a call is never refused for it).
@@ -11,7 +11,7 @@ import type { CallRow } from '../store/calls.js';
 import type { Tenant } from '../store/tenants.js';
 import type { RateDecision, RateLimits } from './rate-limit.js';
 
-/** Calls an account may place per minute, API and MCP together (the spec's limit). */
+/** Calls a tenant may place per minute, API and MCP together (the spec's limit). */
 export const CALLS_PER_MINUTE = 30;
 
 /** How long a caller refused for `tenant_busy` is told to wait before trying again. */
@@ -21,9 +21,9 @@ const BUSY_RETRY_SEC = 5;
 export type SlotHolder = Pick<CallRow, 'tenant_id' | 'id'>;
 
 export interface CallLimits {
-  /** Count one placement against the account's per-minute limit. */
+  /** Count one placement against the tenant's per-minute limit. */
   consumePlacement(tenantId: string): Promise<RateDecision>;
-  /** Take a slot for a call being placed; 429 `tenant_busy` when the account already holds its cap of live calls. */
+  /** Take a slot for a call being placed; 429 `tenant_busy` when the tenant already holds its cap of live calls. */
   acquireSlot(tenant: Pick<Tenant, 'id' | 'maxConcurrentCalls'>, callId: string): Promise<void>;
   /** Extend the slots of calls still live (their controller's heartbeat). */
   renewSlots(calls: SlotHolder[]): Promise<void>;
@@ -63,7 +63,7 @@ const KEY_TTL_MS = 24 * 3_600_000;
 /** Slots held in this replica's memory: all of them without Redis, those taken while it was down with it. */
 function memorySlots(clock: Clock, leaseMs: number) {
   const held = new Map<string, Map<string, number>>();
-  // The account's live leases, expired ones dropped; an account with none is forgotten.
+  // The tenant's live leases, expired ones dropped; a tenant with none is forgotten.
   const live = (tenantId: string) => {
     const slots = held.get(tenantId) ?? new Map<string, number>();
     const now = clock.now().getTime();
@@ -127,7 +127,7 @@ function slotStore({ redis, limits, clock, leaseMs }: Options): SlotStore {
     async acquire(slot, max) {
       if (memory.holds(slot)) return memory.acquire(slot, max);
       const now = clock.now().getTime();
-      // Slots still held in memory since an outage count against the account's limit too.
+      // Slots still held in memory since an outage count against the tenant's limit too.
       const room = max - memory.count(slot.tenantId);
       const args = [String(now), String(now + leaseMs), slot.callId, String(room), String(KEY_TTL_MS)];
       return orMemory(

@@ -45,7 +45,7 @@ export function createRateLimits(redis: RedisClientType | null, obs: { metrics: 
     obs.log.warn('redis unavailable: rate limits fall back to per-replica in-memory counting');
   };
 
-  // One limiter per (scope, limit): a company's own setting may differ from its neighbours'.
+  // One limiter per (scope, limit): a tenant's own setting may differ from its neighbours'.
   const limiters = new Map<string, RateLimiterAbstract>();
   const limiter = (scope: string, points: number): RateLimiterAbstract => {
     const name = `${scope}:${points}`;

@@ -1,4 +1,4 @@
-// Usage metering of the API and MCP: counters per account, key, connected app, channel and UTC day,
+// Usage metering of the API and MCP: counters per tenant, key, connected app, channel and UTC day,
 // upserted in Postgres (one row per combination and day, never a row per request).
 import type { Db } from '../db/index.js';
 import type { Clock } from '../clock.js';
@@ -126,7 +126,7 @@ export class UsageMeter {
         this.#keep(batch);
         return;
       }
-      // A row the database refuses (its account deleted meanwhile) must not hold back the others'.
+      // A row the database refuses (its tenant deleted meanwhile) must not hold back the others'.
       for (const [i, row] of batch.entries()) {
         try {
           await addUsage(this.db, [row]);

@@ -1,4 +1,4 @@
-// Usage reports: an account's metered requests and placed calls, summed by key, app, channel or day.
+// Usage reports: a tenant's metered requests and placed calls, summed by key, app, channel or day.
 import type { Db } from '../db/index.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../validate.js';
@@ -33,7 +33,7 @@ export interface UsageReport {
 const addDays = (day: string, n: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * An account's usage between two UTC days (both included), summed over everything not grouped
+ * A tenant's usage between two UTC days (both included), summed over everything not grouped
  * by; with no grouping, one row of totals. This replica's pending counts are written first.
  */
 export async function usageReport(

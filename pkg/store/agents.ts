@@ -79,7 +79,7 @@ function columns(ctx: Pick<Ctx, 'secrets'>, input: ParsedAgentInput): Row {
   return out;
 }
 
-/** Handoff targets must be agents of the same company. */
+/** Handoff targets must be agents of the same tenant. */
 async function assertRosterOfTenant(ctx: Pick<Ctx, 'db'>, tenantId: string | null, roster: HandoffTarget[] = []): Promise<void> {
   if (!roster.length) return;
   const ids = [...new Set(roster.map((t) => t.agentId))];
@@ -121,7 +121,7 @@ export async function listAgents(ctx: Pick<Ctx, 'db'>, tenantId: string): Promis
   return (await ctx.db('agents').where({ tenant_id: tenantId }).orderBy('created_at')).map(toAgent);
 }
 
-/** An agent the company may use: its own or a public one; anything else is unknown (404). */
+/** An agent the tenant may use: its own or a public one; anything else is unknown (404). */
 export async function getUsableAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, agentId: string): Promise<Agent> {
   const row = await usableAgent(ctx.db, tenantId, agentId).first();
   if (!row) throw unknownAgent(agentId);

@@ -1,4 +1,4 @@
-// A company with one agent and one key: `admin bootstrap`, the dev seed, and tests.
+// A tenant with one agent and one key: `admin bootstrap`, the dev seed, and tests.
 import type { Ctx } from '../context.js';
 import { createAgent } from './agents.js';
 import { topUp } from './credits.js';

@@ -1,4 +1,4 @@
-// Company contacts: bound to conversations for identity and lasting memory.
+// A tenant's contacts: bound to conversations for identity and lasting memory.
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Ctx } from '../context.js';
@@ -53,7 +53,7 @@ export async function getContact(ctx: Pick<Ctx, 'db'>, tenantId: string, contact
 }
 
 /**
- * The contact a request names: an explicit contactId of the company, or one looked up by hints.
+ * The contact a request names: an explicit contactId of the tenant, or one looked up by hints.
  * externalUserId is the stable key, created once when new; a phone or email alone only finds an
  * existing contact (DECISIONS.md "Contacts from hints"). Returns null for anonymous requests.
  */

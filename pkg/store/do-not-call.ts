@@ -1,4 +1,4 @@
-// The account's do-not-call list: numbers (E.164) no call is placed to. Filled by operators and by
+// The tenant's do-not-call list: numbers (E.164) no call is placed to. Filled by operators and by
 // people who opt out on a call.
 import type { Ctx } from '../context.js';
 

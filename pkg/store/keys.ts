@@ -59,7 +59,7 @@ export interface Principal {
   keyId: string;
 }
 
-/** The principal of a key's row joined to its company's; 401 when there is none. Notes the key's use (at most once a minute). */
+/** The principal of a key's row joined to its tenant's; 401 when there is none. Notes the key's use (at most once a minute). */
 async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefined): Promise<Principal> {
   if (!row) throw new Unauthorized();
   const now = ctx.clock.now();
@@ -70,7 +70,7 @@ async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefine
 }
 
 /**
- * Resolve a bearer token: its live key and company. The lookup is by the token's SHA-256, so timing
+ * Resolve a bearer token: its live key and tenant. The lookup is by the token's SHA-256, so timing
  * reveals nothing about stored keys; nothing is cached, so a revocation holds on the next request.
  */
 export async function authenticate(ctx: Pick<Ctx, 'db' | 'clock'>, rawKey: string): Promise<Principal> {

@@ -1,4 +1,4 @@
-// Companies (tenants): settings, features, billing.
+// Tenants: settings, features, billing.
 import { IANAZone } from 'luxon';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
@@ -60,7 +60,7 @@ export const tenantSettingsSchema = z
     eventsUrl: receiverUrl.optional(),
     messageWebhookUrl: receiverUrl.optional(),
     maxConcurrentCalls: z.int32().min(1).optional(),
-    // The agent answering placed calls that name none: an agent UUID or agt_ id of this company; '' clears.
+    // The agent answering placed calls that name none: an agent UUID or agt_ id of this tenant; '' clears.
     defaultAgentId: z
       .string()
       .trim()
@@ -79,7 +79,7 @@ export const tenantSettingsSchema = z
       .optional(),
   })
   .strict();
-// Receivers and the default agent are set on an existing company (they need its config and agents).
+// Receivers and the default agent are set on an existing tenant (they need its config and agents).
 const newTenantSchema = tenantSettingsSchema
   .omit({ eventsUrl: true, messageWebhookUrl: true, defaultAgentId: true })
   .extend({ name: tenantName });
@@ -123,7 +123,7 @@ const columns = (s: z.output<typeof tenantSettingsSchema>): Row => {
   return out;
 };
 
-/** Receivers must be https on the public internet (or allowed, by the outbound rules); the default agent must be the company's. */
+/** Receivers must be https on the public internet (or allowed, by the outbound rules); the default agent must be the tenant's. */
 async function checkReferences(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, s: z.output<typeof tenantSettingsSchema>): Promise<void> {
   const issues: FieldIssue[] = (['eventsUrl', 'messageWebhookUrl'] as const).flatMap((path) => {
     const problem = s[path] ? destinationProblem(s[path], ctx.config) : null;
@@ -163,7 +163,7 @@ export async function getTenant(ctx: Pick<Ctx, 'db'>, id: string): Promise<Tenan
 
 export const hasFeature = (t: Tenant, f: Feature): boolean => t.features.includes(f);
 
-/** 403 `module_off` naming the feature, where the account lacks it. */
+/** 403 `module_off` naming the feature, where the tenant lacks it. */
 export function requireFeature(t: Tenant, f: Feature): void {
   if (!hasFeature(t, f)) throw new Forbidden(`This account does not have the ${f} feature`, 'module_off');
 }

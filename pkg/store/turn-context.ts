@@ -27,7 +27,7 @@ export interface JobRunContext extends Read {
 
 /**
  * The reads of conversation `id` (its jobs waiting for a reply and its contact's memory; its agent,
- * else `fallbackAgent`, if company `tenantId` may use it; its messages) and of the company's row
+ * else `fallbackAgent`, if tenant `tenantId` may use it; its messages) and of the tenant's row
  * with its credit balance.
  */
 function reads(db: Knex, tenantId: string, id: string, fallbackAgent: string | null): Knex.QueryBuilder[] {
@@ -47,7 +47,7 @@ function reads(db: Knex, tenantId: string, id: string, fallbackAgent: string | n
   ];
 }
 
-/** A chat turn's reads, for conversation `conversationId` (a UUID) of company `tenantId`. */
+/** A chat turn's reads, for conversation `conversationId` (a UUID) of tenant `tenantId`. */
 export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.QueryBuilder[] => reads(db, tenantId, conversationId, null);
 
 /** A job run's reads (the agent is the conversation's, else the job's). */
@@ -66,7 +66,7 @@ const balanceIn = ([[tenant]]: Rows): number => Number(tenant?.credit_total ?? 0
 
 /**
  * A chat turn's context from its reads (turnReads), checked in the order the API's errors take
- * precedence: the conversation (404, 403, 409 ended), the company's credits (402), asHumanReply's
+ * precedence: the conversation (404, 403, 409 ended), the tenant's credits (402), asHumanReply's
  * single waiting job (409), then the agent (404).
  */
 export function turnContext(tenant: Tenant, conversationId: string, rows: Rows, asHumanReply = false): TurnContext {
@@ -82,7 +82,7 @@ export function turnContext(tenant: Tenant, conversationId: string, rows: Rows, 
   return { ...read(conversation, rows), waitingJobId: asHumanReply ? waiting[0]! : null };
 }
 
-/** A job run's context from its reads (jobRunReads), checked in order: company, conversation, usable agent, credits. */
+/** A job run's context from its reads (jobRunReads), checked in order: tenant, conversation, usable agent, credits. */
 export function jobRunContext(row: TriggerRow, rows: Rows): JobRunContext {
   const [[tenantRow], [conversationRow], [agent]] = rows;
   if (!tenantRow) throw new NotFound(`Unknown tenant ${row.tenant_id}`);

@@ -1,4 +1,4 @@
-// Messages of calls: what an AI agent took down for the account (ai_message) and voicemails.
+// Messages of calls: what an AI agent took down for the tenant (ai_message) and voicemails.
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';

@@ -11,7 +11,7 @@ import { callRecord } from './views.js';
 type Tx = Pick<Ctx, 'db' | 'clock' | 'config'>;
 
 /**
- * A call, queue or ai event to the account's events address (none when it has no address):
+ * A call, queue or ai event to the tenant's events address (none when it has no address):
  * the call record plus the event's extra fields, `ai` extras joining the record's `ai` object.
  */
 export async function enqueueCallEvent(ctx: Tx, row: CallRow, type: string, extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {}): Promise<void> {

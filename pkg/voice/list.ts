@@ -1,4 +1,4 @@
-// A page of an account's calls, newest first, for GET /v1/calls and the MCP tool list_calls.
+// A page of a tenant's calls, newest first, for GET /v1/calls and the MCP tool list_calls.
 import type { Ctx } from '../context.js';
 import { Invalid } from '../errors.js';
 import { listCalls, type CallFilter } from '../store/calls.js';
@@ -22,7 +22,7 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
-/** Numbers in filters are read as the account writes them (national format in its country). */
+/** Numbers in filters are read as the tenant writes them (national format in its country). */
 const number = (raw: string | undefined, tenant: Tenant) => (raw === undefined ? undefined : (toE164(raw, tenant.country) ?? raw));
 
 export async function listCallsPage(ctx: Pick<Ctx, 'db'>, tenant: Tenant, q: CallListQuery): Promise<{ data: CallRecord[]; next_cursor: string | null }> {

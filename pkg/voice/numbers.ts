@@ -1,4 +1,4 @@
-// Phone numbers: stored and shown in E.164; national formats are read in the account's country.
+// Phone numbers: stored and shown in E.164; national formats are read in the tenant's country.
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { Invalid } from '../errors.js';
 

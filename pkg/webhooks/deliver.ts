@@ -1,4 +1,4 @@
-// One delivery try: the envelope signed with the account's current secret, POSTed through the
+// One delivery try: the envelope signed with the tenant's current secret, POSTed through the
 // outbound guard (https, public addresses), answered within its delivery policy's window.
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';

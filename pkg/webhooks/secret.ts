@@ -1,4 +1,4 @@
-// The account's webhook secret: made on first need, replaced at once by rotation, sealed at rest
+// The tenant's webhook secret: made on first need, replaced at once by rotation, sealed at rest
 // when an encryption key is configured. Only the console's view (admin tenant show) returns it.
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../context.js';
@@ -27,7 +27,7 @@ function unseal(ctx: SecretCtx, stored: string): string {
   return ctx.secrets.open<string>(stored);
 }
 
-/** The account's current secret, made now if it has none. */
+/** The tenant's current secret, made now if it has none. */
 export async function webhookSecret(ctx: SecretCtx, tenantId: string): Promise<string> {
   const row = await ctx.db('tenants').where({ id: tenantId }).first('webhook_secret');
   if (!row) throw new NotFound(`Unknown tenant ${tenantId}`);
