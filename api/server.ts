@@ -8,7 +8,8 @@ import type { Ctx } from '../pkg/context.js';
 import { NotFound } from '../pkg/errors.js';
 import { schemaIsCurrent } from '../pkg/db/index.js';
 import type { RateLimits } from '../pkg/limits/rate-limit.js';
-import { requireApiKey } from './http/auth.js';
+import { requireApiKey } from './http/authentication.js';
+import { limitRequests } from './http/limits.js';
 import { startTiming } from './http/timing.js';
 import { refuseImpossiblePath } from './http/path.js';
 import { agentErrorHandler } from './http/errors.js';
@@ -77,7 +78,8 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   });
   const json = express.json({ limit: '1mb' });
   // The key is checked before the body is read: an unauthenticated request learns nothing else.
-  api.use(requireApiKey(ctx, deps.limits));
+  api.use(requireApiKey(ctx));
+  api.use(limitRequests(ctx, deps.limits));
   api.use(json);
   api.use(conversationsRouter(ctx));
   api.use(turnRouter(ctx));

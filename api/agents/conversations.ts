@@ -6,7 +6,7 @@ import { conversationSummary, openConversation } from '../../pkg/conversations/o
 import { sendMessage, type MessageResult } from '../../pkg/conversations/message.js';
 import { replyWithinTimeout } from '../../pkg/conversations/reply-timeout.js';
 import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
-import { principalOf } from '../http/auth.js';
+import { principalOf } from '../http/authentication.js';
 import { parse } from '../http/validate.js';
 import { openSse, type SseStream } from '../http/sse.js';
 import { createConversationBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';

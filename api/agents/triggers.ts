@@ -7,7 +7,7 @@ import { cancelTrigger, replyToTrigger } from '../../pkg/triggers/actions.js';
 import { waitForStatusChange } from '../../pkg/triggers/wait.js';
 import { getConversation } from '../../pkg/store/conversations.js';
 import { getTrigger, listItemView, listTriggers, rawJobView, triggerView } from '../../pkg/store/triggers.js';
-import { principalOf } from '../http/auth.js';
+import { principalOf } from '../http/authentication.js';
 import { parse } from '../http/validate.js';
 import {
   cancelBody,

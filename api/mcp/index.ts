@@ -9,7 +9,8 @@ import { TooManyRequests } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { requireFeature } from '../../pkg/store/tenants.js';
 import { appName } from '../../pkg/metering/app.js';
-import { admit, authenticateBearer, principalOf } from '../http/auth.js';
+import { authenticateBearer, principalOf } from '../http/authentication.js';
+import { admit } from '../http/limits.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { mcpServer } from './tools.js';
 

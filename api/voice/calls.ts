@@ -13,7 +13,7 @@ import { simulatedRecording } from '../../pkg/voice/recording.js';
 import { callRecord, callResult } from '../../pkg/voice/views.js';
 import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
-import { principalOf } from '../http/auth.js';
+import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
 import { listCallsQuery, parsePlaceCall, parseSteer, resultQuery } from './call-schemas.js';
 

@@ -3,7 +3,8 @@ import express, { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
-import { requireApiKey } from '../http/auth.js';
+import { requireApiKey } from '../http/authentication.js';
+import { limitRequests } from '../http/limits.js';
 import { refuseImpossiblePath } from '../http/path.js';
 import { voiceErrorHandler } from './errors.js';
 import { refuseUnstorableText } from './unstorable-text.js';
@@ -19,7 +20,8 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  r.use(requireApiKey(ctx, deps.limits));
+  r.use(requireApiKey(ctx));
+  r.use(limitRequests(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));
   r.use(refuseUnstorableText);
   r.use(callsRouter(ctx));

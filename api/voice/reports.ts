@@ -2,7 +2,7 @@
 import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { usageCsv, usageReport } from '../../pkg/metering/report.js';
-import { principalOf } from '../http/auth.js';
+import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
 import { usageQuery } from './tenant-schemas.js';
 

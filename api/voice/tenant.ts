@@ -5,7 +5,7 @@ import { NotFound } from '../../pkg/errors.js';
 import { agentRef } from '../../pkg/ids.js';
 import { createKey, listKeys, revokeKey, type ApiKeyView } from '../../pkg/store/keys.js';
 import { updateTenant, type Tenant } from '../../pkg/store/tenants.js';
-import { principalOf } from '../http/auth.js';
+import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
 import { createKeyBody, settingsBody } from './tenant-schemas.js';
 

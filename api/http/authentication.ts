@@ -1,0 +1,45 @@
+// Bearer API keys, checked on every request: never from a cache, so revocation holds at once.
+import type { Request, RequestHandler } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { Unauthorized } from '../../pkg/errors.js';
+import { authenticate, type Principal } from '../../pkg/store/keys.js';
+import { appName } from '../../pkg/metering/app.js';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal?: Principal;
+    /** The connected app that made the request ('' when none was declared). */
+    connectedApp?: string;
+  }
+}
+
+/** The header naming the connected app on REST; MCP clients declare theirs at initialize. */
+const APP_HEADER = 'switchboard-app';
+
+const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/=]{8,512})$/;
+
+/** The API key of an `Authorization: Bearer …` header; 401 when there is none. */
+function bearerKey(authorization: string | undefined): string {
+  const match = BEARER.exec(authorization ?? '');
+  if (!match) throw new Unauthorized();
+  return match[1]!;
+}
+
+export async function authenticateBearer(ctx: Ctx, authorization: string | undefined): Promise<Principal> {
+  return authenticate(ctx, bearerKey(authorization));
+}
+
+/** Sets the request's principal (401 without a live key) and its connected app. */
+export function requireApiKey(ctx: Ctx): RequestHandler {
+  return async (req, _res, next) => {
+    req.principal = await authenticateBearer(ctx, req.headers.authorization);
+    req.connectedApp = appName(req.get(APP_HEADER));
+    req.timing?.mark('auth');
+    next();
+  };
+}
+
+export function principalOf(req: Request): Principal {
+  if (!req.principal) throw new Unauthorized();
+  return req.principal;
+}
