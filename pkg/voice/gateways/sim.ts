@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { ConfigError } from '../../config.js';
-import { EventQueue, type Gateway, type Line, type LineEvent } from './index.js';
+import { EventQueue, type Gateway, type Line, type LineEvent } from './gateway.js';
 import defaults from './sim-scenarios.json' with { type: 'json' };
 
 const scenarioSchema = z
