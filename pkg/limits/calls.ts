@@ -7,8 +7,6 @@ import type { RedisClientType } from 'redis';
 import type { Clock } from '../clock.js';
 import { TooManyRequests } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { CallRow } from '../store/calls.js';
-import type { Tenant } from '../store/tenants.js';
 import type { RateDecision, RateLimits } from './rate-limit.js';
 
 /** Calls a tenant may place per minute, API and MCP together (the spec's limit). */
@@ -17,14 +15,14 @@ export const CALLS_PER_MINUTE = 30;
 /** How long a caller refused for `tenant_busy` is told to wait before trying again. */
 const BUSY_RETRY_SEC = 5;
 
-/** A call that holds a slot. */
-export type SlotHolder = Pick<CallRow, 'tenant_id' | 'id'>;
+/** A call that holds a slot (a call row; written out so pkg/context.ts's types import no store). */
+export type SlotHolder = { tenant_id: string; id: string };
 
 export interface CallLimits {
   /** Count one placement against the tenant's per-minute limit. */
   consumePlacement(tenantId: string): Promise<RateDecision>;
   /** Take a slot for a call being placed; 429 `tenant_busy` when the tenant already holds its cap of live calls. */
-  acquireSlot(tenant: Pick<Tenant, 'id' | 'maxConcurrentCalls'>, callId: string): Promise<void>;
+  acquireSlot(tenant: { id: string; maxConcurrentCalls: number }, callId: string): Promise<void>;
   /** Extend the slots of calls still live (their controller's heartbeat). */
   renewSlots(calls: SlotHolder[]): Promise<void>;
   /** Give back the slot of a call that ended or was not placed; one not given back now frees itself when its lease runs out. */
