@@ -5,8 +5,6 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Knex } from 'knex';
 import { PENDING } from '../triggers/state.js';
 
-export type Channel = 'api' | 'voice' | 'mcp';
-
 export interface Metrics {
   registry: Registry;
   httpRequests: Counter<'method' | 'route' | 'status'>;
