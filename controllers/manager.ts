@@ -12,7 +12,7 @@ export interface Claimed {
 }
 
 /** What one claim took, and when anything it left is next due. */
-export interface Claims {
+interface Claims {
   claimed: Claimed[];
   /** The earliest due time of everything else, work for the sweep included; null when there is none (or, if `max` were claimed, not asked). */
   nextDue: Date | null;
@@ -65,7 +65,7 @@ export function claimOneByOne(
 // slots does not ask): it looks again this often.
 const FULL_SWEEP_MS = 1_000;
 
-export interface ManagerOptions {
+interface ManagerOptions {
   /** Runs at once per reconciler, unless the reconciler sets its own. */
   concurrency: number;
   leaseMs: number;

@@ -28,7 +28,7 @@ import { getTenant } from '../pkg/store/tenants.js';
 import { cancelTrigger, notCancellable } from '../pkg/triggers/actions.js';
 import type { TriggerRow } from '../pkg/store/triggers.js';
 
-export const FIELD_MANAGER = 'switchboard-mirror';
+const FIELD_MANAGER = 'switchboard-mirror';
 export const CALL_TIMEOUT_MS = 5_000;
 /** Statuses an operator is told about with an Event. */
 const NOTABLE: Record<string, { type: 'Normal' | 'Warning'; reason: string }> = {
@@ -37,7 +37,7 @@ const NOTABLE: Record<string, { type: 'Normal' | 'Warning'; reason: string }> = 
   expired: { type: 'Warning', reason: 'Expired' },
 };
 
-export interface MirrorOptions {
+interface MirrorOptions {
   retentionMs: number;
   resyncMs: number;
   identity: string;

@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-export const redactPaths = [
+const redactPaths = [
   'authConfig',
   '*.authConfig',
   '*.*.authConfig',

@@ -40,7 +40,7 @@ export const createTriggerBody = z
   })
   .meta({ id: 'CreateTriggerRequest' });
 
-export const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,100}$/;
+const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,100}$/;
 
 export const conversationTriggerBody = z
   .object({

@@ -15,7 +15,7 @@ export const errorBodySchema = z
   .catchall(z.unknown())
   .meta({ id: 'Error' });
 
-export function sendAgentError(res: Response, err: DomainError): void {
+function sendAgentError(res: Response, err: DomainError): void {
   if (err.retryAfterSec !== undefined) res.setHeader('Retry-After', String(err.retryAfterSec));
   const body: Record<string, unknown> = { error: err.message, ...err.extra };
   if (err instanceof Invalid && err.details.length) body.details = err.details;

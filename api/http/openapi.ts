@@ -18,7 +18,7 @@ export interface Operation {
   errors: number[];
 }
 
-export interface ErrorStyle {
+interface ErrorStyle {
   schema: z.ZodType;
   text: Record<number, string>;
   /** Statuses every operation of the surface may answer (auth, limits, failures), and with a body. */

@@ -9,7 +9,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-export class Timing {
+class Timing {
   private last = performance.now();
   private readonly entries: string[] = [];
 

@@ -19,7 +19,7 @@ import { unstorableTextRefusal } from '../voice/unstorable-text.js';
 import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, placeCallBody, resultQuery, steerBody } from '../voice/call-schemas.js';
 
 /** Who is calling, and whether the request limits already refused this request. */
-export interface McpCaller {
+interface McpCaller {
   principal: Principal;
   app: string;
   refused: RateDecision | null;
@@ -27,7 +27,7 @@ export interface McpCaller {
 
 const callId = z.object({ call_id: z.string().min(1).max(64).meta({ description: 'The call id (cal_…)' }) }).strict();
 
-export const toolInputs = {
+const toolInputs = {
   place_call: placeCallBody.extend({
     idempotency_key: z
       .string()

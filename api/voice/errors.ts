@@ -10,7 +10,7 @@ export const voiceErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string() }) })
   .meta({ id: 'VoiceError' });
 
-export function sendVoiceError(res: Response, status: number, code: string, message: string): void {
+function sendVoiceError(res: Response, status: number, code: string, message: string): void {
   res.status(status).json({ error: { code, message } });
 }
 

@@ -83,7 +83,7 @@ export const usageQuery = z
   })
   .strict();
 
-export const usageRowSchema = z
+const usageRowSchema = z
   .object({
     key_id: z.string().optional(),
     app: z.string().nullable().optional().meta({ description: 'The connected app; null for requests that named none' }),

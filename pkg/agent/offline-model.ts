@@ -7,7 +7,7 @@ import { SUMMARY_INSTRUCTION } from './summary.js';
 const textOf = (m: ChatCompletionMessageParam | undefined): string =>
   typeof m?.content === 'string' ? m.content : Array.isArray(m?.content) ? m.content.map((p) => ('text' in p ? p.text : '')).join('') : '';
 
-export function offlineReply(request: ChatCompletionCreateParams): ModelReply {
+function offlineReply(request: ChatCompletionCreateParams): ModelReply {
   const last = request.messages.at(-1);
   if (last?.role === 'tool') {
     return { content: `[offline model] The tool answered: ${textOf(last).slice(0, 500)}` };

@@ -18,7 +18,7 @@ export interface ModelReply {
   fail?: { status: number; message: string };
 }
 
-export type Responder = (request: ChatCompletionCreateParams) => ModelReply | Promise<ModelReply>;
+type Responder = (request: ChatCompletionCreateParams) => ModelReply | Promise<ModelReply>;
 
 export interface ModelServer {
   url: string;

@@ -4,7 +4,7 @@ import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import type { StoredMessage } from '../store/messages.js';
 
-export interface PromptInput {
+interface PromptInput {
   agent: Agent;
   conversation: Conversation;
   /** This turn's customSystemMessage, on top of the conversation-level one. */
@@ -13,7 +13,7 @@ export interface PromptInput {
   history: StoredMessage[];
 }
 
-export const adminPrefix = (username: string): string => `[ADMIN MESSAGE - ${username}]`;
+const adminPrefix = (username: string): string => `[ADMIN MESSAGE - ${username}]`;
 
 function historyMessage(m: StoredMessage): ChatCompletionMessageParam {
   switch (m.role) {

@@ -11,15 +11,15 @@ import type { StoredTool } from '../tools/custom-tools.js';
 import { callHttpTool } from '../tools/http-tool.js';
 
 /** Never offered on the API channel, whatever an agent is configured with. */
-export const FORBIDDEN_TOOLS = new Set(['end_conversation', 'barge_in', 'call_internal_contact', 'end_session']);
+const FORBIDDEN_TOOLS = new Set(['end_conversation', 'barge_in', 'call_internal_contact', 'end_session']);
 
-export interface Handoff {
+interface Handoff {
   roleName: string;
   greeting: string;
   agent: Agent;
 }
 
-export interface ToolOutcome {
+interface ToolOutcome {
   output: string;
   handoff?: Handoff;
 }
@@ -29,7 +29,7 @@ export interface TurnTool {
   run(args: Record<string, unknown>): Promise<ToolOutcome>;
 }
 
-export interface TurnToolScope {
+interface TurnToolScope {
   tenant: Tenant;
   agent: Agent;
   conversation: Conversation;

@@ -41,7 +41,7 @@ export async function addManualMessage(
   });
 }
 
-export interface MessageEntry {
+interface MessageEntry {
   role: string;
   content: string;
   timestamp: string;

@@ -13,7 +13,7 @@ import {
 } from '../store/conversations.js';
 import { hasFeature, type Tenant } from '../store/tenants.js';
 
-export interface OpenInput {
+interface OpenInput {
   agentId?: string;
   conversationId?: string;
   contactId?: number;

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 
-export type NotifyHandler = (payload: string) => void;
+type NotifyHandler = (payload: string) => void;
 
 export const CHANNELS = { triggers: 'switchboard_triggers', webhooks: 'switchboard_webhooks', calls: 'switchboard_calls' } as const;
 

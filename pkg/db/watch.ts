@@ -3,7 +3,7 @@
 import { sleep } from '../clock.js';
 import type { Ctx } from '../context.js';
 
-export interface WatchSpec<T> {
+interface WatchSpec<T> {
   channel: string;
   id: string;
   seconds: number;

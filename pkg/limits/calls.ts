@@ -16,7 +16,7 @@ export const CALLS_PER_MINUTE = 30;
 const BUSY_RETRY_SEC = 5;
 
 /** A call that holds a slot (a call row; written out so pkg/context.ts's types import no store). */
-export type SlotHolder = { tenant_id: string; id: string };
+type SlotHolder = { tenant_id: string; id: string };
 
 export interface CallLimits {
   /** Count one placement against the tenant's per-minute limit. */

@@ -6,14 +6,14 @@ import { dayOf, type UsageChannel, type UsageMeter } from './meter.js';
 
 /** What a usage report may be grouped by, and the column each reads. */
 export const USAGE_GROUPS = ['key', 'app', 'channel', 'day'] as const;
-export type UsageGroup = (typeof USAGE_GROUPS)[number];
+type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 const GROUP_COLUMN: Record<UsageGroup, string> = { key: 'key_id', app: 'app', channel: 'channel', day: 'day' };
 
 /** The longest period one report covers, in days. */
-export const MAX_REPORT_DAYS = 366;
+const MAX_REPORT_DAYS = 366;
 
-export interface UsageReportRow {
+interface UsageReportRow {
   key_id?: string;
   app?: string | null;
   channel?: UsageChannel;
@@ -23,7 +23,7 @@ export interface UsageReportRow {
   calls_placed: number;
 }
 
-export interface UsageReport {
+interface UsageReport {
   from: string;
   to: string;
   group_by: UsageGroup[];

@@ -18,7 +18,7 @@ export interface OutboundRequest {
   followRedirects?: boolean;
 }
 
-export interface OutboundResponse {
+interface OutboundResponse {
   status: number;
   headers: Record<string, string>;
   body: string;

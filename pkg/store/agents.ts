@@ -8,12 +8,12 @@ import { invalid, parseInput } from '../validate.js';
 import { customToolSchema, sealTools, publicTool, type StoredTool } from '../tools/custom-tools.js';
 import { getTenant } from './tenants.js';
 
-export const handoffRosterSchema = z.array(
+const handoffRosterSchema = z.array(
   z.object({ roleName: z.string().min(1).max(64), agentId: z.string().uuid(), greeting: z.string().max(2000).default('') }).strict(),
 );
-export type HandoffTarget = z.output<typeof handoffRosterSchema>[number];
+type HandoffTarget = z.output<typeof handoffRosterSchema>[number];
 
-export const agentToolsSchema = z.array(customToolSchema).max(50);
+const agentToolsSchema = z.array(customToolSchema).max(50);
 
 export interface Agent {
   id: string;
@@ -31,7 +31,7 @@ export interface Agent {
 
 const agentName = z.string().trim().min(1).max(200);
 
-export const agentInputSchema = z
+const agentInputSchema = z
   .object({
     name: agentName.optional(),
     systemPrompt: z.string().optional(),

@@ -6,12 +6,12 @@ import { NotFound } from '../errors.js';
 import { CHANNELS, notify } from '../db/notify.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 
-export interface TranscriptItem {
+interface TranscriptItem {
   speaker: 'agent' | 'caller';
   text: string;
 }
 
-export interface SteeringItem {
+interface SteeringItem {
   instruction?: string;
   say?: string;
   at: string;

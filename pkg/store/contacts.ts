@@ -15,7 +15,7 @@ export const contactHintsSchema = z
   .meta({ id: 'ContactHints' });
 export type ContactHints = z.output<typeof contactHintsSchema>;
 
-export interface Contact {
+interface Contact {
   contactId: number;
   name: string | null;
   phone: string | null;

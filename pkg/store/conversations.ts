@@ -22,7 +22,7 @@ export interface Conversation {
 type Row = Record<string, any>;
 type Q = Pick<Ctx, 'db' | 'clock'>;
 
-export const toConversation = (r: Row): Conversation => ({
+const toConversation = (r: Row): Conversation => ({
   id: r.id,
   tenantId: r.tenant_id,
   agentId: r.agent_id,

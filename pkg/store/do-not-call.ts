@@ -2,7 +2,7 @@
 // people who opt out on a call.
 import type { Ctx } from '../context.js';
 
-export interface DncEntry {
+interface DncEntry {
   number: string;
   reason: string | null;
   createdAt: string;

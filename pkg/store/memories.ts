@@ -9,7 +9,7 @@ const CARD = /\b(?:\d[ -]?){12,18}\d\b/g;
 const PHONE = /(?:\+|\b)\d(?:[\s().-]*\d){6,}/g;
 
 /** Remove emails, card-like numbers and phone numbers. */
-export function redact(text: string): string {
+function redact(text: string): string {
   return text.replace(EMAIL, '[email]').replace(CARD, '[number]').replace(PHONE, '[phone]');
 }
 

@@ -2,7 +2,7 @@
 import type { Ctx } from '../context.js';
 import { uuid } from '../ids.js';
 
-export type Role = 'user' | 'assistant' | 'admin' | 'system' | 'tool';
+type Role = 'user' | 'assistant' | 'admin' | 'system' | 'tool';
 
 export interface StoredMessage {
   id: string;

@@ -11,7 +11,7 @@ import { destinationProblem } from '../outbound/guard.js';
 /** company_memory: the Agent API's company memory; voice_api: calls through the API and MCP;
  * ai_agents and campaigns: campaigns driven from the customer's system. */
 export const FEATURES = ['company_memory', 'voice_api', 'ai_agents', 'campaigns'] as const;
-export type Feature = (typeof FEATURES)[number];
+type Feature = (typeof FEATURES)[number];
 
 export interface Tenant {
   id: string;
@@ -41,7 +41,7 @@ const receiverUrl = z
   .max(2000)
   .transform((v) => (v === '' ? null : v));
 
-export const tenantSettingsSchema = z
+const tenantSettingsSchema = z
   .object({
     name: tenantName.optional(),
     timezone: z

@@ -72,7 +72,7 @@ export async function claimDueDelivery(
   return row as OutboxRow;
 }
 
-export type AttemptResult = ReturnType<typeof afterTry>;
+type AttemptResult = ReturnType<typeof afterTry>;
 
 /**
  * Record a try's outcome if `owner` still holds the lease, as the state table says: delivered, due

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Invalid, Unavailable } from '../errors.js';
 import type { SecretBox } from './secrets.js';
 
-export const MAX_STORED_TOOLS = 10;
+const MAX_STORED_TOOLS = 10;
 
 const toolParameterSchema = z
   .object({

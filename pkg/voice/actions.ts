@@ -23,7 +23,7 @@ export async function hangupCall(ctx: Ctx, tenantId: string, id: string): Promis
   throw new Conflict('The call kept changing; try again', 'conflict');
 }
 
-export interface Steering {
+interface Steering {
   instruction?: string;
   say?: string;
 }

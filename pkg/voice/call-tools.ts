@@ -8,7 +8,7 @@ import { insertVoiceMessage } from '../store/voice-messages.js';
 import { enqueueCallEvent } from './events.js';
 
 /** DECISIONS.md: an agent's outcomes when the call names none. */
-export const DEFAULT_OUTCOMES = ['completed', 'not_interested', 'callback_requested', 'wrong_number', 'do_not_call'] as const;
+const DEFAULT_OUTCOMES = ['completed', 'not_interested', 'callback_requested', 'wrong_number', 'do_not_call'] as const;
 
 /** What the agent asked for during a turn; the call loop acts on it after the turn's words are spoken. */
 export interface CallDecision {

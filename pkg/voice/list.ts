@@ -6,7 +6,7 @@ import type { Tenant } from '../store/tenants.js';
 import { toE164 } from './numbers.js';
 import { callRecord, type CallRecord } from './views.js';
 
-export interface CallListQuery extends Omit<CallFilter, 'beforeSeq' | 'limit' | 'createdAfter' | 'createdBefore'> {
+interface CallListQuery extends Omit<CallFilter, 'beforeSeq' | 'limit' | 'createdAfter' | 'createdBefore'> {
   created_after?: Date;
   created_before?: Date;
   limit: number;

@@ -27,7 +27,7 @@ export interface PlaceCallInput {
   metadata?: Record<string, unknown>;
 }
 
-export interface Caller {
+interface Caller {
   tenant: Tenant;
   keyId: string | null;
   channel: 'api' | 'mcp';
@@ -35,7 +35,7 @@ export interface Caller {
   app?: string;
 }
 
-export interface Placed {
+interface Placed {
   created: boolean;
   call: CallRow;
 }

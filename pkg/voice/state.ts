@@ -9,7 +9,7 @@ export const ENDED: readonly CallStatus[] = ['completed', 'no-answer', 'busy', '
 
 export type CallEvent = 'ring' | 'answer' | 'busy' | 'no_answer' | 'fail' | 'cancel' | 'hang_up' | 'interrupted';
 
-export interface CallTransition {
+interface CallTransition {
   from: CallStatus;
   event: CallEvent;
   to: CallStatus;

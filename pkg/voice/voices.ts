@@ -1,5 +1,5 @@
 // The deployment's voice catalogue (GET /v1/voices): the voices a call may name.
-export interface Voice {
+interface Voice {
   id: string;
   name: string;
   language: string;

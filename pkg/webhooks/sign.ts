@@ -2,12 +2,12 @@
 // and the receiver's check (spec Authentication 7), exported for tests and for the README.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const USER_AGENT = 'voice-webhooks/1';
+const USER_AGENT = 'voice-webhooks/1';
 /** How far a receiver accepts a timestamp from its own clock. */
-export const TOLERANCE_SEC = 300;
+const TOLERANCE_SEC = 300;
 export const SECRET_PREFIX = 'whsec_';
 
-export interface Signable {
+interface Signable {
   /** The event id (`evt_…`), sent as `webhook-id`. */
   id: string;
   /** Unix seconds. */
@@ -17,7 +17,7 @@ export interface Signable {
 }
 
 /** Lower-case hex HMAC-SHA256 of `${timestamp}.${body}`, keyed with the whole secret string's UTF-8 bytes. */
-export function voiceSignature(secret: string, timestamp: number | string, body: string | Buffer): string {
+function voiceSignature(secret: string, timestamp: number | string, body: string | Buffer): string {
   return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
 }
 
@@ -40,9 +40,9 @@ export function signatureHeaders(secret: string, { id, timestamp, body }: Signab
   };
 }
 
-export type Headers = Record<string, string | string[] | undefined>;
+type Headers = Record<string, string | string[] | undefined>;
 
-export interface VerifyOptions {
+interface VerifyOptions {
   /** The receiver's clock (default: now). */
   now?: Date;
   toleranceSec?: number;

@@ -1,10 +1,10 @@
 // The lifecycle of a webhook delivery (an outbox row), row by row. Code asks `transition(from,
 // event)`; tests iterate over DELIVERY_TRANSITIONS. Rows not listed here do not happen. How many
 // tries and how far apart is the event's delivery policy (policy.ts).
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export type DeliveryEvent = 'enqueue' | 'delivered' | 'retry' | 'failed' | 'interrupted';
+type DeliveryEvent = 'enqueue' | 'delivered' | 'retry' | 'failed' | 'interrupted';
 
 export interface DeliveryTransition {
   from: DeliveryStatus | null;

@@ -19,7 +19,7 @@ export interface Line {
   hangup(): Promise<void>;
 }
 
-export interface DialRequest {
+interface DialRequest {
   callId: string;
   from: string;
   to: string;

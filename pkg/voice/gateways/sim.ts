@@ -24,7 +24,7 @@ const scenarioTableSchema = z
   .object({ default: scenarioSchema, numbers: z.record(z.string(), scenarioSchema).default({}) })
   .strict();
 
-export type Scenario = z.output<typeof scenarioSchema>;
+type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioTable = z.output<typeof scenarioTableSchema>;
 
 /** The shipped table, or the one at `path` (SWITCHBOARD_SIM_SCENARIOS) instead. */
