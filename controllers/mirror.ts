@@ -5,13 +5,11 @@
 // own, every call is bounded, and it catches up from Postgres when the API returns.
 import { setHeaderOptions, PatchStrategy } from '@kubernetes/client-node';
 import type { Ctx } from '../pkg/context.js';
-import { Conflict } from '../pkg/errors.js';
 import { CHANNELS } from '../pkg/db/notify.js';
 import { bounded, statusOf, type Kube } from '../pkg/kube/client.js';
 import { LeaderElector } from '../pkg/kube/leader.js';
 import {
   API_VERSION,
-  CANCEL_ANNOTATION,
   GROUP,
   MANAGED_BY,
   TRIGGERS,
@@ -19,13 +17,11 @@ import {
   statusDiffers,
   triggerObject,
   triggerStatus,
-  type Condition,
   type TriggerCR,
   type TriggerStatus,
 } from '../pkg/kube/trigger-cr.js';
 import { mirroredTriggers } from '../pkg/store/triggers.js';
-import { getTenant } from '../pkg/store/tenants.js';
-import { cancelTrigger, notCancellable } from '../pkg/triggers/actions.js';
+import { applyCancelAnnotation } from '../pkg/kube/cancel-annotation.js';
 import type { TriggerRow } from '../pkg/store/triggers.js';
 
 const FIELD_MANAGER = 'switchboard-mirror';
@@ -123,7 +119,7 @@ export class TriggerMirror {
       existing.delete(row.id);
       try {
         await this.project(row, cr);
-        if (cr?.metadata.annotations?.[CANCEL_ANNOTATION] !== undefined) await this.operatorCancel(row, cr);
+        if (cr) await this.operatorCancel(row, cr);
       } catch (err) {
         // The API server refused this one object: report it and go on with the others. Anything
         // else (timeouts, connection errors) means the API is away: stop and retry the whole sync.
@@ -162,30 +158,14 @@ export class TriggerMirror {
     }
   }
 
-  /** `switchboard.dev/cancel: "<reason>"`: the REST cancel, once; a refusal is reported, not retried. */
+  /** The cancel annotation (pkg/kube/cancel-annotation.ts), with a refusal shown on the object. */
   private async operatorCancel(row: TriggerRow, cr: TriggerCR): Promise<void> {
-    if (row.status === 'cancelled') return;
-    // Refused once in this phase: not again. A running job that later waits can still be cancelled.
-    const refused = cr.status?.conditions?.find((c) => c.type === 'CancelRefused' && c.status === 'True');
-    if (refused?.message === notCancellable(row.status)) return;
-    const reason = cr.metadata.annotations![CANCEL_ANNOTATION] || 'Cancelled by an operator';
-    try {
-      const tenant = await getTenant(this.ctx, row.tenant_id);
-      await cancelTrigger(this.ctx, tenant, row.id, reason);
-    } catch (err) {
-      if (!(err instanceof Conflict)) throw err;
-      const condition: Condition = {
-        type: 'CancelRefused',
-        status: 'True',
-        reason: 'NotCancellable',
-        message: err.message,
-        lastTransitionTime: this.ctx.clock.now().toISOString(),
-      };
-      const status = this.desiredStatus(row, cr);
-      status.conditions = [...status.conditions.filter((c) => c.type !== 'CancelRefused'), condition];
-      await this.writeStatus(row.id, status);
-      await this.event(cr, 'Warning', 'CancelRefused', err.message);
-    }
+    const refusal = await applyCancelAnnotation(this.ctx, row, cr);
+    if (!refusal) return;
+    const status = this.desiredStatus(row, cr);
+    status.conditions = [...status.conditions.filter((c) => c.type !== 'CancelRefused'), refusal];
+    await this.writeStatus(row.id, status);
+    await this.event(cr, 'Warning', 'CancelRefused', refusal.message);
   }
 
   private desiredStatus(row: TriggerRow, cr: TriggerCR): TriggerStatus {

@@ -6,7 +6,6 @@ export const GROUP = 'switchboard.dev';
 export const VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
 export const TRIGGERS = 'triggers';
-export const CANCEL_ANNOTATION = 'switchboard.dev/cancel';
 export const MANAGED_BY = 'app.kubernetes.io/managed-by=switchboard';
 
 export interface Condition {
