@@ -1,8 +1,4 @@
-// The CR mirror: projects live jobs (and terminal ones for a retention window) into `Trigger`
-// objects so operators see them with kubectl, and takes operator actions from annotations back
-// through the same domain functions as the REST API. Postgres is the source of truth; one replica
-// writes (Lease), and a slow or absent Kubernetes API never slows anything else: this loop is its
-// own, every call is bounded, and it catches up from Postgres when the API returns.
+// Jobs as `Trigger` objects for kubectl; its own loop with bounded calls, so a slow Kubernetes API slows nothing else.
 import { setHeaderOptions, PatchStrategy } from '@kubernetes/client-node';
 import type { Ctx } from '../pkg/context.js';
 import { CHANNELS } from '../pkg/db/notify.js';

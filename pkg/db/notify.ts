@@ -1,5 +1,4 @@
-// LISTEN/NOTIFY: one connection per process listens; changes announce themselves with pg_notify
-// in the same transaction that makes them, so a waiter wakes exactly when the change is visible.
+// pg_notify in the transaction that makes a change, so a waiter wakes exactly when it is visible.
 import pg from 'pg';
 import type { Knex } from 'knex';
 import type { Logger } from '../log.js';

@@ -1,8 +1,4 @@
-// Per-tenant call limits: calls placed per minute, and the call concurrency cap (simultaneous
-// calls: the tenant's maxConcurrentCalls setting, DECISIONS.md default 10). A call holds a slot
-// from placement until it ends: an expiring lease, renewed while the call is live and released the
-// moment it ends, so a replica that crashes mid-call cannot leak it. Exact across replicas with
-// Redis; in memory without it or while it is unavailable (per replica, so a call is never refused for it).
+// Call limits per tenant. A slot is an expiring lease, so a replica that crashes mid-call cannot leak it.
 import type { RedisClientType } from 'redis';
 import type { Clock } from '../clock.js';
 import { TooManyRequests } from '../errors.js';

@@ -73,10 +73,7 @@ export function newConversationRow(ctx: Pick<Ctx, 'clock'>, input: Parameters<ty
   };
 }
 
-/**
- * A conversation of the tenant on the API channel. Unknown or non-API sessions are 404;
- * another tenant's conversation is 403 (the spec's rule).
- */
+/** 404 for unknown and non-API sessions, 403 for another tenant's (the spec's rule). */
 export async function getConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
   if (!isUuid(id)) throw new NotFound(`Unknown conversation ${id}`);
   return tenantConversation(await ctx.db('conversations').where({ id }).first(), tenantId, id);

@@ -1,5 +1,4 @@
-// A call's state changes and the webhooks they cause, written in one transaction (the outbox);
-// a call's slot is given back the moment it ends, whoever ended it.
+// A call's state change and its webhooks commit together (the outbox), so no event is lost or invented.
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
@@ -10,10 +9,7 @@ import { callRecord } from './views.js';
 
 type Tx = Pick<Ctx, 'db' | 'clock' | 'config'>;
 
-/**
- * A call, queue or ai event to the tenant's events address (none when it has no address):
- * the call record plus the event's extra fields, `ai` extras joining the record's `ai` object.
- */
+/** The call record plus `extra` (`ai` extras merge into its `ai`) to the tenant's events address, if any. */
 export async function enqueueCallEvent(ctx: Tx, row: CallRow, type: string, extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {}): Promise<void> {
   const { eventsUrl } = await getTenant(ctx, row.tenant_id);
   if (!eventsUrl) return;
@@ -49,10 +45,7 @@ export function ending(row: Pick<CallRow, 'answered_at'>, now: Date, cause: stri
   return { ended_at: now, duration_sec: secondsOnLine(row, now), hangup_cause: cause };
 }
 
-/**
- * Apply `event` (conditionally, see transitionCall) together with its webhooks. Returns the new
- * row, or null when the call had moved on.
- */
+/** null when the call had moved on; the slot is given back the moment the call ends, whoever ended it. */
 export async function applyCallEvent(
   ctx: Ctx,
   id: string,

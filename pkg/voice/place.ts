@@ -1,5 +1,4 @@
-// Placing a call: idempotent per tenant, refused for numbers on the do-not-call list, limited per
-// minute and by simultaneous-call slots, and in Postgres before the caller hears of it.
+// Placing a call: every refusal is decided, and the call is in Postgres, before the caller hears of it.
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { NotFound, TooManyRequests, Unprocessable } from '../errors.js';

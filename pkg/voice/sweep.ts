@@ -1,5 +1,4 @@
-// The call controller's work that needs no line: calls whose controller was lost fail, calls past
-// their max_duration_sec are hung up; each with its call.ended, and its slot given back.
+// Deadlines no line reports: calls whose controller was lost fail, calls past max_duration_sec hang up.
 import type { Ctx } from '../context.js';
 import { sweepCalls } from '../store/calls.js';
 import { enqueueTransitionWebhooks } from './events.js';
