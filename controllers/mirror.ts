@@ -16,9 +16,9 @@ import {
   type TriggerCR,
   type TriggerStatus,
 } from '../pkg/kube/trigger-cr.js';
-import { mirroredTriggers } from '../pkg/store/triggers.js';
+import { mirroredTriggers } from '../pkg/store/triggers/mirror.js';
 import { applyCancelAnnotation } from '../pkg/kube/cancel-annotation.js';
-import type { TriggerRow } from '../pkg/store/triggers.js';
+import type { TriggerRow } from '../pkg/store/triggers/row.js';
 
 const FIELD_MANAGER = 'switchboard-mirror';
 export const CALL_TIMEOUT_MS = 5_000;

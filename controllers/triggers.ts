@@ -1,11 +1,8 @@
 // The trigger reconciler: runs due jobs, expires overdue waits, fails runs whose worker was lost.
 import { CHANNELS } from '../pkg/db/notify.js';
-import {
-  claimDueTriggers,
-  heartbeatTriggers,
-  releaseTriggers,
-  sweepTriggers,
-} from '../pkg/store/triggers.js';
+import { claimDueTriggers } from '../pkg/store/triggers/claim.js';
+import { heartbeatTriggers, releaseTriggers } from '../pkg/store/triggers/heartbeat.js';
+import { sweepTriggers } from '../pkg/store/triggers/sweep.js';
 import { runTrigger } from '../pkg/triggers/run.js';
 import { registerJobGauge } from '../pkg/metrics/index.js';
 import type { Reconciler } from './manager.js';

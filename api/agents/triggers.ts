@@ -6,7 +6,9 @@ import { conversationTrigger, createTrigger, type Created, type CreateTriggerInp
 import { cancelTrigger, replyToTrigger } from '../../pkg/triggers/actions.js';
 import { waitForStatusChange } from '../../pkg/triggers/wait.js';
 import { getConversation } from '../../pkg/store/conversations.js';
-import { getTrigger, listItemView, listTriggers, rawJobView, triggerView } from '../../pkg/store/triggers.js';
+import { getTrigger } from '../../pkg/store/triggers/get.js';
+import { listTriggers } from '../../pkg/store/triggers/list.js';
+import { listItemView, rawJobView, triggerView } from '../../pkg/store/triggers/views.js';
 import { principalOf } from '../http/authentication.js';
 import { parse } from '../http/validate.js';
 import {

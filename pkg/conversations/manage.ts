@@ -13,7 +13,7 @@ import {
 import { addCompanyMemory } from '../store/memories.js';
 import { appendMessage, listMessages, type StoredMessage } from '../store/messages.js';
 import { hasFeature, type Tenant } from '../store/tenants.js';
-import { latestTrigger } from '../store/triggers.js';
+import { latestTrigger } from '../store/triggers/get.js';
 
 export async function replaceMetadata(
   ctx: Ctx,

@@ -2,7 +2,7 @@
 import type { Ctx } from '../context.js';
 import { Conflict } from '../errors.js';
 import { getTenant } from '../store/tenants.js';
-import type { TriggerRow } from '../store/triggers.js';
+import type { TriggerRow } from '../store/triggers/row.js';
 import { cancelTrigger, notCancellable } from '../triggers/actions.js';
 import type { Condition, TriggerCR } from './trigger-cr.js';
 

@@ -1,6 +1,6 @@
 // How a trigger row looks as a `Trigger` custom resource (crds/triggers.switchboard.dev.yaml).
 import { isDeepStrictEqual } from 'node:util';
-import type { TriggerRow } from '../store/triggers.js';
+import type { TriggerRow } from '../store/triggers/row.js';
 
 export const GROUP = 'switchboard.dev';
 export const VERSION = 'v1alpha1';

@@ -7,7 +7,7 @@ import { assertActive, tenantConversation, type Conversation } from './conversat
 import { balanceOf, checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
-import type { TriggerRow } from './triggers.js';
+import type { TriggerRow } from './triggers/row.js';
 
 interface Read {
   conversation: Conversation;

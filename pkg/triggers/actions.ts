@@ -3,7 +3,10 @@ import type { Ctx } from '../context.js';
 import { Conflict } from '../errors.js';
 import { appendMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import { applyTransition, getTrigger, sweepTriggers, type TriggerRow } from '../store/triggers.js';
+import { getTrigger } from '../store/triggers/get.js';
+import type { TriggerRow } from '../store/triggers/row.js';
+import { sweepTriggers } from '../store/triggers/sweep.js';
+import { applyTransition } from '../store/triggers/transition.js';
 import { canTransition, isTerminal } from './state.js';
 
 /** Why a job in `status` cannot be cancelled (the 409's message, and the mirror's condition). */
@@ -23,7 +26,7 @@ export async function cancelTrigger(ctx: Ctx, tenant: Tenant, id: string, reason
   const current = await currentTrigger(ctx, tenant, id);
   const now = ctx.clock.now();
   const row = canTransition(current.status, 'cancel')
-    ? await applyTransition(ctx, id, 'cancel', 'cancelled', {
+    ? await applyTransition(ctx, id, 'cancel', {
         error_message: reason ?? null,
         completed_at: now,
         due_at: null,
@@ -51,7 +54,7 @@ export async function replyToTrigger(ctx: Ctx, tenant: Tenant, id: string, decis
   const row = await ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
     const now = ctx.clock.now();
-    const moved = await applyTransition(tx, id, 'reply', 'queued', {
+    const moved = await applyTransition(tx, id, 'reply', {
       human_reply: { decision, reason: reason ?? null, at: now.toISOString() },
       waiting_reason: null,
       waiting_since: null,

@@ -7,7 +7,10 @@ import { getUsableAgent, unknownAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
 import { bindContact, createConversation, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
-import { countPending, findByIdempotencyKey, insertTrigger, insertTriggerWithConversation, type TriggerRow } from '../store/triggers.js';
+import { countPending } from '../store/triggers/count-pending.js';
+import { findByIdempotencyKey } from '../store/triggers/get.js';
+import { insertTrigger, insertTriggerWithConversation } from '../store/triggers/insert.js';
+import type { TriggerRow } from '../store/triggers/row.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { startTime } from './schedule.js';
 

@@ -5,7 +5,8 @@ import { DomainError } from '../errors.js';
 import { runTurn, type TurnResult } from '../agent/turn.js';
 import { chargeTokens } from '../store/credits.js';
 import { appendMessages, unstoredMessage } from '../store/messages.js';
-import { applyTransition, type TriggerRow } from '../store/triggers.js';
+import type { TriggerRow } from '../store/triggers/row.js';
+import { applyTransition } from '../store/triggers/transition.js';
 import { jobRunContext, jobRunReads } from '../store/turn-context.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
@@ -33,7 +34,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
   const latest = summary ?? row.result_summary;
   // DECISIONS.md: a run that ends past expiresAt ends the job expired, whatever it asked for next.
   if (now.getTime() > row.expires_at.getTime()) {
-    return applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
+    return applyTransition(ctx, row.id, 'deadline_passed', {
       ...done,
       result_summary: latest,
       completed_at: now,
@@ -42,19 +43,19 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
   }
   if (!outcome && turn.unfinished) {
     // The agent never answered: the last message is the server's, not a result.
-    return applyTransition(ctx, row.id, 'error', 'failed', {
+    return applyTransition(ctx, row.id, 'error', {
       ...done,
       completed_at: now,
       error_message: `The run used all ${ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`,
     }, owner);
   }
   if (!outcome) {
-    return applyTransition(ctx, row.id, 'complete', 'succeeded', { ...done, result_summary: latest, completed_at: now }, owner);
+    return applyTransition(ctx, row.id, 'complete', { ...done, result_summary: latest, completed_at: now }, owner);
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
     const wait = outcome.kind === 'park' ? 'asked for human input' : 'scheduled a follow-up';
-    return applyTransition(ctx, row.id, 'schedule_retry_exhausted', 'failed', {
+    return applyTransition(ctx, row.id, 'schedule_retry_exhausted', {
       ...done,
       result_summary: latest,
       completed_at: now,
@@ -64,7 +65,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
   if (outcome.kind === 'park') {
     // metadata.waitPayload mirrors waitPayload: a park without one clears an earlier park's.
     const { waitPayload: _, ...metadata } = row.metadata;
-    return applyTransition(ctx, row.id, 'park', 'waiting_for_reply', {
+    return applyTransition(ctx, row.id, 'park', {
       lease_owner: null,
       lease_until: null,
       due_at: row.expires_at,
@@ -75,7 +76,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
       metadata: outcome.payload ? { ...metadata, waitPayload: outcome.payload } : metadata,
     }, owner);
   }
-  const waiting = await applyTransition(ctx, row.id, 'schedule_retry', 'waiting', {
+  const waiting = await applyTransition(ctx, row.id, 'schedule_retry', {
     lease_owner: null,
     lease_until: null,
     result_summary: latest,
@@ -84,7 +85,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
   }, owner);
   // A follow-up due at the deadline itself could only start past it (the sweep would expire it then).
   if (!waiting || outcome.at.getTime() < row.expires_at.getTime()) return waiting;
-  return applyTransition(ctx, row.id, 'follow_up_past_deadline', 'expired', {
+  return applyTransition(ctx, row.id, 'follow_up_past_deadline', {
     ...done,
     next_run_at: null,
     completed_at: now,
@@ -93,7 +94,7 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
 }
 
 function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
-  return applyTransition(ctx, row.id, 'error', 'failed', { ...done, completed_at: ctx.clock.now(), error_message: message }, owner);
+  return applyTransition(ctx, row.id, 'error', { ...done, completed_at: ctx.clock.now(), error_message: message }, owner);
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
@@ -136,7 +137,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
 export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Promise<TriggerRow | null> {
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
-    return applyTransition(ctx, row.id, 'deadline_passed', 'expired', {
+    return applyTransition(ctx, row.id, 'deadline_passed', {
       ...done,
       completed_at: now,
       error_message: 'The job deadline (expiresAt) passed before it could run',

@@ -2,7 +2,8 @@
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { watchRow } from '../db/watch.js';
-import { getTrigger, type TriggerRow } from '../store/triggers.js';
+import { getTrigger } from '../store/triggers/get.js';
+import type { TriggerRow } from '../store/triggers/row.js';
 import { isTerminal } from './state.js';
 
 export function waitForStatusChange(ctx: Ctx, tenantId: string, id: string, seconds: number): Promise<TriggerRow> {

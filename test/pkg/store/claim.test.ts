@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { claimDueTriggers } from '../../../pkg/store/triggers.js';
+import { claimDueTriggers } from '../../../pkg/store/triggers/claim.js';
 import type { TestApp } from '../../support/app.js';
 import { startJobsApp } from '../../support/triggers.js';
 
-describe('The jobs claim (switchboard_claim_triggers) losing a race to another replica', () => {
+describe('The jobs claim losing a race to another replica', () => {
   let app: TestApp;
   let other: pg.Client;
   before(async () => {
@@ -29,7 +29,7 @@ describe('The jobs claim (switchboard_claim_triggers) losing a race to another r
     const claim = claimDueTriggers(app.runtime.ctx, 'replica-b', 30_000, 5);
     for (let waiting = false; !waiting; ) {
       const { rows } = await app.runtime.ctx.db.raw(
-        `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%switchboard_claim_triggers%' and datname = current_database()`,
+        `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%candidate.status as was_status%' and datname = current_database()`,
       );
       waiting = rows.length > 0;
     }

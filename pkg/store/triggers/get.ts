@@ -1,0 +1,21 @@
+// Reading one trigger: by id within its company, by its company's idempotency key, or a conversation's latest.
+import type { Knex } from 'knex';
+import type { Ctx } from '../../context.js';
+import { isUuid } from '../../ids.js';
+import { NotFound } from '../../errors.js';
+import type { TriggerRow } from './row.js';
+
+export async function getTrigger(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<TriggerRow> {
+  if (!isUuid(id)) throw new NotFound(`Unknown trigger ${id}`);
+  const row = await ctx.db('triggers').where({ id, tenant_id: tenantId }).first();
+  if (!row) throw new NotFound(`Unknown trigger ${id}`);
+  return row;
+}
+
+export async function findByIdempotencyKey(db: Knex, tenantId: string, key: string): Promise<TriggerRow | undefined> {
+  return db('triggers').where({ tenant_id: tenantId, idempotency_key: key }).first();
+}
+
+export async function latestTrigger(ctx: Pick<Ctx, 'db'>, conversationId: string): Promise<TriggerRow | undefined> {
+  return ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('seq', 'desc').first();
+}

@@ -1,0 +1,16 @@
+// A conversation's triggers, newest first, a page at a time with the total.
+import type { Ctx } from '../../context.js';
+import type { TriggerRow } from './row.js';
+
+export async function listTriggers(
+  ctx: Pick<Ctx, 'db'>,
+  conversationId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: TriggerRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('seq', 'desc').limit(limit).offset(offset),
+    ctx.db('triggers').where({ conversation_id: conversationId }).count({ n: '*' }).first(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
