@@ -6,7 +6,7 @@ import type { TurnTool } from '../agent/tools.js';
 import type { Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
 import { createTrigger } from './create.js';
-import { startTime } from './schedule.js';
+import { MAX_DELAY_MINUTES, startTime } from './schedule.js';
 
 export type JobOutcome =
   | { kind: 'retry'; at: Date; reason: string }
@@ -17,8 +17,9 @@ const tool = (name: string, description: string, properties: Record<string, unkn
   function: { name, description, parameters: { type: 'object', properties, required } },
 });
 
-const when = {
-  delayMinutes: { type: 'integer', minimum: 1, maximum: 10080, description: 'Minutes from now' },
+/** The parameters naming when a job runs (startTime reads them). */
+const startTimeProperties = {
+  delayMinutes: { type: 'integer', minimum: 1, maximum: MAX_DELAY_MINUTES, description: 'Minutes from now' },
   runAt: { type: 'string', description: 'ISO 8601 time with offset, or company-local YYYY-MM-DDTHH:mm' },
 };
 
@@ -36,7 +37,7 @@ export function backgroundTaskTool(ctx: Ctx, tenant: Tenant, conversation: Conve
         definition: tool(
           'create_background_task',
           'Enqueue an autonomous background job on this conversation',
-          { task: { type: 'string' }, successCriteria: { type: 'string' }, ...when },
+          { task: { type: 'string' }, successCriteria: { type: 'string' }, ...startTimeProperties },
           ['task'],
         ),
         run: async (args) => {
@@ -71,7 +72,7 @@ export function jobTools(ctx: Ctx, tenant: Tenant, outcome: { value: JobOutcome 
         definition: tool(
           'schedule_trigger_retry',
           'Pause this job and run it again later (same job, same history)',
-          { ...when, reason: { type: 'string' } },
+          { ...startTimeProperties, reason: { type: 'string' } },
           ['reason'],
         ),
         run: async (args) => {

@@ -25,17 +25,18 @@ function brief(row: TriggerRow): string {
 const followUp = (row: TriggerRow): string =>
   `FOLLOW-UP RUN of job ${row.id} (attempt ${row.attempt_count} of ${row.max_attempts}). Continue the task.`;
 
-const done = { due_at: null, lease_owner: null, lease_until: null } as const;
+/** The patch of a job's last transition: its lease released and nothing more due. */
+const leaseReleased = { due_at: null, lease_owner: null, lease_until: null } as const;
 
 /** Ends a run as the state table says (`ctx`: in the transaction of the run's closing writes). */
-async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, turn: TurnResult) {
+async function applyOutcome(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, turn: TurnResult) {
   const summary = turn.messages.at(-1) ?? null;
   const now = ctx.clock.now();
   const latest = summary ?? row.result_summary;
   // DECISIONS.md: a run that ends past expiresAt ends the job expired, whatever it asked for next.
   if (now.getTime() > row.expires_at.getTime()) {
     return applyTransition(ctx, row.id, 'deadline_passed', {
-      ...done,
+      ...leaseReleased,
       result_summary: latest,
       completed_at: now,
       error_message: 'The run finished after the job deadline (expiresAt)',
@@ -44,19 +45,19 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
   if (!outcome && turn.unfinished) {
     // The agent never answered: the last message is the server's, not a result.
     return applyTransition(ctx, row.id, 'error', {
-      ...done,
+      ...leaseReleased,
       completed_at: now,
       error_message: `The run used all ${ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`,
     }, owner);
   }
   if (!outcome) {
-    return applyTransition(ctx, row.id, 'complete', { ...done, result_summary: latest, completed_at: now }, owner);
+    return applyTransition(ctx, row.id, 'complete', { ...leaseReleased, result_summary: latest, completed_at: now }, owner);
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
     const wait = outcome.kind === 'park' ? 'asked for human input' : 'scheduled a follow-up';
     return applyTransition(ctx, row.id, 'schedule_retry_exhausted', {
-      ...done,
+      ...leaseReleased,
       result_summary: latest,
       completed_at: now,
       error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
@@ -86,15 +87,15 @@ async function finish(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutc
   // A follow-up due at the deadline itself could only start past it (the sweep would expire it then).
   if (!waiting || outcome.at.getTime() < row.expires_at.getTime()) return waiting;
   return applyTransition(ctx, row.id, 'follow_up_past_deadline', {
-    ...done,
+    ...leaseReleased,
     next_run_at: null,
     completed_at: now,
     error_message: `The follow-up (${outcome.at.toISOString()}) is at or past the job deadline (expiresAt)`,
   });
 }
 
-function fail(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
-  return applyTransition(ctx, row.id, 'error', { ...done, completed_at: ctx.clock.now(), error_message: message }, owner);
+function failJob(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
+  return applyTransition(ctx, row.id, 'error', { ...leaseReleased, completed_at: ctx.clock.now(), error_message: message }, owner);
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
@@ -123,7 +124,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
           const [, , transition] = await Promise.all([
             appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
             chargeTokens(tx, tenant.id, turn.usage, opening.id),
-            finish(tx, row, owner, outcome.value, turn),
+            applyOutcome(tx, row, owner, outcome.value, turn),
           ]);
           return transition;
         }, { connection: lock.connection });
@@ -138,7 +139,7 @@ export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Prom
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
     return applyTransition(ctx, row.id, 'deadline_passed', {
-      ...done,
+      ...leaseReleased,
       completed_at: now,
       error_message: 'The job deadline (expiresAt) passed before it could run',
     }, owner);
@@ -148,6 +149,6 @@ export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Prom
   } catch (err) {
     // Model, network, credit and configuration errors all end the job; nothing re-runs it.
     if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
-    return fail(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`);
+    return failJob(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`);
   }
 }
