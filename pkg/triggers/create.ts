@@ -1,5 +1,5 @@
-// Creating a job: idempotent per company, capped per conversation, all in one transaction (one
-// statement when a new conversation needs nothing resolved first).
+// Creating a job: idempotent per company, capped per conversation (pending-cap.ts), all in one
+// transaction (one statement when a new conversation needs nothing resolved first).
 import type { Ctx } from '../context.js';
 import { Conflict, Invalid } from '../errors.js';
 import { uuid } from '../ids.js';
@@ -7,11 +7,11 @@ import { getUsableAgent, unknownAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
 import { bindContact, createConversation, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
-import { countPending } from '../store/triggers/count-pending.js';
 import { findByIdempotencyKey } from '../store/triggers/get.js';
 import { insertTrigger, insertTriggerWithConversation } from '../store/triggers/insert.js';
 import type { TriggerRow } from '../store/triggers/row.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
+import { checkPendingCap } from './pending-cap.js';
 import { startTime } from './schedule.js';
 
 export interface CreateTriggerInput {
@@ -45,7 +45,7 @@ async function mergeCustomTools(ctx: Ctx, c: Conversation, tools: CustomTool[] |
 
 async function existingConversation(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Conversation> {
   let c = await getConversation(ctx, tenant.id, input.conversationId!);
-  // The row lock makes the pending count below exact against concurrent creates.
+  // The row lock makes the pending-job cap's count (pending-cap.ts) exact against concurrent creates.
   await ctx.db('conversations').where({ id: c.id }).forUpdate().first();
   c = await getConversation(ctx, tenant.id, c.id);
   if (c.status === 'ended') throw new Conflict('Conversation has ended');
@@ -125,11 +125,9 @@ export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTrigg
     let conversation: Conversation;
     if (input.conversationId) {
       conversation = await existingConversation(tx, tenant, input);
-      if ((await countPending(trx, conversation.id)) >= tenant.maxPendingJobs) {
-        throw new Conflict(`Conversation is at its pending-job cap (${tenant.maxPendingJobs})`);
-      }
+      await checkPendingCap(trx, tenant, conversation.id);
     } else {
-      // A conversation made in this transaction has no jobs yet, and the cap is at least 1.
+      // A conversation made in this transaction is under the pending-job cap (pending-cap.ts).
       conversation = await newConversation(tx, tenant, input);
     }
     conversation = await mergeCustomTools(tx, conversation, input.customTools);
@@ -147,7 +145,7 @@ function newConversationJob(ctx: Ctx, tenantId: string, timezone: string, input:
   const row = jobRow(ctx, tenantId, input, startTime(input, timezone, now), now);
   const agentId = requiredAgentId(input);
   const conversation = newConversationRow(ctx, { tenantId, agentId, contactId: null, metadata: input.metadata });
-  // A conversation made here has no jobs yet, and the cap is at least 1.
+  // A conversation made here is under the pending-job cap (pending-cap.ts).
   return { conversation, trigger: row({ id: conversation.id as string, agentId }) };
 }
 

@@ -4,7 +4,7 @@ export const STATUSES = ['queued', 'running', 'waiting', 'waiting_for_reply', 's
 export type TriggerStatus = (typeof STATUSES)[number];
 
 export const TERMINAL: ReadonlySet<TriggerStatus> = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
-/** Pending jobs count against the company's maxPendingAgentJobs per conversation. */
+/** Pending jobs count against the company's maxPendingAgentJobs per conversation (pending-cap.ts). */
 export const PENDING: readonly TriggerStatus[] = ['queued', 'waiting', 'waiting_for_reply', 'running'];
 
 export type TriggerEvent =

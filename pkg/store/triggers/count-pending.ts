@@ -1,4 +1,4 @@
-// How many pending jobs a conversation holds, for the pending-job cap.
+// How many pending jobs a conversation holds, for the pending-job cap (pkg/triggers/pending-cap.ts).
 import type { Knex } from 'knex';
 import { PENDING } from '../../triggers/state.js';
 
