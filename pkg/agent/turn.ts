@@ -6,6 +6,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Ctx } from '../context.js';
+import { noUsage, type TurnCharge, type Usage } from '../credits/charge.js';
 import { DomainError } from '../errors.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
@@ -20,12 +21,6 @@ export type TurnEvent =
   | { type: 'new_message' }
   | { type: 'tool'; name: string }
   | { type: 'handoff'; roleName: string; greeting: string; agentId: string };
-
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
 
 export interface TurnResult {
   /** The assistant's messages of this turn, each complete. */
@@ -72,15 +67,12 @@ export interface TurnInput {
     result: TurnResult,
     opening: UnstoredMessage[],
   ) => Promise<void>;
-  /** Ask the model for whole answers, not streams: nobody reads this turn as it is written (a job). */
-  whole?: boolean;
+  /** False asks the model for complete answers, not streams: nobody reads this turn as it is written (a job). */
+  streaming?: boolean;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
-  /**
-   * Charges what the model calls the turn finished used when it then fails before its last
-   * message is stored (a failed turn consumed credits too); the turn's error is thrown after.
-   */
-  chargeFailed?: (usage: Usage) => Promise<void>;
+  /** What the turn costs, charged when it ends, finished or failed (pkg/credits/charge.ts); `storeLast` closes it with `charge.close`. */
+  charge: TurnCharge;
 }
 
 /**
@@ -88,7 +80,7 @@ export interface TurnInput {
  * to `history` for the prompt. The write is the turn's `beforeEmit`: nothing is emitted or stored
  * before it is durable. Its failure is the caller's to report; it is never left unhandled.
  */
-export function storeWhileAsking(
+export function startAppendingMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   history: StoredMessage[],
   conversationId: string,
@@ -132,14 +124,14 @@ async function callModel(
     contactMemory: input.contactMemory,
     history,
   });
-  const round: ModelRound = { content: '', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 } };
+  const round: ModelRound = { content: '', toolCalls: [], usage: noUsage() };
   const request = {
     model: agent.model ?? ctx.model.defaultModel,
     messages,
     ...(tools.size ? { tools: [...tools.values()].map((t) => t.definition) } : {}),
   };
   try {
-    if (input.whole) return await wholeRound(ctx, input, request, onContent);
+    if (input.streaming === false) return await unstreamedRound(ctx, input, request, onContent);
     const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
     input.mark?.('model');
     await input.beforeEmit;
@@ -166,8 +158,8 @@ async function callModel(
 
 const toUsage = (u: CompletionUsage): Usage => ({ promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens });
 
-/** callModel's round asked for as one answer rather than a stream (TurnInput.whole). */
-async function wholeRound(
+/** callModel's round asked for as one answer rather than a stream (TurnInput.streaming false). */
+async function unstreamedRound(
   ctx: Ctx,
   input: TurnInput,
   request: ChatCompletionCreateParamsNonStreaming,
@@ -182,7 +174,7 @@ async function wholeRound(
   return {
     content,
     toolCalls: (message?.tool_calls ?? []).filter((c): c is ChatCompletionMessageFunctionToolCall => c.type === 'function'),
-    usage: completion.usage ? toUsage(completion.usage) : { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    usage: completion.usage ? toUsage(completion.usage) : noUsage(),
   };
 }
 
@@ -198,12 +190,7 @@ function parseArgs(raw: string): Record<string, unknown> | null {
 export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
   const emit = input.emit ?? (() => {});
   let { agent, conversation } = input;
-  const result: TurnResult = {
-    messages: [],
-    toolCalls: [],
-    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    conversation,
-  };
+  const result: TurnResult = { messages: [], toolCalls: [], usage: input.charge.usage, conversation };
   let afterTool = false;
   // The turn holds the conversation's lock, so nothing else writes its history meanwhile: the
   // history is read once and extended in memory as the turn stores messages.
@@ -220,28 +207,23 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     const stored = await appendMessages(ctx, conversation.id, [...unstoredOpening(), unstoredMessage(role, content, metadata)]);
     history.push(stored.at(-1)!);
   };
-  /** Set once the caller's storeLast has the turn's last message, whose transaction carries its charge: not charged again after. */
-  let charged = false;
   /** The assistant message that ends the turn, stored as the caller closes it. */
   const storeLast = (content: string): Promise<void> => {
     const metadata = { agentId: agent.id };
     if (!input.storeLast) return store('assistant', content, metadata);
-    charged = true;
     return input.storeLast({ content, metadata }, result, unstoredOpening());
   };
 
   try {
-    return await rounds();
+    await rounds();
   } catch (err) {
-    if (!charged && input.chargeFailed && result.usage.totalTokens > 0) {
-      await input.chargeFailed(result.usage).catch((failed: Error) =>
-        ctx.log.error({ err: failed, conversationId: conversation.id }, 'charging a failed turn failed'),
-      );
-    }
+    await input.charge.failed();
     throw err;
   }
+  await input.charge.ended();
+  return result;
 
-  async function rounds(): Promise<TurnResult> {
+  async function rounds(): Promise<void> {
     for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
       const tools = turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
       let started = false;
@@ -250,15 +232,13 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
         started = true;
         emit({ type: 'content', content: chunk });
       });
-      result.usage.promptTokens += reply.usage.promptTokens;
-      result.usage.completionTokens += reply.usage.completionTokens;
-      result.usage.totalTokens += reply.usage.totalTokens;
+      input.charge.add(reply.usage);
 
       const calls = reply.toolCalls.filter((c) => c.function.name);
       if (reply.content) result.messages.push(reply.content);
       if (!calls.length) {
         await storeLast(reply.content);
-        return result;
+        return;
       }
       await store('assistant', reply.content, { toolCalls: calls, agentId: agent.id });
 
@@ -294,6 +274,5 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     // Every round ran tools, so this closing message starts after a tool run.
     emit({ type: 'new_message' });
     emit({ type: 'content', content: stop });
-    return result;
   }
 }

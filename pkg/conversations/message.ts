@@ -3,11 +3,11 @@
 import type { Ctx } from '../context.js';
 import { Conflict, DomainError, NotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { runTurn, storeWhileAsking, type TurnEvent, type TurnResult } from '../agent/turn.js';
+import { runTurn, startAppendingMessage, type TurnEvent, type TurnResult } from '../agent/turn.js';
+import { TurnCharge } from '../credits/charge.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
-import { chargeTokens } from '../store/credits.js';
-import { appendMessage } from '../store/messages.js';
+import { insertMessages, unstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { turnContext, turnReads } from '../store/turn-context.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
@@ -81,13 +81,15 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
-    const inserted = storeWhileAsking(ctx, history, conversation.id, 'user', input.message);
+    const inserted = startAppendingMessage(ctx, history, conversation.id, 'user', input.message);
     const stored = inserted.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();
     });
     // Awaited by the turn unless the model fails first; the failure is then reported from below.
     stored.catch(() => {});
+    // The turn's charge names the user's message.
+    const charge = new TurnCharge(ctx, tenant.id, async () => (await inserted).id);
     let turn;
     try {
       turn = await runTurn(ctx, {
@@ -101,17 +103,10 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
         emit: hooks.emit,
         mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
-        chargeFailed: async (usage) => chargeTokens(ctx, tenant.id, usage, (await inserted).id),
+        charge,
         // The reply and the credits the turn used: one transaction, its statements sent together.
-        storeLast: async (last, done) => {
-          const userMessage = await inserted;
-          await ctx.db.transaction(async (trx) => {
-            const tx = { ...ctx, db: trx };
-            await Promise.all([
-              appendMessage(tx, conversation.id, 'assistant', last.content, last.metadata),
-              chargeTokens(tx, tenant.id, done.usage, userMessage.id),
-            ]);
-          }, { connection: lock.connection });
+        storeLast: async (last) => {
+          await charge.close(lock.connection, [insertMessages(ctx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)])]);
         },
       });
     } catch (err) {

@@ -1,26 +1,17 @@
 // Per-conversation turn locks: Postgres advisory locks on a pool of their own, so a turn waiting
 // for its lock never holds a connection the running turn needs. A crashed process's locks go with
-// its connections. The connections pipeline (pg's `pipeline` mode): the statements a turn sends
-// together go out without waiting for each other's answers, so they cost one round trip, and each
-// still runs on its own, in order, seeing everything committed before it.
+// its connections. The connections pipeline (pkg/db/pipeline.ts): a turn's lock and reads cost one
+// round trip, and so does its closing transaction.
 import pg from 'pg';
-import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
+import { send, type Statement } from './pipeline.js';
 
-/** A query built with knex, sent on the lock's connection with its values as parameters. */
-export type Statement = Knex.QueryBuilder | Knex.Raw;
-
-/** The lock held, and its connection for the turn's closing transaction (knex's `transaction(…, { connection })`). */
+/** The lock held, and its connection for the turn's closing transaction (sendTransaction). */
 export interface HeldLock {
   /** The rows of each of withLock's `reads`, in order. */
   reads: Record<string, any>[][];
   connection: pg.PoolClient;
 }
-
-const send = (client: pg.PoolClient, statement: Statement) => {
-  const { sql, bindings } = statement.toSQL().toNative();
-  return client.query(sql, bindings as unknown[]);
-};
 
 export class TurnLocks {
   private readonly pool: pg.Pool;

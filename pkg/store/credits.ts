@@ -29,30 +29,28 @@ export async function addCredits(
   referenceType: ReferenceType,
   referenceId: string | null = null,
 ): Promise<void> {
-  const { entry, balance } = creditWrites(ctx, tenantId, amount, referenceType, referenceId);
-  await ctx.db.raw('with credit_entry as (?) ?', [entry, balance]);
+  await creditEntry(ctx, tenantId, amount, referenceType, referenceId);
 }
 
-/** addCredits' two writes: `entry` goes in `with credit_entry as (...)`, `balance` is another part of the same statement. */
-function creditWrites(
+/** addCredits' statement, unsent: the ledger entry and its stripe of the balance, in one statement. */
+export function creditEntry(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   tenantId: string,
   amount: number,
   referenceType: ReferenceType,
   referenceId: string | null,
-): { entry: Knex.Raw; balance: Knex.Raw } {
-  return {
-    entry: ctx.db.raw(
-      `insert into credit_ledger (tenant_id, amount, reference_type, reference_id, created_at)
-       values (?, ?, ?, ?, ?) returning tenant_id, amount`,
-      [tenantId, amount, referenceType, referenceId, ctx.clock.now()],
-    ),
-    balance: ctx.db.raw(
-      `insert into credit_balances (tenant_id, stripe, balance)
-       select tenant_id, pg_backend_pid() % ${STRIPES}, amount from credit_entry
-       on conflict (tenant_id, stripe) do update set balance = credit_balances.balance + excluded.balance`,
-    ),
-  };
+): Knex.Raw {
+  const entry = ctx.db.raw(
+    `insert into credit_ledger (tenant_id, amount, reference_type, reference_id, created_at)
+     values (?, ?, ?, ?, ?) returning tenant_id, amount`,
+    [tenantId, amount, referenceType, referenceId, ctx.clock.now()],
+  );
+  const balance = ctx.db.raw(
+    `insert into credit_balances (tenant_id, stripe, balance)
+     select tenant_id, pg_backend_pid() % ${STRIPES}, amount from credit_entry
+     on conflict (tenant_id, stripe) do update set balance = credit_balances.balance + excluded.balance`,
+  );
+  return ctx.db.raw('with credit_entry as (?) ?', [entry, balance]);
 }
 
 // numeric(20, 6) in the ledger.
@@ -78,27 +76,4 @@ export function checkCanSpend(tenant: Tenant, total: number): void {
   if (total < tenant.minCredits) {
     throw new PaymentRequired('Insufficient AI credits', { minCredits: tenant.minCredits, totalBalance: total });
   }
-}
-
-type Usage = { promptTokens: number; completionTokens: number; totalTokens: number };
-
-/** Record what a turn used, under reference type `api`, in the ledger and the usage metrics. */
-export async function chargeTokens(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>,
-  tenantId: string,
-  usage: Usage,
-  referenceId: string,
-): Promise<void> {
-  if (usage.totalTokens <= 0) return;
-  const credits = tokenCredits(ctx, usage);
-  await addCredits(ctx, tenantId, -credits, 'api', referenceId);
-  meterTokens(ctx, tenantId, usage, credits);
-}
-
-const tokenCredits = (ctx: Pick<Ctx, 'config'>, usage: Usage): number => (usage.totalTokens / 1000) * ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
-
-function meterTokens(ctx: Pick<Ctx, 'metrics'>, tenantId: string, usage: Usage, credits: number): void {
-  ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'prompt' }, usage.promptTokens);
-  ctx.metrics.modelTokens.inc({ tenant: tenantId, kind: 'completion' }, usage.completionTokens);
-  ctx.metrics.credits.inc({ tenant: tenantId }, credits);
 }

@@ -1,4 +1,5 @@
 // The transcript. Assistant tool calls and tool results are kept so history replays exactly.
+import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { uuid } from '../ids.js';
 
@@ -35,20 +36,23 @@ export async function appendMessage(
 
 /** Messages stored by one statement, in their order (one row each: their seq, the transcript's order, follows it). */
 export async function appendMessages(ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Promise<StoredMessage[]> {
-  const now = ctx.clock.now();
-  const rows = await ctx.db('messages')
-    .insert(
-      messages.map((m) => ({
-        id: m.id,
-        conversation_id: conversationId,
-        role: m.role,
-        content: m.content,
-        metadata: m.metadata === null ? null : JSON.stringify(m.metadata),
-        created_at: now,
-      })),
-    )
-    .returning('*');
+  const rows = await insertMessages(ctx, conversationId, messages).returning('*');
   return rows.sort((a, b) => a.seq - b.seq).map(toStoredMessage);
+}
+
+/** appendMessages' statement, unsent (a turn's closing transaction sends it with the others). */
+export function insertMessages(ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Knex.QueryBuilder {
+  const now = ctx.clock.now();
+  return ctx.db('messages').insert(
+    messages.map((m) => ({
+      id: m.id,
+      conversation_id: conversationId,
+      role: m.role,
+      content: m.content,
+      metadata: m.metadata === null ? null : JSON.stringify(m.metadata),
+      created_at: now,
+    })),
+  );
 }
 
 export const toStoredMessage = (r: Record<string, any>): StoredMessage => ({

@@ -3,10 +3,11 @@
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { runTurn, type TurnResult } from '../agent/turn.js';
-import { chargeTokens } from '../store/credits.js';
-import { appendMessages, unstoredMessage } from '../store/messages.js';
+import { TurnCharge } from '../credits/charge.js';
+import { insertMessages, unstoredMessage } from '../store/messages.js';
 import type { TriggerRow } from '../store/triggers/row.js';
-import { applyTransition } from '../store/triggers/transition.js';
+import { applyTransition, transitioned, transitionStatement, type TriggerPatch } from '../store/triggers/transition.js';
+import type { TriggerEvent } from './state.js';
 import { jobRunContext, jobRunReads } from '../store/turn-context.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
@@ -28,45 +29,55 @@ const followUp = (row: TriggerRow): string =>
 /** The patch of a job's last transition: its lease released and nothing more due. */
 const leaseReleased = { due_at: null, lease_owner: null, lease_until: null } as const;
 
-/** Ends a run as the state table says (`ctx`: in the transaction of the run's closing writes). */
-async function applyOutcome(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, turn: TurnResult) {
+/** A transition of a run's closing transaction: its statement, and the event its row counts as. */
+interface Step {
+  event: TriggerEvent;
+  statement: ReturnType<typeof transitionStatement>;
+}
+
+function step(ctx: Ctx, id: string, event: TriggerEvent, patch: TriggerPatch, owner?: string): Step {
+  return { event, statement: transitionStatement(ctx, id, event, patch, owner) };
+}
+
+/** Ends a run as the state table says: the transitions of the run's closing transaction. */
+function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, turn: TurnResult): Step[] {
   const summary = turn.messages.at(-1) ?? null;
   const now = ctx.clock.now();
   const latest = summary ?? row.result_summary;
   // DECISIONS.md: a run that ends past expiresAt ends the job expired, whatever it asked for next.
   if (now.getTime() > row.expires_at.getTime()) {
-    return applyTransition(ctx, row.id, 'deadline_passed', {
+    return [step(ctx, row.id, 'deadline_passed', {
       ...leaseReleased,
       result_summary: latest,
       completed_at: now,
       error_message: 'The run finished after the job deadline (expiresAt)',
-    }, owner);
+    }, owner)];
   }
   if (!outcome && turn.unfinished) {
     // The agent never answered: the last message is the server's, not a result.
-    return applyTransition(ctx, row.id, 'error', {
+    return [step(ctx, row.id, 'error', {
       ...leaseReleased,
       completed_at: now,
       error_message: `The run used all ${ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`,
-    }, owner);
+    }, owner)];
   }
   if (!outcome) {
-    return applyTransition(ctx, row.id, 'complete', { ...leaseReleased, result_summary: latest, completed_at: now }, owner);
+    return [step(ctx, row.id, 'complete', { ...leaseReleased, result_summary: latest, completed_at: now }, owner)];
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
     const wait = outcome.kind === 'park' ? 'asked for human input' : 'scheduled a follow-up';
-    return applyTransition(ctx, row.id, 'schedule_retry_exhausted', {
+    return [step(ctx, row.id, 'schedule_retry_exhausted', {
       ...leaseReleased,
       result_summary: latest,
       completed_at: now,
       error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
-    }, owner);
+    }, owner)];
   }
   if (outcome.kind === 'park') {
     // metadata.waitPayload mirrors waitPayload: a park without one clears an earlier park's.
     const { waitPayload: _, ...metadata } = row.metadata;
-    return applyTransition(ctx, row.id, 'park', {
+    return [step(ctx, row.id, 'park', {
       lease_owner: null,
       lease_until: null,
       due_at: row.expires_at,
@@ -75,9 +86,9 @@ async function applyOutcome(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
       waiting_since: now,
       wait_payload: outcome.payload,
       metadata: outcome.payload ? { ...metadata, waitPayload: outcome.payload } : metadata,
-    }, owner);
+    }, owner)];
   }
-  const waiting = await applyTransition(ctx, row.id, 'schedule_retry', {
+  const waiting = step(ctx, row.id, 'schedule_retry', {
     lease_owner: null,
     lease_until: null,
     result_summary: latest,
@@ -85,13 +96,14 @@ async function applyOutcome(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
     due_at: outcome.at,
   }, owner);
   // A follow-up due at the deadline itself could only start past it (the sweep would expire it then).
-  if (!waiting || outcome.at.getTime() < row.expires_at.getTime()) return waiting;
-  return applyTransition(ctx, row.id, 'follow_up_past_deadline', {
+  if (outcome.at.getTime() < row.expires_at.getTime()) return [waiting];
+  // Sent with the first, it expires only what the first left waiting: no other run of the job ends while this one holds the lock.
+  return [waiting, step(ctx, row.id, 'follow_up_past_deadline', {
     ...leaseReleased,
     next_run_at: null,
     completed_at: now,
     error_message: `The follow-up (${outcome.at.toISOString()}) is at or past the job deadline (expiresAt)`,
-  });
+  })];
 }
 
 function failJob(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
@@ -105,29 +117,28 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
     const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id });
     const outcome: { value: JobOutcome | null } = { value: null };
     const ended: { row: TriggerRow | null } = { row: null };
+    const charge = new TurnCharge(ctx, tenant.id, () => opening.id);
     await runTurn(ctx, {
       tenant,
       agent,
       conversation,
       history,
       opening,
-      whole: true,
+      streaming: false,
       turnSystemMessage: JOB_INSTRUCTIONS,
       contactMemory,
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
-      chargeFailed: (usage) => chargeTokens(ctx, tenant.id, usage, opening.id),
+      charge,
       // The brief unless a tool round stored it, the last reply, the credits the run used and the
       // job's new status: one transaction, its statements sent together.
       storeLast: async (last, turn, unstored) => {
-        ended.row = await ctx.db.transaction(async (trx) => {
-          const tx = { ...ctx, db: trx };
-          const [, , transition] = await Promise.all([
-            appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
-            chargeTokens(tx, tenant.id, turn.usage, opening.id),
-            applyOutcome(tx, row, owner, outcome.value, turn),
-          ]);
-          return transition;
-        }, { connection: lock.connection });
+        const steps = closingTransitions(ctx, row, owner, outcome.value, turn);
+        const [, ...moved] = await charge.close(lock.connection, [
+          insertMessages(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
+          ...steps.map((s) => s.statement),
+        ]);
+        const rows = steps.map((s, i) => transitioned(ctx, s.event, moved[i]!.rows[0]));
+        ended.row = rows.includes(null) ? null : rows.at(-1)!;
       },
     });
     return ended.row;

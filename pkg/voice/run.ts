@@ -5,9 +5,9 @@
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { runTurn } from '../agent/turn.js';
+import { TurnCharge } from '../credits/charge.js';
 import { getUsableAgent, type Agent } from '../store/agents.js';
 import { createConversation, type Conversation } from '../store/conversations.js';
-import { chargeTokens } from '../store/credits.js';
 import { appendMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { appendTranscript, callById, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
@@ -158,11 +158,10 @@ class CallSession {
         conversation: this.conversation!,
         turnSystemMessage: instructions(this.row, machine),
         extraTools: () => callTools(this.ctx, this.row, decision, machine),
-        chargeFailed: (usage) => chargeTokens(this.ctx, this.row.tenant_id, usage, this.row.id),
+        charge: new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id),
       });
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
-      await chargeTokens(this.ctx, this.row.tenant_id, turn.usage, this.row.id);
       // Hung up (or the lease lost) while the agent was thinking: nothing more is said.
       if (!(await this.stillOurs())) return null;
       const said = turn.messages.join(' ').trim();

@@ -1,4 +1,5 @@
 // A job's move along the state table, made only from a status the table allows the event from.
+import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
 import { CHANNELS, notifyIdColumn, withoutAnnounced } from '../../db/notify.js';
 import { sourcesOf, transition, type TriggerEvent } from '../../triggers/state.js';
@@ -22,17 +23,33 @@ export async function applyTransition(
   patch: TriggerPatch,
   leaseOwner?: string,
 ): Promise<TriggerRow | null> {
-  const from = sourcesOf(event);
-  // Every row of one event leads to one status (the state test checks it).
-  const to = transition(from[0]!, event)!;
-  const columns: Record<string, unknown> = { ...patch, status: to, updated_at: ctx.clock.now() };
+  const [row] = await transitionStatement(ctx, id, event, patch, leaseOwner);
+  return transitioned(ctx, event, row);
+}
+
+/** The status `event` leads to: every row of one event leads to one status (the state test checks it). */
+const targetOf = (event: TriggerEvent) => transition(sourcesOf(event)[0]!, event)!;
+
+/** applyTransition's statement, unsent (a job run's closing transaction sends it with the others). */
+export function transitionStatement(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  event: TriggerEvent,
+  patch: TriggerPatch,
+  leaseOwner?: string,
+): Knex.QueryBuilder {
+  const columns: Record<string, unknown> = { ...patch, status: targetOf(event), updated_at: ctx.clock.now() };
   for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
     if (patch[key] !== undefined) columns[key] = patch[key] === null ? null : JSON.stringify(patch[key]);
   }
-  const query = ctx.db('triggers').where({ id }).whereIn('status', from);
+  const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
   if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  const [row] = await query.update(columns).returning(['*', notifyIdColumn(ctx.db, CHANNELS.triggers)]);
+  return query.update(columns).returning(['*', notifyIdColumn(ctx.db, CHANNELS.triggers)]);
+}
+
+/** What transitionStatement's row (none when the trigger had moved on) makes of the trigger, counted in the metrics. */
+export function transitioned(ctx: Pick<Ctx, 'metrics'>, event: TriggerEvent, row: Record<string, any> | undefined): TriggerRow | null {
   if (!row) return null;
-  ctx.metrics.triggerTransitions.inc({ event, status: to });
+  ctx.metrics.triggerTransitions.inc({ event, status: targetOf(event) });
   return withoutAnnounced(row as TriggerRow);
 }

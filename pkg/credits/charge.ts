@@ -1,0 +1,82 @@
+// Credit charging: what a turn (a chat turn, a job run, a call's turn) costs and when it is charged.
+// A turn costs its tokens, SWITCHBOARD_CREDITS_PER_1K_TOKENS per thousand, entered in the ledger
+// (pkg/store/credits.ts) under reference type `api` once: by its closing transaction when its caller
+// closes it in one (chat, jobs), else when it ends. A turn that fails first is charged for the model
+// calls it finished, since they consumed credits too.
+import type pg from 'pg';
+import type { Ctx } from '../context.js';
+import { sendTransaction, type Statement } from '../db/pipeline.js';
+import { creditEntry } from '../store/credits.js';
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export const noUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+
+type ChargeCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics' | 'log'>;
+
+/** The charge of one turn: every runTurn is given one, by the caller that knows whom and what it bills. */
+export class TurnCharge {
+  /** The tokens of the turn's finished model calls. */
+  readonly usage: Usage = noUsage();
+  /** Set once a charge is under way (in the closing transaction or on its own): a turn is never charged twice. */
+  private charging = false;
+
+  /** `referenceId`: what the ledger entry names (the chat turn's user message, the job run's brief, the call). */
+  constructor(
+    private readonly ctx: ChargeCtx,
+    private readonly tenantId: string,
+    private readonly referenceId: () => string | Promise<string>,
+  ) {}
+
+  /** A model call finished: its tokens are the turn's. */
+  add(usage: Usage): void {
+    this.usage.promptTokens += usage.promptTokens;
+    this.usage.completionTokens += usage.completionTokens;
+    this.usage.totalTokens += usage.totalTokens;
+  }
+
+  /**
+   * Sends the turn's closing `statements` and its charge in one transaction on the pipelined
+   * `connection` (pkg/db/pipeline.ts); returns the statements' results. The turn is then charged
+   * by that transaction or not at all: a closing that fails is not charged after.
+   */
+  async close(connection: pg.PoolClient, statements: Statement[]): Promise<pg.QueryResult[]> {
+    this.charging = true;
+    const charge = this.used() ? [creditEntry(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId())] : [];
+    const results = await sendTransaction(connection, [...statements, ...charge]);
+    if (charge.length) this.meter();
+    return results.slice(0, statements.length);
+  }
+
+  /** The turn ended without a closing transaction: it is charged now. */
+  async ended(): Promise<void> {
+    if (this.charging) return;
+    this.charging = true;
+    if (!this.used()) return;
+    await creditEntry(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId());
+    this.meter();
+  }
+
+  /** The turn failed: charged for its finished model calls unless its closing carried the charge; the turn's error is what the caller hears. */
+  async failed(): Promise<void> {
+    await this.ended().catch((err: Error) => this.ctx.log.error({ err, tenantId: this.tenantId }, 'charging a failed turn failed'));
+  }
+
+  private used(): boolean {
+    return this.usage.totalTokens > 0;
+  }
+
+  private credits(): number {
+    return (this.usage.totalTokens / 1000) * this.ctx.config.SWITCHBOARD_CREDITS_PER_1K_TOKENS;
+  }
+
+  private meter(): void {
+    this.ctx.metrics.modelTokens.inc({ tenant: this.tenantId, kind: 'prompt' }, this.usage.promptTokens);
+    this.ctx.metrics.modelTokens.inc({ tenant: this.tenantId, kind: 'completion' }, this.usage.completionTokens);
+    this.ctx.metrics.credits.inc({ tenant: this.tenantId }, this.credits());
+  }
+}
