@@ -36,8 +36,11 @@ const SUBMITTERS = 16;
 const WAIT_SECONDS = 30;
 // A job that is not done after this many long polls is reported as stuck.
 const MAX_POLLS = 10;
-// Production's default pool size, given to each server thread of both systems.
+// Production's default pool size, given to each graphile-worker thread.
 const POOL_MAX = 20;
+// Switchboard's threads: 20 query and 20 lock connections and the listener (SWITCHBOARD_DB_POOL_MAX
+// bounds all three), the query pool of production's default and the locks the runs at most hold.
+const SWITCHBOARD_POOL_MAX = 41;
 const TASK = 'Reply with ok.';
 
 
@@ -192,12 +195,12 @@ async function measure(system: System, concurrency: number, databaseUrl: string,
   const loadAverage1m = loadavg()[0]!;
   const server =
     system === 'switchboard'
-      ? await startServer({ role: 'switchboard', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl })
+      ? await startServer({ role: 'switchboard', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
       : await startServer({ role: 'graphile-worker', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl: system === 'graphile-worker-work' ? modelUrl : undefined });
   // Switchboard's controllers run in a thread of their own, apart from its API, as deployed.
   const controllers =
     system === 'switchboard'
-      ? await startServer({ role: 'switchboard-controllers', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl })
+      ? await startServer({ role: 'switchboard-controllers', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
       : null;
   let driver: Driver | undefined;
   try {
@@ -268,7 +271,7 @@ in the target's comparison. Beside it, not part of the target, graphile-worker r
 model call through the same client, and the task and reply stored as two rows; none of Switchboard's API, authentication,
 conversation, context reads, tools, credits or state machine.
 Switchboard runs as deployed (the Helm chart's \`switchboard api\` and \`switchboard controllers\`): its API and its controllers
-each in a worker thread of their own, with a pool of ${POOL_MAX} connections each, its jobs created and read from the
+each in a worker thread of their own, with ${SWITCHBOARD_POOL_MAX} connections each (20 for queries, 20 for conversation locks, a listener), graphile-worker's pool ${POOL_MAX}; Switchboard's jobs created and read from the
 benchmark's thread over keep-alive HTTP (node's http, the cheapest client on these shared cores); graphile-worker runs in
 one thread, its jobs added from the benchmark's thread. The machine's cores are shared by all threads and Postgres. Each system
 is measured warm: a burst of ${WARMUP_JOBS} jobs, not timed, before the phases. Latency phase:

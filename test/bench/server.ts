@@ -14,9 +14,10 @@ export interface BenchServer {
 
 const SYSTEM_PROMPT = 'You are the helpful assistant of the benchmark company.';
 
-// Production's default pool size, not the test suite's smaller one.
+// 20 query and 20 lock connections and the listener (SWITCHBOARD_DB_POOL_MAX bounds all three): the
+// query pool of production's default, not the test suite's smaller one, and a lock for each turn at once.
 const { databaseUrl, modelUrl } = workerData as { databaseUrl: string; modelUrl: string };
-const app = await startTestApp({ databaseUrl, env: { SWITCHBOARD_DB_POOL_MAX: '20', OPENAI_BASE_URL: modelUrl } });
+const app = await startTestApp({ databaseUrl, env: { SWITCHBOARD_DB_POOL_MAX: '41', OPENAI_BASE_URL: modelUrl } });
 const company = await app.company({ credits: 1e9, systemPrompt: SYSTEM_PROMPT });
 // The default per-key rate limit would refuse a benchmark's pace.
 await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 1_000_000 });
