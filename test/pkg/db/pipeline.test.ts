@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { sendTransaction } from '../../../pkg/db/pipeline.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+
+// sendTransaction runs on a turn lock's pipelined connection, as a turn's and a job run's closing writes do.
+describe('A transaction sent in one round trip (sendTransaction)', () => {
+  let app: TestApp;
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  before(async () => {
+    app = await startTestApp();
+    await app.runtime.ctx.db.raw('create table pipeline_probe (n int primary key)');
+    process.on('unhandledRejection', record);
+  });
+  after(async () => {
+    process.off('unhandledRejection', record);
+    await app?.runtime.ctx.db.raw('drop table if exists pipeline_probe');
+    await app?.close();
+  });
+
+  const insert = (n: number) => app.runtime.ctx.db('pipeline_probe').insert({ n });
+  const stored = async () => (await app.runtime.ctx.db('pipeline_probe').orderBy('n')).map((r) => r.n);
+
+  it('keeps every statement and returns their results in order', async () => {
+    const results = await app.runtime.ctx.locks.withLock('pipeline-probe', (lock) =>
+      sendTransaction(lock.connection, [insert(1).returning('n'), insert(2).returning('n')]),
+    );
+    expect(results.map((r) => r.rows)).to.deep.equal([[{ n: 1 }], [{ n: 2 }]]);
+    expect(await stored()).to.deep.equal([1, 2]);
+    await app.runtime.ctx.db('pipeline_probe').del();
+  });
+
+  it('rolls back the statements before a failing one and throws its error, leaving nothing unhandled', async () => {
+    await app.runtime.ctx.locks.withLock('pipeline-probe', async (lock) => {
+      const error = await sendTransaction(lock.connection, [insert(1), insert(1), insert(2)]).then(() => null, (err: Error) => err);
+      expect(error?.message).to.match(/duplicate key value violates unique constraint/);
+      // The connection left no transaction open: the next one on it commits.
+      await sendTransaction(lock.connection, [insert(3)]);
+    });
+    // Answers rejected after the first are handled too: a turn of the event loop reports none.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).to.deep.equal([]);
+    expect(await stored()).to.deep.equal([3]);
+  });
+});
