@@ -134,7 +134,7 @@ async function callModel(
     if (input.streaming === false) return await unstreamedRound(ctx, input, request, onContent);
     const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
     input.mark?.('model');
-    await input.beforeEmit;
+    await storedBeforeEmit(input);
     for await (const chunk of stream) {
       if (chunk.usage) round.usage = toUsage(chunk.usage);
       const delta = chunk.choices[0]?.delta;
@@ -151,10 +151,22 @@ async function callModel(
       }
     }
   } catch (err) {
+    if (err instanceof StoreFailure) throw err.cause;
     throw new ModelError(`model request failed: ${(err as Error).message}`);
   }
   return round;
 }
+
+/** A failure of the turn's own write, kept apart from the model's so its details never reach the caller as a model error. */
+class StoreFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+const storedBeforeEmit = async (input: TurnInput): Promise<void> => {
+  await input.beforeEmit?.catch((err: unknown) => {
+    throw new StoreFailure(err);
+  });
+};
 
 const toUsage = (u: CompletionUsage): Usage => ({ promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens });
 
@@ -167,7 +179,7 @@ async function unstreamedRound(
 ): Promise<ModelRound> {
   const completion = await ctx.model.openai.chat.completions.create(request);
   input.mark?.('model');
-  await input.beforeEmit;
+  await storedBeforeEmit(input);
   const message = completion.choices[0]?.message;
   const content = message?.content ?? '';
   if (content) onContent(content);

@@ -178,3 +178,36 @@ describe('POST /api/v1/conversations/:conversationId/messages past the synchrono
     ]);
   });
 });
+
+describe('POST /api/v1/conversations/:conversationId/messages when the user message cannot be stored', () => {
+  let app: TestApp;
+  const REFUSED = 'A message the database refuses';
+  before(async () => {
+    app = await startTestApp();
+    // A failure of the database's own, for this one message alone: its error names the statement.
+    await app.runtime.ctx.db.raw(`
+      create function refuse_message() returns trigger language plpgsql as $$
+      begin
+        if new.content = '${REFUSED}' then raise exception 'refused by the test'; end if;
+        return new;
+      end $$;
+      create trigger refuse_message before insert on messages for each row execute function refuse_message();`);
+  });
+  after(async () => {
+    await app.runtime.ctx.db.raw('drop trigger refuse_message on messages; drop function refuse_message();');
+    await app.close();
+  });
+
+  it('answers 500 without the statement or the database error, as a synchronous turn and as a stream', async () => {
+    const { client, agentId } = await app.company();
+    const id = await openConversation(client, { agentId });
+
+    const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: REFUSED });
+    expect(reply.status).to.equal(500);
+    expect(reply.body).to.deep.equal({ error: 'Unexpected processing failure' });
+
+    const streamed = await client.stream(`/api/v1/conversations/${id}/messages`, { message: REFUSED, stream: true });
+    expect(JSON.stringify(streamed.body ?? streamed.events)).to.not.match(/insert|messages|refused by the test/);
+    expect((await client.get(`/api/v1/conversations/${id}`)).body.messages).to.deep.equal([]);
+  });
+});
