@@ -33,7 +33,8 @@ export function unstorableTextAt(value: unknown): string[] | undefined {
       const children = Object.entries(node.value).map(([key, child]) => ({ value: child, key, parent: node }));
       const badKey = children.find((c) => UNSTORABLE.test(c.key));
       if (badKey) return pathOf(badKey);
-      stack.push(...children.reverse());
+      // One at a time: spreading a large array into push() overflows the call stack.
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
   return undefined;

@@ -103,6 +103,12 @@ describe('Agent API request validation', () => {
       expect(await conversationCount()).to.equal(count);
     });
 
+    it('refuses an unknown field holding a very large array with 400, not 500', async () => {
+      const count = await conversationCount();
+      expectInvalid(await client.post(CONVERSATIONS, { agentId, pad: new Array(200_000).fill(0) }), ['pad']);
+      expect(await conversationCount()).to.equal(count);
+    });
+
     it('lists every invalid field at once', async () => {
       const res = await client.post(CONVERSATIONS, { agentId: 'x', customSystemMessage: '', contact: { email: 'y' } });
       expectInvalid(res, ['agentId', 'customSystemMessage', 'contact.email']);
