@@ -7,10 +7,9 @@ import type { Knex } from 'knex';
 /** A query built with knex, sent on a pipelined connection with its values as parameters. */
 export type Statement = Knex.QueryBuilder | Knex.Raw;
 
-export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => {
-  const { sql, bindings } = statement.toSQL().toNative();
-  return client.query(sql, bindings as unknown[]);
-};
+export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => sendCompiled(client, statement.toSQL().toNative());
+
+const sendCompiled = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative): Promise<pg.QueryResult> => client.query(sql, bindings as unknown[]);
 
 /**
  * Runs `statements` in one transaction: BEGIN, the statements and COMMIT go out together and are
@@ -20,7 +19,9 @@ export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.Qu
  * Returns each statement's result, in order.
  */
 export async function sendTransaction(client: pg.PoolClient, statements: Statement[]): Promise<pg.QueryResult[]> {
-  const answers = await Promise.allSettled([client.query('begin'), ...statements.map((s) => send(client, s)), client.query('commit')]);
+  // Compiled before BEGIN goes out: a statement that fails to compile must not leave a transaction open.
+  const compiled = statements.map((s) => s.toSQL().toNative());
+  const answers = await Promise.allSettled([client.query('begin'), ...compiled.map((c) => sendCompiled(client, c)), client.query('commit')]);
   const failed = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected');
   if (failed) throw failed.reason;
   return answers.slice(1, -1).map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value);

@@ -30,6 +30,17 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
     await app.runtime.ctx.db('pipeline_probe').del();
   });
 
+  it('sends nothing when a statement cannot be compiled, leaving no transaction open', async () => {
+    await app.runtime.ctx.locks.withLock('pipeline-probe', async (lock) => {
+      const uncompilable = app.runtime.ctx.db('pipeline_probe').where({ n: undefined });
+      const error = await sendTransaction(lock.connection, [insert(1), uncompilable]).then(() => null, (err: Error) => err);
+      expect(error?.message).to.match(/Undefined binding/);
+      await sendTransaction(lock.connection, [insert(2)]);
+    });
+    expect(await stored()).to.deep.equal([2]);
+    await app.runtime.ctx.db('pipeline_probe').del();
+  });
+
   it('rolls back the statements before a failing one and throws its error, leaving nothing unhandled', async () => {
     await app.runtime.ctx.locks.withLock('pipeline-probe', async (lock) => {
       const error = await sendTransaction(lock.connection, [insert(1), insert(1), insert(2)]).then(() => null, (err: Error) => err);
