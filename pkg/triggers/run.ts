@@ -160,6 +160,7 @@ export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Prom
   } catch (err) {
     // Model, network, credit and configuration errors all end the job; nothing re-runs it.
     if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
-    return failJob(ctx, row, owner, err instanceof DomainError ? err.message : `Unexpected failure: ${(err as Error).message}`);
+    // An unexpected error's text can hold SQL and its values: it stays in the log.
+    return failJob(ctx, row, owner, err instanceof DomainError ? err.message : 'Unexpected processing failure');
   }
 }

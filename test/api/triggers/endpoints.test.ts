@@ -702,7 +702,7 @@ describe('Trigger endpoints with the controllers running', () => {
       app.model.reply({ content: 'Broken \u0000 answer' });
       const job = (await client.post('/api/v1/triggers', { agentId, task: 'Write the summary' })).body;
       const failed = await waitForStatus(client, job.triggerId, 'failed');
-      expect(failed.errorMessage).to.match(/^Unexpected failure/);
+      expect(failed.errorMessage).to.equal('Unexpected processing failure');
       app.model.reply({ content: 'Here is the summary' });
       const chat = await client.post(`/api/v1/conversations/${job.conversationId}/messages`, { message: 'Summary please' });
       expect(chat.status).to.equal(200);
