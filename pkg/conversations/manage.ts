@@ -38,7 +38,7 @@ export async function addManualMessage(
     const c = await getActiveConversation(ctx, tenant.id, id);
     const m = await appendMessage(ctx, c.id, 'admin', input.message, { ...input.metadata, username, source: 'manual' });
     return { conversationId: c.id, messageId: m.id, addedBy: username, timestamp: m.createdAt };
-  });
+  }, { holder: tenant.id });
 }
 
 interface MessageEntry {
@@ -103,5 +103,5 @@ export async function endConversation(ctx: Ctx, tenant: Tenant, id: string): Pro
       if (summary && c.contactId !== null) await appendContactMemory(tx, c.contactId, summary);
       return ended;
     });
-  });
+  }, { holder: tenant.id });
 }

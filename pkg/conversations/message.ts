@@ -116,5 +116,5 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     }
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
-  }, { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own });
+  }, { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own, holder: tenant.id });
 }

@@ -15,6 +15,8 @@ export interface HeldLock {
 
 export class TurnLocks {
   private readonly pool: pg.Pool;
+  /** Per holder and key, the last caller in this process: the ones after it wait here, holding no connection. */
+  private readonly queues = new Map<string, Promise<void>>();
   /** A turn waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
   constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true });
@@ -27,9 +29,30 @@ export class TurnLocks {
    * and each sees everything the one before it committed. `reads` go out with the lock, in the
    * same round trip, and run once it is held. With `onlyIf` (a query), the lock is taken only when
    * that finds a row, so a caller without the right to it never waits on it or holds it; `fn`
-   * runs either way (the reads tell it why it may not go on).
+   * runs either way (the reads tell it why it may not go on). Callers of one `holder` (the tenant)
+   * for one key queue in this process first, so many requests on one conversation take one
+   * connection, not the pool; another holder's never queue behind them.
    */
-  async withLock<T>(key: string, fn: (lock: HeldLock) => Promise<T>, { reads = [], onlyIf }: { reads?: Statement[]; onlyIf?: Statement } = {}): Promise<T> {
+  async withLock<T>(
+    key: string,
+    fn: (lock: HeldLock) => Promise<T>,
+    { reads = [], onlyIf, holder }: { reads?: Statement[]; onlyIf?: Statement; holder: string },
+  ): Promise<T> {
+    const queue = JSON.stringify([holder, key]);
+    const before = this.queues.get(queue);
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    this.queues.set(queue, mine);
+    try {
+      await before;
+      return await this.locked(key, fn, reads, onlyIf);
+    } finally {
+      done();
+      if (this.queues.get(queue) === mine) this.queues.delete(queue);
+    }
+  }
+
+  private async locked<T>(key: string, fn: (lock: HeldLock) => Promise<T>, reads: Statement[], onlyIf: Statement | undefined): Promise<T> {
     const client = await this.pool.connect();
     // A lock statement that fails may have taken the lock, so until its answer says otherwise it is held.
     let held = true;

@@ -142,7 +142,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
       },
     });
     return ended.row;
-  }, { reads: jobRunReads(ctx.db, row) });
+  }, { reads: jobRunReads(ctx.db, row), holder: row.tenant_id });
 }
 
 /** Run a job claimed by `owner`. Returns the row as it ended (null if the lease was lost meanwhile). */

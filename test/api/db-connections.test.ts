@@ -53,6 +53,38 @@ describe('Postgres connections of one process (SWITCHBOARD_DB_POOL_MAX)', () => 
   });
 });
 
+describe('Many turns on one conversation (SWITCHBOARD_DB_POOL_MAX)', () => {
+  let app: TestApp;
+  before(async () => {
+    // 5 in all: 2 for conversation locks.
+    app = await startJobsApp({ env: { SWITCHBOARD_DB_POOL_MAX: '5', SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS: '5000' } });
+  });
+  after(async () => app?.close());
+
+  it("queue without a connection, so another company's turn still takes its conversation's lock", async () => {
+    const busy = await app.company();
+    const other = await app.company();
+    const busyConversation = (await busy.client.post('/api/v1/conversations', { agentId: busy.agentId })).body.conversationId;
+    const otherConversation = (await other.client.post('/api/v1/conversations', { agentId: other.agentId })).body.conversationId;
+    const held = heldReply({ content: 'Done.' });
+    app.model.setDefault(held.reply);
+
+    const queued = Array.from({ length: 4 }, () => busy.client.post(`/api/v1/conversations/${busyConversation}/messages`, { message: 'Again' }));
+    const elsewhere = (async () => {
+      await eventually('the first of them at the model', () => app.model.requests.length === 1);
+      return other.client.post(`/api/v1/conversations/${otherConversation}/messages`, { message: 'Mine' });
+    })();
+    try {
+      await eventually("the other company's turn at the model", () => app.model.requests.length === 2);
+    } finally {
+      held.release();
+    }
+
+    expect((await elsewhere).status).to.equal(200);
+    expect((await Promise.all(queued)).map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
+  });
+});
+
 describe('A server whose Postgres refuses connections', function () {
   // Spawns the CLI, a full node start.
   this.timeout(120_000);

@@ -23,7 +23,7 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
 
   it('keeps every statement and returns their results in order', async () => {
     const results = await app.runtime.ctx.locks.withLock('pipeline-probe', (lock) =>
-      sendTransaction(lock.connection, [insert(1).returning('n'), insert(2).returning('n')]),
+      sendTransaction(lock.connection, [insert(1).returning('n'), insert(2).returning('n')]), { holder: 'test' },
     );
     expect(results.map((r) => r.rows)).to.deep.equal([[{ n: 1 }], [{ n: 2 }]]);
     expect(await stored()).to.deep.equal([1, 2]);
@@ -36,7 +36,7 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
       const error = await sendTransaction(lock.connection, [insert(1), uncompilable]).then(() => null, (err: Error) => err);
       expect(error?.message).to.match(/Undefined binding/);
       await sendTransaction(lock.connection, [insert(2)]);
-    });
+    }, { holder: 'test' });
     expect(await stored()).to.deep.equal([2]);
     await app.runtime.ctx.db('pipeline_probe').del();
   });
@@ -47,7 +47,7 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
       expect(error?.message).to.match(/duplicate key value violates unique constraint/);
       // The connection left no transaction open: the next one on it commits.
       await sendTransaction(lock.connection, [insert(3)]);
-    });
+    }, { holder: 'test' });
     // Answers rejected after the first are handled too: a turn of the event loop reports none.
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).to.deep.equal([]);
