@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { send, type Statement } from './pipeline.js';
 
 /** The lock held, and its connection for the turn's closing transaction (sendTransaction). */
-export interface HeldLock {
+interface HeldLock {
   /** The rows of each of withLock's `reads`, in order. */
   reads: Record<string, any>[][];
   connection: pg.PoolClient;
@@ -17,6 +17,8 @@ export class TurnLocks {
   private readonly pool: pg.Pool;
   /** Per holder and key, the last caller in this process: the ones after it wait here, holding no connection. */
   private readonly queues = new Map<string, Promise<void>>();
+  /** Callers waiting in this process for a lock another caller here holds. */
+  waiting = 0;
   /** A turn waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
   constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true });
@@ -44,7 +46,10 @@ export class TurnLocks {
     const mine = new Promise<void>((resolve) => (done = resolve));
     this.queues.set(queue, mine);
     try {
-      await before;
+      if (before) {
+        this.waiting++;
+        await before.finally(() => this.waiting--);
+      }
       return await this.locked(key, fn, reads, onlyIf);
     } finally {
       done();

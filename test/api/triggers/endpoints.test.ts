@@ -596,9 +596,10 @@ describe('Trigger endpoints with the controllers running', () => {
   });
 
   describe('a job run', () => {
-    /** Returns once a turn waits for a conversation's lock (held by a running job). */
+    /** Returns once a turn waits for a conversation's lock (held by a running job): in this process, or at Postgres. */
     async function turnWaitingForLock(): Promise<void> {
       const waiting = async () =>
+        app.runtime.ctx.locks.waiting ||
         (await app.runtime.ctx.db('pg_locks')
           .where({ locktype: 'advisory', granted: false })
           // Only this run's database: other suites on the same server take advisory locks too.
