@@ -21,7 +21,7 @@ import { applyCancelAnnotation } from '../pkg/kube/cancel-annotation.js';
 import type { TriggerRow } from '../pkg/store/triggers/row.js';
 
 const FIELD_MANAGER = 'switchboard-mirror';
-export const CALL_TIMEOUT_MS = 5_000;
+const CALL_TIMEOUT_MS = 5_000;
 /** Statuses an operator is told about with an Event. */
 const NOTABLE: Record<string, { type: 'Normal' | 'Warning'; reason: string }> = {
   waiting_for_reply: { type: 'Normal', reason: 'WaitingForReply' },

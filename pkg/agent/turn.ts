@@ -95,7 +95,7 @@ export function startAppendingMessage(
 }
 
 /** The model's failure, told apart from the server's own (jobs map it to `failed`). */
-export class ModelError extends DomainError {
+class ModelError extends DomainError {
   readonly status = 500;
   constructor(message: string) {
     super(message, 'model_error');

@@ -6,7 +6,7 @@ import type { TriggerRow } from '../store/triggers/row.js';
 import { cancelTrigger, notCancellable } from '../triggers/actions.js';
 import type { Condition, TriggerCR } from './trigger-cr.js';
 
-export const CANCEL_ANNOTATION = 'switchboard.dev/cancel';
+const CANCEL_ANNOTATION = 'switchboard.dev/cancel';
 
 /** Cancels the job of an annotated CR; the refusal as a `CancelRefused` condition to report, else null. */
 export async function applyCancelAnnotation(ctx: Ctx, row: TriggerRow, cr: TriggerCR): Promise<Condition | null> {

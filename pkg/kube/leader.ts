@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { bounded, statusOf, type Kube } from './client.js';
 
-export interface LeaderTimings {
+interface LeaderTimings {
   /** How long a lease stays the holder's after its last renewal, as written on the Lease. */
   leaseDurationSec: number;
   /** A leader that has not renewed for this long steps down. */
@@ -17,9 +17,9 @@ export interface LeaderTimings {
 }
 
 /** controller-runtime's defaults. */
-export const DEFAULT_LEADER_TIMINGS: LeaderTimings = { leaseDurationSec: 15, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+const DEFAULT_LEADER_TIMINGS: LeaderTimings = { leaseDurationSec: 15, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
-export interface LeaderElectorOptions {
+interface LeaderElectorOptions {
   name: string;
   identity: string;
   clock: Clock;

@@ -64,13 +64,7 @@ export async function topUp(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, am
   return balance(ctx, tenantId);
 }
 
-/** Prepaid companies below their minimum are refused a turn; pay-as-you-go ones never are. */
-export async function assertCanSpend(ctx: Pick<Ctx, 'db'>, tenant: Tenant): Promise<void> {
-  if (tenant.billing === 'payg') return;
-  checkCanSpend(tenant, await balance(ctx, tenant.id));
-}
-
-/** The rule of assertCanSpend for a balance read elsewhere. */
+/** Prepaid tenants below their minimum are refused a turn; pay-as-you-go ones never are. */
 export function checkCanSpend(tenant: Tenant, total: number): void {
   if (tenant.billing === 'payg') return;
   if (total < tenant.minCredits) {

@@ -11,7 +11,7 @@ import type { TriggerEvent } from './state.js';
 import { jobRunContext, jobRunReads } from '../store/turn-context.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
-export const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
+const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
 Work on the task with your tools. When the task is done, answer with the final result: that answer is the job's result.
 To continue later, call schedule_trigger_retry. To wait for a human decision or information, call request_human_input.`;
 

@@ -8,7 +8,7 @@ import { nextDueTrigger } from './next-due.js';
 import type { TriggerRow } from './row.js';
 
 /** The state table's events that start a run: a queued job claimed, a waiting job's follow-up due. */
-export const CLAIM_EVENTS: readonly TriggerEvent[] = ['claim', 'follow_up_due'];
+const CLAIM_EVENTS: readonly TriggerEvent[] = ['claim', 'follow_up_due'];
 /** The statuses a claim takes jobs from. */
 export const CLAIMABLE: readonly TriggerStatus[] = CLAIM_EVENTS.flatMap(sourcesOf);
 /** The status a claimed job is in; every claim event leads to it (the state test checks it). */
