@@ -63,8 +63,8 @@ export function triggersRouter(ctx: Ctx): Router {
     const { tenant } = principalOf(req);
     const { limit, offset } = parse(listTriggersQuery, req.query, 'query');
     const c = await getConversation(ctx, tenant.id, req.params.conversationId!);
-    const { rows, total } = await listTriggers(ctx, c.id, limit, offset);
-    res.json({ conversationId: c.id, triggers: rows.map(listItemView), total, hasMore: offset + rows.length < total });
+    const { rows, total, hasMore } = await listTriggers(ctx, c.id, limit, offset);
+    res.json({ conversationId: c.id, triggers: rows.map(listItemView), total, hasMore });
   });
 
   r.get('/jobs/:jobId', async (req, res) => {

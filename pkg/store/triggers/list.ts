@@ -1,4 +1,4 @@
-// A conversation's triggers, newest first, a page at a time with the total.
+// A conversation's triggers, newest first, a page at a time with the total and whether more follow.
 import type { Ctx } from '../../context.js';
 import type { TriggerRow } from './row.js';
 
@@ -7,10 +7,11 @@ export async function listTriggers(
   conversationId: string,
   limit: number,
   offset: number,
-): Promise<{ rows: TriggerRow[]; total: number }> {
+): Promise<{ rows: TriggerRow[]; total: number; hasMore: boolean }> {
   const [rows, count] = await Promise.all([
     ctx.db('triggers').where({ conversation_id: conversationId }).orderBy('seq', 'desc').limit(limit).offset(offset),
     ctx.db('triggers').where({ conversation_id: conversationId }).count({ n: '*' }).first(),
   ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  const total = Number(count?.n ?? 0);
+  return { rows, total, hasMore: offset + rows.length < total };
 }
