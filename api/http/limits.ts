@@ -3,7 +3,6 @@ import type { RequestHandler } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { TooManyRequests } from '../../pkg/errors.js';
 import type { RateDecision, RateLimits } from '../../pkg/limits/rate-limit.js';
-import { appName } from '../../pkg/metering/app.js';
 import type { UsageRef } from '../../pkg/metering/meter.js';
 import { principalOf } from './authentication.js';
 import { meterRequest } from './metering.js';
@@ -12,7 +11,7 @@ type LimitRef = UsageRef & { perMinute: number };
 
 /** Counts one request against the key's limit and the app's (scoped to the tenant): whether it may proceed, else after how long the later of the two allows it. */
 async function consume(limits: RateLimits, ref: LimitRef): Promise<RateDecision> {
-  const app = appName(ref.app);
+  const { app } = ref;
   const checks = [limits.consume('key', ref.keyId, ref.perMinute)];
   if (app) checks.push(limits.consume('app', `${ref.tenantId}:${app}`, ref.perMinute));
   const refused = (await Promise.all(checks)).filter((d) => !d.allowed);
