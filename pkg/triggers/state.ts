@@ -1,5 +1,7 @@
 // The trigger (job) lifecycle, row by row as the spec's table. Code asks `transition(from, event)`;
 // tests iterate over TRANSITIONS. Rows not listed here do not happen.
+import { sourcesIn, targetIn, type TableRow } from '../state-table.js';
+
 export const STATUSES = ['queued', 'running', 'waiting', 'waiting_for_reply', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
 export type TriggerStatus = (typeof STATUSES)[number];
 
@@ -23,12 +25,7 @@ export type TriggerEvent =
   | 'cancel'
   | 'interrupted';
 
-export interface Transition {
-  from: TriggerStatus | null;
-  event: TriggerEvent;
-  to: TriggerStatus;
-  effect: string;
-}
+export type Transition = TableRow<TriggerStatus, TriggerEvent>;
 
 export const TRANSITIONS: readonly Transition[] = [
   { from: null, event: 'create', to: 'queued', effect: '202 with ids' },
@@ -51,14 +48,10 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'running', event: 'interrupted', to: 'failed', effect: 'worker lost; never run twice' },
 ];
 
-export function transition(from: TriggerStatus | null, event: TriggerEvent): TriggerStatus | null {
-  return TRANSITIONS.find((t) => t.from === from && t.event === event)?.to ?? null;
-}
+export const transition = (from: TriggerStatus | null, event: TriggerEvent): TriggerStatus | null => targetIn(TRANSITIONS, from, event);
 
 export const canTransition = (from: TriggerStatus | null, event: TriggerEvent): boolean => transition(from, event) !== null;
 
-/** Statuses from which `event` is allowed (for conditional UPDATEs: `where status in (...)`). */
-export const sourcesOf = (event: TriggerEvent): TriggerStatus[] =>
-  TRANSITIONS.filter((t) => t.event === event && t.from !== null).map((t) => t.from as TriggerStatus);
+export const sourcesOf = (event: TriggerEvent): TriggerStatus[] => sourcesIn(TRANSITIONS, event);
 
 export const isTerminal = (s: TriggerStatus): boolean => TERMINAL.has(s);

@@ -1,5 +1,7 @@
 // The call lifecycle (DECISIONS.md), row by row. Code asks `transition(from, event)`; tests iterate
 // over TRANSITIONS. Rows not listed here do not happen.
+import { sourcesIn, targetIn } from '../state-table.js';
+
 export const CALL_STATUSES = ['queued', 'ringing', 'in-progress', 'completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
@@ -33,11 +35,8 @@ export const CALL_TRANSITIONS: readonly CallTransition[] = [
   { from: 'in-progress', event: 'interrupted', to: 'failed', effect: 'lease lost; call.ended' },
 ];
 
-export function transition(from: CallStatus, event: CallEvent): CallStatus | null {
-  return CALL_TRANSITIONS.find((t) => t.from === from && t.event === event)?.to ?? null;
-}
+export const transition = (from: CallStatus, event: CallEvent): CallStatus | null => targetIn(CALL_TRANSITIONS, from, event);
 
-/** Statuses from which `event` is allowed (for conditional UPDATEs: `where status in (...)`). */
-export const sourcesOf = (event: CallEvent): CallStatus[] => CALL_TRANSITIONS.filter((t) => t.event === event).map((t) => t.from);
+export const sourcesOf = (event: CallEvent): CallStatus[] => sourcesIn(CALL_TRANSITIONS, event);
 
 export const isLive = (s: CallStatus): boolean => LIVE.includes(s);
