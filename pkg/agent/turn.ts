@@ -5,13 +5,15 @@ import type {
   ChatCompletionMessageFunctionToolCall,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
+import type pg from 'pg';
 import type { Ctx } from '../context.js';
+import { send } from '../db/pipeline.js';
 import { noUsage, type TurnCharge, type Usage } from '../credits/charge.js';
 import { DomainError } from '../errors.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
-import { appendMessage, appendMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
+import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
@@ -76,22 +78,24 @@ export interface TurnInput {
 }
 
 /**
- * Starts storing a message that opens a turn while the model is already being asked, and adds it
- * to `history` for the prompt. The write is the turn's `beforeEmit`: nothing is emitted or stored
- * before it is durable. Its failure is the caller's to report; it is never left unhandled.
+ * Starts storing a message that opens a turn while the model is already being asked, on the turn's
+ * lock `connection`, and adds it to `history` for the prompt. The write is the turn's `beforeEmit`:
+ * nothing is emitted or stored before it is durable. Its failure is the caller's to report; it is
+ * never left unhandled. Returns the message's id and its write.
  */
 export function startAppendingMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
+  connection: pg.PoolClient,
   history: StoredMessage[],
   conversationId: string,
   role: StoredMessage['role'],
   content: string,
-  metadata: Record<string, unknown> | null = null,
-): Promise<StoredMessage> {
-  const write = appendMessage(ctx, conversationId, role, content, metadata);
-  write.catch(() => {});
-  history.push({ id: '', role, content, metadata, createdAt: ctx.clock.now().toISOString() });
-  return write;
+): { id: string; written: Promise<unknown> } {
+  const message = unstoredMessage(role, content);
+  const written = send(connection, insertMessages(ctx, conversationId, [message]));
+  written.catch(() => {});
+  history.push({ ...message, createdAt: ctx.clock.now().toISOString() });
+  return { id: message.id, written };
 }
 
 /** The model's failure, told apart from the server's own (jobs map it to `failed`). */

@@ -81,15 +81,15 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
-    const inserted = startAppendingMessage(ctx, history, conversation.id, 'user', input.message);
-    const stored = inserted.then(() => {
+    const inserted = startAppendingMessage(ctx, lock.connection, history, conversation.id, 'user', input.message);
+    const stored = inserted.written.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();
     });
     // Awaited by the turn unless the model fails first; the failure is then reported from below.
     stored.catch(() => {});
     // The turn's charge names the user's message.
-    const charge = new TurnCharge(ctx, tenant.id, async () => (await inserted).id);
+    const charge = new TurnCharge(ctx, tenant.id, () => inserted.written.then(() => inserted.id));
     let turn;
     try {
       turn = await runTurn(ctx, {

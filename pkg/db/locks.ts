@@ -4,7 +4,7 @@
 // round trip, and so does its closing transaction.
 import pg from 'pg';
 import type { Logger } from '../log.js';
-import { send, type Statement } from './pipeline.js';
+import { inOneWrite, send, sendSql, type Statement } from './pipeline.js';
 
 /** The lock held, and its connection for the turn's closing transaction (sendTransaction). */
 interface HeldLock {
@@ -64,11 +64,11 @@ export class TurnLocks {
     try {
       const condition = onlyIf?.toSQL().toNative();
       const lock = condition
-        ? client.query(`select pg_advisory_lock(hashtext($${condition.bindings.length + 1})) where exists (${condition.sql})`, [...condition.bindings, key])
-        : client.query('select pg_advisory_lock(hashtext($1))', [key]);
-      const results = reads.map((read) => send(client, read));
+        ? { sql: `select pg_advisory_lock(hashtext($${condition.bindings.length + 1})) where exists (${condition.sql})`, bindings: [...condition.bindings, key] }
+        : { sql: 'select pg_advisory_lock(hashtext($1))', bindings: [key] };
+      const sent = inOneWrite(client, () => [sendSql(client, lock), ...reads.map((read) => send(client, read))]);
       // Every answer is awaited, so none is left unhandled when the lock's fails.
-      const [locked, ...answers] = await Promise.allSettled([lock, ...results]);
+      const [locked, ...answers] = await Promise.allSettled(sent);
       if (locked!.status === 'rejected') throw locked.reason;
       held = locked!.value.rows.length > 0;
       const failed = answers.find((a) => a.status === 'rejected');
@@ -80,7 +80,7 @@ export class TurnLocks {
       // unlock failed, which frees the lock).
       if (!held) client.release();
       else {
-        client.query('select pg_advisory_unlock(hashtext($1))', [key]).then(
+        sendSql(client, { sql: 'select pg_advisory_unlock(hashtext($1))', bindings: [key] }).then(
           () => client.release(),
           () => client.release(true),
         );

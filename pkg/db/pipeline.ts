@@ -1,15 +1,32 @@
 // Statements sent together on a pipelined connection (pg's `pipeline` mode, the turn locks' pool):
 // they go out without waiting for each other's answers, so they cost one round trip, and each
-// still runs on its own, in order, seeing everything before it.
+// still runs on its own, in order, seeing everything before it. Each is a named prepared statement.
 import type pg from 'pg';
 import type { Knex } from 'knex';
+import { asPrepared } from './prepared.js';
 
 /** A query built with knex, sent on a pipelined connection with its values as parameters. */
 export type Statement = Knex.QueryBuilder | Knex.Raw;
 
-export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => sendCompiled(client, statement.toSQL().toNative());
+export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => sendSql(client, statement.toSQL().toNative());
 
-const sendCompiled = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative): Promise<pg.QueryResult> => client.query(sql, bindings as unknown[]);
+/** SQL with `$n` parameters, sent on a pipelined connection as a named prepared statement. */
+export const sendSql = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative): Promise<pg.QueryResult> =>
+  asPrepared(sql, (name) => client.query({ name, text: sql, values: bindings as unknown[] }));
+
+/**
+ * Runs `send` with the connection's socket corked: the statements it sends, which pg writes one by
+ * one, leave in one write, one system call (on loopback most of a statement's cost).
+ */
+export function inOneWrite<T>(client: pg.PoolClient, send: () => T): T {
+  const socket = client.connection.stream;
+  socket.cork();
+  try {
+    return send();
+  } finally {
+    socket.uncork();
+  }
+}
 
 /**
  * Runs `statements` in one transaction: BEGIN, the statements and COMMIT go out together and are
@@ -21,7 +38,9 @@ const sendCompiled = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative):
 export async function sendTransaction(client: pg.PoolClient, statements: Statement[]): Promise<pg.QueryResult[]> {
   // Compiled before BEGIN goes out: a statement that fails to compile must not leave a transaction open.
   const compiled = statements.map((s) => s.toSQL().toNative());
-  const answers = await Promise.allSettled([client.query('begin'), ...compiled.map((c) => sendCompiled(client, c)), client.query('commit')]);
+  const answers = await Promise.allSettled(
+    inOneWrite(client, () => [client.query('begin'), ...compiled.map((c) => sendSql(client, c)), client.query('commit')]),
+  );
   const failed = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected');
   if (failed) throw failed.reason;
   return answers.slice(1, -1).map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value);

@@ -2,6 +2,7 @@
 import type { Ctx } from '../context.js';
 import { newApiKey, prefixedId, sha256 } from '../ids.js';
 import { NotFound, Unauthorized } from '../errors.js';
+import { prepared } from '../db/prepared.js';
 import { getTenant, toTenant, type Tenant } from './tenants.js';
 
 export interface ApiKeyView {
@@ -74,10 +75,12 @@ async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefine
  * reveals nothing about stored keys; nothing is cached, so a revocation holds on the next request.
  */
 export async function authenticate(ctx: Pick<Ctx, 'db' | 'clock'>, rawKey: string): Promise<Principal> {
-  const row = await ctx.db('api_keys as k')
-    .join('tenants as t', 't.id', 'k.tenant_id')
-    .select('t.*', 'k.id as key_id', 'k.last_used_at as key_last_used_at')
-    .where({ 'k.key_hash': sha256(rawKey), 'k.revoked_at': null })
-    .first();
+  const row = await prepared<Row | undefined>(
+    ctx.db('api_keys as k')
+      .join('tenants as t', 't.id', 'k.tenant_id')
+      .select('t.*', 'k.id as key_id', 'k.last_used_at as key_last_used_at')
+      .where({ 'k.key_hash': sha256(rawKey), 'k.revoked_at': null })
+      .first(),
+  );
   return principalFrom(ctx, row);
 }

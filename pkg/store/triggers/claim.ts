@@ -3,6 +3,7 @@
 // release's replicas during a rolling upgrade and is to be dropped by the next release.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
+import { prepared } from '../../db/prepared.js';
 import { sourcesOf, transition, type TriggerEvent, type TriggerStatus } from '../../triggers/state.js';
 import { nextDueTrigger } from './next-due.js';
 import type { TriggerRow } from './row.js';
@@ -35,8 +36,8 @@ export async function claimDueTriggers(
 ): Promise<{ claimed: TriggerRow[]; nextDue: Date | null }> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
-  const rows = await ctx.db
-    .raw(
+  const rows = await prepared<{ rows: ClaimedRow[] }>(
+    ctx.db.raw(
       `with locked as (
          select t.id, t.conversation_id, t.status, t.due_at from triggers t
          where t.due_at <= :now and t.status = any(:claimable)
@@ -53,8 +54,9 @@ export async function claimDueTriggers(
        from candidate where t.id = candidate.id
        returning t.*, candidate.status as was_status, candidate.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
       { now, claimable: [...CLAIMABLE], claimed: CLAIMED, max, owner, until, channel: CHANNELS.triggers },
-    )
-    .then((result) => result.rows as ClaimedRow[])
+    ),
+  )
+    .then((result) => result.rows)
     .catch((err) => {
       // Another replica claimed a job of one of these conversations meanwhile: claim nothing this time.
       if (err.code === UNIQUE_VIOLATION) return [];

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import { CHANNELS, notifyIdColumn, withoutAnnounced } from '../../db/notify.js';
 import { usableAgent } from '../agents.js';
+import { prepared } from '../../db/prepared.js';
 import type { TriggerRow } from './row.js';
 
 const triggerColumns = (row: Partial<TriggerRow>): Record<string, unknown> => ({
@@ -49,6 +50,6 @@ export async function insertTriggerWithConversation(
   conversation: Record<string, unknown>,
   row: Partial<TriggerRow>,
 ): Promise<TriggerRow | undefined> {
-  const [inserted] = (await triggerWithConversation(db, conversation, row)).rows;
+  const [inserted] = (await prepared<{ rows: (TriggerRow & { announced?: unknown })[] }>(triggerWithConversation(db, conversation, row))).rows;
   return inserted && withoutAnnounced<TriggerRow>(inserted);
 }

@@ -1,5 +1,6 @@
 // When the controllers' claim should look again: the next due time of anything it did not just claim.
 import type { Ctx } from '../../context.js';
+import { prepared } from '../../db/prepared.js';
 import type { TriggerStatus } from '../../triggers/state.js';
 import type { TriggerRow } from './row.js';
 
@@ -14,12 +15,12 @@ export async function nextDueTrigger(
   claimable: readonly TriggerStatus[],
   running: TriggerStatus,
 ): Promise<Date | null> {
-  const { rows } = await ctx.db.raw(
+  const { rows } = await prepared<{ rows: { next_due: Date | null }[] }>(ctx.db.raw(
     `select min(t.due_at) as next_due from triggers t
      where t.due_at is not null and t.id <> all(:claimed::uuid[])
        and not (t.status = any(:claimable)
          and exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :running))`,
     { claimed: claimed.map((row) => row.id), claimable: [...claimable], running },
-  );
+  ));
   return rows[0].next_due;
 }

@@ -1,0 +1,36 @@
+// Named prepared statements (pg's own): Postgres parses and plans a statement's text once per
+// connection rather than on every request. For the statements that every request or turn runs.
+import type { Knex } from 'knex';
+
+/** Each statement text's name (pg prepares a name on a connection the first time it is sent there). */
+const names = new Map<string, string>();
+let named = 0;
+
+function nameOf(sql: string): string {
+  let name = names.get(sql);
+  if (!name) names.set(sql, (name = `switchboard_${++named}`));
+  return name;
+}
+
+/** Postgres refuses a prepared statement whose result columns changed under it (a migration added a column to a `*`). */
+const isStalePlan = (err: unknown): boolean =>
+  (err as { code?: string }).code === '0A000' && String((err as Error).message).includes('cached plan must not change result type');
+
+/**
+ * Runs `send` with the name of statement `sql`. A statement a migration changed under it is sent
+ * once more under a new name, which every connection prepares anew (inside a transaction that
+ * retry fails as the transaction did).
+ */
+export async function asPrepared<T>(sql: string, send: (name: string) => Promise<T>): Promise<T> {
+  try {
+    return await send(nameOf(sql));
+  } catch (err) {
+    if (!isStalePlan(err)) throw err;
+    names.delete(sql);
+    return send(nameOf(sql));
+  }
+}
+
+/** Runs a knex query as a named prepared statement (knex hands `options` to pg; a later name overrides an earlier). */
+export const prepared = <T>(query: Knex.QueryBuilder | Knex.Raw): Promise<T> =>
+  asPrepared(query.toSQL().sql, async (name) => (await query.options({ name })) as T);
