@@ -16,7 +16,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'The body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
   429: 'Request rate limit exceeded (Retry-After says when to try again)',
   500: 'Unexpected processing failure',
-  503: 'Credentials encryption not configured; company memory disabled',
+  503: 'The database is unreachable or busy (Retry-After says when to try again); credentials encryption not configured; company memory disabled',
   504: 'Agent turn exceeded the turn timeout',
 };
 
@@ -24,7 +24,7 @@ const conversationParam = z.object({ conversationId: z.uuid().meta({ description
 const triggerParam = z.object({ triggerId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 const jobParam = z.object({ jobId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 
-const op = (o: Operation) => operation(o, { schema: errorBodySchema, text: ERROR_TEXT, always: [401, 429, 500], withBody: [415] });
+const op = (o: Operation) => operation(o, { schema: errorBodySchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [415] });
 
 export function agentOpenApiDocument() {
   return createDocument({

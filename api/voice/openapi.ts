@@ -17,12 +17,13 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
   429: 'rate_limited (Retry-After gives the seconds to wait) or tenant_busy (simultaneous-call cap)',
   500: 'internal: failure on the service side; retry',
+  503: 'unavailable: the database is unreachable or busy (Retry-After gives the seconds to wait)',
 };
 
 const callParam = z.object({ id: z.string().meta({ description: 'Call id (cal_…)' }) });
 const messageParam = z.object({ id: z.string().meta({ description: 'Message id (msg_…)' }) });
 
-const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500], withBody: [400, 413, 415] });
+const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [400, 413, 415] });
 
 export function voiceOpenApiDocument() {
   return createDocument({
