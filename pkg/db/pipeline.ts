@@ -3,16 +3,19 @@
 // still runs on its own, in order, seeing everything before it. Each is a named prepared statement.
 import type pg from 'pg';
 import type { Knex } from 'knex';
-import { asPrepared } from './prepared.js';
+import { asPrepared, isStalePlan, nameOf, renameStatement } from './prepared.js';
 
 /** A query built with knex, sent on a pipelined connection with its values as parameters. */
 export type Statement = Knex.QueryBuilder | Knex.Raw;
 
 export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => sendSql(client, statement.toSQL().toNative());
 
-/** SQL with `$n` parameters, sent on a pipelined connection as a named prepared statement. */
-export const sendSql = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative): Promise<pg.QueryResult> =>
-  asPrepared(sql, (name) => client.query({ name, text: sql, values: bindings as unknown[] }));
+const query = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative, name: string): Promise<pg.QueryResult> =>
+  client.query({ name, text: sql, values: bindings as unknown[] });
+
+/** SQL with `$n` parameters, sent on a pipelined connection as a named prepared statement, outside a transaction. */
+export const sendSql = (client: pg.PoolClient, statement: Knex.SqlNative): Promise<pg.QueryResult> =>
+  asPrepared(statement.sql, (name) => query(client, statement, name));
 
 /**
  * Runs `send` with the connection's socket corked: the statements it sends, which pg writes one by
@@ -38,8 +41,19 @@ export function inOneWrite<T>(client: pg.PoolClient, send: () => T): T {
 export async function sendTransaction(client: pg.PoolClient, statements: Statement[]): Promise<pg.QueryResult[]> {
   // Compiled before BEGIN goes out: a statement that fails to compile must not leave a transaction open.
   const compiled = statements.map((s) => s.toSQL().toNative());
+  try {
+    return await sendTransactionOnce(client, compiled);
+  } catch (err) {
+    if (!isStalePlan(err)) throw err;
+    // A statement a migration changed under it: the whole transaction again, its statements prepared anew.
+    for (const c of compiled) renameStatement(c.sql);
+    return sendTransactionOnce(client, compiled);
+  }
+}
+
+async function sendTransactionOnce(client: pg.PoolClient, compiled: Knex.SqlNative[]): Promise<pg.QueryResult[]> {
   const answers = await Promise.allSettled(
-    inOneWrite(client, () => [client.query('begin'), ...compiled.map((c) => sendSql(client, c)), client.query('commit')]),
+    inOneWrite(client, () => [client.query('begin'), ...compiled.map((c) => query(client, c, nameOf(c.sql))), client.query('commit')]),
   );
   const failed = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected');
   if (failed) throw failed.reason;

@@ -6,31 +6,33 @@ import type { Knex } from 'knex';
 const names = new Map<string, string>();
 let named = 0;
 
-function nameOf(sql: string): string {
+export function nameOf(sql: string): string {
   let name = names.get(sql);
   if (!name) names.set(sql, (name = `switchboard_${++named}`));
   return name;
 }
 
+/** Gives statement `sql` a new name, which every connection prepares anew. */
+export const renameStatement = (sql: string): void => void names.delete(sql);
+
 /** Postgres refuses a prepared statement whose result columns changed under it (a migration added a column to a `*`). */
-const isStalePlan = (err: unknown): boolean =>
+export const isStalePlan = (err: unknown): boolean =>
   (err as { code?: string }).code === '0A000' && String((err as Error).message).includes('cached plan must not change result type');
 
 /**
- * Runs `send` with the name of statement `sql`. A statement a migration changed under it is sent
- * once more under a new name, which every connection prepares anew (inside a transaction that
- * retry fails as the transaction did).
+ * Runs `send` with the name of statement `sql`, outside a transaction. A statement a migration
+ * changed under it is sent once more under a new name.
  */
 export async function asPrepared<T>(sql: string, send: (name: string) => Promise<T>): Promise<T> {
   try {
     return await send(nameOf(sql));
   } catch (err) {
     if (!isStalePlan(err)) throw err;
-    names.delete(sql);
+    renameStatement(sql);
     return send(nameOf(sql));
   }
 }
 
-/** Runs a knex query as a named prepared statement (knex hands `options` to pg; a later name overrides an earlier). */
+/** Runs a knex query as a named prepared statement, outside a transaction (knex hands `options` to pg; a later name overrides an earlier). */
 export const prepared = <T>(query: Knex.QueryBuilder | Knex.Raw): Promise<T> =>
   asPrepared(query.toSQL().sql, async (name) => (await query.options({ name })) as T);

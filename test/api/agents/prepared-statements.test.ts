@@ -36,6 +36,10 @@ describe('Named prepared statements (pkg/db/prepared.ts)', () => {
     const history = await client.get(`/api/v1/conversations/${conversationId}?include=all`);
     expect(JSON.stringify(history.body)).to.include('First.').and.include('Second.');
     app.model.reply({ content: 'Done again.' });
-    expect((await job()).resultSummary).to.equal('Done again.');
+    const done = await job();
+    expect(done.resultSummary).to.equal('Done again.');
+    // The job's closing transaction kept its reply with its status.
+    const { messages } = (await client.get(`/api/v1/conversations/${done.conversationId}`)).body;
+    expect(messages.at(-1)).to.include({ role: 'assistant', content: 'Done again.' });
   });
 });
