@@ -8,7 +8,12 @@ import type { Ctx } from '../pkg/context.js';
 
 export interface Claimed {
   id: string;
-  run(): Promise<void>;
+  /**
+   * Runs the row. A run may call `closing` once all that is left of it is its last write: its slot
+   * then goes to the next due row while that write is under way (the row stays heartbeated, and a
+   * drain waits for it, until the run ends).
+   */
+  run(closing: () => void): Promise<void>;
 }
 
 /** What one claim took, and when anything it left is next due. */
@@ -76,6 +81,8 @@ interface ManagerOptions {
 
 class Loop {
   private readonly running = new Map<string, Promise<void>>();
+  /** Slots taken: running rows not yet closing. */
+  private working = 0;
   private wakeUp: AbortController | null = null;
   private pendingWake = false;
   private stopping = false;
@@ -120,16 +127,25 @@ class Loop {
 
   private run(claimed: Claimed): void {
     const { ctx, reconciler } = this;
+    this.working++;
+    let holding = true;
+    const freeSlot = (): void => {
+      if (!holding) return;
+      holding = false;
+      this.working--;
+      // A slot is free: look for the next due row.
+      this.wake();
+    };
     const run = claimed
-      .run()
+      .run(freeSlot)
       .catch((err: Error) => {
         ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
         ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
       })
       .then(() => {
-        this.running.delete(claimed.id);
-        // A slot is free: look for the next due row.
-        this.wake();
+        // Once closed, the row may have been claimed again (a follow-up due at once): that run is not this one.
+        if (this.running.get(claimed.id) === run) this.running.delete(claimed.id);
+        freeSlot();
       });
     this.running.set(claimed.id, run);
   }
@@ -138,7 +154,7 @@ class Loop {
   private async tick(): Promise<number> {
     const { ctx, reconciler } = this;
     if (!reconciler.sweepsDueRowsOnly || ctx.clock.now().getTime() >= this.dueAt) await reconciler.sweep(ctx);
-    const free = (reconciler.concurrency ?? this.opts.concurrency) - this.running.size;
+    const free = (reconciler.concurrency ?? this.opts.concurrency) - this.working;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
     if (this.stopping || free <= 0) return this.whileFull();
     const heard = (this.heardWhileClaiming = new Set<string>());

@@ -19,7 +19,7 @@ export const triggersReconciler: Reconciler = {
   },
   async claim(ctx, owner, leaseMs, max) {
     const { claimed, nextDue } = await claimDueTriggers(ctx, owner, leaseMs, max);
-    return { claimed: claimed.map((row) => ({ id: row.id, run: async () => void (await runTrigger(ctx, row, owner)) })), nextDue };
+    return { claimed: claimed.map((row) => ({ id: row.id, run: async (closing) => void (await runTrigger(ctx, row, owner, closing)) })), nextDue };
   },
   heartbeat: heartbeatTriggers,
   release: releaseTriggers,

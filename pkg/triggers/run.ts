@@ -110,7 +110,7 @@ function failJob(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
   return applyTransition(ctx, row.id, 'error', { ...leaseReleased, completed_at: ctx.clock.now(), error_message: message }, owner);
 }
 
-async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
+async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void) {
   return ctx.locks.withLock(row.conversation_id, async (lock) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, lock.reads);
     const first = row.attempt_count === 1 && !row.human_reply;
@@ -133,10 +133,12 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
       // job's new status: one transaction, its statements sent together.
       storeLast: async (last, turn, unstored) => {
         const steps = closingTransitions(ctx, row, owner, outcome.value, turn);
-        const [, ...moved] = await charge.close(lock.connection, [
+        const closed = charge.close(lock.connection, [
           insertMessages(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
           ...steps.map((s) => s.statement),
         ]);
+        closing();
+        const [, ...moved] = await closed;
         const rows = steps.map((s, i) => transitioned(ctx, s.event, moved[i]!.rows[0]));
         ended.row = rows.includes(null) ? null : rows.at(-1)!;
       },
@@ -145,8 +147,11 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string) {
   }, { reads: jobRunReads(ctx.db, row), holder: row.tenant_id });
 }
 
-/** Run a job claimed by `owner`. Returns the row as it ended (null if the lease was lost meanwhile). */
-export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Promise<TriggerRow | null> {
+/**
+ * Run a job claimed by `owner`, calling `closing` once only its closing transaction is left (the
+ * controller's slot is then free). Returns the row as it ended (null if the lease was lost meanwhile).
+ */
+export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void): Promise<TriggerRow | null> {
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
     return applyTransition(ctx, row.id, 'deadline_passed', {
@@ -156,7 +161,7 @@ export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string): Prom
     }, owner);
   }
   try {
-    return await execute(ctx, row, owner);
+    return await execute(ctx, row, owner, closing);
   } catch (err) {
     // Model, network, credit and configuration errors all end the job; nothing re-runs it.
     if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');

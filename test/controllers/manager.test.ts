@@ -7,19 +7,21 @@ import { manualClock } from '../support/triggers.js';
 
 /**
  * A reconciler of the test's own rows, to drive the manager's loop step by step: claims take ids
- * from `due`, and a run ends when the test lets it.
+ * from `due`, and a run is closing, then ends, when the test lets it.
  */
 function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } = {}) {
   const due: string[] = [];
   const started: string[] = [];
   const finish = new Map<string, () => void>();
+  const closing = new Map<string, () => void>();
   let ticks = 0;
   const claimed = (id: string): Claimed => ({
     id,
-    run: () =>
+    run: (close) =>
       new Promise<void>((resolve) => {
         started.push(id);
         finish.set(id, resolve);
+        closing.set(id, close);
       }),
   });
   const reconciler: Reconciler = {
@@ -32,7 +34,7 @@ function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } =
     heartbeat: async () => {},
     release: async () => {},
   };
-  return { reconciler, due, started, finish: (id: string) => finish.get(id)!(), sweeps: () => ticks };
+  return { reconciler, due, started, finish: (id: string) => finish.get(id)!(), close: (id: string) => closing.get(id)!(), sweeps: () => ticks };
 }
 
 describe('The controller manager', () => {
@@ -65,6 +67,24 @@ describe('The controller manager', () => {
     } finally {
       await manager.stop();
     }
+  });
+
+  it("gives a closing run's slot to the next due row, and drains the closing run as a running one", async () => {
+    const channel = 'manager_test_closing';
+    const p = probe(channel);
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 50, maxIdleMs: 600_000 });
+    p.due.push('first', 'second');
+    await manager.start();
+    await eventually('the first row running', async () => p.started.includes('first'));
+    expect(p.started).to.deep.equal(['first']);
+
+    p.close('first');
+
+    await eventually('the second row running while the first closes', async () => p.started.includes('second'));
+    p.finish('second');
+    // Still closing when the grace period ends: its lease is released like any running row's.
+    expect(await manager.stop()).to.deep.equal(['first']);
+    p.finish('first');
   });
 
   it('sweeps while every slot is taken, though nothing wakes the loop and the last claim found nothing else due', async () => {
