@@ -1,6 +1,7 @@
 // Root hooks: one fresh database for the whole run (see database.ts). Migrated once; tests isolate
-// by creating their own companies.
+// by creating their own companies. The Kubernetes test cluster, if a test started one, stops here.
 import { createScratchDatabase, type ScratchDatabase } from './database.js';
+import { stopTestCluster } from './kube/cluster.js';
 
 let database: ScratchDatabase | undefined;
 
@@ -17,5 +18,6 @@ export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
     await database?.drop();
+    await stopTestCluster();
   },
 };

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# What the suite needs on a Debian machine, idempotently: installs the missing Debian packages, and
+# What the suite needs on a Debian machine, idempotently: installs the missing Debian packages,
 # unless DATABASE_URL / REDIS_URL are set starts a Postgres and a Redis of the suite's own on
-# loopback (reused while up). `setup.sh CMD…` runs CMD with their URLs; bare, it prints exports.
+# loopback (reused while up), and unless SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test
+# cluster's kube-apiserver, etcd, kubectl and helm (kube/tools.sh). `setup.sh CMD…` runs CMD with
+# those settings; bare, it prints exports.
 set -euo pipefail
 
 if [ "$(id -u)" = 0 ]; then
@@ -73,6 +75,9 @@ if [ -z "${REDIS_URL:-}" ]; then
 fi
 
 exec 9>&-
-export DATABASE_URL REDIS_URL
+if [ -z "${SWITCHBOARD_KUBE_TOOLS:-}" ]; then
+  SWITCHBOARD_KUBE_TOOLS=$("$(dirname "$0")/kube/tools.sh")
+fi
+export DATABASE_URL REDIS_URL SWITCHBOARD_KUBE_TOOLS
 if [ $# -gt 0 ]; then exec "$@"; fi
-echo "export DATABASE_URL=$DATABASE_URL REDIS_URL=$REDIS_URL"
+echo "export DATABASE_URL=$DATABASE_URL REDIS_URL=$REDIS_URL SWITCHBOARD_KUBE_TOOLS=$SWITCHBOARD_KUBE_TOOLS"
