@@ -2,7 +2,7 @@
 import { setHeaderOptions, PatchStrategy } from '@kubernetes/client-node';
 import type { Ctx } from '../pkg/context.js';
 import { CHANNELS } from '../pkg/db/notify.js';
-import { bounded, statusOf, type Kube } from '../pkg/kube/client.js';
+import { bounded, kubeErrorMessage, statusOf, type Kube } from '../pkg/kube/client.js';
 import { LeaderElector } from '../pkg/kube/leader.js';
 import {
   API_VERSION,
@@ -87,7 +87,7 @@ export class TriggerMirror {
     this.running = this.sync()
       .catch((err: Error) => {
         this.ctx.metrics.reconcileErrors.inc({ reconciler: 'mirror' });
-        this.ctx.log.warn({ err: err.message }, 'mirror sync failed; will retry');
+        this.ctx.log.warn({ err: kubeErrorMessage(err) }, 'mirror sync failed; will retry');
       })
       .finally(() => {
         this.running = null;
@@ -121,7 +121,7 @@ export class TriggerMirror {
         // else (timeouts, connection errors) means the API is away: stop and retry the whole sync.
         if (statusOf(err) === undefined) throw err;
         this.ctx.metrics.reconcileErrors.inc({ reconciler: 'mirror' });
-        this.ctx.log.warn({ err: (err as Error).message, triggerId: row.id }, 'mirror could not write a Trigger');
+        this.ctx.log.warn({ err: kubeErrorMessage(err), triggerId: row.id }, 'mirror could not write a Trigger');
       }
     }
     // Whatever is left is terminal past the retention window, or gone from Postgres.

@@ -53,6 +53,22 @@ export function connectKube(config: Pick<Config, 'KUBECONFIG' | 'KUBERNETES_SERV
 
 export const statusOf = (err: unknown): number | undefined => (err instanceof ApiException ? err.code : undefined);
 
+/**
+ * What the API server said of a failed call: its Status's reason and message ("403 Forbidden:
+ * triggers.switchboard.dev is forbidden: User …"), where client-node's own message buries them,
+ * escaped, among the response headers. Any other error: its message.
+ */
+export function kubeErrorMessage(err: unknown): string {
+  if (!(err instanceof ApiException)) return (err as Error).message;
+  let status: { reason?: string; message?: string } | undefined;
+  try {
+    status = typeof err.body === 'string' ? JSON.parse(err.body) : err.body;
+  } catch {
+    // Not a Status (a proxy's HTML page, say): the code is all there is.
+  }
+  return status?.message ? `${err.code} ${status.reason ?? ''}: ${status.message}` : `the Kubernetes API answered ${err.code}`;
+}
+
 // The abort signal of each request a bounded call makes. client-node takes a transport per client
 // only (it ignores one given per call), so a call's signal reaches the transport on its request.
 const signals = new WeakMap<RequestContext, AbortSignal>();

@@ -448,6 +448,23 @@ describe('The mirror when the Kubernetes API is down, and after a restart', () =
   });
 });
 
+describe('The mirror as a ServiceAccount whose Role lacks a rule the chart grants', () => {
+  // The chart's RBAC as rendered, less the rule that lets the controllers write Trigger objects.
+  const m = mirroredJobs({
+    editRbac: (objects) =>
+      objects.map((o) => (o.kind === 'Role' ? { ...o, rules: o.rules.filter((rule: any) => !rule.resources.includes('triggers')) } : o)),
+  });
+
+  it('cannot list or write Trigger objects, and logs the API server\'s forbidden error', async () => {
+    await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Mirror me', delayMinutes: 5 });
+    const failure = await eventually('a failed mirror sync', async () => m.app.logs.find((line) => line.includes('mirror sync failed')));
+    expect(JSON.parse(failure!).err).to.equal(
+      `403 Forbidden: triggers.switchboard.dev is forbidden: User "${m.ns.user}" cannot list resource "triggers" in API group "switchboard.dev" in the namespace "${m.ns.name}"`,
+    );
+    expect(table(await run(m.ns, ['get', 'triggers'])).rows).to.deep.equal([]);
+  });
+});
+
 describe('Without a cluster configured', () => {
   let app: TestApp;
   before(async () => {
