@@ -41,9 +41,11 @@ openapi: build
 manifests: build
 	node dist/test/charts/manifests.js
 
-# The chart rendered with default and all-options values and checked (also part of `make test`).
+# The chart linted and rendered by helm with default and all-options values, checked, and dry-run
+# applied to the tests' kube-apiserver (also part of `make test`).
 chart-check: build
-	npx mocha --no-config --timeout 300000 dist/test/charts/chart.test.js
+	@node dist/test/support/make-cert.js $(TLS_DIR)
+	test/support/setup.sh env $(MOCHA) --no-config --require dist/test/support/hooks.js --exit dist/test/charts/chart.test.js
 
 IMAGE ?= switchboard:$(shell node -p "require('./package.json').version")
 image:

@@ -1,15 +1,17 @@
-// charts/switchboard rendered as `helm template` renders it (test/charts/render), with default
-// values and with every option on, and checked the way an operator's review would.
+// charts/switchboard linted and rendered by the real helm, with default values and with every option
+// on, checked the way an operator's review would, and dry-run applied to the real API server.
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv } from 'ajv';
 import YAML from 'yaml';
 import { configSchema, loadConfig } from '../../pkg/config.js';
 import { createDb } from '../../pkg/db/index.js';
 import { createMetrics, registerJobGauge } from '../../pkg/metrics/index.js';
+import { CLUSTER_START_MS, testCluster } from '../support/kube/cluster.js';
+import { CHART_DIR, helm, helmTemplate, type Rendered } from '../support/kube/helm.js';
+import { kubectl, kubectlOk } from '../support/kube/kubectl.js';
+import { ROOT } from '../support/root.js';
 import { CHART_CRD_DIR, CRD_SOURCE_DIR, crdTemplates } from './manifests.js';
-import { CHART_DIR, ROOT, buildRenderer, renderChart, type K8sObject, type Rendered } from './renderer.js';
 
 // Rendered YAML, read field by field.
 type Json = Record<string, any>;
@@ -64,9 +66,15 @@ const selects = (selector: Record<string, string>, labels: Record<string, string
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 const podSpecs = (r: Rendered): [string, Json][] =>
   [...ofKind(r, 'Deployment'), ...ofKind(r, 'Job')].map((o) => [`${o.kind} ${o.metadata.name}`, o.spec.template.spec]);
-// Helm validates with draft-07 semantics, where a union of types is ordinary.
-const compileSchema = () => new Ajv({ allErrors: true, allowUnionTypes: true }).compile(readYaml(join(CHART_DIR, 'values.schema.json')));
 const containersOf = (pod: Json): Json[] => [...(pod.initContainers ?? []), ...pod.containers];
+const valueArgs = (c: Case) => ['--namespace', c.namespace, ...c.valueFiles.flatMap((file) => ['-f', file])];
+
+/** The NOTES helm prints after an install, from a client-side dry run. */
+async function notesOf(c: Case): Promise<string> {
+  const result = await helm(['install', c.release, CHART_DIR, '--dry-run=client', '--output', 'json', ...valueArgs(c)]);
+  expect(result.code, result.stderr).to.equal(0);
+  return JSON.parse(result.stdout).info.notes;
+}
 
 interface Case {
   title: string;
@@ -127,11 +135,7 @@ const CASES: Case[] = [
 ];
 
 describe('charts/switchboard', function () {
-  this.timeout(300_000);
-
-  before(async () => {
-    await buildRenderer();
-  });
+  this.timeout(CLUSTER_START_MS);
 
   for (const c of CASES) {
     describe(`rendered ${c.title}`, () => {
@@ -141,7 +145,24 @@ describe('charts/switchboard', function () {
       const configMap = () => find(r, 'ConfigMap', `${fullname}-config`);
 
       before(async () => {
-        r = await renderChart({ name: c.release, namespace: c.namespace, valueFiles: c.valueFiles });
+        r = await helmTemplate({ release: c.release, namespace: c.namespace, valueFiles: c.valueFiles });
+      });
+
+      it('passes helm lint --strict', async () => {
+        const result = await helm(['lint', CHART_DIR, '--strict', ...valueArgs(c)]);
+        expect(result.code, result.stdout + result.stderr).to.equal(0);
+        expect(result.stdout).to.include('1 chart(s) linted, 0 chart(s) failed');
+      });
+
+      it('is accepted by the API server object by object (kubectl apply --dry-run=server)', async () => {
+        const cluster = await testCluster();
+        const namespaces = [...new Set(r.objects.flatMap((o) => (o.metadata.namespace ? [o.metadata.namespace] : [])))];
+        const namespaceObjects = namespaces.map((name) => YAML.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
+        await kubectlOk(cluster.adminKubeconfig, ['apply', '-f', '-'], { input: namespaceObjects.join('---\n') });
+        const result = await kubectl(cluster.adminKubeconfig, ['apply', '--server-side', '--dry-run=server', '-f', '-'], { input: r.manifest });
+        expect(result.code, result.stderr).to.equal(0);
+        expect(result.stdout.trim().split('\n')).to.have.length(r.objects.length);
+        for (const line of result.stdout.trim().split('\n')) expect(line).to.match(/ serverside-applied \(server dry run\)$/);
       });
 
       it('renders exactly the expected objects, each from a template helm would read', () => {
@@ -392,34 +413,31 @@ describe('charts/switchboard', function () {
         }
       });
 
-      it('prints NOTES that say how to reach the API and watch the jobs', () => {
-        expect(r.notes).to.include(`port-forward svc/${fullname}-api`);
-        expect(r.notes).to.include(`kubectl -n ${c.namespace} get triggers`);
-      });
-
-      it('passes values.schema.json', () => {
-        const validate = compileSchema();
-        expect(validate(c.values), JSON.stringify(validate.errors)).to.equal(true);
+      it('prints NOTES that say how to reach the API and watch the jobs', async () => {
+        const notes = await notesOf(c);
+        expect(notes).to.include(`port-forward svc/${fullname}-api`);
+        expect(notes).to.include(`kubectl -n ${c.namespace} get triggers`);
       });
     });
   }
 
-  describe('values.schema.json', () => {
+  describe('values.schema.json, as helm applies it', () => {
     const schema = readYaml(join(CHART_DIR, 'values.schema.json'));
-    const validate = compileSchema();
+    // What helm says of each: the value's path, or for a key a pattern refuses, the key.
     const bad: [string, Json, string][] = [
-      ['a replica count that is not a number', { api: { replicas: 'two' } }, '/api/replicas'],
-      ['a log level the product does not know', { config: { SWITCHBOARD_LOG_LEVEL: 'loud' } }, '/config/SWITCHBOARD_LOG_LEVEL'],
-      ['the encryption key in the ConfigMap', { config: { SWITCHBOARD_ENCRYPTION_KEY: 'c2VjcmV0' } }, '/config'],
-      ['a variable that is not Switchboard\'s', { config: { NODE_OPTIONS: '--inspect' } }, '/config'],
-      ['no database Secret', { database: { existingSecret: '' } }, '/database/existingSecret'],
-      ['a misspelt top-level key', { replica: 3 }, ''],
-      ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, '/image/pullPolicy'],
+      ['a replica count that is not a number', { api: { replicas: 'two' } }, "at '/api/replicas': got string, want integer"],
+      ['a log level the product does not know', { config: { SWITCHBOARD_LOG_LEVEL: 'loud' } }, "at '/config/SWITCHBOARD_LOG_LEVEL': value must be one of"],
+      ['the encryption key in the ConfigMap', { config: { SWITCHBOARD_ENCRYPTION_KEY: 'c2VjcmV0' } }, "invalid propertyName 'SWITCHBOARD_ENCRYPTION_KEY'"],
+      ['a variable that is not Switchboard\'s', { config: { NODE_OPTIONS: '--inspect' } }, "'NODE_OPTIONS' does not match pattern '^SWITCHBOARD_[A-Z0-9_]+$'"],
+      ['no database Secret', { database: { existingSecret: '' } }, "at '/database/existingSecret': minLength: got 0, want 1"],
+      ['a misspelt top-level key', { replica: 3 }, "at '': additional properties 'replica' not allowed"],
+      ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'"],
     ];
-    for (const [what, override, path] of bad) {
-      it(`rejects ${what}`, () => {
-        expect(validate(merge(defaults, override))).to.equal(false);
-        expect(validate.errors!.map((e) => e.instancePath)).to.include(path);
+    for (const [what, override, message] of bad) {
+      it(`refuses ${what}`, async () => {
+        const refused = await helmTemplate({ values: override }).then(() => undefined, (err: Error) => err.message);
+        expect(refused).to.include("values don't meet the specifications of the schema(s)");
+        expect(refused).to.include(message);
       });
     }
 
@@ -437,22 +455,20 @@ describe('charts/switchboard', function () {
     });
 
     it('are left out with crds.enabled=false, and not kept on uninstall with crds.keep=false', async () => {
-      const off = await renderChart({ values: { crds: { enabled: false } } });
+      const off = await helmTemplate({ values: { crds: { enabled: false } } });
       expect(ofKind(off, 'CustomResourceDefinition')).to.deep.equal([]);
-      const notKept = await renderChart({ values: { crds: { keep: false } } });
+      const notKept = await helmTemplate({ values: { crds: { keep: false } } });
       for (const source of crdSources) {
-        const crd = find(notKept, 'CustomResourceDefinition', source.metadata.name) as K8sObject;
+        const crd = find(notKept, 'CustomResourceDefinition', source.metadata.name);
         expect(crd.metadata.annotations).to.equal(undefined);
       }
     });
   });
 
-  it('refuses to render without a database Secret, naming the value', async () => {
-    let error: Error | undefined;
-    await renderChart({ values: { database: { existingSecret: '' } } }).catch((err: Error) => {
-      error = err;
-    });
-    expect(error?.message).to.include('database.existingSecret');
+  it('refuses to render without a database Secret, naming the value, also with the schema skipped', async () => {
+    const result = await helm(['template', 'switchboard', CHART_DIR, '--skip-schema-validation', '--set', 'database.existingSecret=']);
+    expect(result.code).to.not.equal(0);
+    expect(result.stderr).to.include('database.existingSecret');
   });
 
   it('deploys by default the image `make image` builds', () => {

@@ -21,10 +21,6 @@ packages=()
 need() { packages+=("$@"); }
 
 command -v promtool >/dev/null && command -v prometheus >/dev/null || need prometheus
-# The chart check builds test/charts/render from Go's text/template and sprig.
-command -v go >/dev/null || need golang-go
-[ -d /usr/share/gocode/src/github.com/Masterminds/sprig ] || need golang-github-masterminds-sprig-dev
-[ -d /usr/share/gocode/src/sigs.k8s.io/yaml ] || need golang-k8s-sigs-yaml-dev
 pg_bin() { find /usr/lib/postgresql -path '*/bin/initdb' 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname; }
 if [ -z "${DATABASE_URL:-}" ] && [ -z "$(pg_bin)" ]; then need postgresql; fi
 if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need redis-server; fi
