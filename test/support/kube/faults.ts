@@ -2,13 +2,13 @@
 // cluster's kube-apiserver that passes every request through, until told to answer 503 or to hang
 // (and then drops the connections it is streaming, as a restarting server drops watches).
 import { readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TLS_DIR } from '../https.js';
 
-export type Outage = 'unavailable' | 'hang';
+type Outage = 'unavailable' | 'hang';
 
 export interface FaultyKubeApi {
   /** https://127.0.0.1:PORT, with the same certificate as the test cluster's API server. */
@@ -36,7 +36,7 @@ export async function startFaultyKubeApi(upstream: string, ca: string): Promise<
   const passing = new Set<ServerResponse>();
   let abandoned = 0;
 
-  const pass = (method: string, url: string, headers: Record<string, any>, body: Buffer, res: ServerResponse) => {
+  const pass = (method: string, url: string, headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse) => {
     passing.add(res);
     res.once('close', () => passing.delete(res));
     const forward = request(new URL(url, upstream), { method, headers: { ...headers, host: new URL(upstream).host }, ca }, (answer) => {

@@ -23,7 +23,7 @@ export interface Rendered {
   manifest: string;
 }
 
-export interface HelmResult {
+interface HelmResult {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -40,7 +40,7 @@ export function helm(args: string[]): Promise<HelmResult> {
   });
 }
 
-export interface TemplateOptions {
+interface TemplateOptions {
   release?: string;
   namespace?: string;
   valueFiles?: string[];

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 
-export interface KubeIdentity {
+interface KubeIdentity {
   /** https://127.0.0.1:PORT */
   server: string;
   /** PEM of the CA that signed the server's certificate. */

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { kubeTool } from './tools.js';
 
-export interface KubectlResult {
+interface KubectlResult {
   code: number | null;
   stdout: string;
   stderr: string;

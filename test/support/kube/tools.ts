@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../root.js';
 
-export type KubeTool = 'kube-apiserver' | 'etcd' | 'kubectl' | 'helm';
+type KubeTool = 'kube-apiserver' | 'etcd' | 'kubectl' | 'helm';
 
 let dir: string | undefined;
 
