@@ -5,7 +5,7 @@
 // which tests read as requests().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { eventually } from '../eventually.js';
 import { TLS_DIR } from '../https.js';
 import { ROOT } from '../root.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { kubectlOk } from './kubectl.js';
+import { kubectl, kubectlOk } from './kubectl.js';
 import { kubeTool, serviceMonitorCrd } from './tools.js';
 
 /** One request as the API server's audit log records it (level Metadata). */
@@ -183,12 +183,13 @@ async function startCluster(): Promise<RunningCluster> {
     const ca = readFileSync(join(TLS_DIR, 'cert.pem'), 'utf8');
     await waitUntil('kube-apiserver to be ready', apiserver.child, apiLog, async () => (await httpsStatus(`${url}/readyz`, { ca, token: adminToken })) === 200, 120_000);
 
-    mkdirSync(join(dir, 'kubeconfigs'));
-    const adminKubeconfig = writeKubeconfig(join(dir, 'kubeconfigs'), 'admin', { server: url, ca, token: adminToken, namespace: 'default' });
+    const adminKubeconfig = writeKubeconfig(dir, 'admin', { server: url, ca, token: adminToken, namespace: 'default' });
     // Ours, and the ServiceMonitor kind a cluster running prometheus-operator has (the chart's dry run).
     for (const crds of [join(ROOT, 'crds'), serviceMonitorCrd()]) {
       await kubectlOk(adminKubeconfig, ['apply', '--server-side', '-f', crds]);
-      await kubectlOk(adminKubeconfig, ['wait', '--for=condition=Established', '--timeout=60s', '-f', crds]);
+      // kubectl wait fails at once, rather than waiting, on a CRD that has no conditions yet.
+      const established = () => kubectl(adminKubeconfig, ['wait', '--for=condition=Established', '--timeout=10s', '-f', crds]);
+      await eventually(`the CRDs in ${crds} to be established`, async () => (await established()).code === 0, { withinMs: 60_000, everyMs: 200 });
     }
 
     const audit = auditReader(join(dir, 'audit.log'));

@@ -33,6 +33,7 @@ export async function createNamespace(cluster: TestCluster): Promise<string> {
   return name;
 }
 
+/** A fresh namespace with the chart's ServiceAccount and RBAC objects in it, and that account's kubeconfig. */
 export async function controllerNamespace(options: NamespaceOptions = {}): Promise<ControllerNamespace> {
   const cluster = await testCluster();
   const name = await createNamespace(cluster);
@@ -43,7 +44,7 @@ export async function controllerNamespace(options: NamespaceOptions = {}): Promi
   const edited = options.editRbac ? options.editRbac(rbac) : rbac;
   await kubectlOk(cluster.adminKubeconfig, ['apply', '-f', '-'], { input: edited.map((o) => YAML.stringify(o)).join('---\n') });
   const token = (await kubectlOk(cluster.adminKubeconfig, ['create', 'token', account, '--namespace', name, '--duration=4h'])).trim();
-  const identity = (server: string) => writeKubeconfig(`${cluster.dir}/kubeconfigs`, `${name}-${new URL(server).port}`, { server, ca: cluster.ca, token, namespace: name });
+  const identity = (server: string) => writeKubeconfig(cluster.dir, `${name}-${new URL(server).port}`, { server, ca: cluster.ca, token, namespace: name });
   return {
     cluster,
     name,
