@@ -24,6 +24,8 @@ exec 9>"$tools/build.lock"
 flock 9
 if ready; then echo "$dir"; exit 0; fi
 
+# Go's own installer puts it here, off the PATH of a non-login shell.
+command -v go >/dev/null || [ ! -x /usr/local/go/bin/go ] || PATH=/usr/local/go/bin:$PATH
 command -v go >/dev/null || { say "needs Go (https://go.dev/dl/) to build the test cluster's binaries"; exit 1; }
 # The Go caches live in the same folder, so removing it removes everything this script made.
 export GOMODCACHE=$tools/go/mod GOCACHE=$tools/go/build
