@@ -16,11 +16,14 @@ export interface Claimed {
   run(closing: () => void): Promise<void>;
 }
 
-/** What one claim took, and when anything it left is next due. */
+/** What one claim took, and how to learn when anything it left is next due. */
 interface Claims {
   claimed: Claimed[];
-  /** The earliest due time of everything else, work for the sweep included; null when there is none (or, if `max` were claimed, not asked). */
-  nextDue: Date | null;
+  /**
+   * The earliest due time of everything else, work for the sweep included; null when there is none.
+   * Asked only when the claim left slots free, once its rows have started.
+   */
+  nextDue(): Promise<Date | null>;
 }
 
 export interface Reconciler {
@@ -59,10 +62,10 @@ export function claimOneByOne(
     const claimed: Claimed[] = [];
     while (claimed.length < max) {
       const one = await claimOne(ctx, owner, leaseMs);
-      if (!one) return { claimed, nextDue: await nextDue(ctx) };
+      if (!one) break;
       claimed.push(one);
     }
-    return { claimed, nextDue: null };
+    return { claimed, nextDue: () => nextDue(ctx) };
   };
 }
 
@@ -118,10 +121,11 @@ class Loop {
     this.done = this.loop();
   }
 
-  private async sleep(ms: number): Promise<void> {
+  /** Sleeps until `until` (ms since the epoch, by the clock; the clock may have moved since it was set) or a wake-up. */
+  private async sleep(until: number): Promise<void> {
     if (this.pendingWake) return;
     this.wakeUp = new AbortController();
-    await sleep(this.ctx.clock, ms, this.wakeUp.signal);
+    await sleep(this.ctx.clock, until - this.ctx.clock.now().getTime(), this.wakeUp.signal);
     this.wakeUp = null;
   }
 
@@ -150,7 +154,7 @@ class Loop {
     this.running.set(claimed.id, run);
   }
 
-  /** Returns how long to sleep before looking again. */
+  /** Returns when to look again (ms since the epoch, by the clock). */
   private async tick(): Promise<number> {
     const { ctx, reconciler } = this;
     if (!reconciler.sweepsDueRowsOnly || ctx.clock.now().getTime() >= this.dueAt) await reconciler.sweep(ctx);
@@ -168,15 +172,15 @@ class Loop {
       for (const id of heard) this.notified(id);
     }
     if (claims.claimed.length === free) return this.whileFull();
-    this.dueAt = claims.nextDue?.getTime() ?? Infinity;
-    return this.dueAt - ctx.clock.now().getTime();
+    this.dueAt = (await claims.nextDue())?.getTime() ?? Infinity;
+    return this.dueAt;
   }
 
   /** Every slot is taken: a finishing run wakes the loop to claim, and the sweep is due within FULL_SWEEP_MS. */
   private whileFull(): number {
     const now = this.ctx.clock.now().getTime();
     if (this.dueAt <= now || this.dueAt > now + FULL_SWEEP_MS) this.dueAt = now + FULL_SWEEP_MS;
-    return Math.min(this.opts.maxIdleMs, this.dueAt - now);
+    return this.dueAt;
   }
 
   /** Renews the leases of the running rows every third of a lease, by the clock, until `stopped` aborts. */
@@ -199,15 +203,16 @@ class Loop {
     try {
       while (!this.stopping) {
         this.pendingWake = false;
-        let idle = this.opts.maxIdleMs;
+        const idleUntil = ctx.clock.now().getTime() + this.opts.maxIdleMs;
+        let until = idleUntil;
         try {
-          idle = Math.min(idle, await this.tick());
+          until = Math.min(idleUntil, await this.tick());
         } catch (err) {
           ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
           ctx.log.error({ err, reconciler: reconciler.name }, 'controller tick failed; retrying');
-          idle = Math.min(idle, 1000);
+          until = Math.min(idleUntil, ctx.clock.now().getTime() + 1000);
         }
-        await this.sleep(idle);
+        await this.sleep(until);
       }
       return await this.drain();
     } finally {

@@ -30,7 +30,7 @@ function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } =
     concurrency,
     sweepsDueRowsOnly,
     sweep: async () => void ticks++,
-    claim: async (_ctx, _owner, _leaseMs, max) => ({ claimed: due.splice(0, max).map(claimed), nextDue: null }),
+    claim: async (_ctx, _owner, _leaseMs, max) => ({ claimed: due.splice(0, max).map(claimed), nextDue: async () => null }),
     heartbeat: async () => {},
     release: async () => {},
   };
@@ -64,6 +64,26 @@ describe('The controller manager', () => {
 
       await eventually('the second row running', async () => p.started.includes('second'));
       p.finish('second');
+    } finally {
+      await manager.stop();
+    }
+  });
+
+  it('starts the claimed rows before it asks when the rest is next due', async () => {
+    const channel = 'manager_test_next_due';
+    const p = probe(channel, { concurrency: 2 });
+    let answer!: (due: Date | null) => void;
+    const asked = new Promise<Date | null>((resolve) => (answer = resolve));
+    const claim = p.reconciler.claim;
+    p.reconciler.claim = async (...args) => ({ ...(await claim(...args)), nextDue: () => asked });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    p.due.push('first');
+    await manager.start();
+    try {
+      // One row for two slots: the next-due question is asked, and not answered yet.
+      await eventually('the first row running', async () => p.started.includes('first'));
+      answer(null);
+      p.finish('first');
     } finally {
       await manager.stop();
     }
@@ -127,7 +147,10 @@ describe('The controller manager on a manual clock', () => {
       name: 'probe',
       channel: 'manager_test_clock',
       sweep: async () => {},
-      claim: async () => ({ claimed: [], nextDue: ++claims === 1 ? due : null }),
+      claim: async () => {
+        const first = ++claims === 1;
+        return { claimed: [], nextDue: async () => (first ? due : null) };
+      },
       heartbeat: async () => {},
       release: async () => {},
     };

@@ -25,15 +25,15 @@ const UNIQUE_VIOLATION = '23505';
  * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
  * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
  * SKIP LOCKED lets replicas claim side by side; the partial unique index settles two claims on one
- * conversation (the loser claims nothing and is told to look again at once). A claim that leaves
- * slots free also tells when anything left is next due, for the controller's sleep.
+ * conversation (the loser claims nothing and is told to look again at once). Also returns how to
+ * learn when anything left is next due, for the controller's sleep (asked once the jobs have started).
  */
 export async function claimDueTriggers(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   owner: string,
   leaseMs: number,
   max: number,
-): Promise<{ claimed: TriggerRow[]; nextDue: Date | null }> {
+): Promise<{ claimed: TriggerRow[]; nextDue: () => Promise<Date | null> }> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
   const rows = await prepared<{ rows: ClaimedRow[] }>(
@@ -69,8 +69,7 @@ export async function claimDueTriggers(
       ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
       return row as TriggerRow;
     });
-  // Only a claim that leaves slots free needs to know when to look again; under a backlog none does.
-  return { claimed, nextDue: claimed.length < max ? await nextDueTrigger(ctx, claimed, CLAIMABLE, CLAIMED) : null };
+  return { claimed, nextDue: () => nextDueTrigger(ctx, claimed, CLAIMABLE, CLAIMED) };
 }
 
 type ClaimedRow = TriggerRow & { was_status: TriggerStatus; was_due: Date; announced: unknown };
