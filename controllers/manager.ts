@@ -86,7 +86,8 @@ class Loop {
   private readonly running = new Map<string, Promise<void>>();
   /** Slots taken: running rows not yet closing. */
   private working = 0;
-  private wakeUp: AbortController | null = null;
+  /** Ends the current sleep (a plain callback: an AbortController's abort makes a DOMException each time). */
+  private wakeUp: (() => void) | null = null;
   private pendingWake = false;
   private stopping = false;
   private done: Promise<string[]> | null = null;
@@ -104,7 +105,7 @@ class Loop {
 
   wake(): void {
     this.pendingWake = true;
-    this.wakeUp?.abort();
+    this.wakeUp?.();
   }
 
   /** A change to row `id` was announced. */
@@ -124,9 +125,14 @@ class Loop {
   /** Sleeps until `until` (ms since the epoch, by the clock; the clock may have moved since it was set) or a wake-up. */
   private async sleep(until: number): Promise<void> {
     if (this.pendingWake) return;
-    this.wakeUp = new AbortController();
-    await sleep(this.ctx.clock, until - this.ctx.clock.now().getTime(), this.wakeUp.signal);
-    this.wakeUp = null;
+    await new Promise<void>((resolve) => {
+      const cancel = this.ctx.clock.setTimer(until - this.ctx.clock.now().getTime(), () => this.wakeUp?.());
+      this.wakeUp = () => {
+        cancel();
+        this.wakeUp = null;
+        resolve();
+      };
+    });
   }
 
   private run(claimed: Claimed): void {
