@@ -15,11 +15,12 @@ import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { listCallsPage } from '../../pkg/voice/list.js';
 import { voiceErrorOf } from '../voice/errors.js';
+import { registerCampaignTools } from './campaign-tools.js';
 import { unstorableTextRefusal } from '../voice/unstorable-text.js';
 import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, placeCallBody, resultQuery, steerBody } from '../voice/call-schemas.js';
 
 /** Who is calling, and whether the request limits already refused this request. */
-interface McpCaller {
+export interface McpCaller {
   principal: Principal;
   app: string;
   refused: RateDecision | null;
@@ -55,13 +56,9 @@ function toolError(code: string, message: string, retryAfterSec?: number): CallT
   return { content: [{ type: 'text', text: `${code}: ${message}${retry}` }], structuredContent: { error }, isError: true };
 }
 
-/** One MCP server per HTTP request (stateless): the tools act for `caller` alone. */
-export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
-  const server = new McpServer({ name: 'switchboard-voice', version: '1.0.0' });
-  const { tenant, keyId } = caller.principal;
-
-  const run =
-    <A>(fn: (args: A) => Promise<Record<string, unknown>>) =>
+/** A tool's handler: limits and unstorable text refused first, every failure a tool error with the Voice API's code. */
+export function toolRunner(ctx: Ctx, caller: McpCaller) {
+  return <A>(fn: (args: A) => Promise<Record<string, unknown>>) =>
     async (args: A): Promise<CallToolResult> => {
       if (caller.refused) return toolError('rate_limited', 'Request rate limit exceeded', caller.refused.retryAfterSec);
       const unstorable = unstorableTextRefusal(args, 'arguments');
@@ -74,10 +71,17 @@ export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
           const { code, message } = voiceErrorOf(domain);
           return toolError(code, message, domain.retryAfterSec);
         }
-        ctx.log.error({ err, tenantId: tenant.id }, 'unexpected MCP tool error');
+        ctx.log.error({ err, tenantId: caller.principal.tenant.id }, 'unexpected MCP tool error');
         return toolError('internal', 'Failure on the service side; retry');
       }
     };
+}
+
+/** One MCP server per HTTP request (stateless): the tools act for `caller` alone. */
+export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
+  const server = new McpServer({ name: 'switchboard-voice', version: '1.0.0' });
+  const { tenant, keyId } = caller.principal;
+  const run = toolRunner(ctx, caller);
 
   server.registerTool(
     'place_call',
@@ -124,5 +128,6 @@ export function mcpServer(ctx: Ctx, caller: McpCaller): McpServer {
     { description: 'The voice catalogue (GET /v1/voices).', inputSchema: toolInputs.list_voices, annotations: { readOnlyHint: true } },
     run(async () => ({ data: VOICES })),
   );
+  registerCampaignTools(server, ctx, tenant, run);
   return server;
 }

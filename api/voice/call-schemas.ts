@@ -11,22 +11,28 @@ const sizedObject = (bytes: number) =>
     .record(z.string(), z.unknown())
     .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= bytes, `must be at most ${bytes / 1024} KB as JSON`);
 
-const phone = z.string().min(1).max(64).meta({ description: 'E.164 (+14155550100), or national format read in the account\'s country' });
+// Fields other bodies share are made fresh for each use: one instance in two places would become a
+// shared component of the OpenAPI document.
+export const phone = () => z.string().min(1).max(64).meta({ description: 'E.164 (+14155550100), or national format read in the account\'s country' });
+export const agentIdField = () => z.string().min(1).max(64).meta({ description: "agt_ id; default the account's default voice agent, else its first agent" });
+export const taskField = () => z.string().min(1).max(8000).meta({ description: 'The brief for the agent' });
+export const questionsField = () =>
+  z
+    .array(z.object({ key: z.string().min(1).max(64), question: z.string().min(1).max(1000) }).strict())
+    .max(20)
+    .refine((qs) => new Set(qs.map((q) => q.key)).size === qs.length, 'question keys must be unique')
+    .meta({ description: 'Answers come back in result.answers under each key' });
+export const outcomesField = () => z.array(z.string().min(1).max(64)).min(1).max(20).meta({ description: "Allowed outcome names; default the agent's list" });
 
 export const placeCallBody = z
   .object({
-    to: phone,
-    from: phone.optional().meta({ description: "One of the account's numbers; default the deployment's caller id" }),
-    agent_id: z.string().min(1).max(64).optional().meta({ description: "agt_ id; default the account's default voice agent, else its first agent" }),
-    task: z.string().min(1).max(8000).optional().meta({ description: 'The brief for the agent' }),
+    to: phone(),
+    from: phone().optional().meta({ description: "One of the account's numbers; default the deployment's caller id" }),
+    agent_id: agentIdField().optional(),
+    task: taskField().optional(),
     context: sizedObject(8 * 1024).optional().meta({ description: 'Facts the agent may use (at most 8 KB)' }),
-    questions: z
-      .array(z.object({ key: z.string().min(1).max(64), question: z.string().min(1).max(1000) }).strict())
-      .max(20)
-      .refine((qs) => new Set(qs.map((q) => q.key)).size === qs.length, 'question keys must be unique')
-      .optional()
-      .meta({ description: 'Answers come back in result.answers under each key' }),
-    outcomes: z.array(z.string().min(1).max(64)).min(1).max(20).optional().meta({ description: "Allowed outcome names; default the agent's list" }),
+    questions: questionsField().optional(),
+    outcomes: outcomesField().optional(),
     voice: z.string().min(1).max(64).optional().meta({ description: 'A voice id from GET /v1/voices' }),
     max_duration_sec: z.int().min(30).max(3600).default(600),
     callback_url: z.string().min(1).max(2048).optional().meta({ description: 'https address on the public internet; receives call.result once, when final' }),

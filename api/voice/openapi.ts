@@ -5,13 +5,14 @@ import { documentOperation, operation, type Operation } from '../http/openapi.js
 import { voiceErrorSchema } from './errors.js';
 import * as a from './tenant-schemas.js';
 import * as c from './call-schemas.js';
+import { campaignPaths } from './campaign-openapi.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
   401: 'unauthorized: no key, malformed header, wrong or revoked key',
   403: 'module_off: the account lacks the feature (the message names it)',
   404: 'not_found: no such thing on the account (another account\'s answers the same)',
-  409: 'call_ended or not_live: the request does not fit the call\'s state',
+  409: 'call_ended or not_live: the request does not fit the call\'s state; run_active, run_ended or connection_in_use for campaigns',
   413: 'body_too_large: the body is over 128 KB',
   415: 'unsupported_media_type: the body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
   422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
@@ -32,7 +33,7 @@ export function voiceOpenApiDocument() {
       title: 'Switchboard Voice Calling API',
       version: '1.0.0',
       description:
-        'AI phone calls placed by API (and by MCP at /mcp with the same keys and tools), their results, API keys, account settings and usage reports. Errors are {error: {code, message}}. Requests are limited to 300 a minute per API key and, separately, per connected app (the Switchboard-App header).',
+        'AI phone calls placed by API (and by MCP at /mcp with the same keys and tools), their results, campaigns whose lists come from the customer\'s system, API keys, account settings and usage reports. Errors are {error: {code, message}}. Requests are limited to 300 a minute per API key and, separately, per connected app (the Switchboard-App header).',
     },
     servers: [{ url: '/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -99,6 +100,7 @@ export function voiceOpenApiDocument() {
           errors: [400, 422],
         }),
       },
+      ...campaignPaths(op),
     },
   });
 }

@@ -5,7 +5,12 @@ import type { Logger } from '../log.js';
 
 type NotifyHandler = (payload: string) => void;
 
-export const CHANNELS = { triggers: 'switchboard_triggers', webhooks: 'switchboard_webhooks', calls: 'switchboard_calls' } as const;
+export const CHANNELS = {
+  triggers: 'switchboard_triggers',
+  webhooks: 'switchboard_webhooks',
+  calls: 'switchboard_calls',
+  campaigns: 'switchboard_campaigns',
+} as const;
 
 /** Announce a change on `channel`; call inside the transaction that makes it. */
 export async function notify(db: Knex, channel: string, payload = ''): Promise<void> {

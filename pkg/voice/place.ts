@@ -54,7 +54,7 @@ function fingerprint(input: PlaceCallInput): string {
 }
 
 /** The agent named by `agt_` id; else the tenant's default voice agent; else its first agent. */
-async function agentFor(ctx: Ctx, tenant: Tenant, ref: string | undefined): Promise<string> {
+export async function agentFor(ctx: Ctx, tenant: Tenant, ref: string | undefined): Promise<string> {
   if (ref !== undefined) {
     const id = parseAgentRef(ref);
     try {

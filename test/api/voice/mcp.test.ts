@@ -6,7 +6,10 @@ import { updateTenant } from '../../../pkg/store/tenants.js';
 import { NUMBERS, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
 import { eventually } from '../../support/eventually.js';
 
-const TOOLS = ['place_call', 'get_call', 'get_call_result', 'steer_call', 'hangup_call', 'list_calls', 'list_voices'];
+const TOOLS = [
+  ...['place_call', 'get_call', 'get_call_result', 'steer_call', 'hangup_call', 'list_calls', 'list_voices'],
+  ...['list_campaigns', 'start_campaign_run', 'get_campaign_run', 'stop_campaign_run'],
+];
 
 /** A connected MCP client of the SDK, declaring `name` at initialize. */
 async function connect(app: CallsApp, apiKey: string, name = 'Test Agent'): Promise<Client> {
@@ -72,7 +75,7 @@ function mcpSuite(opts: Parameters<typeof startCallsApp>[0] = {}) {
 describe('MCP server at /mcp', () => {
   const { suite, mcp } = mcpSuite({ controllers: true });
 
-  it('lists the seven call tools, with JSON-schema inputs from the REST schemas', async () => {
+  it('lists the seven call tools and the four campaign tools, with JSON-schema inputs from the REST schemas', async () => {
     const { apiKey } = await suite.app.voiceCompany();
     const { tools } = await (await mcp(apiKey)).listTools();
     expect(tools.map((t) => t.name)).to.have.members(TOOLS);

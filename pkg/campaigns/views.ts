@@ -1,0 +1,34 @@
+// What the API shows of a run (DECISIONS.md "Run record"), from its row, its people and its results.
+import type { Ctx } from '../context.js';
+import { countByOutcome, countByStatus } from '../store/campaigns/contacts.js';
+import { resultDeliveries } from '../store/campaigns/deliveries.js';
+import type { RunRow } from '../store/campaigns/runs.js';
+
+/** People by status as the run record and the summary count them. */
+export async function contactCounts(ctx: Pick<Ctx, 'db'>, runId: string) {
+  const by = await countByStatus(ctx, runId);
+  const n = (s: keyof typeof by) => by[s] ?? 0;
+  return {
+    total: Object.values(by).reduce((a, b) => a + (b ?? 0), 0),
+    done: n('done'),
+    no_answer: n('no_answer'),
+    skipped: n('skipped'),
+    pending: n('pending') + n('calling'),
+    unfinished: n('unfinished'),
+  };
+}
+
+export async function runRecord(ctx: Pick<Ctx, 'db'>, run: RunRow) {
+  return {
+    id: run.id,
+    campaign_id: run.campaign_id,
+    test: run.test,
+    status: run.status,
+    started_at: run.started_at.toISOString(),
+    ended_at: run.ended_at?.toISOString() ?? null,
+    error: run.error,
+    contacts: await contactCounts(ctx, run.id),
+    outcomes: await countByOutcome(ctx, run.id),
+    results_not_taken: (await resultDeliveries(ctx, run.id)).failed,
+  };
+}

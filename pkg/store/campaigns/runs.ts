@@ -1,0 +1,126 @@
+// Campaign run rows: reading, conditional transitions, and the campaigns controller's claim,
+// heartbeat and release queries. Every change a controller must see is announced on CHANNELS.campaigns.
+import type { Knex } from 'knex';
+import type { Ctx } from '../../context.js';
+import { NotFound } from '../../errors.js';
+import { CHANNELS, notify } from '../../db/notify.js';
+import { runSourcesOf, runTransition, type RunEvent, type RunStatus } from '../../campaigns/state.js';
+
+export interface RunRow {
+  id: string;
+  seq: number;
+  tenant_id: string;
+  campaign_id: string;
+  test: boolean;
+  test_number: string | null;
+  status: RunStatus;
+  error: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  list_requested_at: Date | null;
+  listed_at: Date | null;
+  stopped_at: Date | null;
+  summary_sent_at: Date | null;
+  due_at: Date | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+}
+
+type Q = Pick<Ctx, 'db'>;
+
+export async function insertRun(db: Knex, row: Pick<RunRow, 'id' | 'tenant_id' | 'campaign_id' | 'test' | 'test_number' | 'started_at'>): Promise<RunRow> {
+  const [inserted] = await db('campaign_runs')
+    .insert({ ...row, status: runTransition(null, 'start'), due_at: row.started_at })
+    .returning('*');
+  await notify(db, CHANNELS.campaigns, inserted.id);
+  return inserted;
+}
+
+export async function getRun(ctx: Q, tenantId: string, id: string): Promise<RunRow> {
+  const row = await ctx.db('campaign_runs').where({ id, tenant_id: tenantId }).first();
+  if (!row) throw new NotFound(`No campaign run ${id} on this account`);
+  return row;
+}
+
+export const runById = (db: Knex, id: string): Promise<RunRow | undefined> => db('campaign_runs').where({ id }).first();
+
+/** The campaign's active non-test run, if any. */
+export const activeRunOf = (ctx: Q, campaignId: string): Promise<RunRow | undefined> =>
+  ctx.db('campaign_runs').where({ campaign_id: campaignId, status: 'running', test: false }).first();
+
+export const listRuns = (ctx: Q, campaignId: string): Promise<RunRow[]> => ctx.db('campaign_runs').where({ campaign_id: campaignId }).orderBy('seq', 'desc').limit(100);
+
+/** Apply `event` if the run is still in a status the table allows it from; null when it had moved on. */
+export async function transitionRun(ctx: Pick<Ctx, 'db'>, id: string, event: RunEvent, patch: Partial<RunRow>): Promise<RunRow | null> {
+  const from = runSourcesOf(event);
+  const [row] = await ctx.db('campaign_runs').where({ id }).whereIn('status', from).update({ ...patch, status: runTransition(from[0]!, event) }).returning('*');
+  if (row) await notify(ctx.db, CHANNELS.campaigns, id);
+  return row ?? null;
+}
+
+export async function updateRun(db: Knex, id: string, patch: Partial<RunRow>): Promise<void> {
+  await db('campaign_runs').where({ id }).update(patch);
+}
+
+/** Make the run due now (a call of it ended, a result was taken, it was stopped). */
+export async function wakeRun(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promise<void> {
+  await ctx.db('campaign_runs').where({ id }).whereNull('summary_sent_at').update({ due_at: ctx.clock.now() });
+  await notify(ctx.db, CHANNELS.campaigns, id);
+}
+
+/** Claim one due run for `owner`; SKIP LOCKED lets replicas claim side by side. */
+export async function claimDueRun(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, owner: string, leaseMs: number): Promise<RunRow | null> {
+  const now = ctx.clock.now();
+  const until = new Date(now.getTime() + leaseMs);
+  const { rows } = await ctx.db.raw(
+    `with candidate as (
+       select id, due_at from campaign_runs
+       where due_at <= ? and (lease_owner is null or lease_until <= ?)
+       order by due_at limit 1 for update skip locked
+     )
+     update campaign_runs r set lease_owner = ?, lease_until = ?, due_at = ?
+     from candidate where r.id = candidate.id
+     returning r.*, candidate.due_at as was_due`,
+    [now, now, owner, until, until],
+  );
+  const claimed = rows[0];
+  if (!claimed) return null;
+  const { was_due: due, ...row } = claimed;
+  ctx.metrics.queueLag.observe({ reconciler: 'campaigns' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+  return row as RunRow;
+}
+
+/**
+ * Hand the run back after a step, due again at `dueAt` (null: when something announces it). A
+ * wake-up that came during the step (its due time moved before `dueAt`) is kept.
+ */
+export async function unleaseRun(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, owner: string, dueAt: Date | null, claimedUntil: Date): Promise<void> {
+  await ctx.db('campaign_runs')
+    .where({ id, lease_owner: owner })
+    .update({
+      lease_owner: null,
+      lease_until: null,
+      due_at: ctx.db.raw('case when due_at < ? then due_at else ?::timestamptz end', [claimedUntil, dueAt]),
+    });
+}
+
+export async function heartbeatRuns(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
+  if (!ids.length) return;
+  const until = new Date(ctx.clock.now().getTime() + leaseMs);
+  await ctx.db('campaign_runs').whereIn('id', ids).andWhere({ lease_owner: owner }).update({ lease_until: until, due_at: until });
+}
+
+export async function releaseRuns(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
+  if (!ids.length) return;
+  const now = ctx.clock.now();
+  await ctx.db('campaign_runs').whereIn('id', ids).andWhere({ lease_owner: owner }).update({ lease_owner: null, lease_until: now, due_at: now });
+  for (const id of ids) await notify(ctx.db, CHANNELS.campaigns, id);
+}
+
+export async function nextRunDue(ctx: Q): Promise<Date | null> {
+  const { rows } = await ctx.db.raw(
+    `select least((select min(due_at) from campaign_runs where due_at is not null),
+                  (select min(next_start_at) from campaigns where next_start_at is not null and archived_at is null)) as at`,
+  );
+  return rows[0]?.at ?? null;
+}
