@@ -6,6 +6,7 @@ import { TriggerMirror } from './mirror.js';
 import { triggersReconciler } from './triggers.js';
 import { webhooksReconciler } from './webhooks.js';
 import { callsReconciler } from './calls.js';
+import { campaignsReconciler } from './campaigns.js';
 import { createGateway } from '../pkg/voice/gateways/index.js';
 
 export interface Controllers {
@@ -21,7 +22,7 @@ export interface Controllers {
 export async function startControllers(ctx: Ctx): Promise<Controllers> {
   const { config } = ctx;
   const calls = callsReconciler(createGateway(config), config.SWITCHBOARD_CALL_CONCURRENCY);
-  const manager = new ControllerManager(ctx, [triggersReconciler, webhooksReconciler, calls], {
+  const manager = new ControllerManager(ctx, [triggersReconciler, webhooksReconciler, calls, campaignsReconciler], {
     concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
     leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
     graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,

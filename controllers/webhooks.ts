@@ -11,15 +11,24 @@ import {
   sweepDeliveries,
   type OutboxRow,
 } from '../pkg/store/webhooks.js';
-import { sendEvent } from '../pkg/webhooks/deliver.js';
+import { envelopeOutgoing, sendEvent } from '../pkg/webhooks/deliver.js';
+import { campaignOutgoing } from '../pkg/campaigns/outgoing.js';
+import { wakeRun } from '../pkg/store/campaigns/runs.js';
 import { deliveryPolicy } from '../pkg/webhooks/policy.js';
 import { claimOneByOne, type Reconciler } from './manager.js';
 
 async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
-  const outcome = await sendEvent(ctx, row.url, envelopeOf(row));
+  const { run_id: runId } = row;
+  const outgoing = runId ? campaignOutgoing(ctx, { ...row, run_id: runId }) : envelopeOutgoing(envelopeOf(row));
+  const outcome = await sendEvent(ctx, row.url, outgoing);
   const result = await recordAttempt(ctx, row, owner, outcome, deliveryPolicy(ctx.config, row.type));
   if (!result) return;
   ctx.metrics.webhookDeliveries.inc({ result });
+  if (runId && result !== 'retry') {
+    ctx.metrics.campaignDeliveries.inc({ result: result === 'delivered' ? 'delivered' : 'given_up' });
+    // The run may be waiting for its last result to be taken or given up.
+    await wakeRun(ctx, runId);
+  }
   if (result !== 'delivered') {
     const fields = { eventId: row.id, type: row.type, tenantId: row.tenant_id, attempt: row.attempts, error: outcome.error };
     ctx.log.warn(fields, result === 'retry' ? 'webhook not delivered; trying again' : 'webhook not delivered; giving up');

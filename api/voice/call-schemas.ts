@@ -92,6 +92,10 @@ export const callRecordSchema = z
     ai: z.object({ agent_id: z.string() }).nullable(),
     max_duration_sec: z.int(),
     metadata: z.record(z.string(), z.unknown()),
+    campaign: z
+      .object({ id: z.string(), run_id: z.string(), contact_id: z.string() })
+      .optional()
+      .meta({ description: 'Present on calls of a campaign run' }),
   })
   .meta({ id: 'Call' });
 

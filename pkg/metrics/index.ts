@@ -4,6 +4,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Knex } from 'knex';
 import { PENDING } from '../triggers/state.js';
+import { RUN_STATUSES } from '../campaigns/state.js';
 
 export interface Metrics {
   registry: Registry;
@@ -19,6 +20,9 @@ export interface Metrics {
   queueLag: Histogram<'reconciler'>;
   reconcileErrors: Counter<'reconciler'>;
   webhookDeliveries: Counter<'result'>;
+  campaignDeliveries: Counter<'result'>;
+  campaignContacts: Counter<'status' | 'outcome'>;
+  campaignListDuration: Histogram<'result'>;
 }
 
 export function createMetrics(): Metrics {
@@ -105,7 +109,42 @@ export function createMetrics(): Metrics {
       labelNames: ['result'],
       registers,
     }),
+    campaignDeliveries: new Counter({
+      name: 'switchboard_campaign_results_total',
+      help: 'Campaign results and run summaries taken by the customer system (delivered) or given up after the retry hour.',
+      labelNames: ['result'],
+      registers,
+    }),
+    campaignContacts: new Counter({
+      name: 'switchboard_campaign_contacts_total',
+      help: 'People of campaign runs finished, by status (done, no_answer, skipped, unfinished) and outcome.',
+      labelNames: ['status', 'outcome'],
+      registers,
+    }),
+    campaignListDuration: new Histogram({
+      name: 'switchboard_campaign_list_request_duration_seconds',
+      help: "Time the customer system took to answer a campaign list request, by result (ok, failed).",
+      labelNames: ['result'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
+      registers,
+    }),
   };
+}
+
+/** Campaign runs by status, read from Postgres at scrape time. */
+export function registerCampaignRunGauge(metrics: Metrics, db: Knex): void {
+  new Gauge({
+    name: 'switchboard_campaign_runs',
+    help: 'Campaign runs in each status.',
+    labelNames: ['status'],
+    registers: [metrics.registry],
+    async collect() {
+      const rows: { status: string; n: string }[] = await db('campaign_runs').groupBy('status').select('status', db.raw('count(*) as n'));
+      this.reset();
+      for (const status of RUN_STATUSES) this.set({ status }, 0);
+      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+    },
+  });
 }
 
 /** Current jobs by status, read from Postgres at scrape time (the source of truth, any replica). */

@@ -22,6 +22,22 @@ export interface AgentResult {
   outcome: string;
   answers: Record<string, unknown>;
   note: string;
+  /** Campaign calls (DECISIONS.md "Outcome details"): text details, a callback asked for, an opt-out. */
+  details?: Record<string, string>;
+  callback?: { at: string; when: string };
+  opt_out?: boolean;
+}
+
+/** A campaign's call to one person of a run, for one attempt. */
+export interface CampaignOfCall {
+  id: string;
+  run_id: string;
+  contact_id: string;
+  attempt: number;
+  /** The person's timezone (a callback's time is read in it). */
+  timezone: string;
+  /** Whether an answering machine gets a message on this attempt (the last one only). */
+  voicemail: boolean;
 }
 
 export interface CallRow {
@@ -44,6 +60,9 @@ export interface CallRow {
   max_duration_sec: number;
   callback_url: string | null;
   metadata: Record<string, unknown>;
+  campaign: CampaignOfCall | null;
+  /** Said first when the person answers (a campaign's greeting, filled). */
+  greeting: string | null;
   idempotency_key: string | null;
   request_hash: string | null;
   handler: string | null;
@@ -64,7 +83,7 @@ export interface CallRow {
   lease_until: Date | null;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result'] as const;
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign'] as const;
 
 function encode(patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...patch };

@@ -16,7 +16,9 @@ export interface OutboxRow {
   target: WebhookTarget;
   url: string;
   ordering_key: string;
+  /** The envelope; for campaign results and summaries (run_id set), the body as posted. */
   payload: Envelope;
+  run_id: string | null;
   status: DeliveryStatus;
   attempts: number;
   max_attempts: number;

@@ -1,6 +1,7 @@
 // The tools an agent has on a call: end it with an outcome, transfer the caller, take a message,
 // and on an answering machine leave a voicemail. What the agent decided is written to the call at
 // once, so it holds even if the line drops before the turn ends.
+import { DateTime } from 'luxon';
 import type { Ctx } from '../context.js';
 import type { TurnTool } from '../agent/tools.js';
 import { lockCallById, updateCall, type AgentResult, type CallRow } from '../store/calls.js';
@@ -27,6 +28,33 @@ const object = (v: unknown): Record<string, unknown> => (v && typeof v === 'obje
 
 export const outcomesOf = (call: CallRow): string[] => call.outcomes ?? [...DEFAULT_OUTCOMES];
 
+/** end_call's parameters on a campaign call (DECISIONS.md "Outcome details"). */
+const CAMPAIGN_END_PARAMETERS = {
+  details: { type: 'object', description: 'Outcome details the customer asked for, as text values' },
+  callback: {
+    type: 'object',
+    description: 'When the person asked to be called back: `at` as a date-time (their local time, or with an offset) and `when` as they said it',
+    properties: { at: { type: 'string' }, when: { type: 'string' } },
+    required: ['at', 'when'],
+  },
+  opt_out: { type: 'boolean', description: 'True when the person asked not to be called again' },
+};
+
+/** The campaign extras of end_call's arguments, or why they are refused. */
+function campaignExtras(call: CallRow, args: Record<string, unknown>): Pick<AgentResult, 'details' | 'callback' | 'opt_out'> | string {
+  const out: Pick<AgentResult, 'details' | 'callback' | 'opt_out'> = {};
+  const details = Object.entries(object(args.details)).map(([k, v]) => [k.slice(0, 100), typeof v === 'string' ? v.slice(0, 2000) : JSON.stringify(v)] as const);
+  if (details.length) out.details = Object.fromEntries(details);
+  if (args.callback !== undefined && args.callback !== null) {
+    const callback = object(args.callback);
+    const at = DateTime.fromISO(text(callback.at, 100), { zone: call.campaign!.timezone });
+    if (!at.isValid) return 'Refused: callback.at must be a date-time such as 2025-03-04T15:00';
+    out.callback = { at: at.toISO({ suppressMilliseconds: true })!, when: text(callback.when, 200) };
+  }
+  if (args.opt_out === true) out.opt_out = true;
+  return out;
+}
+
 function endCall(ctx: Ctx, call: CallRow, decision: CallDecision): TurnTool {
   const outcomes = outcomesOf(call);
   return {
@@ -37,13 +65,16 @@ function endCall(ctx: Ctx, call: CallRow, decision: CallDecision): TurnTool {
         outcome: { type: 'string', enum: outcomes },
         answers: { type: 'object', description: 'Answers keyed by question key' },
         note: { type: 'string' },
+        ...(call.campaign ? CAMPAIGN_END_PARAMETERS : {}),
       },
       ['outcome'],
     ),
     run: async (args) => {
       const outcome = text(args.outcome, 100);
       if (!outcomes.includes(outcome)) return { output: `Refused: outcome must be one of ${outcomes.join(', ')}` };
-      decision.end = { outcome, answers: object(args.answers), note: text(args.note, 2000) };
+      const extras = call.campaign ? campaignExtras(call, args) : {};
+      if (typeof extras === 'string') return { output: extras };
+      decision.end = { outcome, answers: object(args.answers), note: text(args.note, 2000), ...extras };
       await updateCall(ctx, call.id, { result: decision.end });
       return { output: 'The call ends after your closing words. Say a short goodbye now.' };
     },

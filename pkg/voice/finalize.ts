@@ -12,6 +12,7 @@ import { agentRef } from '../ids.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
 import { enqueueCallEvent } from './events.js';
 import { isLive } from './state.js';
+import { settleCampaignCall } from '../campaigns/settle.js';
 import { callResult, outcomeOf } from './views.js';
 
 const UNANSWERED: Record<string, string> = {
@@ -58,7 +59,9 @@ export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise
     const done = await markFinal(tx, id, { summary });
     if (!done) return;
     const tenant = await getTenant(tx, done.tenant_id);
-    if (done.result?.outcome === 'do_not_call') await addDoNotCall(tx, done.tenant_id, done.to_number, `Opted out on call ${done.id}`);
+    if (done.result?.outcome === 'do_not_call' || done.result?.opt_out) await addDoNotCall(tx, done.tenant_id, done.to_number, `Opted out on call ${done.id}`);
+    // After the opt-out above: the number is on the do-not-call list before the result goes.
+    if (done.campaign) await settleCampaignCall(tx, { ...done, campaign: done.campaign });
     if (done.conversation_id) {
       await trx('conversations').where({ id: done.conversation_id }).update({ status: 'ended', ended_at: ctx.clock.now(), updated_at: ctx.clock.now() });
       await enqueueCallEvent(tx, done, 'ai.summary', {

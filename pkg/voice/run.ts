@@ -137,9 +137,19 @@ class CallSession {
       // Also due when max_duration_sec runs out: the sweep hangs up then.
       due_at: deadline < leaseEnd ? deadline : leaseEnd,
     });
-    if (!moved || !machine) return moved;
-    await this.voicemail();
-    return false;
+    if (!moved) return false;
+    if (machine) {
+      await this.voicemail();
+      return false;
+    }
+    if (this.row.greeting) await this.greet(this.row.greeting);
+    return true;
+  }
+
+  /** The campaign's greeting, said first; the agent's conversation holds it as its own words. */
+  private async greet(greeting: string): Promise<void> {
+    await appendMessage(this.ctx, this.conversation!.id, 'assistant', greeting, { agentId: this.agent.id });
+    await this.speak(greeting);
   }
 
   /** The agent handed the call to another: that one conducts it from now on, and the call's events and messages name it. */
@@ -175,7 +185,8 @@ class CallSession {
   }
 
   private async voicemail(): Promise<void> {
-    const decision = await this.turn(true);
+    // A campaign leaves a message on its last attempt only; before that the machine is hung up on.
+    const decision = this.row.campaign && !this.row.campaign.voicemail ? {} : await this.turn(true);
     if (!decision) return;
     const message = decision.voicemail;
     if (message) {

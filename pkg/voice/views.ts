@@ -22,6 +22,7 @@ export function callRecord(r: CallRow) {
     ai: r.agent_id ? { agent_id: agentRef(r.agent_id) } : null,
     max_duration_sec: r.max_duration_sec,
     metadata: r.metadata,
+    ...(r.campaign ? { campaign: { id: r.campaign.id, run_id: r.campaign.run_id, contact_id: r.campaign.contact_id } } : {}),
   };
 }
 

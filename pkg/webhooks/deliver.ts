@@ -1,4 +1,4 @@
-// One delivery try: the envelope signed with the tenant's current secret, POSTed through the
+// One delivery try: the body signed with the tenant's current secret, POSTed through the
 // outbound guard (https, public addresses), answered within its delivery policy's window.
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
@@ -17,21 +17,34 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
+/** One request to send: its id and type name it (webhook-id, the delivery policy); `body` is posted as JSON. */
+export interface Outgoing {
+  id: string;
+  type: string;
+  tenantId: string;
+  body: unknown;
+  /** Headers sent besides the signature headers (a campaign connection's sign-in header). */
+  headers?: () => Promise<Record<string, string>>;
+}
+
+/** A webhook event: the envelope is the body. */
+export const envelopeOutgoing = (envelope: Envelope): Outgoing => ({ id: envelope.id, type: envelope.type, tenantId: envelope.tenant_id, body: envelope });
+
 export async function sendEvent(
   ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound'>,
   url: string,
-  envelope: Envelope,
+  outgoing: Outgoing,
 ): Promise<DeliveryOutcome> {
-  const body = JSON.stringify(envelope);
+  const body = JSON.stringify(outgoing.body);
   try {
-    const secret = await webhookSecret(ctx, envelope.tenant_id);
+    const secret = await webhookSecret(ctx, outgoing.tenantId);
     const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
     const res = await ctx.outbound.request({
       method: 'POST',
       url,
-      headers: signatureHeaders(secret, { id: envelope.id, timestamp, body }),
+      headers: { ...(await outgoing.headers?.()), ...signatureHeaders(secret, { id: outgoing.id, timestamp, body }) },
       body,
-      timeoutMs: deliveryPolicy(ctx.config, envelope.type).answerWindowMs,
+      timeoutMs: deliveryPolicy(ctx.config, outgoing.type).answerWindowMs,
       // Any answer but a 2xx is a failure (the spec); a redirect would also turn the POST into a GET
       // and, to another origin, drop its signature.
       followRedirects: false,

@@ -8,7 +8,7 @@ import { CHANNELS, notify } from '../db/notify.js';
 import { deliveryPolicy } from './policy.js';
 import { transition } from './state.js';
 
-export type WebhookTarget = 'events' | 'callback' | 'message';
+export type WebhookTarget = 'events' | 'callback' | 'message' | 'campaign';
 
 export interface OutboxEvent {
   tenantId: string;
@@ -18,6 +18,8 @@ export interface OutboxEvent {
   /** Events sharing this key are delivered one at a time in the order written (a call's id). */
   orderingKey: string;
   data: Record<string, unknown>;
+  /** Campaign results and summaries: a stable id (a second write of it is ignored), the run, and `data` posted as it is. */
+  campaign?: { id: string; runId: string };
 }
 
 /** The envelope of the spec; its id is the same on every try. */
@@ -39,21 +41,27 @@ export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex,
   const { tries } = deliveryPolicy(ctx.config, event.type);
   const now = ctx.clock.now();
   const envelope = newEnvelope(now, event.tenantId, event.type, event.data);
+  if (event.campaign) envelope.id = event.campaign.id;
   // Held to commit, so events of one key take their seq in commit order: the order they are delivered.
   await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook-order:${event.orderingKey}`]);
-  await db('webhook_outbox').insert({
-    id: envelope.id,
-    tenant_id: event.tenantId,
-    type: event.type,
-    target: event.target,
-    url: event.url,
-    ordering_key: event.orderingKey,
-    payload: JSON.stringify(envelope),
-    status: transition(null, 'enqueue'),
-    max_attempts: tries,
-    created_at: now,
-    due_at: now,
-  });
-  await notify(db, CHANNELS.webhooks, envelope.id);
+  const [written] = await db('webhook_outbox')
+    .insert({
+      id: envelope.id,
+      tenant_id: event.tenantId,
+      type: event.type,
+      target: event.target,
+      url: event.url,
+      ordering_key: event.orderingKey,
+      payload: JSON.stringify(event.campaign ? event.data : envelope),
+      run_id: event.campaign?.runId ?? null,
+      status: transition(null, 'enqueue'),
+      max_attempts: tries,
+      created_at: now,
+      due_at: now,
+    })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  if (written) await notify(db, CHANNELS.webhooks, envelope.id);
   return envelope;
 }

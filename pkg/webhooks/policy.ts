@@ -4,8 +4,9 @@
 import type { Config } from '../config.js';
 
 const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 
-export type EventClass = 'call_event' | 'call_result' | 'message' | 'message_test';
+export type EventClass = 'call_event' | 'call_result' | 'message' | 'message_test' | 'campaign';
 
 export interface DeliveryPolicy {
   /** Tries before giving up, the first one included. */
@@ -26,6 +27,9 @@ export function deliveryPolicies(config: Pick<Config, 'SWITCHBOARD_WEBHOOK_RETRY
     message: { tries: 3, retryAfterMs: [messageRetryMs], answerWindowMs: 5 * SECOND },
     // The console's test of the message webhook: sent at once, its answer shown.
     message_test: { tries: 1, retryAfterMs: [], answerWindowMs: 5 * SECOND },
+    // Campaign results and summaries (delivery rule 5): resent after 1, 2, 4 and 8 minutes, then every
+    // 15, for an hour: tries at 0, 1, 3, 7, 15, 30, 45 and 60 minutes.
+    campaign: { tries: 8, retryAfterMs: [1, 2, 4, 8, 15].map((m) => m * MINUTE), answerWindowMs: 10 * SECOND },
   };
 }
 
@@ -34,6 +38,7 @@ const CLASS_OF_TYPE: ReadonlyMap<string, EventClass> = new Map([
   ['call.result', 'call_result'],
   ['message.created', 'message'],
   ['message.test', 'message_test'],
+  ['campaign', 'campaign'],
   ['call', 'call_event'],
   ['queue', 'call_event'],
   ['ai', 'call_event'],

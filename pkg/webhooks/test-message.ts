@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import { Conflict } from '../errors.js';
 import { prefixedId } from '../ids.js';
 import { getTenant } from '../store/tenants.js';
-import { sendEvent, type DeliveryOutcome } from './deliver.js';
+import { envelopeOutgoing, sendEvent, type DeliveryOutcome } from './deliver.js';
 import { newEnvelope } from './outbox.js';
 
 /** Sample data shaped like message.created's (`data.message`, `data.call`), with fictional numbers. */
@@ -34,5 +34,5 @@ export async function sendTestMessage(
   if (!url) throw new Conflict(`Tenant ${tenantId} has no message webhook (admin tenant update --message-webhook-url URL)`);
   const now = ctx.clock.now();
   const envelope = newEnvelope(now, tenantId, 'message.test', sampleMessage(now));
-  return { eventId: envelope.id, url, ...(await sendEvent(ctx, url, envelope)) };
+  return { eventId: envelope.id, url, ...(await sendEvent(ctx, url, envelopeOutgoing(envelope))) };
 }

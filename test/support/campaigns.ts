@@ -8,6 +8,7 @@ import type { Client } from './app.js';
 import { startCallsApp, type CallsApp } from './calls.js';
 import { startHttpsServer, type RecordedRequest } from './https.js';
 import { signatureProblem } from './webhooks.js';
+import { eventually } from './eventually.js';
 
 export const SIGN_IN = { name: 'X-Customer-Token', value: 'ct_very-secret-token-123' };
 
@@ -37,12 +38,13 @@ export interface CustomerSystem {
 const send = (res: ServerResponse, status: number, body: string | object) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
 
-export async function startCustomerSystem(secret: string): Promise<CustomerSystem> {
+/** `nowMs`: the receiver's clock (the tests' manual clock is the world's time). */
+export async function startCustomerSystem(secret: string, nowMs: () => number = Date.now): Promise<CustomerSystem> {
   const system = { lists: [], listRequests: [], results: [], summaries: [], resultRequests: [], rejected: [], answers: [], unreachable: false } as unknown as CustomerSystem;
   const server = await startHttpsServer((req, res) => {
     const request = server.requests.at(-1)!;
     const problem =
-      signatureProblem(secret, req.headers, request.body) ??
+      signatureProblem(secret, req.headers, request.body, nowMs()) ??
       (req.headers[SIGN_IN.name.toLowerCase()] === SIGN_IN.value ? null : 'sign-in header missing or wrong');
     if (problem) {
       system.rejected.push(problem);
@@ -77,7 +79,7 @@ export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0
     async campaignCompany(settings = {}) {
       const company = await app.company();
       await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api', 'campaigns', 'ai_agents'], ...settings });
-      const system = await startCustomerSystem(await webhookSecret(app.runtime.ctx, company.tenantId));
+      const system = await startCustomerSystem(await webhookSecret(app.runtime.ctx, company.tenantId), () => app.clock.now().getTime());
       systems.push(system);
       return { tenantId: company.tenantId, client: company.client, system, apiKey: company.apiKey };
     },
@@ -96,3 +98,25 @@ export async function campaignOn(client: Client, system: CustomerSystem, body: R
   if (campaign.status !== 201) throw new Error(`campaign refused: ${JSON.stringify(campaign.body)}`);
   return campaign.body;
 }
+
+/**
+ * Moves the app's manual clock on in small steps, so simulated lines ring and talk, until `probe`
+ * holds; returns what it returned.
+ */
+export function pumpUntil<T>(app: CampaignsApp, what: string, probe: () => Promise<T | undefined | false>, stepMs = 200): Promise<T> {
+  return eventually(
+    what,
+    async () => {
+      app.advance(stepMs);
+      return probe();
+    },
+    { withinMs: 30_000 },
+  );
+}
+
+/** The run once `probe` holds of it. */
+export const runOnce = (app: CampaignsApp, client: Client, runId: string, what: string, probe: (run: any) => boolean) =>
+  pumpUntil(app, what, async () => {
+    const run = (await client.get(`/v1/campaign-runs/${runId}`)).body;
+    return probe(run) && run;
+  });
