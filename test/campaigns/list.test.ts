@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { manualClock } from '../support/triggers.js';
 import type { Client } from '../support/app.js';
 import { eventually } from '../support/eventually.js';
 import { campaignOn, SIGN_IN, startCampaignsApp, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
@@ -13,8 +12,7 @@ describe('Campaign runs: the list from the customer system', function () {
   let client: Client;
   let system: CustomerSystem;
   before(async () => {
-    app = await startCampaignsApp({ controllers: true, manualClock: true });
-    manualClock(app).set(START);
+    app = await startCampaignsApp({ controllers: true, manualClock: true, startAt: START });
     ({ client, system } = await app.campaignCompany());
   });
   after(() => app?.close());

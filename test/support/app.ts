@@ -92,6 +92,8 @@ export async function startTestApp(
   opts: {
     env?: Record<string, string>;
     manualClock?: boolean;
+    /** Where the manual clock starts (default: now); moving it back later would strand the timers already set. */
+    startAt?: Date;
     /** Default: the root hooks' database (the benchmark brings its own). */
     databaseUrl?: string;
     /** Run the controllers in this process too, as `switchboard dev` does. */
@@ -116,7 +118,7 @@ export async function startTestApp(
       done();
     },
   });
-  const clock = opts.manualClock ? new ManualClock() : systemClock;
+  const clock = opts.manualClock ? new ManualClock(opts.startAt) : systemClock;
   const runtime = await startRuntime(config, createLogger('debug', sink), clock);
   const server: Server = createHttpServer(config, createApp(runtime.ctx, { limits: runtime.limits }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
