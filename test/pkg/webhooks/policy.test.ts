@@ -39,6 +39,15 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
     expect(() => eventClassOf('message.deleted')).to.throw('No delivery policy for the event type message.deleted');
   });
 
+  it('gives campaign results and summaries one row: 10 s to answer, resent after 1, 2, 4, 8 then every 15 minutes, for an hour', () => {
+    expect([eventClassOf('campaign.result'), eventClassOf('campaign.run.finished')]).to.deep.equal(['campaign', 'campaign']);
+    const policy = deliveryPolicies(app.runtime.ctx.config).campaign;
+    expect(policy.answerWindowMs).to.equal(10_000);
+    const waits = Array.from({ length: policy.tries - 1 }, (_, i) => retryAfterMs(policy, i + 1) / 60_000);
+    expect(waits).to.deep.equal([1, 2, 4, 8, 15, 15, 15]);
+    expect(waits.reduce((a, b) => a + b)).to.equal(60);
+  });
+
   for (const [eventClass, { type, target }] of Object.entries(QUEUED)) {
     it(`tries ${type} (${eventClass}) as many times as its policy says, each retry after the policy's wait`, async () => {
       const clock = manualClock(app);
