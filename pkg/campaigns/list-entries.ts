@@ -2,6 +2,7 @@
 // left out (no contact_id, or a repeat), or is skipped with its reason, reported as a result.
 import { IANAZone } from 'luxon';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import type { ContactRow } from '../store/campaigns/contacts.js';
 import type { ContactPolicy } from '../store/campaigns/number-checks.js';
 import type { SkipReason } from './state.js';
 
@@ -11,17 +12,8 @@ const MAX_CONTEXT_BYTES = 8 * 1024;
 /** Digits a number has at most and still is a short code or an emergency number. */
 const SHORT_NUMBER_DIGITS = 6;
 
-/** An entry as read: who, and the reason to skip them, if any. */
-export interface Entry {
-  contact_id: string;
-  position: number;
-  name: string | null;
-  /** E.164; null when unreadable. */
-  phone: string | null;
-  timezone: string;
-  context: Record<string, unknown>;
-  skip: SkipReason | null;
-}
+/** An entry as read: who, and the reason to skip them, if any (phone null when unreadable). */
+export type Entry = Pick<ContactRow, 'contact_id' | 'position' | 'name' | 'phone' | 'timezone' | 'context'> & { skip: SkipReason | null };
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

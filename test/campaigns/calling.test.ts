@@ -4,7 +4,7 @@ import { manualClock } from '../support/triggers.js';
 import type { Client } from '../support/app.js';
 import { NUMBERS } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
-import { campaignOn, pumpUntil, runOnce, startCampaignsApp, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
+import { campaignOn, campaignSuite, pumpUntil, runOnce, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
 
 // Sunday 9 March 2025, 06:30 UTC: 01:30 in New York, where the clocks jump from 02:00 to 03:00 at
 // 07:00 UTC; 07:30 in Berlin; 12:00 in Kolkata; 20:30 in Kiritimati.
@@ -15,18 +15,16 @@ const systemText = (request: ChatCompletionCreateParams): string =>
 
 describe('Campaign runs: calling hours in each person\'s timezone, attempts, the agent on the line', function () {
   this.timeout(90_000);
+  const suite = campaignSuite(START);
   let app: CampaignsApp;
   let client: Client;
   let system: CustomerSystem;
   before(async () => {
-    app = await startCampaignsApp({ controllers: true, manualClock: true, startAt: START });
-    let tenantId: string;
-    ({ client, system, tenantId } = await app.campaignCompany());
+    ({ app, client, system } = suite);
     // Three attempts on one number in a day: above the default contact limit of two.
-    await app.runtime.ctx.db('tenants').where({ id: tenantId }).update({ max_calls_per_number_per_day: 5 });
+    await app.runtime.ctx.db('tenants').where({ id: suite.tenantId }).update({ max_calls_per_number_per_day: 5 });
   });
   // The tests run in order on one clock, which only moves forward: after the first, it is past 13:00 UTC, inside New York's hours.
-  after(() => app?.close());
 
   const callsOf = async (runId: string): Promise<any[]> =>
     (await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId).reverse();

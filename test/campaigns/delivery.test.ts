@@ -3,7 +3,7 @@ import { deliveryPolicy } from '../../pkg/webhooks/policy.js';
 import type { Client } from '../support/app.js';
 import { NUMBERS } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
-import { campaignOn, pumpUntil, startCampaignsApp, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
+import { campaignOn, campaignSuite, pumpUntil, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
 
 // Monday 10 March 2025, 15:00 UTC: 11:00 in New York, the campaigns' timezone.
 const START = new Date('2025-03-10T15:00:00Z');
@@ -11,14 +11,11 @@ const MINUTE = 60_000;
 
 describe('Campaign runs: results and summaries delivered, stops, test runs, scheduled starts', function () {
   this.timeout(90_000);
+  const suite = campaignSuite(START);
   let app: CampaignsApp;
   let client: Client;
   let system: CustomerSystem;
-  before(async () => {
-    app = await startCampaignsApp({ controllers: true, manualClock: true, startAt: START });
-    ({ client, system } = await app.campaignCompany());
-  });
-  after(() => app?.close());
+  before(() => ({ app, client, system } = suite));
 
   const start = async (contacts: object[], body: Record<string, unknown> = {}, campaignFields: Record<string, unknown> = {}) => {
     const campaign = await campaignOn(client, system, { timezone: 'America/New_York', ...campaignFields });

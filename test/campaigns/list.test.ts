@@ -1,21 +1,18 @@
 import { expect } from 'chai';
 import type { Client } from '../support/app.js';
 import { eventually } from '../support/eventually.js';
-import { campaignOn, SIGN_IN, startCampaignsApp, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
+import { campaignOn, campaignSuite, SIGN_IN, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
 
 // Sunday 9 March 2025, 06:30 UTC: 01:30 in New York (before the clocks jump), 07:30 in Berlin.
 const START = new Date('2025-03-09T06:30:00Z');
 
 describe('Campaign runs: the list from the customer system', function () {
   this.timeout(90_000);
+  const suite = campaignSuite(START);
   let app: CampaignsApp;
   let client: Client;
   let system: CustomerSystem;
-  before(async () => {
-    app = await startCampaignsApp({ controllers: true, manualClock: true, startAt: START });
-    ({ client, system } = await app.campaignCompany());
-  });
-  after(() => app?.close());
+  before(() => ({ app, client, system } = suite));
 
   const run = async (campaign: any, body: Record<string, unknown> = {}) => (await client.post(`/v1/campaigns/${campaign.id}/runs`, body)).body;
   const ended = (runId: string) =>

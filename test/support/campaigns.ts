@@ -120,3 +120,21 @@ export const runOnce = (app: CampaignsApp, client: Client, runId: string, what: 
     const run = (await client.get(`/v1/campaign-runs/${runId}`)).body;
     return probe(run) && run;
   });
+
+export interface CampaignSuite {
+  app: CampaignsApp;
+  client: Client;
+  system: CustomerSystem;
+  tenantId: string;
+}
+
+/** The calling describe block's app (controllers on, a manual clock from `startAt`) and one company; closed after its tests. */
+export function campaignSuite(startAt: Date): CampaignSuite {
+  const suite = {} as CampaignSuite;
+  before(async () => {
+    suite.app = await startCampaignsApp({ controllers: true, manualClock: true, startAt });
+    Object.assign(suite, await suite.app.campaignCompany());
+  });
+  after(() => suite.app?.close());
+  return suite;
+}
