@@ -22,8 +22,11 @@ export class TurnLocks {
   /** A turn waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
   constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true });
-    // An idle connection the server ends (a restart, a failover, an operator) leaves the pool; unheard, its error would end the process.
-    this.pool.on('error', (err) => log.warn({ err: err.message }, 'idle lock connection lost'));
+    // A connection the server ends (a restart, a failover, an operator) errors its statements and
+    // leaves the pool; its error event, unheard, would end the process, whether it was idle or held.
+    this.pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'lock connection lost')));
+    // The client's own listener has logged it.
+    this.pool.on('error', () => {});
   }
 
   /**

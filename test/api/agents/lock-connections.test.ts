@@ -11,20 +11,55 @@ describe('Conversation lock connections', () => {
   });
   after(async () => app?.close());
 
+  const endLockConnections = async () =>
+    (
+      await app.runtime.ctx.db.raw(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
+      )
+    ).rows;
+
   it('are replaced when the server ends an idle one, without ending the process', async () => {
     const { client, agentId } = await app.company();
     const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
     expect((await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' })).status).to.equal(200);
-    const db = app.runtime.ctx.db;
-    const ended = await db.raw(
-      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
-    );
+    // The turn is answered before its unlock is: ended while still held, a connection would not be idle.
+    await eventually('the lock connections idle', async () => {
+      const { rows } = await app.runtime.ctx.db.raw(
+        `select count(*) filter (where state <> 'idle') as busy from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
+      );
+      return rows[0].busy === 0;
+    });
+    const ended = { rows: await endLockConnections() };
     expect(ended.rows.length, 'idle lock connections').to.be.greaterThan(0);
-    await eventually('the lost lock connections noticed', () => app.logs.some((line) => line.includes('idle lock connection lost')));
+    await eventually('the lost lock connections noticed', () => app.logs.some((line) => line.includes('lock connection lost')));
 
     const again = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Two' });
 
     expect(again.status).to.equal(200);
-    expect(app.logs.filter((line) => line.includes('idle lock connection lost'))).to.have.length(ended.rows.length);
+    expect(app.logs.filter((line) => line.includes('lock connection lost'))).to.have.length(ended.rows.length);
+  });
+
+  it('fail only the turn whose connection the server ends while it waits for the model, not the process', async () => {
+    const { client, agentId } = await app.company();
+    const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    app.model.reply(async () => {
+      await answered;
+      return { content: 'Too late' };
+    });
+    const asked = app.model.requests.length;
+    const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' });
+    await eventually('the turn waiting for the model', () => app.model.requests.length > asked);
+    const lost = () => app.logs.filter((line) => line.includes('lock connection lost')).length;
+    const before = lost();
+    expect(await endLockConnections()).to.have.length.greaterThan(0);
+    await eventually('the held connection lost', () => lost() > before);
+    answer();
+
+    expect((await turn).status).to.be.oneOf([500, 503]);
+    app.model.reply({ content: 'Two' });
+    const again = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Again' });
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
   });
 });
