@@ -1,15 +1,9 @@
 import { expect } from 'chai';
 import { TEST_ENCRYPTION_KEY } from '../support/app.js';
 import { NUMBERS, scenarioFile } from '../support/calls.js';
-import { campaignOn, startCampaignsApp, type CampaignsApp } from '../support/campaigns.js';
+import { campaignOn, noonZone, startCampaignsApp, type CampaignsApp } from '../support/campaigns.js';
 import { eventually } from '../support/eventually.js';
 import { startProcess, type SwitchboardProcess } from '../support/processes.js';
-
-/** A zone where it is about noon now: the controllers run on the real clock, inside calling hours there. */
-function noonZone(): string {
-  const offset = 12 - new Date().getUTCHours();
-  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-}
 
 describe('switchboard controllers: a replica killed in the middle of a campaign run', function () {
   this.timeout(120_000);
