@@ -2,7 +2,7 @@
 import type { Ctx } from '../pkg/context.js';
 import { connectKube } from '../pkg/kube/client.js';
 import { ControllerManager } from './manager.js';
-import { TriggerMirror } from './mirror.js';
+import { CrMirror } from './mirror.js';
 import { triggersReconciler } from './triggers.js';
 import { webhooksReconciler } from './webhooks.js';
 import { callsReconciler } from './calls.js';
@@ -12,7 +12,7 @@ import { createGateway } from '../pkg/voice/gateways/index.js';
 export interface Controllers {
   manager: ControllerManager;
   /** null when no cluster is configured. */
-  mirror: TriggerMirror | null;
+  mirror: CrMirror | null;
   /** Look again now (tests call this after moving the clock). */
   wake(): void;
   /** Drains; returns the ids of runs released unfinished when the grace period ended. */
@@ -29,15 +29,15 @@ export async function startControllers(ctx: Ctx): Promise<Controllers> {
   });
   await manager.start();
   const kube = connectKube(config);
-  let mirror: TriggerMirror | null = null;
+  let mirror: CrMirror | null = null;
   if (kube) {
-    mirror = new TriggerMirror(ctx, kube, {
+    mirror = new CrMirror(ctx, kube, {
       identity: manager.owner,
       retentionMs: config.SWITCHBOARD_MIRROR_RETENTION_MIN * 60_000,
       resyncMs: config.SWITCHBOARD_MIRROR_RESYNC_SEC * 1000,
     });
     await mirror.start();
-    ctx.log.info({ namespace: kube.namespace }, 'CR mirror on: Trigger objects follow the jobs');
+    ctx.log.info({ namespace: kube.namespace }, 'CR mirror on: Trigger and CampaignRun objects follow the jobs and campaign runs');
   } else {
     ctx.log.info('no Kubernetes cluster configured (KUBECONFIG, or running in a pod): the CR mirror is off');
   }

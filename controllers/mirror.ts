@@ -1,33 +1,18 @@
-// Jobs as `Trigger` objects for kubectl; its own loop with bounded calls, so a slow Kubernetes API slows nothing else.
+// Jobs as `Trigger` objects and campaign runs as `CampaignRun` objects for kubectl; its own loop
+// with bounded calls, so a slow Kubernetes API slows nothing else.
 import { setHeaderOptions, PatchStrategy } from '@kubernetes/client-node';
 import type { Ctx } from '../pkg/context.js';
-import { CHANNELS } from '../pkg/db/notify.js';
 import { bounded, kubeErrorMessage, statusOf, type Kube } from '../pkg/kube/client.js';
+import { MIRRORED_KINDS, type MirroredCR, type MirroredKind } from '../pkg/kube/kinds.js';
 import { LeaderElector } from '../pkg/kube/leader.js';
-import {
-  API_VERSION,
-  GROUP,
-  MANAGED_BY,
-  TRIGGERS,
-  VERSION,
-  statusDiffers,
-  triggerObject,
-  triggerStatus,
-  type TriggerCR,
-  type TriggerStatus,
-} from '../pkg/kube/trigger-cr.js';
-import { mirroredTriggers } from '../pkg/store/triggers/mirror.js';
-import { applyCancelAnnotation } from '../pkg/kube/cancel-annotation.js';
-import type { TriggerRow } from '../pkg/store/triggers/row.js';
+import { API_VERSION, GROUP, MANAGED_BY, VERSION, statusDiffers, type Condition } from '../pkg/kube/trigger-cr.js';
 
 const FIELD_MANAGER = 'switchboard-mirror';
 const CALL_TIMEOUT_MS = 5_000;
-/** Statuses an operator is told about with an Event. */
-const NOTABLE: Record<string, { type: 'Normal' | 'Warning'; reason: string }> = {
-  waiting_for_reply: { type: 'Normal', reason: 'WaitingForReply' },
-  failed: { type: 'Warning', reason: 'Failed' },
-  expired: { type: 'Warning', reason: 'Expired' },
-};
+
+type Kind = MirroredKind<Row>;
+type Row = { id: string; status: string };
+type Status = { phase: string; conditions: Condition[]; observedGeneration?: number };
 
 interface MirrorOptions {
   retentionMs: number;
@@ -36,15 +21,15 @@ interface MirrorOptions {
 }
 
 const apply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
-const crCoordinates = (namespace: string) => ({ group: GROUP, version: VERSION, namespace, plural: TRIGGERS });
+const crCoordinates = (kind: Kind, namespace: string) => ({ group: GROUP, version: VERSION, namespace, plural: kind.plural });
 
-export class TriggerMirror {
+export class CrMirror {
   private readonly elector: LeaderElector;
   private cancelResync: (() => void) | undefined;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
-  private unsubscribe: (() => void) | undefined;
+  private unsubscribes: (() => void)[] = [];
 
   constructor(
     private readonly ctx: Ctx,
@@ -67,7 +52,7 @@ export class TriggerMirror {
   }
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.ctx.notifier.subscribe(CHANNELS.triggers, () => this.poke());
+    for (const kind of MIRRORED_KINDS) this.unsubscribes.push(await this.ctx.notifier.subscribe(kind.channel, () => this.poke()));
     this.elector.start();
     this.schedule();
   }
@@ -98,35 +83,40 @@ export class TriggerMirror {
       });
   }
 
-  private async list(): Promise<Map<string, TriggerCR>> {
+  private async list(kind: Kind): Promise<Map<string, MirroredCR>> {
     const res = (await bounded(
       CALL_TIMEOUT_MS,
-      (o) => this.kube.custom.listNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), labelSelector: MANAGED_BY }, o),
-    )) as { items: TriggerCR[] };
+      (o) => this.kube.custom.listNamespacedCustomObject({ ...crCoordinates(kind, this.kube.namespace), labelSelector: MANAGED_BY }, o),
+    )) as { items: MirroredCR[] };
     return new Map(res.items.map((cr) => [cr.metadata.name, cr]));
   }
 
   private async sync(): Promise<void> {
-    const now = this.ctx.clock.now();
-    const rows = await mirroredTriggers(this.ctx, new Date(now.getTime() - this.opts.retentionMs));
-    const existing = await this.list();
+    const since = new Date(this.ctx.clock.now().getTime() - this.opts.retentionMs);
+    for (const kind of MIRRORED_KINDS) await this.syncKind(kind, since);
+  }
+
+  private async syncKind(kind: Kind, since: Date): Promise<void> {
+    const rows = await kind.rows(this.ctx, since);
+    const existing = await this.list(kind);
     for (const row of rows) {
-      const cr = existing.get(row.id);
-      existing.delete(row.id);
+      const name = kind.object(row, this.kube.namespace).metadata.name;
+      const cr = existing.get(name);
+      existing.delete(name);
       try {
-        await this.project(row, cr);
-        if (cr) await this.operatorCancel(row, cr);
+        await this.project(kind, row, cr);
+        if (cr) await this.operatorAction(kind, row, cr);
       } catch (err) {
         // The API server refused this one object: report it and go on with the others. Anything
         // else (timeouts, connection errors) means the API is away: stop and retry the whole sync.
         if (statusOf(err) === undefined) throw err;
         this.ctx.metrics.reconcileErrors.inc({ reconciler: 'mirror' });
-        this.ctx.log.warn({ err: kubeErrorMessage(err), triggerId: row.id }, 'mirror could not write a Trigger');
+        this.ctx.log.warn({ err: kubeErrorMessage(err), kind: kind.kind, id: row.id }, `mirror could not write a ${kind.kind}`);
       }
     }
     // Whatever is left is terminal past the retention window, or gone from Postgres.
     for (const name of existing.keys()) {
-      await bounded(CALL_TIMEOUT_MS, (o) => this.kube.custom.deleteNamespacedCustomObject({ ...crCoordinates(this.kube.namespace), name }, o)).catch(
+      await bounded(CALL_TIMEOUT_MS, (o) => this.kube.custom.deleteNamespacedCustomObject({ ...crCoordinates(kind, this.kube.namespace), name }, o)).catch(
         (err) => {
           if (statusOf(err) !== 404) throw err;
         },
@@ -134,54 +124,53 @@ export class TriggerMirror {
     }
   }
 
-  private async project(row: TriggerRow, cr: TriggerCR | undefined): Promise<void> {
+  private async project(kind: Kind, row: Row, cr: MirroredCR | undefined): Promise<void> {
     const { namespace } = this.kube;
-    const coords = crCoordinates(namespace);
+    const coords = crCoordinates(kind, namespace);
     let current = cr;
     if (!current) {
+      const body = kind.object(row, namespace);
       current = (await bounded(
         CALL_TIMEOUT_MS,
-        (o) => this.kube.custom.patchNamespacedCustomObject({ ...coords, name: row.id, body: triggerObject(row, namespace), fieldManager: FIELD_MANAGER, force: true }, o),
+        (o) => this.kube.custom.patchNamespacedCustomObject({ ...coords, name: body.metadata.name, body, fieldManager: FIELD_MANAGER, force: true }, o),
         apply,
-      )) as TriggerCR;
+      )) as MirroredCR;
     }
-    const desired = this.desiredStatus(row, current);
+    const desired = this.desiredStatus(kind, row, current);
     if (!statusDiffers(current.status, desired)) return;
-    await this.writeStatus(row.id, desired);
-    const notable = NOTABLE[row.status];
-    if (notable && current.status?.phase !== row.status) {
-      await this.event(current, notable.type, notable.reason, (row.error_message ?? row.waiting_reason ?? `Job is ${row.status}`).slice(0, 1000));
-    }
+    await this.writeStatus(kind, current.metadata.name, desired);
+    const notable = kind.notable(row);
+    if (notable && current.status?.phase !== row.status) await this.event(kind, current, notable.type, notable.reason, notable.message);
   }
 
-  /** The cancel annotation (pkg/kube/cancel-annotation.ts), with a refusal shown on the object. */
-  private async operatorCancel(row: TriggerRow, cr: TriggerCR): Promise<void> {
-    const refusal = await applyCancelAnnotation(this.ctx, row, cr);
+  /** The kind's operator annotation (pkg/kube/kinds.ts), with a refusal shown on the object. */
+  private async operatorAction(kind: Kind, row: Row, cr: MirroredCR): Promise<void> {
+    const refusal = await kind.operatorAction(this.ctx, row, cr);
     if (!refusal) return;
-    const status = this.desiredStatus(row, cr);
-    status.conditions = [...status.conditions.filter((c) => c.type !== 'CancelRefused'), refusal];
-    await this.writeStatus(row.id, status);
-    await this.event(cr, 'Warning', 'CancelRefused', refusal.message);
+    const status = this.desiredStatus(kind, row, cr);
+    status.conditions = [...status.conditions.filter((c) => c.type !== refusal.type), refusal];
+    await this.writeStatus(kind, cr.metadata.name, status);
+    await this.event(kind, cr, 'Warning', refusal.type, refusal.message);
   }
 
-  private desiredStatus(row: TriggerRow, cr: TriggerCR): TriggerStatus {
-    return { ...triggerStatus(row, cr.status?.conditions, this.ctx.clock.now()), observedGeneration: cr.metadata.generation };
+  private desiredStatus(kind: Kind, row: Row, cr: MirroredCR): Status {
+    return { ...kind.status(row, cr.status?.conditions, this.ctx.clock.now()), observedGeneration: cr.metadata.generation };
   }
 
   /** Applies the whole status: a field the mirror leaves out of an apply is removed from the object. */
-  private async writeStatus(name: string, status: TriggerStatus): Promise<void> {
+  private async writeStatus(kind: Kind, name: string, status: Status): Promise<void> {
     await bounded(
       CALL_TIMEOUT_MS,
       (o) =>
         this.kube.custom.patchNamespacedCustomObjectStatus(
-          { ...crCoordinates(this.kube.namespace), name, body: { apiVersion: API_VERSION, kind: 'Trigger', metadata: { name }, status }, fieldManager: FIELD_MANAGER, force: true },
+          { ...crCoordinates(kind, this.kube.namespace), name, body: { apiVersion: API_VERSION, kind: kind.kind, metadata: { name }, status }, fieldManager: FIELD_MANAGER, force: true },
           o,
         ),
       apply,
     );
   }
 
-  private async event(cr: TriggerCR, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+  private async event(kind: Kind, cr: MirroredCR, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const { namespace } = this.kube;
     const now = this.ctx.clock.now();
     await bounded(
@@ -190,7 +179,7 @@ export class TriggerMirror {
         namespace,
         body: {
           metadata: { generateName: `${cr.metadata.name}.`, namespace },
-          involvedObject: { apiVersion: API_VERSION, kind: 'Trigger', name: cr.metadata.name, namespace, uid: cr.metadata.uid },
+          involvedObject: { apiVersion: API_VERSION, kind: kind.kind, name: cr.metadata.name, namespace, uid: cr.metadata.uid },
           type,
           reason,
           message,
@@ -208,7 +197,7 @@ export class TriggerMirror {
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelResync?.();
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribes) unsubscribe();
     await this.running;
     await this.elector.stop();
   }

@@ -2,7 +2,7 @@
 import type { Ctx } from '../context.js';
 import { countByOutcome, countByStatus } from '../store/campaigns/contacts.js';
 import { resultDeliveries } from '../store/campaigns/deliveries.js';
-import type { RunRow } from '../store/campaigns/runs.js';
+import { runsEndedSince, type RunRow } from '../store/campaigns/runs.js';
 
 /** People by status as the run record and the summary count them. */
 export async function contactCounts(ctx: Pick<Ctx, 'db'>, runId: string) {
@@ -31,4 +31,15 @@ export async function runRecord(ctx: Pick<Ctx, 'db'>, run: RunRow) {
     outcomes: await countByOutcome(ctx, run.id),
     results_not_taken: (await resultDeliveries(ctx, run.id)).failed,
   };
+}
+
+export interface MirroredRun extends RunRow {
+  contacts: Awaited<ReturnType<typeof contactCounts>>;
+  results_not_taken: number;
+}
+
+/** What the CampaignRun objects show: runs not ended, and those ended since `since`, with their people counted. */
+export async function mirroredRuns(ctx: Pick<Ctx, 'db'>, since: Date): Promise<MirroredRun[]> {
+  const rows = await runsEndedSince(ctx, since);
+  return Promise.all(rows.map(async (row) => ({ ...row, contacts: await contactCounts(ctx, row.id), results_not_taken: (await resultDeliveries(ctx, row.id)).failed })));
 }

@@ -1,6 +1,7 @@
 // How a trigger row looks as a `Trigger` custom resource (crds/triggers.switchboard.dev.yaml).
 import { isDeepStrictEqual } from 'node:util';
 import type { TriggerRow } from '../store/triggers/row.js';
+import { phaseConditions, type PhaseConditions } from './conditions.js';
 
 export const GROUP = 'switchboard.dev';
 export const VERSION = 'v1alpha1';
@@ -75,33 +76,17 @@ export function triggerObject(row: TriggerRow, namespace: string): TriggerCR {
 }
 
 /** Condition types, as a Job has them: each True while the phase says so. */
-const PHASE_CONDITIONS: Record<string, (phase: string) => boolean> = {
+const PHASE_CONDITIONS: PhaseConditions = {
   Running: (p) => p === 'running',
   WaitingForReply: (p) => p === 'waiting_for_reply',
   Complete: (p) => p === 'succeeded',
   Failed: (p) => p === 'failed' || p === 'expired' || p === 'cancelled',
 };
 
-const reasonOf = (phase: string): string => phase.replace(/(^|_)(\w)/g, (_m, _u, c: string) => c.toUpperCase());
-
-/**
- * The status to mirror. A condition keeps its lastTransitionTime unless its status changes;
- * conditions the mirror did not derive from the phase (CancelRefused) are kept as they are.
- */
+/** The status to mirror; conditions as `phaseConditions` keeps them. */
 export function triggerStatus(row: TriggerRow, previous: Condition[] = [], now = new Date()): TriggerStatus {
-  const conditions: Condition[] = Object.entries(PHASE_CONDITIONS).map(([type, holds]) => {
-    const status = holds(row.status) ? 'True' : 'False';
-    const before = previous.find((c) => c.type === type);
-    const message = status === 'True' ? (row.error_message ?? row.waiting_reason ?? row.result_summary ?? '').slice(0, 1000) : '';
-    return {
-      type,
-      status,
-      reason: reasonOf(row.status),
-      message,
-      lastTransitionTime: before && before.status === status ? before.lastTransitionTime : now.toISOString(),
-    };
-  });
-  const kept = previous.filter((c) => !(c.type in PHASE_CONDITIONS));
+  const message = row.error_message ?? row.waiting_reason ?? row.result_summary ?? '';
+  const conditions = phaseConditions(PHASE_CONDITIONS, row.status, message, previous, now);
   return {
     phase: row.status,
     attempts: `${row.attempt_count}/${row.max_attempts}`,
@@ -111,7 +96,7 @@ export function triggerStatus(row: TriggerRow, previous: Condition[] = [], now =
     resultSummary: cut(row.result_summary, 1000),
     errorMessage: cut(row.error_message, 1000),
     completedAt: row.completed_at?.toISOString(),
-    conditions: [...conditions, ...kept],
+    conditions,
   };
 }
 
@@ -119,6 +104,6 @@ export function triggerStatus(row: TriggerRow, previous: Condition[] = [], now =
  * Whether the mirrored status says something other than the desired one. Compared as values, not
  * text: the API server returns an object's keys in its own order (sorted, or as merged).
  */
-export function statusDiffers(current: TriggerStatus | undefined, desired: TriggerStatus): boolean {
+export function statusDiffers(current: object | undefined, desired: object): boolean {
   return !isDeepStrictEqual(current, JSON.parse(JSON.stringify(desired)));
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { configSchema, loadConfig } from '../../pkg/config.js';
 import { createDb } from '../../pkg/db/index.js';
-import { createMetrics, registerJobGauge } from '../../pkg/metrics/index.js';
+import { createMetrics, registerCampaignRunGauge, registerJobGauge } from '../../pkg/metrics/index.js';
 import { CLUSTER_START_MS, testCluster } from '../support/kube/cluster.js';
 import { CHART_DIR, helm, helmTemplate, type Rendered } from '../support/kube/helm.js';
 import { kubectl, kubectlOk } from '../support/kube/kubectl.js';
@@ -44,6 +44,10 @@ const DASHBOARD_METRICS = [
   'switchboard_queue_lag_seconds_bucket',
   'switchboard_reconcile_errors_total',
   'switchboard_webhook_deliveries_total',
+  'switchboard_campaign_runs',
+  'switchboard_campaign_contacts_total',
+  'switchboard_campaign_results_total',
+  'switchboard_campaign_list_request_duration_seconds_bucket',
 ];
 const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY'];
 
@@ -407,6 +411,7 @@ describe('charts/switchboard', function () {
         const metrics = createMetrics();
         const db = createDb('postgres://never-connected/switchboard', 2);
         registerJobGauge(metrics, db);
+        registerCampaignRunGauge(metrics, db);
         await db.destroy();
         for (const name of new Set(exprs.flatMap((e) => e.match(/\bswitchboard_\w+/g) ?? []))) {
           expect(metrics.registry.getSingleMetric(name.replace(/_(bucket|sum|count)$/, '')), `the dashboard queries ${name}`).to.not.equal(undefined);

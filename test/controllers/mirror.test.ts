@@ -6,7 +6,7 @@ import { createScratchDatabase, type ScratchDatabase } from '../support/database
 import { eventually } from '../support/eventually.js';
 import { CLUSTER_START_MS, type AuditEvent } from '../support/kube/cluster.js';
 import { startFaultyKubeApi, type FaultyKubeApi } from '../support/kube/faults.js';
-import { kubectl } from '../support/kube/kubectl.js';
+import { condition, eventsOf, mirrorEnv, objectNow, run, table, type Row } from '../support/kube/mirror.js';
 import { controllerNamespace, type ControllerNamespace, type NamespaceOptions } from '../support/kube/namespace.js';
 import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
 
@@ -16,14 +16,6 @@ const pastDeadlineCall: ModelReply = { toolCalls: [{ name: 'schedule_trigger_ret
 
 /** Probes that run kubectl are polled a quarter second apart. */
 const KUBECTL_POLL = { everyMs: 250 };
-
-/** The controllers' settings to mirror into `ns` as its ServiceAccount, through `kubeconfig` (default: straight to the API server). */
-const mirrorEnv = (ns: ControllerNamespace, extra: Record<string, string> = {}, kubeconfig = ns.kubeconfig) => ({
-  KUBECONFIG: kubeconfig,
-  SWITCHBOARD_KUBE_NAMESPACE: ns.name,
-  SWITCHBOARD_MIRROR_RESYNC_SEC: '1',
-  ...extra,
-});
 
 /**
  * A jobs app with its controllers mirroring into a fresh namespace of the test cluster, as the
@@ -44,23 +36,6 @@ function mirroredJobs(options: NamespaceOptions = {}) {
   return m;
 }
 
-/** kubectl as the cluster's admin (an operator), in the namespace. */
-async function run(ns: ControllerNamespace, args: string[]): Promise<string> {
-  const result = await kubectl(ns.cluster.adminKubeconfig, [...args, '--namespace', ns.name]);
-  expect(result.code, `kubectl ${args.join(' ')}: ${result.stderr}`).to.equal(0);
-  return result.stdout;
-}
-
-type Row = Record<string, string>;
-
-/** `kubectl get` table output as rows keyed by column header; cells sit under their header, and empty ones are blank. */
-function table(stdout: string): { header: string[]; rows: Row[] } {
-  const [header = '', ...lines] = stdout.trimEnd().split('\n');
-  const columns = [...header.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ name: m[0], start: m.index }));
-  const cells = (line: string) => columns.map((c, i) => [c.name, line.slice(c.start, columns[i + 1]?.start).trim()]);
-  return { header: columns.map((c) => c.name), rows: lines.map((line) => Object.fromEntries(cells(line))) };
-}
-
 /** The trigger's row in `kubectl get triggers`, once `accept` holds for it. */
 const rowOf = (ns: ControllerNamespace, id: string, accept: (row: Row) => boolean = () => true, extra: string[] = []) =>
   eventually(`kubectl get triggers to show ${id} as expected`, async () => {
@@ -71,15 +46,10 @@ const rowOf = (ns: ControllerNamespace, id: string, accept: (row: Row) => boolea
 /** The Trigger object as `kubectl get -o json` shows it, once `accept` holds for it. */
 const objectOf = (ns: ControllerNamespace, id: string, accept: (cr: any) => boolean) =>
   eventually(`Trigger ${id} to be mirrored as expected`, async () => {
-    const result = await kubectl(ns.cluster.adminKubeconfig, ['get', 'trigger', id, '--namespace', ns.name, '-o', 'json']);
-    const cr = result.code === 0 ? JSON.parse(result.stdout) : undefined;
+    const cr = await objectNow(ns, 'trigger', id);
     return cr && accept(cr) ? cr : undefined;
   }, KUBECTL_POLL);
 
-const eventsOf = async (ns: ControllerNamespace, id: string): Promise<any[]> =>
-  JSON.parse(await run(ns, ['get', 'events', '--field-selector', `involvedObject.name=${id}`, '-o', 'json'])).items;
-
-const condition = (cr: any, type: string) => cr.status?.conditions?.find((c: any) => c.type === type);
 /** The controllers' requests in the namespace so far, from the API server's audit log. */
 const requestsOf = (ns: ControllerNamespace, match: (event: AuditEvent) => boolean) =>
   ns.cluster.requests().filter((e) => e.user.username === ns.user && e.objectRef?.namespace === ns.name && match(e)).length;

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { campaignOn, campaignSuite, pumpUntil, type ListAnswer } from '../support/campaigns.js';
 import { eventually } from '../support/eventually.js';
 
 const scrape = async (app: TestApp): Promise<string> => (await fetch(`${app.url}/metrics`)).text();
@@ -106,5 +107,45 @@ describe('Prometheus metrics', () => {
       prometheus.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Prometheus metrics of campaigns', function () {
+  this.timeout(90_000);
+  // Tuesday 10 June 2025, 15:00 UTC: 11:00 in New York, inside the default calling hours.
+  const suite = campaignSuite(new Date('2025-06-10T15:00:00Z'));
+
+  it('counts runs by status, results delivered and given up, people by status and outcome, and times the list requests', async () => {
+    const { app, client, system } = suite;
+    const start = async (list: ListAnswer) => {
+      const campaign = await campaignOn(client, system, { timezone: 'America/New_York' });
+      system.lists.push(list);
+      return (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body.id as string;
+    };
+    const summaryOf = (runId: string) => pumpUntil(app, `the summary of ${runId}`, async () => system.summaries.find((s) => s.run.id === runId));
+    const badNumber = { status: 200, body: { contacts: [{ contact_id: 'bad', phone: 'not a phone' }] } };
+
+    // A list refused: the run fails, its summary (total 0) is taken.
+    await summaryOf(await start({ status: 500, body: { error: 'down' } }));
+    // One person skipped: the result and the summary are taken.
+    await summaryOf(await start(badNumber));
+    // One person skipped whose result is never taken: given up after the hour, then the summary is taken.
+    system.unreachable = true;
+    const unreachable = await start(badNumber);
+    await pumpUntil(app, 'the result to be given up', async () => (await client.get(`/v1/campaign-runs/${unreachable}`)).body.results_not_taken === 1, 60_000);
+    system.unreachable = false;
+    await summaryOf(unreachable);
+
+    const text = await scrape(app);
+    const check = await promtoolCheck(text);
+    expect(check.code, check.output).to.equal(0);
+    expect(text).to.include('switchboard_campaign_runs{status="done"} 2');
+    expect(text).to.include('switchboard_campaign_runs{status="failed"} 1');
+    expect(text).to.include('switchboard_campaign_runs{status="running"} 0');
+    expect(text).to.include('switchboard_campaign_results_total{result="delivered"} 4');
+    expect(text).to.include('switchboard_campaign_results_total{result="given_up"} 1');
+    expect(text).to.include('switchboard_campaign_contacts_total{status="skipped",outcome="invalid_phone"} 2');
+    expect(text).to.include('switchboard_campaign_list_request_duration_seconds_count{result="ok"} 2');
+    expect(text).to.include('switchboard_campaign_list_request_duration_seconds_count{result="failed"} 1');
   });
 });

@@ -41,7 +41,8 @@ export const SCENARIOS: ScenarioTable = {
   },
 };
 
-function scenarioFile(): string {
+/** The test network as a file, for SWITCHBOARD_SIM_SCENARIOS. */
+export function scenarioFile(): string {
   const path = join(tmpdir(), `switchboard-sim-${process.pid}.json`);
   writeFileSync(path, JSON.stringify(SCENARIOS));
   return path;

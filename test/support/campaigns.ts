@@ -90,6 +90,12 @@ export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0
   };
 }
 
+/** A zone where it is about noon now: for controllers on the real clock, inside calling hours there all afternoon. */
+export function noonZone(): string {
+  const offset = 12 - new Date().getUTCHours();
+  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+}
+
 /** A connection to `system` and a campaign using it (the body's fields win). */
 export async function campaignOn(client: Client, system: CustomerSystem, body: Record<string, unknown> = {}): Promise<any> {
   const connection = await client.post('/v1/connections', { name: 'CRM', base_url: system.url, sign_in_header: SIGN_IN });

@@ -124,3 +124,7 @@ export async function nextRunDue(ctx: Q): Promise<Date | null> {
   );
   return rows[0]?.at ?? null;
 }
+
+/** Every run not ended, and those ended since `since` (what the CR mirror shows). */
+export const runsEndedSince = (ctx: Q, since: Date): Promise<RunRow[]> =>
+  ctx.db('campaign_runs').whereNull('ended_at').orWhere('ended_at', '>=', since).orderBy('seq');
