@@ -16,7 +16,7 @@ const phone = z.string().min(1).max(64).meta({ description: 'E.164 (+14155550100
 export const placeCallBody = z
   .object({
     to: phone,
-    from: phone.optional().meta({ description: "One of the account's numbers; default the deployment's caller id" }),
+    from: phone.optional().meta({ description: "One of the account's numbers (GET /v1/numbers); default the account's default number" }),
     agent_id: z.string().min(1).max(64).optional().meta({ description: "agt_ id; default the account's default voice agent, else its first agent" }),
     task: z.string().min(1).max(8000).optional().meta({ description: 'The brief for the agent' }),
     context: sizedObject(8 * 1024).optional().meta({ description: 'Facts the agent may use (at most 8 KB)' }),

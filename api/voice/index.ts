@@ -11,6 +11,7 @@ import { refuseUnstorableText } from './unstorable-text.js';
 import { callsRouter } from './calls.js';
 import { tenantRouter } from './tenant.js';
 import { reportsRouter } from './reports.js';
+import { numbersRouter } from './numbers.js';
 import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -27,6 +28,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(callsRouter(ctx));
   r.use(tenantRouter(ctx));
   r.use(reportsRouter(ctx));
+  r.use(numbersRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

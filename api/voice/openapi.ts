@@ -5,6 +5,7 @@ import { documentOperation, operation, type Operation } from '../http/openapi.js
 import { voiceErrorSchema } from './errors.js';
 import * as a from './tenant-schemas.js';
 import * as c from './call-schemas.js';
+import * as n from './number-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
@@ -72,6 +73,20 @@ export function voiceOpenApiDocument() {
       },
       '/messages/{id}/recording': {
         get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),
+      },
+      '/numbers': {
+        get: op({ summary: "The account's phone numbers (the operator assigns them)", ok: [200, n.numberListSchema], errors: [] }),
+      },
+      '/numbers/{e164}': {
+        get: op({ summary: 'Read one of the account\'s numbers', path: n.numberParam, ok: [200, n.numberSchema], errors: [404] }),
+        patch: op({
+          summary: 'Name a number and set how its calls are answered',
+          description: 'A refused routing step answers 422 invalid_routing naming its path (routing.options.1.agent_id).',
+          path: n.numberParam,
+          body: n.numberPatchBody,
+          ok: [200, n.numberSchema],
+          errors: [404, 422],
+        }),
       },
       '/tenants/{account_id}/api-keys': {
         post: op({ summary: 'Create an API key; the key is in this reply only', path: a.tenantParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404, 422] }),

@@ -6,6 +6,7 @@ import * as m003 from './migrations/003_voice.js';
 import * as m004calls from './migrations/004_calls.js';
 import * as m005 from './migrations/005_claim.js';
 import * as m006 from './migrations/006_credit_stripes.js';
+import * as m007 from './migrations/007_numbers.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '004_calls': m004calls,
   '005_claim': m005,
   '006_credit_stripes': m006,
+  '007_numbers': m007,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -50,8 +50,8 @@ function scenarioFile(): string {
 export interface CallsApp extends TestApp {
   /** Replies of the agent on the call whose task is `task`, one per model request, in order. */
   script(task: string, ...replies: ScriptedReply[]): void;
-  /** A company with the voice_api feature (and any other settings). */
-  voiceCompany(settings?: TenantSettings): ReturnType<TestApp['company']>;
+  /** A company with the voice_api feature (and any other settings), owning `numbers` (the first its default). */
+  voiceCompany(settings?: TenantSettings & { numbers?: string[] }): ReturnType<TestApp['company']>;
 }
 
 const taskOf = (request: ChatCompletionCreateParams): string | null => {
@@ -80,8 +80,8 @@ export async function startCallsApp(opts: Parameters<typeof startJobsApp>[0] = {
     script(task, ...replies) {
       scripts.set(task, replies);
     },
-    async voiceCompany(settings = {}) {
-      const company = await app.company();
+    async voiceCompany({ numbers, ...settings } = {}) {
+      const company = await app.company({ numbers });
       await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], ...settings });
       return company;
     },
