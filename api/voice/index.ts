@@ -12,6 +12,7 @@ import { callsRouter } from './calls.js';
 import { tenantRouter } from './tenant.js';
 import { reportsRouter } from './reports.js';
 import { numbersRouter } from './numbers.js';
+import { simRouter } from './sim.js';
 import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -29,6 +30,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(tenantRouter(ctx));
   r.use(reportsRouter(ctx));
   r.use(numbersRouter(ctx));
+  r.use(simRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

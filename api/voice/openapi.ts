@@ -6,6 +6,7 @@ import { voiceErrorSchema } from './errors.js';
 import * as a from './tenant-schemas.js';
 import * as c from './call-schemas.js';
 import * as n from './number-schemas.js';
+import * as sim from './sim-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
@@ -86,6 +87,14 @@ export function voiceOpenApiDocument() {
           body: n.numberPatchBody,
           ok: [200, n.numberSchema],
           errors: [404, 422],
+        }),
+      },
+      '/sim/calls': {
+        post: op({
+          summary: "The simulated network rings one of the account's numbers as a caller (201: the inbound call, ringing)",
+          body: sim.simCallBody,
+          ok: [201, c.callRecordSchema],
+          errors: [422],
         }),
       },
       '/tenants/{account_id}/api-keys': {

@@ -17,11 +17,15 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
-export async function sendEvent(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound'>,
-  url: string,
-  envelope: Envelope,
-): Promise<DeliveryOutcome> {
+type SendCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound'>;
+
+export async function sendEvent(ctx: SendCtx, url: string, envelope: Envelope): Promise<DeliveryOutcome> {
+  const { answer: _answer, ...outcome } = await askReceiver(ctx, url, envelope);
+  return outcome;
+}
+
+/** One try, keeping what the receiver answered (a routing webhook's answer is the next step). */
+export async function askReceiver(ctx: SendCtx, url: string, envelope: Envelope): Promise<DeliveryOutcome & { answer: string | null }> {
   const body = JSON.stringify(envelope);
   try {
     const secret = await webhookSecret(ctx, envelope.tenant_id);
@@ -37,9 +41,9 @@ export async function sendEvent(
       followRedirects: false,
     });
     const delivered = res.status >= 200 && res.status < 300;
-    return { delivered, status: res.status, error: delivered ? null : `the receiver answered HTTP ${res.status}` };
+    return { delivered, status: res.status, error: delivered ? null : `the receiver answered HTTP ${res.status}`, answer: res.body };
   } catch (err) {
-    if (err instanceof OutboundError || err instanceof DomainError) return { delivered: false, status: null, error: err.message };
+    if (err instanceof OutboundError || err instanceof DomainError) return { delivered: false, status: null, error: err.message, answer: null };
     throw err;
   }
 }

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 
 const SECOND = 1000;
 
-export type EventClass = 'call_event' | 'call_result' | 'message' | 'message_test';
+export type EventClass = 'call_event' | 'call_result' | 'message' | 'message_test' | 'routing_step';
 
 export interface DeliveryPolicy {
   /** Tries before giving up, the first one included. */
@@ -26,12 +26,15 @@ export function deliveryPolicies(config: Pick<Config, 'SWITCHBOARD_WEBHOOK_RETRY
     message: { tries: 3, retryAfterMs: [messageRetryMs], answerWindowMs: 5 * SECOND },
     // The console's test of the message webhook: sent at once, its answer shown.
     message_test: { tries: 1, retryAfterMs: [], answerWindowMs: 5 * SECOND },
+    // A routing webhook step (DECISIONS.md "Routing"): the caller waits, so one try, 3 s, then the fallback.
+    routing_step: { tries: 1, retryAfterMs: [], answerWindowMs: 3 * SECOND },
   };
 }
 
 /** The class of an event type: by its whole name, else by the part before its first dot (`call.ended`: `call`). */
 const CLASS_OF_TYPE: ReadonlyMap<string, EventClass> = new Map([
   ['call.result', 'call_result'],
+  ['call.routing', 'routing_step'],
   ['message.created', 'message'],
   ['message.test', 'message_test'],
   ['call', 'call_event'],
