@@ -117,7 +117,17 @@ class InboundCall extends HeldCall {
     let farNext = far.next();
     let cause = 'transfer_ended';
     for (;;) {
-      const woke = await Promise.race([this.next.then((event) => ({ side: 'caller' as const, event })), farNext.then((event) => ({ side: 'far' as const, event }))]);
+      const woke = await Promise.race([
+        this.next.then((event) => ({ side: 'caller' as const, event })),
+        farNext.then((event) => ({ side: 'far' as const, event })),
+        this.signal.wait().then(() => ({ side: 'row' as const })),
+      ]);
+      if (woke.side === 'row') {
+        // Hung up by the API, or the lease lost: both lines go down.
+        if (await this.stillOurs()) continue;
+        await far.hangup();
+        return;
+      }
       if (woke.side === 'caller') {
         this.next = this.line.next();
         if (woke.event.type === 'ended') {
@@ -133,10 +143,6 @@ class InboundCall extends HeldCall {
         break;
       }
       if (woke.event.type === 'speech') await this.line.say(woke.event.text);
-      if (!(await this.stillOurs())) {
-        await far.hangup();
-        return;
-      }
     }
     await this.hangUp(cause);
   }

@@ -23,7 +23,7 @@ describe('Inbound calls on the simulated network', function () {
 
   let numbers = 0;
   /** A company with events on, owning one number routed with `routing` (a function of its agent's agt_ id). */
-  async function routed(routing: ((agent: string) => object) | null, settings: { maxConcurrentCalls?: number } = {}) {
+  async function routed(routing: ((agent: string) => object) | null, settings: { maxConcurrentCalls?: number; messageWebhookUrl?: string } = {}) {
     const number = `+1202555${2000 + numbers++}`;
     const company = await app.voiceCompany({ eventsUrl: EVENTS_URL, numbers: [number], ...settings });
     const agent = agentRef(company.agentId);
@@ -113,6 +113,18 @@ describe('Inbound calls on the simulated network', function () {
       expect(sent.map((e) => e.data.status)).to.deep.equal(['ringing', 'in-progress', 'in-progress', 'completed', 'completed']);
       expect(sent[2].data).to.deep.include({ handler: 'ai', ai: { agent_id: agent } });
       expect(sent[4].data).to.deep.include({ outcome: 'callback_requested', summary: SUMMARY });
+    });
+
+    it('a message the agent takes names the caller who rang in', async () => {
+      const { client, number } = await routed((a) => ({ type: 'ai', agent_id: a }), { messageWebhookUrl: 'https://127.0.0.1:9/messages' });
+      const caller = `+1202555${3000 + callers}`;
+      app.script(caller, { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Bo back', details: { name: 'Bo' } } }] }, { content: 'I will pass it on.' });
+      const call = await ringIn(client, number, { lines: ['Please tell them Bo called.'] });
+      await finalResult(client, call.id);
+      expect((await events(call.id)).map((e) => e.type)).to.include('ai.message');
+      const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [call.id]);
+      expect(created.payload.data.message).to.deep.include({ kind: 'ai_message', caller, summary: 'Call Bo back' });
+      expect(created.payload.data.call).to.deep.include({ from: caller, to: number });
     });
 
     it('takes no outgoing slot: answered while the account\'s one slot is held, which stays the only one held', async () => {
@@ -222,6 +234,14 @@ describe('Inbound calls on the simulated network', function () {
       const record = (await client.get(`/v1/calls/${call.id}`)).body;
       expect(record).to.include({ handler: 'transfer', hangup_cause: 'caller_hangup' });
       expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended']);
+    });
+
+    it('a bridged call hung up by the API ends at once, both lines down', async () => {
+      const { client, number } = await routed(() => ({ type: 'transfer', to: NUMBERS.stays }));
+      const call = await ringIn(client, number, { lines: ['Hi.', 'Still there?'] });
+      await eventually('the bridge', async () => (await client.get(`/v1/calls/${call.id}`)).body.handler === 'transfer');
+      expect((await client.post(`/v1/calls/${call.id}/hangup`)).status).to.equal(200);
+      expect(await finalResult(client, call.id)).to.include({ status: 'completed', final: true });
     });
 
     it('ends the call when the number it is transferred to is busy', async () => {
