@@ -84,6 +84,10 @@ export const callRecordSchema = z
     hangup_cause: z.string().nullable(),
     handler: z.string().nullable(),
     ai: z.object({ agent_id: z.string() }).nullable(),
+    queue: z
+      .object({ id: z.string(), name: z.string(), position: z.int(), entered_at: z.string() })
+      .nullable()
+      .meta({ description: 'The queue an inbound caller waits in, while it waits' }),
     max_duration_sec: z.int(),
     metadata: z.record(z.string(), z.unknown()),
   })

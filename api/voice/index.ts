@@ -13,6 +13,7 @@ import { tenantRouter } from './tenant.js';
 import { reportsRouter } from './reports.js';
 import { numbersRouter } from './numbers.js';
 import { simRouter } from './sim.js';
+import { queuesRouter } from './queues.js';
 import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -31,6 +32,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(reportsRouter(ctx));
   r.use(numbersRouter(ctx));
   r.use(simRouter(ctx));
+  r.use(queuesRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

@@ -7,6 +7,7 @@ import * as a from './tenant-schemas.js';
 import * as c from './call-schemas.js';
 import * as n from './number-schemas.js';
 import * as sim from './sim-schemas.js';
+import * as q from './queue-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
@@ -88,6 +89,15 @@ export function voiceOpenApiDocument() {
           ok: [200, n.numberSchema],
           errors: [404, 422],
         }),
+      },
+      '/queues': {
+        post: op({ summary: 'Create a call queue', body: q.createQueueBody, ok: [201, q.queueSchema], errors: [422] }),
+        get: op({ summary: "The account's call queues", ok: [200, q.queueListSchema], errors: [] }),
+      },
+      '/queues/{id}': {
+        get: op({ summary: 'Read a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
+        patch: op({ summary: 'Change a queue (members: the whole list)', path: q.queueParam, body: q.patchQueueBody, ok: [200, q.queueSchema], errors: [404, 422] }),
+        delete: op({ summary: 'Delete a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
       },
       '/sim/calls': {
         post: op({

@@ -6,6 +6,7 @@ import { NotFound } from '../errors.js';
 import { CHANNELS, notify } from '../db/notify.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 import type { CallerScript } from '../voice/gateways/gateway.js';
+import type { WaitingIn } from '../voice/routing/queue-events.js';
 
 interface TranscriptItem {
   speaker: 'agent' | 'caller';
@@ -65,9 +66,11 @@ export interface CallRow {
   lease_until: Date | null;
   /** An inbound call from the simulated network: what its caller does. */
   sim_caller: CallerScript | null;
+  /** The queue the caller waits in, while it waits. */
+  queue: WaitingIn | null;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'sim_caller'] as const;
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'sim_caller', 'queue'] as const;
 
 function encode(patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...patch };

@@ -1,6 +1,6 @@
-// Inbound calls: the account's phone numbers and how each routes its calls, and the script of a
-// simulated caller ringing in (the simulated network's part of an inbound call, kept with the call
-// so any controller replica can take the line).
+// Inbound calls: the account's phone numbers and how each routes its calls, its queues and the queue
+// a call waits in, and the script of a simulated caller ringing in (kept with the call so any
+// controller replica can take the line).
 import type { Knex } from 'knex';
 
 export async function up(db: Knex): Promise<void> {
@@ -17,13 +17,32 @@ export async function up(db: Knex): Promise<void> {
     create index phone_numbers_tenant on phone_numbers (tenant_id, created_at);
     create unique index phone_numbers_one_default on phone_numbers (tenant_id) where is_default;
 
-    alter table calls add column sim_caller jsonb;
+    create table queues (
+      id text primary key,
+      tenant_id text not null references tenants(id) on delete cascade,
+      name text not null,
+      members jsonb not null default '[]',
+      max_wait_sec integer not null default 300,
+      hold_message text,
+      created_at timestamptz not null,
+      updated_at timestamptz not null
+    );
+    create index queues_tenant on queues (tenant_id, created_at);
+    -- When each member last finished a call from the queue: members are rung longest-idle first.
+    create table queue_member_idle (
+      queue_id text not null references queues(id) on delete cascade,
+      member_id text not null,
+      idle_since timestamptz not null,
+      primary key (queue_id, member_id)
+    );
+
+    alter table calls add column sim_caller jsonb, add column queue jsonb;
   `);
 }
 
 export async function down(db: Knex): Promise<void> {
   await db.raw(`
-    alter table calls drop column sim_caller;
-    drop table phone_numbers;
+    alter table calls drop column sim_caller, drop column queue;
+    drop table queue_member_idle, queues, phone_numbers;
   `);
 }

@@ -2,9 +2,11 @@
 // steps (DECISIONS.md "Routing"), each one reached announced with call.updated, until the call ends.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
+import { NotFound } from '../../errors.js';
 import { parseAgentRef } from '../../ids.js';
 import { appendTranscript, callById, unleaseCall, type CallRow } from '../../store/calls.js';
 import { findNumber } from '../../store/phone-numbers.js';
+import { getQueue, markIdle, membersToRing } from '../../store/queues.js';
 import type { Gateway, Line, LineEvent } from '../gateways/index.js';
 import { applyCallEvent, ending } from '../events.js';
 import { finalizeCall } from '../finalize.js';
@@ -12,6 +14,7 @@ import { HeldCall } from '../held-call.js';
 import { converse, Signal } from '../run.js';
 import { askForStep } from './ask-webhook.js';
 import { keyOf } from './menu-keys.js';
+import { enterQueue, leaveQueue } from './queue-events.js';
 import { reachStep } from './reach.js';
 import type { RoutingStep } from './steps.js';
 
@@ -89,9 +92,10 @@ class InboundCall extends HeldCall {
       case 'transfer':
         return this.transfer(step.to);
       case 'queue':
+        return this.queue(step.queue_id);
       case 'voicemail':
         // Not offered yet: a routing naming one is refused when written.
-        return this.hangUp(`${step.type}_unavailable`);
+        return this.hangUp('voicemail_unavailable');
     }
   }
 
@@ -113,9 +117,13 @@ class InboundCall extends HeldCall {
 
   /** Bridge the caller to `to` on the network: what one says the other hears, until either hangs up. */
   private async transfer(to: string): Promise<void> {
-    const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to });
+    return this.bridge(await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to }), 'transfer');
+  }
+
+  /** The caller and `far` hear each other until either hangs up (or `far` never answers); then the call ends. */
+  private async bridge(far: Line, what: string): Promise<void> {
     let farNext = far.next();
-    let cause = 'transfer_ended';
+    let cause = `${what}_ended`;
     for (;;) {
       const woke = await Promise.race([
         this.next.then((event) => ({ side: 'caller' as const, event })),
@@ -139,12 +147,79 @@ class InboundCall extends HeldCall {
       }
       farNext = far.next();
       if (woke.event.type === 'ended') {
-        if (woke.event.cause !== 'callee_hangup') cause = `transfer_${woke.event.cause}`;
+        if (woke.event.cause !== 'callee_hangup') cause = `${what}_${woke.event.cause}`;
         break;
       }
       if (woke.event.type === 'speech') await this.line.say(woke.event.text);
     }
     await this.hangUp(cause);
+  }
+
+  /** Ring one member until it answers or not, the caller hangs up, the wait is over, or the call ended elsewhere. */
+  private async ring(far: Line, waitOver: Promise<'wait_over'>): Promise<'answered' | 'unanswered' | 'wait_over' | 'gone' | LineEvent> {
+    let farNext = far.next();
+    for (;;) {
+      const woke = await Promise.race([
+        this.next.then((event) => ({ side: 'caller' as const, event })),
+        farNext.then((event) => ({ side: 'far' as const, event })),
+        waitOver.then(() => ({ side: 'wait_over' as const })),
+        this.signal.wait().then(() => ({ side: 'row' as const })),
+      ]);
+      if (woke.side === 'wait_over') return 'wait_over';
+      if (woke.side === 'row') {
+        if (await this.stillOurs()) continue;
+        return 'gone';
+      }
+      if (woke.side === 'caller') {
+        this.next = this.line.next();
+        if (woke.event.type === 'ended') return woke.event;
+        continue;
+      }
+      if (woke.event.type === 'answered') return 'answered';
+      if (woke.event.type === 'ended') return 'unanswered';
+      farNext = far.next();
+    }
+  }
+
+  /** Wait in the queue while its available members are rung, longest idle first; the first to answer takes the caller. */
+  private async queue(queueId: string): Promise<void> {
+    // Deleted since the routing named it: nobody can take the call.
+    const queue = await getQueue(this.ctx, this.row.tenant_id, queueId).catch((err) => {
+      if (err instanceof NotFound) return null;
+      throw err;
+    });
+    if (!queue) return this.hangUp('queue_unavailable');
+    this.row = await enterQueue(this.ctx, this.row, queue);
+    if (queue.holdMessage) await this.speak(queue.holdMessage);
+    let cancel = () => {};
+    const waitOver = new Promise<'wait_over'>((resolve) => (cancel = this.ctx.clock.setTimer(queue.maxWaitSec * 1000, () => resolve('wait_over'))));
+    // Nobody left to ring (or nobody available at all), unless the wait runs out first.
+    let reason: 'no_agents' | 'max_wait' = 'no_agents';
+    try {
+      for (const member of await membersToRing(this.ctx, queue)) {
+        const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to: member.phone });
+        const rung = await this.ring(far, waitOver);
+        if (rung === 'answered') {
+          this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'answered', member });
+          await this.bridge(far, 'queue');
+          return markIdle(this.ctx, queue.id, member.id);
+        }
+        await far.hangup();
+        if (rung === 'gone') return;
+        if (rung === 'wait_over') {
+          reason = 'max_wait';
+          break;
+        }
+        if (rung !== 'unanswered') {
+          await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' });
+          return this.ended(rung);
+        }
+      }
+    } finally {
+      cancel();
+    }
+    this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason });
+    await this.hangUp('queue_timeout');
   }
 }
 

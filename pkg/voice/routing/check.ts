@@ -5,22 +5,27 @@ import { NotFound, Unprocessable } from '../../errors.js';
 import { parseAgentRef } from '../../ids.js';
 import { destinationProblem } from '../../outbound/guard.js';
 import { getUsableAgent } from '../../store/agents.js';
+import { getQueue } from '../../store/queues.js';
 import type { Tenant } from '../../store/tenants.js';
 import { toE164 } from '../numbers.js';
 import type { RoutingStep } from './steps.js';
 
 const refused = (path: string[], message: string) => new Unprocessable(`${path.join('.')}: ${message}`, `invalid_${path[0]}`);
 
-async function isAgentOf(ctx: Ctx, tenantId: string, ref: string): Promise<boolean> {
-  const id = parseAgentRef(ref);
-  if (!id) return false;
+/** Whether `lookup` finds what it looks for (NotFound: it does not). */
+async function found(lookup: () => Promise<unknown>): Promise<boolean> {
   try {
-    await getUsableAgent(ctx, tenantId, id);
+    await lookup();
     return true;
   } catch (err) {
     if (err instanceof NotFound) return false;
     throw err;
   }
+}
+
+async function isAgentOf(ctx: Ctx, tenantId: string, ref: string): Promise<boolean> {
+  const id = parseAgentRef(ref);
+  return id !== null && found(() => getUsableAgent(ctx, tenantId, id));
 }
 
 /** The routing as stored (transfer numbers in E.164), or Unprocessable naming the first bad field under `path`. */
@@ -37,8 +42,8 @@ export async function checkRouting(ctx: Ctx, tenant: Tenant, step: RoutingStep, 
       return { ...step, options, fallback: await checkRouting(ctx, tenant, step.fallback, [...path, 'fallback']) };
     }
     case 'queue':
-      // Queues are not offered yet, so no id names one.
-      throw refused([...path, 'queue_id'], `no queue ${step.queue_id} on this account`);
+      if (!(await found(() => getQueue(ctx, tenant.id, step.queue_id)))) throw refused([...path, 'queue_id'], `no queue ${step.queue_id} on this account`);
+      return step;
     case 'voicemail':
       throw refused([...path, 'mailbox_id'], `no mailbox ${step.mailbox_id} on this account`);
     case 'transfer': {

@@ -252,6 +252,104 @@ describe('Inbound calls on the simulated network', function () {
     });
   });
 
+  describe('queues', () => {
+    /** A company whose number routes to a new queue of `members` (phones on the test network). */
+    async function queued(members: { id: string; name: string; phone: string; available?: boolean }[], extra: object = {}) {
+      const company = await routed(null);
+      const created = await company.client.post('/v1/queues', { name: 'Front desk', members, hold_message: 'Please hold.', ...extra });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'queue', queue_id: created.body.id } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return { ...company, queue: created.body };
+    }
+    const queueEvents = async (callId: string) => (await events(callId)).filter((e) => e.type.startsWith('queue.')).map((e) => ({ type: e.type, queue: e.data.queue }));
+
+    it('POST/GET/PATCH/DELETE /v1/queues keep the account\'s queues; a bad member is refused naming it', async () => {
+      const { client } = await routed(null);
+      const created = await client.post('/v1/queues', { name: 'Sales', members: [{ id: 'm1', name: 'Al', phone: '(202) 555-0110' }] });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.body).to.deep.include({ name: 'Sales', max_wait_sec: 300, hold_message: null, members: [{ id: 'm1', name: 'Al', phone: NUMBERS.answer, available: true }] });
+      expect(created.body.id).to.match(/^que_/);
+      expect((await client.get('/v1/queues')).body.data.map((q: any) => q.id)).to.deep.equal([created.body.id]);
+      const changed = await client.patch(`/v1/queues/${created.body.id}`, { max_wait_sec: 60, members: [] });
+      expect(changed.body).to.deep.include({ name: 'Sales', max_wait_sec: 60, members: [] });
+      const bad = await client.post('/v1/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] });
+      expect(bad.status).to.equal(422);
+      expect(bad.body.error).to.deep.include({ code: 'invalid_members' });
+      expect(bad.body.error.message).to.match(/^members\.0\.phone: /);
+      const other = await routed(null);
+      expect((await other.client.get(`/v1/queues/${created.body.id}`)).status).to.equal(404);
+      expect((await client.request('DELETE', `/v1/queues/${created.body.id}`)).status).to.equal(200);
+      expect((await client.get(`/v1/queues/${created.body.id}`)).status).to.equal(404);
+    });
+
+    it('answered: members are rung in turn until one answers, who is bridged to the caller; queue.entered then queue.exited answered', async () => {
+      const { client, number, queue } = await queued([
+        { id: 'al', name: 'Al', phone: NUMBERS.noAnswer },
+        { id: 'bea', name: 'Bea', phone: NUMBERS.answer },
+      ]);
+      const call = await ringIn(client, number, { lines: ['Hi, I need help.'] });
+      const result = await finalResult(client, call.id);
+      expect(result).to.include({ status: 'completed' });
+      expect(result.transcript[0]).to.deep.equal({ speaker: 'agent', text: 'Please hold.' });
+      const moves = await queueEvents(call.id);
+      expect(moves.map((m) => m.type)).to.deep.equal(['queue.entered', 'queue.exited']);
+      expect(moves[0]!.queue).to.deep.include({ id: queue.id, name: 'Front desk', position: 1 });
+      expect(moves[1]!.queue).to.deep.include({ id: queue.id, reason: 'answered', answered_by: { member_id: 'bea', name: 'Bea' } });
+      expect(moves[1]!.queue.wait_sec).to.be.a('number');
+      expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'queue', queue: null });
+    });
+
+    it('rings the member idle longest first', async () => {
+      const { client, number } = await queued([
+        { id: 'bea', name: 'Bea', phone: NUMBERS.answer },
+        { id: 'cy', name: 'Cy', phone: '+12025550120' },
+      ]);
+      const answeredBy = async () => {
+        const call = await ringIn(client, number, { lines: ['Hello?'] });
+        await finalResult(client, call.id);
+        return (await queueEvents(call.id)).find((m) => m.type === 'queue.exited')!.queue.answered_by.member_id;
+      };
+      expect(await answeredBy()).to.equal('bea');
+      expect(await answeredBy()).to.equal('cy');
+      expect(await answeredBy()).to.equal('bea');
+    });
+
+    it('abandoned: the caller hangs up while waiting; queue.exited hangup', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }]);
+      const call = await ringIn(client, number);
+      await finalResult(client, call.id);
+      expect((await queueEvents(call.id)).map((m) => [m.type, m.queue.reason])).to.deep.equal([
+        ['queue.entered', undefined],
+        ['queue.exited', 'hangup'],
+      ]);
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ status: 'completed', hangup_cause: 'caller_hangup' });
+    });
+
+    it('timed out: nobody answers within max_wait_sec; queue.timeout max_wait', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }], { max_wait_sec: 10 });
+      const call = await ringIn(client, number, { lines: [''] });
+      await eventually('the queue entered', async () => (await queueEvents(call.id)).length === 1);
+      await advanceUntil('the wait over', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+      const moves = await queueEvents(call.id);
+      expect(moves[1]).to.deep.include({ type: 'queue.timeout' });
+      expect(moves[1]!.queue).to.include({ reason: 'max_wait' });
+      expect(moves[1]!.queue.wait_sec).to.be.at.least(10);
+      expect((await client.get(`/v1/calls/${call.id}`)).body.hangup_cause).to.equal('queue_timeout');
+    });
+
+    it('nobody available: queue.timeout no_agents at once', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.answer, available: false }]);
+      const call = await ringIn(client, number, { lines: [''] });
+      await finalResult(client, call.id);
+      expect((await queueEvents(call.id)).map((m) => [m.type, m.queue.reason])).to.deep.equal([
+        ['queue.entered', undefined],
+        ['queue.timeout', 'no_agents'],
+      ]);
+    });
+  });
+
   it('another agent of the account may take the ai step', async () => {
     const { client, number, tenantId } = await routed(null);
     const other = await createAgent(app.runtime.ctx, tenantId, { name: 'Night desk' });
