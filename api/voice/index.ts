@@ -14,6 +14,7 @@ import { reportsRouter } from './reports.js';
 import { numbersRouter } from './numbers.js';
 import { simRouter } from './sim.js';
 import { queuesRouter } from './queues.js';
+import { mailboxesRouter } from './mailboxes.js';
 import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -33,6 +34,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(numbersRouter(ctx));
   r.use(simRouter(ctx));
   r.use(queuesRouter(ctx));
+  r.use(mailboxesRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

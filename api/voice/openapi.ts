@@ -8,6 +8,7 @@ import * as c from './call-schemas.js';
 import * as n from './number-schemas.js';
 import * as sim from './sim-schemas.js';
 import * as q from './queue-schemas.js';
+import * as mb from './mailbox-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
@@ -98,6 +99,13 @@ export function voiceOpenApiDocument() {
         get: op({ summary: 'Read a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
         patch: op({ summary: 'Change a queue (members: the whole list)', path: q.queueParam, body: q.patchQueueBody, ok: [200, q.queueSchema], errors: [404, 422] }),
         delete: op({ summary: 'Delete a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
+      },
+      '/mailboxes': {
+        post: op({ summary: 'Create a mailbox for voicemails', body: mb.createMailboxBody, ok: [201, mb.mailboxSchema], errors: [422] }),
+        get: op({ summary: "The account's mailboxes", ok: [200, mb.mailboxListSchema], errors: [] }),
+      },
+      '/mailboxes/{id}': {
+        get: op({ summary: 'Read a mailbox', path: mb.mailboxParam, ok: [200, mb.mailboxSchema], errors: [404] }),
       },
       '/sim/calls': {
         post: op({

@@ -29,7 +29,7 @@ async function summaryOf(ctx: Ctx, call: CallRow): Promise<string> {
 }
 
 /** message.created: the message, and the call it was taken on. */
-function messageEvent(m: VoiceMessageRow, call: CallRow) {
+function messageEvent(m: VoiceMessageRow & { mailbox_name: string | null }, call: CallRow) {
   return {
     message: {
       id: m.id,
@@ -41,7 +41,7 @@ function messageEvent(m: VoiceMessageRow, call: CallRow) {
       status: m.status,
       created_at: m.created_at.toISOString(),
       ...(m.kind === 'voicemail'
-        ? { duration_sec: m.duration_sec, mailbox_id: null, mailbox_name: null, recording_url: `/v1/messages/${m.id}/recording` }
+        ? { duration_sec: m.duration_sec, mailbox_id: m.mailbox_id, mailbox_name: m.mailbox_name, recording_url: `/v1/messages/${m.id}/recording` }
         : {}),
     },
     call: { id: call.id, from: call.from_number, to: call.to_number, created_at: call.created_at.toISOString() },

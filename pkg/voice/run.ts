@@ -16,11 +16,9 @@ import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { callTools, outcomesOf, type CallDecision } from './call-tools.js';
 import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
 import { finalizeCall } from './finalize.js';
+import { spokenSeconds } from './recording.js';
 import { HeldCall } from './held-call.js';
 import type { CallEvent } from './state.js';
-
-/** Words a second of speech, to give a voicemail its length. */
-const WORDS_PER_SEC = 2.5;
 
 const END_EVENT: Record<EndCause, CallEvent> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', callee_hangup: 'hang_up', caller_hangup: 'hang_up' };
 
@@ -188,7 +186,7 @@ class CallSession extends HeldCall {
         summary: message,
         details: {},
         agent_id: this.row.agent_id,
-        duration_sec: Math.max(1, Math.ceil(message.split(/\s+/).length / WORDS_PER_SEC)),
+        duration_sec: spokenSeconds(message),
       });
     }
     await updateCall(this.ctx, this.row.id, {

@@ -1,5 +1,5 @@
 // Inbound calls: the account's phone numbers and how each routes its calls, its queues and the queue
-// a call waits in, and the script of a simulated caller ringing in (kept with the call so any
+// a call waits in, its mailboxes, and the script of a simulated caller ringing in (kept with the call so any
 // controller replica can take the line).
 import type { Knex } from 'knex';
 
@@ -36,6 +36,16 @@ export async function up(db: Knex): Promise<void> {
       primary key (queue_id, member_id)
     );
 
+    create table mailboxes (
+      id text primary key,
+      tenant_id text not null references tenants(id) on delete cascade,
+      name text not null,
+      greeting text not null,
+      created_at timestamptz not null
+    );
+    create index mailboxes_tenant on mailboxes (tenant_id, created_at);
+    alter table voice_messages add column mailbox_id text references mailboxes(id) on delete set null;
+
     alter table calls add column sim_caller jsonb, add column queue jsonb;
   `);
 }
@@ -43,6 +53,7 @@ export async function up(db: Knex): Promise<void> {
 export async function down(db: Knex): Promise<void> {
   await db.raw(`
     alter table calls drop column sim_caller, drop column queue;
-    drop table queue_member_idle, queues, phone_numbers;
+    alter table voice_messages drop column mailbox_id;
+    drop table mailboxes, queue_member_idle, queues, phone_numbers;
   `);
 }

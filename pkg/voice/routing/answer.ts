@@ -6,11 +6,14 @@ import { NotFound } from '../../errors.js';
 import { parseAgentRef } from '../../ids.js';
 import { appendTranscript, callById, unleaseCall, type CallRow } from '../../store/calls.js';
 import { findNumber } from '../../store/phone-numbers.js';
+import { getMailbox } from '../../store/mailboxes.js';
 import { getQueue, markIdle, membersToRing } from '../../store/queues.js';
+import { insertVoiceMessage } from '../../store/voice-messages.js';
 import type { Gateway, Line, LineEvent } from '../gateways/index.js';
 import { applyCallEvent, ending } from '../events.js';
 import { finalizeCall } from '../finalize.js';
 import { HeldCall } from '../held-call.js';
+import { spokenSeconds } from '../recording.js';
 import { converse, Signal } from '../run.js';
 import { askForStep } from './ask-webhook.js';
 import { keyOf } from './menu-keys.js';
@@ -20,6 +23,17 @@ import type { RoutingStep } from './steps.js';
 
 /** Said when an ai step names no greeting. */
 const DEFAULT_GREETING = 'Hello, how can I help you?';
+
+/** A voicemail ends after this much silence, as a recorder's timeout does, and is at most MAX_VOICEMAIL_SEC long. */
+const VOICEMAIL_SILENCE_MS = 5000;
+const MAX_VOICEMAIL_SEC = 120;
+
+/** What a step names, or null when it was deleted since the routing was written (nobody can take the call there). */
+const unlessDeleted = <T>(lookup: Promise<T>): Promise<T | null> =>
+  lookup.catch((err) => {
+    if (err instanceof NotFound) return null;
+    throw err;
+  });
 
 type Heard = LineEvent | { type: 'timeout' } | { type: 'gone' };
 
@@ -94,8 +108,7 @@ class InboundCall extends HeldCall {
       case 'queue':
         return this.queue(step.queue_id);
       case 'voicemail':
-        // Not offered yet: a routing naming one is refused when written.
-        return this.hangUp('voicemail_unavailable');
+        return this.voicemail(step.mailbox_id);
     }
   }
 
@@ -113,6 +126,39 @@ class InboundCall extends HeldCall {
       }
     }
     return this.follow(step.fallback);
+  }
+
+  /** The mailbox's greeting, then what the caller says until silence or hanging up is left as a voicemail. */
+  private async voicemail(mailboxId: string): Promise<void> {
+    const mailbox = await unlessDeleted(getMailbox(this.ctx, this.row.tenant_id, mailboxId));
+    if (!mailbox) return this.hangUp('mailbox_unavailable');
+    await this.speak(mailbox.greeting);
+    const said: string[] = [];
+    let heard: Heard;
+    for (;;) {
+      heard = await this.listen(VOICEMAIL_SILENCE_MS);
+      if (heard.type === 'speech') {
+        said.push(heard.text);
+        await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text: heard.text });
+      } else if (heard.type !== 'keys') break;
+    }
+    if (heard.type === 'gone') return;
+    // Nothing said is a missed call, not a message.
+    const text = said.join(' ');
+    if (text) {
+      await insertVoiceMessage(this.ctx, {
+        tenant_id: this.row.tenant_id,
+        call_id: this.row.id,
+        kind: 'voicemail',
+        caller: this.row.from_number,
+        summary: text,
+        details: {},
+        agent_id: null,
+        duration_sec: Math.min(MAX_VOICEMAIL_SEC, spokenSeconds(text)),
+        mailbox_id: mailbox.id,
+      });
+    }
+    return heard.type === 'ended' ? this.ended(heard) : this.hangUp('voicemail_recorded');
   }
 
   /** Bridge the caller to `to` on the network: what one says the other hears, until either hangs up. */
@@ -183,11 +229,7 @@ class InboundCall extends HeldCall {
 
   /** Wait in the queue while its available members are rung, longest idle first; the first to answer takes the caller. */
   private async queue(queueId: string): Promise<void> {
-    // Deleted since the routing named it: nobody can take the call.
-    const queue = await getQueue(this.ctx, this.row.tenant_id, queueId).catch((err) => {
-      if (err instanceof NotFound) return null;
-      throw err;
-    });
+    const queue = await unlessDeleted(getQueue(this.ctx, this.row.tenant_id, queueId));
     if (!queue) return this.hangUp('queue_unavailable');
     this.row = await enterQueue(this.ctx, this.row, queue);
     if (queue.holdMessage) await this.speak(queue.holdMessage);

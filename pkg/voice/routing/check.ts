@@ -5,6 +5,7 @@ import { NotFound, Unprocessable } from '../../errors.js';
 import { parseAgentRef } from '../../ids.js';
 import { destinationProblem } from '../../outbound/guard.js';
 import { getUsableAgent } from '../../store/agents.js';
+import { getMailbox } from '../../store/mailboxes.js';
 import { getQueue } from '../../store/queues.js';
 import type { Tenant } from '../../store/tenants.js';
 import { toE164 } from '../numbers.js';
@@ -45,7 +46,8 @@ export async function checkRouting(ctx: Ctx, tenant: Tenant, step: RoutingStep, 
       if (!(await found(() => getQueue(ctx, tenant.id, step.queue_id)))) throw refused([...path, 'queue_id'], `no queue ${step.queue_id} on this account`);
       return step;
     case 'voicemail':
-      throw refused([...path, 'mailbox_id'], `no mailbox ${step.mailbox_id} on this account`);
+      if (!(await found(() => getMailbox(ctx, tenant.id, step.mailbox_id)))) throw refused([...path, 'mailbox_id'], `no mailbox ${step.mailbox_id} on this account`);
+      return step;
     case 'transfer': {
       const to = toE164(step.to, tenant.country);
       if (!to) throw refused([...path, 'to'], `${step.to} is not a valid phone number (E.164, or national in ${tenant.country})`);

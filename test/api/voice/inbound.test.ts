@@ -350,6 +350,64 @@ describe('Inbound calls on the simulated network', function () {
     });
   });
 
+  describe('mailboxes and the voicemail step', () => {
+    /** A company with a message webhook whose number routes to a new mailbox. */
+    async function mailboxed() {
+      const company = await routed(null, { messageWebhookUrl: 'https://127.0.0.1:9/messages' });
+      const created = await company.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'voicemail', mailbox_id: created.body.id } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return { ...company, mailbox: created.body };
+    }
+    const messageOf = async (callId: string) =>
+      (await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [callId]))[0]?.payload.data;
+
+    it('POST/GET /v1/mailboxes keep the account\'s mailboxes', async () => {
+      const { client, mailbox } = await mailboxed();
+      expect(mailbox).to.deep.include({ name: 'After hours', greeting: 'Leave a message after the tone.' });
+      expect(mailbox.id).to.match(/^mbx_/);
+      expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox]);
+      expect((await client.get(`/v1/mailboxes/${mailbox.id}`)).body).to.deep.equal(mailbox);
+      expect((await (await routed(null)).client.get(`/v1/mailboxes/${mailbox.id}`)).status).to.equal(404);
+      expect((await client.post('/v1/mailboxes', { name: 'No greeting' })).body.error.code).to.equal('invalid_greeting');
+    });
+
+    it('the caller hears the greeting and leaves a voicemail; message.created after the call ends; its recording is a WAV of its length', async () => {
+      const { client, number, mailbox, apiKey } = await mailboxed();
+      const call = await ringIn(client, number, { lines: ['Hi, this is Dan, please call me back about the invoice.'] });
+      await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+      await finalResult(client, call.id);
+      const sent = await events(call.id);
+      expect(sent.find((e) => e.type === 'call.updated')!.data).to.include({ handler: 'voicemail' });
+      const created = await eventually('message.created', () => messageOf(call.id));
+      expect(created.message).to.deep.include({
+        kind: 'voicemail',
+        caller: call.from,
+        summary: 'Hi, this is Dan, please call me back about the invoice.',
+        mailbox_id: mailbox.id,
+        mailbox_name: 'After hours',
+        duration_sec: 5,
+        status: 'new',
+      });
+      const recording = await fetch(`${app.url}/v1/messages/${created.message.id}/recording`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(recording.headers.get('content-type')).to.match(/^audio\/wav/);
+      const wav = Buffer.from(await recording.arrayBuffer());
+      expect([wav.toString('ascii', 0, 4), wav.toString('ascii', 8, 12)]).to.deep.equal(['RIFF', 'WAVE']);
+      // 8 kHz, 16-bit mono: the data's bytes over 16,000 a second.
+      expect(wav.readUInt32LE(40) / (wav.readUInt32LE(28))).to.equal(5);
+    });
+
+    it('a caller who says nothing leaves no message: a missed call is not sent', async () => {
+      const { client, number } = await mailboxed();
+      const call = await ringIn(client, number, { lines: [''] });
+      await advanceUntil('the recorder giving up', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+      await finalResult(client, call.id);
+      expect(await messageOf(call.id)).to.equal(undefined);
+      expect((await client.get(`/v1/calls/${call.id}`)).body.hangup_cause).to.equal('voicemail_recorded');
+    });
+  });
+
   it('another agent of the account may take the ai step', async () => {
     const { client, number, tenantId } = await routed(null);
     const other = await createAgent(app.runtime.ctx, tenantId, { name: 'Night desk' });
