@@ -15,6 +15,7 @@ import { numbersRouter } from './numbers.js';
 import { simRouter } from './sim.js';
 import { queuesRouter } from './queues.js';
 import { mailboxesRouter } from './mailboxes.js';
+import { messagesRouter } from './messages.js';
 import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -35,6 +36,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(simRouter(ctx));
   r.use(queuesRouter(ctx));
   r.use(mailboxesRouter(ctx));
+  r.use(messagesRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

@@ -9,13 +9,14 @@ import * as n from './number-schemas.js';
 import * as sim from './sim-schemas.js';
 import * as q from './queue-schemas.js';
 import * as mb from './mailbox-schemas.js';
+import * as msg from './message-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
   401: 'unauthorized: no key, malformed header, wrong or revoked key',
   403: 'module_off: the account lacks the feature (the message names it)',
   404: 'not_found: no such thing on the account (another account\'s answers the same)',
-  409: 'call_ended or not_live: the request does not fit the call\'s state',
+  409: 'call_ended or not_live: the request does not fit the call\'s state; status_conflict: a message goes new → read → archived only',
   413: 'body_too_large: the body is over 128 KB',
   415: 'unsupported_media_type: the body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
   422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
@@ -73,6 +74,13 @@ export function voiceOpenApiDocument() {
       },
       '/voices': {
         get: op({ summary: 'The voice catalogue', ok: [200, c.voiceListSchema], errors: [] }),
+      },
+      '/messages': {
+        get: op({ summary: "The account's messages (voicemails and AI messages), newest first", query: msg.listMessagesQuery, ok: [200, msg.messageListSchema], errors: [400, 422] }),
+      },
+      '/messages/{id}': {
+        get: op({ summary: 'Read a message', path: messageParam, ok: [200, msg.messageSchema], errors: [404] }),
+        patch: op({ summary: 'Mark a message read or archived (new → read → archived)', path: messageParam, body: msg.patchMessageBody, ok: [200, msg.messageSchema], errors: [404, 409, 422] }),
       },
       '/messages/{id}/recording': {
         get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),

@@ -398,6 +398,39 @@ describe('Inbound calls on the simulated network', function () {
       expect(wav.readUInt32LE(40) / (wav.readUInt32LE(28))).to.equal(5);
     });
 
+    it('GET/PATCH /v1/messages: listed newest first with filters, read, archived, never back', async () => {
+      const { client, number, mailbox } = await mailboxed();
+      const leave = async (words: string) => {
+        const call = await ringIn(client, number, { lines: [words] });
+        await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+        return (await eventually('message.created', () => messageOf(call.id))).message;
+      };
+      const first = await leave('First message.');
+      const second = await leave('Second message.');
+      const ids = async (query: string) => (await client.get(`/v1/messages?${query}`)).body.data.map((m: any) => m.id);
+      expect(await ids('')).to.deep.equal([second.id, first.id]);
+      expect(await ids(`type=voicemail&mailbox_id=${mailbox.id}&status=new`)).to.deep.equal([second.id, first.id]);
+      expect(await ids('type=ai_message')).to.deep.equal([]);
+      const page = await client.get('/v1/messages?limit=1');
+      expect(page.body.data.map((m: any) => m.id)).to.deep.equal([second.id]);
+      expect(await ids(`limit=1&cursor=${page.body.next_cursor}`)).to.deep.equal([first.id]);
+      expect((await client.get(`/v1/messages/${first.id}`)).body).to.deep.equal(first);
+
+      // Each row of the message lifecycle: new → read, read → archived, new → archived.
+      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'read' })).body.status).to.equal('read');
+      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'archived' })).body.status).to.equal('archived');
+      expect((await client.patch(`/v1/messages/${second.id}`, { status: 'archived' })).body.status).to.equal('archived');
+      const back = await client.patch(`/v1/messages/${first.id}`, { status: 'new' });
+      expect(back.status).to.equal(409);
+      expect(back.body.error.code).to.equal('status_conflict');
+      expect(await ids('status=archived')).to.deep.equal([second.id, first.id]);
+      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'unread' })).body.error.code).to.equal('invalid_status');
+      expect((await client.get('/v1/messages?cursor=nonsense')).body.error.code).to.equal('invalid_cursor');
+      const other = await routed(null);
+      expect((await other.client.get(`/v1/messages/${first.id}`)).status).to.equal(404);
+      expect((await other.client.patch(`/v1/messages/${first.id}`, { status: 'read' })).status).to.equal(404);
+    });
+
     it('a caller who says nothing leaves no message: a missed call is not sent', async () => {
       const { client, number } = await mailboxed();
       const call = await ringIn(client, number, { lines: [''] });
