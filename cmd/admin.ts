@@ -9,6 +9,7 @@ import { agentView, createAgent, listAgents, updateAgent, type AgentInput } from
 import { createKey, listKeys, revokeKey } from '../pkg/store/keys.js';
 import { balance, topUp } from '../pkg/store/credits.js';
 import { addDoNotCall, listDoNotCall, removeDoNotCall } from '../pkg/store/do-not-call.js';
+import { addNumber, listNumbers, removeNumber } from '../pkg/store/phone-numbers.js';
 import { requireE164 } from '../pkg/voice/numbers.js';
 import { rotateWebhookSecret, webhookSecret } from '../pkg/webhooks/secret.js';
 import { sendTestMessage } from '../pkg/webhooks/test-message.js';
@@ -104,6 +105,12 @@ function agentInputFrom(v: Values): AgentInput {
     a.handoffEnabled = v.handoff === 'on';
   }
   return a;
+}
+
+/** The --tenant and its --number in E.164 (national numbers read in its country). */
+async function tenantAndNumber(ctx: Ctx, v: Values) {
+  const tenant = await getTenant(ctx, required(v, 'tenant'));
+  return { tenant, number: requireE164(required(v, 'number'), tenant.country) };
 }
 
 function nothingToChange(input: object, what: string): void {
@@ -256,6 +263,37 @@ const commands: Record<string, Command> = {
       return { json: { tenantId, balance: total }, text: `Credit balance of ${tenantId}: ${total}` };
     },
   },
+  'number add': {
+    synopsis: '--tenant ID --number N [--default]',
+    about: "assign a phone number to a company (its first one, or one added --default, is the from of calls that name none)",
+    options: { tenant: str, number: str, default: { type: 'boolean' } },
+    async run(ctx, v) {
+      const { tenant, number } = await tenantAndNumber(ctx, v);
+      const added = await addNumber(ctx, tenant.id, number, v.default === true);
+      return { json: { ...added }, text: `${added.number} is a number of ${tenant.id}${added.isDefault ? ' (its default)' : ''}` };
+    },
+  },
+  'number remove': {
+    synopsis: '--tenant ID --number N',
+    about: "take a number from a company; its calls are no longer answered (a removed default passes to its oldest number)",
+    options: { tenant: str, number: str },
+    async run(ctx, v) {
+      const { tenant, number } = await tenantAndNumber(ctx, v);
+      const removed = await removeNumber(ctx, tenant.id, number);
+      return { json: { tenantId: tenant.id, number, removed }, text: removed ? `${number} removed` : `${number} was not a number of ${tenant.id}` };
+    },
+  },
+  'number list': {
+    synopsis: '--tenant ID',
+    about: "a company's phone numbers and their routing",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const numbers = await listNumbers(ctx, tenant.id);
+      const text = numbers.map((n) => `${n.number}  ${n.isDefault ? 'default  ' : ''}${n.name}  ${n.routing ? n.routing.type : 'not routed'}`);
+      return { json: { tenantId: tenant.id, numbers }, text: text.join('\n') || 'no numbers' };
+    },
+  },
   'dnc add': {
     synopsis: '--tenant ID --number N [--reason TEXT]',
     about: "put a number on a company's do-not-call list (E.164, or national in the company's country)",
@@ -271,8 +309,7 @@ const commands: Record<string, Command> = {
     about: "take a number off a company's do-not-call list",
     options: { tenant: str, number: str },
     async run(ctx, v) {
-      const tenant = await getTenant(ctx, required(v, 'tenant'));
-      const number = requireE164(required(v, 'number'), tenant.country);
+      const { tenant, number } = await tenantAndNumber(ctx, v);
       const removed = await removeDoNotCall(ctx, tenant.id, number);
       return { json: { tenantId: tenant.id, number, removed }, text: removed ? `${number} removed` : `${number} was not on the list` };
     },

@@ -15,6 +15,7 @@ import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
 import { voiceOpenApiDocument } from '../api/voice/openapi.js';
 import { runAdmin } from './admin.js';
+import { runSim } from './sim.js';
 
 const USAGE = `usage: switchboard <command>
   dev       everything in one process on embedded defaults (API server and controllers)
@@ -22,6 +23,7 @@ const USAGE = `usage: switchboard <command>
   controllers  the controllers only (autonomous jobs); N replicas may run against one Postgres
   migrate   apply database migrations to DATABASE_URL and exit
   admin     operator commands (switchboard admin --help)
+  sim call  the simulated phone network rings one of an account's numbers (switchboard sim call --to N --from N [--line T]... [--press K]...)
   openapi   print the Agent API's OpenAPI document (openapi voice: the Voice API's)`;
 
 /** A server starts whatever the database's state; /readyz tells the probes (and requests meanwhile answer 503). */
@@ -124,7 +126,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   // Admin output goes to stdout as JSON; its logs go to stderr and stay quiet unless asked.
-  const log = createLogger(command === 'admin' ? (process.env.SWITCHBOARD_LOG_LEVEL ?? 'warn') : config.SWITCHBOARD_LOG_LEVEL, command === 'admin' ? process.stderr : undefined);
+  const log = createLogger(command === 'admin' || command === 'sim' ? (process.env.SWITCHBOARD_LOG_LEVEL ?? 'warn') : config.SWITCHBOARD_LOG_LEVEL, command === 'admin' || command === 'sim' ? process.stderr : undefined);
 
   switch (command) {
     case 'migrate': {
@@ -157,6 +159,15 @@ async function main(argv: string[]): Promise<void> {
       // Controllers serve only health, on PORT, for the probes.
       const server = await listen(runtime, config, log, express().use(healthRouter(runtime.ctx)));
       onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
+      return;
+    }
+    case 'sim': {
+      const runtime = await startRuntime(config, log);
+      try {
+        process.exitCode = await runSim(runtime.ctx, rest);
+      } finally {
+        await runtime.close();
+      }
       return;
     }
     case 'admin': {

@@ -5,6 +5,7 @@ import { CHANNELS } from '../pkg/db/notify.js';
 import { claimDueCall, heartbeatCalls, nextCallDue, releaseCalls } from '../pkg/store/calls.js';
 import type { Gateway } from '../pkg/voice/gateways/index.js';
 import { runCall } from '../pkg/voice/run.js';
+import { answerCall } from '../pkg/voice/routing/answer.js';
 import { sweepCallDeadlines } from '../pkg/voice/sweep.js';
 import { claimOneByOne, type Reconciler } from './manager.js';
 
@@ -17,7 +18,8 @@ export function callsReconciler(gateway: Gateway, concurrency: number): Reconcil
     sweep: sweepCallDeadlines,
     claim: claimOneByOne(async (ctx, owner, leaseMs) => {
       const row = await claimDueCall(ctx, owner, leaseMs);
-      return row && { id: row.id, run: () => runCall(ctx, gateway, row, owner) };
+      const run = row?.direction === 'inbound' && row.status === 'ringing' ? answerCall : runCall;
+      return row && { id: row.id, run: () => run(ctx, gateway, row, owner) };
     }, nextCallDue),
     async heartbeat(ctx, ids, owner, leaseMs) {
       const live = await heartbeatCalls(ctx, ids, owner, leaseMs);

@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 
 export const uuid = (): string => randomUUID();
 
-type IdPrefix = 'tnt' | 'key' | 'cal' | 'evt' | 'msg' | 'cmp' | 'run' | 'con';
+type IdPrefix = 'tnt' | 'key' | 'cal' | 'evt' | 'msg' | 'cmp' | 'run' | 'con' | 'que' | 'mbx';
 
 export const prefixedId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
 

@@ -27,7 +27,7 @@ export const outcomesField = () => z.array(z.string().min(1).max(64)).min(1).max
 export const placeCallBody = z
   .object({
     to: phone(),
-    from: phone().optional().meta({ description: "One of the account's numbers; default the deployment's caller id" }),
+    from: phone().optional().meta({ description: "One of the account's numbers (GET /v1/numbers); default the account's default number" }),
     agent_id: agentIdField().optional(),
     task: taskField().optional(),
     context: sizedObject(8 * 1024).optional().meta({ description: 'Facts the agent may use (at most 8 KB)' }),
@@ -90,6 +90,10 @@ export const callRecordSchema = z
     hangup_cause: z.string().nullable(),
     handler: z.string().nullable(),
     ai: z.object({ agent_id: z.string() }).nullable(),
+    queue: z
+      .object({ id: z.string(), name: z.string(), position: z.int(), entered_at: z.string() })
+      .nullable()
+      .meta({ description: 'The queue an inbound caller waits in, while it waits' }),
     max_duration_sec: z.int(),
     metadata: z.record(z.string(), z.unknown()),
     campaign: z

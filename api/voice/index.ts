@@ -13,6 +13,11 @@ import { tenantRouter } from './tenant.js';
 import { reportsRouter } from './reports.js';
 import { connectionsRouter } from './connections.js';
 import { campaignsRouter } from './campaigns.js';
+import { numbersRouter } from './numbers.js';
+import { simRouter } from './sim.js';
+import { queuesRouter } from './queues.js';
+import { mailboxesRouter } from './mailboxes.js';
+import { messagesRouter } from './messages.js';
 import { voiceOpenApiDocument } from './openapi.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -31,6 +36,11 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(reportsRouter(ctx));
   r.use(connectionsRouter(ctx));
   r.use(campaignsRouter(ctx));
+  r.use(numbersRouter(ctx));
+  r.use(simRouter(ctx));
+  r.use(queuesRouter(ctx));
+  r.use(mailboxesRouter(ctx));
+  r.use(messagesRouter(ctx));
   r.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

@@ -6,13 +6,18 @@ import { voiceErrorSchema } from './errors.js';
 import * as a from './tenant-schemas.js';
 import * as c from './call-schemas.js';
 import { campaignPaths } from './campaign-openapi.js';
+import * as n from './number-schemas.js';
+import * as sim from './sim-schemas.js';
+import * as q from './queue-schemas.js';
+import * as mb from './mailbox-schemas.js';
+import * as msg from './message-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
   401: 'unauthorized: no key, malformed header, wrong or revoked key',
   403: 'module_off: the account lacks the feature (the message names it)',
   404: 'not_found: no such thing on the account (another account\'s answers the same)',
-  409: 'call_ended or not_live: the request does not fit the call\'s state; run_active, run_ended or connection_in_use for campaigns',
+  409: 'call_ended or not_live: the request does not fit the call\'s state; run_active, run_ended or connection_in_use for campaigns; status_conflict: a message goes new → read → archived only',
   413: 'body_too_large: the body is over 128 KB',
   415: 'unsupported_media_type: the body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
   422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
@@ -71,8 +76,53 @@ export function voiceOpenApiDocument() {
       '/voices': {
         get: op({ summary: 'The voice catalogue', ok: [200, c.voiceListSchema], errors: [] }),
       },
+      '/messages': {
+        get: op({ summary: "The account's messages (voicemails and AI messages), newest first", query: msg.listMessagesQuery, ok: [200, msg.messageListSchema], errors: [400, 422] }),
+      },
+      '/messages/{id}': {
+        get: op({ summary: 'Read a message', path: messageParam, ok: [200, msg.messageSchema], errors: [404] }),
+        patch: op({ summary: 'Mark a message read or archived (new → read → archived)', path: messageParam, body: msg.patchMessageBody, ok: [200, msg.messageSchema], errors: [404, 409, 422] }),
+      },
       '/messages/{id}/recording': {
         get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),
+      },
+      '/numbers': {
+        get: op({ summary: "The account's phone numbers (the operator assigns them)", ok: [200, n.numberListSchema], errors: [] }),
+      },
+      '/numbers/{e164}': {
+        get: op({ summary: 'Read one of the account\'s numbers', path: n.numberParam, ok: [200, n.numberSchema], errors: [404] }),
+        patch: op({
+          summary: 'Name a number and set how its calls are answered',
+          description: 'A refused routing step answers 422 invalid_routing naming its path (routing.options.1.agent_id).',
+          path: n.numberParam,
+          body: n.numberPatchBody,
+          ok: [200, n.numberSchema],
+          errors: [404, 422],
+        }),
+      },
+      '/queues': {
+        post: op({ summary: 'Create a call queue', body: q.createQueueBody, ok: [201, q.queueSchema], errors: [422] }),
+        get: op({ summary: "The account's call queues", ok: [200, q.queueListSchema], errors: [] }),
+      },
+      '/queues/{id}': {
+        get: op({ summary: 'Read a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
+        patch: op({ summary: 'Change a queue (members: the whole list)', path: q.queueParam, body: q.patchQueueBody, ok: [200, q.queueSchema], errors: [404, 422] }),
+        delete: op({ summary: 'Delete a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
+      },
+      '/mailboxes': {
+        post: op({ summary: 'Create a mailbox for voicemails', body: mb.createMailboxBody, ok: [201, mb.mailboxSchema], errors: [422] }),
+        get: op({ summary: "The account's mailboxes", ok: [200, mb.mailboxListSchema], errors: [] }),
+      },
+      '/mailboxes/{id}': {
+        get: op({ summary: 'Read a mailbox', path: mb.mailboxParam, ok: [200, mb.mailboxSchema], errors: [404] }),
+      },
+      '/sim/calls': {
+        post: op({
+          summary: "The simulated network rings one of the account's numbers as a caller (201: the inbound call, ringing)",
+          body: sim.simCallBody,
+          ok: [201, c.callRecordSchema],
+          errors: [422],
+        }),
       },
       '/tenants/{account_id}/api-keys': {
         post: op({ summary: 'Create an API key; the key is in this reply only', path: a.tenantParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404, 422] }),

@@ -7,6 +7,7 @@ import * as m004calls from './migrations/004_calls.js';
 import * as m005 from './migrations/005_claim.js';
 import * as m006 from './migrations/006_credit_stripes.js';
 import * as m007 from './migrations/007_campaigns.js';
+import * as m008 from './migrations/008_numbers.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '005_claim': m005,
   '006_credit_stripes': m006,
   '007_campaigns': m007,
+  '008_numbers': m008,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -5,6 +5,8 @@ import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { CHANNELS, notify } from '../db/notify.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
+import type { CallerScript } from '../voice/gateways/gateway.js';
+import type { WaitingIn } from '../voice/routing/queue-events.js';
 
 interface TranscriptItem {
   speaker: 'agent' | 'caller';
@@ -81,9 +83,13 @@ export interface CallRow {
   due_at: Date | null;
   lease_owner: string | null;
   lease_until: Date | null;
+  /** An inbound call from the simulated network: what its caller does. */
+  sim_caller: CallerScript | null;
+  /** The queue the caller waits in, while it waits. */
+  queue: WaitingIn | null;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign'] as const;
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue'] as const;
 
 function encode(patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...patch };
@@ -100,6 +106,12 @@ export async function getCall(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string
 export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).first();
 
 /** callById, holding the row until the transaction `db` ends: a transition of the call waits for it, or it for the transition. */
+/** The call while it is live and leased to `owner`; undefined once it moved on (hung up by the API, the lease lost). */
+export async function heldLiveCall(db: Knex, id: string, owner: string): Promise<CallRow | undefined> {
+  const row = await callById(db, id);
+  return row && row.lease_owner === owner && LIVE.includes(row.status) ? row : undefined;
+}
+
 export const lockCallById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).forUpdate().first();
 
 export async function findByIdempotencyKey(db: Knex, tenantId: string, key: string): Promise<CallRow | undefined> {
@@ -198,7 +210,8 @@ export async function markFinal(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, patc
 const DEADLINE = `answered_at + max_duration_sec * interval '1 second'`;
 
 /**
- * Claim one due call for `owner`: a queued call never dialled, or an ended call whose summary and
+ * Claim one due call for `owner`: a queued call never dialled, an inbound call ringing that nobody
+ * picked up yet, or an ended call whose summary and
  * result are still to be written. SKIP LOCKED lets replicas claim side by side.
  */
 export async function claimDueCall(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, owner: string, leaseMs: number): Promise<CallRow | null> {
@@ -207,7 +220,8 @@ export async function claimDueCall(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, o
   const { rows } = await ctx.db.raw(
     `with candidate as (
        select id, due_at from calls
-       where due_at <= ? and lease_owner is null and ((status = 'queued' and lease_until is null) or (status in (${ENDED.map(() => '?').join(', ')}) and not final))
+       where due_at <= ? and lease_owner is null and ((status = 'queued' and lease_until is null)
+         or (direction = 'inbound' and status = 'ringing' and lease_until is null) or (status in (${ENDED.map(() => '?').join(', ')}) and not final))
        order by due_at
        limit 1
        for update skip locked

@@ -120,7 +120,8 @@ function takeMessage(ctx: Ctx, call: CallRow): TurnTool {
           tenant_id: call.tenant_id,
           call_id: call.id,
           kind: 'ai_message',
-          caller: call.to_number,
+          // The person on the line: whom a placed call rang, or who rang in.
+          caller: call.direction === 'inbound' ? call.from_number : call.to_number,
           summary,
           details,
           agent_id: call.agent_id,

@@ -7,8 +7,8 @@ import { callById, markFinal, type CallRow } from '../store/calls.js';
 import { addDoNotCall } from '../store/do-not-call.js';
 import { listMessages } from '../store/messages.js';
 import { getTenant } from '../store/tenants.js';
-import { messagesOfCall, type VoiceMessageRow } from '../store/voice-messages.js';
-import { agentRef } from '../ids.js';
+import { messagesOfCall } from '../store/voice-messages.js';
+import { messageView, type MessageRow } from '../messages/view.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
 import { enqueueCallEvent } from './events.js';
 import { isLive } from './state.js';
@@ -30,21 +30,9 @@ async function summaryOf(ctx: Ctx, call: CallRow): Promise<string> {
 }
 
 /** message.created: the message, and the call it was taken on. */
-function messageEvent(m: VoiceMessageRow, call: CallRow) {
+function messageEvent(m: MessageRow, call: CallRow) {
   return {
-    message: {
-      id: m.id,
-      kind: m.kind,
-      caller: m.caller,
-      summary: m.summary,
-      details: m.details,
-      agent_id: m.agent_id ? agentRef(m.agent_id) : null,
-      status: m.status,
-      created_at: m.created_at.toISOString(),
-      ...(m.kind === 'voicemail'
-        ? { duration_sec: m.duration_sec, mailbox_id: null, mailbox_name: null, recording_url: `/v1/messages/${m.id}/recording` }
-        : {}),
-    },
+    message: messageView(m),
     call: { id: call.id, from: call.from_number, to: call.to_number, created_at: call.created_at.toISOString() },
   };
 }

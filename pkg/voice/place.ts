@@ -6,6 +6,7 @@ import { parseAgentRef, prefixedId } from '../ids.js';
 import { getUsableAgent, listAgents } from '../store/agents.js';
 import { findByIdempotencyKey, insertCall, type CallRow } from '../store/calls.js';
 import { isDoNotCall } from '../store/do-not-call.js';
+import { defaultNumber, findNumber } from '../store/phone-numbers.js';
 import { requireFeature, type Tenant } from '../store/tenants.js';
 import { destinationProblem } from '../outbound/guard.js';
 import { toE164 } from './numbers.js';
@@ -70,12 +71,25 @@ export async function agentFor(ctx: Ctx, tenant: Tenant, ref: string | undefined
   return first.id;
 }
 
+/**
+ * The number the call comes from: `from` when it is one of the account's numbers (no caller id of
+ * anyone else's), else the account's default; the deployment's caller id while it has no number.
+ */
+async function callerId(ctx: Ctx, tenant: Tenant, raw: string | undefined): Promise<string> {
+  if (raw === undefined) return (await defaultNumber(ctx, tenant.id)) ?? ctx.config.SWITCHBOARD_CALLER_ID;
+  const from = toE164(raw, tenant.country);
+  if (!from) throw new Unprocessable(`from: ${raw} is not a valid phone number`, 'invalid_from');
+  if ((await findNumber(ctx.db, from))?.tenantId !== tenant.id) {
+    throw new Unprocessable(`from: ${from} is not one of the account's numbers (GET /v1/numbers)`, 'invalid_from');
+  }
+  return from;
+}
+
 /** Refuses a request no call can be placed for; else its numbers in E.164 and its agent. */
 async function validateCallRequest(ctx: Ctx, tenant: Tenant, input: PlaceCallInput) {
   const to = toE164(input.to, tenant.country);
   if (!to) throw new Unprocessable(`to: ${input.to} is not a valid phone number (E.164, or national in ${tenant.country})`, 'invalid_to');
-  const from = input.from === undefined ? ctx.config.SWITCHBOARD_CALLER_ID : toE164(input.from, tenant.country);
-  if (!from) throw new Unprocessable(`from: ${input.from} is not a valid phone number`, 'invalid_from');
+  const from = await callerId(ctx, tenant, input.from);
   if (input.voice !== undefined && !isVoice(input.voice)) {
     throw new Unprocessable(`voice: ${input.voice} is not in the voice catalogue (GET /v1/voices)`, 'invalid_voice');
   }

@@ -2,6 +2,12 @@
 // audio passes through it.
 const RATE = 8000;
 
+/** Words a second of speech, to give a voicemail its length. */
+const WORDS_PER_SEC = 2.5;
+
+/** How long `text` takes to say, in whole seconds (at least one). */
+export const spokenSeconds = (text: string): number => Math.max(1, Math.ceil(text.trim().split(/\s+/).length / WORDS_PER_SEC));
+
 /** 8 kHz, 16-bit mono PCM WAV of `seconds` seconds. */
 export function simulatedRecording(seconds: number): Buffer {
   const samples = Math.max(1, Math.round(seconds * RATE));

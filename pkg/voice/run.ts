@@ -16,16 +16,18 @@ import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { callTools, outcomesOf, type CallDecision } from './call-tools.js';
 import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
 import { finalizeCall } from './finalize.js';
+import { spokenSeconds } from './recording.js';
+import { HeldCall } from './held-call.js';
 import type { CallEvent } from './state.js';
-import { isLive } from './state.js';
 
-/** Words a second of speech, to give a voicemail its length. */
-const WORDS_PER_SEC = 2.5;
-
-const END_EVENT: Record<EndCause, CallEvent> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', callee_hangup: 'hang_up' };
+const END_EVENT: Record<EndCause, CallEvent> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', callee_hangup: 'hang_up', caller_hangup: 'hang_up' };
 
 function instructions(call: CallRow, machine: boolean): string {
-  const lines = [`PHONE CALL ${call.id}: you are calling ${call.to_number} on a live phone line. Everything you write is spoken aloud; keep it short and natural.`];
+  const who =
+    call.direction === 'inbound'
+      ? `${call.from_number} called the company on ${call.to_number} and you answered`
+      : `you are calling ${call.to_number}`;
+  const lines = [`PHONE CALL ${call.id}: ${who} on a live phone line. Everything you write is spoken aloud; keep it short and natural.`];
   if (call.task) lines.push(`Task: ${call.task}`);
   if (Object.keys(call.context).length) lines.push(`Facts you may use: ${JSON.stringify(call.context)}`);
   if (machine) {
@@ -43,7 +45,7 @@ function instructions(call: CallRow, machine: boolean): string {
 }
 
 /** A wake-up that is remembered when nobody is waiting for it. */
-class Signal {
+export class Signal {
   private pending = false;
   private wake: (() => void) | null = null;
   poke(): void {
@@ -65,20 +67,14 @@ class Signal {
   }
 }
 
-class CallSession {
-  private row: CallRow;
+class CallSession extends HeldCall {
   private tenant!: Tenant;
   private agent!: Agent;
   private conversation: Conversation | null = null;
   private steered = 0;
 
-  constructor(
-    private readonly ctx: Ctx,
-    private readonly line: Line,
-    row: CallRow,
-    private readonly owner: string,
-  ) {
-    this.row = row;
+  constructor(ctx: Ctx, line: Line, row: CallRow, owner: string) {
+    super(ctx, line, row, owner);
     this.steered = row.steering.length;
   }
 
@@ -92,19 +88,6 @@ class CallSession {
   private async end(event: CallEvent, cause: string): Promise<void> {
     await this.line.hangup();
     await this.move(event, ending(this.row, this.ctx.clock.now(), cause));
-  }
-
-  private async speak(text: string): Promise<void> {
-    await this.line.say(text);
-    await appendTranscript(this.ctx, this.row.id, { speaker: 'agent', text });
-  }
-
-  /** Whether this loop still holds a live call; reads the row again. */
-  private async stillOurs(): Promise<boolean> {
-    const row = await callById(this.ctx.db, this.row.id);
-    if (!row || row.lease_owner !== this.owner || !isLive(row.status)) return false;
-    this.row = row;
-    return true;
   }
 
   /** Steering written since the last look: instructions join the agent's context, `say` is spoken now. */
@@ -122,18 +105,32 @@ class CallSession {
     }
   }
 
-  private async answered(machine: boolean): Promise<boolean> {
+  /** The call's agent, and a new conversation for what is said. */
+  private async meetAgent(): Promise<Conversation> {
     const { ctx, row } = this;
     this.tenant = await getTenant(ctx, row.tenant_id);
     this.agent = await getUsableAgent(ctx, row.tenant_id, row.agent_id!);
     this.conversation = await createConversation(ctx, { tenantId: row.tenant_id, agentId: this.agent.id, contactId: null, channel: 'voice' });
+    return this.conversation;
+  }
+
+  /** An answered inbound call handed to the agent: it says the greeting, then the caller speaks. */
+  async greet(greeting: string): Promise<void> {
+    const conversation = await this.meetAgent();
+    this.row = await updateCall(this.ctx, this.row.id, { conversation_id: conversation.id });
+    await this.sayGreeting(greeting);
+  }
+
+  private async answered(machine: boolean): Promise<boolean> {
+    const { ctx, row } = this;
+    const conversation = await this.meetAgent();
     const now = ctx.clock.now();
     const deadline = new Date(now.getTime() + row.max_duration_sec * 1000);
     const leaseEnd = row.lease_until ?? deadline;
     const moved = await this.move('answer', {
       answered_at: now,
       handler: 'ai',
-      conversation_id: this.conversation.id,
+      conversation_id: conversation.id,
       // Also due when max_duration_sec runs out: the sweep hangs up then.
       due_at: deadline < leaseEnd ? deadline : leaseEnd,
     });
@@ -142,12 +139,12 @@ class CallSession {
       await this.voicemail();
       return false;
     }
-    if (this.row.greeting) await this.greet(this.row.greeting);
+    if (this.row.greeting) await this.sayGreeting(this.row.greeting);
     return true;
   }
 
-  /** The campaign's greeting, said first; the agent's conversation holds it as its own words. */
-  private async greet(greeting: string): Promise<void> {
+  /** A greeting (an inbound number's, a campaign's), said first; the agent's conversation holds it as its own words. */
+  private async sayGreeting(greeting: string): Promise<void> {
     await appendMessage(this.ctx, this.conversation!.id, 'assistant', greeting, { agentId: this.agent.id });
     await this.speak(greeting);
   }
@@ -199,7 +196,7 @@ class CallSession {
         summary: message,
         details: {},
         agent_id: this.row.agent_id,
-        duration_sec: Math.max(1, Math.ceil(message.split(/\s+/).length / WORDS_PER_SEC)),
+        duration_sec: spokenSeconds(message),
       });
     }
     await updateCall(this.ctx, this.row.id, {
@@ -241,14 +238,17 @@ class CallSession {
         return this.answered(event.machine);
       case 'speech':
         return this.heard(event.text);
+      case 'keys':
+        // The agent listens for words; keys pressed while it talks are not for it.
+        return true;
       case 'ended':
         await this.move(END_EVENT[event.cause], ending(this.row, now, event.cause));
         return false;
     }
   }
 
-  async run(signal: Signal): Promise<void> {
-    let next = this.line.next();
+  /** `next`: the line's next event when someone already asked for it. */
+  async run(signal: Signal, next = this.line.next()): Promise<void> {
     for (;;) {
       const woke = await Promise.race([next.then((event) => ({ event })), signal.wait().then(() => null)]);
       if (woke) {
@@ -262,6 +262,13 @@ class CallSession {
     }
     await this.line.hangup();
   }
+}
+
+/** The agent of an answered inbound call (its row names the agent) converses until the call ends. */
+export async function converse(ctx: Ctx, line: Line, next: Promise<LineEvent>, row: CallRow, owner: string, signal: Signal, greeting: string): Promise<void> {
+  const session = new CallSession(ctx, line, row, owner);
+  await session.greet(greeting);
+  await session.run(signal, next);
 }
 
 /** Run a call claimed by `owner`: dial it when queued, then write its summary and result once it ended. */

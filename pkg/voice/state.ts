@@ -1,5 +1,6 @@
 // The call lifecycle (DECISIONS.md), row by row. Code asks `transition(from, event)`; tests iterate
-// over TRANSITIONS. Rows not listed here do not happen.
+// over TRANSITIONS. Rows not listed here do not happen. A placed call starts queued; a call arriving
+// on a number starts ringing (DECISIONS.md "Inbound call states").
 import { sourcesIn, targetIn } from '../state-table.js';
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in-progress', 'completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
@@ -20,9 +21,9 @@ interface CallTransition {
 
 export const CALL_TRANSITIONS: readonly CallTransition[] = [
   { from: 'queued', event: 'ring', to: 'ringing', effect: 'call.initiated' },
-  { from: 'ringing', event: 'answer', to: 'in-progress', effect: 'answered_at set; call.answered, call.updated (handler ai)' },
+  { from: 'ringing', event: 'answer', to: 'in-progress', effect: 'answered_at set; call.answered, call.updated (handler ai, or an inbound call\'s first step)' },
   { from: 'ringing', event: 'busy', to: 'busy', effect: 'call.ended' },
-  { from: 'ringing', event: 'no_answer', to: 'no-answer', effect: 'call.ended' },
+  { from: 'ringing', event: 'no_answer', to: 'no-answer', effect: 'call.ended; inbound: the number has no routing' },
   { from: 'queued', event: 'fail', to: 'failed', effect: 'call.ended; the network refused the call' },
   { from: 'ringing', event: 'fail', to: 'failed', effect: 'call.ended' },
   { from: 'queued', event: 'cancel', to: 'canceled', effect: 'hung up by API before answer; call.ended' },

@@ -20,6 +20,7 @@ export function callRecord(r: CallRow) {
     hangup_cause: r.hangup_cause,
     handler: r.handler,
     ai: r.agent_id ? { agent_id: agentRef(r.agent_id) } : null,
+    queue: r.queue,
     max_duration_sec: r.max_duration_sec,
     metadata: r.metadata,
     ...(r.campaign ? { campaign: { id: r.campaign.id, run_id: r.campaign.run_id, contact_id: r.campaign.contact_id } } : {}),

@@ -17,6 +17,8 @@ export interface DeliveryOutcome {
   error: string | null;
 }
 
+type SendCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound'>;
+
 /** One request to send: its id and type name it (webhook-id, the delivery policy); `body` is posted as JSON. */
 export interface Outgoing {
   id: string;
@@ -30,11 +32,13 @@ export interface Outgoing {
 /** A webhook event: the envelope is the body. */
 export const envelopeOutgoing = (envelope: Envelope): Outgoing => ({ id: envelope.id, type: envelope.type, tenantId: envelope.tenant_id, body: envelope });
 
-export async function sendEvent(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound'>,
-  url: string,
-  outgoing: Outgoing,
-): Promise<DeliveryOutcome> {
+export async function sendEvent(ctx: SendCtx, url: string, outgoing: Outgoing): Promise<DeliveryOutcome> {
+  const { answer: _answer, ...outcome } = await askReceiver(ctx, url, outgoing);
+  return outcome;
+}
+
+/** One try, keeping what the receiver answered (a routing webhook's answer is the next step). */
+export async function askReceiver(ctx: SendCtx, url: string, outgoing: Outgoing): Promise<DeliveryOutcome & { answer: string | null }> {
   const body = JSON.stringify(outgoing.body);
   try {
     const secret = await webhookSecret(ctx, outgoing.tenantId);
@@ -50,9 +54,9 @@ export async function sendEvent(
       followRedirects: false,
     });
     const delivered = res.status >= 200 && res.status < 300;
-    return { delivered, status: res.status, error: delivered ? null : `the receiver answered HTTP ${res.status}` };
+    return { delivered, status: res.status, error: delivered ? null : `the receiver answered HTTP ${res.status}`, answer: res.body };
   } catch (err) {
-    if (err instanceof OutboundError || err instanceof DomainError) return { delivered: false, status: null, error: err.message };
+    if (err instanceof OutboundError || err instanceof DomainError) return { delivered: false, status: null, error: err.message, answer: null };
     throw err;
   }
 }

@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-export type EventClass = 'call_event' | 'call_result' | 'message' | 'message_test' | 'campaign';
+export type EventClass = 'call_event' | 'call_result' | 'message' | 'message_test' | 'campaign' | 'routing_step';
 
 export interface DeliveryPolicy {
   /** Tries before giving up, the first one included. */
@@ -30,12 +30,15 @@ export function deliveryPolicies(config: Pick<Config, 'SWITCHBOARD_WEBHOOK_RETRY
     // Campaign results and summaries (delivery rule 5): resent after 1, 2, 4 and 8 minutes, then every
     // 15, for an hour: tries at 0, 1, 3, 7, 15, 30, 45 and 60 minutes.
     campaign: { tries: 8, retryAfterMs: [1, 2, 4, 8, 15].map((m) => m * MINUTE), answerWindowMs: 10 * SECOND },
+    // A routing webhook step (DECISIONS.md "Routing"): the caller waits, so one try, 3 s, then the fallback.
+    routing_step: { tries: 1, retryAfterMs: [], answerWindowMs: 3 * SECOND },
   };
 }
 
 /** The class of an event type: by its whole name, else by the part before its first dot (`call.ended`: `call`). */
 const CLASS_OF_TYPE: ReadonlyMap<string, EventClass> = new Map([
   ['call.result', 'call_result'],
+  ['call.routing', 'routing_step'],
   ['message.created', 'message'],
   ['message.test', 'message_test'],
   ['campaign', 'campaign'],

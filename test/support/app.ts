@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../../pkg/clock.js';
 import { ManualClock } from './clock.js';
 import { startRuntime, type Runtime } from '../../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
+import { addNumber } from '../../pkg/store/phone-numbers.js';
 import { createApp, createHttpServer } from '../../api/server.js';
 import { startControllers, type Controllers } from '../../controllers/index.js';
 import { testDatabaseUrl } from './hooks.js';
@@ -39,7 +40,8 @@ export interface TestApp {
   clock: Clock;
   /** Every log line the server wrote, raw. */
   logs: string[];
-  company(opts?: { name?: string; credits?: number; systemPrompt?: string }): Promise<Bootstrapped & { client: Client }>;
+  /** `numbers`: phone numbers (E.164) the operator assigns it, as `admin number add` does; the first is its default. */
+  company(opts?: { name?: string; credits?: number; systemPrompt?: string; numbers?: string[] }): Promise<Bootstrapped & { client: Client }>;
   client(apiKey?: string): Client;
   /** The controller manager, when started with `controllers: true`. */
   controllers?: Controllers;
@@ -133,6 +135,7 @@ export async function startTestApp(
     logs,
     async company(o = {}) {
       const made = await bootstrapTenant(runtime.ctx, { name: o.name ?? `Company ${++companies}`, credits: o.credits, systemPrompt: o.systemPrompt });
+      for (const number of o.numbers ?? []) await addNumber(runtime.ctx, made.tenantId, number);
       return { ...made, client: clientFor(url, made.apiKey) };
     },
     client: (apiKey) => clientFor(url, apiKey),

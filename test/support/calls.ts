@@ -49,17 +49,18 @@ export function scenarioFile(): string {
 }
 
 export interface CallsApp extends TestApp {
-  /** Replies of the agent on the call whose task is `task`, one per model request, in order. */
+  /** Replies of the agent on the call whose task is `task` (an inbound call: whose caller is `task`), one per model request, in order. */
   script(task: string, ...replies: ScriptedReply[]): void;
-  /** A company with the voice_api feature (and any other settings). */
-  voiceCompany(settings?: TenantSettings): ReturnType<TestApp['company']>;
+  /** A company with the voice_api feature (and any other settings), owning `numbers` (the first its default). */
+  voiceCompany(settings?: TenantSettings & { numbers?: string[] }): ReturnType<TestApp['company']>;
 }
 
+/** The call's task, or for an inbound call its caller's number: what its script is kept under. */
 const taskOf = (request: ChatCompletionCreateParams): string | null => {
   for (const m of request.messages) {
-    if (m.role !== 'system' || typeof m.content !== 'string') continue;
-    const found = /^Task: (.*)$/m.exec(m.content);
-    if (found && m.content.startsWith('PHONE CALL')) return found[1]!;
+    if (m.role !== 'system' || typeof m.content !== 'string' || !m.content.startsWith('PHONE CALL')) continue;
+    const found = /^Task: (.*)$/m.exec(m.content) ?? /^PHONE CALL \S+: (\+\d+) called the company/.exec(m.content);
+    if (found) return found[1]!;
   }
   return null;
 };
@@ -81,8 +82,8 @@ export async function startCallsApp(opts: Parameters<typeof startJobsApp>[0] = {
     script(task, ...replies) {
       scripts.set(task, replies);
     },
-    async voiceCompany(settings = {}) {
-      const company = await app.company();
+    async voiceCompany({ numbers, ...settings } = {}) {
+      const company = await app.company({ numbers });
       await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], ...settings });
       return company;
     },

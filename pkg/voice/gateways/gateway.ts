@@ -2,13 +2,15 @@
 // events coming back from the line. A real carrier plugs in by implementing Gateway.
 
 /** Why the far end ended the line. */
-export type EndCause = 'busy' | 'no-answer' | 'failed' | 'callee_hangup';
+export type EndCause = 'busy' | 'no-answer' | 'failed' | 'callee_hangup' | 'caller_hangup';
 
 export type LineEvent =
   | { type: 'ringing' }
   /** machine: an answering machine took the call (speak after the beep). */
   | { type: 'answered'; machine: boolean }
   | { type: 'speech'; text: string }
+  /** Keys pressed on the far end's keypad. */
+  | { type: 'keys'; keys: string }
   | { type: 'ended'; cause: EndCause };
 
 export interface Line {
@@ -25,9 +27,25 @@ interface DialRequest {
   to: string;
 }
 
+/** What a simulated caller does: after each thing it hears, its next press while any are left, else its next line ('' stays silent). */
+export interface CallerScript {
+  lines: string[];
+  presses: string[];
+}
+
+interface PickUpRequest {
+  callId: string;
+  from: string;
+  to: string;
+  /** The simulated network's caller; null for a real one. */
+  caller: CallerScript | null;
+}
+
 export interface Gateway {
   name: string;
   dial(req: DialRequest): Promise<Line>;
+  /** Take the line of a call ringing in on one of our numbers. */
+  pickUp(req: PickUpRequest): Promise<Line>;
 }
 
 /** Events in arrival order, handed out one `next()` at a time. */

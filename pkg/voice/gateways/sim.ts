@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { ConfigError } from '../../config.js';
 import { EventQueue, type Gateway, type Line, type LineEvent } from './gateway.js';
+import { SimCallerLine } from './sim-caller.js';
 import defaults from './sim-scenarios.json' with { type: 'json' };
 
 const scenarioSchema = z
@@ -125,5 +126,7 @@ export function createSimGateway(table: ScenarioTable, clock: Clock): Gateway {
   return {
     name: 'sim',
     dial: async ({ to }) => new SimLine(table.numbers[to] ?? table.default, clock),
+    // A call ringing in comes from a simulated caller only (POST /v1/sim/calls), whose script it carries.
+    pickUp: async ({ caller }) => new SimCallerLine(caller ?? { lines: [], presses: [] }, clock),
   };
 }

@@ -53,7 +53,7 @@ describe('Calls API', () => {
       const us = await client.post('/v1/calls', { to: '(202) 555-0110' });
       expect(us.status).to.equal(201);
       expect(us.body.to).to.equal('+12025550110');
-      const german = await app.voiceCompany({ country: 'DE' });
+      const german = await app.voiceCompany({ country: 'DE', numbers: ['+493087654321'] });
       const de = await german.client.post('/v1/calls', { to: '030 12345678', from: '+49 30 87654321' });
       expect(de.status, JSON.stringify(de.body)).to.equal(201);
       expect(de.body).to.include({ to: '+493012345678', from: '+493087654321' });
@@ -344,7 +344,7 @@ describe('Calls API', () => {
     });
 
     it('filters by status, direction, to, from and creation time', async () => {
-      const { client } = await app.company();
+      const { client } = await app.company({ numbers: ['+12025550100', '+12025550199'] });
       const a = (await client.post('/v1/calls', { to: NUMBERS.answer })).body;
       const b = (await client.post('/v1/calls', { to: NUMBERS.busy, from: '+12025550199' })).body;
       await client.post(`/v1/calls/${a.id}/hangup`);

@@ -1,0 +1,99 @@
+// The account's call queues: members (people with phones) rung longest-idle first, how long a caller
+// waits at most, and what the caller hears meanwhile.
+import type { Ctx } from '../context.js';
+import { NotFound } from '../errors.js';
+import { prefixedId } from '../ids.js';
+
+export interface QueueMember {
+  id: string;
+  name: string;
+  phone: string;
+  available: boolean;
+}
+
+export interface Queue {
+  id: string;
+  tenantId: string;
+  name: string;
+  members: QueueMember[];
+  maxWaitSec: number;
+  holdMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QueueInput {
+  name?: string;
+  members?: QueueMember[];
+  max_wait_sec?: number;
+  hold_message?: string | null;
+}
+
+type Q = Pick<Ctx, 'db' | 'clock'>;
+
+const toQueue = (r: Record<string, any>): Queue => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  name: r.name,
+  members: r.members,
+  maxWaitSec: r.max_wait_sec,
+  holdMessage: r.hold_message,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+const columns = (input: QueueInput) => ({
+  ...(input.name !== undefined ? { name: input.name } : {}),
+  ...(input.members !== undefined ? { members: JSON.stringify(input.members) } : {}),
+  ...(input.max_wait_sec !== undefined ? { max_wait_sec: input.max_wait_sec } : {}),
+  ...(input.hold_message !== undefined ? { hold_message: input.hold_message } : {}),
+});
+
+export async function createQueue(ctx: Q, tenantId: string, input: QueueInput & { name: string }): Promise<Queue> {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db('queues').insert({ id: prefixedId('que'), tenant_id: tenantId, ...columns(input), created_at: now, updated_at: now }).returning('*');
+  return toQueue(row);
+}
+
+export async function listQueues(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<Queue[]> {
+  return (await ctx.db('queues').where({ tenant_id: tenantId }).orderBy(['created_at', 'id'])).map(toQueue);
+}
+
+/** The tenant's queue, or NotFound (another tenant's answers the same). */
+export async function getQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Queue> {
+  const row = await ctx.db('queues').where({ tenant_id: tenantId, id }).first();
+  if (!row) throw new NotFound(`No queue ${id} on this account`);
+  return toQueue(row);
+}
+
+export async function updateQueue(ctx: Q, tenantId: string, id: string, input: QueueInput): Promise<Queue> {
+  const [row] = await ctx.db('queues').where({ tenant_id: tenantId, id }).update({ ...columns(input), updated_at: ctx.clock.now() }).returning('*');
+  if (!row) throw new NotFound(`No queue ${id} on this account`);
+  return toQueue(row);
+}
+
+export async function deleteQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Queue> {
+  const [row] = await ctx.db('queues').where({ tenant_id: tenantId, id }).del().returning('*');
+  if (!row) throw new NotFound(`No queue ${id} on this account`);
+  return toQueue(row);
+}
+
+/** The available members, longest idle first (never rung from the queue first, then in the queue's order). */
+export async function membersToRing(ctx: Pick<Ctx, 'db'>, queue: Queue): Promise<QueueMember[]> {
+  const idle = new Map<string, number>(
+    (await ctx.db('queue_member_idle').where({ queue_id: queue.id })).map((r: any) => [r.member_id, r.idle_since.getTime()]),
+  );
+  return queue.members
+    .map((member, order) => ({ member, order, since: idle.get(member.id) ?? -Infinity }))
+    .filter(({ member }) => member.available)
+    .sort((a, b) => a.since - b.since || a.order - b.order)
+    .map(({ member }) => member);
+}
+
+/** The member finished a call from the queue now. */
+export async function markIdle(ctx: Q, queueId: string, memberId: string): Promise<void> {
+  await ctx.db('queue_member_idle')
+    .insert({ queue_id: queueId, member_id: memberId, idle_since: ctx.clock.now() })
+    .onConflict(['queue_id', 'member_id'])
+    .merge();
+}

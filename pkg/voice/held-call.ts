@@ -1,0 +1,26 @@
+// A call on the line held by one controller: what it says is heard and written to the transcript,
+// and before acting it checks the call is still live and still its own.
+import type { Ctx } from '../context.js';
+import { appendTranscript, heldLiveCall, type CallRow } from '../store/calls.js';
+import type { Line } from './gateways/index.js';
+
+export abstract class HeldCall {
+  constructor(
+    protected readonly ctx: Ctx,
+    protected readonly line: Line,
+    protected row: CallRow,
+    protected readonly owner: string,
+  ) {}
+
+  protected async speak(text: string): Promise<void> {
+    await this.line.say(text);
+    await appendTranscript(this.ctx, this.row.id, { speaker: 'agent', text });
+  }
+
+  /** Whether this loop still holds a live call (the API may have hung up, the lease may be lost); reads the row again. */
+  protected async stillOurs(): Promise<boolean> {
+    const row = await heldLiveCall(this.ctx.db, this.row.id, this.owner);
+    if (row) this.row = row;
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,297 @@
+// An inbound call on the line: the platform answers it with its number's routing and follows the
+// steps (DECISIONS.md "Routing"), each one reached announced with call.updated, until the call ends.
+import type { Ctx } from '../../context.js';
+import { CHANNELS } from '../../db/notify.js';
+import { NotFound } from '../../errors.js';
+import { parseAgentRef } from '../../ids.js';
+import { appendTranscript, callById, unleaseCall, type CallRow } from '../../store/calls.js';
+import { findNumber } from '../../store/phone-numbers.js';
+import { getMailbox } from '../../store/mailboxes.js';
+import { getQueue, markIdle, membersToRing } from '../../store/queues.js';
+import { insertVoiceMessage } from '../../store/voice-messages.js';
+import type { Gateway, Line, LineEvent } from '../gateways/index.js';
+import { applyCallEvent, ending } from '../events.js';
+import { finalizeCall } from '../finalize.js';
+import { HeldCall } from '../held-call.js';
+import { spokenSeconds } from '../recording.js';
+import { converse, Signal } from '../run.js';
+import { askForStep } from './ask-webhook.js';
+import { keyOf } from './menu-keys.js';
+import { enterQueue, leaveQueue } from './queue-events.js';
+import { reachStep } from './reach.js';
+import type { RoutingStep } from './steps.js';
+
+/** Said when an ai step names no greeting. */
+const DEFAULT_GREETING = 'Hello, how can I help you?';
+
+/** A voicemail ends after this much silence, as a recorder's timeout does, and is at most MAX_VOICEMAIL_SEC long. */
+const VOICEMAIL_SILENCE_MS = 5000;
+const MAX_VOICEMAIL_SEC = 120;
+
+/** What a step names, or null when it was deleted since the routing was written (nobody can take the call there). */
+const unlessDeleted = <T>(lookup: Promise<T>): Promise<T | null> =>
+  lookup.catch((err) => {
+    if (err instanceof NotFound) return null;
+    throw err;
+  });
+
+type Heard = LineEvent | { type: 'timeout' } | { type: 'gone' };
+
+class InboundCall extends HeldCall {
+  private next: Promise<LineEvent>;
+
+  constructor(
+    ctx: Ctx,
+    private readonly gateway: Gateway,
+    line: Line,
+    row: CallRow,
+    owner: string,
+    private readonly signal: Signal,
+  ) {
+    super(ctx, line, row, owner);
+    this.next = line.next();
+  }
+
+  /** The caller's next event, a timeout after `ms` on the process's clock, or gone when the call ended elsewhere. */
+  private async listen(ms: number): Promise<Heard> {
+    let cancel = () => {};
+    const timeout = new Promise<Heard>((resolve) => (cancel = this.ctx.clock.setTimer(ms, () => resolve({ type: 'timeout' }))));
+    try {
+      for (;;) {
+        const heard = await Promise.race([this.next, timeout, this.signal.wait().then(() => null)]);
+        if (heard === null) {
+          if (await this.stillOurs()) continue;
+          return { type: 'gone' };
+        }
+        if (heard.type !== 'timeout') this.next = this.line.next();
+        return heard;
+      }
+    } finally {
+      cancel();
+    }
+  }
+
+  /** The caller hung up (or the call ended elsewhere): the call is over. */
+  private async ended(heard: Heard): Promise<void> {
+    if (heard.type === 'ended') await applyCallEvent(this.ctx, this.row.id, 'hang_up', ending(this.row, this.ctx.clock.now(), heard.cause), this.owner);
+  }
+
+  private async hangUp(cause: string): Promise<void> {
+    await this.line.hangup();
+    await applyCallEvent(this.ctx, this.row.id, 'hang_up', ending(this.row, this.ctx.clock.now(), cause), this.owner);
+  }
+
+  /** Answer the call with its first step. False when it had ended meanwhile. */
+  async answer(step: RoutingStep): Promise<boolean> {
+    const moved = await applyCallEvent(this.ctx, this.row.id, 'answer', { answered_at: this.ctx.clock.now(), ...this.handlerOf(step) }, this.owner);
+    if (!moved) return false;
+    this.row = moved;
+    return true;
+  }
+
+  private handlerOf(step: RoutingStep): { handler: string; agent_id?: string } {
+    return step.type === 'ai' ? { handler: 'ai', agent_id: parseAgentRef(step.agent_id)! } : { handler: step.type };
+  }
+
+  /** Follow `step` to the end of the call; `reached`: its call.updated was already sent (with the answer). */
+  async follow(step: RoutingStep, reached = false): Promise<void> {
+    if (!reached) this.row = await reachStep(this.ctx, this.row, this.handlerOf(step));
+    switch (step.type) {
+      case 'ai':
+        return converse(this.ctx, this.line, this.next, this.row, this.owner, this.signal, step.greeting ?? DEFAULT_GREETING);
+      case 'menu':
+        return this.menu(step);
+      case 'webhook':
+        return this.follow((await askForStep(this.ctx, this.row, step.url)) ?? step.fallback);
+      case 'transfer':
+        return this.transfer(step.to);
+      case 'queue':
+        return this.queue(step.queue_id);
+      case 'voicemail':
+        return this.voicemail(step.mailbox_id);
+    }
+  }
+
+  /** Say the prompt and wait for a key or a word; after `retries` more tries without one, the fallback. */
+  private async menu(step: Extract<RoutingStep, { type: 'menu' }>): Promise<void> {
+    for (let attempt = 0; attempt <= step.retries; attempt++) {
+      await this.speak(attempt === 0 ? step.prompt : `Sorry, I did not get that. ${step.prompt}`);
+      const heard = await this.listen(step.timeout_sec * 1000);
+      if (heard.type === 'ended' || heard.type === 'gone') return this.ended(heard);
+      if (heard.type === 'speech' || heard.type === 'keys') {
+        await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text: heard.type === 'keys' ? `(pressed ${heard.keys})` : heard.text });
+        const key = keyOf(heard);
+        const chosen = key === null ? undefined : step.options[key];
+        if (chosen) return this.follow(chosen);
+      }
+    }
+    return this.follow(step.fallback);
+  }
+
+  /** The mailbox's greeting, then what the caller says until silence or hanging up is left as a voicemail. */
+  private async voicemail(mailboxId: string): Promise<void> {
+    const mailbox = await unlessDeleted(getMailbox(this.ctx, this.row.tenant_id, mailboxId));
+    if (!mailbox) return this.hangUp('mailbox_unavailable');
+    await this.speak(mailbox.greeting);
+    const said: string[] = [];
+    let heard: Heard;
+    for (;;) {
+      heard = await this.listen(VOICEMAIL_SILENCE_MS);
+      if (heard.type === 'speech') {
+        said.push(heard.text);
+        await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text: heard.text });
+      } else if (heard.type !== 'keys') break;
+    }
+    if (heard.type === 'gone') return;
+    // Nothing said is a missed call, not a message.
+    const text = said.join(' ');
+    if (text) {
+      await insertVoiceMessage(this.ctx, {
+        tenant_id: this.row.tenant_id,
+        call_id: this.row.id,
+        kind: 'voicemail',
+        caller: this.row.from_number,
+        summary: text,
+        details: {},
+        agent_id: null,
+        duration_sec: Math.min(MAX_VOICEMAIL_SEC, spokenSeconds(text)),
+        mailbox_id: mailbox.id,
+      });
+    }
+    return heard.type === 'ended' ? this.ended(heard) : this.hangUp('voicemail_recorded');
+  }
+
+  /** Bridge the caller to `to` on the network: what one says the other hears, until either hangs up. */
+  private async transfer(to: string): Promise<void> {
+    return this.bridge(await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to }), 'transfer');
+  }
+
+  /** The caller and `far` hear each other until either hangs up (or `far` never answers); then the call ends. */
+  private async bridge(far: Line, what: string): Promise<void> {
+    let farNext = far.next();
+    let cause = `${what}_ended`;
+    for (;;) {
+      const woke = await Promise.race([
+        this.next.then((event) => ({ side: 'caller' as const, event })),
+        farNext.then((event) => ({ side: 'far' as const, event })),
+        this.signal.wait().then(() => ({ side: 'row' as const })),
+      ]);
+      if (woke.side === 'row') {
+        // Hung up by the API, or the lease lost: both lines go down.
+        if (await this.stillOurs()) continue;
+        await far.hangup();
+        return;
+      }
+      if (woke.side === 'caller') {
+        this.next = this.line.next();
+        if (woke.event.type === 'ended') {
+          await far.hangup();
+          return this.ended(woke.event);
+        }
+        if (woke.event.type === 'speech') await far.say(woke.event.text);
+        continue;
+      }
+      farNext = far.next();
+      if (woke.event.type === 'ended') {
+        if (woke.event.cause !== 'callee_hangup') cause = `${what}_${woke.event.cause}`;
+        break;
+      }
+      if (woke.event.type === 'speech') await this.line.say(woke.event.text);
+    }
+    await this.hangUp(cause);
+  }
+
+  /** Ring one member until it answers or not, the caller hangs up, the wait is over, or the call ended elsewhere. */
+  private async ring(far: Line, waitOver: Promise<'wait_over'>): Promise<'answered' | 'unanswered' | 'wait_over' | 'gone' | LineEvent> {
+    let farNext = far.next();
+    for (;;) {
+      const woke = await Promise.race([
+        this.next.then((event) => ({ side: 'caller' as const, event })),
+        farNext.then((event) => ({ side: 'far' as const, event })),
+        waitOver.then(() => ({ side: 'wait_over' as const })),
+        this.signal.wait().then(() => ({ side: 'row' as const })),
+      ]);
+      if (woke.side === 'wait_over') return 'wait_over';
+      if (woke.side === 'row') {
+        if (await this.stillOurs()) continue;
+        return 'gone';
+      }
+      if (woke.side === 'caller') {
+        this.next = this.line.next();
+        if (woke.event.type === 'ended') return woke.event;
+        continue;
+      }
+      if (woke.event.type === 'answered') return 'answered';
+      if (woke.event.type === 'ended') return 'unanswered';
+      farNext = far.next();
+    }
+  }
+
+  /** Wait in the queue while its available members are rung, longest idle first; the first to answer takes the caller. */
+  private async queue(queueId: string): Promise<void> {
+    const queue = await unlessDeleted(getQueue(this.ctx, this.row.tenant_id, queueId));
+    if (!queue) return this.hangUp('queue_unavailable');
+    this.row = await enterQueue(this.ctx, this.row, queue);
+    if (queue.holdMessage) await this.speak(queue.holdMessage);
+    let cancel = () => {};
+    const waitOver = new Promise<'wait_over'>((resolve) => (cancel = this.ctx.clock.setTimer(queue.maxWaitSec * 1000, () => resolve('wait_over'))));
+    // Nobody left to ring (or nobody available at all), unless the wait runs out first.
+    let reason: 'no_agents' | 'max_wait' = 'no_agents';
+    try {
+      for (const member of await membersToRing(this.ctx, queue)) {
+        const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to: member.phone });
+        const rung = await this.ring(far, waitOver);
+        if (rung === 'answered') {
+          this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'answered', member });
+          await this.bridge(far, 'queue');
+          return markIdle(this.ctx, queue.id, member.id);
+        }
+        await far.hangup();
+        if (rung === 'gone') return;
+        if (rung === 'wait_over') {
+          reason = 'max_wait';
+          break;
+        }
+        if (rung !== 'unanswered') {
+          await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' });
+          return this.ended(rung);
+        }
+      }
+    } finally {
+      cancel();
+    }
+    this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason });
+    await this.hangUp('queue_timeout');
+  }
+}
+
+/** Pick up a call ringing in, claimed by `owner`, and route it; then make it final. */
+export async function answerCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: string): Promise<void> {
+  const signal = new Signal();
+  const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
+    if (payload === row.id || payload === '') signal.poke();
+  });
+  let line: Line | null = null;
+  try {
+    line = await gateway.pickUp({ callId: row.id, from: row.from_number, to: row.to_number, caller: row.sim_caller });
+    const number = await findNumber(ctx.db, row.to_number);
+    const routing = number?.tenantId === row.tenant_id ? number.routing : null;
+    if (!routing) {
+      // Nobody is there to answer a number without routing.
+      await line.hangup();
+      await applyCallEvent(ctx, row.id, 'no_answer', ending(row, ctx.clock.now(), 'not_routed'), owner);
+    } else {
+      const call = new InboundCall(ctx, gateway, line, row, owner, signal);
+      if (await call.answer(routing)) await call.follow(routing, true);
+    }
+  } catch (err) {
+    ctx.log.error({ err, callId: row.id }, 'inbound call failed unexpectedly; hanging up');
+    const current = await callById(ctx.db, row.id);
+    if (current) await applyCallEvent(ctx, row.id, 'fail', ending(current, ctx.clock.now(), 'error'), owner);
+  } finally {
+    await line?.hangup();
+    unsubscribe();
+  }
+  await finalizeCall(ctx, row.id, owner);
+  await unleaseCall(ctx, row.id, owner);
+}

@@ -1,0 +1,13 @@
+// Reaching a routing step: the call's handler changes and call.updated says so, in one transaction.
+import type { Ctx } from '../../context.js';
+import { updateCall, type CallRow } from '../../store/calls.js';
+import { enqueueCallEvent } from '../events.js';
+
+export async function reachStep(ctx: Ctx, row: CallRow, patch: { handler: string; agent_id?: string }): Promise<CallRow> {
+  return ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const reached = await updateCall(tx, row.id, patch);
+    await enqueueCallEvent(tx, reached, 'call.updated');
+    return reached;
+  });
+}

@@ -1,0 +1,452 @@
+import { expect } from 'chai';
+import type { ServerResponse } from 'node:http';
+import { agentRef } from '../../../pkg/ids.js';
+import { createAgent } from '../../../pkg/store/agents.js';
+import { webhookSecret } from '../../../pkg/webhooks/secret.js';
+import type { Client } from '../../support/app.js';
+import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
+import { switchboard } from '../../support/cli.js';
+import { eventually } from '../../support/eventually.js';
+import { startHttpsServer } from '../../support/https.js';
+import { signatureProblem } from '../../support/webhooks.js';
+
+const EVENTS_URL = 'https://127.0.0.1:9/events';
+
+describe('Inbound calls on the simulated network', function () {
+  this.timeout(60_000);
+  let app: CallsApp;
+  before(async () => {
+    // The manual clock moves menu timeouts and the routing webhook's answer window.
+    app = await startCallsApp({ controllers: true, manualClock: true, env: { SWITCHBOARD_LEASE_SEC: '600' } });
+  });
+  after(async () => app?.close());
+
+  let numbers = 0;
+  /** A company with events on, owning one number routed with `routing` (a function of its agent's agt_ id). */
+  async function routed(routing: ((agent: string) => object) | null, settings: { maxConcurrentCalls?: number; messageWebhookUrl?: string } = {}) {
+    const number = `+1202555${2000 + numbers++}`;
+    const company = await app.voiceCompany({ eventsUrl: EVENTS_URL, numbers: [number], ...settings });
+    const agent = agentRef(company.agentId);
+    if (routing) {
+      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: routing(agent) });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    }
+    return { ...company, number, agent };
+  }
+
+  let callers = 0;
+  /** A simulated caller with a number of its own, so its agent's replies can be scripted by it. */
+  async function ringIn(client: Client, to: string, script: { lines?: string[]; presses?: string[] } = {}) {
+    const from = `+1202555${3000 + callers++}`;
+    const res = await client.post('/v1/sim/calls', { to, from, ...script });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    return res.body;
+  }
+
+  const events = async (callId: string) => (await outboxOf(app, callId)).map((e) => e.payload);
+
+  /** Moves the clock a second at a time until `done` holds: timeouts fire whenever they were set. */
+  const advanceUntil = (what: string, done: () => Promise<boolean>) =>
+    eventually(what, async () => {
+      if (await done()) return true;
+      app.advance(1000);
+      return false;
+    });
+
+  const transcriptOf = async (client: Client, callId: string) => (await client.get(`/v1/calls/${callId}/result`)).body.transcript as { speaker: string; text: string }[];
+
+  describe('POST /v1/sim/calls', () => {
+    it('rings one of the account\'s numbers: the call arrives ringing, inbound; any other number is refused', async () => {
+      const { client, number } = await routed(null);
+      const res = await client.post('/v1/sim/calls', { to: number, from: '(202) 555-0199', lines: ['Hi'] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body).to.deep.include({ direction: 'inbound', from: '+12025550199', to: number, status: 'ringing', handler: null, ai: null });
+      const other = await routed(null);
+      expect((await other.client.post('/v1/sim/calls', { to: number, from: '+12025550199' })).body.error.code).to.equal('invalid_to');
+      expect((await client.post('/v1/sim/calls', { to: number, from: 'nobody' })).body.error.code).to.equal('invalid_from');
+      expect((await client.post('/v1/sim/calls', { to: number, from: '+12025550199', presses: ['1a'] })).body.error.code).to.equal('invalid_presses');
+    });
+
+    it('a number with no routing is not answered: the call ends no-answer', async () => {
+      const { client, number } = await routed(null);
+      const call = await ringIn(client, number, { lines: ['Hello?'] });
+      const result = await finalResult(client, call.id);
+      expect(result).to.include({ status: 'no-answer', outcome: 'no-answer', final: true });
+      expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
+    });
+
+    it('switchboard sim call rings the number as a caller with lines and presses', async () => {
+      const { client, number } = await routed((agent) => ({ type: 'ai', agent_id: agent, greeting: 'Hello from the CLI test' }));
+      // The CLI works on the app's own database.
+      const env = { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL! };
+      const rang = await switchboard(['sim', 'call', '--to', number, '--from', '+12025550198', '--line', 'Bye now', '--json'], env);
+      expect(rang.code, rang.stderr).to.equal(0);
+      expect(rang.json).to.include({ direction: 'inbound', to: number, from: '+12025550198', status: 'ringing' });
+      // The CLI's process keeps real time: the call is due from then on the app's manual clock.
+      app.advance(Math.max(0, Date.now() - app.clock.now().getTime()));
+      await finalResult(client, rang.json.id);
+      expect(await transcriptOf(client, rang.json.id)).to.deep.include({ speaker: 'caller', text: 'Bye now' });
+      const refused = await switchboard(['sim', 'call', '--to', '+12025550197', '--from', '+12025550198'], env);
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.match(/not one of the account's numbers/);
+    });
+  });
+
+  describe('the ai step', () => {
+    it('the agent greets, converses and ends with an outcome; ringing → in-progress → completed with its events and ai.summary', async () => {
+      const { client, number, agent } = await routed((a) => ({ type: 'ai', agent_id: a, greeting: 'Acme, Ann speaking.' }));
+      const caller = `+1202555${3000 + callers}`;
+      app.script(caller, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'callback_requested', note: 'Call back tomorrow' } }] }, { content: 'We will call you back. Bye!' });
+      const call = await ringIn(client, number, { lines: ['Please call me back tomorrow.'] });
+      expect(call.from).to.equal(caller);
+      const result = await finalResult(client, call.id);
+      expect(result).to.deep.include({ status: 'completed', outcome: 'callback_requested', summary: SUMMARY });
+      expect(result.transcript).to.deep.equal([
+        { speaker: 'agent', text: 'Acme, Ann speaking.' },
+        { speaker: 'caller', text: 'Please call me back tomorrow.' },
+        { speaker: 'agent', text: 'We will call you back. Bye!' },
+      ]);
+      const record = (await client.get(`/v1/calls/${call.id}`)).body;
+      expect(record).to.deep.include({ direction: 'inbound', status: 'completed', handler: 'ai', ai: { agent_id: agent }, hangup_cause: 'agent_hangup' });
+      const sent = await events(call.id);
+      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(sent.map((e) => e.data.status)).to.deep.equal(['ringing', 'in-progress', 'in-progress', 'completed', 'completed']);
+      expect(sent[2].data).to.deep.include({ handler: 'ai', ai: { agent_id: agent } });
+      expect(sent[4].data).to.deep.include({ outcome: 'callback_requested', summary: SUMMARY });
+    });
+
+    it('a message the agent takes names the caller who rang in', async () => {
+      const { client, number } = await routed((a) => ({ type: 'ai', agent_id: a }), { messageWebhookUrl: 'https://127.0.0.1:9/messages' });
+      const caller = `+1202555${3000 + callers}`;
+      app.script(caller, { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Bo back', details: { name: 'Bo' } } }] }, { content: 'I will pass it on.' });
+      const call = await ringIn(client, number, { lines: ['Please tell them Bo called.'] });
+      await finalResult(client, call.id);
+      expect((await events(call.id)).map((e) => e.type)).to.include('ai.message');
+      const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [call.id]);
+      expect(created.payload.data.message).to.deep.include({ kind: 'ai_message', caller, summary: 'Call Bo back' });
+      expect(created.payload.data.call).to.deep.include({ from: caller, to: number });
+    });
+
+    it('takes no outgoing slot: answered while the account\'s one slot is held, which stays the only one held', async () => {
+      const { client, number } = await routed((a) => ({ type: 'ai', agent_id: a }), { maxConcurrentCalls: 1 });
+      const held = await client.post('/v1/calls', { to: NUMBERS.longRing });
+      expect(held.status).to.equal(201);
+      const call = await ringIn(client, number, { lines: ['Just checking.'] });
+      expect((await finalResult(client, call.id)).status).to.equal('completed');
+      expect((await client.post('/v1/calls', { to: NUMBERS.answer })).body.error.code).to.equal('tenant_busy');
+      await client.post(`/v1/calls/${held.body.id}/hangup`);
+      await callStatus(client, held.body.id, 'canceled');
+      await eventually('the slot back', async () => (await client.post('/v1/calls', { to: NUMBERS.answer })).status === 201);
+    });
+  });
+
+  describe('the menu step', () => {
+    const menu = (agent: string) => ({
+      type: 'menu',
+      prompt: 'Press or say 1 for sales, 2 for support.',
+      timeout_sec: 2,
+      retries: 1,
+      options: { '1': { type: 'ai', agent_id: agent, greeting: 'Sales here.' }, '2': { type: 'ai', agent_id: agent, greeting: 'Support here.' } },
+      fallback: { type: 'ai', agent_id: agent, greeting: 'Operator here.' },
+    });
+
+    it('answered by a key: the option it names is reached, each step announced with call.updated', async () => {
+      const { client, number, agent } = await routed(menu);
+      const call = await ringIn(client, number, { presses: ['1'], lines: ['I want to buy.'] });
+      const result = await finalResult(client, call.id);
+      expect(result.transcript.slice(0, 4)).to.deep.equal([
+        { speaker: 'agent', text: 'Press or say 1 for sales, 2 for support.' },
+        { speaker: 'caller', text: '(pressed 1)' },
+        { speaker: 'agent', text: 'Sales here.' },
+        { speaker: 'caller', text: 'I want to buy.' },
+      ]);
+      const sent = await events(call.id);
+      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(sent[2].data).to.include({ handler: 'menu' });
+      expect(sent[3].data).to.deep.include({ handler: 'ai', ai: { agent_id: agent } });
+    });
+
+    it('answered by speech: the key said in words is the choice', async () => {
+      const { client, number } = await routed(menu);
+      const call = await ringIn(client, number, { lines: ['Two, please.', 'My phone is broken.'] });
+      const result = await finalResult(client, call.id);
+      expect(result.transcript.map((t: any) => t.text).slice(0, 3)).to.deep.equal(['Press or say 1 for sales, 2 for support.', 'Two, please.', 'Support here.']);
+    });
+
+    it('answered by silence: after the timeout and its retries, the fallback', async () => {
+      const { client, number } = await routed(menu);
+      const call = await ringIn(client, number, { presses: ['', ''] });
+      await advanceUntil('the fallback reached', async () => (await transcriptOf(client, call.id)).some((t) => t.text === 'Operator here.'));
+      const result = await finalResult(client, call.id);
+      expect(result.transcript.map((t: any) => t.text)).to.deep.equal([
+        'Press or say 1 for sales, 2 for support.',
+        'Sorry, I did not get that. Press or say 1 for sales, 2 for support.',
+        'Operator here.',
+      ]);
+      expect(result).to.include({ status: 'completed' });
+      expect((await client.get(`/v1/calls/${call.id}`)).body.hangup_cause).to.equal('caller_hangup');
+    });
+  });
+
+  describe('the webhook step', () => {
+    it('POSTs the call record signed like webhooks and follows the step answered', async () => {
+      let routedTo = '';
+      const server = await startHttpsServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(routedTo));
+      try {
+        const { client, number, agent, tenantId } = await routed((a) => ({ type: 'webhook', url: `${server.url}/route`, fallback: { type: 'ai', agent_id: a, greeting: 'Fallback here.' } }));
+        routedTo = JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Chosen by your system.' } });
+        const call = await ringIn(client, number);
+        const result = await finalResult(client, call.id);
+        expect(result.transcript).to.deep.equal([{ speaker: 'agent', text: 'Chosen by your system.' }]);
+        const [asked] = server.requests;
+        expect(signatureProblem(await webhookSecret(app.runtime.ctx, tenantId), asked!.headers, asked!.body, app.clock.now().getTime())).to.equal(null);
+        expect(JSON.parse(asked!.body)).to.deep.include({ type: 'call.routing', tenant_id: tenantId });
+        expect(JSON.parse(asked!.body).data).to.deep.include({ id: call.id, direction: 'inbound', status: 'in-progress', handler: 'webhook' });
+        expect((await events(call.id)).filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['webhook', 'ai']);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('answered late (after 3 s), takes the fallback', async () => {
+      const waiting: ServerResponse[] = [];
+      const server = await startHttpsServer((_req, res) => waiting.push(res));
+      try {
+        const { client, number, agent } = await routed((a) => ({ type: 'webhook', url: `${server.url}/route`, fallback: { type: 'ai', agent_id: a, greeting: 'Fallback here.' } }));
+        const call = await ringIn(client, number);
+        await eventually('the routing request', () => waiting.length === 1);
+        app.advance(3000);
+        await callStatus(client, call.id, 'completed');
+        waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Too late.' } }));
+        expect((await finalResult(client, call.id)).transcript).to.deep.equal([{ speaker: 'agent', text: 'Fallback here.' }]);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
+  describe('the transfer step', () => {
+    it('bridges the caller to the number on the network: each hears the other until one hangs up', async () => {
+      const { client, number } = await routed(() => ({ type: 'transfer', to: NUMBERS.answer }));
+      const call = await ringIn(client, number, { lines: ['Hi, is that Ann?'] });
+      const result = await finalResult(client, call.id);
+      expect(result).to.include({ status: 'completed' });
+      const record = (await client.get(`/v1/calls/${call.id}`)).body;
+      expect(record).to.include({ handler: 'transfer', hangup_cause: 'caller_hangup' });
+      expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended']);
+    });
+
+    it('a bridged call hung up by the API ends at once, both lines down', async () => {
+      const { client, number } = await routed(() => ({ type: 'transfer', to: NUMBERS.stays }));
+      const call = await ringIn(client, number, { lines: ['Hi.', 'Still there?'] });
+      await eventually('the bridge', async () => (await client.get(`/v1/calls/${call.id}`)).body.handler === 'transfer');
+      expect((await client.post(`/v1/calls/${call.id}/hangup`)).status).to.equal(200);
+      expect(await finalResult(client, call.id)).to.include({ status: 'completed', final: true });
+    });
+
+    it('ends the call when the number it is transferred to is busy', async () => {
+      const { client, number } = await routed(() => ({ type: 'transfer', to: NUMBERS.busy }));
+      const call = await ringIn(client, number, { lines: ['Hello?'] });
+      await finalResult(client, call.id);
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ status: 'completed', hangup_cause: 'transfer_busy' });
+    });
+  });
+
+  describe('queues', () => {
+    /** A company whose number routes to a new queue of `members` (phones on the test network). */
+    async function queued(members: { id: string; name: string; phone: string; available?: boolean }[], extra: object = {}) {
+      const company = await routed(null);
+      const created = await company.client.post('/v1/queues', { name: 'Front desk', members, hold_message: 'Please hold.', ...extra });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'queue', queue_id: created.body.id } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return { ...company, queue: created.body };
+    }
+    const queueEvents = async (callId: string) => (await events(callId)).filter((e) => e.type.startsWith('queue.')).map((e) => ({ type: e.type, queue: e.data.queue }));
+
+    it('POST/GET/PATCH/DELETE /v1/queues keep the account\'s queues; a bad member is refused naming it', async () => {
+      const { client } = await routed(null);
+      const created = await client.post('/v1/queues', { name: 'Sales', members: [{ id: 'm1', name: 'Al', phone: '(202) 555-0110' }] });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.body).to.deep.include({ name: 'Sales', max_wait_sec: 300, hold_message: null, members: [{ id: 'm1', name: 'Al', phone: NUMBERS.answer, available: true }] });
+      expect(created.body.id).to.match(/^que_/);
+      expect((await client.get('/v1/queues')).body.data.map((q: any) => q.id)).to.deep.equal([created.body.id]);
+      const changed = await client.patch(`/v1/queues/${created.body.id}`, { max_wait_sec: 60, members: [] });
+      expect(changed.body).to.deep.include({ name: 'Sales', max_wait_sec: 60, members: [] });
+      const bad = await client.post('/v1/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] });
+      expect(bad.status).to.equal(422);
+      expect(bad.body.error).to.deep.include({ code: 'invalid_members' });
+      expect(bad.body.error.message).to.match(/^members\.0\.phone: /);
+      const other = await routed(null);
+      expect((await other.client.get(`/v1/queues/${created.body.id}`)).status).to.equal(404);
+      expect((await client.request('DELETE', `/v1/queues/${created.body.id}`)).status).to.equal(200);
+      expect((await client.get(`/v1/queues/${created.body.id}`)).status).to.equal(404);
+    });
+
+    it('answered: members are rung in turn until one answers, who is bridged to the caller; queue.entered then queue.exited answered', async () => {
+      const { client, number, queue } = await queued([
+        { id: 'al', name: 'Al', phone: NUMBERS.noAnswer },
+        { id: 'bea', name: 'Bea', phone: NUMBERS.answer },
+      ]);
+      const call = await ringIn(client, number, { lines: ['Hi, I need help.'] });
+      const result = await finalResult(client, call.id);
+      expect(result).to.include({ status: 'completed' });
+      expect(result.transcript[0]).to.deep.equal({ speaker: 'agent', text: 'Please hold.' });
+      const moves = await queueEvents(call.id);
+      expect(moves.map((m) => m.type)).to.deep.equal(['queue.entered', 'queue.exited']);
+      expect(moves[0]!.queue).to.deep.include({ id: queue.id, name: 'Front desk', position: 1 });
+      expect(moves[1]!.queue).to.deep.include({ id: queue.id, reason: 'answered', answered_by: { member_id: 'bea', name: 'Bea' } });
+      expect(moves[1]!.queue.wait_sec).to.be.a('number');
+      expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'queue', queue: null });
+    });
+
+    it('rings the member idle longest first', async () => {
+      const { client, number } = await queued([
+        { id: 'bea', name: 'Bea', phone: NUMBERS.answer },
+        { id: 'cy', name: 'Cy', phone: '+12025550120' },
+      ]);
+      const answeredBy = async () => {
+        const call = await ringIn(client, number, { lines: ['Hello?'] });
+        await finalResult(client, call.id);
+        return (await queueEvents(call.id)).find((m) => m.type === 'queue.exited')!.queue.answered_by.member_id;
+      };
+      expect(await answeredBy()).to.equal('bea');
+      expect(await answeredBy()).to.equal('cy');
+      expect(await answeredBy()).to.equal('bea');
+    });
+
+    it('abandoned: the caller hangs up while waiting; queue.exited hangup', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }]);
+      const call = await ringIn(client, number);
+      await finalResult(client, call.id);
+      expect((await queueEvents(call.id)).map((m) => [m.type, m.queue.reason])).to.deep.equal([
+        ['queue.entered', undefined],
+        ['queue.exited', 'hangup'],
+      ]);
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ status: 'completed', hangup_cause: 'caller_hangup' });
+    });
+
+    it('timed out: nobody answers within max_wait_sec; queue.timeout max_wait', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }], { max_wait_sec: 10 });
+      const call = await ringIn(client, number, { lines: [''] });
+      await eventually('the queue entered', async () => (await queueEvents(call.id)).length === 1);
+      await advanceUntil('the wait over', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+      const moves = await queueEvents(call.id);
+      expect(moves[1]).to.deep.include({ type: 'queue.timeout' });
+      expect(moves[1]!.queue).to.include({ reason: 'max_wait' });
+      expect(moves[1]!.queue.wait_sec).to.be.at.least(10);
+      expect((await client.get(`/v1/calls/${call.id}`)).body.hangup_cause).to.equal('queue_timeout');
+    });
+
+    it('nobody available: queue.timeout no_agents at once', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.answer, available: false }]);
+      const call = await ringIn(client, number, { lines: [''] });
+      await finalResult(client, call.id);
+      expect((await queueEvents(call.id)).map((m) => [m.type, m.queue.reason])).to.deep.equal([
+        ['queue.entered', undefined],
+        ['queue.timeout', 'no_agents'],
+      ]);
+    });
+  });
+
+  describe('mailboxes and the voicemail step', () => {
+    /** A company with a message webhook whose number routes to a new mailbox. */
+    async function mailboxed() {
+      const company = await routed(null, { messageWebhookUrl: 'https://127.0.0.1:9/messages' });
+      const created = await company.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'voicemail', mailbox_id: created.body.id } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return { ...company, mailbox: created.body };
+    }
+    const messageOf = async (callId: string) =>
+      (await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [callId]))[0]?.payload.data;
+
+    it('POST/GET /v1/mailboxes keep the account\'s mailboxes', async () => {
+      const { client, mailbox } = await mailboxed();
+      expect(mailbox).to.deep.include({ name: 'After hours', greeting: 'Leave a message after the tone.' });
+      expect(mailbox.id).to.match(/^mbx_/);
+      expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox]);
+      expect((await client.get(`/v1/mailboxes/${mailbox.id}`)).body).to.deep.equal(mailbox);
+      expect((await (await routed(null)).client.get(`/v1/mailboxes/${mailbox.id}`)).status).to.equal(404);
+      expect((await client.post('/v1/mailboxes', { name: 'No greeting' })).body.error.code).to.equal('invalid_greeting');
+    });
+
+    it('the caller hears the greeting and leaves a voicemail; message.created after the call ends; its recording is a WAV of its length', async () => {
+      const { client, number, mailbox, apiKey } = await mailboxed();
+      const call = await ringIn(client, number, { lines: ['Hi, this is Dan, please call me back about the invoice.'] });
+      await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+      await finalResult(client, call.id);
+      const sent = await events(call.id);
+      expect(sent.find((e) => e.type === 'call.updated')!.data).to.include({ handler: 'voicemail' });
+      const created = await eventually('message.created', () => messageOf(call.id));
+      expect(created.message).to.deep.include({
+        kind: 'voicemail',
+        caller: call.from,
+        summary: 'Hi, this is Dan, please call me back about the invoice.',
+        mailbox_id: mailbox.id,
+        mailbox_name: 'After hours',
+        duration_sec: 5,
+        status: 'new',
+      });
+      const recording = await fetch(`${app.url}/v1/messages/${created.message.id}/recording`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(recording.headers.get('content-type')).to.match(/^audio\/wav/);
+      const wav = Buffer.from(await recording.arrayBuffer());
+      expect([wav.toString('ascii', 0, 4), wav.toString('ascii', 8, 12)]).to.deep.equal(['RIFF', 'WAVE']);
+      // 8 kHz, 16-bit mono: the data's bytes over 16,000 a second.
+      expect(wav.readUInt32LE(40) / (wav.readUInt32LE(28))).to.equal(5);
+    });
+
+    it('GET/PATCH /v1/messages: listed newest first with filters, read, archived, never back', async () => {
+      const { client, number, mailbox } = await mailboxed();
+      const leave = async (words: string) => {
+        const call = await ringIn(client, number, { lines: [words] });
+        await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+        return (await eventually('message.created', () => messageOf(call.id))).message;
+      };
+      const first = await leave('First message.');
+      const second = await leave('Second message.');
+      const ids = async (query: string) => (await client.get(`/v1/messages?${query}`)).body.data.map((m: any) => m.id);
+      expect(await ids('')).to.deep.equal([second.id, first.id]);
+      expect(await ids(`type=voicemail&mailbox_id=${mailbox.id}&status=new`)).to.deep.equal([second.id, first.id]);
+      expect(await ids('type=ai_message')).to.deep.equal([]);
+      const page = await client.get('/v1/messages?limit=1');
+      expect(page.body.data.map((m: any) => m.id)).to.deep.equal([second.id]);
+      expect(await ids(`limit=1&cursor=${page.body.next_cursor}`)).to.deep.equal([first.id]);
+      expect((await client.get(`/v1/messages/${first.id}`)).body).to.deep.equal(first);
+
+      // Each row of the message lifecycle: new → read, read → archived, new → archived.
+      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'read' })).body.status).to.equal('read');
+      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'archived' })).body.status).to.equal('archived');
+      expect((await client.patch(`/v1/messages/${second.id}`, { status: 'archived' })).body.status).to.equal('archived');
+      const back = await client.patch(`/v1/messages/${first.id}`, { status: 'new' });
+      expect(back.status).to.equal(409);
+      expect(back.body.error.code).to.equal('status_conflict');
+      expect(await ids('status=archived')).to.deep.equal([second.id, first.id]);
+      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'unread' })).body.error.code).to.equal('invalid_status');
+      expect((await client.get('/v1/messages?cursor=nonsense')).body.error.code).to.equal('invalid_cursor');
+      const other = await routed(null);
+      expect((await other.client.get(`/v1/messages/${first.id}`)).status).to.equal(404);
+      expect((await other.client.patch(`/v1/messages/${first.id}`, { status: 'read' })).status).to.equal(404);
+    });
+
+    it('a caller who says nothing leaves no message: a missed call is not sent', async () => {
+      const { client, number } = await mailboxed();
+      const call = await ringIn(client, number, { lines: [''] });
+      await advanceUntil('the recorder giving up', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+      await finalResult(client, call.id);
+      expect(await messageOf(call.id)).to.equal(undefined);
+      expect((await client.get(`/v1/calls/${call.id}`)).body.hangup_cause).to.equal('voicemail_recorded');
+    });
+  });
+
+  it('another agent of the account may take the ai step', async () => {
+    const { client, number, tenantId } = await routed(null);
+    const other = await createAgent(app.runtime.ctx, tenantId, { name: 'Night desk' });
+    expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agentRef(other.id) } })).status).to.equal(200);
+    const call = await ringIn(client, number, { lines: ['Hello?'] });
+    await finalResult(client, call.id);
+    expect((await client.get(`/v1/calls/${call.id}`)).body.ai).to.deep.equal({ agent_id: agentRef(other.id) });
+  });
+});
