@@ -247,7 +247,8 @@ class InboundCall extends HeldCall {
           return markIdle(this.ctx, queue.id, member.id);
         }
         await far.hangup();
-        if (rung === 'gone') return;
+        // Hung up by the API (or the lease lost): the caller left the queue with the call.
+        if (rung === 'gone') return void (await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' }));
         if (rung === 'wait_over') {
           reason = 'max_wait';
           break;

@@ -327,6 +327,24 @@ describe('Inbound calls on the simulated network', function () {
       expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ status: 'completed', hangup_cause: 'caller_hangup' });
     });
 
+    it('the call record carries its queue while the caller waits; hung up by the API, the caller leaves it', async () => {
+      const { client, number, queue } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }]);
+      const call = await ringIn(client, number, { lines: [''] });
+      const waiting = await eventually('the caller queued', async () => (await client.get(`/v1/calls/${call.id}`)).body.queue ?? undefined);
+      expect(waiting).to.deep.include({ id: queue.id, name: 'Front desk', position: 1 });
+      const second = await ringIn(client, number, { lines: [''] });
+      expect(await eventually('the second caller queued', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined)).to.include({ position: 2 });
+      await client.post(`/v1/calls/${call.id}/hangup`);
+      await finalResult(client, call.id);
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ status: 'completed', queue: null });
+      expect((await queueEvents(call.id)).map((m) => [m.type, m.queue.reason])).to.deep.equal([
+        ['queue.entered', undefined],
+        ['queue.exited', 'hangup'],
+      ]);
+      await client.post(`/v1/calls/${second.id}/hangup`);
+      await finalResult(client, second.id);
+    });
+
     it('timed out: nobody answers within max_wait_sec; queue.timeout max_wait', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }], { max_wait_sec: 10 });
       const call = await ringIn(client, number, { lines: [''] });
