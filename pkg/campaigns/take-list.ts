@@ -5,7 +5,7 @@ import { campaignById, type CampaignRow } from '../store/campaigns/campaigns.js'
 import { getConnection } from '../store/campaigns/connections.js';
 import { contactsOf, insertContacts, type NewContact } from '../store/campaigns/contacts.js';
 import { contactPolicyOf, doNotCallAmong, numbersAtLimit } from '../store/campaigns/number-checks.js';
-import { markListRequested, transitionRun, updateRun, type RunRow } from '../store/campaigns/runs.js';
+import { transitionRun, updateRun, type RunRow } from '../store/campaigns/runs.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { finishContact } from './finish-contact.js';
 import { callingWindow } from './hours.js';
@@ -85,8 +85,7 @@ export async function takeList(ctx: RunCtx, run: RunRow): Promise<Date | null> {
   const tenant = await getTenant(ctx, run.tenant_id);
   // Marked before asking: a controller lost during the request leaves this set, and the run then
   // fails instead of asking again (the list request is never repeated).
-  // A step of the run whose lease ran out (a stalled process) may be asking already: one of them asks.
-  if (!(await markListRequested(ctx.db, run.id, ctx.clock.now()))) return null;
+  await updateRun(ctx.db, run.id, { list_requested_at: ctx.clock.now() });
   let raw: unknown[];
   try {
     raw = await requestList(ctx, campaign, await getConnection(ctx, tenant.id, campaign.connection_id), run);

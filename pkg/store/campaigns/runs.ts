@@ -62,11 +62,6 @@ export async function updateRun(db: Knex, id: string, patch: Partial<RunRow>): P
   await db('campaign_runs').where({ id }).update(patch);
 }
 
-/** Marks the run's list as asked for at `at`, unless it was already: whether this call marked it. */
-export async function markListRequested(db: Knex, id: string, at: Date): Promise<boolean> {
-  return (await db('campaign_runs').where({ id }).whereNull('list_requested_at').update({ list_requested_at: at })) === 1;
-}
-
 /** Make the run due now (a call of it ended, a result was taken, it was stopped). */
 export async function wakeRun(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promise<void> {
   await ctx.db('campaign_runs').where({ id }).whereNull('summary_sent_at').update({ due_at: ctx.clock.now() });
