@@ -69,7 +69,7 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     const campaign = await campaignOn(client, system, { task: 'Busy run', max_attempts: 3, retry_after_minutes: 15, timezone: 'America/New_York' });
     system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'busy', phone: NUMBERS.busy }] } });
     const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-    const result = await pumpUntil(app, 'the busy person\'s result', async () => resultOf(run.id, 'busy'), 30_000);
+    const result = await pumpUntil(app, 'the busy person\'s result', async () => resultOf(run.id, 'busy'), 20_000);
     const calls = await callsOf(run.id);
     expect(calls.map((c) => c.campaign.contact_id)).to.deep.equal(['busy', 'busy', 'busy']);
     for (let i = 1; i < calls.length; i++) {
@@ -90,7 +90,7 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     });
     system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'machine', phone: NUMBERS.voicemail }] } });
     const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-    const result = await pumpUntil(app, 'the voicemail result', async () => resultOf(run.id, 'machine'), 30_000);
+    const result = await pumpUntil(app, 'the voicemail result', async () => resultOf(run.id, 'machine'), 20_000);
     expect(result).to.deep.include({ status: 'no_answer', outcome: 'voicemail', attempts: 2 });
     expect(machineTurns).to.equal(1);
   });
