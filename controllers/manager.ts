@@ -140,10 +140,11 @@ class Loop {
     this.working++;
     let holding = true;
     const freeSlot = (): void => {
-      if (!holding) return;
-      holding = false;
-      this.working--;
-      // A slot is free: look for the next due row.
+      if (holding) {
+        holding = false;
+        this.working--;
+      }
+      // A slot is free, or the run's last write is in (and may have made a row due): look again.
       this.wake();
     };
     const run = claimed

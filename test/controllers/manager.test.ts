@@ -9,7 +9,7 @@ import { manualClock } from '../support/triggers.js';
  * A reconciler of the test's own rows, to drive the manager's loop step by step: claims take ids
  * from `due`, and a run is closing, then ends, when the test lets it.
  */
-function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } = {}) {
+function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false, quietWhileRunning = false } = {}) {
   const due: string[] = [];
   const started: string[] = [];
   const finish = new Map<string, () => void>();
@@ -29,6 +29,7 @@ function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false } =
     channel,
     concurrency,
     sweepsDueRowsOnly,
+    quietWhileRunning,
     sweep: async () => void ticks++,
     claim: async (_ctx, _owner, _leaseMs, max) => ({ claimed: due.splice(0, max).map(claimed), nextDue: async () => null }),
     heartbeat: async () => {},
@@ -105,6 +106,28 @@ describe('The controller manager', () => {
     // Still closing when the grace period ends: its lease is released like any running row's.
     expect(await manager.stop()).to.deep.equal(['first']);
     p.finish('first');
+  });
+
+  it('looks again when a run that gave up its slot at closing ends', async () => {
+    const channel = 'manager_test_closed';
+    // As the jobs' reconciler: a job queued behind the running one on its conversation is due once that one ends.
+    const p = probe(channel, { quietWhileRunning: true });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    p.due.push('first');
+    await manager.start();
+    try {
+      await eventually('the first row running', async () => p.started.includes('first'));
+      const looked = p.sweeps();
+      p.close('first');
+      await eventually('the loop looking with the freed slot', async () => p.sweeps() > looked);
+      // The closing write makes the second row due; its announcement, heard while the first still runs, is ignored.
+      p.due.push('second');
+      p.finish('first');
+      await eventually('the second row running', async () => p.started.includes('second'));
+      p.finish('second');
+    } finally {
+      await manager.stop();
+    }
   });
 
   it('sweeps while every slot is taken, though nothing wakes the loop and the last claim found nothing else due', async () => {
