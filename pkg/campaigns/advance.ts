@@ -54,9 +54,18 @@ async function step(ctx: Ctx, run: RunRow): Promise<Date | null> {
   return takeList(ctx, run);
 }
 
-/** Run one step of `run`, claimed by `owner`, and hand it back due when it next has work. */
-export async function advanceRun(ctx: Ctx, run: RunRow, owner: string): Promise<void> {
-  const claimedUntil = run.due_at!;
-  const due = await step(ctx, run);
-  await unleaseRun(ctx, run.id, owner, due, claimedUntil);
+/**
+ * Run one step of `claimed`, claimed by `owner`, and hand it back due when it next has work. Steps
+ * of one run never overlap: a claim made once a step's lease ran out (a stalled process) waits for
+ * that step to end, then reads the run as it left it.
+ */
+export async function advanceRun(ctx: Ctx, claimed: RunRow, owner: string): Promise<void> {
+  await ctx.locks.withLock(
+    claimed.id,
+    async ({ reads: [[run]] }) => {
+      const due = await step(ctx, run as RunRow);
+      await unleaseRun(ctx, claimed.id, owner, due, claimed.due_at!);
+    },
+    { reads: [ctx.db('campaign_runs').where({ id: claimed.id })], holder: claimed.tenant_id },
+  );
 }

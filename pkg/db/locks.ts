@@ -1,5 +1,5 @@
-// Per-conversation turn locks: Postgres advisory locks on a pool of their own, so a turn waiting
-// for its lock never holds a connection the running turn needs. A crashed process's locks go with
+// Per-conversation turn locks (and per-run campaign step locks): Postgres advisory locks on a pool
+// of their own, so a turn waiting for its lock never holds a connection the running turn needs. A crashed process's locks go with
 // its connections. The connections pipeline (pkg/db/pipeline.ts): a turn's lock and reads cost one
 // round trip, and so does its closing transaction.
 import pg from 'pg';

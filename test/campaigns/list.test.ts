@@ -74,6 +74,24 @@ describe('Campaign runs: the list from the customer system', function () {
     expect(failed.error).to.equal('the list request failed: timed out after 30000 ms');
   });
 
+  it('asks once and goes on when the step asking stalls past its lease and the run is claimed again', async () => {
+    const campaign = await campaignOn(client, system);
+    let answer!: () => void;
+    const until = new Promise<void>((resolve) => (answer = resolve));
+    system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'c1', phone: 'not a phone' }] }, until });
+    const started = await run(campaign);
+    await eventually('the list request', () => system.listRequests.some((r) => JSON.parse(r.body).run.id === started.id));
+    // The asking step's lease runs out unrenewed (as in a stalled process), and the run is claimed again.
+    const db = app.runtime.ctx.db;
+    await db('campaign_runs').where({ id: started.id }).update({ lease_until: new Date(app.clock.now().getTime() - 1), due_at: app.clock.now() });
+    app.controllers!.wake();
+    await eventually('the run claimed again', async () => (await db('campaign_runs').where({ id: started.id }).first()).lease_until > app.clock.now());
+    answer();
+    expect((await ended(started.id)).status).to.equal('done');
+    expect((await summaryOf(started.id)).contacts).to.deep.equal({ total: 1, done: 0, no_answer: 0, skipped: 1 });
+    expect(system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id)).to.have.length(1);
+  });
+
   it('reads a list of 1,000 with one bad entry of each kind: two left out, one result per skip reason, the rest waiting for their hours', async () => {
     const other = await client.post('/v1/calls', { to: '+12025550160' });
     await client.post('/v1/calls', { to: '+12025550160' });

@@ -12,8 +12,8 @@ import { eventually } from './eventually.js';
 
 export const SIGN_IN = { name: 'X-Customer-Token', value: 'ct_very-secret-token-123' };
 
-/** How the list path answers a request: a reply, a connection dropped, or no answer at all. */
-export type ListAnswer = { status: number; body: string | object } | 'reset' | 'silent';
+/** How the list path answers a request: a reply (once `until` settles, if set), a connection dropped, or no answer at all. */
+export type ListAnswer = { status: number; body: string | object; until?: Promise<unknown> } | 'reset' | 'silent';
 
 export interface CustomerSystem {
   /** The connection's base_url. */
@@ -52,10 +52,10 @@ export async function startCustomerSystem(secret: string, nowMs: () => number = 
     }
     if (req.url === '/campaign/list') {
       system.listRequests.push(request);
-      const answer = system.lists.shift() ?? { status: 200, body: { contacts: [] } };
+      const answer: ListAnswer = system.lists.shift() ?? { status: 200, body: { contacts: [] } };
       if (answer === 'silent') return;
       if (answer === 'reset') return void req.socket.destroy();
-      return send(res, answer.status, answer.body);
+      return void (answer.until ?? Promise.resolve()).then(() => send(res, answer.status, answer.body));
     }
     if (system.unreachable) return void req.socket.destroy();
     const body = JSON.parse(request.body);
