@@ -98,6 +98,28 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     expect(calls.map((c: any) => c.campaign.contact_id)).to.deep.equal(['on-the-line']);
   });
 
+  it('sends a stopped run\'s summary two hours after the stop when a call is never finalized, and no result for it after', async () => {
+    const { run } = await start([{ contact_id: 'stuck', phone: NUMBERS.longRing }], {}, { concurrency: 1 });
+    const call = await pumpUntil(app, 'the call to ring', async () =>
+      (await client.get('/v1/calls?limit=100')).body.data.find((c: any) => c.campaign?.run_id === run.id && c.status === 'ringing'), 10);
+    // Its controller hangs on to it, alive but silent, for three hours.
+    const db = app.runtime.ctx.db;
+    const stuckUntil = new Date(app.clock.now().getTime() + 180 * MINUTE);
+    await db('calls').where({ id: call.id }).update({ lease_owner: 'a-controller-that-hangs', lease_until: stuckUntil, due_at: stuckUntil });
+    const stopped = (await client.post(`/v1/campaign-runs/${run.id}/stop`, {})).body;
+    const stoppedAt = app.clock.now().getTime();
+    const summary = await pumpUntil(app, 'the summary', async () => summaryOf(run.id), 5 * MINUTE);
+    expect(stopped.contacts).to.deep.include({ pending: 1 });
+    const ended = (await client.get(`/v1/campaign-runs/${run.id}`)).body;
+    expect(new Date(ended.ended_at).getTime() - stoppedAt).to.be.within(120 * MINUTE, 125 * MINUTE);
+    expect(summary.run.status).to.equal('stopped');
+    expect(summary.contacts).to.deep.equal({ total: 1, done: 0, no_answer: 0, skipped: 0, unfinished: 1 });
+    // The call ends at last (its controller's lease runs out): the person stays unfinished, with no result.
+    await pumpUntil(app, 'the call to end', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'failed', 5 * MINUTE);
+    await pumpUntil(app, 'the person settled', async () => (await client.get(`/v1/campaign-runs/${run.id}`)).body.contacts.unfinished === 1);
+    expect(resultsOf(run.id)).to.deep.equal([]);
+  });
+
   it('a test run calls only the typed number, once, with the first contact\'s id and context; run.test is true everywhere', async () => {
     const task = 'Test run task';
     let facts = '';
