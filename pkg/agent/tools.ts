@@ -9,6 +9,7 @@ import { getUsableAgent } from '../store/agents.js';
 import { searchCompanyMemory } from '../store/memories.js';
 import type { StoredTool } from '../tools/custom-tools.js';
 import { callHttpTool } from '../tools/http-tool.js';
+import { webhookSecret } from '../webhooks/secret.js';
 
 /** Never offered on the API channel, whatever an agent is configured with. */
 const FORBIDDEN_TOOLS = new Set(['end_conversation', 'barge_in', 'call_internal_contact', 'end_session']);
@@ -40,7 +41,7 @@ const fn = (name: string, description: string, parameters: Record<string, unknow
   function: { name, description, parameters },
 });
 
-function httpTool(ctx: Ctx, name: string, tool: StoredTool): TurnTool {
+function httpTool(ctx: Ctx, tenant: Tenant, name: string, tool: StoredTool): TurnTool {
   const properties = Object.fromEntries(
     tool.parameters.map((p) => [
       p.name,
@@ -51,7 +52,10 @@ function httpTool(ctx: Ctx, name: string, tool: StoredTool): TurnTool {
   const required = tool.parameters.filter((p) => p.required).map((p) => p.name);
   return {
     definition: fn(name, tool.description, { type: 'object', properties, required }),
-    run: async (args) => ({ output: await callHttpTool(ctx, tool, args) }),
+    run: async (args) => {
+      const signing = { secret: await webhookSecret(ctx, tenant.id), timestamp: Math.floor(ctx.clock.now().getTime() / 1000) };
+      return { output: await callHttpTool(ctx, tool, args, signing) };
+    },
   };
 }
 
@@ -100,11 +104,11 @@ function memoryTool(ctx: Ctx, { tenant }: TurnToolScope): TurnTool {
 export function turnTools(ctx: Ctx, scope: TurnToolScope, extra: Map<string, TurnTool> = new Map()): Map<string, TurnTool> {
   const tools = new Map<string, TurnTool>();
   for (const tool of scope.agent.tools) {
-    if (!FORBIDDEN_TOOLS.has(tool.name)) tools.set(tool.name, httpTool(ctx, tool.name, tool));
+    if (!FORBIDDEN_TOOLS.has(tool.name)) tools.set(tool.name, httpTool(ctx, scope.tenant, tool.name, tool));
   }
   for (const tool of scope.conversation.customTools) {
     const name = `custom_${scope.conversation.id}_${tool.name}`;
-    tools.set(name, httpTool(ctx, name, tool));
+    tools.set(name, httpTool(ctx, scope.tenant, name, tool));
   }
   if (scope.agent.handoffEnabled && scope.agent.handoffRoster.length > 0) {
     tools.set('handoff_to_agent', handoffTool(ctx, scope));

@@ -1,14 +1,25 @@
 // Runs one custom HTTP tool call for the model and describes the outcome as text it can read.
+// Every call is signed like a webhook (voice spec, Authentication 5), so the customer's system can
+// tell it came from the account.
+import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
+import { signatureHeaders } from '../webhooks/sign.js';
 import { openAuth, type AuthConfig, type StoredTool } from './custom-tools.js';
 import { OutboundError, type OutboundRequest } from '../outbound/client.js';
 
 const PLACEHOLDER = /\{([^}]+)\}/g;
 
+/** The account's webhook secret, and the signing time in Unix seconds. */
+export interface ToolSigning {
+  secret: string;
+  timestamp: number;
+}
+
 export async function callHttpTool(
   ctx: Pick<Ctx, 'outbound' | 'secrets'>,
   tool: StoredTool,
   args: Record<string, unknown>,
+  signing: ToolSigning,
 ): Promise<string> {
   const present = (name: string) => args[name] !== undefined && args[name] !== null;
   // A placeholder's value is needed to build the URL, declared required or not.
@@ -26,13 +37,13 @@ export async function callHttpTool(
     return value;
   });
 
-  const request: OutboundRequest = { method: tool.method, url: filled, headers: authHeaders(openAuth(tool, ctx.secrets)) };
-  if (tool.method === 'GET' || tool.method === 'DELETE') {
-    request.url = withQuery(filled, rest);
-  } else {
-    request.headers = { ...request.headers, 'content-type': 'application/json' };
-    request.body = JSON.stringify(rest);
-  }
+  const request: OutboundRequest = { method: tool.method, url: filled };
+  if (tool.method === 'GET' || tool.method === 'DELETE') request.url = withQuery(filled, rest);
+  else request.body = JSON.stringify(rest);
+  // A GET or DELETE signs its empty body: the signature vouches for the sender and the time.
+  const signed = signatureHeaders(signing.secret, { id: `tc_${randomUUID()}`, timestamp: signing.timestamp, body: request.body ?? '' });
+  if (!request.body) delete signed['content-type'];
+  request.headers = { ...authHeaders(openAuth(tool, ctx.secrets)), ...signed };
 
   try {
     const res = await ctx.outbound.request(request);

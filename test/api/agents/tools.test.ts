@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { updateAgent } from '../../../pkg/store/agents.js';
 import { startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
+import { signatureProblem } from '../../support/webhooks.js';
+import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 
 const offeredTools = (request: any): any[] => (request.tools ?? []).map((t: any) => t.function);
 /** The conversation's custom tools among those offered (built-ins are offered too). */
@@ -20,6 +22,7 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
   let api: TestHttpsServer;
   let client: Client;
   let agentId: string;
+  let tenantId: string;
   before(async () => {
     app = await startTestApp();
     // Answers with what it received (never the credentials), so the model's tool message can be checked.
@@ -27,7 +30,7 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ served: `${req.method} ${req.url}` }));
     });
-    ({ client, agentId } = await app.company());
+    ({ client, agentId, tenantId } = await app.company());
   });
   after(async () => {
     await api.close();
@@ -102,6 +105,28 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     expect(api.requests[0]!.headers['x-api-key']).to.equal('apikey-secret-552');
     expect(api.requests[0]!.headers['content-type']).to.equal('application/json');
     expect(JSON.parse(api.requests[0]!.body)).to.deep.equal({ query: 'red shoes', limit: 3 });
+  });
+
+  it('signs every tool call like a webhook, with the account\'s secret: a POST its body, a GET its empty body', async () => {
+    const id = await openConversation(client, agentId);
+    const tools = [
+      { name: 'find', description: 'Find', url: `${api.url}/find`, method: 'GET', parameters: [{ name: 'q', type: 'string' }] },
+      { name: 'save', description: 'Save', url: `${api.url}/save`, method: 'POST', parameters: [{ name: 'note', type: 'string' }] },
+    ];
+    app.model.reply(
+      { toolCalls: [{ name: toolName(id, 'find'), arguments: { q: 'ann' } }, { name: toolName(id, 'save'), arguments: { note: 'called' } }] },
+      { content: 'Done.' },
+    );
+
+    expect((await send(id, { message: 'Find Ann and save a note', customTools: tools })).status).to.equal(200);
+
+    const secret = await webhookSecret(app.runtime.ctx, tenantId);
+    const [find, save] = ['GET', 'POST'].map((method) => api.requests.find((r) => r.method === method)!);
+    expect(signatureProblem(secret, find!.headers, '')).to.equal(null);
+    expect(find!.headers).to.not.have.property('content-type');
+    expect(signatureProblem(secret, save!.headers, save!.body)).to.equal(null);
+    expect(find!.headers['webhook-id']).to.match(/^tc_/).and.not.equal(save!.headers['webhook-id']);
+    expect(signatureProblem(secret, save!.headers, '{"note":"forged"}')).to.not.equal(null);
   });
 
   it('sends PUT parameters other than placeholders as a JSON body with the bearer token', async () => {
