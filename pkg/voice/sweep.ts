@@ -2,12 +2,17 @@
 import type { Ctx } from '../context.js';
 import { sweepCalls } from '../store/calls.js';
 import { enqueueTransitionWebhooks } from './events.js';
+import { leaveQueue } from './routing/queue-events.js';
 
 export async function sweepCallDeadlines(ctx: Ctx): Promise<void> {
   const { interrupted, overtime } = await ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
     const swept = await sweepCalls(tx);
-    for (const row of swept.interrupted) await enqueueTransitionWebhooks(tx, row, 'interrupted');
+    for (const lost of swept.interrupted) {
+      // A caller waiting in a queue leaves it with the line, before the call ends.
+      const row = lost.queue ? await leaveQueue(tx, lost, { type: 'queue.exited', reason: 'hangup' }) : lost;
+      await enqueueTransitionWebhooks(tx, row, 'interrupted');
+    }
     for (const row of swept.overtime) await enqueueTransitionWebhooks(tx, row, 'hang_up');
     return swept;
   });

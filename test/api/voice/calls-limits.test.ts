@@ -126,5 +126,27 @@ if (redisUrl) {
       expect((await client.get(`/v1/calls/${placed.body.id}`)).body.hangup_cause).to.equal('interrupted');
       expect((await outboxOf(app, placed.body.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
     });
+
+    it('ends an inbound call waiting in a queue failed, out of the queue with queue.exited before call.ended, its position free', async () => {
+      const number = '+12025552900';
+      const { client } = await app.voiceCompany({ eventsUrl: EVENTS_URL, numbers: [number] });
+      // Its only member rings for a minute: the caller waits while the replica is killed.
+      const queue = (await client.post('/v1/queues', { name: 'Desk', members: [{ id: 'm', name: 'Mo', phone: NUMBERS.longRing }] })).body;
+      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'queue', queue_id: queue.id } })).status).to.equal(200);
+      const first = await replica();
+      const call = (await client.post('/v1/sim/calls', { to: number, from: '+12025552901', lines: ['Hello?'] })).body;
+      await eventually('the caller in the queue', async () => (await client.get(`/v1/calls/${call.id}`)).body.queue ?? false);
+      await first.kill();
+
+      await replica();
+      await callStatus(client, call.id, 'failed');
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ hangup_cause: 'interrupted', queue: null });
+      const events = (await outboxOf(app, call.id)).map((e) => e.payload);
+      expect(events.map((e) => e.type).slice(-3)).to.deep.equal(['queue.entered', 'queue.exited', 'call.ended']);
+      expect(events.at(-2).data.queue).to.deep.include({ id: queue.id, reason: 'hangup' });
+      const next = (await client.post('/v1/sim/calls', { to: number, from: '+12025552902', lines: ['Hi'] })).body;
+      const entered = await eventually('the next caller in the queue', async () => (await client.get(`/v1/calls/${next.id}`)).body.queue ?? false);
+      expect(entered.position).to.equal(1);
+    });
   });
 }
