@@ -10,6 +10,8 @@ import { migrate, schemaIsCurrent } from '../pkg/db/index.js';
 import { startRuntime, type Runtime } from '../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
 import { FEATURES, updateTenant } from '../pkg/store/tenants.js';
+import { addNumber, updateNumber } from '../pkg/store/phone-numbers.js';
+import { agentRef } from '../pkg/ids.js';
 import { createApp, createHttpServer, healthRouter } from '../api/server.js';
 import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
@@ -86,12 +88,15 @@ async function demoTenant(runtime: Runtime, config: Config): Promise<Bootstrappe
   const demo = await bootstrapTenant(runtime.ctx, { name: 'Demo Company' });
   // The demo has every feature, so every endpoint can be tried.
   await updateTenant(runtime.ctx, demo.tenantId, { features: [...FEATURES] });
+  // And a number its agent answers, which the simulated network can ring (POST /v1/sim/calls).
+  await addNumber(runtime.ctx, demo.tenantId, config.SWITCHBOARD_CALLER_ID, true);
+  await updateNumber(runtime.ctx, demo.tenantId, config.SWITCHBOARD_CALLER_ID, { name: 'Demo line', routing: { type: 'ai', agent_id: agentRef(demo.agentId) } });
   mkdirSync(config.SWITCHBOARD_DATA_DIR, { recursive: true });
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
 }
 
-function printWelcome(server: Server, demo: Bootstrapped): void {
+function printWelcome(server: Server, demo: Bootstrapped, number: string): void {
   const { port } = server.address() as { port: number };
   const url = `http://localhost:${port}`;
   process.stdout.write(`
@@ -104,10 +109,12 @@ Try it:
     -H 'Content-Type: application/json' -d '{"agentId":"${demo.agentId}"}'
   curl -s ${url}/api/v1/conversations/<conversationId>/messages -H 'Authorization: Bearer ${demo.apiKey}' \\
     -H 'Content-Type: application/json' -d '{"message":"Hello!"}'
-  curl -s ${url}/api/v1/triggers -H 'Authorization: Bearer ${demo.apiKey}' \
+  curl -s ${url}/api/v1/triggers -H 'Authorization: Bearer ${demo.apiKey}' \\
     -H 'Content-Type: application/json' -d '{"agentId":"${demo.agentId}","task":"Summarize our plans"}'
-  curl -s ${url}/v1/calls -H 'Authorization: Bearer ${demo.apiKey}' \
+  curl -s ${url}/v1/calls -H 'Authorization: Bearer ${demo.apiKey}' \\
     -H 'Content-Type: application/json' -d '{"to":"+12025550101","task":"Confirm the appointment"}'
+  curl -s ${url}/v1/sim/calls -H 'Authorization: Bearer ${demo.apiKey}' \\
+    -H 'Content-Type: application/json' -d '{"to":"${number}","from":"+12025550150","lines":["Hi, are you open on Sunday?"]}'
 OpenAPI: ${url}/api/v1/openapi.json and ${url}/v1/openapi.json    MCP: ${url}/mcp    Stop: Ctrl-C
 
 `);
@@ -143,7 +150,7 @@ async function main(argv: string[]): Promise<void> {
       const demo = await demoTenant(runtime, config);
       const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
       onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
-      printWelcome(server, demo);
+      printWelcome(server, demo, config.SWITCHBOARD_CALLER_ID);
       return;
     }
     case 'api': {

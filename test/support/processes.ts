@@ -23,6 +23,8 @@ export class SwitchboardProcess {
   readonly child: ChildProcess;
   /** Every JSON line the process wrote to stdout, parsed. */
   readonly logs: LogLine[] = [];
+  /** What it wrote to stdout that is not a JSON log line (dev's welcome). */
+  stdout = '';
   stderr = '';
   readonly exited: Promise<Exit>;
   private exit: Exit | null = null;
@@ -35,7 +37,7 @@ export class SwitchboardProcess {
     });
     this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
     createInterface({ input: this.child.stdout! }).on('line', (text) => {
-      if (!text.startsWith('{')) return;
+      if (!text.startsWith('{')) return void (this.stdout += `${text}\n`);
       this.logs.push(JSON.parse(text) as LogLine);
       for (const listener of this.listeners) listener();
     });

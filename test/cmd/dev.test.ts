@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
+import { eventually } from '../support/eventually.js';
+import { startProcess, type SwitchboardProcess } from '../support/processes.js';
+
+/** Each `curl -s URL -H … -H … -d BODY` the welcome prints, as a request to send. */
+function printedCurls(welcome: string): { url: string; headers: Record<string, string>; body: string }[] {
+  const curls = [...welcome.matchAll(/curl -s (\S+) -H '([^']+)' \\\n\s+-H '([^']+)' -d '([^']+)'/g)];
+  return curls.map(([, url, ...rest]) => {
+    const body = rest.pop()!;
+    const headers = Object.fromEntries(rest.map((h) => h.split(': ') as [string, string]));
+    // The process listens on 127.0.0.1 here; `localhost` may resolve to ::1 first.
+    return { url: url!.replace('localhost', '127.0.0.1'), headers, body };
+  });
+}
+
+describe('switchboard dev (make run) as a newcomer uses it', function () {
+  this.timeout(120_000);
+  let database: ScratchDatabase;
+  let dev: SwitchboardProcess;
+  let dataDir: string;
+  before(async () => {
+    database = await createScratchDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'switchboard-dev-'));
+    // No model configured: the built-in offline model answers.
+    dev = await startProcess('dev', { DATABASE_URL: database.url, SWITCHBOARD_DATA_DIR: dataDir, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }, 'controllers started');
+    await eventually('the welcome', () => dev.stdout.includes('Stop: Ctrl-C'));
+  });
+  after(async () => {
+    await dev?.kill();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints curls that each work: a conversation, a job, a placed call, and a call ringing in to the demo number its agent answers', async () => {
+    const curls = printedCurls(dev.stdout);
+    const answers: Record<string, { status: number; body: any }> = {};
+    for (const { url, headers, body } of curls) {
+      if (url.includes('<conversationId>')) continue;
+      const res = await fetch(url, { method: 'POST', headers, body });
+      answers[new URL(url).pathname] = { status: res.status, body: await res.json() };
+    }
+    expect(Object.keys(answers)).to.have.members(['/api/v1/conversations', '/api/v1/triggers', '/v1/calls', '/v1/sim/calls']);
+    expect(answers['/api/v1/conversations']!.status).to.equal(201);
+    expect(answers['/api/v1/triggers']!.status).to.equal(202);
+    expect(answers['/v1/calls']!.status).to.equal(201);
+    const ringing = answers['/v1/sim/calls']!;
+    expect(ringing.status, JSON.stringify(ringing.body)).to.equal(201);
+    expect(ringing.body).to.include({ direction: 'inbound', to: '+12025550100' });
+
+    const { headers } = curls.find((c) => c.url.endsWith('/v1/sim/calls'))!;
+    const base = new URL(curls[0]!.url).origin;
+    const result = await eventually('the call ringing in to end', async () => {
+      const r = await (await fetch(`${base}/v1/calls/${ringing.body.id}/result`, { headers })).json();
+      return r.final && r;
+    });
+    expect(result.status).to.equal('completed');
+    expect(result.transcript.map((t: { speaker: string }) => t.speaker)).to.include.members(['caller', 'agent']);
+    const numbers = await (await fetch(`${base}/v1/numbers`, { headers })).json();
+    expect(numbers.data).to.have.length(1);
+    expect(numbers.data[0]).to.deep.include({ number: '+12025550100', name: 'Demo line', default: true });
+  });
+});
