@@ -1,0 +1,79 @@
+// Twilio's Calls resource (https://www.twilio.com/docs/voice/api/call-resource): a call placed with
+// the URL Twilio fetches its TwiML from once answered, its status callbacks, and a live call hung
+// up. Every failure says why in `CarrierFailure.hangupCause`, which becomes the call's hangup_cause.
+
+/** Why placing or ending a call at the carrier failed. */
+export class CarrierFailure extends Error {
+  constructor(
+    /** carrier_rejected: a 4xx (the carrier's code in the message); carrier_error: 5xx or unreadable; carrier_timeout. */
+    readonly hangupCause: 'carrier_rejected' | 'carrier_error' | 'carrier_timeout',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface TwilioAccount {
+  accountSid: string;
+  authToken: string;
+  /** https://api.twilio.com, or a stand-in's address. */
+  apiBase: string;
+  timeoutMs: number;
+}
+
+export interface Placement {
+  to: string;
+  from: string;
+  /** Where Twilio asks for the call's TwiML once it is answered. */
+  answerUrl: string;
+  statusCallback: string;
+  /** How long it rings before no-answer. */
+  ringSec: number;
+}
+
+async function post(account: TwilioAccount, path: string, form: URLSearchParams): Promise<Record<string, unknown>> {
+  const url = `${account.apiBase.replace(/\/$/, '')}/2010-04-01/Accounts/${encodeURIComponent(account.accountSid)}${path}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: form,
+      signal: AbortSignal.timeout(account.timeoutMs),
+    });
+  } catch (err) {
+    const timedOut = (err as Error).name === 'TimeoutError';
+    throw new CarrierFailure(timedOut ? 'carrier_timeout' : 'carrier_error', `the carrier ${timedOut ? 'did not answer in time' : 'could not be reached'}`);
+  }
+  const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (res.ok && body) return body;
+  const said = body && typeof body.message === 'string' ? `: ${body.code ?? ''} ${body.message}` : '';
+  throw new CarrierFailure(res.status >= 400 && res.status < 500 ? 'carrier_rejected' : 'carrier_error', `the carrier answered HTTP ${res.status}${said}`);
+}
+
+/** Places the call; returns the carrier's call sid. */
+export async function placeCall(account: TwilioAccount, p: Placement): Promise<string> {
+  const form = new URLSearchParams({
+    To: p.to,
+    From: p.from,
+    Url: p.answerUrl,
+    Method: 'POST',
+    StatusCallback: p.statusCallback,
+    StatusCallbackMethod: 'POST',
+    Timeout: String(p.ringSec),
+    // Answering machines are told apart before the TwiML is asked for (AnsweredBy).
+    MachineDetection: 'Enable',
+  });
+  for (const event of ['initiated', 'ringing', 'answered', 'completed']) form.append('StatusCallbackEvent', event);
+  const call = await post(account, '/Calls.json', form);
+  if (typeof call.sid !== 'string') throw new CarrierFailure('carrier_error', 'the carrier answered without a call sid');
+  return call.sid;
+}
+
+/** Ends a live call (a ringing one is canceled). */
+export async function hangUpCall(account: TwilioAccount, sid: string): Promise<void> {
+  await post(account, `/Calls/${encodeURIComponent(sid)}.json`, new URLSearchParams({ Status: 'completed' }));
+}
