@@ -49,9 +49,19 @@ export const configSchema = z.object({
   SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
   SWITCHBOARD_SIM_SCENARIOS: optionalString,
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
+  /** Where the carrier reaches this deployment (status callbacks, TwiML, the relay socket): https, as the public sees it. */
+  SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional()),
+  /** The telephone network: the built-in simulator, or a real carrier. */
+  SWITCHBOARD_CARRIER: z.enum(['sim', 'twilio']).default('sim'),
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_API_BASE: z.url().default('https://api.twilio.com'),
 });
 
 export type Config = z.output<typeof configSchema>;
+
+/** Settings a carrier cannot work without, named when missing. */
+const CARRIER_NEEDS = { sim: [], twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_PUBLIC_URL'] } as const;
 
 /** Thrown when the environment is invalid; names the variable. */
 export class ConfigError extends Error {}
@@ -62,5 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
-  return parsed.data;
+  const config = parsed.data;
+  for (const name of CARRIER_NEEDS[config.SWITCHBOARD_CARRIER]) {
+    if (!config[name]) throw new ConfigError(`invalid configuration: ${name}: required by SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
+  }
+  return config;
 }

@@ -71,6 +71,8 @@ export interface TurnInput {
   ) => Promise<void>;
   /** False asks the model for complete answers, not streams: nobody reads this turn as it is written (a job). */
   streaming?: boolean;
+  /** Stops the model's answer at once (a caller cut the agent short); the turn then fails. */
+  signal?: AbortSignal;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
   /** What the turn costs, charged when it ends, finished or failed (pkg/credits/charge.ts); `storeLast` closes it with `charge.close`. */
@@ -136,7 +138,7 @@ async function callModel(
   };
   try {
     if (input.streaming === false) return await unstreamedRound(ctx, input, request, onContent);
-    const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
+    const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal });
     input.mark?.('model');
     await storedBeforeEmit(input);
     for await (const chunk of stream) {

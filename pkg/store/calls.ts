@@ -87,6 +87,10 @@ export interface CallRow {
   sim_caller: CallerScript | null;
   /** The queue the caller waits in, while it waits. */
   queue: WaitingIn | null;
+  /** The carrier's id of a call placed through a real carrier. */
+  carrier_sid: string | null;
+  /** The carrier's relay session conducting the call, once bound (pkg/voice/relay.ts). */
+  relay_session: string | null;
 }
 
 const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue'] as const;
@@ -177,6 +181,20 @@ export async function updateCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, pat
   const [row] = await ctx.db('calls').where({ id }).update({ ...encode(patch), updated_at: ctx.clock.now() }).returning('*');
   await notify(ctx.db, CHANNELS.calls, id);
   return row;
+}
+
+/** The agent's last words become what the far end heard of them (it interrupted); added when not yet written. */
+export async function reviseLastAgentWords(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, heard: string): Promise<void> {
+  const item = JSON.stringify({ speaker: 'agent', text: heard });
+  await ctx.db('calls')
+    .where({ id })
+    .update({
+      transcript: ctx.db.raw(
+        `case when transcript->-1->>'speaker' = 'agent' then jsonb_set(transcript, '{-1}', ?::jsonb) else transcript || jsonb_build_array(?::jsonb) end`,
+        [item, item],
+      ),
+      updated_at: ctx.clock.now(),
+    });
 }
 
 export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Promise<void> {
@@ -312,4 +330,19 @@ export async function unleaseCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, ow
 export async function nextCallDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
   const row = await ctx.db('calls').whereNotNull('due_at').min({ at: 'due_at' }).first();
   return row?.at ?? null;
+}
+
+/**
+ * Binds the call to relay `session` and leases it to `owner` (the process holding the socket): once
+ * only, while the call is still being placed. The controller that placed it learns it lost the line.
+ */
+export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, session: string, owner: string, leaseMs: number): Promise<CallRow | null> {
+  const [row] = await ctx.db('calls')
+    .where({ id })
+    .whereNull('relay_session')
+    .whereIn('status', ['queued', 'ringing'])
+    .update({ relay_session: session, lease_owner: owner, lease_until: new Date(ctx.clock.now().getTime() + leaseMs), updated_at: ctx.clock.now() })
+    .returning('*');
+  if (row) await notify(ctx.db, CHANNELS.calls, id);
+  return row ?? null;
 }

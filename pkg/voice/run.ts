@@ -4,15 +4,16 @@
 // steering are written there and announced, and this loop acts on them.
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
-import { runTurn } from '../agent/turn.js';
+import { runTurn, type TurnEvent } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { getUsableAgent, type Agent } from '../store/agents.js';
 import { createConversation, type Conversation } from '../store/conversations.js';
 import { appendMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
-import { appendTranscript, callById, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
+import { appendTranscript, callById, reviseLastAgentWords, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
 import { insertVoiceMessage } from '../store/voice-messages.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
+import { CarrierFailure } from './gateways/twilio/rest.js';
 import { callTools, outcomesOf, type CallDecision } from './call-tools.js';
 import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
 import { finalizeCall } from './finalize.js';
@@ -155,9 +156,15 @@ class CallSession extends HeldCall {
     this.row = await updateCall(this.ctx, this.row.id, { agent_id: agentId });
   }
 
-  /** One agent turn; returns what the agent decided, or null when the call is over (ended meanwhile, or the agent failed). */
+  /**
+   * One agent turn; returns what the agent decided, or null when the call is over (ended meanwhile,
+   * or the agent failed). A streaming line speaks the words as the model writes them; an utterance
+   * the far end interrupts stops the model at once (what was heard arrives as a line event).
+   */
   private async turn(machine: boolean): Promise<CallDecision | null> {
     const decision: CallDecision = {};
+    const voice = this.line.streaming;
+    const utterance = voice?.utterance();
     try {
       const turn = await runTurn(this.ctx, {
         tenant: this.tenant,
@@ -166,18 +173,31 @@ class CallSession extends HeldCall {
         turnSystemMessage: instructions(this.row, machine),
         extraTools: () => callTools(this.ctx, this.row, decision, machine),
         charge: new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id),
+        ...(voice && { emit: (e: TurnEvent) => e.type === 'content' && voice.piece(e.content), signal: utterance }),
       });
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
       // Hung up (or the lease lost) while the agent was thinking: nothing more is said.
       if (!(await this.stillOurs())) return null;
       const said = turn.messages.join(' ').trim();
-      if (said) await this.speak(said);
+      if (voice) {
+        await voice.end();
+        if (said) await appendTranscript(this.ctx, this.row.id, { speaker: 'agent', text: said });
+      } else if (said) await this.speak(said);
       return decision;
     } catch (err) {
+      if (utterance?.aborted) return decision;
       this.ctx.log.error({ err, callId: this.row.id }, 'the agent failed on a call; hanging up');
       await this.end('fail', 'agent_error');
       return null;
+    }
+  }
+
+  /** The far end cut the agent short: the transcript keeps what was heard, and the agent learns it. */
+  private async interrupted(heard: string): Promise<void> {
+    await reviseLastAgentWords(this.ctx, this.row.id, heard);
+    if (this.conversation) {
+      await appendMessage(this.ctx, this.conversation.id, 'system', `The caller interrupted you. Of your last reply they heard only: "${heard}"`, { interrupted: true });
     }
   }
 
@@ -241,8 +261,13 @@ class CallSession extends HeldCall {
       case 'keys':
         // The agent listens for words; keys pressed while it talks are not for it.
         return true;
+      case 'interrupted':
+        await this.interrupted(event.heard);
+        return true;
       case 'ended':
         await this.move(END_EVENT[event.cause], ending(this.row, now, event.cause));
+        return false;
+      case 'lost':
         return false;
     }
   }
@@ -281,12 +306,15 @@ export async function runCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: s
     let line: Line | null = null;
     try {
       line = await gateway.dial({ callId: row.id, from: row.from_number, to: row.to_number });
+      if (line.carrierSid) await updateCall(ctx, row.id, { carrier_sid: line.carrierSid });
       await new CallSession(ctx, line, row, owner).run(signal);
     } catch (err) {
-      ctx.log.error({ err, callId: row.id }, 'call failed unexpectedly; hanging up');
+      const refused = err instanceof CarrierFailure;
+      if (refused) ctx.log.warn({ callId: row.id, err: err.message }, 'the carrier did not place the call');
+      else ctx.log.error({ err, callId: row.id }, 'call failed unexpectedly; hanging up');
       await line?.hangup();
       const current = await callById(ctx.db, row.id);
-      if (current) await applyCallEvent(ctx, row.id, 'fail', ending(current, ctx.clock.now(), 'error'), owner);
+      if (current) await applyCallEvent(ctx, row.id, 'fail', ending(current, ctx.clock.now(), refused ? err.hangupCause : 'error'), owner);
     } finally {
       unsubscribe();
     }

@@ -11,7 +11,20 @@ export type LineEvent =
   | { type: 'speech'; text: string }
   /** Keys pressed on the far end's keypad. */
   | { type: 'keys'; keys: string }
-  | { type: 'ended'; cause: EndCause };
+  /** The far end cut the agent short: `heard` is what was said of its last words before that. */
+  | { type: 'interrupted'; heard: string }
+  | { type: 'ended'; cause: EndCause }
+  /** The line left this process without an end: the carrier reports how the call ended. */
+  | { type: 'lost' };
+
+/** A line that speaks the agent's words as the model writes them (a carrier's relay). */
+export interface StreamingVoice {
+  /** The signal of the next utterance: aborted when the far end interrupts it. */
+  utterance(): AbortSignal;
+  piece(text: string): void;
+  /** The utterance is complete. */
+  end(): Promise<void>;
+}
 
 export interface Line {
   /** The next event from the far end; waits until there is one. */
@@ -19,6 +32,9 @@ export interface Line {
   say(text: string): Promise<void>;
   /** End the line from our side; no events follow. */
   hangup(): Promise<void>;
+  /** The carrier's id of the call, when a real carrier placed it. */
+  readonly carrierSid?: string;
+  readonly streaming?: StreamingVoice;
 }
 
 interface DialRequest {
