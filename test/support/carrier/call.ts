@@ -300,7 +300,7 @@ export class CarrierCall {
     this.conversationRelays.push({ attributes: relay.attributes, parameters });
     if (relay.attributes.welcomeGreeting) this.said.push(relay.attributes.welcomeGreeting);
     const startedMs = Date.now();
-    const { sessionId, end } = await this.relaySession(relay.attributes.url, parameters);
+    const { sessionId, end } = await this.relaySession(relay.attributes, parameters);
     if (generation !== this.generation) return undefined;
     const action = connect.attributes.action;
     if (!action) return undefined;
@@ -319,8 +319,9 @@ export class CarrierCall {
     return this.hungUp ? undefined : this.twimlOf(answer);
   }
 
-  private async relaySession(url: string | undefined, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {
+  private async relaySession(attributes: Record<string, string>, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {
     const refused = { sessionId: sid('VX') };
+    const url = attributes.url;
     if (!url) {
       this.errors.push('64101 <ConversationRelay> without url');
       return refused;
@@ -330,6 +331,7 @@ export class CarrierCall {
       caller = await RelayCaller.connect({
         url,
         authToken: this.context.authToken,
+        enabled: { dtmf: attributes.dtmfDetection === 'true', partialPrompts: attributes.partialPrompts === 'true' },
         setup: {
           callSid: this.sid,
           accountSid: this.context.accountSid,

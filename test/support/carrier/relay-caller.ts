@@ -64,6 +64,8 @@ export interface RelayConnectOptions {
   setup: RelaySetup;
   /** A signature to send instead of the right one; null sends none. */
   signature?: string | null;
+  /** What the TwiML turned on (`dtmfDetection`, `partialPrompts`): Twilio sends DTMF and partial prompts only then. Both on when not given. */
+  enabled?: { dtmf: boolean; partialPrompts: boolean };
 }
 
 const DIGITS = /^[0-9*#w]+$/;
@@ -85,6 +87,7 @@ export class RelayCaller {
   private constructor(
     private readonly socket: WebSocket,
     setup: RelaySetup,
+    private readonly enabled: { dtmf: boolean; partialPrompts: boolean },
   ) {
     this.setup = { sessionId: `VX${randomBytes(16).toString('hex')}`, ...setup };
     this.ended = new Promise((resolve) => {
@@ -110,15 +113,15 @@ export class RelayCaller {
       });
       socket.once('error', reject);
     });
-    const caller = new RelayCaller(socket, options.setup);
+    const caller = new RelayCaller(socket, options.setup, options.enabled ?? { dtmf: true, partialPrompts: true });
     caller.send({ type: 'setup', parentCallSid: '', callType: 'PSTN', callerName: '', callStatus: 'IN-PROGRESS', customParameters: {}, ...caller.setup });
     return caller;
   }
 
-  /** The caller says `text`: a final prompt, after the given partial transcripts (`last: false`). */
+  /** The caller says `text`: a final prompt, after the given partial transcripts (`last: false`) when those are on. */
   say(text: string, { partials = [], lang = 'en-US' }: { partials?: string[]; lang?: string } = {}): void {
     this.turnStart = this.received.length;
-    for (const partial of partials) this.send({ type: 'prompt', voicePrompt: partial, lang, last: false });
+    if (this.enabled.partialPrompts) for (const partial of partials) this.send({ type: 'prompt', voicePrompt: partial, lang, last: false });
     this.send({ type: 'prompt', voicePrompt: text, lang, last: true });
   }
 
@@ -144,9 +147,9 @@ export class RelayCaller {
     return reply;
   }
 
-  /** The caller presses keys: one `dtmf` message per digit. */
+  /** The caller presses keys: one `dtmf` message per digit, when DTMF detection is on. */
   press(digits: string): void {
-    for (const digit of digits) this.send({ type: 'dtmf', digit });
+    if (this.enabled.dtmf) for (const digit of digits) this.send({ type: 'dtmf', digit });
   }
 
   /** The caller hangs up: Twilio closes the socket. */
@@ -233,10 +236,12 @@ function problemOf(m: any): string | undefined {
   if (typeof m !== 'object' || m === null) return 'not an object';
   const isString = (v: unknown) => typeof v === 'string';
   const optionalBoolean = (v: unknown) => v === undefined || typeof v === 'boolean';
+  // Booleans stay accepted for interruptible beside the newer none/dtmf/speech/any.
+  const interruptible = (v: unknown) => optionalBoolean(v) || ['none', 'dtmf', 'speech', 'any'].includes(v as string);
   switch (m.type) {
     case 'text':
       if (!isString(m.token)) return 'text needs a string token';
-      if (!optionalBoolean(m.last) || !optionalBoolean(m.interruptible) || !optionalBoolean(m.preemptible)) return 'text flags must be booleans';
+      if (!optionalBoolean(m.last) || !optionalBoolean(m.preemptible) || !interruptible(m.interruptible)) return 'text: last and preemptible are booleans, interruptible none, dtmf, speech or any';
       return undefined;
     case 'play':
       return isString(m.source) ? undefined : 'play needs a source URL';

@@ -56,7 +56,7 @@ async function startApplication(): Promise<Application> {
   app.twiml = `<?xml version="1.0" encoding="UTF-8"?>
 <Response>
   <Connect action="${app.url}/action">
-    <ConversationRelay url="${app.relayUrl.replace('&', '&amp;')}" welcomeGreeting="Hello, this is the agent." dtmfDetection="true" interruptible="any">
+    <ConversationRelay url="${app.relayUrl.replace('&', '&amp;')}" welcomeGreeting="Hello, this is the agent." dtmfDetection="true" partialPrompts="true" interruptible="any">
       <Parameter name="callReference" value="ref-1"/>
     </ConversationRelay>
   </Connect>
@@ -91,7 +91,9 @@ function converse(ws: WebSocket, heard: any[]) {
   ws.on('message', (data) => {
     const message = JSON.parse(String(data));
     heard.push(message);
-    if (message.type === 'prompt' && message.last && message.voicePrompt === 'tell me a story') {
+    if (message.type === 'prompt' && message.last && message.voicePrompt === 'say something odd') {
+      ws.send(JSON.stringify({ type: 'txt', token: 'typo' }));
+    } else if (message.type === 'prompt' && message.last && message.voicePrompt === 'tell me a story') {
       let n = 0;
       streaming = setInterval(() => ws.send(JSON.stringify({ type: 'text', token: `word${n++} `, last: false })), 5);
     } else if (message.type === 'prompt' && message.last) {
@@ -239,6 +241,25 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     expect(call.said).to.deep.equal(['Hello, this is the agent.']);
   });
 
+  it('sends no partial prompts or DTMF unless the TwiML turned them on', async () => {
+    twilio.phones[HUMAN] = {
+      answer: 'human',
+      caller: async (caller) => {
+        caller.say('hello there', { partials: ['hello'] });
+        await caller.reply();
+        caller.press('1');
+        await caller.hangUp();
+      },
+    };
+    const twiml = app.twiml.replace(' dtmfDetection="true" partialPrompts="true"', '');
+    const placed = await rest(twilio, '/Calls.json', { To: HUMAN, From: FROM, Twiml: twiml });
+    await twilio.call(placed.body.sid).done;
+    expect(app.sockets[0].map((m) => [m.type, m.last])).to.deep.equal([
+      ['setup', undefined],
+      ['prompt', true],
+    ]);
+  });
+
   it('cancels a ringing call through the REST API', async () => {
     const placed = await rest(twilio, '/Calls.json', { To: RINGING, From: FROM, Twiml: app.twiml, StatusCallback: `${app.url}/status`, StatusCallbackEvent: ['ringing', 'completed'] });
     const call = twilio.call(placed.body.sid);
@@ -292,6 +313,10 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     const caller = await RelayCaller.connect({ url: app.relayUrl, authToken: AUTH_TOKEN, setup });
     caller.say('hi');
     expect((await caller.reply()).text).to.equal('You said: hi');
+    caller.say('say something odd');
+    const error = await eventually('the error message', () => app.sockets[0].find((m) => m.type === 'error'));
+    expect(error.description).to.match(/^Invalid message received: unknown type "txt"/);
+    expect(caller.sent('txt')).to.deep.equal([]);
     await caller.hangUp();
     for (const signature of ['bm90IGEgc2lnbmF0dXJl', null]) {
       const refused = await RelayCaller.connect({ url: app.relayUrl, authToken: AUTH_TOKEN, setup, signature }).catch((e) => e);
