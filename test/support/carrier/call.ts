@@ -43,6 +43,9 @@ export interface WebhookSent {
   error?: string;
 }
 
+/** New instructions for a live call through the REST API: TwiML, or a URL to fetch it from. */
+export type Redirect = { twiml: string } | { url: string; method: string };
+
 export interface CallContext {
   accountSid: string;
   authToken: string;
@@ -75,7 +78,7 @@ export class CarrierCall {
   private endedMs: number | undefined;
   private sequence = 0;
   private generation = 0;
-  private pendingTwiml: string | undefined;
+  private pending: Redirect | undefined;
   private hungUp = false;
   private onHangUp!: () => void;
   private readonly hangUpRequested = new Promise<void>((resolve) => (this.onHangUp = resolve));
@@ -114,9 +117,9 @@ export class CarrierCall {
   }
 
   /** New TwiML through the REST API: the running TwiML stops and this one runs. */
-  redirect(twiml: string): void {
+  redirect(next: Redirect): void {
     this.generation += 1;
-    this.pendingTwiml = twiml;
+    this.pending = next;
     void this.relay?.disconnect();
   }
 
@@ -247,9 +250,10 @@ export class CarrierCall {
   private async runTwiml(twiml: string | undefined) {
     let next = twiml;
     while (next !== undefined && !this.hungUp) {
-      this.pendingTwiml = undefined;
       await this.execute(next, this.generation);
-      next = this.pendingTwiml;
+      const redirect = this.pending;
+      this.pending = undefined;
+      next = redirect && ('twiml' in redirect ? redirect.twiml : await this.fetchTwiml('twiml', redirect.url, redirect.method));
     }
   }
 
@@ -302,10 +306,10 @@ export class CarrierCall {
     const startedMs = Date.now();
     const { sessionId, end } = await this.relaySession(relay.attributes, parameters);
     if (generation !== this.generation) return undefined;
+    if (end?.by === 'caller-hang-up') this.hungUp = true;
     const action = connect.attributes.action;
     if (!action) return undefined;
     const sessionStatus = end === undefined ? 'failed' : { 'application-end': 'ended', 'application-close': 'failed', 'caller-hang-up': 'completed', carrier: 'completed' }[end.by];
-    if (end?.by === 'caller-hang-up') this.hungUp = true;
     const params: Record<string, string> = {
       ...this.standardParams(),
       CallStatus: this.hungUp ? 'completed' : this.status,

@@ -241,6 +241,30 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     expect(call.said).to.deep.equal(['Hello, this is the agent.']);
   });
 
+  it('plays new TwiML given through the REST API in place of the relay session', async () => {
+    twilio.phones[HUMAN] = { answer: 'human', caller: async (caller) => caller.say('hello there') };
+    const placed = await rest(twilio, '/Calls.json', { To: HUMAN, From: FROM, Twiml: app.twiml });
+    const call = twilio.call(placed.body.sid);
+    await eventually('the agent to answer the prompt', () => call.relay?.sent('text').some((t) => t.last));
+    expect((await rest(twilio, `/Calls/${call.sid}.json`, { Twiml: '<Response><Say>Transferring you.</Say></Response>' })).status).to.equal(200);
+    await call.done;
+    expect(await call.relay!.ended).to.deep.equal({ by: 'carrier' });
+    expect(call.said).to.deep.equal(['Hello, this is the agent.', 'Transferring you.']);
+    expect(app.requests.map((r) => r.path)).to.deep.equal([]);
+    const late = await rest(twilio, `/Calls/${call.sid}.json`, { Twiml: '<Response/>' });
+    expect(late.body).to.include({ code: 21220, status: 400 });
+  });
+
+  it('plays nothing after the relay once the caller hung up', async () => {
+    twilio.phones[HUMAN] = { answer: 'human', caller: (caller) => caller.hangUp().then(() => undefined) };
+    const twiml = `<Response><Connect><ConversationRelay url="${app.relayUrl.replace('&', '&amp;')}"/></Connect><Say>Still there?</Say></Response>`;
+    const placed = await rest(twilio, '/Calls.json', { To: HUMAN, From: FROM, Twiml: twiml });
+    const call = twilio.call(placed.body.sid);
+    await call.done;
+    expect(call.said).to.deep.equal([]);
+    expect(call.toResource().status).to.equal('completed');
+  });
+
   it('sends no partial prompts or DTMF unless the TwiML turned them on', async () => {
     twilio.phones[HUMAN] = {
       answer: 'human',

@@ -135,10 +135,10 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     if (match && req.method === 'GET') return reply(res, 200, findCall(match, path).toResource());
     if (match && req.method === 'POST') {
       const call = findCall(match, path);
-      const twiml = params.Twiml;
-      if (typeof twiml === 'string') {
+      const { Twiml: twiml, Url: url, Method: method } = params;
+      if (typeof twiml === 'string' || typeof url === 'string') {
         if (call.status !== 'in-progress') throw new TwilioError(400, 21220, 'Call is not in-progress. Cannot redirect.');
-        call.redirect(twiml);
+        call.redirect(typeof twiml === 'string' ? { twiml } : { url: url as string, method: typeof method === 'string' ? method : 'POST' });
       }
       if (params.Status === 'completed' || params.Status === 'canceled') call.hangUpByApi(params.Status);
       else if (params.Status !== undefined) throw new TwilioError(400, 20001, `Invalid Status: ${params.Status}`);
