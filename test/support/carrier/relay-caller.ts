@@ -81,7 +81,6 @@ export class RelayCaller {
   private end: RelayEnd | undefined;
   private turnStart = 0;
   private readonly watchers = new Set<() => void>();
-
   private closedBy: 'caller-hang-up' | 'carrier' | undefined;
 
   private constructor(
@@ -98,6 +97,8 @@ export class RelayCaller {
       });
     });
     socket.on('message', (data) => this.onMessage(String(data)));
+    // A broken connection is reported by the 'close' that follows.
+    socket.on('error', () => undefined);
   }
 
   /** Opens the socket as Twilio does and sends `setup`; rejects with RelayRefused when the handshake is refused. */
