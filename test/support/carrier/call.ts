@@ -1,0 +1,394 @@
+// One call on the carrier stand-in, from dialing to its end, as Twilio documents it: the status
+// callbacks asked for (signed, numbered, in order), answering-machine detection, the TwiML (inline
+// or fetched by a signed request), <Connect><ConversationRelay> played by a scripted RelayCaller,
+// the <Connect action> request, and hang-up or new TwiML given through the REST API.
+// Sources:
+//   https://www.twilio.com/docs/voice/api/call-resource (statuses, StatusCallbackEvent, update)
+//   https://www.twilio.com/docs/voice/twiml#request-parameters (parameters of every request)
+//   https://www.twilio.com/docs/voice/api/call-resource#statuscallback (CallbackSource, SequenceNumber, Timestamp, CallDuration)
+//   https://www.twilio.com/docs/voice/answering-machine-detection (AnsweredBy, AsyncAmd)
+//   https://www.twilio.com/docs/voice/twiml/connect (action attribute)
+//   https://www.twilio.com/docs/voice/twiml/connect/conversationrelay (attributes, <Parameter>)
+import { randomBytes } from 'node:crypto';
+import { RelayCaller, RelayRefused, type RelayEnd } from './relay-caller.js';
+import { parseTwiml, type TwimlElement } from './twiml.js';
+import { twilioSignature, type TwilioParams } from './twilio-signature.js';
+
+export const API_VERSION = '2010-04-01';
+
+/** What the caller does in the relay conversation; the call waits for the socket to close after it. */
+export type CallerScript = (caller: RelayCaller) => Promise<void>;
+
+export type MachineAnswer = 'machine_start' | 'machine_end_beep' | 'machine_end_silence' | 'machine_end_other' | 'fax';
+
+/** How the called number behaves. */
+export type Scenario =
+  | { answer: 'busy' }
+  | { answer: 'no-answer' }
+  | { answer: 'failed' }
+  /** Rings until the call is canceled through the REST API. */
+  | { answer: 'ring' }
+  | { answer: 'human'; caller?: CallerScript }
+  | { answer: 'machine'; answeredBy?: MachineAnswer; caller?: CallerScript };
+
+/** A request the carrier made to the application, and how it was answered. */
+export interface WebhookSent {
+  purpose: 'status' | 'twiml' | 'voice' | 'action' | 'amd';
+  method: string;
+  url: string;
+  params: TwilioParams;
+  signature: string;
+  status?: number;
+  body?: string;
+  error?: string;
+}
+
+/** New instructions for a live call through the REST API: TwiML, or a URL to fetch it from. */
+export type Redirect = { twiml: string } | { url: string; method: string };
+
+export interface CallContext {
+  accountSid: string;
+  authToken: string;
+}
+
+const FINAL = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
+const WEBHOOK_TIMEOUT_MS = 15_000;
+
+const rfc2822 = (ms: number) => new Date(ms).toUTCString().replace('GMT', '+0000');
+const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
+
+export class CarrierCall {
+  readonly sid = sid('CA');
+  status = 'queued';
+  answeredBy: string | undefined;
+  /** Every request made to the application for this call, in order. */
+  readonly webhooks: WebhookSent[] = [];
+  /** The relay sessions opened, in order. */
+  readonly relays: RelayCaller[] = [];
+  /** The attributes of each <ConversationRelay> run, with its <Parameter>s. */
+  readonly conversationRelays: { attributes: Record<string, string>; parameters: Record<string, string> }[] = [];
+  /** What the caller heard spoken by <Say> and welcome greetings. */
+  readonly said: string[] = [];
+  /** What went wrong as Twilio would log it (bad TwiML, unreachable URLs, refused sockets, script failures). */
+  readonly errors: string[] = [];
+  /** Resolves when the call has ended and its last callback was sent. */
+  readonly done: Promise<void>;
+  private readonly createdMs = Date.now();
+  private answeredMs: number | undefined;
+  private endedMs: number | undefined;
+  private sequence = 0;
+  private generation = 0;
+  private pending: Redirect | undefined;
+  private hungUp = false;
+  private onHangUp!: () => void;
+  private readonly hangUpRequested = new Promise<void>((resolve) => (this.onHangUp = resolve));
+  private readonly sideRequests: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly context: CallContext,
+    /** The placement's parameters (To, From, Twiml or Url, StatusCallback…), or the inbound call's. */
+    readonly params: Record<string, string | string[]>,
+    readonly direction: 'outbound-api' | 'inbound',
+    private readonly scenario: Scenario,
+  ) {
+    // Dialing starts after the creating request was answered (the call is still queued then).
+    this.done = new Promise(setImmediate).then(() => (direction === 'inbound' ? this.ringIn() : this.dial())).catch((error) => {
+      this.errors.push(`stand-in failure: ${error}`);
+    });
+  }
+
+  /** The status callbacks' parameters, in the order they were sent. */
+  get statusCallbacks(): TwilioParams[] {
+    return this.webhooks.filter((w) => w.purpose === 'status').map((w) => w.params);
+  }
+
+  /** The last relay session (the one a test usually means). */
+  get relay(): RelayCaller | undefined {
+    return this.relays.at(-1);
+  }
+
+  /** Status=completed or canceled through the REST API. */
+  hangUpByApi(requested: 'completed' | 'canceled'): void {
+    if (FINAL.includes(this.status) || this.hungUp) return;
+    if (requested === 'canceled' && this.status === 'in-progress') return;
+    this.hungUp = true;
+    this.onHangUp();
+    void this.relay?.disconnect();
+  }
+
+  /** New TwiML through the REST API: the running TwiML stops and this one runs. */
+  redirect(next: Redirect): void {
+    this.generation += 1;
+    this.pending = next;
+    void this.relay?.disconnect();
+  }
+
+  /** The Call resource as the REST API answers it. */
+  toResource() {
+    const path = `/${API_VERSION}/Accounts/${this.context.accountSid}/Calls/${this.sid}`;
+    const one = (name: string) => (typeof this.params[name] === 'string' ? (this.params[name] as string) : null);
+    return {
+      sid: this.sid,
+      account_sid: this.context.accountSid,
+      api_version: API_VERSION,
+      to: one('To'),
+      from: one('From'),
+      status: this.status,
+      direction: this.direction,
+      answered_by: this.answeredBy ?? null,
+      parent_call_sid: null,
+      date_created: rfc2822(this.createdMs),
+      date_updated: rfc2822(Date.now()),
+      start_time: this.answeredMs === undefined ? null : rfc2822(this.answeredMs),
+      end_time: this.endedMs === undefined ? null : rfc2822(this.endedMs),
+      duration: this.endedMs === undefined ? null : String(this.durationSeconds()),
+      uri: `${path}.json`,
+      subresource_uris: { recordings: `${path}/Recordings.json`, events: `${path}/Events.json` },
+    };
+  }
+
+  private async dial() {
+    await this.progress('initiated', 'initiated');
+    const { answer } = this.scenario;
+    if (answer === 'failed' || answer === 'busy') return this.finish(answer);
+    await this.progress('ringing', 'ringing');
+    if (answer === 'no-answer') return this.finish('no-answer');
+    if (answer === 'ring' || this.hungUp) {
+      await this.hangUpRequested;
+      return this.finish('canceled');
+    }
+    this.answer();
+    const amd = this.machineDetection();
+    await this.progress('answered', 'in-progress');
+    if (amd === 'async') this.sideRequests.push(this.asyncAmdCallback());
+    const twiml = typeof this.params.Twiml === 'string' ? this.params.Twiml : await this.fetchTwiml('twiml', String(this.params.Url), String(this.params.Method ?? 'POST'));
+    await this.runTwiml(twiml);
+    await Promise.all(this.sideRequests);
+    await this.finish('completed');
+  }
+
+  private async ringIn() {
+    this.status = 'ringing';
+    const twiml = await this.fetchTwiml('voice', String(this.params.VoiceUrl), 'POST');
+    this.answer();
+    await this.runTwiml(twiml);
+    await this.finish('completed');
+  }
+
+  private answer() {
+    this.status = 'in-progress';
+    this.answeredMs = Date.now();
+  }
+
+  /** Sets AnsweredBy when detection was asked for; 'async' when its result goes to AsyncAmdStatusCallback. */
+  private machineDetection(): 'sync' | 'async' | undefined {
+    const mode = this.params.MachineDetection;
+    if (mode !== 'Enable' && mode !== 'DetectMessageEnd') return undefined;
+    const machine = this.scenario.answer === 'machine' ? (this.scenario.answeredBy ?? (mode === 'Enable' ? 'machine_start' : 'machine_end_beep')) : undefined;
+    this.answeredBy = machine ?? 'human';
+    return this.params.AsyncAmd === 'true' ? 'async' : 'sync';
+  }
+
+  private async asyncAmdCallback() {
+    const url = this.params.AsyncAmdStatusCallback;
+    if (typeof url !== 'string') return;
+    const params = { AccountSid: this.context.accountSid, CallSid: this.sid, AnsweredBy: this.answeredBy!, MachineDetectionDuration: '1200' };
+    await this.request('amd', String(this.params.AsyncAmdStatusCallbackMethod ?? 'POST'), url, params);
+  }
+
+  /** The parameters Twilio sends with every request about a call. */
+  private standardParams(): Record<string, string> {
+    const to = String(this.params.To);
+    const from = String(this.params.From);
+    const params: Record<string, string> = {
+      AccountSid: this.context.accountSid,
+      ApiVersion: API_VERSION,
+      CallSid: this.sid,
+      CallStatus: this.status,
+      Called: to,
+      Caller: from,
+      Direction: this.direction,
+      From: from,
+      To: to,
+    };
+    // Synchronous detection's result comes with the TwiML request and the callbacks after it.
+    if (this.answeredBy !== undefined && this.params.AsyncAmd !== 'true') params.AnsweredBy = this.answeredBy;
+    return params;
+  }
+
+  private requestedEvents(): string[] {
+    const asked = this.params.StatusCallbackEvent;
+    const events = (Array.isArray(asked) ? asked : asked === undefined ? [] : [asked]).flatMap((e) => e.split(/[\s,]+/)).filter(Boolean);
+    return events.length > 0 ? events : ['completed'];
+  }
+
+  /** The status moves on; a callback goes out when this event was asked for. */
+  private async progress(event: 'initiated' | 'ringing' | 'answered' | 'completed', status: string, extra: Record<string, string> = {}) {
+    this.status = status;
+    const url = this.params.StatusCallback;
+    if (typeof url !== 'string' || !this.requestedEvents().includes(event)) return;
+    const params = {
+      ...this.standardParams(),
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: String(this.sequence++),
+      Timestamp: rfc2822(Date.now()),
+      ...extra,
+    };
+    await this.request('status', String(this.params.StatusCallbackMethod ?? 'POST'), url, params);
+  }
+
+  private async finish(status: string) {
+    this.endedMs = Date.now();
+    await this.progress('completed', status, { CallDuration: String(this.durationSeconds()) });
+  }
+
+  private durationSeconds(): number {
+    return this.answeredMs === undefined ? 0 : Math.round(((this.endedMs ?? Date.now()) - this.answeredMs) / 1000);
+  }
+
+  /** Runs TwiML, then whatever TwiML the REST API gave meanwhile, until none is left or the call hung up. */
+  private async runTwiml(twiml: string | undefined) {
+    let next = twiml;
+    while (next !== undefined && !this.hungUp) {
+      await this.execute(next, this.generation);
+      const redirect = this.pending;
+      this.pending = undefined;
+      next = redirect && ('twiml' in redirect ? redirect.twiml : await this.fetchTwiml('twiml', redirect.url, redirect.method));
+    }
+  }
+
+  private async execute(twiml: string, generation: number): Promise<void> {
+    let response: TwimlElement;
+    try {
+      response = parseTwiml(twiml);
+    } catch (error) {
+      this.errors.push(`12100 Document parse failure: ${(error as Error).message}`);
+      return;
+    }
+    for (const verb of response.children) {
+      if (this.hungUp || generation !== this.generation) return;
+      switch (verb.name) {
+        case 'Say':
+          this.said.push(verb.text);
+          break;
+        case 'Pause':
+        case 'Play':
+          break;
+        case 'Hangup':
+          return;
+        case 'Redirect': {
+          const next = await this.fetchTwiml('twiml', verb.text, verb.attributes.method ?? 'POST');
+          return next === undefined ? undefined : this.execute(next, generation);
+        }
+        case 'Connect': {
+          const next = await this.connect(verb, generation);
+          // With an action URL, its answer replaces the rest of this document.
+          if (verb.attributes.action) return next === undefined ? undefined : this.execute(next, generation);
+          break;
+        }
+        default:
+          this.errors.push(`12200 Schema validation warning: <${verb.name}> is not played by the stand-in`);
+          return;
+      }
+    }
+  }
+
+  /** <Connect><ConversationRelay>: the relay session, then the action request; its answer is returned when the call goes on. */
+  private async connect(connect: TwimlElement, generation: number): Promise<string | undefined> {
+    const relay = connect.children.find((c) => c.name === 'ConversationRelay');
+    if (!relay) {
+      this.errors.push('12200 <Connect> without <ConversationRelay> is not played by the stand-in');
+      return undefined;
+    }
+    const parameters = Object.fromEntries(relay.children.filter((p) => p.name === 'Parameter').map((p) => [p.attributes.name, p.attributes.value ?? '']));
+    this.conversationRelays.push({ attributes: relay.attributes, parameters });
+    if (relay.attributes.welcomeGreeting) this.said.push(relay.attributes.welcomeGreeting);
+    const startedMs = Date.now();
+    const { sessionId, end } = await this.relaySession(relay.attributes, parameters);
+    if (generation !== this.generation) return undefined;
+    if (end?.by === 'caller-hang-up') this.hungUp = true;
+    const action = connect.attributes.action;
+    if (!action) return undefined;
+    const sessionStatus = end === undefined ? 'failed' : { 'application-end': 'ended', 'application-close': 'failed', 'caller-hang-up': 'completed', carrier: 'completed' }[end.by];
+    const params: Record<string, string> = {
+      ...this.standardParams(),
+      CallStatus: this.hungUp ? 'completed' : this.status,
+      SessionId: sessionId,
+      SessionStatus: sessionStatus,
+      SessionDuration: String(Math.round((Date.now() - startedMs) / 1000)),
+    };
+    if (end?.by === 'application-end' && end.handoffData !== undefined) params.HandoffData = end.handoffData;
+    const answer = await this.request('action', connect.attributes.method ?? 'POST', action, params);
+    // After a hang-up the action request only reports; its TwiML is not played.
+    return this.hungUp ? undefined : this.twimlOf(answer);
+  }
+
+  private async relaySession(attributes: Record<string, string>, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {
+    const refused = { sessionId: sid('VX') };
+    const url = attributes.url;
+    if (!url) {
+      this.errors.push('64101 <ConversationRelay> without url');
+      return refused;
+    }
+    let caller: RelayCaller;
+    try {
+      caller = await RelayCaller.connect({
+        url,
+        authToken: this.context.authToken,
+        enabled: { dtmf: attributes.dtmfDetection === 'true', partialPrompts: attributes.partialPrompts === 'true' },
+        setup: {
+          callSid: this.sid,
+          accountSid: this.context.accountSid,
+          from: String(this.params.From),
+          to: String(this.params.To),
+          direction: this.direction,
+          callStatus: this.status.toUpperCase(),
+          customParameters,
+        },
+      });
+    } catch (error) {
+      this.errors.push(`64102 relay socket not opened: ${error instanceof RelayRefused ? `HTTP ${error.status}` : String(error)}`);
+      return refused;
+    }
+    this.relays.push(caller);
+    if (this.hungUp) await caller.disconnect();
+    const script = this.scenario.answer === 'human' || this.scenario.answer === 'machine' ? this.scenario.caller : undefined;
+    const played = script?.(caller).catch((error) => this.errors.push(`caller script: ${(error as Error).message}`));
+    const end = await caller.ended;
+    await played;
+    return { sessionId: caller.setup.sessionId, end };
+  }
+
+  private async fetchTwiml(purpose: 'twiml' | 'voice', url: string, method: string): Promise<string | undefined> {
+    return this.twimlOf(await this.request(purpose, method, url, this.standardParams()));
+  }
+
+  private twimlOf(sent: WebhookSent): string | undefined {
+    if (sent.status === 200) return sent.body;
+    this.errors.push(`11200 HTTP retrieval failure: ${sent.url} answered ${sent.status ?? sent.error}`);
+    return undefined;
+  }
+
+  /** A signed request to the application: GET carries the parameters in the query, POST in a form body. */
+  private async request(purpose: WebhookSent['purpose'], method: string, url: string, params: Record<string, string>): Promise<WebhookSent> {
+    const get = method.toUpperCase() === 'GET';
+    const target = new URL(url);
+    if (get) for (const [name, value] of Object.entries(params)) target.searchParams.append(name, value);
+    const signature = get ? twilioSignature(this.context.authToken, target.toString()) : twilioSignature(this.context.authToken, url, params);
+    const sent: WebhookSent = { purpose, method: get ? 'GET' : 'POST', url: get ? target.toString() : url, params, signature };
+    this.webhooks.push(sent);
+    try {
+      const answer = await fetch(sent.url, {
+        method: sent.method,
+        headers: { 'X-Twilio-Signature': signature, 'User-Agent': 'TwilioProxy/1.1', ...(get ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+        body: get ? undefined : new URLSearchParams(params).toString(),
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      });
+      sent.status = answer.status;
+      sent.body = await answer.text();
+    } catch (error) {
+      sent.error = String(error);
+    }
+    return sent;
+  }
+}

@@ -1,0 +1,180 @@
+// A stand-in of Twilio's Programmable Voice REST API on loopback HTTPS, for the carrier gateway's
+// tests: Basic auth with the account SID and auth token, the Calls resource (create, fetch, update
+// to hang up or give new TwiML) with Twilio's validation errors and error JSON, and each placed
+// call played by the scenario of its `To` number (call.ts). A test can make the next placement
+// answer an error or never answer, and ring one of the application's numbers (`ringIn`).
+// Sources:
+//   https://www.twilio.com/docs/voice/api/call-resource (create, fetch, update; Status=completed|canceled)
+//   https://www.twilio.com/docs/usage/requests-to-twilio (Basic auth with AccountSid:AuthToken)
+//   https://www.twilio.com/docs/usage/twilios-response (error JSON: code, message, more_info, status)
+//   https://www.twilio.com/docs/api/errors/20003, /21201, /21205, /21210, /21211, /21220, /21603, /20404
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { API_VERSION, CarrierCall, type CallerScript, type Scenario, type WebhookSent } from './call.js';
+import { startHttpsServer, type RecordedRequest } from '../https.js';
+import { formParams, type TwilioParams } from './twilio-signature.js';
+
+export type { CallerScript, Scenario, WebhookSent } from './call.js';
+export { CarrierCall } from './call.js';
+
+export interface TwilioOptions {
+  accountSid: string;
+  authToken: string;
+  /** How each called number behaves; a number not listed does not answer. */
+  phones?: Record<string, Scenario>;
+  /** The account's own numbers, the only ones allowed as From; any From when not given. */
+  numbers?: string[];
+}
+
+/** What the next placement answers instead of creating a call: an HTTP error, or nothing at all. */
+export type ForcedAnswer = { status: number; code?: number; message?: string } | 'hang';
+
+export interface InboundCall {
+  to: string;
+  from: string;
+  /** The number's voice webhook (its "A call comes in" URL). */
+  voiceUrl: string;
+  statusCallback?: string;
+  caller?: CallerScript;
+}
+
+export interface TwilioStandIn {
+  /** The API's base URL (https://127.0.0.1:PORT), in place of https://api.twilio.com. */
+  url: string;
+  accountSid: string;
+  authToken: string;
+  /** The calls placed (and rung in), in order. */
+  calls: CarrierCall[];
+  /** Every request the REST API received, as sent. */
+  requests: RecordedRequest[];
+  phones: Record<string, Scenario>;
+  /** The next placement answers this instead (then placements work again). */
+  failNextPlacement(answer: ForcedAnswer): void;
+  /** An inbound call to one of the application's numbers. */
+  ringIn(call: InboundCall): CarrierCall;
+  call(sid: string): CarrierCall;
+  /** Every request made to the application, call by call. */
+  webhooks(): WebhookSent[];
+  close(): Promise<void>;
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+class TwilioError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function reply(res: ServerResponse, status: number, body: object) {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function replyError(res: ServerResponse, error: TwilioError) {
+  const headers = error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="Twilio API"' } : {};
+  res.writeHead(error.status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify({ code: error.code, message: error.message, more_info: `https://www.twilio.com/docs/errors/${error.code}`, status: error.status }));
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Twilio's checks of a placement, in the order it reports them. */
+function checkPlacement(params: TwilioParams, numbers: string[] | undefined) {
+  const one = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
+  const to = one('To');
+  const from = one('From');
+  if (!to) throw new TwilioError(400, 21201, "No 'To' number is specified");
+  if (!E164.test(to)) throw new TwilioError(400, 21211, `Invalid 'To' Phone Number: ${to}`);
+  if (!from) throw new TwilioError(400, 21603, "A 'From' phone number is required.");
+  if (numbers && !numbers.includes(from)) throw new TwilioError(400, 21210, `The source phone number provided, ${from}, is not yet verified for your account.`);
+  const url = one('Url');
+  if (!url && !one('Twiml') && !one('ApplicationSid')) throw new TwilioError(400, 21205, 'Either Url, Twiml or ApplicationSid is required.');
+  if (url && !isHttpUrl(url)) throw new TwilioError(400, 21205, `Url is not a valid URL: ${url}`);
+  const callback = one('StatusCallback');
+  if (callback && !isHttpUrl(callback)) throw new TwilioError(400, 21609, `StatusCallback is not a valid URL: ${callback}`);
+}
+
+export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn> {
+  const { accountSid, authToken } = options;
+  const calls: CarrierCall[] = [];
+  const phones = { ...options.phones };
+  const forced: ForcedAnswer[] = [];
+  const context = { accountSid, authToken };
+  const base = `/${API_VERSION}/Accounts/${accountSid}/Calls`;
+
+  const findCall = (sid: string, path: string) => {
+    const call = calls.find((c) => c.sid === sid);
+    if (!call) throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
+    return call;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
+    if (req.headers.authorization !== expected) throw new TwilioError(401, 20003, 'Authenticate');
+    const path = new URL(req.url ?? '/', 'https://api.twilio.com').pathname;
+    const params = formParams(body);
+    if (path === `${base}.json` && req.method === 'POST') {
+      const answer = forced.shift();
+      if (answer === 'hang') return; // the connection stays open, unanswered
+      if (answer) throw new TwilioError(answer.status, answer.code ?? (answer.status >= 500 ? 20500 : 20001), answer.message ?? 'Internal Server Error');
+      checkPlacement(params, options.numbers);
+      const call = new CarrierCall(context, params, 'outbound-api', phones[String(params.To)] ?? { answer: 'no-answer' });
+      calls.push(call);
+      return reply(res, 201, call.toResource());
+    }
+    const match = path.startsWith(`${base}/`) && path.endsWith('.json') ? path.slice(base.length + 1, -'.json'.length) : undefined;
+    if (match && req.method === 'GET') return reply(res, 200, findCall(match, path).toResource());
+    if (match && req.method === 'POST') {
+      const call = findCall(match, path);
+      const { Twiml: twiml, Url: url, Method: method } = params;
+      if (typeof twiml === 'string' || typeof url === 'string') {
+        if (call.status !== 'in-progress') throw new TwilioError(400, 21220, 'Call is not in-progress. Cannot redirect.');
+        call.redirect(typeof twiml === 'string' ? { twiml } : { url: url as string, method: typeof method === 'string' ? method : 'POST' });
+      }
+      if (params.Status === 'completed' || params.Status === 'canceled') call.hangUpByApi(params.Status);
+      else if (params.Status !== undefined) throw new TwilioError(400, 20001, `Invalid Status: ${params.Status}`);
+      return reply(res, 200, call.toResource());
+    }
+    throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
+  };
+
+  const server = await startHttpsServer((req, res) => {
+    try {
+      handle(req, res, server.requests.at(-1)!.body);
+    } catch (error) {
+      if (!(error instanceof TwilioError)) throw error;
+      replyError(res, error);
+    }
+  });
+
+  return {
+    url: server.url,
+    accountSid,
+    authToken,
+    calls,
+    requests: server.requests,
+    phones,
+    failNextPlacement: (answer) => forced.push(answer),
+    ringIn: ({ to, from, voiceUrl, statusCallback, caller }) => {
+      const params = { To: to, From: from, VoiceUrl: voiceUrl, ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
+      const call = new CarrierCall(context, params, 'inbound', { answer: 'human', caller });
+      calls.push(call);
+      return call;
+    },
+    call: (sid) => findCall(sid, `${base}/${sid}.json`),
+    webhooks: () => calls.flatMap((c) => c.webhooks),
+    close: async () => {
+      for (const call of calls) await call.relay?.disconnect();
+      await server.close();
+    },
+  };
+}
