@@ -17,6 +17,7 @@ import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
 import { voiceOpenApiDocument } from '../api/voice/openapi.js';
 import { runAdmin } from './admin.js';
+import { serveRelay } from '../api/voice/carrier.js';
 import { runSim } from './sim.js';
 
 const USAGE = `usage: switchboard <command>
@@ -149,6 +150,7 @@ async function main(argv: string[]): Promise<void> {
       await migrate(runtime.ctx.db);
       const demo = await demoTenant(runtime, config);
       const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
+      serveRelay(server, runtime.ctx);
       onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
       printWelcome(server, demo, config.SWITCHBOARD_CALLER_ID);
       return;
@@ -157,6 +159,7 @@ async function main(argv: string[]): Promise<void> {
       const runtime = await startRuntime(config, log);
       await warnIfNotReady(runtime, log);
       const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
+      serveRelay(server, runtime.ctx);
       onShutdown(log, config, runtime, server);
       return;
     }

@@ -19,6 +19,7 @@ import { queuesRouter } from './queues.js';
 import { mailboxesRouter } from './mailboxes.js';
 import { messagesRouter } from './messages.js';
 import { voiceOpenApiDocument } from './openapi.js';
+import { carrierRouter } from './carrier.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -27,6 +28,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
+  if (ctx.config.SWITCHBOARD_CARRIER === 'twilio') r.use('/carrier/twilio', carrierRouter(ctx));
   r.use(requireApiKey(ctx));
   r.use(limitRequests(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));

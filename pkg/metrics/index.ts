@@ -19,6 +19,7 @@ export interface Metrics {
   triggerTransitions: Counter<'event' | 'status'>;
   queueLag: Histogram<'reconciler'>;
   reconcileErrors: Counter<'reconciler'>;
+  carrierErrors: Counter<'carrier'>;
   webhookDeliveries: Counter<'result'>;
   campaignDeliveries: Counter<'result'>;
   campaignContacts: Counter<'status' | 'outcome'>;
@@ -101,6 +102,12 @@ export function createMetrics(): Metrics {
       name: 'switchboard_reconcile_errors_total',
       help: 'Controller reconcile and tick failures, by reconciler.',
       labelNames: ['reconciler'],
+      registers,
+    }),
+    carrierErrors: new Counter({
+      name: 'switchboard_carrier_errors_total',
+      help: 'Errors a carrier reported on a relay socket, by carrier.',
+      labelNames: ['carrier'],
       registers,
     }),
     webhookDeliveries: new Counter({

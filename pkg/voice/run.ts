@@ -289,6 +289,11 @@ class CallSession extends HeldCall {
   }
 }
 
+/** A call the carrier placed and answered, its relay bound to `owner`: the agent converses on `line` until it ends. */
+export async function conductRelayed(ctx: Ctx, line: Line, row: CallRow, owner: string, signal: Signal): Promise<void> {
+  await new CallSession(ctx, line, row, owner).run(signal);
+}
+
 /** The agent of an answered inbound call (its row names the agent) converses until the call ends. */
 export async function converse(ctx: Ctx, line: Line, next: Promise<LineEvent>, row: CallRow, owner: string, signal: Signal, greeting: string): Promise<void> {
   const session = new CallSession(ctx, line, row, owner);

@@ -12,6 +12,7 @@ import { startRuntime, type Runtime } from '../../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
 import { addNumber } from '../../pkg/store/phone-numbers.js';
 import { createApp, createHttpServer } from '../../api/server.js';
+import { serveRelay } from '../../api/voice/carrier.js';
 import { startControllers, type Controllers } from '../../controllers/index.js';
 import { testDatabaseUrl } from './hooks.js';
 import { startScriptedModel, type ScriptedModel } from './model.js';
@@ -123,6 +124,7 @@ export async function startTestApp(
   const clock = opts.manualClock ? new ManualClock(opts.startAt) : systemClock;
   const runtime = await startRuntime(config, createLogger('debug', sink), clock);
   const server: Server = createHttpServer(config, createApp(runtime.ctx, { limits: runtime.limits }));
+  const stopRelay = serveRelay(server, runtime.ctx);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const controllers = opts.controllers ? await startControllers(runtime.ctx) : undefined;
@@ -147,6 +149,7 @@ export async function startTestApp(
     },
     async close() {
       await controllers?.stop();
+      stopRelay();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();

@@ -1,0 +1,162 @@
+// A call the carrier conducts over its relay socket (ConversationRelay): the carrier turns the
+// caller's speech into `prompt` text and speaks the `text` tokens sent back. The socket's process
+// leases the call while the socket lives, and the agent converses here as on any line.
+import type { WebSocket } from 'ws';
+import type { Ctx } from '../context.js';
+import { CHANNELS } from '../db/notify.js';
+import { callById, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
+import { EventQueue, type Line, type LineEvent, type StreamingVoice } from './gateways/gateway.js';
+import { finalizeCall } from './finalize.js';
+import { conductRelayed, Signal } from './run.js';
+import { isLive } from './state.js';
+
+/** How long a call whose socket closed waits for the carrier's report of its end. */
+const CARRIER_REPORT_MS = 10_000;
+
+/** Messages from the carrier (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). */
+type CarrierMessage =
+  | { type: 'prompt'; voicePrompt: string; last?: boolean }
+  | { type: 'dtmf'; digit: string }
+  | { type: 'interrupt'; utteranceUntilInterrupt?: string }
+  | { type: 'error'; description?: string }
+  | { type: 'setup' };
+
+export class RelayLine implements Line, StreamingVoice {
+  private readonly events = new EventQueue<LineEvent>();
+  /** Partial prompts, until the final one. */
+  private prompt = '';
+  private current: AbortController | null = null;
+  private ended = false;
+  readonly streaming = this;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly ctx: Pick<Ctx, 'log' | 'metrics'>,
+    machine: boolean,
+    private readonly callId: string,
+    /** The carrier's ringing report has not arrived yet: the call rang all the same. */
+    unrung: boolean,
+  ) {
+    if (unrung) this.events.push({ type: 'ringing' });
+    this.events.push({ type: 'answered', machine });
+    socket.on('message', (data) => this.received(data.toString()));
+    socket.on('close', () => {
+      this.ended = true;
+      this.current?.abort();
+      this.events.push({ type: 'lost' });
+    });
+  }
+
+  private received(text: string): void {
+    let message: CarrierMessage;
+    try {
+      message = JSON.parse(text) as CarrierMessage;
+    } catch {
+      return void this.ctx.log.warn({ callId: this.callId }, 'relay message is not JSON');
+    }
+    switch (message.type) {
+      case 'prompt':
+        this.prompt += message.voicePrompt ?? '';
+        if (message.last === false) return;
+        this.events.push({ type: 'speech', text: this.prompt });
+        this.prompt = '';
+        return;
+      case 'dtmf':
+        return this.events.push({ type: 'keys', keys: message.digit });
+      case 'interrupt':
+        // The model stops now; what was heard is written once the turn has stopped.
+        this.current?.abort();
+        return this.events.push({ type: 'interrupted', heard: message.utteranceUntilInterrupt ?? '' });
+      case 'error':
+        this.ctx.metrics.carrierErrors.inc({ carrier: 'twilio' });
+        return void this.ctx.log.warn({ callId: this.callId, description: message.description }, 'the carrier reported a relay error');
+    }
+  }
+
+  private send(message: object): void {
+    if (!this.ended) this.socket.send(JSON.stringify(message));
+  }
+
+  next(): Promise<LineEvent> {
+    return this.events.next();
+  }
+
+  utterance(): AbortSignal {
+    this.current = new AbortController();
+    return this.current.signal;
+  }
+
+  piece(text: string): void {
+    this.send({ type: 'text', token: text, last: false });
+  }
+
+  async end(): Promise<void> {
+    this.send({ type: 'text', token: '', last: true });
+  }
+
+  async say(text: string): Promise<void> {
+    this.send({ type: 'text', token: text, last: true });
+  }
+
+  /** Ends the relay session; the carrier then ends the call and reports it. */
+  async hangup(): Promise<void> {
+    this.send({ type: 'end', handoffData: JSON.stringify({ reason: 'ended by Switchboard' }) });
+    this.ended = true;
+  }
+}
+
+/** Keeps the leases of the calls this process's relay sockets conduct. */
+export class RelayLeases {
+  private readonly held = new Set<string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly ctx: Ctx,
+    readonly owner: string,
+    readonly leaseMs: number,
+  ) {
+    this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  private async renew(): Promise<void> {
+    if (!this.held.size) return;
+    try {
+      const live = await heartbeatCalls(this.ctx, [...this.held], this.owner, this.leaseMs);
+      await this.ctx.callLimits.renewSlots(live);
+    } catch (err) {
+      this.ctx.log.warn({ err: (err as Error).message }, 'relay call heartbeat failed');
+    }
+  }
+
+  /** Conducts `row` (bound to this process) on `line` until the line or the call ends. */
+  async conduct(line: RelayLine, row: CallRow): Promise<void> {
+    const { ctx } = this;
+    this.held.add(row.id);
+    const signal = new Signal();
+    const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
+      if (payload === row.id || payload === '') signal.poke();
+    });
+    try {
+      await conductRelayed(ctx, line, row, this.owner, signal);
+      // The socket may close before the carrier reports the call's end: that report follows at once.
+      const deadline = Date.now() + CARRIER_REPORT_MS;
+      while (isLive((await callById(ctx.db, row.id))!.status) && Date.now() < deadline) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([signal.wait(), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
+        clearTimeout(timer);
+      }
+    } finally {
+      unsubscribe();
+      this.held.delete(row.id);
+    }
+    // Still live: no report came, and the sweep fails the call once its lease runs out.
+    if (isLive((await callById(ctx.db, row.id))!.status)) return;
+    await finalizeCall(ctx, row.id, this.owner);
+    await unleaseCall(ctx, row.id, this.owner);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
