@@ -12,7 +12,7 @@ import { addDoNotCall, listDoNotCall, removeDoNotCall } from '../pkg/store/do-no
 import { addNumber, listNumbers, removeNumber } from '../pkg/store/phone-numbers.js';
 import { requireE164 } from '../pkg/voice/numbers.js';
 import { rotateWebhookSecret, webhookSecret } from '../pkg/webhooks/secret.js';
-import { sendTestMessage } from '../pkg/webhooks/test-message.js';
+import { sendAgentTestMessage, sendTestMessage } from '../pkg/webhooks/test-message.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = { [flag: string]: string | boolean | undefined };
@@ -48,8 +48,8 @@ const voiceOptions: Options = {
 };
 const VOICE = '[--events-url URL] [--message-webhook-url URL] [--max-concurrent-calls N] [--default-agent ID] [--country CC]';
 
-const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str };
-const AGENT = '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off]';
+const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str, outcomes: str, 'message-webhook-url': str };
+const AGENT = '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off] [--outcomes a,b] [--message-webhook-url URL]';
 
 function required(v: Values, flag: string): string {
   const value = v[flag];
@@ -104,6 +104,9 @@ function agentInputFrom(v: Values): AgentInput {
     if (v.handoff !== 'on' && v.handoff !== 'off') throw new UsageError(`--handoff must be on or off, got "${v.handoff}"`);
     a.handoffEnabled = v.handoff === 'on';
   }
+  if (typeof v.outcomes === 'string') a.outcomes = v.outcomes.split(',').map((o) => o.trim());
+  // '' clears it: the account's message webhook takes the agent's messages again.
+  if (typeof v['message-webhook-url'] === 'string') a.messageWebhookUrl = v['message-webhook-url'];
   return a;
 }
 
@@ -124,6 +127,10 @@ function fields(obj: Json): string {
     .map(([k, v]) => `${`${k}:`.padEnd(width)}${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
     .join('\n');
 }
+
+/** How a test message went, in a line. */
+const sentText = (sent: Awaited<ReturnType<typeof sendTestMessage>>): string =>
+  sent.delivered ? `${sent.eventId} delivered to ${sent.url} (HTTP ${sent.status})` : `${sent.eventId} not delivered to ${sent.url}: ${sent.error}`;
 
 const commands: Record<string, Command> = {
   bootstrap: {
@@ -185,13 +192,13 @@ const commands: Record<string, Command> = {
     options: { tenant: str },
     async run(ctx, v) {
       const sent = await sendTestMessage(ctx, required(v, 'tenant'));
-      const text = sent.delivered ? `${sent.eventId} delivered to ${sent.url} (HTTP ${sent.status})` : `${sent.eventId} not delivered to ${sent.url}: ${sent.error}`;
-      return { json: { ...sent }, text };
+      return { json: { ...sent }, text: sentText(sent) };
     },
   },
   'agent create': {
     synopsis: `--tenant ID --name NAME ${AGENT}`,
-    about: "add an agent to a company (--tools: custom tools as JSON, credentials encrypted at rest; --handoff-roster: [{roleName, agentId, greeting}])",
+    about:
+      "add an agent to a company (--tools: custom tools as JSON, credentials encrypted at rest; --handoff-roster: [{roleName, agentId, greeting}]; --outcomes: what it may end calls with; --message-webhook-url: receives the messages it takes instead of the company's)",
     options: { tenant: str, name: str, ...agentOptions },
     async run(ctx, v) {
       const agent = await createAgent(ctx, required(v, 'tenant'), { ...agentInputFrom(v), name: required(v, 'name') });
@@ -209,6 +216,15 @@ const commands: Record<string, Command> = {
       nothingToChange(input, 'agent');
       const view = agentView(await updateAgent(ctx, id, input));
       return { json: { agentId: view.id, ...view }, text: fields({ ...view }) };
+    },
+  },
+  'agent test-message-webhook': {
+    synopsis: '--agent ID',
+    about: "send a signed sample message.test to the agent's own message webhook now, once, and report how it answered",
+    options: { agent: str },
+    async run(ctx, v) {
+      const sent = await sendAgentTestMessage(ctx, required(v, 'agent'));
+      return { json: { ...sent }, text: sentText(sent) };
     },
   },
   'agent list': {

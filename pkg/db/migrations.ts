@@ -8,6 +8,7 @@ import * as m005 from './migrations/005_claim.js';
 import * as m006 from './migrations/006_credit_stripes.js';
 import * as m007 from './migrations/007_campaigns.js';
 import * as m008 from './migrations/008_numbers.js';
+import * as m009 from './migrations/009_agent_calls.js';
 import * as m012 from './migrations/012_carrier.js';
 
 interface Migration {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '006_credit_stripes': m006,
   '007_campaigns': m007,
   '008_numbers': m008,
+  '009_agent_calls': m009,
   '012_carrier': m012,
 };
 

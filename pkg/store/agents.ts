@@ -1,4 +1,4 @@
-// Agents: prompt, model, assigned API tools, handoff roster.
+// Agents: prompt, model, assigned API tools, handoff roster, and on calls their outcomes and message webhook.
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
@@ -6,7 +6,7 @@ import { isUuid, uuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import { invalid, parseInput } from '../validate.js';
 import { customToolSchema, sealTools, publicTool, type StoredTool } from '../tools/custom-tools.js';
-import { getTenant } from './tenants.js';
+import { getTenant, receiverIssues, receiverUrl } from './tenants.js';
 
 const handoffRosterSchema = z.array(
   z.object({ roleName: z.string().min(1).max(64), agentId: z.string().uuid(), greeting: z.string().max(2000).default('') }).strict(),
@@ -25,11 +25,21 @@ export interface Agent {
   tools: StoredTool[];
   handoffEnabled: boolean;
   handoffRoster: HandoffTarget[];
+  /** What it may end a call with (DECISIONS.md "Agent outcome values"), unless the call names its own. */
+  outcomes: string[];
+  /** Where the messages it takes go instead of the account's message webhook. */
+  messageWebhookUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
 const agentName = z.string().trim().min(1).max(200);
+
+const outcomesSchema = z
+  .array(z.string().trim().min(1).max(64))
+  .min(1)
+  .max(20)
+  .refine((o) => new Set(o).size === o.length, 'outcome names must be unique');
 
 const agentInputSchema = z
   .object({
@@ -41,6 +51,8 @@ const agentInputSchema = z
     handoffRoster: handoffRosterSchema.optional(),
     handoffEnabled: z.boolean().optional(),
     isPublic: z.boolean().optional(),
+    outcomes: outcomesSchema.optional(),
+    messageWebhookUrl: receiverUrl.optional(),
   })
   .strict();
 const newAgentSchema = agentInputSchema.extend({ name: agentName });
@@ -60,6 +72,8 @@ export const toAgent = (r: Row): Agent => ({
   tools: r.tools,
   handoffEnabled: r.handoff_enabled,
   handoffRoster: r.handoff_roster,
+  outcomes: r.outcomes,
+  messageWebhookUrl: r.message_webhook_url,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -76,10 +90,18 @@ function columns(ctx: Pick<Ctx, 'secrets'>, input: ParsedAgentInput): Row {
   if (input.handoffRoster !== undefined) out.handoff_roster = JSON.stringify(input.handoffRoster);
   if (input.handoffEnabled !== undefined) out.handoff_enabled = input.handoffEnabled;
   if (input.isPublic !== undefined) out.is_public = input.isPublic;
+  if (input.outcomes !== undefined) out.outcomes = JSON.stringify(input.outcomes);
+  if (input.messageWebhookUrl !== undefined) out.message_webhook_url = input.messageWebhookUrl;
   return out;
 }
 
-/** Handoff targets must be agents of the same tenant. */
+/** Handoff targets must be agents of the same tenant; the message webhook https and public (or allowed). */
+async function checkReferences(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string | null, input: ParsedAgentInput): Promise<void> {
+  const issues = receiverIssues(ctx.config, { messageWebhookUrl: input.messageWebhookUrl });
+  if (issues.length) throw invalid('agent', issues);
+  await assertRosterOfTenant(ctx, tenantId, input.handoffRoster);
+}
+
 async function assertRosterOfTenant(ctx: Pick<Ctx, 'db'>, tenantId: string | null, roster: HandoffTarget[] = []): Promise<void> {
   if (!roster.length) return;
   const ids = [...new Set(roster.map((t) => t.agentId))];
@@ -91,13 +113,13 @@ async function assertRosterOfTenant(ctx: Pick<Ctx, 'db'>, tenantId: string | nul
 }
 
 export async function createAgent(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets'>,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'config'>,
   tenantId: string,
   input: AgentInput & { name: string },
 ): Promise<Agent> {
   const agent = parseInput(newAgentSchema, input, 'agent');
   await getTenant(ctx, tenantId);
-  await assertRosterOfTenant(ctx, tenantId, agent.handoffRoster);
+  await checkReferences(ctx, tenantId, agent);
   const now = ctx.clock.now();
   const [row] = await ctx.db('agents')
     .insert({ id: uuid(), tenant_id: tenantId, ...columns(ctx, agent), created_at: now, updated_at: now })
@@ -105,11 +127,11 @@ export async function createAgent(
   return toAgent(row);
 }
 
-export async function updateAgent(ctx: Pick<Ctx, 'db' | 'clock' | 'secrets'>, agentId: string, input: AgentInput): Promise<Agent> {
+export async function updateAgent(ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'config'>, agentId: string, input: AgentInput): Promise<Agent> {
   const patch = parseInput(agentInputSchema, input, 'agent');
   const current = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId }).first('tenant_id') : undefined;
   if (!current) throw unknownAgent(agentId);
-  await assertRosterOfTenant(ctx, current.tenant_id, patch.handoffRoster);
+  await checkReferences(ctx, current.tenant_id, patch);
   const [row] = await ctx.db('agents')
     .where({ id: agentId })
     .update({ ...columns(ctx, patch), updated_at: ctx.clock.now() })
@@ -121,11 +143,24 @@ export async function listAgents(ctx: Pick<Ctx, 'db'>, tenantId: string): Promis
   return (await ctx.db('agents').where({ tenant_id: tenantId }).orderBy('created_at')).map(toAgent);
 }
 
+/** Any agent, by id (the operator's view). */
+export async function getAgent(ctx: Pick<Ctx, 'db'>, agentId: string): Promise<Agent> {
+  const row = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId }).first() : undefined;
+  if (!row) throw unknownAgent(agentId);
+  return toAgent(row);
+}
+
 /** An agent the tenant may use: its own or a public one; anything else is unknown (404). */
 export async function getUsableAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, agentId: string): Promise<Agent> {
   const row = await usableAgent(ctx.db, tenantId, agentId).first();
   if (!row) throw unknownAgent(agentId);
   return toAgent(row);
+}
+
+/** The message webhook of the tenant's own agent `agentId`, if it has one; a public agent's never gets another account's messages. */
+export async function ownAgentMessageWebhook(ctx: Pick<Ctx, 'db'>, tenantId: string, agentId: string): Promise<string | null> {
+  const row = await ctx.db('agents').where({ id: agentId, tenant_id: tenantId }).first('message_webhook_url');
+  return row?.message_webhook_url ?? null;
 }
 
 export const unknownAgent = (agentId: string): NotFound => new NotFound(`Unknown agent ${agentId}`);

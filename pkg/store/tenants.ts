@@ -34,8 +34,8 @@ export interface Tenant {
 }
 
 const tenantName = z.string().trim().min(1).max(200);
-// A customer-side receiver; '' clears it. Whether the host is public is judged with the config (checkReferences).
-const receiverUrl = z
+// A customer-side receiver; '' clears it. Whether the host is public is judged with the config (receiverIssues).
+export const receiverUrl = z
   .string()
   .trim()
   .max(2000)
@@ -123,12 +123,17 @@ const columns = (s: z.output<typeof tenantSettingsSchema>): Row => {
   return out;
 };
 
-/** Receivers must be https on the public internet (or allowed, by the outbound rules); the default agent must be the tenant's. */
-async function checkReferences(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, s: z.output<typeof tenantSettingsSchema>): Promise<void> {
-  const issues: FieldIssue[] = (['eventsUrl', 'messageWebhookUrl'] as const).flatMap((path) => {
-    const problem = s[path] ? destinationProblem(s[path], ctx.config) : null;
+/** Receivers, by field, that are not https on the public internet (or allowed, by the outbound rules). */
+export function receiverIssues(config: Ctx['config'], urls: Record<string, string | null | undefined>): FieldIssue[] {
+  return Object.entries(urls).flatMap(([path, url]) => {
+    const problem = url ? destinationProblem(url, config) : null;
     return problem ? [{ path, message: problem }] : [];
   });
+}
+
+/** Receivers must be allowed destinations; the default agent must be the tenant's. */
+async function checkReferences(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, s: z.output<typeof tenantSettingsSchema>): Promise<void> {
+  const issues = receiverIssues(ctx.config, { eventsUrl: s.eventsUrl, messageWebhookUrl: s.messageWebhookUrl });
   if (s.defaultAgentId && !(await ctx.db('agents').where({ id: s.defaultAgentId, tenant_id: tenantId }).first())) {
     issues.push({ path: 'defaultAgentId', message: 'no such agent in this company' });
   }

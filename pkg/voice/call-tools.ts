@@ -1,21 +1,34 @@
 // The tools an agent has on a call: end it with an outcome, transfer the caller, take a message,
-// and on an answering machine leave a voicemail. What the agent decided is written to the call at
-// once, so it holds even if the line drops before the turn ends.
+// and on an answering machine leave a voicemail. An outcome is written to the call at once, so it
+// holds even if the line drops before the turn ends.
 import { DateTime } from 'luxon';
 import type { Ctx } from '../context.js';
 import type { TurnTool } from '../agent/tools.js';
+import type { Agent } from '../store/agents.js';
 import { lockCallById, updateCall, type AgentResult, type CallRow } from '../store/calls.js';
+import type { Tenant } from '../store/tenants.js';
 import { insertVoiceMessage } from '../store/voice-messages.js';
 import { enqueueCallEvent } from './events.js';
+import { toE164 } from './numbers.js';
 
-/** DECISIONS.md: an agent's outcomes when the call names none. */
-const DEFAULT_OUTCOMES = ['completed', 'not_interested', 'callback_requested', 'wrong_number', 'do_not_call'] as const;
+/** Whom the agent transfers the caller to: `target` in E.164, and who that is when it said. */
+export interface Transfer {
+  target: string;
+  name: string | null;
+}
 
 /** What the agent asked for during a turn; the call loop acts on it after the turn's words are spoken. */
 export interface CallDecision {
   end?: AgentResult;
-  transfer?: { target: string; name: string | null };
+  transfer?: Transfer;
   voicemail?: string;
+}
+
+/** The call a turn is on, with the agent conducting it and the account. */
+export interface OnCall {
+  call: CallRow;
+  agent: Agent;
+  tenant: Tenant;
 }
 
 const tool = (name: string, description: string, properties: Record<string, unknown>, required: string[]) => ({
@@ -26,7 +39,8 @@ const tool = (name: string, description: string, properties: Record<string, unkn
 const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
 const object = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
-export const outcomesOf = (call: CallRow): string[] => call.outcomes ?? [...DEFAULT_OUTCOMES];
+/** The outcomes the call was placed with, else its agent's (DECISIONS.md "Agent outcome values"). */
+export const outcomesOf = (call: CallRow, agent: Agent): string[] => call.outcomes ?? agent.outcomes;
 
 /** end_call's parameters on a campaign call (DECISIONS.md "Outcome details"). */
 const CAMPAIGN_END_PARAMETERS = {
@@ -55,8 +69,8 @@ function campaignExtras(call: CallRow, args: Record<string, unknown>): Pick<Agen
   return out;
 }
 
-function endCall(ctx: Ctx, call: CallRow, decision: CallDecision): TurnTool {
-  const outcomes = outcomesOf(call);
+function endCall(ctx: Ctx, { call, agent }: OnCall, decision: CallDecision): TurnTool {
+  const outcomes = outcomesOf(call, agent);
   return {
     definition: tool(
       'end_call',
@@ -81,25 +95,28 @@ function endCall(ctx: Ctx, call: CallRow, decision: CallDecision): TurnTool {
   };
 }
 
-function transferCall(ctx: Ctx, call: CallRow, decision: CallDecision): TurnTool {
+function transferCall({ tenant }: OnCall, decision: CallDecision): TurnTool {
   return {
     definition: tool(
       'transfer_call',
-      'Transfer the caller to a person or another number; your part of the call ends',
-      { target: { type: 'string', description: 'Phone number or name of whom to transfer to' }, name: { type: 'string' } },
+      'Transfer the caller to a phone number: it is rung and, when answered, connected to the caller; if not, you are told and stay on the call',
+      {
+        target: { type: 'string', description: `Phone number to transfer to (E.164, or national in ${tenant.country})` },
+        name: { type: 'string', description: 'Who that is (a person or a team)' },
+      },
       ['target'],
     ),
     run: async (args) => {
-      const target = text(args.target, 200);
-      if (!target) return { output: 'Refused: target is required' };
+      const raw = text(args.target, 200);
+      const target = toE164(raw, tenant.country);
+      if (!target) return { output: `Refused: target must be a phone number (E.164, or national in ${tenant.country}); ${raw || 'none'} is not` };
       decision.transfer = { target, name: text(args.name, 200) || null };
-      if (!decision.end) await updateCall(ctx, call.id, { result: { outcome: 'transferred', answers: {}, note: `Transferred to ${target}` } });
-      return { output: `The caller will be transferred to ${target}. Tell them briefly.` };
+      return { output: `${target} will be rung after your words. Tell the person briefly that you are transferring them.` };
     },
   };
 }
 
-function takeMessage(ctx: Ctx, call: CallRow): TurnTool {
+function takeMessage(ctx: Ctx, { call }: OnCall): TurnTool {
   return {
     definition: tool(
       'take_message',
@@ -147,11 +164,11 @@ function leaveVoicemail(decision: CallDecision): TurnTool {
 }
 
 /** A person on the line: end, transfer, take a message. An answering machine: leave a voicemail. */
-export function callTools(ctx: Ctx, call: CallRow, decision: CallDecision, machine: boolean): Map<string, TurnTool> {
+export function callTools(ctx: Ctx, on: OnCall, decision: CallDecision, machine: boolean): Map<string, TurnTool> {
   if (machine) return new Map([['leave_voicemail', leaveVoicemail(decision)]]);
   return new Map([
-    ['end_call', endCall(ctx, call, decision)],
-    ['transfer_call', transferCall(ctx, call, decision)],
-    ['take_message', takeMessage(ctx, call)],
+    ['end_call', endCall(ctx, on, decision)],
+    ['transfer_call', transferCall(on, decision)],
+    ['take_message', takeMessage(ctx, on)],
   ]);
 }

@@ -2,7 +2,7 @@
 // messages taken on the call (message.created), all in the transaction that makes it final.
 import type { Ctx } from '../context.js';
 import { summarize } from '../agent/summary.js';
-import { getUsableAgent } from '../store/agents.js';
+import { getUsableAgent, ownAgentMessageWebhook } from '../store/agents.js';
 import { callById, markFinal, type CallRow } from '../store/calls.js';
 import { addDoNotCall } from '../store/do-not-call.js';
 import { listMessages } from '../store/messages.js';
@@ -37,6 +37,12 @@ function messageEvent(m: MessageRow, call: CallRow) {
   };
 }
 
+/** Where message.created goes (DECISIONS.md "Per-agent message webhook"): the taking agent's own webhook, else the account's. */
+async function receiverOf(ctx: Pick<Ctx, 'db'>, m: MessageRow, accountUrl: string | null): Promise<string | null> {
+  const agentUrl = m.kind === 'ai_message' && m.agent_id ? await ownAgentMessageWebhook(ctx, m.tenant_id, m.agent_id) : null;
+  return agentUrl ?? accountUrl;
+}
+
 /** Make an ended call held by `owner` final. Does nothing for a live or final call, or one held by someone else. */
 export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise<void> {
   const call = await callById(ctx.db, id);
@@ -69,13 +75,14 @@ export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise
         data: callResult(done),
       });
     }
-    if (!tenant.messageWebhookUrl) return;
     for (const m of await messagesOfCall(tx, done.id)) {
+      const url = await receiverOf(tx, m, tenant.messageWebhookUrl);
+      if (!url) continue;
       await enqueueEvent(ctx, trx, {
         tenantId: done.tenant_id,
         type: 'message.created',
         target: 'message',
-        url: tenant.messageWebhookUrl,
+        url,
         orderingKey: m.id,
         data: messageEvent(m, done),
       });

@@ -7,7 +7,9 @@ import { CHANNELS } from '../db/notify.js';
 import { callById, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
 import { EventQueue, type Line, type LineEvent, type StreamingVoice } from './gateways/gateway.js';
 import { finalizeCall } from './finalize.js';
-import { conductRelayed, Signal } from './run.js';
+import { conductRelayed } from './run.js';
+import { Signal } from './signal.js';
+import { createGateway, type Gateway } from './gateways/index.js';
 import { isLive } from './state.js';
 
 /** How long a call whose socket closed waits for the carrier's report of its end. */
@@ -109,12 +111,15 @@ export class RelayLine implements Line, StreamingVoice {
 export class RelayLeases {
   private readonly held = new Set<string>();
   private readonly timer: NodeJS.Timeout;
+  /** What the agent's transfers dial through. */
+  private readonly gateway: Gateway;
 
   constructor(
     private readonly ctx: Ctx,
     readonly owner: string,
     readonly leaseMs: number,
   ) {
+    this.gateway = createGateway(ctx.config, ctx.db, ctx.log);
     this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(leaseMs / 3)));
     this.timer.unref();
   }
@@ -138,7 +143,7 @@ export class RelayLeases {
       if (payload === row.id || payload === '') signal.poke();
     });
     try {
-      await conductRelayed(ctx, line, row, this.owner, signal);
+      await conductRelayed(ctx, this.gateway, line, row, this.owner, signal);
       // The socket may close before the carrier reports the call's end: that report follows at once.
       const deadline = Date.now() + CARRIER_REPORT_MS;
       while (isLive((await callById(ctx.db, row.id))!.status) && Date.now() < deadline) {

@@ -11,19 +11,19 @@ import { createConversation, type Conversation } from '../store/conversations.js
 import { appendMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { appendTranscript, callById, reviseLastAgentWords, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
-import { insertVoiceMessage } from '../store/voice-messages.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { CarrierFailure } from './gateways/twilio/rest.js';
-import { callTools, outcomesOf, type CallDecision } from './call-tools.js';
+import { connectTransfer, TRANSFER_RING_SEC, transferStatus } from './ai-transfer.js';
+import { BridgingCall } from './bridge.js';
+import { callTools, outcomesOf, type CallDecision, type Transfer } from './call-tools.js';
 import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
 import { finalizeCall } from './finalize.js';
-import { spokenSeconds } from './recording.js';
-import { HeldCall } from './held-call.js';
+import { Signal } from './signal.js';
 import type { CallEvent } from './state.js';
 
 const END_EVENT: Record<EndCause, CallEvent> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', callee_hangup: 'hang_up', caller_hangup: 'hang_up' };
 
-function instructions(call: CallRow, machine: boolean): string {
+function instructions(call: CallRow, agent: Agent, machine: boolean): string {
   const who =
     call.direction === 'inbound'
       ? `${call.from_number} called the company on ${call.to_number} and you answered`
@@ -39,43 +39,20 @@ function instructions(call: CallRow, machine: boolean): string {
     lines.push(`Questions to ask (record the answers under these keys):\n${call.questions.map((q) => `- ${q.key}: ${q.question}`).join('\n')}`);
   }
   lines.push(
-    `When the conversation is done, call end_call with one of the outcomes ${outcomesOf(call).join(', ')}, the answers and a short note, then say goodbye.`,
-    'To hand the person to someone else, call transfer_call. To take down a message for the company, call take_message.',
+    `When the conversation is done, call end_call with one of the outcomes ${outcomesOf(call, agent).join(', ')}, the answers and a short note, then say goodbye.`,
+    'To put the person through to another phone, call transfer_call. To take down a message for the company, call take_message.',
   );
   return lines.join('\n');
 }
 
-/** A wake-up that is remembered when nobody is waiting for it. */
-export class Signal {
-  private pending = false;
-  private wake: (() => void) | null = null;
-  poke(): void {
-    this.pending = true;
-    this.wake?.();
-  }
-  wait(): Promise<void> {
-    if (this.pending) {
-      this.pending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      this.wake = () => {
-        this.wake = null;
-        this.pending = false;
-        resolve();
-      };
-    });
-  }
-}
-
-class CallSession extends HeldCall {
+class CallSession extends BridgingCall {
   private tenant!: Tenant;
   private agent!: Agent;
   private conversation: Conversation | null = null;
   private steered = 0;
 
-  constructor(ctx: Ctx, line: Line, row: CallRow, owner: string) {
-    super(ctx, line, row, owner);
+  constructor(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal, next?: Promise<LineEvent>) {
+    super(ctx, gateway, line, row, owner, signal, next);
     this.steered = row.steering.length;
   }
 
@@ -170,8 +147,8 @@ class CallSession extends HeldCall {
         tenant: this.tenant,
         agent: this.agent,
         conversation: this.conversation!,
-        turnSystemMessage: instructions(this.row, machine),
-        extraTools: () => callTools(this.ctx, this.row, decision, machine),
+        turnSystemMessage: instructions(this.row, this.agent, machine),
+        extraTools: () => callTools(this.ctx, { call: this.row, agent: this.agent, tenant: this.tenant }, decision, machine),
         charge: new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id),
         ...(voice && { emit: (e: TurnEvent) => e.type === 'content' && voice.piece(e.content), signal: utterance }),
       });
@@ -206,19 +183,8 @@ class CallSession extends HeldCall {
     const decision = this.row.campaign && !this.row.campaign.voicemail ? {} : await this.turn(true);
     if (!decision) return;
     const message = decision.voicemail;
-    if (message) {
-      await this.speak(message);
-      await insertVoiceMessage(this.ctx, {
-        tenant_id: this.row.tenant_id,
-        call_id: this.row.id,
-        kind: 'voicemail',
-        caller: this.row.to_number,
-        summary: message,
-        details: {},
-        agent_id: this.row.agent_id,
-        duration_sec: spokenSeconds(message),
-      });
-    }
+    // DECISIONS.md "Outbound voicemail": the call's outcome, not a message for the account.
+    if (message) await this.speak(message);
     await updateCall(this.ctx, this.row.id, {
       result: message
         ? { outcome: 'voicemail', answers: {}, note: 'Left a voicemail' }
@@ -227,25 +193,52 @@ class CallSession extends HeldCall {
     await this.end('hang_up', 'agent_hangup');
   }
 
-  /** The person said something: the agent answers, and may end or transfer the call. False when the call is over. */
+  /** The person said something: the agent answers. False when the call is over. */
   private async heard(text: string): Promise<boolean> {
     await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text });
     await appendMessage(this.ctx, this.conversation!.id, 'user', text);
     if (!(await this.stillOurs())) return false;
     await this.applySteering();
+    return this.respond();
+  }
+
+  /** The agent's turn, after which it may end or transfer the call. False when the call is over. */
+  private async respond(): Promise<boolean> {
     const decision = await this.turn(false);
     if (!decision) return false;
-    if (decision.transfer && !decision.end) {
-      const { target, name } = decision.transfer;
-      await enqueueCallEvent(this.ctx, this.row, 'ai.transfer', { ai: { transfer: { name, target, status: 'transferred' } } });
-      await this.end('hang_up', 'transferred');
-      return false;
-    }
     if (decision.end) {
       await this.end('hang_up', 'agent_hangup');
       return false;
     }
+    if (decision.transfer) return this.transfer(decision.transfer);
     return true;
+  }
+
+  /**
+   * Ring the agent's transfer target from the account's number. Answered: the person is bridged to it
+   * until either hangs up. Otherwise ai.transfer says how it went and the agent, told, carries on.
+   */
+  private async transfer(transfer: Transfer): Promise<boolean> {
+    const ours = this.row.direction === 'inbound' ? this.row.to_number : this.row.from_number;
+    const far = await this.gateway.dial({ callId: this.row.id, from: ours, to: transfer.target });
+    let cancel = () => {};
+    const ringOut = new Promise<void>((resolve) => (cancel = this.ctx.clock.setTimer(TRANSFER_RING_SEC * 1000, resolve)));
+    const rung = await this.ring(far, ringOut).finally(() => cancel());
+    if (rung.type === 'answered') {
+      this.row = await connectTransfer(this.ctx, this.row, transfer);
+      await this.bridge(far, 'transfer');
+      return false;
+    }
+    await far.hangup();
+    if (rung.type === 'gone') return false;
+    const status = transferStatus(rung);
+    await enqueueCallEvent(this.ctx, this.row, 'ai.transfer', { ai: { transfer: { ...transfer, status } } });
+    if (rung.type === 'caller_left') {
+      await this.ended(rung.event);
+      return false;
+    }
+    await appendMessage(this.ctx, this.conversation!.id, 'system', `TRANSFER to ${transfer.target} did not go through (${status}). You are still on the call: tell the person and carry on.`);
+    return this.respond();
   }
 
   /** Handle one line event; false when the call is over for this loop. */
@@ -272,12 +265,11 @@ class CallSession extends HeldCall {
     }
   }
 
-  /** `next`: the line's next event when someone already asked for it. */
-  async run(signal: Signal, next = this.line.next()): Promise<void> {
+  async run(): Promise<void> {
     for (;;) {
-      const woke = await Promise.race([next.then((event) => ({ event })), signal.wait().then(() => null)]);
+      const woke = await Promise.race([this.next.then((event) => ({ event })), this.signal.wait().then(() => null)]);
       if (woke) {
-        next = this.line.next();
+        this.next = this.line.next();
         if (await this.onLine(woke.event)) continue;
         break;
       }
@@ -290,15 +282,24 @@ class CallSession extends HeldCall {
 }
 
 /** A call the carrier placed and answered, its relay bound to `owner`: the agent converses on `line` until it ends. */
-export async function conductRelayed(ctx: Ctx, line: Line, row: CallRow, owner: string, signal: Signal): Promise<void> {
-  await new CallSession(ctx, line, row, owner).run(signal);
+export async function conductRelayed(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal): Promise<void> {
+  await new CallSession(ctx, gateway, line, row, owner, signal).run();
 }
 
 /** The agent of an answered inbound call (its row names the agent) converses until the call ends. */
-export async function converse(ctx: Ctx, line: Line, next: Promise<LineEvent>, row: CallRow, owner: string, signal: Signal, greeting: string): Promise<void> {
-  const session = new CallSession(ctx, line, row, owner);
+export async function converse(
+  ctx: Ctx,
+  gateway: Gateway,
+  line: Line,
+  next: Promise<LineEvent>,
+  row: CallRow,
+  owner: string,
+  signal: Signal,
+  greeting: string,
+): Promise<void> {
+  const session = new CallSession(ctx, gateway, line, row, owner, signal, next);
   await session.greet(greeting);
-  await session.run(signal, next);
+  await session.run();
 }
 
 /** Run a call claimed by `owner`: dial it when queued, then write its summary and result once it ended. */
@@ -312,7 +313,7 @@ export async function runCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: s
     try {
       line = await gateway.dial({ callId: row.id, from: row.from_number, to: row.to_number });
       if (line.carrierSid) await updateCall(ctx, row.id, { carrier_sid: line.carrierSid });
-      await new CallSession(ctx, line, row, owner).run(signal);
+      await new CallSession(ctx, gateway, line, row, owner, signal).run();
     } catch (err) {
       const refused = err instanceof CarrierFailure;
       if (refused) ctx.log.warn({ callId: row.id, err: err.message }, 'the carrier did not place the call');

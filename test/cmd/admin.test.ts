@@ -185,6 +185,33 @@ describe('switchboard admin', function () {
       expectFailure(await admin('agent', 'update', '--agent', company.agentId, '--handoff-roster', roster), 2, /handoffRoster\.0\.agentId: .*not an agent of this company/);
     });
 
+    it('--outcomes sets what the agent may end calls with (default DECISIONS.md\'s list); --message-webhook-url its own receiver', async () => {
+      const company = await app.company();
+      const shown = expectSuccess(await admin('agent', 'list', '--tenant', company.tenantId)).agents[0];
+      expect(shown).to.deep.include({ outcomes: ['completed', 'not_interested', 'callback_requested', 'wrong_number', 'do_not_call'], messageWebhookUrl: null });
+
+      const updated = expectSuccess(await admin('agent', 'update', '--agent', company.agentId, '--outcomes', 'booked, not_booked', '--message-webhook-url', 'https://hooks.example.com/messages'));
+      expect(updated).to.deep.include({ outcomes: ['booked', 'not_booked'], messageWebhookUrl: 'https://hooks.example.com/messages' });
+      const cleared = expectSuccess(await admin('agent', 'update', '--agent', company.agentId, '--message-webhook-url', ''));
+      expect(cleared).to.deep.include({ outcomes: ['booked', 'not_booked'], messageWebhookUrl: null });
+    });
+
+    it('exits 2 for outcomes repeated or empty, or a message webhook that is not https on the public internet; nothing changes', async () => {
+      const company = await app.company();
+      const [repeated, empty, plain, loopback] = await Promise.all([
+        admin('agent', 'update', '--agent', company.agentId, '--outcomes', 'booked,booked'),
+        admin('agent', 'update', '--agent', company.agentId, '--outcomes', 'booked,'),
+        admin('agent', 'update', '--agent', company.agentId, '--message-webhook-url', 'http://hooks.example.com/messages'),
+        admin('agent', 'create', '--tenant', company.tenantId, '--name', 'Local', '--message-webhook-url', 'https://127.0.0.1/messages'),
+      ]);
+      expectFailure(repeated, 2, /outcomes: outcome names must be unique/);
+      expectFailure(empty, 2, /outcomes\.1: /);
+      expectFailure(plain, 2, /messageWebhookUrl: .*https/);
+      expectFailure(loopback, 2, /messageWebhookUrl: /);
+      const stored = await app.runtime.ctx.db('agents').where({ tenant_id: company.tenantId });
+      expect(stored.map((a) => [a.outcomes.length, a.message_webhook_url])).to.deep.equal([[5, null]]);
+    });
+
     it('exits 2 for a --handoff value other than on or off, and 1 for an unknown agent', async () => {
       const [badValue, unknownAgent] = await Promise.all([
         admin('agent', 'update', '--agent', randomUUID(), '--handoff', 'yes'),
@@ -245,10 +272,10 @@ describe('switchboard admin', function () {
       const r = await switchboard(['admin', '--help']);
 
       expect(r.code).to.equal(0);
-      for (const command of ['bootstrap', 'tenant create', 'tenant update', 'tenant show', 'agent create', 'agent update', 'agent list', 'key create', 'key list', 'key revoke', 'credits add']) {
+      for (const command of ['bootstrap', 'tenant create', 'tenant update', 'tenant show', 'agent create', 'agent update', 'agent test-message-webhook', 'agent list', 'key create', 'key list', 'key revoke', 'credits add']) {
         expect(r.stdout).to.include(`  ${command} `);
       }
-      for (const flag of ['--credits', '--timezone', '--features', '--max-pending-jobs', '--min-credits', '--billing', '--requests-per-minute', '--system-prompt', '--model', '--tools', '--handoff-roster', '--handoff', '--amount', '--json']) {
+      for (const flag of ['--credits', '--timezone', '--features', '--max-pending-jobs', '--min-credits', '--billing', '--requests-per-minute', '--system-prompt', '--model', '--tools', '--handoff-roster', '--handoff', '--outcomes', '--message-webhook-url', '--amount', '--json']) {
         expect(r.stdout).to.include(flag);
       }
     });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { agentRef } from '../../pkg/ids.js';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
 import { switchboard, type CliResult } from '../support/cli.js';
 import { startReceiver, type Receiver } from '../support/webhooks.js';
@@ -87,6 +88,28 @@ describe('switchboard admin: the webhook secret and the message webhook test', f
       const refused = expectSuccess(await admin('tenant', 'test-message-webhook', '--tenant', tenantId));
       expect(refused).to.include({ delivered: false, status: 500, error: 'the receiver answered HTTP 500' });
       expect(refused.eventId).to.match(/^evt_/).and.not.equal(sent.eventId);
+    });
+
+    it("admin agent test-message-webhook sends it to the agent's own message webhook, signed with the account's secret", async () => {
+      const { tenantId, agentId } = await app.company();
+      const [shown, updated] = await Promise.all([
+        admin('tenant', 'show', '--tenant', tenantId),
+        admin('agent', 'update', '--agent', agentId, '--message-webhook-url', receiver.url),
+      ]);
+      receiver.secret = expectSuccess(shown).webhookSecret;
+      expectSuccess(updated);
+
+      const sent = expectSuccess(await admin('agent', 'test-message-webhook', '--agent', agentId));
+      expect(sent).to.deep.equal({ eventId: sent.eventId, url: receiver.url, delivered: true, status: 200, error: null });
+      expect(receiver.rejected).to.deep.equal([]);
+      const event = receiver.events.find((e) => e.id === sent.eventId);
+      expect(event).to.include({ type: 'message.test', tenant_id: tenantId });
+      expect(event.data.message).to.include({ kind: 'ai_message', agent_id: agentRef(agentId), status: 'new' });
+
+      const company = await app.company();
+      const r = await admin('agent', 'test-message-webhook', '--agent', company.agentId);
+      expect(r.code).to.equal(1);
+      expect(r.stderr).to.match(/has no message webhook of its own/);
     });
 
     it('exits 1 when the account has no message webhook', async () => {

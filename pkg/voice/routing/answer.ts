@@ -10,11 +10,12 @@ import { getMailbox } from '../../store/mailboxes.js';
 import { getQueue, markIdle, membersToRing } from '../../store/queues.js';
 import { insertVoiceMessage } from '../../store/voice-messages.js';
 import type { Gateway, Line, LineEvent } from '../gateways/index.js';
+import { BridgingCall } from '../bridge.js';
 import { applyCallEvent, ending } from '../events.js';
 import { finalizeCall } from '../finalize.js';
-import { HeldCall } from '../held-call.js';
 import { spokenSeconds } from '../recording.js';
-import { converse, Signal } from '../run.js';
+import { converse } from '../run.js';
+import { Signal } from '../signal.js';
 import { askForStep } from './ask-webhook.js';
 import { keyOf } from './menu-keys.js';
 import { enterQueue, leaveQueue } from './queue-events.js';
@@ -37,21 +38,7 @@ const unlessDeleted = <T>(lookup: Promise<T>): Promise<T | null> =>
 
 type Heard = LineEvent | { type: 'timeout' } | { type: 'gone' };
 
-class InboundCall extends HeldCall {
-  private next: Promise<LineEvent>;
-
-  constructor(
-    ctx: Ctx,
-    private readonly gateway: Gateway,
-    line: Line,
-    row: CallRow,
-    owner: string,
-    private readonly signal: Signal,
-  ) {
-    super(ctx, line, row, owner);
-    this.next = line.next();
-  }
-
+class InboundCall extends BridgingCall {
   /** The caller's next event, a timeout after `ms` on the process's clock, or gone when the call ended elsewhere. */
   private async listen(ms: number): Promise<Heard> {
     let cancel = () => {};
@@ -71,16 +58,6 @@ class InboundCall extends HeldCall {
     }
   }
 
-  /** The caller hung up (or the call ended elsewhere): the call is over. */
-  private async ended(heard: Heard): Promise<void> {
-    if (heard.type === 'ended') await applyCallEvent(this.ctx, this.row.id, 'hang_up', ending(this.row, this.ctx.clock.now(), heard.cause), this.owner);
-  }
-
-  private async hangUp(cause: string): Promise<void> {
-    await this.line.hangup();
-    await applyCallEvent(this.ctx, this.row.id, 'hang_up', ending(this.row, this.ctx.clock.now(), cause), this.owner);
-  }
-
   /** Answer the call with its first step. False when it had ended meanwhile. */
   async answer(step: RoutingStep): Promise<boolean> {
     const moved = await applyCallEvent(this.ctx, this.row.id, 'answer', { answered_at: this.ctx.clock.now(), ...this.handlerOf(step) }, this.owner);
@@ -98,7 +75,7 @@ class InboundCall extends HeldCall {
     if (!reached) this.row = await reachStep(this.ctx, this.row, this.handlerOf(step));
     switch (step.type) {
       case 'ai':
-        return converse(this.ctx, this.line, this.next, this.row, this.owner, this.signal, step.greeting ?? DEFAULT_GREETING);
+        return converse(this.ctx, this.gateway, this.line, this.next, this.row, this.owner, this.signal, step.greeting ?? DEFAULT_GREETING);
       case 'menu':
         return this.menu(step);
       case 'webhook':
@@ -166,67 +143,6 @@ class InboundCall extends HeldCall {
     return this.bridge(await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to }), 'transfer');
   }
 
-  /** The caller and `far` hear each other until either hangs up (or `far` never answers); then the call ends. */
-  private async bridge(far: Line, what: string): Promise<void> {
-    let farNext = far.next();
-    let cause = `${what}_ended`;
-    for (;;) {
-      const woke = await Promise.race([
-        this.next.then((event) => ({ side: 'caller' as const, event })),
-        farNext.then((event) => ({ side: 'far' as const, event })),
-        this.signal.wait().then(() => ({ side: 'row' as const })),
-      ]);
-      if (woke.side === 'row') {
-        // Hung up by the API, or the lease lost: both lines go down.
-        if (await this.stillOurs()) continue;
-        await far.hangup();
-        return;
-      }
-      if (woke.side === 'caller') {
-        this.next = this.line.next();
-        if (woke.event.type === 'ended') {
-          await far.hangup();
-          return this.ended(woke.event);
-        }
-        if (woke.event.type === 'speech') await far.say(woke.event.text);
-        continue;
-      }
-      farNext = far.next();
-      if (woke.event.type === 'ended') {
-        if (woke.event.cause !== 'callee_hangup') cause = `${what}_${woke.event.cause}`;
-        break;
-      }
-      if (woke.event.type === 'speech') await this.line.say(woke.event.text);
-    }
-    await this.hangUp(cause);
-  }
-
-  /** Ring one member until it answers or not, the caller hangs up, the wait is over, or the call ended elsewhere. */
-  private async ring(far: Line, waitOver: Promise<'wait_over'>): Promise<'answered' | 'unanswered' | 'wait_over' | 'gone' | LineEvent> {
-    let farNext = far.next();
-    for (;;) {
-      const woke = await Promise.race([
-        this.next.then((event) => ({ side: 'caller' as const, event })),
-        farNext.then((event) => ({ side: 'far' as const, event })),
-        waitOver.then(() => ({ side: 'wait_over' as const })),
-        this.signal.wait().then(() => ({ side: 'row' as const })),
-      ]);
-      if (woke.side === 'wait_over') return 'wait_over';
-      if (woke.side === 'row') {
-        if (await this.stillOurs()) continue;
-        return 'gone';
-      }
-      if (woke.side === 'caller') {
-        this.next = this.line.next();
-        if (woke.event.type === 'ended') return woke.event;
-        continue;
-      }
-      if (woke.event.type === 'answered') return 'answered';
-      if (woke.event.type === 'ended') return 'unanswered';
-      farNext = far.next();
-    }
-  }
-
   /** Wait in the queue while its available members are rung, longest idle first; the first to answer takes the caller. */
   private async queue(queueId: string): Promise<void> {
     const queue = await unlessDeleted(getQueue(this.ctx, this.row.tenant_id, queueId));
@@ -241,21 +157,21 @@ class InboundCall extends HeldCall {
       for (const member of await membersToRing(this.ctx, queue)) {
         const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to: member.phone });
         const rung = await this.ring(far, waitOver);
-        if (rung === 'answered') {
+        if (rung.type === 'answered') {
           this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'answered', member });
           await this.bridge(far, 'queue');
           return markIdle(this.ctx, queue.id, member.id);
         }
         await far.hangup();
         // Hung up by the API (or the lease lost): the caller left the queue with the call.
-        if (rung === 'gone') return void (await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' }));
-        if (rung === 'wait_over') {
+        if (rung.type === 'gone') return void (await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' }));
+        if (rung.type === 'wait_over') {
           reason = 'max_wait';
           break;
         }
-        if (rung !== 'unanswered') {
+        if (rung.type === 'caller_left') {
           await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' });
-          return this.ended(rung);
+          return this.ended(rung.event);
         }
       }
     } finally {

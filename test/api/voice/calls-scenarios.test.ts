@@ -104,25 +104,20 @@ describe('Calls on the simulated network', () => {
     expect(await types(placed.body.id)).to.deep.equal(['call.ended']);
   });
 
-  it('on an answering machine the agent leaves the voicemail its brief asks for, with a recording', async () => {
+  it('on an answering machine the agent leaves the voicemail its brief asks for: the call\'s outcome voicemail, not a message', async () => {
     const { client } = await company();
     const task = 'Leave a voicemail about the renewal';
     const message = 'Hi, this is Acme about your renewal. Please call us back at your convenience.';
     app.script(task, { toolCalls: [{ name: 'leave_voicemail', arguments: { message } }] }, { content: '' });
-    const placed = await client.post('/v1/calls', { to: NUMBERS.voicemail, task });
+    const placed = await client.post('/v1/calls', { to: NUMBERS.voicemail, task, callback_url: CALLBACK_URL });
     const result = await finalResult(client, placed.body.id);
     expect(result).to.deep.include({ status: 'completed', outcome: 'voicemail', transcript: [{ speaker: 'agent', text: message }] });
-    expect(await types(placed.body.id)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
-    const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id]);
-    expect(created).to.include({ target: 'message', url: MESSAGES_URL, max_attempts: 3 });
-    const m = created.payload.data.message;
-    expect(m).to.include({ kind: 'voicemail', caller: NUMBERS.voicemail, summary: message, status: 'new', duration_sec: 6 });
-    expect(m.recording_url).to.equal(`/v1/messages/${m.id}/recording`);
-    expect((await app.client().get(m.recording_url)).status).to.equal(401);
-    const res = await client.request('GET', m.recording_url);
-    expect(res.status).to.equal(200);
-    expect(res.headers.get('content-type')).to.match(/^audio\/wav/);
-    expect(Number(res.headers.get('content-length'))).to.equal(44 + 6 * 8000 * 2);
+    expect(result.result).to.deep.equal({ outcome: 'voicemail', answers: {}, note: 'Left a voicemail' });
+    expect(await types(placed.body.id)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary', 'call.result']);
+    expect((await outboxOf(app, placed.body.id)).at(-1)!.payload.data).to.deep.include({ outcome: 'voicemail' });
+    // DECISIONS.md "Outbound voicemail": messages are what callers leave for the account.
+    expect(await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id])).to.deep.equal([]);
+    expect((await client.get('/v1/messages')).body.data).to.deep.equal([]);
   });
 
   it('on an answering machine the agent leaves nothing when its brief does not ask for it', async () => {
@@ -221,18 +216,83 @@ describe('Calls on the simulated network', () => {
     expect(agentOf('ai.summary')).to.equal(agentRef(billing.id));
   });
 
-  it('a transferred call announces ai.transfer and ends for the agent', async () => {
-    const { client } = await company();
-    const task = 'Transfer to sales when asked';
-    app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target: '+12025550199', name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+  describe('transfer_call', () => {
+    it('rings the target and, answered, bridges the person to it: ai.transfer answered, the call up with handler transfer until hung up', async () => {
+      const { client } = await company();
+      const task = 'Transfer to sales when asked';
+      app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target: '(202) 555-0116', name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+      const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+      const bridged = await eventually('the bridge', async () => {
+        const record = (await client.get(`/v1/calls/${placed.body.id}`)).body;
+        return record.handler === 'transfer' && record;
+      });
+      expect(bridged).to.include({ status: 'in-progress' });
+      expect((await client.post(`/v1/calls/${placed.body.id}/hangup`)).status).to.equal(200);
+      const result = await finalResult(client, placed.body.id);
+      expect(result).to.deep.include({ status: 'completed', outcome: 'transferred' });
+      expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${NUMBERS.stays})` });
+      expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Connecting you to sales now.' });
+      const events = await outboxOf(app, placed.body.id);
+      expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.transfer', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(events[3]!.payload.data).to.deep.include({ status: 'in-progress', handler: 'transfer' });
+      expect(events[3]!.payload.data.ai).to.deep.include({ transfer: { name: 'Sales', target: NUMBERS.stays, status: 'answered' } });
+      expect(events[4]!.payload.data).to.include({ handler: 'transfer' });
+    });
+
+    it('not answered: ai.transfer says how it went and the agent, told, stays on the call', async () => {
+      const { client } = await company();
+      const task = 'Transfer to a busy line';
+      app.script(
+        task,
+        { toolCalls: [{ name: 'transfer_call', arguments: { target: NUMBERS.busy, name: 'Sales' } }] },
+        { content: 'One moment.' },
+        (request) => ({ content: JSON.stringify(request.messages).includes(`TRANSFER to ${NUMBERS.busy} did not go through (busy)`) ? 'Sales is busy, sorry.' : 'Not told.' }),
+      );
+      const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+      const result = await finalResult(client, placed.body.id);
+      expect(result).to.deep.include({ status: 'completed', outcome: 'completed', result: null });
+      expect(result.transcript).to.deep.include({ speaker: 'agent', text: 'Sales is busy, sorry.' });
+      expect((await client.get(`/v1/calls/${placed.body.id}`)).body).to.include({ handler: 'ai', hangup_cause: 'callee_hangup' });
+      const transfers = (await outboxOf(app, placed.body.id)).filter((e) => e.type === 'ai.transfer');
+      expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target: NUMBERS.busy, status: 'busy' }]);
+    });
+
+    it('refuses a target that is not a phone number; the agent is told and nothing is rung', async () => {
+      const { client } = await company();
+      const task = 'Transfer to nowhere';
+      app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target: 'the sales team' } }] }, { content: 'I cannot transfer you.' });
+      const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+      await finalResult(client, placed.body.id);
+      const told = app.model.requests.find((r) => r.messages.some((m) => m.role === 'tool' && JSON.stringify(m).includes('Refused: target must be a phone number')));
+      expect(told, 'the refusal reaching the agent').to.not.equal(undefined);
+      expect(await types(placed.body.id)).to.not.include('ai.transfer');
+    });
+  });
+
+  it("the agent's own outcomes are what end_call takes; a call's outcomes still override them", async () => {
+    const { client, agentId } = await company();
+    await updateAgent(app.runtime.ctx, agentId, { outcomes: ['booked', 'not_booked'] });
+    const task = 'Book a demo';
+    app.script(
+      task,
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed' } }] },
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'booked', note: 'Tuesday' } }] },
+      { content: 'See you Tuesday!' },
+    );
     const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
-    const result = await finalResult(client, placed.body.id);
-    expect(result).to.deep.include({ status: 'completed', outcome: 'transferred' });
-    expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: 'Transferred to +12025550199' });
-    expect((await client.get(`/v1/calls/${placed.body.id}`)).body.hangup_cause).to.equal('transferred');
-    const events = await outboxOf(app, placed.body.id);
-    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.transfer', 'call.ended', 'ai.summary']);
-    expect(events[3]!.payload.data.ai).to.deep.include({ transfer: { name: 'Sales', target: '+12025550199', status: 'transferred' } });
+    expect(await finalResult(client, placed.body.id)).to.deep.include({ outcome: 'booked', result: { outcome: 'booked', answers: {}, note: 'Tuesday' } });
+    const asked = app.model.requests.filter((r) => JSON.stringify(r.messages).includes(task));
+    const endCallOf = (r: (typeof asked)[number]) => r.tools!.map((t: any) => t.function).find((f) => f.name === 'end_call');
+    expect(endCallOf(asked[0]!).parameters.properties.outcome.enum).to.deep.equal(['booked', 'not_booked']);
+    expect(JSON.stringify(asked[0]!.messages)).to.include('one of the outcomes booked, not_booked');
+    expect(JSON.stringify(asked[1]!.messages)).to.include('Refused: outcome must be one of booked, not_booked');
+
+    const override = 'Sell the plan';
+    app.script(override, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'sold' } }] }, { content: 'Welcome aboard!' });
+    const sold = await client.post('/v1/calls', { to: NUMBERS.answer, task: override, outcomes: ['sold', 'not_sold'] });
+    expect((await finalResult(client, sold.body.id)).outcome).to.equal('sold');
+    const first = app.model.requests.find((r) => JSON.stringify(r.messages).includes(override))!;
+    expect(endCallOf(first).parameters.properties.outcome.enum).to.deep.equal(['sold', 'not_sold']);
   });
 
   it('a message taken by the agent announces ai.message and, after the call, message.created', async () => {

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import type { ServerResponse } from 'node:http';
 import { agentRef } from '../../../pkg/ids.js';
-import { createAgent } from '../../../pkg/store/agents.js';
+import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { Client } from '../../support/app.js';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
 import { switchboard } from '../../support/cli.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer } from '../../support/https.js';
-import { signatureProblem } from '../../support/webhooks.js';
+import { signatureProblem, startReceiver, type Receiver } from '../../support/webhooks.js';
 
 const EVENTS_URL = 'https://127.0.0.1:9/events';
 
@@ -125,6 +125,44 @@ describe('Inbound calls on the simulated network', function () {
       const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [call.id]);
       expect(created.payload.data.message).to.deep.include({ kind: 'ai_message', caller, summary: 'Call Bo back' });
       expect(created.payload.data.call).to.deep.include({ from: caller, to: number });
+    });
+
+    it('the agent transfers the caller: the target is rung and bridged to the caller until one hangs up; ai.transfer answered', async () => {
+      const { client, number, agent } = await routed((a) => ({ type: 'ai', agent_id: a, greeting: 'Acme, how can I help?' }));
+      const caller = `+1202555${3000 + callers}`;
+      // The network's default phone: answers "Hello?", then "Okay." and "Bye." to what it hears, then hangs up.
+      const target = '+12025550130';
+      app.script(caller, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Front desk' } }] }, { content: 'Putting you through.' });
+      const call = await ringIn(client, number, { lines: ['Put me through, please.', '', 'Hi!', 'I need help.', 'Thanks.', 'Still there?'] });
+      const result = await finalResult(client, call.id);
+      expect(result).to.deep.include({ status: 'completed', outcome: 'transferred' });
+      expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Putting you through.' });
+      // The target hung up after hearing the caller three times: the two were bridged.
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'transfer_ended' });
+      const sent = await events(call.id);
+      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.transfer', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(sent[3].data.ai).to.deep.equal({ agent_id: agent, transfer: { name: 'Front desk', target, status: 'answered' } });
+      expect(sent[4].data).to.include({ handler: 'transfer', status: 'in-progress' });
+    });
+
+    it('a transfer target that rings out: ai.transfer no-answer after 30 s, and the agent, told, carries on with the caller', async () => {
+      const { client, number } = await routed((a) => ({ type: 'ai', agent_id: a, greeting: 'Acme, how can I help?' }));
+      const caller = `+1202555${3000 + callers}`;
+      app.script(
+        caller,
+        { toolCalls: [{ name: 'transfer_call', arguments: { target: NUMBERS.longRing } }] },
+        { content: 'Ringing them.' },
+        (request) => ({ content: JSON.stringify(request.messages).includes(`TRANSFER to ${NUMBERS.longRing} did not go through (no-answer)`) ? 'Nobody picked up.' : 'Not told.' }),
+      );
+      const call = await ringIn(client, number, { lines: ['Transfer me.', '', 'OK, bye.'] });
+      await advanceUntil('the transfer given up', async () => (await events(call.id)).some((e) => e.type === 'ai.transfer'));
+      const result = await finalResult(client, call.id);
+      expect(result).to.deep.include({ status: 'completed', outcome: 'completed', result: null });
+      expect(result.transcript.map((t: any) => t.text)).to.deep.equal(['Acme, how can I help?', 'Transfer me.', 'Ringing them.', 'Nobody picked up.', 'OK, bye.', 'Goodbye.']);
+      const transfer = (await events(call.id)).find((e) => e.type === 'ai.transfer')!;
+      expect(transfer.data).to.include({ handler: 'ai', status: 'in-progress' });
+      expect(transfer.data.ai.transfer).to.deep.equal({ name: null, target: NUMBERS.longRing, status: 'no-answer' });
+      expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'ai', hangup_cause: 'caller_hangup' });
     });
 
     it('takes no outgoing slot: answered while the account\'s one slot is held, which stays the only one held', async () => {
@@ -456,6 +494,48 @@ describe('Inbound calls on the simulated network', function () {
       await finalResult(client, call.id);
       expect(await messageOf(call.id)).to.equal(undefined);
       expect((await client.get(`/v1/calls/${call.id}`)).body.hangup_cause).to.equal('voicemail_recorded');
+    });
+  });
+
+  describe('the per-agent message webhook', () => {
+    it("a message an agent takes goes to the agent's own webhook; voicemails and other agents' messages to the account's, each signed", async () => {
+      const account = await startReceiver('');
+      const own = await startReceiver('');
+      try {
+        const { client, number, tenantId, agentId } = await routed(null, { messageWebhookUrl: account.url });
+        account.secret = own.secret = await webhookSecret(app.runtime.ctx, tenantId);
+        await updateAgent(app.runtime.ctx, agentId, { messageWebhookUrl: own.url });
+        const other = await createAgent(app.runtime.ctx, tenantId, { name: 'Night desk' });
+        const mailbox = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body;
+        const routeTo = async (routing: object) => expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing })).status).to.equal(200);
+        const takesMessage = async (summary: string) => {
+          app.script(`+1202555${3000 + callers}`, { toolCalls: [{ name: 'take_message', arguments: { summary } }] }, { content: 'Noted.' });
+          const call = await ringIn(client, number, { lines: ['Please take a message.'] });
+          await finalResult(client, call.id);
+          return call.id as string;
+        };
+
+        await routeTo({ type: 'ai', agent_id: agentRef(agentId) });
+        const byOwnAgent = await takesMessage('For the own webhook');
+        await routeTo({ type: 'ai', agent_id: agentRef(other.id) });
+        const byOtherAgent = await takesMessage('For the account');
+        await routeTo({ type: 'voicemail', mailbox_id: mailbox.id });
+        const voicemail = (await ringIn(client, number, { lines: ['A voicemail for the account.'] })).id as string;
+        await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${voicemail}`)).body.status === 'completed');
+        await finalResult(client, voicemail);
+
+        const createdFor = (r: Receiver) => r.events.filter((e) => e.type === 'message.created').map((e) => [e.data.call.id, e.data.message.kind, e.data.message.summary]);
+        await eventually('every message delivered', () => createdFor(own).length + createdFor(account).length === 3);
+        expect(createdFor(own)).to.deep.equal([[byOwnAgent, 'ai_message', 'For the own webhook']]);
+        expect(createdFor(account)).to.have.deep.members([
+          [byOtherAgent, 'ai_message', 'For the account'],
+          [voicemail, 'voicemail', 'A voicemail for the account.'],
+        ]);
+        expect([...own.rejected, ...account.rejected]).to.deep.equal([]);
+      } finally {
+        await own.close();
+        await account.close();
+      }
     });
   });
 
