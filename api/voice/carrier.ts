@@ -62,7 +62,8 @@ export function carrierRouter(ctx: Ctx): Router {
     const status = String(req.body?.CallStatus ?? '');
     if (call) {
       const now = ctx.clock.now();
-      if (status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
+      // Dialling began (call.initiated); a ringing report after it changes nothing more.
+      if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
       else if (status === 'completed' && call.status === 'in-progress') {
         await applyCallEvent(ctx, call.id, 'hang_up', ending(call, now, call.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
       } else if (status === 'completed' && call.status === 'ringing') {

@@ -23,6 +23,9 @@ export const CALL_TRANSITIONS: readonly CallTransition[] = [
   { from: 'queued', event: 'ring', to: 'ringing', effect: 'call.initiated' },
   { from: 'ringing', event: 'answer', to: 'in-progress', effect: 'answered_at set; call.answered, call.updated (handler ai, or an inbound call\'s first step)' },
   { from: 'ringing', event: 'busy', to: 'busy', effect: 'call.ended' },
+  // A carrier reports busy (and may report no answer) without a ringing report first.
+  { from: 'queued', event: 'busy', to: 'busy', effect: 'call.ended' },
+  { from: 'queued', event: 'no_answer', to: 'no-answer', effect: 'call.ended' },
   { from: 'ringing', event: 'no_answer', to: 'no-answer', effect: 'call.ended; inbound: the number has no routing' },
   { from: 'queued', event: 'fail', to: 'failed', effect: 'call.ended; the network refused the call' },
   { from: 'ringing', event: 'fail', to: 'failed', effect: 'call.ended' },

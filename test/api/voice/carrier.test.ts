@@ -1,0 +1,176 @@
+import { expect } from 'chai';
+import type { Client } from '../../support/app.js';
+import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
+import { startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
+import { twilioSignature } from '../../support/carrier/twilio-signature.js';
+import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
+
+const ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
+const AUTH_TOKEN = 'twilio-auth-token-for-tests';
+const OUR_NUMBER = '+12025550100';
+const EVENTS_URL = 'https://127.0.0.1:9/events';
+/** A setup message as Twilio sends it for a placed call, with the given custom parameters. */
+const setupOf = (customParameters: Record<string, string>) => ({
+  callSid: 'CA0000', accountSid: ACCOUNT_SID, from: OUR_NUMBER, to: '+12025550199', direction: 'outbound-api', customParameters,
+});
+
+describe('Calls through Twilio (ConversationRelay)', function () {
+  this.timeout(90_000);
+  let twilio: TwilioStandIn;
+  let front: TlsFront;
+  let app: CallsApp;
+  let client: Client;
+  before(async () => {
+    twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
+    // The deployment's public address: a TLS front before the app, as a load balancer would be.
+    front = await startTlsFront();
+    app = await startCallsApp({
+      controllers: true,
+      env: {
+        SWITCHBOARD_CARRIER: 'twilio',
+        TWILIO_ACCOUNT_SID: ACCOUNT_SID,
+        TWILIO_AUTH_TOKEN: AUTH_TOKEN,
+        TWILIO_API_BASE: twilio.url,
+        SWITCHBOARD_PUBLIC_URL: front.url,
+        SWITCHBOARD_LEASE_SEC: '3',
+      },
+    });
+    front.forwardTo(app.url);
+    ({ client } = await app.voiceCompany({ numbers: [OUR_NUMBER], eventsUrl: EVENTS_URL }));
+  });
+  after(async () => {
+    await app?.close();
+    await front?.close();
+    await twilio?.close();
+  });
+
+  const place = async (to: string, task: string) => {
+    const placed = await client.post('/v1/calls', { to, task });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    return placed.body.id as string;
+  };
+
+  it('places the call through the REST API and converses over the relay: transcript, result and events as with the simulator', async () => {
+    const to = '+12025550111';
+    let heard: string[] = [];
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hello, this is Ann.');
+        heard.push((await c.reply()).text);
+        c.say('Yes, Tuesday works.');
+        heard.push((await c.reply()).text);
+        await c.hangUp();
+      },
+    };
+    const task = 'Confirm the Tuesday appointment';
+    app.script(task, { content: 'Hi Ann, can you make Tuesday at ten?' }, { content: 'Great, see you then. Goodbye!' });
+    const id = await place(to, task);
+
+    const result = await finalResult(client, id);
+    expect(result).to.include({ status: 'completed' });
+    expect(heard).to.deep.equal(['Hi Ann, can you make Tuesday at ten?', 'Great, see you then. Goodbye!']);
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'caller', text: 'Hello, this is Ann.' },
+      { speaker: 'agent', text: 'Hi Ann, can you make Tuesday at ten?' },
+      { speaker: 'caller', text: 'Yes, Tuesday works.' },
+      { speaker: 'agent', text: 'Great, see you then. Goodbye!' },
+    ]);
+    const placed = twilio.calls.find((c) => c.params.To === to)!;
+    expect(placed.params).to.include({ From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST' });
+    const call = (await client.get(`/v1/calls/${id}`)).body;
+    expect(call).to.include({ status: 'completed', hangup_cause: 'callee_hangup' });
+    expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+  });
+
+  it('streams the reply as tokens while the model writes it, and an interruption stops the model and keeps what was heard', async () => {
+    const to = '+12025550112';
+    let cutAt = '';
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hi.');
+        cutAt = (await c.interruptAfter(1)).text;
+        c.say('Sorry, what day?');
+        await c.reply();
+        await c.hangUp();
+      },
+    };
+    const task = 'Tell them about the sale';
+    // The model writes its first words, then is slow with the rest: the caller cuts in meanwhile.
+    let release!: () => void;
+    const rest = new Promise<void>((resolve) => (release = resolve));
+    app.script(task, { chunks: ['Our big ', 'sale starts Monday and runs all week.'], holdAfterFirst: rest }, { content: 'It starts on Monday.' });
+    const id = await place(to, task);
+
+    const result = await finalResult(client, id).finally(release);
+    expect(cutAt).to.equal('Our big ');
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'caller', text: 'Hi.' },
+      { speaker: 'agent', text: 'Our big ' },
+      { speaker: 'caller', text: 'Sorry, what day?' },
+      { speaker: 'agent', text: 'It starts on Monday.' },
+    ]);
+    // The model was stopped: the agent's next request knows what the caller heard.
+    const second = app.model.requests.filter((r) => JSON.stringify(r.messages).includes(task)).at(-1)!;
+    expect(JSON.stringify(second.messages)).to.include('they heard only: \\"Our big \\"');
+  });
+
+  it('ends a call the carrier reports busy or unanswered, with its cause', async () => {
+    twilio.phones['+12025550113'] = { answer: 'busy' };
+    twilio.phones['+12025550114'] = { answer: 'no-answer' };
+    const busy = await place('+12025550113', 'Busy line');
+    const unanswered = await place('+12025550114', 'Nobody home');
+    expect((await finalResult(client, busy)).status).to.equal('busy');
+    expect((await finalResult(client, unanswered)).status).to.equal('no-answer');
+    expect((await outboxOf(app, busy)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
+    expect((await client.get(`/v1/calls/${busy}`)).body.hangup_cause).to.equal('busy');
+  });
+
+  for (const [what, forced, cause] of [
+    ['answers 4xx', { status: 400, code: 21211, message: 'Invalid To' }, 'carrier_rejected'],
+    ['answers 5xx', { status: 503 }, 'carrier_error'],
+  ] as const) {
+    it(`fails the call with a clear hangup_cause when the carrier ${what} on placement`, async () => {
+      twilio.failNextPlacement(forced);
+      const id = await place('+12025550115', `Placement that ${what}`);
+      const result = await finalResult(client, id);
+      expect(result.status).to.equal('failed');
+      expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal(cause);
+    });
+  }
+
+  it('refuses carrier requests without a valid X-Twilio-Signature, changing nothing', async () => {
+    const statusUrl = `${front.url}/v1/carrier/twilio/status?call=cal_x`;
+    const body = new URLSearchParams({ CallSid: 'CA1', CallStatus: 'completed' });
+    for (const signature of [undefined, 'bm90IGEgc2lnbmF0dXJl', twilioSignature('another-token', statusUrl, { CallSid: 'CA1', CallStatus: 'completed' })]) {
+      const res = await fetch(statusUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body });
+      expect(res.status).to.equal(403);
+    }
+    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
+    for (const signature of [null, 'bm90IGEgc2lnbmF0dXJl']) {
+      const refused = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({}), signature }).catch((e) => e);
+      expect(refused).to.be.instanceOf(RelayRefused);
+      expect(refused.status).to.equal(403);
+    }
+  });
+
+  it('closes a relay socket whose parameter is forged, expired or already used', async () => {
+    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
+    const to = '+12025550116';
+    twilio.phones[to] = { answer: 'human', caller: async (c) => void (await c.hangUp()) };
+    const id = await place(to, 'Replay check');
+    await finalResult(client, id);
+    const used = twilio.calls.find((c) => c.params.To === to)!;
+    const token = new URL(String(used.params.Url)).searchParams.get('relay')!;
+    const forged = `${id}.${Math.floor(Date.now() / 1000) + 600}.AAAA`;
+    for (const relay of [token, forged]) {
+      const caller = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({ relay }) });
+      const end = await caller.ended;
+      expect(end.by).to.not.equal('caller-hang-up');
+    }
+    const after = (await client.get(`/v1/calls/${id}`)).body;
+    expect(after, JSON.stringify(after)).to.include({ status: 'completed' });
+  });
+});
