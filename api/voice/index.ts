@@ -39,7 +39,8 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(connectionsRouter(ctx));
   r.use(campaignsRouter(ctx));
   r.use(numbersRouter(ctx));
-  r.use(simRouter(ctx));
+  // The simulated network rings only where there is no real one.
+  if (ctx.config.SWITCHBOARD_CARRIER === 'sim') r.use(simRouter(ctx));
   r.use(queuesRouter(ctx));
   r.use(mailboxesRouter(ctx));
   r.use(messagesRouter(ctx));

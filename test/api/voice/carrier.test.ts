@@ -5,6 +5,7 @@ import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js
 import { startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
+import { eventually } from '../../support/eventually.js';
 
 const ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
 const AUTH_TOKEN = 'twilio-auth-token-for-tests';
@@ -140,6 +141,73 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal(cause);
     });
   }
+
+  it('steering and a hang-up over the API reach a call on the relay: the agent says the words, then the relay session ends', async () => {
+    const to = '+12025550117';
+    let said: any;
+    let relay!: RelayCaller;
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        relay = c;
+        c.say('Hello?');
+        await c.reply();
+        said = await c.nextOf('end').catch(() => null);
+      },
+    };
+    const task = 'Wait for the operator';
+    app.script(task, { content: 'One moment please.' });
+    const id = await place(to, task);
+    await eventually('the agent on the line', async () => (await client.get(`/v1/calls/${id}/result`)).body.transcript.length === 2);
+    expect((await client.post(`/v1/calls/${id}/steer`, { say: 'Your order has shipped.' })).status).to.equal(200);
+    await eventually('the steered words spoken', () => relay.sent('text').some((t) => t.token === 'Your order has shipped.' && t.last));
+    expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
+    const result = await finalResult(client, id);
+    expect(result.status).to.equal('completed');
+    expect(said).to.have.property('type', 'end');
+    expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
+  });
+
+  it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
+    const to = '+12025550118';
+    let spoken: string[] = [];
+    twilio.phones[to] = {
+      answer: 'machine',
+      answeredBy: 'machine_end_beep',
+      caller: async (c) => {
+        await c.nextOf('end');
+        spoken = c.sent('text').map((t) => t.token);
+      },
+    };
+    const task = 'Leave a voicemail about the renewal';
+    app.script(task, { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi, please call us back about your renewal.' } }] }, { content: '' });
+    const id = await place(to, task);
+    const result = await finalResult(client, id);
+    expect(result.outcome).to.equal('voicemail');
+    expect(spoken.join('')).to.include('please call us back about your renewal');
+  });
+
+  it('counts and logs the errors the carrier reports on the relay', async () => {
+    const to = '+12025550119';
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.reportError('Invalid message received: {"type":"txt"}');
+        await c.hangUp();
+      },
+    };
+    const id = await place(to, 'Carrier error');
+    await finalResult(client, id);
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).to.match(/switchboard_carrier_errors_total\{carrier="twilio"\} [1-9]/);
+    expect(app.logs.join('')).to.include('the carrier reported a relay error');
+  });
+
+  it('has no simulated network to ring in through when a carrier is configured', async () => {
+    const res = await client.post('/v1/sim/calls', { to: OUR_NUMBER, from: '+12025550150', lines: ['Hi'] });
+    expect(res.status).to.equal(404);
+    expect(res.body.error.code).to.equal('not_found');
+  });
 
   it('refuses carrier requests without a valid X-Twilio-Signature, changing nothing', async () => {
     const statusUrl = `${front.url}/v1/carrier/twilio/status?call=cal_x`;

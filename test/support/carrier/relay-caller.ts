@@ -153,6 +153,11 @@ export class RelayCaller {
     if (this.enabled.dtmf) for (const digit of digits) this.send({ type: 'dtmf', digit });
   }
 
+  /** Twilio reports an error of the session to the application (an `error` message). */
+  reportError(description: string): void {
+    this.send({ type: 'error', description });
+  }
+
   /** The caller hangs up: Twilio closes the socket. */
   hangUp(): Promise<RelayEnd> {
     return this.close('caller-hang-up');
