@@ -8,6 +8,7 @@ import * as m005 from './migrations/005_claim.js';
 import * as m006 from './migrations/006_credit_stripes.js';
 import * as m007 from './migrations/007_campaigns.js';
 import * as m008 from './migrations/008_numbers.js';
+import * as m009 from './migrations/009_message_recordings.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '006_credit_stripes': m006,
   '007_campaigns': m007,
   '008_numbers': m008,
+  '009_message_recordings': m009,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

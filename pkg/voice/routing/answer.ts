@@ -8,12 +8,11 @@ import { appendTranscript, callById, unleaseCall, type CallRow } from '../../sto
 import { findNumber } from '../../store/phone-numbers.js';
 import { getMailbox } from '../../store/mailboxes.js';
 import { getQueue, markIdle, membersToRing } from '../../store/queues.js';
-import { insertVoiceMessage } from '../../store/voice-messages.js';
+import { keepVoicemail } from '../../messages/voicemail.js';
 import type { Gateway, Line, LineEvent } from '../gateways/index.js';
 import { applyCallEvent, ending } from '../events.js';
 import { finalizeCall } from '../finalize.js';
 import { HeldCall } from '../held-call.js';
-import { spokenSeconds } from '../recording.js';
 import { converse, Signal } from '../run.js';
 import { askForStep } from './ask-webhook.js';
 import { keyOf } from './menu-keys.js';
@@ -24,7 +23,7 @@ import type { RoutingStep } from './steps.js';
 /** Said when an ai step names no greeting. */
 const DEFAULT_GREETING = 'Hello, how can I help you?';
 
-/** A voicemail ends after this much silence, as a recorder's timeout does, and is at most MAX_VOICEMAIL_SEC long. */
+/** A voicemail ends after this much silence, as a recorder's timeout does, or once MAX_VOICEMAIL_SEC are recorded. */
 const VOICEMAIL_SILENCE_MS = 5000;
 const MAX_VOICEMAIL_SEC = 120;
 
@@ -132,31 +131,24 @@ class InboundCall extends HeldCall {
   private async voicemail(mailboxId: string): Promise<void> {
     const mailbox = await unlessDeleted(getMailbox(this.ctx, this.row.tenant_id, mailboxId));
     if (!mailbox) return this.hangUp('mailbox_unavailable');
+    // Recording from the greeting on, as a recorder that takes whatever is said after it starts.
+    const recorder = this.line.record(MAX_VOICEMAIL_SEC);
     await this.speak(mailbox.greeting);
     const said: string[] = [];
     let heard: Heard;
-    for (;;) {
+    do {
       heard = await this.listen(VOICEMAIL_SILENCE_MS);
       if (heard.type === 'speech') {
         said.push(heard.text);
         await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text: heard.text });
       } else if (heard.type !== 'keys') break;
-    }
+    } while (!recorder.full);
+    const wav = await recorder.stop();
     if (heard.type === 'gone') return;
     // Nothing said is a missed call, not a message.
     const text = said.join(' ');
     if (text) {
-      await insertVoiceMessage(this.ctx, {
-        tenant_id: this.row.tenant_id,
-        call_id: this.row.id,
-        kind: 'voicemail',
-        caller: this.row.from_number,
-        summary: text,
-        details: {},
-        agent_id: null,
-        duration_sec: Math.min(MAX_VOICEMAIL_SEC, spokenSeconds(text)),
-        mailbox_id: mailbox.id,
-      });
+      await keepVoicemail(this.ctx, { tenant_id: this.row.tenant_id, call_id: this.row.id, caller: this.row.from_number, summary: text, mailbox_id: mailbox.id }, wav);
     }
     return heard.type === 'ended' ? this.ended(heard) : this.hangUp('voicemail_recorded');
   }
