@@ -7,7 +7,7 @@ import { parseAgentRef } from '../../ids.js';
 import { appendTranscript, callById, unleaseCall, type CallRow } from '../../store/calls.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import { getMailbox } from '../../store/mailboxes.js';
-import { getQueue, markIdle, membersToRing } from '../../store/queues.js';
+import { getQueue, releaseMember, type Queue, type QueueMember } from '../../store/queues.js';
 import { keepVoicemail } from '../../messages/voicemail.js';
 import type { Gateway, Line, LineEvent } from '../gateways/index.js';
 import { applyCallEvent, ending } from '../events.js';
@@ -16,6 +16,7 @@ import { HeldCall } from '../held-call.js';
 import { converse, Signal } from '../run.js';
 import { askForStep } from './ask-webhook.js';
 import { keyOf } from './menu-keys.js';
+import { nextMember } from './queue-members.js';
 import { enterQueue, leaveQueue } from './queue-events.js';
 import { reachStep } from './reach.js';
 import type { RoutingStep } from './steps.js';
@@ -193,30 +194,37 @@ class InboundCall extends HeldCall {
     await this.hangUp(cause);
   }
 
-  /** Ring one member until it answers or not, the caller hangs up, the wait is over, or the call ended elsewhere. */
-  private async ring(far: Line, waitOver: Promise<'wait_over'>): Promise<'answered' | 'unanswered' | 'wait_over' | 'gone' | LineEvent> {
-    let farNext = far.next();
+  /** Keep the caller waiting until `until` settles, the caller hangs up, the wait is over, or the call ended elsewhere. */
+  private async hold<T>(until: Promise<T>, waitOver: Promise<'wait_over'>): Promise<T | 'wait_over' | 'gone' | LineEvent> {
+    const settled = until.then((value) => ({ side: 'until' as const, value }));
     for (;;) {
       const woke = await Promise.race([
         this.next.then((event) => ({ side: 'caller' as const, event })),
-        farNext.then((event) => ({ side: 'far' as const, event })),
+        settled,
         waitOver.then(() => ({ side: 'wait_over' as const })),
         this.signal.wait().then(() => ({ side: 'row' as const })),
       ]);
+      if (woke.side === 'until') return woke.value;
       if (woke.side === 'wait_over') return 'wait_over';
       if (woke.side === 'row') {
         if (await this.stillOurs()) continue;
         return 'gone';
       }
-      if (woke.side === 'caller') {
-        this.next = this.line.next();
-        if (woke.event.type === 'ended') return woke.event;
-        continue;
-      }
-      if (woke.event.type === 'answered') return 'answered';
-      if (woke.event.type === 'ended') return 'unanswered';
-      farNext = far.next();
+      this.next = this.line.next();
+      if (woke.event.type === 'ended') return woke.event;
     }
+  }
+
+  /** The next member to ring, taken for this caller: waits while every one left is on another caller's call; null when none is left. */
+  private async nextMember(queue: Queue, rung: ReadonlySet<string>, waitOver: Promise<'wait_over'>): Promise<QueueMember | null | 'wait_over' | 'gone' | LineEvent> {
+    const abort = new AbortController();
+    const taking = nextMember(this.ctx, queue, this.row.id, rung, abort.signal);
+    const next = await this.hold(taking, waitOver);
+    abort.abort();
+    const taken = await taking;
+    // The caller left while a member was being taken: the member is free again.
+    if (taken && next !== taken) await releaseMember(this.ctx, queue.id, taken.id, this.row.id, { talked: false });
+    return next;
   }
 
   /** Wait in the queue while its available members are rung, longest idle first; the first to answer takes the caller. */
@@ -227,34 +235,52 @@ class InboundCall extends HeldCall {
     if (queue.holdMessage) await this.speak(queue.holdMessage);
     let cancel = () => {};
     const waitOver = new Promise<'wait_over'>((resolve) => (cancel = this.ctx.clock.setTimer(queue.maxWaitSec * 1000, () => resolve('wait_over'))));
-    // Nobody left to ring (or nobody available at all), unless the wait runs out first.
-    let reason: 'no_agents' | 'max_wait' = 'no_agents';
+    const rung = new Set<string>();
     try {
-      for (const member of await membersToRing(this.ctx, queue)) {
-        const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to: member.phone });
-        const rung = await this.ring(far, waitOver);
-        if (rung === 'answered') {
-          this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'answered', member });
-          await this.bridge(far, 'queue');
-          return markIdle(this.ctx, queue.id, member.id);
+      for (;;) {
+        let waited = await this.nextMember(queue, rung, waitOver);
+        // Nobody left to ring (or nobody available at all).
+        if (waited === null) break;
+        if (typeof waited === 'object' && 'phone' in waited) {
+          const member = waited;
+          rung.add(member.id);
+          const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to: member.phone });
+          const rang = await this.hold(answerOf(far), waitOver);
+          if (rang === 'answered') {
+            this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'answered', member });
+            try {
+              return await this.bridge(far, 'queue');
+            } finally {
+              await releaseMember(this.ctx, queue.id, member.id, this.row.id, { talked: true });
+            }
+          }
+          await far.hangup();
+          await releaseMember(this.ctx, queue.id, member.id, this.row.id, { talked: false });
+          if (rang === 'unanswered') continue;
+          waited = rang;
         }
-        await far.hangup();
+        if (waited === 'wait_over') {
+          this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason: 'max_wait' });
+          return this.hangUp('queue_timeout');
+        }
+        await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' });
         // Hung up by the API (or the lease lost): the caller left the queue with the call.
-        if (rung === 'gone') return void (await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' }));
-        if (rung === 'wait_over') {
-          reason = 'max_wait';
-          break;
-        }
-        if (rung !== 'unanswered') {
-          await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' });
-          return this.ended(rung);
-        }
+        return waited === 'gone' ? undefined : this.ended(waited);
       }
     } finally {
       cancel();
     }
-    this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason });
+    this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason: 'no_agents' });
     await this.hangUp('queue_timeout');
+  }
+}
+
+/** Whether the far end answers: `unanswered` when its line ends first. */
+async function answerOf(far: Line): Promise<'answered' | 'unanswered'> {
+  for (;;) {
+    const event = await far.next();
+    if (event.type === 'answered') return 'answered';
+    if (event.type === 'ended') return 'unanswered';
   }
 }
 

@@ -328,6 +328,60 @@ describe('Inbound calls on the simulated network', function () {
       expect(await answeredBy()).to.equal('bea');
     });
 
+    /** A caller who stays on the line, silent, once bridged (or while waiting). */
+    const quietCaller = (client: Client, number: string) => ringIn(client, number, { lines: ['', ''] });
+    const exitOf = async (callId: string) => (await queueEvents(callId)).find((m) => m.type !== 'queue.entered');
+    const bridgedTo = async (callId: string) => (await eventually(`call ${callId} answered from the queue`, () => exitOf(callId))).queue.answered_by?.member_id;
+    const hangUp = async (client: Client, callId: string) => {
+      expect((await client.post(`/v1/calls/${callId}/hangup`)).status).to.equal(200);
+      await finalResult(client, callId);
+    };
+
+    it('a member on a call from the queue is not rung for another caller; freed, longest idle first', async () => {
+      const { client, number } = await queued([
+        { id: 'al', name: 'Al', phone: NUMBERS.stays },
+        { id: 'bea', name: 'Bea', phone: '+12025550121' },
+      ]);
+      const first = await quietCaller(client, number);
+      expect(await bridgedTo(first.id)).to.equal('al');
+      const second = await quietCaller(client, number);
+      expect(await bridgedTo(second.id)).to.equal('bea');
+      // Bea's call ends first: she has been idle longer than Al when the next caller comes.
+      await hangUp(client, second.id);
+      app.advance(1000);
+      await hangUp(client, first.id);
+      const third = await quietCaller(client, number);
+      expect(await bridgedTo(third.id)).to.equal('bea');
+      await hangUp(client, third.id);
+    });
+
+    it('a caller waits while the only member is on another caller\'s call, and is put through when that call ends', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.stays }]);
+      const first = await quietCaller(client, number);
+      expect(await bridgedTo(first.id)).to.equal('al');
+      const second = await quietCaller(client, number);
+      await eventually('the second caller queued', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined);
+      app.advance(30_000);
+      await hangUp(client, first.id);
+      expect(await bridgedTo(second.id)).to.equal('al');
+      const exited = (await outboxOf(app, second.id)).find((e) => e.type === 'queue.exited')!;
+      expect(exited.payload.data.queue.wait_sec).to.be.at.least(30);
+      const firstEnded = (await outboxOf(app, first.id)).find((e) => e.type === 'call.ended')!;
+      expect(Number(exited.seq)).to.be.greaterThan(Number(firstEnded.seq));
+      await hangUp(client, second.id);
+    });
+
+    it('a caller waiting for a busy member times out max_wait, not no_agents', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.stays }], { max_wait_sec: 10 });
+      const first = await quietCaller(client, number);
+      expect(await bridgedTo(first.id)).to.equal('al');
+      const second = await quietCaller(client, number);
+      await advanceUntil('the wait over', async () => (await client.get(`/v1/calls/${second.id}`)).body.status === 'completed');
+      expect((await exitOf(second.id))!).to.deep.include({ type: 'queue.timeout' });
+      expect((await exitOf(second.id))!.queue).to.include({ reason: 'max_wait' });
+      await hangUp(client, first.id);
+    });
+
     it('abandoned: the caller hangs up while waiting; queue.exited hangup', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }]);
       const call = await ringIn(client, number);
