@@ -219,8 +219,7 @@ class InboundCall extends HeldCall {
   private async nextMember(queue: Queue, rung: ReadonlySet<string>, waitOver: Promise<'wait_over'>): Promise<QueueMember | null | 'wait_over' | 'gone' | LineEvent> {
     const abort = new AbortController();
     const taking = nextMember(this.ctx, queue, this.row.id, rung, abort.signal);
-    const next = await this.hold(taking, waitOver);
-    abort.abort();
+    const next = await this.hold(taking, waitOver).finally(() => abort.abort());
     const taken = await taking;
     // The caller left while a member was being taken: the member is free again.
     if (taken && next !== taken) await releaseMember(this.ctx, queue.id, taken.id, this.row.id, { talked: false });
