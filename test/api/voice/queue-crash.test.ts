@@ -1,37 +1,19 @@
 import { expect } from 'chai';
-import { TEST_ENCRYPTION_KEY } from '../../support/app.js';
-import { callStatus, NUMBERS, outboxOf, scenarioFile, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { callsReplicas, callStatus, NUMBERS, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { eventually } from '../../support/eventually.js';
-import { startProcess, type SwitchboardProcess } from '../../support/processes.js';
 
 describe('switchboard controllers: a replica killed while a queued caller is bridged to a member', function () {
   this.timeout(120_000);
   let app: CallsApp;
-  const replicas: SwitchboardProcess[] = [];
+  const replicas = callsReplicas(() => app);
   before(async () => {
     // The API server in this process, the controllers as child processes on its database.
     app = await startCallsApp();
   });
   after(async () => {
-    for (const replica of replicas) await replica.kill();
+    await replicas.killAll();
     await app?.close();
   });
-
-  const controllers = async () => {
-    const replica = await startProcess(
-      'controllers',
-      {
-        DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!,
-        OPENAI_BASE_URL: app.model.url,
-        SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        SWITCHBOARD_SIM_SCENARIOS: scenarioFile(),
-        SWITCHBOARD_LEASE_SEC: '2',
-      },
-      'controllers started',
-    );
-    replicas.push(replica);
-    return replica;
-  };
 
   it('the call ends failed and the member is free for the next caller', async () => {
     const number = '+12025554000';
@@ -46,12 +28,12 @@ describe('switchboard controllers: a replica killed while a queued caller is bri
     // Callers who stay on the line, silent.
     const ringIn = async (from: string) => (await client.post('/v1/sim/calls', { to: number, from, lines: ['', ''] })).body;
 
-    const first = await controllers();
+    const first = await replicas.start();
     const bridged = await ringIn('+12025554001');
     expect(await answeredBy(bridged.id)).to.equal('al');
     await first.kill();
 
-    await controllers();
+    await replicas.start();
     const next = await ringIn('+12025554002');
     expect(await answeredBy(next.id)).to.equal('al');
     expect((await callStatus(client, bridged.id, 'failed')).hangup_cause).to.equal('interrupted');
