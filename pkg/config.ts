@@ -49,9 +49,14 @@ export const configSchema = z.object({
   SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
   SWITCHBOARD_SIM_SCENARIOS: optionalString,
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
+  SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
 });
 
 export type Config = z.output<typeof configSchema>;
+
+/** Where clients reach this deployment, for the links the API gives out: SWITCHBOARD_PUBLIC_URL, else the address `make run` serves. */
+export const publicUrl = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL' | 'PORT'>): string =>
+  (config.SWITCHBOARD_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
 /** Thrown when the environment is invalid; names the variable. */
 export class ConfigError extends Error {}

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { Gateway } from './gateway.js';
 import { createSimGateway, loadScenarios } from './sim.js';
 
-export type { CallerScript, EndCause, Gateway, Line, LineEvent } from './gateway.js';
+export type { CallerScript, EndCause, Gateway, Line, LineEvent, Recorder } from './gateway.js';
 
 /**
  * The deployment's gateway: the simulated network (never a real phone). It stands for the world
