@@ -49,8 +49,7 @@ export const configSchema = z.object({
   SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
   SWITCHBOARD_SIM_SCENARIOS: optionalString,
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
-  /** Where the carrier reaches this deployment (status callbacks, TwiML, the relay socket): https, as the public sees it. */
-  SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).optional()),
+  SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   /** The telephone network: the built-in simulator, or a real carrier. */
   SWITCHBOARD_CARRIER: z.enum(['sim', 'twilio']).default('sim'),
   TWILIO_ACCOUNT_SID: optionalString,
@@ -62,6 +61,10 @@ export type Config = z.output<typeof configSchema>;
 
 /** Settings a carrier cannot work without, named when missing. */
 const CARRIER_NEEDS = { sim: [], twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_PUBLIC_URL'] } as const;
+
+/** Where clients reach this deployment, for the links the API gives out: SWITCHBOARD_PUBLIC_URL, else the address `make run` serves. */
+export const publicUrl = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL' | 'PORT'>): string =>
+  (config.SWITCHBOARD_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
 /** Thrown when the environment is invalid; names the variable. */
 export class ConfigError extends Error {}
@@ -75,6 +78,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   for (const name of CARRIER_NEEDS[config.SWITCHBOARD_CARRIER]) {
     if (!config[name]) throw new ConfigError(`invalid configuration: ${name}: required by SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
+  }
+  // A carrier reaches the deployment over TLS only.
+  if (config.SWITCHBOARD_CARRIER !== 'sim' && !config.SWITCHBOARD_PUBLIC_URL!.startsWith('https:')) {
+    throw new ConfigError(`invalid configuration: SWITCHBOARD_PUBLIC_URL: must be https:// with SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }
   return config;
 }

@@ -11,6 +11,7 @@ import type { Notifier } from './db/notify.js';
 import type { Metrics } from './metrics/index.js';
 import type { UsageMeter } from './metering/meter.js';
 import type { CallLimits } from './limits/calls.js';
+import type { RecordingStore } from './messages/recordings.js';
 
 export interface Ctx {
   db: Db;
@@ -28,4 +29,6 @@ export interface Ctx {
   usage: UsageMeter;
   /** Calls placed per minute and simultaneous-call slots, per tenant. */
   callLimits: CallLimits;
+  /** Voicemail recordings. */
+  recordings: RecordingStore;
 }

@@ -19,6 +19,7 @@ import { createRateLimits, type RateLimits } from './limits/rate-limit.js';
 import { createCallLimits } from './limits/calls.js';
 import { createMetrics } from './metrics/index.js';
 import { UsageMeter } from './metering/meter.js';
+import { postgresRecordings } from './store/recordings.js';
 
 export interface Runtime {
   ctx: Ctx;
@@ -103,6 +104,7 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     usage,
     // A slot outlives two missed heartbeats of the controller that holds the call.
     callLimits: createCallLimits({ redis, limits, clock, log, leaseMs: config.SWITCHBOARD_LEASE_SEC * 2000 }),
+    recordings: postgresRecordings(db),
   };
   return {
     ctx,

@@ -1,15 +1,11 @@
-// Routes of calls: place, read, result (long poll), steer, hang up, list; the voice catalogue; the
-// recording of a voicemail.
+// Routes of calls: place, read, result (long poll), steer, hang up, list; the voice catalogue.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { NotFound } from '../../pkg/errors.js';
 import { getCall } from '../../pkg/store/calls.js';
 import { requireFeature } from '../../pkg/store/tenants.js';
-import { getVoiceMessage } from '../../pkg/store/voice-messages.js';
 import { hangupCall, steerCall } from '../../pkg/voice/actions.js';
 import { listCallsPage } from '../../pkg/voice/list.js';
 import { placeCall } from '../../pkg/voice/place.js';
-import { simulatedRecording } from '../../pkg/voice/recording.js';
 import { callRecord, callResult } from '../../pkg/voice/views.js';
 import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
@@ -63,13 +59,6 @@ export function callsRouter(ctx: Ctx): Router {
 
   r.get('/voices', (_req, res) => {
     res.json({ data: VOICES });
-  });
-
-  r.get('/messages/:id/recording', async (req, res) => {
-    const { tenant } = principalOf(req);
-    const message = await getVoiceMessage(ctx, tenant.id, req.params.id!);
-    if (message.kind !== 'voicemail') throw new NotFound(`Message ${message.id} has no recording`);
-    res.type('audio/wav').send(simulatedRecording(message.duration_sec ?? 1));
   });
 
   return r;

@@ -11,7 +11,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callById } from '../../pkg/store/calls.js';
 import { applyCallEvent, ending } from '../../pkg/voice/events.js';
-import { carrierPath, publicUrl } from '../../pkg/voice/gateways/twilio/gateway.js';
+import { carrierPath, carrierUrl } from '../../pkg/voice/gateways/twilio/gateway.js';
 import { readRelayToken } from '../../pkg/voice/gateways/twilio/relay-token.js';
 import { isTwilioSignature } from '../../pkg/voice/gateways/twilio/signature.js';
 import { connectToRelay, hangUp } from '../../pkg/voice/gateways/twilio/twiml.js';
@@ -30,7 +30,7 @@ const xml = (res: Response, body: string) => res.type('text/xml').send(body);
 
 function verified(ctx: Ctx) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const url = publicUrl(ctx.config, req.url);
+    const url = carrierUrl(ctx.config, req.url);
     const params = (req.body ?? {}) as Record<string, string>;
     if (isTwilioSignature(ctx.config.TWILIO_AUTH_TOKEN!, req.get('x-twilio-signature'), url, params)) return next();
     ctx.log.warn({ path: req.path }, 'carrier request refused: X-Twilio-Signature does not match');
@@ -52,8 +52,8 @@ export function carrierRouter(ctx: Ctx): Router {
       return xml(res, hangUp());
     }
     const machine = String(req.body?.AnsweredBy ?? '').startsWith('machine') ? 'true' : 'false';
-    const relay = publicUrl(ctx.config, '/relay').replace(/^https:/, 'wss:');
-    xml(res, connectToRelay({ url: relay, parameters: { relay: token, machine }, action: publicUrl(ctx.config, '/relay-ended') }));
+    const relay = carrierUrl(ctx.config, '/relay').replace(/^https:/, 'wss:');
+    xml(res, connectToRelay({ url: relay, parameters: { relay: token, machine }, action: carrierUrl(ctx.config, '/relay-ended') }));
   });
 
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
@@ -86,7 +86,7 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
   const path = `${carrierPath}/relay`;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== path) return;
-    const url = publicUrl(ctx.config, '/relay').replace(/^https:/, 'wss:') + (req.url!.includes('?') ? req.url!.slice(req.url!.indexOf('?')) : '');
+    const url = carrierUrl(ctx.config, '/relay').replace(/^https:/, 'wss:') + (req.url!.includes('?') ? req.url!.slice(req.url!.indexOf('?')) : '');
     if (!isTwilioSignature(ctx.config.TWILIO_AUTH_TOKEN!, req.headers['x-twilio-signature'] as string | undefined, url)) {
       ctx.log.warn('relay socket refused: X-Twilio-Signature does not match');
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');

@@ -1,9 +1,7 @@
-// Routes of the account's messages: list, read, change status (the recording is served with calls).
+// Routes of the account's messages: list, read, change status, and a voicemail's recording.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { changeMessageStatus, listMessagesPage } from '../../pkg/messages/manage.js';
-import { messageView } from '../../pkg/messages/view.js';
-import { getMessage } from '../../pkg/store/voice-messages.js';
+import { changeMessageStatus, listMessagesPage, messageRecording, readMessage } from '../../pkg/messages/manage.js';
 import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
 import { listMessagesQuery, parsePatchMessage } from './message-schemas.js';
@@ -18,7 +16,12 @@ export function messagesRouter(ctx: Ctx): Router {
 
   r.get('/messages/:id', async (req, res) => {
     const { tenant } = principalOf(req);
-    res.json(messageView(await getMessage(ctx, tenant.id, String(req.params.id))));
+    res.json(await readMessage(ctx, tenant.id, String(req.params.id)));
+  });
+
+  r.get('/messages/:id/recording', async (req, res) => {
+    const { tenant } = principalOf(req);
+    res.type('audio/wav').send(await messageRecording(ctx, tenant.id, String(req.params.id)));
   });
 
   r.patch('/messages/:id', async (req, res) => {

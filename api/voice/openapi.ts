@@ -17,7 +17,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'unauthorized: no key, malformed header, wrong or revoked key',
   403: 'module_off: the account lacks the feature (the message names it)',
   404: 'not_found: no such thing on the account (another account\'s answers the same)',
-  409: 'call_ended or not_live: the request does not fit the call\'s state; run_active, run_ended or connection_in_use for campaigns; status_conflict: a message goes new → read → archived only',
+  409: 'call_ended or not_live: the request does not fit the call\'s state; run_active, run_ended or connection_in_use for campaigns',
   413: 'body_too_large: the body is over 128 KB',
   415: 'unsupported_media_type: the body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
   422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
@@ -81,7 +81,7 @@ export function voiceOpenApiDocument() {
       },
       '/messages/{id}': {
         get: op({ summary: 'Read a message', path: messageParam, ok: [200, msg.messageSchema], errors: [404] }),
-        patch: op({ summary: 'Mark a message read or archived (new → read → archived)', path: messageParam, body: msg.patchMessageBody, ok: [200, msg.messageSchema], errors: [404, 409, 422] }),
+        patch: op({ summary: 'Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)', path: messageParam, body: msg.patchMessageBody, ok: [200, msg.messageSchema], errors: [404, 422] }),
       },
       '/messages/{id}/recording': {
         get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),

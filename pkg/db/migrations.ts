@@ -9,6 +9,8 @@ import * as m006 from './migrations/006_credit_stripes.js';
 import * as m007 from './migrations/007_campaigns.js';
 import * as m008 from './migrations/008_numbers.js';
 import * as m009 from './migrations/009_agent_calls.js';
+import * as m010 from './migrations/010_message_recordings.js';
+import * as m011 from './migrations/011_queue_member_busy.js';
 import * as m012 from './migrations/012_carrier.js';
 
 interface Migration {
@@ -26,6 +28,8 @@ const migrations: Record<string, Migration> = {
   '007_campaigns': m007,
   '008_numbers': m008,
   '009_agent_calls': m009,
+  '010_message_recordings': m010,
+  '011_queue_member_busy': m011,
   '012_carrier': m012,
 };
 

@@ -10,6 +10,8 @@ export const CHANNELS = {
   webhooks: 'switchboard_webhooks',
   calls: 'switchboard_calls',
   campaigns: 'switchboard_campaigns',
+  /** A queue's member came free (payload: the queue's id). */
+  queues: 'switchboard_queues',
 } as const;
 
 /** Announce a change on `channel`; call inside the transaction that makes it. */

@@ -1,8 +1,10 @@
-// The account's messages: listed newest first with filters, read, and moved new → read → archived.
+// The account's messages: listed newest first with filters, read, moved new → read → archived, and
+// a voicemail's recording.
+import { publicUrl } from '../config.js';
 import type { Ctx } from '../context.js';
-import { Conflict, Unprocessable } from '../errors.js';
+import { NotFound, Unprocessable } from '../errors.js';
 import { parseAgentRef } from '../ids.js';
-import { getMessage, listVoiceMessages, setMessageStatus, type VoiceMessageRow } from '../store/voice-messages.js';
+import { getMessage, getVoiceMessage, listVoiceMessages, setMessageStatus, type VoiceMessageRow } from '../store/voice-messages.js';
 import { sourcesIn } from '../state-table.js';
 import { EVENT_TO, MESSAGE_TRANSITIONS, type MessageStatus } from './state.js';
 import { messageView } from './view.js';
@@ -18,7 +20,7 @@ interface MessageListQuery {
 
 const MESSAGE_ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export async function listMessagesPage(ctx: Pick<Ctx, 'db'>, tenantId: string, q: MessageListQuery) {
+export async function listMessagesPage(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, q: MessageListQuery) {
   if (q.cursor !== undefined && !MESSAGE_ID.test(q.cursor)) throw new Unprocessable('cursor: is not one this API gave out', 'invalid_cursor');
   const agentId = q.agent_id === undefined ? undefined : parseAgentRef(q.agent_id);
   if (agentId === null) throw new Unprocessable(`agent_id: ${q.agent_id} is not an agent id (agt_…)`, 'invalid_agent_id');
@@ -32,16 +34,29 @@ export async function listMessagesPage(ctx: Pick<Ctx, 'db'>, tenantId: string, q
   });
   const page = rows.slice(0, q.limit);
   // The cursor is the last message's id: opaque enough, and stable.
-  return { data: page.map(messageView), next_cursor: rows.length > q.limit ? page.at(-1)!.id : null };
+  const baseUrl = publicUrl(ctx.config);
+  return { data: page.map((m) => messageView(m, baseUrl)), next_cursor: rows.length > q.limit ? page.at(-1)!.id : null };
 }
 
-/** Moves the message to `status` (the same status changes nothing); 409 for a move back. */
-export async function changeMessageStatus(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string, status: MessageStatus) {
+export async function readMessage(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, id: string) {
+  return messageView(await getMessage(ctx, tenantId, id), publicUrl(ctx.config));
+}
+
+/** Moves the message to `status` (the same status changes nothing); a move back is a refused value (422 invalid_status). */
+export async function changeMessageStatus(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, id: string, status: MessageStatus) {
   const message = await getMessage(ctx, tenantId, id);
-  if (message.status === status) return messageView(message);
+  if (message.status === status) return messageView(message, publicUrl(ctx.config));
   const from = status === 'new' ? [] : sourcesIn(MESSAGE_TRANSITIONS, EVENT_TO[status]);
   if (!(await setMessageStatus(ctx, tenantId, id, from, status))) {
-    throw new Conflict(`Message ${id} is ${message.status}; messages go new → read → archived`, 'status_conflict');
+    throw new Unprocessable(`status: message ${id} is ${message.status}; messages go new → read → archived, never back`, 'invalid_status');
   }
-  return messageView(await getMessage(ctx, tenantId, id));
+  return readMessage(ctx, tenantId, id);
+}
+
+/** The WAV of a voicemail; 404 for another account's message or one without audio. */
+export async function messageRecording(ctx: Pick<Ctx, 'db' | 'recordings'>, tenantId: string, id: string): Promise<Buffer> {
+  await getVoiceMessage(ctx, tenantId, id);
+  const wav = await ctx.recordings.load(tenantId, id);
+  if (!wav) throw new NotFound(`Message ${id} has no recording`);
+  return wav;
 }

@@ -4,7 +4,8 @@ import type { VoiceMessageRow } from '../store/voice-messages.js';
 
 export type MessageRow = VoiceMessageRow & { mailbox_name: string | null };
 
-export function messageView(m: MessageRow) {
+/** `baseUrl`: the deployment's public URL (publicUrl), which recording_url is on. */
+export function messageView(m: MessageRow, baseUrl: string) {
   return {
     id: m.id,
     kind: m.kind,
@@ -15,7 +16,7 @@ export function messageView(m: MessageRow) {
     status: m.status,
     created_at: m.created_at.toISOString(),
     ...(m.kind === 'voicemail'
-      ? { duration_sec: m.duration_sec, mailbox_id: m.mailbox_id, mailbox_name: m.mailbox_name, recording_url: `/v1/messages/${m.id}/recording` }
+      ? { duration_sec: m.duration_sec, mailbox_id: m.mailbox_id, mailbox_name: m.mailbox_name, recording_url: `${baseUrl}/v1/messages/${m.id}/recording` }
       : {}),
   };
 }

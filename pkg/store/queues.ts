@@ -1,8 +1,10 @@
 // The account's call queues: members (people with phones) rung longest-idle first, how long a caller
 // waits at most, and what the caller hears meanwhile.
 import type { Ctx } from '../context.js';
+import { CHANNELS, notify } from '../db/notify.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
+import { LIVE } from '../voice/state.js';
 
 export interface QueueMember {
   id: string;
@@ -78,10 +80,10 @@ export async function deleteQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: st
   return toQueue(row);
 }
 
-/** The available members, longest idle first (never rung from the queue first, then in the queue's order). */
+/** The available members, longest idle first (never finished a call from the queue first, then in the queue's order). */
 export async function membersToRing(ctx: Pick<Ctx, 'db'>, queue: Queue): Promise<QueueMember[]> {
   const idle = new Map<string, number>(
-    (await ctx.db('queue_member_idle').where({ queue_id: queue.id })).map((r: any) => [r.member_id, r.idle_since.getTime()]),
+    (await ctx.db('queue_member_idle').where({ queue_id: queue.id }).whereNotNull('idle_since')).map((r: any) => [r.member_id, r.idle_since.getTime()]),
   );
   return queue.members
     .map((member, order) => ({ member, order, since: idle.get(member.id) ?? -Infinity }))
@@ -90,10 +92,30 @@ export async function membersToRing(ctx: Pick<Ctx, 'db'>, queue: Queue): Promise
     .map(({ member }) => member);
 }
 
-/** The member finished a call from the queue now. */
-export async function markIdle(ctx: Q, queueId: string, memberId: string): Promise<void> {
+const onLiveCall = `exists (select 1 from calls where calls.id = queue_member_idle.busy_call_id and calls.status in (${LIVE.map(() => '?').join(', ')}))`;
+
+/** Takes the member for `callId`; false while they are on another live call from the queue (one that ended frees them). */
+export async function takeMember(ctx: Pick<Ctx, 'db'>, queueId: string, memberId: string, callId: string): Promise<boolean> {
+  const taken = await ctx.db.raw(
+    `insert into queue_member_idle (queue_id, member_id, busy_call_id) values (?, ?, ?)
+     on conflict (queue_id, member_id) do update set busy_call_id = excluded.busy_call_id
+     where queue_member_idle.busy_call_id is null or queue_member_idle.busy_call_id = excluded.busy_call_id or not ${onLiveCall}
+     returning member_id`,
+    [queueId, memberId, callId, ...LIVE],
+  );
+  return taken.rows.length > 0;
+}
+
+/** Members of the queue on a live call from it, each with that call's id. */
+export async function busyMembers(ctx: Pick<Ctx, 'db'>, queueId: string): Promise<Map<string, string>> {
+  const rows = await ctx.db('queue_member_idle').where({ queue_id: queueId }).whereRaw(onLiveCall, [...LIVE]).select('member_id', 'busy_call_id');
+  return new Map(rows.map((r: any) => [r.member_id, r.busy_call_id]));
+}
+
+/** The member is off `callId` (announced to callers waiting for one); `talked`: they took the caller, so they are idle from now. */
+export async function releaseMember(ctx: Q, queueId: string, memberId: string, callId: string, { talked }: { talked: boolean }): Promise<void> {
   await ctx.db('queue_member_idle')
-    .insert({ queue_id: queueId, member_id: memberId, idle_since: ctx.clock.now() })
-    .onConflict(['queue_id', 'member_id'])
-    .merge();
+    .where({ queue_id: queueId, member_id: memberId, busy_call_id: callId })
+    .update({ busy_call_id: null, ...(talked ? { idle_since: ctx.clock.now() } : {}) });
+  await notify(ctx.db, CHANNELS.queues, queueId);
 }

@@ -21,10 +21,10 @@ export interface VoiceMessageRow {
 
 export async function insertVoiceMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
-  m: Pick<VoiceMessageRow, 'tenant_id' | 'call_id' | 'kind' | 'caller' | 'summary' | 'details' | 'agent_id'> & { duration_sec?: number; mailbox_id?: string },
+  m: Pick<VoiceMessageRow, 'tenant_id' | 'call_id' | 'kind' | 'caller' | 'summary' | 'details' | 'agent_id'> & { id?: string; duration_sec?: number; mailbox_id?: string },
 ): Promise<VoiceMessageRow> {
   const [row] = await ctx.db('voice_messages')
-    .insert({ ...m, id: prefixedId('msg'), details: JSON.stringify(m.details), duration_sec: m.duration_sec ?? null, created_at: ctx.clock.now() })
+    .insert({ ...m, id: m.id ?? prefixedId('msg'), details: JSON.stringify(m.details), duration_sec: m.duration_sec ?? null, created_at: ctx.clock.now() })
     .returning('*');
   return row;
 }

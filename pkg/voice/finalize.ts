@@ -1,6 +1,7 @@
 // After a call: the summary by the model, the result final, then ai.summary, call.result and the
 // messages taken on the call (message.created), all in the transaction that makes it final.
 import type { Ctx } from '../context.js';
+import { publicUrl } from '../config.js';
 import { summarize } from '../agent/summary.js';
 import { getUsableAgent, ownAgentMessageWebhook } from '../store/agents.js';
 import { callById, markFinal, type CallRow } from '../store/calls.js';
@@ -30,9 +31,9 @@ async function summaryOf(ctx: Ctx, call: CallRow): Promise<string> {
 }
 
 /** message.created: the message, and the call it was taken on. */
-function messageEvent(m: MessageRow, call: CallRow) {
+function messageEvent(ctx: Ctx, m: MessageRow, call: CallRow) {
   return {
-    message: messageView(m),
+    message: messageView(m, publicUrl(ctx.config)),
     call: { id: call.id, from: call.from_number, to: call.to_number, created_at: call.created_at.toISOString() },
   };
 }
@@ -84,7 +85,7 @@ export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise
         target: 'message',
         url,
         orderingKey: m.id,
-        data: messageEvent(m, done),
+        data: messageEvent(ctx, m, done),
       });
     }
   });

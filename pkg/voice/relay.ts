@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { callById, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
-import { EventQueue, type Line, type LineEvent, type StreamingVoice } from './gateways/gateway.js';
+import { EventQueue, type Line, type LineEvent, type Recorder, type StreamingVoice } from './gateways/gateway.js';
 import { finalizeCall } from './finalize.js';
 import { conductRelayed } from './run.js';
 import { Signal } from './signal.js';
@@ -98,6 +98,11 @@ export class RelayLine implements Line, StreamingVoice {
 
   async say(text: string): Promise<void> {
     this.send({ type: 'text', token: text, last: true });
+  }
+
+  /** The relay carries text only: audio would come from the carrier's call recording. */
+  record(): Recorder {
+    throw new Error('a relay line carries no audio to record');
   }
 
   /** Ends the relay session; the carrier then ends the call and reports it. */

@@ -1,39 +1,20 @@
 import { expect } from 'chai';
-import { TEST_ENCRYPTION_KEY } from '../support/app.js';
-import { NUMBERS, scenarioFile } from '../support/calls.js';
+import { callsReplicas, NUMBERS } from '../support/calls.js';
 import { campaignOn, noonZone, startCampaignsApp, type CampaignsApp } from '../support/campaigns.js';
 import { eventually } from '../support/eventually.js';
-import { startProcess, type SwitchboardProcess } from '../support/processes.js';
 
 describe('switchboard controllers: a replica killed in the middle of a campaign run', function () {
   this.timeout(120_000);
   let app: CampaignsApp;
-  const replicas: SwitchboardProcess[] = [];
+  const replicas = callsReplicas(() => app);
   before(async () => {
     // The API server in this process, the controllers as child processes on its database.
     app = await startCampaignsApp();
   });
   after(async () => {
-    for (const replica of replicas) await replica.kill();
+    await replicas.killAll();
     await app?.close();
   });
-
-  const controllers = async () => {
-    const replica = await startProcess(
-      'controllers',
-      {
-        DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!,
-        OPENAI_BASE_URL: app.model.url,
-        SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32',
-        SWITCHBOARD_SIM_SCENARIOS: scenarioFile(),
-        SWITCHBOARD_LEASE_SEC: '2',
-      },
-      'controllers started',
-    );
-    replicas.push(replica);
-    return replica;
-  };
 
   it('loses no person, dials nobody twice for one attempt, and sends each result once', async () => {
     const { client, system, tenantId } = await app.campaignCompany();
@@ -46,13 +27,13 @@ describe('switchboard controllers: a replica killed in the middle of a campaign 
     const contacts = [...onTheLine, ...waiting, { contact_id: 'bad', phone: 'not a phone' }];
     system.lists.push({ status: 200, body: { contacts } });
 
-    const first = await controllers();
+    const first = await replicas.start();
     const runId = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body.id as string;
     const callsOfRun = async (): Promise<any[]> => (await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
     await eventually('three calls of the run on the line', async () => (await callsOfRun()).filter((c) => c.status === 'in-progress').length === 3);
     await first.kill();
 
-    await controllers();
+    await replicas.start();
     const summary = await eventually('the summary', async () => system.summaries.find((s) => s.run.id === runId), { withinMs: 60_000 });
     const { total, done, no_answer: noAnswer, skipped } = summary.contacts;
     expect(total).to.equal(contacts.length);

@@ -33,13 +33,15 @@ async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
 describe('switchboard configuration', function () {
   // Each test spawns the CLI, a full node start; on a busy machine that takes seconds.
   this.timeout(120_000);
-  it('api exits 1 with one line naming the variable when PORT or SWITCHBOARD_ENCRYPTION_KEY is invalid', async () => {
-    const [port, key] = await Promise.all([
+  it('api exits 1 with one line naming the variable when PORT, SWITCHBOARD_ENCRYPTION_KEY or SWITCHBOARD_PUBLIC_URL is invalid', async () => {
+    const [port, key, publicUrl] = await Promise.all([
       switchboard(['api'], { PORT: 'abc' }),
       switchboard(['api'], { SWITCHBOARD_ENCRYPTION_KEY: 'short' }),
+      switchboard(['api'], { SWITCHBOARD_PUBLIC_URL: 'ftp://voice.example.test' }),
     ]);
     expectConfigError(port, 'PORT');
     expectConfigError(key, 'SWITCHBOARD_ENCRYPTION_KEY');
+    expectConfigError(publicUrl, 'SWITCHBOARD_PUBLIC_URL');
   });
 
   it('migrate exits 1 naming DATABASE_URL when it is unset', async () => {

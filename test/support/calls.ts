@@ -9,9 +9,10 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { SUMMARY_INSTRUCTION } from '../../pkg/agent/summary.js';
 import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
-import type { Client, TestApp } from './app.js';
+import { TEST_ENCRYPTION_KEY, type Client, type TestApp } from './app.js';
 import { eventually } from './eventually.js';
 import type { ScriptedReply } from './model.js';
+import { startProcess, type SwitchboardProcess } from './processes.js';
 import { startJobsApp } from './triggers.js';
 
 /** The test network: every scenario of the simulator, ringing for milliseconds. */
@@ -46,6 +47,32 @@ export function scenarioFile(): string {
   const path = join(tmpdir(), `switchboard-sim-${process.pid}.json`);
   writeFileSync(path, JSON.stringify(SCENARIOS));
   return path;
+}
+
+/**
+ * `switchboard controllers` replicas as child processes on the app's database and model, on the test
+ * network, whose leases run out 2 s after one dies; `killAll` ends those still running.
+ */
+export function callsReplicas(app: () => TestApp) {
+  const started: SwitchboardProcess[] = [];
+  return {
+    async start(): Promise<SwitchboardProcess> {
+      const env = {
+        DATABASE_URL: app().runtime.ctx.config.DATABASE_URL!,
+        OPENAI_BASE_URL: app().model.url,
+        SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32',
+        SWITCHBOARD_SIM_SCENARIOS: scenarioFile(),
+        SWITCHBOARD_LEASE_SEC: '2',
+      };
+      const replica = await startProcess('controllers', env, 'controllers started');
+      started.push(replica);
+      return replica;
+    },
+    async killAll(): Promise<void> {
+      for (const replica of started) await replica.kill();
+    },
+  };
 }
 
 export interface CallsApp extends TestApp {
@@ -110,6 +137,6 @@ export async function callStatus(client: Client, callId: string, status: string)
 }
 
 /** The outbox rows of a call (events and call.result), in the order written. */
-export async function outboxOf(app: TestApp, callId: string): Promise<{ type: string; target: string; url: string; max_attempts: number; payload: any }[]> {
+export async function outboxOf(app: TestApp, callId: string): Promise<{ seq: string; type: string; target: string; url: string; max_attempts: number; payload: any }[]> {
   return app.runtime.ctx.db('webhook_outbox').where({ ordering_key: callId }).orderBy('seq');
 }

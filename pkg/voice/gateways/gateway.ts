@@ -26,10 +26,20 @@ export interface StreamingVoice {
   end(): Promise<void>;
 }
 
+/** What the far end says from its start, as audio (a carrier records the call's leg). */
+export interface Recorder {
+  /** It holds as much as it may: nothing more is recorded. */
+  readonly full: boolean;
+  /** Stop recording: what was recorded, as a WAV (PCM). */
+  stop(): Promise<Buffer>;
+}
+
 export interface Line {
   /** The next event from the far end; waits until there is one. */
   next(): Promise<LineEvent>;
   say(text: string): Promise<void>;
+  /** Record what the far end says from now on, at most `maxSec` seconds of it. */
+  record(maxSec: number): Recorder;
   /** End the line from our side; no events follow. */
   hangup(): Promise<void>;
   /** The carrier's id of the call, when a real carrier placed it. */

@@ -7,7 +7,7 @@ import { createTwilioGateway } from './twilio/gateway.js';
 import type { Knex } from 'knex';
 import type { Logger } from '../../log.js';
 
-export type { CallerScript, EndCause, Gateway, Line, LineEvent } from './gateway.js';
+export type { CallerScript, EndCause, Gateway, Line, LineEvent, Recorder } from './gateway.js';
 
 /**
  * The deployment's gateway: a real carrier when one is configured, else the simulated network

@@ -2,13 +2,15 @@
 // carrier"): after each thing it hears it answers with its next key press while any are left, else
 // its next line; '' stays silent; with nothing left it hangs up.
 import type { Clock } from '../../clock.js';
-import { EventQueue, type CallerScript, type Line, type LineEvent } from './gateway.js';
+import { EventQueue, type CallerScript, type Line, type LineEvent, type Recorder } from './gateway.js';
+import { SimRecorder } from './sim-recorder.js';
 
 export class SimCallerLine implements Line {
   private readonly events = new EventQueue<LineEvent>();
   private readonly presses: string[];
   private readonly lines: string[];
   private closed = false;
+  private recorder: SimRecorder | null = null;
 
   constructor(
     script: CallerScript,
@@ -38,7 +40,14 @@ export class SimCallerLine implements Line {
     if (line === undefined) {
       this.closed = true;
       this.events.push({ type: 'ended', cause: 'caller_hangup' });
-    } else if (line !== '') this.events.push({ type: 'speech', text: line });
+    } else if (line !== '') {
+      this.recorder?.heard(line);
+      this.events.push({ type: 'speech', text: line });
+    }
+  }
+
+  record(maxSec: number): Recorder {
+    return (this.recorder = new SimRecorder(maxSec));
   }
 
   async hangup(): Promise<void> {

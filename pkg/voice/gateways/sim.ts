@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { ConfigError } from '../../config.js';
-import { EventQueue, type Gateway, type Line, type LineEvent } from './gateway.js';
+import { EventQueue, type Gateway, type Line, type LineEvent, type Recorder } from './gateway.js';
 import { SimCallerLine } from './sim-caller.js';
+import { SimRecorder } from './sim-recorder.js';
 import defaults from './sim-scenarios.json' with { type: 'json' };
 
 const scenarioSchema = z
@@ -53,6 +54,7 @@ class SimLine implements Line {
   private closed = false;
   private answered = false;
   private spoken = 0;
+  private recorder: SimRecorder | null = null;
 
   constructor(
     private readonly scenario: Scenario,
@@ -98,6 +100,7 @@ class SimLine implements Line {
   /** The callee's next line, or hanging up when there is none left. */
   private speakNext(): void {
     const line = this.scenario.lines[this.spoken++];
+    if (line !== undefined && !this.closed) this.recorder?.heard(line);
     this.emit(line === undefined ? { type: 'ended', cause: 'callee_hangup' } : { type: 'speech', text: line });
   }
 
@@ -109,6 +112,10 @@ class SimLine implements Line {
     // An answering machine only records; a person answers after a moment.
     if (!this.answered || this.closed || this.scenario.scenario !== 'answer') return;
     this.after(this.scenario.reply_ms, () => this.speakNext());
+  }
+
+  record(maxSec: number): Recorder {
+    return (this.recorder = new SimRecorder(maxSec));
   }
 
   private close(): void {

@@ -7,17 +7,17 @@ import { parseAgentRef } from '../../ids.js';
 import { appendTranscript, callById, unleaseCall, type CallRow } from '../../store/calls.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import { getMailbox } from '../../store/mailboxes.js';
-import { getQueue, markIdle, membersToRing } from '../../store/queues.js';
-import { insertVoiceMessage } from '../../store/voice-messages.js';
+import { getQueue, releaseMember, type Queue, type QueueMember } from '../../store/queues.js';
+import { keepVoicemail } from '../../messages/voicemail.js';
 import type { Gateway, Line, LineEvent } from '../gateways/index.js';
 import { BridgingCall } from '../bridge.js';
 import { applyCallEvent, ending } from '../events.js';
 import { finalizeCall } from '../finalize.js';
-import { spokenSeconds } from '../recording.js';
 import { converse } from '../run.js';
 import { Signal } from '../signal.js';
 import { askForStep } from './ask-webhook.js';
 import { keyOf } from './menu-keys.js';
+import { nextMember } from './queue-members.js';
 import { enterQueue, leaveQueue } from './queue-events.js';
 import { reachStep } from './reach.js';
 import type { RoutingStep } from './steps.js';
@@ -25,7 +25,7 @@ import type { RoutingStep } from './steps.js';
 /** Said when an ai step names no greeting. */
 const DEFAULT_GREETING = 'Hello, how can I help you?';
 
-/** A voicemail ends after this much silence, as a recorder's timeout does, and is at most MAX_VOICEMAIL_SEC long. */
+/** A voicemail ends after this much silence, as a recorder's timeout does, or once MAX_VOICEMAIL_SEC are recorded. */
 const VOICEMAIL_SILENCE_MS = 5000;
 const MAX_VOICEMAIL_SEC = 120;
 
@@ -109,31 +109,24 @@ class InboundCall extends BridgingCall {
   private async voicemail(mailboxId: string): Promise<void> {
     const mailbox = await unlessDeleted(getMailbox(this.ctx, this.row.tenant_id, mailboxId));
     if (!mailbox) return this.hangUp('mailbox_unavailable');
+    // Recording from the greeting on, as a recorder that takes whatever is said after it starts.
+    const recorder = this.line.record(MAX_VOICEMAIL_SEC);
     await this.speak(mailbox.greeting);
     const said: string[] = [];
     let heard: Heard;
-    for (;;) {
+    do {
       heard = await this.listen(VOICEMAIL_SILENCE_MS);
       if (heard.type === 'speech') {
         said.push(heard.text);
         await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text: heard.text });
       } else if (heard.type !== 'keys') break;
-    }
+    } while (!recorder.full);
+    const wav = await recorder.stop();
     if (heard.type === 'gone') return;
     // Nothing said is a missed call, not a message.
     const text = said.join(' ');
     if (text) {
-      await insertVoiceMessage(this.ctx, {
-        tenant_id: this.row.tenant_id,
-        call_id: this.row.id,
-        kind: 'voicemail',
-        caller: this.row.from_number,
-        summary: text,
-        details: {},
-        agent_id: null,
-        duration_sec: Math.min(MAX_VOICEMAIL_SEC, spokenSeconds(text)),
-        mailbox_id: mailbox.id,
-      });
+      await keepVoicemail(this.ctx, { tenant_id: this.row.tenant_id, call_id: this.row.id, caller: this.row.from_number, summary: text, mailbox_id: mailbox.id }, wav);
     }
     return heard.type === 'ended' ? this.ended(heard) : this.hangUp('voicemail_recorded');
   }
@@ -141,6 +134,38 @@ class InboundCall extends BridgingCall {
   /** Bridge the caller to `to` on the network: what one says the other hears, until either hangs up. */
   private async transfer(to: string): Promise<void> {
     return this.bridge(await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to }), 'transfer');
+  }
+
+  /** Keep the caller waiting until `until` settles, the caller hangs up, the wait is over, or the call ended elsewhere. */
+  private async hold<T>(until: Promise<T>, waitOver: Promise<'wait_over'>): Promise<T | 'wait_over' | 'gone' | LineEvent> {
+    const settled = until.then((value) => ({ side: 'until' as const, value }));
+    for (;;) {
+      const woke = await Promise.race([
+        this.next.then((event) => ({ side: 'caller' as const, event })),
+        settled,
+        waitOver.then(() => ({ side: 'wait_over' as const })),
+        this.signal.wait().then(() => ({ side: 'row' as const })),
+      ]);
+      if (woke.side === 'until') return woke.value;
+      if (woke.side === 'wait_over') return 'wait_over';
+      if (woke.side === 'row') {
+        if (await this.stillOurs()) continue;
+        return 'gone';
+      }
+      this.next = this.line.next();
+      if (woke.event.type === 'ended') return woke.event;
+    }
+  }
+
+  /** The next member to ring, taken for this caller: waits while every one left is on another caller's call; null when none is left. */
+  private async nextMember(queue: Queue, rung: ReadonlySet<string>, waitOver: Promise<'wait_over'>): Promise<QueueMember | null | 'wait_over' | 'gone' | LineEvent> {
+    const abort = new AbortController();
+    const taking = nextMember(this.ctx, queue, this.row.id, rung, abort.signal);
+    const next = await this.hold(taking, waitOver).finally(() => abort.abort());
+    const taken = await taking;
+    // The caller left while a member was being taken: the member is free again.
+    if (taken && next !== taken) await releaseMember(this.ctx, queue.id, taken.id, this.row.id, { talked: false });
+    return next;
   }
 
   /** Wait in the queue while its available members are rung, longest idle first; the first to answer takes the caller. */
@@ -151,33 +176,43 @@ class InboundCall extends BridgingCall {
     if (queue.holdMessage) await this.speak(queue.holdMessage);
     let cancel = () => {};
     const waitOver = new Promise<'wait_over'>((resolve) => (cancel = this.ctx.clock.setTimer(queue.maxWaitSec * 1000, () => resolve('wait_over'))));
-    // Nobody left to ring (or nobody available at all), unless the wait runs out first.
-    let reason: 'no_agents' | 'max_wait' = 'no_agents';
+    const rung = new Set<string>();
     try {
-      for (const member of await membersToRing(this.ctx, queue)) {
-        const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to: member.phone });
-        const rung = await this.ring(far, waitOver);
-        if (rung.type === 'answered') {
-          this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'answered', member });
-          await this.bridge(far, 'queue');
-          return markIdle(this.ctx, queue.id, member.id);
+      for (;;) {
+        const waited = await this.nextMember(queue, rung, waitOver);
+        // Nobody left to ring (or nobody available at all).
+        if (waited === null) break;
+        let left: 'wait_over' | 'gone' | LineEvent;
+        if (typeof waited === 'object' && 'phone' in waited) {
+          const member = waited;
+          rung.add(member.id);
+          const far = await this.gateway.dial({ callId: this.row.id, from: this.row.to_number, to: member.phone });
+          const rang = await this.ring(far, waitOver);
+          if (rang.type === 'answered') {
+            this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'answered', member });
+            try {
+              return await this.bridge(far, 'queue');
+            } finally {
+              await releaseMember(this.ctx, queue.id, member.id, this.row.id, { talked: true });
+            }
+          }
+          await far.hangup();
+          await releaseMember(this.ctx, queue.id, member.id, this.row.id, { talked: false });
+          if (rang.type === 'unanswered') continue;
+          left = rang.type === 'caller_left' ? rang.event : rang.type;
+        } else left = waited;
+        if (left === 'wait_over') {
+          this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason: 'max_wait' });
+          return this.hangUp('queue_timeout');
         }
-        await far.hangup();
+        await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' });
         // Hung up by the API (or the lease lost): the caller left the queue with the call.
-        if (rung.type === 'gone') return void (await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' }));
-        if (rung.type === 'wait_over') {
-          reason = 'max_wait';
-          break;
-        }
-        if (rung.type === 'caller_left') {
-          await leaveQueue(this.ctx, this.row, { type: 'queue.exited', reason: 'hangup' });
-          return this.ended(rung.event);
-        }
+        return left === 'gone' ? undefined : this.ended(left);
       }
     } finally {
       cancel();
     }
-    this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason });
+    this.row = await leaveQueue(this.ctx, this.row, { type: 'queue.timeout', reason: 'no_agents' });
     await this.hangUp('queue_timeout');
   }
 }

@@ -159,10 +159,11 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     app.script(task, { content: 'One moment please.' });
     const id = await place(to, task);
     await eventually('the agent on the line', async () => (await client.get(`/v1/calls/${id}/result`)).body.transcript.length === 2);
-    expect((await client.post(`/v1/calls/${id}/steer`, { say: 'Your order has shipped.' })).status).to.equal(200);
+    expect((await client.post(`/v1/calls/${id}/steer`, { say: 'Your order has shipped.' })).status).to.equal(202);
     await eventually('the steered words spoken', () => relay.sent('text').some((t) => t.token === 'Your order has shipped.' && t.last));
     expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
     const result = await finalResult(client, id);
+    await twilio.calls.find((c) => c.params.To === to)!.done;
     expect(result.status).to.equal('completed');
     expect(said).to.have.property('type', 'end');
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
@@ -183,6 +184,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     app.script(task, { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi, please call us back about your renewal.' } }] }, { content: '' });
     const id = await place(to, task);
     const result = await finalResult(client, id);
+    await twilio.calls.find((c) => c.params.To === to)!.done;
     expect(result.outcome).to.equal('voicemail');
     expect(spoken.join('')).to.include('please call us back about your renewal');
   });

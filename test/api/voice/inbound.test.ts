@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ServerResponse } from 'node:http';
 import { agentRef } from '../../../pkg/ids.js';
+import { MESSAGE_STATUSES, MESSAGE_TRANSITIONS } from '../../../pkg/messages/state.js';
 import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { Client } from '../../support/app.js';
@@ -8,16 +9,19 @@ import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, typ
 import { switchboard } from '../../support/cli.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer } from '../../support/https.js';
+import { readWav } from '../../support/wav.js';
 import { signatureProblem, startReceiver, type Receiver } from '../../support/webhooks.js';
 
 const EVENTS_URL = 'https://127.0.0.1:9/events';
+/** The address clients reach the deployment at (a proxy in front of the app, say): not the default. */
+const PUBLIC_URL = 'https://voice.example.test/switchboard';
 
 describe('Inbound calls on the simulated network', function () {
   this.timeout(60_000);
   let app: CallsApp;
   before(async () => {
     // The manual clock moves menu timeouts and the routing webhook's answer window.
-    app = await startCallsApp({ controllers: true, manualClock: true, env: { SWITCHBOARD_LEASE_SEC: '600' } });
+    app = await startCallsApp({ controllers: true, manualClock: true, env: { SWITCHBOARD_LEASE_SEC: '600', SWITCHBOARD_PUBLIC_URL: `${PUBLIC_URL}/` } });
   });
   after(async () => app?.close());
 
@@ -44,6 +48,14 @@ describe('Inbound calls on the simulated network', function () {
   }
 
   const events = async (callId: string) => (await outboxOf(app, callId)).map((e) => e.payload);
+
+  /** An error in the Voice API's shape, `{error: {code, message}}`. */
+  const expectVoiceError = (res: { status: number; body: any }, status: number, code: string) => {
+    expect(res.status, JSON.stringify(res.body)).to.equal(status);
+    expect(res.body).to.have.all.keys('error');
+    expect(res.body.error).to.have.all.keys('code', 'message');
+    expect(res.body.error.code).to.equal(code);
+  };
 
   /** Moves the clock a second at a time until `done` holds: timeouts fire whenever they were set. */
   const advanceUntil = (what: string, done: () => Promise<boolean>) =>
@@ -354,6 +366,60 @@ describe('Inbound calls on the simulated network', function () {
       expect(await answeredBy()).to.equal('bea');
     });
 
+    /** A caller who stays on the line, silent, once bridged (or while waiting). */
+    const quietCaller = (client: Client, number: string) => ringIn(client, number, { lines: ['', ''] });
+    const exitOf = async (callId: string) => (await queueEvents(callId)).find((m) => m.type !== 'queue.entered');
+    const bridgedTo = async (callId: string) => (await eventually(`call ${callId} answered from the queue`, () => exitOf(callId))).queue.answered_by?.member_id;
+    const hangUp = async (client: Client, callId: string) => {
+      expect((await client.post(`/v1/calls/${callId}/hangup`)).status).to.equal(200);
+      await finalResult(client, callId);
+    };
+
+    it('a member on a call from the queue is not rung for another caller; freed, longest idle first', async () => {
+      const { client, number } = await queued([
+        { id: 'al', name: 'Al', phone: NUMBERS.stays },
+        { id: 'bea', name: 'Bea', phone: '+12025550121' },
+      ]);
+      const first = await quietCaller(client, number);
+      expect(await bridgedTo(first.id)).to.equal('al');
+      const second = await quietCaller(client, number);
+      expect(await bridgedTo(second.id)).to.equal('bea');
+      // Bea's call ends first: she has been idle longer than Al when the next caller comes.
+      await hangUp(client, second.id);
+      app.advance(1000);
+      await hangUp(client, first.id);
+      const third = await quietCaller(client, number);
+      expect(await bridgedTo(third.id)).to.equal('bea');
+      await hangUp(client, third.id);
+    });
+
+    it('a caller waits while the only member is on another caller\'s call, and is put through when that call ends', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.stays }]);
+      const first = await quietCaller(client, number);
+      expect(await bridgedTo(first.id)).to.equal('al');
+      const second = await quietCaller(client, number);
+      await eventually('the second caller queued', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined);
+      app.advance(30_000);
+      await hangUp(client, first.id);
+      expect(await bridgedTo(second.id)).to.equal('al');
+      const exited = (await outboxOf(app, second.id)).find((e) => e.type === 'queue.exited')!;
+      expect(exited.payload.data.queue.wait_sec).to.be.at.least(30);
+      const firstEnded = (await outboxOf(app, first.id)).find((e) => e.type === 'call.ended')!;
+      expect(Number(exited.seq)).to.be.greaterThan(Number(firstEnded.seq));
+      await hangUp(client, second.id);
+    });
+
+    it('a caller waiting for a busy member times out max_wait, not no_agents', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.stays }], { max_wait_sec: 10 });
+      const first = await quietCaller(client, number);
+      expect(await bridgedTo(first.id)).to.equal('al');
+      const second = await quietCaller(client, number);
+      await advanceUntil('the wait over', async () => (await client.get(`/v1/calls/${second.id}`)).body.status === 'completed');
+      expect((await exitOf(second.id))!).to.deep.include({ type: 'queue.timeout' });
+      expect((await exitOf(second.id))!.queue).to.include({ reason: 'max_wait' });
+      await hangUp(client, first.id);
+    });
+
     it('abandoned: the caller hangs up while waiting; queue.exited hangup', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.longRing }]);
       const call = await ringIn(client, number);
@@ -418,6 +484,23 @@ describe('Inbound calls on the simulated network', function () {
     }
     const messageOf = async (callId: string) =>
       (await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [callId]))[0]?.payload.data;
+    /** A voicemail left by a caller saying `lines`, as message.created sent it. */
+    const leaveVoicemail = async (client: Client, number: string, lines: string[]) => {
+      const call = await ringIn(client, number, { lines });
+      await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
+      return (await eventually('message.created', () => messageOf(call.id))).message;
+    };
+    /** A message the number's agent takes down from a caller (the number is routed to it from now on). */
+    const takeMessage = async (client: Client, number: string, agent: string) => {
+      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agent } })).status).to.equal(200);
+      app.script(`+1202555${3000 + callers}`, { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Eve back', details: { name: 'Eve' } } }] }, { content: 'Noted.' });
+      const call = await ringIn(client, number, { lines: ['Please ask them to call Eve.'] });
+      await finalResult(client, call.id);
+      return (await eventually('message.created', () => messageOf(call.id))).message;
+    };
+    /** GET a recording_url, reaching the app behind the public URL. */
+    const download = (url: string, apiKey?: string) =>
+      fetch(url.replace(PUBLIC_URL, app.url), { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
 
     it('POST/GET /v1/mailboxes keep the account\'s mailboxes', async () => {
       const { client, mailbox } = await mailboxed();
@@ -446,45 +529,121 @@ describe('Inbound calls on the simulated network', function () {
         duration_sec: 5,
         status: 'new',
       });
-      const recording = await fetch(`${app.url}/v1/messages/${created.message.id}/recording`, { headers: { authorization: `Bearer ${apiKey}` } });
-      expect(recording.headers.get('content-type')).to.match(/^audio\/wav/);
-      const wav = Buffer.from(await recording.arrayBuffer());
-      expect([wav.toString('ascii', 0, 4), wav.toString('ascii', 8, 12)]).to.deep.equal(['RIFF', 'WAVE']);
-      // 8 kHz, 16-bit mono: the data's bytes over 16,000 a second.
-      expect(wav.readUInt32LE(40) / (wav.readUInt32LE(28))).to.equal(5);
+      expect(created.message.recording_url).to.equal(`${PUBLIC_URL}/v1/messages/${created.message.id}/recording`);
+      expect((await client.get(`/v1/messages/${created.message.id}`)).body).to.deep.include({ recording_url: created.message.recording_url, duration_sec: 5 });
+      const recording = await download(created.message.recording_url, apiKey);
+      expect(recording.status).to.equal(200);
+      expect(recording.headers.get('content-type')).to.equal('audio/wav');
+      const file = Buffer.from(await recording.arrayBuffer());
+      expect(Number(recording.headers.get('content-length'))).to.equal(file.length);
+      expect(readWav(file)).to.deep.include({ format: 1, channels: 1, sampleRate: 8000, bitsPerSample: 16, seconds: 5 });
     });
 
-    it('GET/PATCH /v1/messages: listed newest first with filters, read, archived, never back', async () => {
-      const { client, number, mailbox } = await mailboxed();
-      const leave = async (words: string) => {
-        const call = await ringIn(client, number, { lines: [words] });
-        await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${call.id}`)).body.status === 'completed');
-        return (await eventually('message.created', () => messageOf(call.id))).message;
+    it('a recording is the audio of what the caller said: two messages of one length sound different', async () => {
+      const { client, number, apiKey } = await mailboxed();
+      const audioOf = async (words: string) => {
+        const message = await leaveVoicemail(client, number, [words]);
+        const wav = readWav(Buffer.from(await (await download(message.recording_url, apiKey)).arrayBuffer()));
+        expect(wav.seconds).to.equal(message.duration_sec);
+        return wav.data;
       };
-      const first = await leave('First message.');
-      const second = await leave('Second message.');
-      const ids = async (query: string) => (await client.get(`/v1/messages?${query}`)).body.data.map((m: any) => m.id);
-      expect(await ids('')).to.deep.equal([second.id, first.id]);
-      expect(await ids(`type=voicemail&mailbox_id=${mailbox.id}&status=new`)).to.deep.equal([second.id, first.id]);
-      expect(await ids('type=ai_message')).to.deep.equal([]);
-      const page = await client.get('/v1/messages?limit=1');
-      expect(page.body.data.map((m: any) => m.id)).to.deep.equal([second.id]);
-      expect(await ids(`limit=1&cursor=${page.body.next_cursor}`)).to.deep.equal([first.id]);
-      expect((await client.get(`/v1/messages/${first.id}`)).body).to.deep.equal(first);
+      const first = await audioOf('Call me back today.');
+      const second = await audioOf('Ring the shop soon.');
+      expect(first.length).to.equal(second.length);
+      expect(first.equals(second)).to.equal(false);
+    });
 
-      // Each row of the message lifecycle: new → read, read → archived, new → archived.
-      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'read' })).body.status).to.equal('read');
-      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'archived' })).body.status).to.equal('archived');
-      expect((await client.patch(`/v1/messages/${second.id}`, { status: 'archived' })).body.status).to.equal('archived');
-      const back = await client.patch(`/v1/messages/${first.id}`, { status: 'new' });
-      expect(back.status).to.equal(409);
-      expect(back.body.error.code).to.equal('status_conflict');
-      expect(await ids('status=archived')).to.deep.equal([second.id, first.id]);
-      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'unread' })).body.error.code).to.equal('invalid_status');
-      expect((await client.get('/v1/messages?cursor=nonsense')).body.error.code).to.equal('invalid_cursor');
+    it('a voicemail ends at 120 s of audio, without waiting for silence', async () => {
+      const { client, number, apiKey } = await mailboxed();
+      const call = await ringIn(client, number, { lines: [Array(310).fill('hi').join(' ')] });
+      const result = await finalResult(client, call.id);
+      expect(result).to.include({ status: 'completed' });
+      expect((await client.get(`/v1/calls/${call.id}`)).body.hangup_cause).to.equal('voicemail_recorded');
+      const { message } = await eventually('message.created', () => messageOf(call.id));
+      expect(message.duration_sec).to.equal(120);
+      expect(readWav(Buffer.from(await (await download(message.recording_url, apiKey)).arrayBuffer())).seconds).to.equal(120);
+    });
+
+    it('GET /v1/messages/{id}/recording: 401 without a key; 404 for another account\'s message and for a message without audio', async () => {
+      const { client, number, agent } = await mailboxed();
+      const voicemail = await leaveVoicemail(client, number, ['Hello, it is Eve.']);
+      expect((await download(voicemail.recording_url)).status).to.equal(401);
+      const path = new URL(voicemail.recording_url.replace(PUBLIC_URL, app.url)).pathname;
+      expectVoiceError(await (await routed(null)).client.get(path), 404, 'not_found');
+      // What an AI agent takes down has no audio.
+      const taken = await takeMessage(client, number, agent);
+      expect(taken).to.not.have.property('recording_url');
+      expectVoiceError(await client.get(`/v1/messages/${taken.id}/recording`), 404, 'not_found');
+    });
+
+    it('GET /v1/messages: newest first, filtered by status, type, mailbox_id and agent_id, in pages', async () => {
+      const { client, number, mailbox, agent } = await mailboxed();
+      const first = await leaveVoicemail(client, number, ['First message.']);
+      const second = await leaveVoicemail(client, number, ['Second message.']);
+      const taken = await takeMessage(client, number, agent);
+      const empty = (await client.post('/v1/mailboxes', { name: 'Empty', greeting: 'Nobody here.' })).body;
+      expect((await client.patch(`/v1/messages/${first.id}`, { status: 'read' })).status).to.equal(200);
+      const ids = async (query: string) => {
+        const res = await client.get(`/v1/messages?${query}`);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body.data.map((m: any) => m.id);
+      };
+      expect(await ids('')).to.deep.equal([taken.id, second.id, first.id]);
+      expect(await ids('status=new')).to.deep.equal([taken.id, second.id]);
+      expect(await ids('status=read')).to.deep.equal([first.id]);
+      expect(await ids('status=archived')).to.deep.equal([]);
+      expect(await ids('type=voicemail')).to.deep.equal([second.id, first.id]);
+      expect(await ids('type=ai_message')).to.deep.equal([taken.id]);
+      expect(await ids(`mailbox_id=${mailbox.id}`)).to.deep.equal([second.id, first.id]);
+      expect(await ids(`mailbox_id=${empty.id}`)).to.deep.equal([]);
+      expect(await ids(`agent_id=${agent}`)).to.deep.equal([taken.id]);
+      expect(await ids(`type=voicemail&mailbox_id=${mailbox.id}&status=new`)).to.deep.equal([second.id]);
+      const page = await client.get('/v1/messages?limit=2');
+      expect(page.body.data.map((m: any) => m.id)).to.deep.equal([taken.id, second.id]);
+      expect(await ids(`limit=2&cursor=${page.body.next_cursor}`)).to.deep.equal([first.id]);
+      expect((await client.get(`/v1/messages?limit=2&cursor=${page.body.next_cursor}`)).body.next_cursor).to.equal(null);
+      expect((await client.get(`/v1/messages/${second.id}`)).body).to.deep.equal(second);
+      expect((await (await routed(null)).client.get('/v1/messages')).body.data).to.deep.equal([]);
+
+      expectVoiceError(await client.get('/v1/messages?status=unread'), 422, 'invalid_status');
+      expectVoiceError(await client.get('/v1/messages?type=fax'), 422, 'invalid_type');
+      expectVoiceError(await client.get('/v1/messages?agent_id=nobody'), 422, 'invalid_agent_id');
+      expectVoiceError(await client.get('/v1/messages?cursor=nonsense'), 422, 'invalid_cursor');
+      expectVoiceError(await client.get('/v1/messages?limit=0'), 422, 'invalid_limit');
+    });
+
+    it('PATCH /v1/messages/{id}: each move of the lifecycle table; any other is refused 422 and changes nothing', async () => {
+      const { client, number } = await mailboxed();
+      const statusOf = new Map<string, string>();
+      for (const row of MESSAGE_TRANSITIONS) {
+        const { id } = await leaveVoicemail(client, number, [`A message to move ${row.from} → ${row.to}.`]);
+        if (row.from !== 'new') expect((await client.patch(`/v1/messages/${id}`, { status: row.from })).body.status).to.equal(row.from);
+        const moved = await client.patch(`/v1/messages/${id}`, { status: row.to });
+        expect(moved.status, `${row.from} → ${row.to}: ${JSON.stringify(moved.body)}`).to.equal(200);
+        expect(moved.body.status).to.equal(row.to);
+        expect((await client.get(`/v1/messages/${id}`)).body.status).to.equal(row.to);
+        statusOf.set(id, row.to);
+      }
+      const allowed = (from: string, to: string) => from === to || MESSAGE_TRANSITIONS.some((t) => t.from === from && t.to === to);
+      for (const from of MESSAGE_STATUSES) {
+        for (const to of MESSAGE_STATUSES.filter((to) => !allowed(from, to))) {
+          const id = [...statusOf].find(([, status]) => status === from)?.[0];
+          expect(id, `a message in ${from}`).to.be.a('string');
+          const refused = await client.patch(`/v1/messages/${id}`, { status: to });
+          expectVoiceError(refused, 422, 'invalid_status');
+          expect(refused.body.error.message).to.match(/^status: /);
+          expect((await client.get(`/v1/messages/${id}`)).body.status, `${from} → ${to} changed nothing`).to.equal(from);
+        }
+      }
+      // The same status again is no move: 200, nothing changes.
+      const [id, status] = [...statusOf][0]!;
+      expect((await client.patch(`/v1/messages/${id}`, { status })).body.status).to.equal(status);
+      expectVoiceError(await client.patch(`/v1/messages/${id}`, { status: 'unread' }), 422, 'invalid_status');
+      expectVoiceError(await client.patch(`/v1/messages/${id}`, { status: 'read', note: 'x' }), 400, 'invalid_json');
       const other = await routed(null);
-      expect((await other.client.get(`/v1/messages/${first.id}`)).status).to.equal(404);
-      expect((await other.client.patch(`/v1/messages/${first.id}`, { status: 'read' })).status).to.equal(404);
+      expectVoiceError(await other.client.get(`/v1/messages/${id}`), 404, 'not_found');
+      expectVoiceError(await other.client.patch(`/v1/messages/${id}`, { status: 'archived' }), 404, 'not_found');
+      expect((await client.get(`/v1/messages/${id}`)).body.status).to.equal(status);
     });
 
     it('a caller who says nothing leaves no message: a missed call is not sent', async () => {

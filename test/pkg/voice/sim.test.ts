@@ -6,6 +6,7 @@ import { ConfigError } from '../../../pkg/config.js';
 import type { LineEvent } from '../../../pkg/voice/gateways/index.js';
 import { createSimGateway, loadScenarios, type ScenarioTable } from '../../../pkg/voice/gateways/sim.js';
 import { ManualClock } from '../../support/clock.js';
+import { readWav } from '../../support/wav.js';
 
 const RING_MS = 2000;
 const REPLY_MS = 500;
@@ -98,6 +99,24 @@ describe('The simulated phone network', () => {
     await line.hangup();
     clock.advance(RING_MS);
     expect(await arrived(line.next())).to.equal(false);
+  });
+
+  it('records what a caller says from the start of a recording as WAV audio, as long as saying it takes, at most as long as asked', async () => {
+    const line = await gateway.pickUp({ callId: 'cal_test', from: '+12025550150', to: '+12025550100', caller: { lines: ['Before.', 'Hi there, this is Dan calling about the invoice.', 'More.'], presses: [] } });
+    const hear = async () => {
+      await line.say('Go on.');
+      clock.advance(0);
+      return line.next();
+    };
+    expect(await hear()).to.deep.equal({ type: 'speech', text: 'Before.' });
+    const recorder = line.record(2);
+    expect(await hear()).to.deep.equal({ type: 'speech', text: 'Hi there, this is Dan calling about the invoice.' });
+    expect(recorder.full).to.equal(true);
+    const wav = readWav(await recorder.stop());
+    expect(wav).to.deep.include({ format: 1, channels: 1, sampleRate: 8000, bitsPerSample: 16, seconds: 2 });
+    expect(wav.data.some((byte) => byte !== 0)).to.equal(true);
+    await hear();
+    expect(readWav(await recorder.stop()).seconds, 'nothing after the stop').to.equal(2);
   });
 
   it('ships a default table with every scenario on +1 202 555 01xx, replaceable by SWITCHBOARD_SIM_SCENARIOS', () => {

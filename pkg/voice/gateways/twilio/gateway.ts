@@ -3,11 +3,11 @@
 // the line: its states arrive as status callbacks and its conversation over the relay socket, each
 // at whichever API replica Twilio reaches, so the controller that placed the call only waits.
 import type { Knex } from 'knex';
-import type { Config } from '../../../config.js';
+import { publicUrl, type Config } from '../../../config.js';
 import type { Logger } from '../../../log.js';
 import { callById } from '../../../store/calls.js';
 import { isLive } from '../../state.js';
-import type { Gateway, Line, LineEvent } from '../gateway.js';
+import type { Gateway, Line, LineEvent, Recorder } from '../gateway.js';
 import { hangUpCall, placeCall, type TwilioAccount } from './rest.js';
 import { relayToken } from './relay-token.js';
 
@@ -28,7 +28,7 @@ export function twilioAccount(config: Config): TwilioAccount {
 }
 
 /** The public address of a carrier endpoint. */
-export const publicUrl = (config: Config, path: string): string => `${config.SWITCHBOARD_PUBLIC_URL!.replace(/\/$/, '')}${carrierPath}${path}`;
+export const carrierUrl = (config: Config, path: string): string => `${publicUrl(config)}${carrierPath}${path}`;
 
 /** A call the carrier conducts: nothing comes from it here; the row says how it goes. */
 class CarriedLine implements Line {
@@ -46,6 +46,10 @@ class CarriedLine implements Line {
 
   async say(): Promise<void> {
     throw new Error('a carried call speaks over its relay socket');
+  }
+
+  record(): Recorder {
+    throw new Error('a carried call is heard over its relay socket');
   }
 
   /** Ends the call at the carrier, unless a relay session conducts it now (which ends it itself). */
@@ -66,8 +70,8 @@ export function createTwilioGateway(config: Config, db: Knex, log: Logger): Gate
       const sid = await placeCall(account, {
         to,
         from,
-        answerUrl: `${publicUrl(config, '/answer')}?relay=${encodeURIComponent(token)}`,
-        statusCallback: `${publicUrl(config, '/status')}?call=${encodeURIComponent(callId)}`,
+        answerUrl: `${carrierUrl(config, '/answer')}?relay=${encodeURIComponent(token)}`,
+        statusCallback: `${carrierUrl(config, '/status')}?call=${encodeURIComponent(callId)}`,
         ringSec: RING_SEC,
       });
       return new CarriedLine(account, db, log, callId, sid);
