@@ -78,7 +78,7 @@ const campaignFields = {
   greeting: z.string().max(1000).meta({ description: 'Said when the person answers; {{context.x}} placeholders, a missing value renders empty' }),
   questions: questionsField(),
   outcomes: outcomesField(),
-  from: phone().meta({ description: "One of the account's numbers; default the deployment's caller id" }),
+  from: phone().meta({ description: "One of the account's numbers (GET /v1/numbers); default the account's default number" }),
   schedule: schedule.nullable().meta({ description: 'Runs start at start_time on these days in this timezone; absent or null: only when started' }),
   timezone: ianaZone.meta({ description: "For people without one; default the account's" }),
   calling_hours: callingHours.meta({ description: "In each person's own timezone; default 09:00-20:00, within 08:00-21:00" }),

@@ -13,6 +13,7 @@ import type { RunRow } from '../store/campaigns/runs.js';
 import { insertCall } from '../store/calls.js';
 import type { Tenant } from '../store/tenants.js';
 import { fillGreeting } from '../voice/greeting.js';
+import { callerId } from '../voice/place.js';
 import { finishContact, maxAttemptsOf } from './finish-contact.js';
 import type { SkipReason } from './state.js';
 
@@ -41,6 +42,8 @@ async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow
     await finishContact(ctx, db, campaign, run, contact, finished);
     return 'finished';
   }
+  // No from: the account's default number, as for POST /v1/calls.
+  const from = campaign.from_number ?? (await callerId({ db, config: ctx.config }, tenant, undefined));
   const id = prefixedId('cal');
   try {
     await ctx.callLimits.acquireSlot(tenant, id);
@@ -54,7 +57,7 @@ async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow
       id,
       tenant_id: tenant.id,
       direction: 'outbound',
-      from_number: campaign.from_number ?? ctx.config.SWITCHBOARD_CALLER_ID,
+      from_number: from,
       to_number: contact.phone!,
       status: 'queued',
       agent_id: campaign.agent_id,

@@ -123,4 +123,19 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     const dnc = await app.runtime.ctx.db('do_not_call').where({ number: NUMBERS.answer }).first();
     expect(dnc, 'the number is on the do-not-call list').to.not.equal(undefined);
   });
+
+  it("calls from the campaign's from, else the account's default number, and skips the account's own numbers as not_allowed", async () => {
+    const [main, second] = ['+12025550190', '+12025550191'];
+    const company = await app.campaignCompany({ numbers: [main, second] });
+    const fromOf = async (body: Record<string, unknown>) => {
+      const campaign = await campaignOn(company.client, company.system, { timezone: 'America/New_York', ...body });
+      company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'ann', phone: '+12025550143' }, { contact_id: 'own', phone: second }] } });
+      const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+      const result = await pumpUntil(app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'ann'));
+      expect(company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'own')).to.deep.include({ status: 'skipped', skipped_reason: 'not_allowed' });
+      return (await company.client.get(`/v1/calls/${result.call_id}`)).body.from;
+    };
+    expect(await fromOf({})).to.equal(main);
+    expect(await fromOf({ from: second })).to.equal(second);
+  });
 });

@@ -67,8 +67,8 @@ export async function startCustomerSystem(secret: string, nowMs: () => number = 
 }
 
 export interface CampaignsApp extends CallsApp {
-  /** A company with the campaign features, its client, and its customer system. */
-  campaignCompany(settings?: TenantSettings): Promise<{ tenantId: string; client: Client; system: CustomerSystem; apiKey: string }>;
+  /** A company with the campaign features, owning `numbers` (the first its default), its client, and its customer system. */
+  campaignCompany(settings?: TenantSettings & { numbers?: string[] }): Promise<{ tenantId: string; client: Client; system: CustomerSystem; apiKey: string }>;
 }
 
 export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0] = {}): Promise<CampaignsApp> {
@@ -76,8 +76,8 @@ export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0
   const systems: CustomerSystem[] = [];
   return {
     ...app,
-    async campaignCompany(settings = {}) {
-      const company = await app.company();
+    async campaignCompany({ numbers, ...settings } = {}) {
+      const company = await app.company({ numbers });
       await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api', 'campaigns', 'ai_agents'], ...settings });
       const system = await startCustomerSystem(await webhookSecret(app.runtime.ctx, company.tenantId), () => app.clock.now().getTime());
       systems.push(system);

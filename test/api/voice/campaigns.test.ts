@@ -92,6 +92,7 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
         [{ schedule: { days: ['mon', 'mon'], start_time: '10:00', timezone: 'Europe/Berlin' } }, 'invalid_schedule'],
         [{ greeting: 'x'.repeat(1001) }, 'invalid_greeting'],
         [{ from: '12' }, 'invalid_from'],
+        [{ from: '+12025550199' }, 'invalid_from'],
         [{ agent_id: 'agt_00000000000000000000000000' }, 'invalid_agent_id'],
         [{ connection_id: foreign }, 'invalid_connection_id'],
       ];
