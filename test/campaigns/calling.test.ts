@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { manualClock } from '../support/triggers.js';
-import type { Client } from '../support/app.js';
 import { NUMBERS } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
-import { campaignOn, campaignSuite, pumpUntil, runOnce, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
+import { campaignOn, campaignSuite, pumpUntil, runOnce } from '../support/campaigns.js';
 
 // Sunday 9 March 2025, 06:30 UTC: 01:30 in New York, where the clocks jump from 02:00 to 03:00 at
 // 07:00 UTC; 07:30 in Berlin; 12:00 in Kolkata; 20:30 in Kiritimati.
@@ -16,23 +15,17 @@ const systemText = (request: ChatCompletionCreateParams): string =>
 describe('Campaign runs: calling hours in each person\'s timezone, attempts, the agent on the line', function () {
   this.timeout(90_000);
   const suite = campaignSuite(START);
-  let app: CampaignsApp;
-  let client: Client;
-  let system: CustomerSystem;
-  before(async () => {
-    ({ app, client, system } = suite);
-    // Three attempts on one number in a day: above the default contact limit of two.
-    await app.runtime.ctx.db('tenants').where({ id: suite.tenantId }).update({ max_calls_per_number_per_day: 5 });
-  });
+  // Three attempts on one number in a day: above the default contact limit of two.
+  before(() => suite.app.runtime.ctx.db('tenants').where({ id: suite.tenantId }).update({ max_calls_per_number_per_day: 5 }));
   // The tests run in order on one clock, which only moves forward: after the first, it is past 13:00 UTC, inside New York's hours.
 
   const callsOf = async (runId: string): Promise<any[]> =>
-    (await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId).reverse();
-  const resultOf = (runId: string, contactId: string) => system.results.find((r) => r.run.id === runId && r.contact_id === contactId);
+    (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId).reverse();
+  const resultOf = (runId: string, contactId: string) => suite.system.results.find((r) => r.run.id === runId && r.contact_id === contactId);
 
   it('dials each person when their own window opens across a DST change, and skips one whose window has closed', async () => {
-    const campaign = await campaignOn(client, system, { task: 'DST run', timezone: 'America/New_York' });
-    system.lists.push({
+    const campaign = await campaignOn(suite.client, suite.system, { task: 'DST run', timezone: 'America/New_York' });
+    suite.system.lists.push({
       status: 200,
       body: {
         contacts: [
@@ -43,33 +36,33 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
         ],
       },
     });
-    const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+    const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     await eventually('the closed window to be reported', () => resultOf(run.id, 'kiritimati'));
     expect(resultOf(run.id, 'kiritimati')).to.deep.include({ status: 'skipped', skipped_reason: 'outside_hours', attempts: 0 });
-    await pumpUntil(app, 'Kolkata to be done', async () => resultOf(run.id, 'kolkata'));
+    await pumpUntil(suite.app, 'Kolkata to be done', async () => resultOf(run.id, 'kolkata'));
     expect((await callsOf(run.id)).map((c) => c.campaign.contact_id)).to.deep.equal(['kolkata']);
     // 09:00 in Berlin is 08:00 UTC; 09:00 in New York, after the jump, is 13:00 UTC (not 14:00).
     for (const [at, who] of [['2025-03-09T08:00:00Z', 'berlin'], ['2025-03-09T13:00:00Z', 'ny']] as const) {
-      manualClock(app).set(new Date(new Date(at).getTime() - 1000));
-      app.controllers!.wake();
+      manualClock(suite.app).set(new Date(new Date(at).getTime() - 1000));
+      suite.app.controllers!.wake();
       expect((await callsOf(run.id)).map((c) => c.campaign.contact_id), `nobody new before ${at}`).to.not.include(who);
-      manualClock(app).set(new Date(at));
-      app.controllers!.wake();
+      manualClock(suite.app).set(new Date(at));
+      suite.app.controllers!.wake();
       const call = await eventually(`${who} to be dialled`, async () => (await callsOf(run.id)).find((c) => c.campaign.contact_id === who));
       expect(call.created_at).to.equal(new Date(at).toISOString());
-      await pumpUntil(app, `${who} to be done`, async () => resultOf(run.id, who));
+      await pumpUntil(suite.app, `${who} to be done`, async () => resultOf(run.id, who));
     }
-    const done = await runOnce(app, client, run.id, 'the run to be done', (r) => r.status === 'done');
+    const done = await runOnce(suite.app, suite.client, run.id, 'the run to be done', (r) => r.status === 'done');
     expect(done.contacts).to.deep.equal({ total: 4, done: 3, no_answer: 0, skipped: 1, pending: 0, unfinished: 0 });
-    const summary = await pumpUntil(app, 'the summary', async () => system.summaries.find((s) => s.run.id === run.id));
+    const summary = await pumpUntil(suite.app, 'the summary', async () => suite.system.summaries.find((s) => s.run.id === run.id));
     expect(summary.contacts).to.deep.equal({ total: 4, done: 3, no_answer: 0, skipped: 1 });
   });
 
   it('tries max_attempts times, retry_after_minutes apart to the minute, then reports no_answer', async () => {
-    const campaign = await campaignOn(client, system, { task: 'Busy run', max_attempts: 3, retry_after_minutes: 15, timezone: 'America/New_York' });
-    system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'busy', phone: NUMBERS.busy }] } });
-    const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-    const result = await pumpUntil(app, 'the busy person\'s result', async () => resultOf(run.id, 'busy'), 20_000);
+    const campaign = await campaignOn(suite.client, suite.system, { task: 'Busy run', max_attempts: 3, retry_after_minutes: 15, timezone: 'America/New_York' });
+    suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'busy', phone: NUMBERS.busy }] } });
+    const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+    const result = await pumpUntil(suite.app, 'the busy person\'s result', async () => resultOf(run.id, 'busy'), 20_000);
     const calls = await callsOf(run.id);
     expect(calls.map((c) => c.campaign.contact_id)).to.deep.equal(['busy', 'busy', 'busy']);
     for (let i = 1; i < calls.length; i++) {
@@ -83,14 +76,14 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
   it('leaves a voicemail on the last attempt only: outcome voicemail, status no_answer', async () => {
     const task = 'Voicemail run';
     let machineTurns = 0;
-    const campaign = await campaignOn(client, system, { task, max_attempts: 2, retry_after_minutes: 15, timezone: 'America/New_York' });
-    app.script(task, (request) => {
+    const campaign = await campaignOn(suite.client, suite.system, { task, max_attempts: 2, retry_after_minutes: 15, timezone: 'America/New_York' });
+    suite.app.script(task, (request) => {
       machineTurns += systemText(request).includes('answering machine') ? 1 : 0;
       return { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Please call us back.' } }] };
     });
-    system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'machine', phone: NUMBERS.voicemail }] } });
-    const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-    const result = await pumpUntil(app, 'the voicemail result', async () => resultOf(run.id, 'machine'), 20_000);
+    suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'machine', phone: NUMBERS.voicemail }] } });
+    const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+    const result = await pumpUntil(suite.app, 'the voicemail result', async () => resultOf(run.id, 'machine'), 20_000);
     expect(result).to.deep.include({ status: 'no_answer', outcome: 'voicemail', attempts: 2 });
     expect(machineTurns).to.equal(1);
   });
@@ -98,7 +91,7 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
   it('greets with {{context.x}} filled, gives the agent the context, and sends end_call details, callback and opt_out', async () => {
     const task = 'Renewal with details';
     const requests: string[] = [];
-    app.script(task, (request) => {
+    suite.app.script(task, (request) => {
       requests.push(systemText(request));
       return {
         toolCalls: [
@@ -109,29 +102,29 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
         ],
       };
     });
-    const campaign = await campaignOn(client, system, { task, greeting: 'Hi {{context.name}}, about your {{context.plan}} plan{{context.missing}}.' });
-    system.lists.push({ status: 200, body: { contacts: [{ contact_id: 7, name: 'Nora', phone: NUMBERS.answer, timezone: 'America/New_York', context: { plan: 'gold' } }] } });
-    const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-    const result = await pumpUntil(app, 'her result', async () => resultOf(run.id, '7'));
+    const campaign = await campaignOn(suite.client, suite.system, { task, greeting: 'Hi {{context.name}}, about your {{context.plan}} plan{{context.missing}}.' });
+    suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 7, name: 'Nora', phone: NUMBERS.answer, timezone: 'America/New_York', context: { plan: 'gold' } }] } });
+    const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+    const result = await pumpUntil(suite.app, 'her result', async () => resultOf(run.id, '7'));
     expect(result).to.deep.include({ status: 'done', outcome: 'callback_requested', note: 'Call back', opt_out: true, attempts: 1 });
     expect(result.details).to.deep.equal({ plan: 'gold' });
     expect(result.callback).to.deep.equal({ at: '2025-03-10T15:00:00-04:00', when: 'tomorrow at three' });
     expect(result.summary).to.be.a('string');
-    const callResult = (await client.get(`/v1/calls/${result.call_id}/result`)).body;
+    const callResult = (await suite.client.get(`/v1/calls/${result.call_id}/result`)).body;
     expect(callResult.transcript[0]).to.deep.equal({ speaker: 'agent', text: 'Hi Nora, about your gold plan.' });
     expect(JSON.parse(/^Facts you may use: (.*)$/m.exec(requests[0]!)![1]!)).to.deep.equal({ plan: 'gold', name: 'Nora' });
-    const dnc = await app.runtime.ctx.db('do_not_call').where({ number: NUMBERS.answer }).first();
+    const dnc = await suite.app.runtime.ctx.db('do_not_call').where({ number: NUMBERS.answer }).first();
     expect(dnc, 'the number is on the do-not-call list').to.not.equal(undefined);
   });
 
   it("calls from the campaign's from, else the account's default number, and skips the account's own numbers as not_allowed", async () => {
     const [main, second] = ['+12025550190', '+12025550191'];
-    const company = await app.campaignCompany({ numbers: [main, second] });
+    const company = await suite.app.campaignCompany({ numbers: [main, second] });
     const fromOf = async (body: Record<string, unknown>) => {
       const campaign = await campaignOn(company.client, company.system, { timezone: 'America/New_York', ...body });
       company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'ann', phone: '+12025550143' }, { contact_id: 'own', phone: second }] } });
       const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-      const result = await pumpUntil(app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'ann'));
+      const result = await pumpUntil(suite.app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'ann'));
       expect(company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'own')).to.deep.include({ status: 'skipped', skipped_reason: 'not_allowed' });
       return (await company.client.get(`/v1/calls/${result.call_id}`)).body.from;
     };
