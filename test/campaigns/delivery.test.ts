@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { deliveryPolicy } from '../../pkg/webhooks/policy.js';
 import { NUMBERS } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
-import { campaignOn, campaignSuite, pumpUntil } from '../support/campaigns.js';
+import { campaignOn, campaignSuite, pumpUntil, zoneAtHour } from '../support/campaigns.js';
 
 // Monday 10 March 2025, 15:00 UTC: 11:00 in New York, the campaigns' timezone.
 const START = new Date('2025-03-10T15:00:00Z');
@@ -140,6 +140,57 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     const calls = (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === run.id);
     expect(calls.map((c: any) => c.to)).to.deep.equal([NUMBERS.answer]);
     expect(facts).to.include('"plan":"silver"').and.include('"name":"Fiona"');
+  });
+
+  it('a test run keeps to the do-not-call list but not to calling hours or contact limits, and calls with an empty context when the list is empty', async () => {
+    const callsOf = async (runId: string) => (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
+    // 03:00 in the campaign's timezone, and the number called twice today already: the contact limit.
+    const night = { timezone: zoneAtHour(3, suite.app.clock.now()) };
+    const limited = '+12025550144';
+    for (let i = 0; i < 2; i++) expect((await suite.client.post('/v1/calls', { to: limited })).status).to.equal(201);
+    const { run } = await start([{ contact_id: 'first', phone: '+12025550145' }], { test: true, test_number: limited }, night);
+    const result = await pumpUntil(suite.app, 'the test call\'s result', async () => resultsOf(run.id)[0]);
+    expect(result).to.deep.include({ contact_id: 'first', status: 'done', attempts: 1 });
+    expect((await callsOf(run.id)).map((c: any) => c.to)).to.deep.equal([limited]);
+
+    const refused = '+12025550146';
+    await suite.app.runtime.ctx.db('do_not_call').insert({ tenant_id: suite.tenantId, number: refused, created_at: suite.app.clock.now() });
+    const { run: dnc } = await start([{ contact_id: 'first', phone: '+12025550145' }], { test: true, test_number: refused });
+    const summary = await pumpUntil(suite.app, 'the do-not-call test run\'s summary', async () => summaryOf(dnc.id));
+    expect(resultsOf(dnc.id)).to.deep.equal([
+      { event: 'campaign.result', campaign: summary.campaign, run: { id: dnc.id, test: true }, contact_id: 'first', call_id: '', attempts: 0, status: 'skipped', skipped_reason: 'do_not_call' },
+    ]);
+    expect(summary.contacts).to.deep.equal({ total: 1, done: 0, no_answer: 0, skipped: 1 });
+    expect(await callsOf(dnc.id)).to.deep.equal([]);
+
+    const task = 'Empty list test run';
+    let prompt = '';
+    suite.app.script(task, (request) => {
+      prompt = request.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+      return { content: 'Goodbye.' };
+    });
+    const { run: empty } = await start([], { test: true, test_number: '+12025550147' }, { task });
+    const emptySummary = await pumpUntil(suite.app, 'the empty test run\'s summary', async () => summaryOf(empty.id));
+    expect(emptySummary.contacts).to.deep.equal({ total: 1, done: 1, no_answer: 0, skipped: 0 });
+    expect(resultsOf(empty.id).map((r) => r.contact_id)).to.deep.equal(['test']);
+    expect(prompt).to.include(task).and.not.include('Facts you may use');
+  });
+
+  it('pages GET /v1/campaign-runs/{id}/results as the results were sent; a bad cursor or limit is 422, another account\'s run 404', async () => {
+    const { run } = await start(['a', 'b', 'c'].map((id) => ({ contact_id: id, phone: 'not a number' })));
+    await pumpUntil(suite.app, 'the summary', async () => summaryOf(run.id));
+    const sent = (contactId: string) => resultsOf(run.id).find((r) => r.contact_id === contactId);
+    const first = await suite.client.get(`/v1/campaign-runs/${run.id}/results?limit=2`);
+    expect(first.status).to.equal(200);
+    expect(first.body.data).to.deep.equal([sent('a'), sent('b')]);
+    const rest = await suite.client.get(`/v1/campaign-runs/${run.id}/results?limit=2&cursor=${first.body.next_cursor}`);
+    expect(rest.body).to.deep.equal({ data: [sent('c')], next_cursor: null });
+    for (const [query, code] of [['cursor=abc', 'invalid_cursor'], ['limit=0', 'invalid_limit'], ['limit=101', 'invalid_limit']]) {
+      const refused = await suite.client.get(`/v1/campaign-runs/${run.id}/results?${query}`);
+      expect([refused.status, refused.body.error?.code], query).to.deep.equal([422, code]);
+    }
+    const other = await suite.app.campaignCompany();
+    expect((await other.client.get(`/v1/campaign-runs/${run.id}/results`)).status).to.equal(404);
   });
 
   it('starts scheduled runs at start_time in the schedule\'s timezone on its days, DST-safe, once each', async () => {

@@ -90,11 +90,15 @@ export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0
   };
 }
 
-/** A zone where it is about noon now: for controllers on the real clock, inside calling hours there all afternoon. */
-export function noonZone(): string {
-  const offset = 12 - new Date().getUTCHours();
+/** A zone where the hour is `hour` at `now` (a whole-hour offset, UTC-11 to UTC+12). */
+export function zoneAtHour(hour: number, now: Date): string {
+  const ahead = (hour - now.getUTCHours() + 24) % 24;
+  const offset = ahead > 12 ? ahead - 24 : ahead;
   return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
 }
+
+/** A zone where it is about noon now: for controllers on the real clock, inside calling hours there all afternoon. */
+export const noonZone = (): string => zoneAtHour(12, new Date());
 
 /** A connection to `system` and a campaign using it (the body's fields win). */
 export async function campaignOn(client: Client, system: CustomerSystem, body: Record<string, unknown> = {}): Promise<any> {
