@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { deliveryPolicy } from '../../pkg/webhooks/policy.js';
 import { NUMBERS } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
-import { campaignOn, campaignSuite, pumpUntil, zoneAtHour } from '../support/campaigns.js';
+import { campaignOn, campaignSuite, pumpUntil, SIGN_IN, zoneAtHour } from '../support/campaigns.js';
 
 // Monday 10 March 2025, 15:00 UTC: 11:00 in New York, the campaigns' timezone.
 const START = new Date('2025-03-10T15:00:00Z');
@@ -66,6 +66,7 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     const summary = await pumpUntil(suite.app, 'the summary', async () => summaryOf(run.id));
     expect(summary.results_not_taken).to.equal(1);
     expect((await suite.client.get(`/v1/campaign-runs/${run.id}`)).body.results_not_taken).to.equal(1);
+    expect(suite.app.logs.join(''), 'the sign-in header logged').to.not.include(SIGN_IN.value);
   });
 
   it('stops with a call in flight: no new dials, the call finishes with its result, the rest unfinished, the summary at its end', async () => {

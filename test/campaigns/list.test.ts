@@ -29,6 +29,7 @@ describe('Campaign runs: the list from the customer system', function () {
     expect(request!.headers).to.include.keys('x-voice-signature', 'x-voice-timestamp', 'webhook-signature');
     expect(suite.system.rejected).to.deep.equal([]);
     expect((await ended(started.id)).status).to.equal('done');
+    expect(suite.app.logs.join(''), 'the sign-in header logged').to.not.include(SIGN_IN.value);
   });
 
   const failures: [string, () => void, string][] = [
@@ -54,6 +55,7 @@ describe('Campaign runs: the list from the customer system', function () {
       expect(summary.contacts).to.deep.equal({ total: 0, done: 0, no_answer: 0, skipped: 0 });
       expect(suite.system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id)).to.have.length(1);
       expect((await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === started.id)).to.deep.equal([]);
+      expect(suite.app.logs.join(''), 'the sign-in header logged').to.not.include(SIGN_IN.value);
     });
   }
 
