@@ -97,7 +97,14 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
         toolCalls: [
           {
             name: 'end_call',
-            arguments: { outcome: 'callback_requested', note: 'Call back', details: { plan: 'gold' }, callback: { at: '2025-03-10T15:00', when: 'tomorrow at three' }, opt_out: true },
+            arguments: {
+              outcome: 'callback_requested',
+              answers: { budget: '500' },
+              note: 'Call back',
+              details: { plan: 'gold' },
+              callback: { at: '2025-03-10T15:00', when: 'tomorrow at three' },
+              opt_out: true,
+            },
           },
         ],
       };
@@ -110,11 +117,33 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     expect(result.details).to.deep.equal({ plan: 'gold' });
     expect(result.callback).to.deep.equal({ at: '2025-03-10T15:00:00-04:00', when: 'tomorrow at three' });
     expect(result.summary).to.be.a('string');
+    expect(result, 'answers to the questions are not part of the result').to.not.have.property('answers');
     const callResult = (await suite.client.get(`/v1/calls/${result.call_id}/result`)).body;
     expect(callResult.transcript[0]).to.deep.equal({ speaker: 'agent', text: 'Hi Nora, about your gold plan.' });
     expect(JSON.parse(/^Facts you may use: (.*)$/m.exec(requests[0]!)![1]!)).to.deep.equal({ plan: 'gold', name: 'Nora' });
     const dnc = await suite.app.runtime.ctx.db('do_not_call').where({ number: NUMBERS.answer }).first();
     expect(dnc, 'the number is on the do-not-call list').to.not.equal(undefined);
+  });
+
+  it("adds an entry's name to its context as name, unless the context has one", async () => {
+    const task = 'Names in context';
+    const facts = new Map<string, unknown>();
+    const reply = (request: ChatCompletionCreateParams) => {
+      const text = systemText(request);
+      facts.set(/you are calling (\+\d+)/.exec(text)![1]!, JSON.parse(/^Facts you may use: (.*)$/m.exec(text)![1]!));
+      return { content: 'Goodbye.' };
+    };
+    // One reply a model request, the two calls' turns in any order.
+    suite.app.script(task, ...Array.from({ length: 10 }, () => reply));
+    const campaign = await campaignOn(suite.client, suite.system, { task, timezone: 'America/New_York' });
+    const [plain, named] = ['+12025550148', '+12025550149'];
+    suite.system.lists.push({
+      status: 200,
+      body: { contacts: [{ contact_id: 'plain', name: 'Nora Jones', phone: plain }, { contact_id: 'named', name: 'Nora Jones', phone: named, context: { name: 'Nora' } }] },
+    });
+    const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+    await runOnce(suite.app, suite.client, run.id, 'the run to be done', (r) => r.status === 'done');
+    expect(Object.fromEntries(facts)).to.deep.equal({ [plain]: { name: 'Nora Jones' }, [named]: { name: 'Nora' } });
   });
 
   it("calls from the campaign's from, else the account's default number, and skips the account's own numbers as not_allowed", async () => {

@@ -214,6 +214,24 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
         expect((await value('stop_campaign_run', { run_id: run.id })).status).to.equal('stopped');
         const refused: any = await mcp.callTool({ name: 'stop_campaign_run', arguments: { run_id: run.id } });
         expect(refused.structuredContent.error.code).to.equal('run_ended');
+        const badNumber: any = await mcp.callTool({ name: 'start_campaign_run', arguments: { campaign_id: campaign.id, test: true, test_number: 'call me' } });
+        expect(badNumber.structuredContent.error.code).to.equal('invalid_test_number');
+      } finally {
+        await mcp.close();
+      }
+    });
+
+    it('answer module_off naming the campaigns feature to an account with MCP but not campaigns', async () => {
+      const company = await app.company();
+      await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api', 'ai_agents'] });
+      const mcp = new McpClient({ name: 'Test Agent', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${company.apiKey}` } } }));
+      try {
+        for (const [name, args] of [['list_campaigns', {}], ['start_campaign_run', { campaign_id: 'cmp_x' }], ['get_campaign_run', { run_id: 'run_x' }], ['stop_campaign_run', { run_id: 'run_x' }]] as const) {
+          const refused: any = await mcp.callTool({ name, arguments: args });
+          expect([refused.isError, refused.structuredContent.error.code], name).to.deep.equal([true, 'module_off']);
+          expect(refused.structuredContent.error.message, name).to.include('campaigns');
+        }
       } finally {
         await mcp.close();
       }
