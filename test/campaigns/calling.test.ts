@@ -183,7 +183,9 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
       const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
       const result = await pumpUntil(suite.app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'ann'));
       expect(company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'own')).to.deep.include({ status: 'skipped', skipped_reason: 'not_allowed' });
-      return (await company.client.get(`/v1/calls/${result.call_id}`)).body.from;
+      const call = (await company.client.get(`/v1/calls/${result.call_id}`)).body;
+      expect(call.campaign).to.deep.equal({ id: campaign.id, run_id: run.id, contact_id: 'ann' });
+      return call.from;
     };
     expect(await fromOf({})).to.equal(main);
     expect(await fromOf({ from: second })).to.equal(second);

@@ -212,4 +212,18 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
       await eventually('the run to be done', async () => (await suite.client.get(`/v1/campaign-runs/${runs[0].id}`)).body.status === 'done');
     }
   });
+
+  it('starts a scheduled run once on the day its start time occurs twice, as the clocks go back', async () => {
+    suite.app.advance(Date.parse('2025-10-25T12:00:00Z') - suite.app.clock.now().getTime());
+    const campaign = await campaignOn(suite.client, suite.system, { schedule: { days: ['sun'], start_time: '02:30', timezone: 'Europe/Berlin' } });
+    const nextStart = async () => (await suite.client.get(`/v1/campaigns/${campaign.id}`)).body.next_start_at as string;
+    expect(await nextStart()).to.match(/^2025-10-26T0[01]:30:00\.000Z$/);
+    // On 26 October 02:30 comes twice in Berlin: at 00:30 UTC (summer time), and at 01:30 UTC. After each, every start due is made.
+    for (const at of ['2025-10-26T00:31:00Z', '2025-10-26T01:31:00Z']) {
+      suite.app.advance(Date.parse(at) - suite.app.clock.now().getTime());
+      await eventually(`the starts due by ${at}`, async () => Date.parse(await nextStart()) > Date.parse(at));
+    }
+    expect(await nextStart()).to.equal('2025-11-02T01:30:00.000Z');
+    expect((await suite.client.get(`/v1/campaigns/${campaign.id}/runs`)).body.data).to.have.length(1);
+  });
 });
