@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { updateAgent } from '../../pkg/store/agents.js';
 import { manualClock } from '../support/triggers.js';
+import { startHttpsServer } from '../support/https.js';
 import { NUMBERS } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
 import { campaignOn, campaignSuite, pumpUntil, runOnce } from '../support/campaigns.js';
@@ -155,6 +157,30 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     await runOnce(suite.app, suite.client, run.id, 'the run to be done', (r) => r.status === 'done');
     expect(Object.fromEntries(facts)).to.deep.equal({ [plain]: { name: 'Nora Jones' }, [named]: { name: 'Nora' } });
+  });
+
+  it("lets the agent pass the person's context to its tools", async () => {
+    const crm = await startHttpsServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"noted":true}'));
+    try {
+      const company = await suite.app.campaignCompany();
+      await updateAgent(suite.app.runtime.ctx, company.agentId, {
+        tools: [{ name: 'crm_plan', description: 'Look up a plan', url: `${crm.url}/plans/{plan}`, method: 'GET', parameters: [{ name: 'plan', type: 'string', required: true }] }],
+      });
+      const task = 'Context to tools';
+      // The agent looks the plan up with what its facts say, then ends the call.
+      suite.app.script(
+        task,
+        (request) => ({ toolCalls: [{ name: 'crm_plan', arguments: { plan: JSON.parse(/^Facts you may use: (.*)$/m.exec(systemText(request))![1]!).plan } }] }),
+        { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed' } }] },
+      );
+      const campaign = await campaignOn(company.client, company.system, { task, timezone: 'America/New_York' });
+      company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'p', phone: '+12025550178', context: { plan: 'platinum' } }] } });
+      const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+      await pumpUntil(suite.app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id));
+      expect(crm.requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['GET /plans/platinum']);
+    } finally {
+      await crm.close();
+    }
   });
 
   it("keeps to the campaign's concurrency and the account's simultaneous-call cap: the others wait for a slot, none refused", async () => {

@@ -68,7 +68,7 @@ export async function startCustomerSystem(secret: string, nowMs: () => number = 
 
 export interface CampaignsApp extends CallsApp {
   /** A company with the campaign features, owning `numbers` (the first its default), its client, and its customer system. */
-  campaignCompany(settings?: TenantSettings & { numbers?: string[] }): Promise<{ tenantId: string; client: Client; system: CustomerSystem; apiKey: string }>;
+  campaignCompany(settings?: TenantSettings & { numbers?: string[] }): Promise<{ tenantId: string; agentId: string; client: Client; system: CustomerSystem; apiKey: string }>;
 }
 
 export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0] = {}): Promise<CampaignsApp> {
@@ -81,7 +81,7 @@ export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0
       await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api', 'campaigns', 'ai_agents'], ...settings });
       const system = await startCustomerSystem(await webhookSecret(app.runtime.ctx, company.tenantId), () => app.clock.now().getTime());
       systems.push(system);
-      return { tenantId: company.tenantId, client: company.client, system, apiKey: company.apiKey };
+      return { tenantId: company.tenantId, agentId: company.agentId, client: company.client, system, apiKey: company.apiKey };
     },
     async close() {
       for (const system of systems) await system.close();
