@@ -183,6 +183,25 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     }
   });
 
+  it('sends call.* events for campaign calls like any call, each carrying its campaign', async () => {
+    const receiver = await startHttpsServer((_req, res) => res.writeHead(204).end());
+    try {
+      const company = await suite.app.campaignCompany();
+      expect((await company.client.patch(`/v1/tenants/${company.tenantId}/settings`, { events_url: receiver.url })).status).to.equal(200);
+      const campaign = await campaignOn(company.client, company.system, { timezone: 'America/New_York' });
+      company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'p', phone: '+12025550179' }] } });
+      const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
+      const events = await pumpUntil(suite.app, 'the call.ended event', async () => {
+        const sent = receiver.requests.map((r) => JSON.parse(r.body));
+        return sent.some((e) => e.type === 'call.ended') && sent;
+      });
+      expect(events.map((e: any) => e.type)).to.include.members(['call.initiated', 'call.answered', 'call.ended']);
+      for (const e of events) expect(e.data.campaign, e.type).to.deep.equal({ id: campaign.id, run_id: run.id, contact_id: 'p' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("keeps to the campaign's concurrency and the account's simultaneous-call cap: the others wait for a slot, none refused", async () => {
     const company = await suite.app.campaignCompany({ maxConcurrentCalls: 2 });
     const mostOnTheLineAtOnce = async (concurrency: number) => {
