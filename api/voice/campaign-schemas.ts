@@ -20,7 +20,7 @@ export const idParam = (what: string, prefix: string) => z.object({ id: z.string
 
 const connectionFields = {
   name: z.string().trim().min(1).max(100),
-  base_url: z.string().min(1).max(2000).meta({ description: 'https address of the customer system, on the public internet' }),
+  base_url: z.string().min(1).max(2000).meta({ description: 'https address of the customer system, on the public internet; no credentials (use sign_in_header), query or fragment' }),
   list_path: path('/campaign/list'),
   results_path: path('/campaign/results'),
   sign_in_header: z

@@ -31,8 +31,8 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       expect(app.logs.join('')).to.not.include(SIGN_IN.value);
     });
 
-    it('refuses an address that is not https or not public with 422 invalid_base_url', async () => {
-      for (const base_url of ['http://crm.example.com', 'https://10.1.2.3', 'https://localhost:8443']) {
+    it('refuses an address that is not https or not public, or has credentials, a query or a fragment, with 422 invalid_base_url', async () => {
+      for (const base_url of ['http://crm.example.com', 'https://10.1.2.3', 'https://localhost:8443', 'https://crm:pa55@crm.example.com', 'https://crm.example.com/api?key=1', 'https://crm.example.com/#api']) {
         const res = await client.post('/v1/connections', { name: 'CRM', base_url });
         expect(res.status, base_url).to.equal(422);
         expect(res.body.error.code).to.equal('invalid_base_url');
