@@ -94,13 +94,16 @@ describe('Campaign runs: the list from the customer system', function () {
     await suite.app.runtime.ctx.db('do_not_call').insert({ tenant_id: suite.tenantId, number: '+12025550161', created_at: START });
     // 07:30 in Berlin: everyone's window opens at 09:00.
     const campaign = await campaignOn(suite.client, suite.system, { timezone: 'Europe/Berlin' });
-    const contacts: any[] = Array.from({ length: 990 }, (_, i) => ({ contact_id: `p${i}`, name: `Person ${i}`, phone: `(202) 555-${String(1000 + i).padStart(4, '0')}` }));
+    const contacts: any[] = Array.from({ length: 987 }, (_, i) => ({ contact_id: `p${i}`, name: `Person ${i}`, phone: `(202) 555-${String(1000 + i).padStart(4, '0')}` }));
     contacts.push(
       { name: 'No id', phone: '+12025550150' },
       { contact_id: 'p0', phone: '+12025550151' },
       { contact_id: 'bad-phone', phone: 'call me maybe' },
       { contact_id: 'bad-context', phone: '+12025550152', context: { notes: 'x'.repeat(9 * 1024) } },
+      { contact_id: 'bad-zone', phone: '+12025550153', timezone: 'Mars/Olympus' },
+      { contact_id: 'long-name', name: 'N'.repeat(101), phone: '+12025550154' },
       { contact_id: 'abroad', phone: '+44 20 7183 8750' },
+      { contact_id: 'emergency', phone: '911' },
       { contact_id: 'opted-out', phone: '+12025550161' },
       { contact_id: 'called-enough', phone: '+12025550160' },
       { contact_id: 'asleep', phone: '+12025550162', timezone: 'Pacific/Kiritimati' },
@@ -110,14 +113,17 @@ describe('Campaign runs: the list from the customer system', function () {
     expect(contacts).to.have.length(1000);
     suite.system.lists.push({ status: 200, body: { contacts } });
     const started = await run(campaign);
-    const skipped = await eventually('six skip results', () => {
+    const skipped = await eventually('nine skip results', () => {
       const mine = suite.system.results.filter((r) => r.run.id === started.id);
-      return mine.length >= 6 && mine;
+      return mine.length >= 9 && mine;
     });
     expect(Object.fromEntries(skipped.map((r: any) => [r.contact_id, r.skipped_reason]))).to.deep.equal({
       'bad-phone': 'invalid_phone',
       'bad-context': 'invalid_context',
+      'bad-zone': 'invalid_context',
+      'long-name': 'invalid_context',
       abroad: 'not_allowed',
+      emergency: 'not_allowed',
       'opted-out': 'do_not_call',
       'called-enough': 'outside_limits',
       asleep: 'outside_hours',
@@ -133,10 +139,10 @@ describe('Campaign runs: the list from the customer system', function () {
       skipped_reason: skipped[0].skipped_reason,
     });
     const counted = (await suite.client.get(`/v1/campaign-runs/${started.id}`)).body.contacts;
-    expect(counted).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 6, pending: 992, unfinished: 0 });
+    expect(counted).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 9, pending: 989, unfinished: 0 });
     const stopped = await suite.client.post(`/v1/campaign-runs/${started.id}/stop`, {});
-    expect(stopped.body.contacts).to.deep.include({ pending: 0, unfinished: 992 });
+    expect(stopped.body.contacts).to.deep.include({ pending: 0, unfinished: 989 });
     const summary = await summaryOf(started.id);
-    expect(summary.contacts).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 6, unfinished: 992 });
+    expect(summary.contacts).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 9, unfinished: 989 });
   });
 });
