@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { updateAgent } from '../../pkg/store/agents.js';
+import { removeNumber } from '../../pkg/store/phone-numbers.js';
 import { manualClock } from '../support/triggers.js';
 import { startHttpsServer } from '../support/https.js';
 import { NUMBERS } from '../support/calls.js';
@@ -219,20 +220,25 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     expect(await mostOnTheLineAtOnce(1), 'the campaign\'s concurrency binds').to.equal(1);
   });
 
-  it("calls from the campaign's from, else the account's default number, and skips the account's own numbers as not_allowed", async () => {
+  it("calls from the campaign's from while the account has it, else its default number, and skips the account's own numbers as not_allowed", async () => {
     const [main, second] = ['+12025550190', '+12025550191'];
     const company = await suite.app.campaignCompany({ numbers: [main, second] });
-    const fromOf = async (body: Record<string, unknown>) => {
-      const campaign = await campaignOn(company.client, company.system, { timezone: 'America/New_York', ...body });
-      company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'ann', phone: '+12025550143' }, { contact_id: 'own', phone: second }] } });
+    const campaignFrom = (body: Record<string, unknown>) => campaignOn(company.client, company.system, { timezone: 'America/New_York', ...body });
+    /** The number a run of `campaign` calls `phone` from; the account's own second number on the list is skipped. */
+    const fromOf = async (campaign: any, phone: string) => {
+      company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'ann', phone }, { contact_id: 'own', phone: second }] } });
       const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
       const result = await pumpUntil(suite.app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'ann'));
-      expect(company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'own')).to.deep.include({ status: 'skipped', skipped_reason: 'not_allowed' });
+      const own = company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'own');
       const call = (await company.client.get(`/v1/calls/${result.call_id}`)).body;
       expect(call.campaign).to.deep.equal({ id: campaign.id, run_id: run.id, contact_id: 'ann' });
-      return call.from;
+      return { from: call.from, own: own?.skipped_reason };
     };
-    expect(await fromOf({})).to.equal(main);
-    expect(await fromOf({ from: second })).to.equal(second);
+    expect(await fromOf(await campaignFrom({}), '+12025550143')).to.deep.equal({ from: main, own: 'not_allowed' });
+    const fromSecond = await campaignFrom({ from: second });
+    expect(await fromOf(fromSecond, '+12025550144')).to.deep.equal({ from: second, own: 'not_allowed' });
+    // The operator takes the second number back: no longer the account's caller id, nor its own.
+    await removeNumber(suite.app.runtime.ctx, company.tenantId, second);
+    expect(await fromOf(fromSecond, '+12025550145')).to.deep.equal({ from: main, own: undefined });
   });
 });
