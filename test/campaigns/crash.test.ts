@@ -57,17 +57,17 @@ describe('switchboard controllers: a replica killed in the middle of a campaign 
 
   it('fails a run whose list request was under way when its replica was killed, and never asks again', async () => {
     // Only the replica about to be killed is running.
-    for (const replica of replicas.splice(0)) await replica.kill();
+    await replicas.killAll();
     const { client, system } = await app.campaignCompany();
     const campaign = await campaignOn(client, system, { timezone: noonZone() });
     system.lists.push('silent');
-    const first = await controllers();
+    const first = await replicas.start();
     const runId = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body.id as string;
     const listRequests = () => system.listRequests.filter((r) => JSON.parse(r.body).run.id === runId);
     await eventually('the list request', () => listRequests().length > 0);
     await first.kill();
 
-    await controllers();
+    await replicas.start();
     const summary = await eventually('the summary', async () => system.summaries.find((s) => s.run.id === runId), { withinMs: 60_000 });
     expect(summary.run.status).to.equal('failed');
     expect(summary.run.error).to.match(/^interrupted/);
