@@ -12,16 +12,19 @@ const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm (
 const path = (fallback: string) => z.string().min(1).max(500).regex(/^\/[^\s?#]*$/, 'must be a path starting with /').meta({ description: `Default ${fallback}` });
 // An HTTP header name (RFC 9110 token).
 const headerName = z.string().min(1).max(100).regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name');
+// Set on every request to the customer system: a sign-in header of that name would be lost or break the request.
+const OWN_HEADERS = /^(host|content-length|content-type|transfer-encoding|connection|user-agent|x-voice-.*|webhook-.*)$/i;
+const signInName = headerName.refine((name) => !OWN_HEADERS.test(name), 'is a header every request sets itself');
 
 export const idParam = (what: string, prefix: string) => z.object({ id: z.string().meta({ description: `${what} id (${prefix}_…)` }) });
 
 const connectionFields = {
   name: z.string().trim().min(1).max(100),
-  base_url: z.string().min(1).max(2000).meta({ description: 'https address of the customer system, on the public internet' }),
+  base_url: z.string().min(1).max(2000).meta({ description: 'https address of the customer system, on the public internet; no credentials (use sign_in_header), query or fragment' }),
   list_path: path('/campaign/list'),
   results_path: path('/campaign/results'),
   sign_in_header: z
-    .object({ name: headerName, value: z.string().min(1).max(4096).regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'must be a valid header value') })
+    .object({ name: signInName, value: z.string().min(1).max(4096).regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'must be a valid header value') })
     .strict()
     .nullable()
     .meta({ description: 'Sent with every request to the customer system; the value is encrypted at rest and never returned. null removes it' }),
@@ -78,7 +81,7 @@ const campaignFields = {
   greeting: z.string().max(1000).meta({ description: 'Said when the person answers; {{context.x}} placeholders, a missing value renders empty' }),
   questions: questionsField(),
   outcomes: outcomesField(),
-  from: phone().meta({ description: "One of the account's numbers; default the deployment's caller id" }),
+  from: phone().meta({ description: "One of the account's numbers (GET /v1/numbers); default the account's default number" }),
   schedule: schedule.nullable().meta({ description: 'Runs start at start_time on these days in this timezone; absent or null: only when started' }),
   timezone: ianaZone.meta({ description: "For people without one; default the account's" }),
   calling_hours: callingHours.meta({ description: "In each person's own timezone; default 09:00-20:00, within 08:00-21:00" }),

@@ -7,8 +7,7 @@ import { getConnection } from '../store/campaigns/connections.js';
 import { getCampaign, insertCampaign, updateCampaignRow, type CampaignRow } from '../store/campaigns/campaigns.js';
 import { activeRunOf } from '../store/campaigns/runs.js';
 import { requireFeature, type Tenant } from '../store/tenants.js';
-import { toE164 } from '../voice/numbers.js';
-import { agentFor } from '../voice/place.js';
+import { agentFor, callerId } from '../voice/place.js';
 import { DEFAULT_CALLING_HOURS, nextScheduledStart, type CallingHours, type Schedule } from './hours.js';
 
 export interface CampaignInput {
@@ -66,11 +65,8 @@ async function columnsOf(ctx: Ctx, tenant: Tenant, input: CampaignInput): Promis
     });
     out.connection_id = input.connection_id;
   }
-  if (input.from !== undefined) {
-    const from = toE164(input.from, tenant.country);
-    if (!from) throw new Unprocessable(`from: ${input.from} is not a valid phone number`, 'invalid_from');
-    out.from_number = from;
-  }
+  // As POST /v1/calls: one of the account's numbers, never anyone else's caller id.
+  if (input.from !== undefined) out.from_number = await callerId(ctx, tenant, input.from);
   if (input.schedule !== undefined) {
     out.schedule = input.schedule;
     out.next_start_at = input.schedule ? nextScheduledStart(input.schedule, ctx.clock.now()) : null;

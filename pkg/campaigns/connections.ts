@@ -40,10 +40,17 @@ export function connectionView(c: ConnectionRow) {
   };
 }
 
+/** Why a (valid https) address cannot be the base the paths are added to: credentials go in the sign-in header, where they are sealed. */
+function baseProblem(raw: string): string | null {
+  const url = new URL(raw);
+  if (url.username || url.password) return 'must not hold credentials: send them as the sign-in header';
+  return /[?#]/.test(raw) ? 'must not have a query or a fragment: the list and results paths are added to it' : null;
+}
+
 /** The columns of `input`: the address checked, the sign-in header's value sealed. */
 function columnsOf(ctx: ConnCtx, input: ConnectionInput): Partial<ConnectionRow> {
   if (input.base_url !== undefined) {
-    const problem = destinationProblem(input.base_url, ctx.config);
+    const problem = destinationProblem(input.base_url, ctx.config) ?? baseProblem(input.base_url);
     if (problem) throw new Unprocessable(`base_url ${problem}`, 'invalid_base_url');
   }
   const out: Partial<ConnectionRow> = {};

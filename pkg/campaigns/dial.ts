@@ -4,7 +4,7 @@
 // attempt are written together, and a unique index keeps each attempt to one call.
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
-import { TooManyRequests } from '../errors.js';
+import { TooManyRequests, Unprocessable } from '../errors.js';
 import { prefixedId } from '../ids.js';
 import type { CampaignRow } from '../store/campaigns/campaigns.js';
 import { lockDueContacts, nextAttemptAt, updateContact, type ContactRow } from '../store/campaigns/contacts.js';
@@ -13,6 +13,7 @@ import type { RunRow } from '../store/campaigns/runs.js';
 import { insertCall } from '../store/calls.js';
 import type { Tenant } from '../store/tenants.js';
 import { fillGreeting } from '../voice/greeting.js';
+import { callerId } from '../voice/place.js';
 import { finishContact, maxAttemptsOf } from './finish-contact.js';
 import type { SkipReason } from './state.js';
 
@@ -32,6 +33,19 @@ async function refusal(db: Knex, tenant: Tenant, run: RunRow, contact: ContactRo
   return (await numbersAtLimit(q, tenant.id, [contact.phone!], policy, now)).size ? 'outside_limits' : null;
 }
 
+/**
+ * The number a campaign's call comes from: its `from` while that is still one of the account's numbers
+ * (the operator may take one back), else the account's default, as for POST /v1/calls.
+ */
+async function fromNumber(ctx: Pick<Ctx, 'db' | 'config'>, tenant: Tenant, campaign: CampaignRow): Promise<string> {
+  try {
+    return await callerId(ctx, tenant, campaign.from_number ?? undefined);
+  } catch (err) {
+    if (!(err instanceof Unprocessable)) throw err;
+    return callerId(ctx, tenant, undefined);
+  }
+}
+
 async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow, run: RunRow, contact: ContactRow): Promise<Dialled> {
   const now = ctx.clock.now();
   const refused = await refusal(db, tenant, run, contact, now);
@@ -41,6 +55,7 @@ async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow
     await finishContact(ctx, db, campaign, run, contact, finished);
     return 'finished';
   }
+  const from = await fromNumber({ db, config: ctx.config }, tenant, campaign);
   const id = prefixedId('cal');
   try {
     await ctx.callLimits.acquireSlot(tenant, id);
@@ -54,7 +69,7 @@ async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow
       id,
       tenant_id: tenant.id,
       direction: 'outbound',
-      from_number: campaign.from_number ?? ctx.config.SWITCHBOARD_CALLER_ID,
+      from_number: from,
       to_number: contact.phone!,
       status: 'queued',
       agent_id: campaign.agent_id,

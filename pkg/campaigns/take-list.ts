@@ -6,6 +6,7 @@ import { getConnection } from '../store/campaigns/connections.js';
 import { contactsOf, insertContacts, type NewContact } from '../store/campaigns/contacts.js';
 import { contactPolicyOf, doNotCallAmong, numbersAtLimit } from '../store/campaigns/number-checks.js';
 import { transitionRun, updateRun, type RunRow } from '../store/campaigns/runs.js';
+import { listNumbers } from '../store/phone-numbers.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { finishContact } from './finish-contact.js';
 import { callingWindow } from './hours.js';
@@ -64,7 +65,7 @@ async function testPerson(ctx: RunCtx, tenant: Tenant, campaign: CampaignRow, ru
 /** The run's people: each entry checked against the do-not-call list, the contact limits and their calling hours. */
 async function peopleOf(ctx: RunCtx, tenant: Tenant, campaign: CampaignRow, run: RunRow, raw: unknown[]): Promise<NewContact[]> {
   const policy = await contactPolicyOf(ctx, tenant.id);
-  const ownNumbers = [ctx.config.SWITCHBOARD_CALLER_ID, campaign.from_number].filter((n): n is string => n !== null);
+  const ownNumbers = [ctx.config.SWITCHBOARD_CALLER_ID, ...(await listNumbers(ctx, tenant.id)).map((n) => n.number)];
   const entries = readEntries(raw, { country: tenant.country, defaultZone: campaign.timezone, policy, ownNumbers });
   if (run.test) return testPerson(ctx, tenant, campaign, run, entries);
   const numbers = entries.filter((e) => !e.skip).map((e) => e.phone!);

@@ -75,7 +75,7 @@ export async function agentFor(ctx: Ctx, tenant: Tenant, ref: string | undefined
  * The number the call comes from: `from` when it is one of the account's numbers (no caller id of
  * anyone else's), else the account's default; the deployment's caller id while it has no number.
  */
-async function callerId(ctx: Ctx, tenant: Tenant, raw: string | undefined): Promise<string> {
+export async function callerId(ctx: Pick<Ctx, 'db' | 'config'>, tenant: Tenant, raw: string | undefined): Promise<string> {
   if (raw === undefined) return (await defaultNumber(ctx, tenant.id)) ?? ctx.config.SWITCHBOARD_CALLER_ID;
   const from = toE164(raw, tenant.country);
   if (!from) throw new Unprocessable(`from: ${raw} is not a valid phone number`, 'invalid_from');

@@ -54,4 +54,25 @@ describe('switchboard controllers: a replica killed in the middle of a campaign 
     expect(run).to.deep.include({ status: 'done' });
     expect(run.contacts).to.deep.include({ total: contacts.length, skipped: 1, pending: 0, unfinished: 0 });
   });
+
+  it('fails a run whose list request was under way when its replica was killed, and never asks again', async () => {
+    // Only the replica about to be killed is running.
+    await replicas.killAll();
+    const { client, system } = await app.campaignCompany();
+    const campaign = await campaignOn(client, system, { timezone: noonZone() });
+    system.lists.push('silent');
+    const first = await replicas.start();
+    const runId = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body.id as string;
+    const listRequests = () => system.listRequests.filter((r) => JSON.parse(r.body).run.id === runId);
+    await eventually('the list request', () => listRequests().length > 0);
+    await first.kill();
+
+    await replicas.start();
+    const summary = await eventually('the summary', async () => system.summaries.find((s) => s.run.id === runId), { withinMs: 60_000 });
+    expect(summary.run.status).to.equal('failed');
+    expect(summary.run.error).to.match(/^interrupted/);
+    expect(summary.contacts).to.deep.equal({ total: 0, done: 0, no_answer: 0, skipped: 0 });
+    expect(listRequests()).to.have.length(1);
+    expect((await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId)).to.deep.equal([]);
+  });
 });

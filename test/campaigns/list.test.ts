@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Client } from '../support/app.js';
 import { eventually } from '../support/eventually.js';
-import { campaignOn, campaignSuite, SIGN_IN, type CampaignsApp, type CustomerSystem } from '../support/campaigns.js';
+import { campaignOn, campaignSuite, SIGN_IN } from '../support/campaigns.js';
 
 // Sunday 9 March 2025, 06:30 UTC: 01:30 in New York (before the clocks jump), 07:30 in Berlin.
 const START = new Date('2025-03-09T06:30:00Z');
@@ -9,45 +8,42 @@ const START = new Date('2025-03-09T06:30:00Z');
 describe('Campaign runs: the list from the customer system', function () {
   this.timeout(90_000);
   const suite = campaignSuite(START);
-  let app: CampaignsApp;
-  let client: Client;
-  let system: CustomerSystem;
-  before(() => ({ app, client, system } = suite));
 
-  const run = async (campaign: any, body: Record<string, unknown> = {}) => (await client.post(`/v1/campaigns/${campaign.id}/runs`, body)).body;
+  const run = async (campaign: any, body: Record<string, unknown> = {}) => (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, body)).body;
   const ended = (runId: string) =>
     eventually(`run ${runId} to end`, async () => {
-      const r = (await client.get(`/v1/campaign-runs/${runId}`)).body;
+      const r = (await suite.client.get(`/v1/campaign-runs/${runId}`)).body;
       return r.status !== 'running' && r;
     });
-  const summaryOf = (runId: string) => eventually(`the summary of ${runId}`, () => system.summaries.find((s) => s.run.id === runId));
+  const summaryOf = (runId: string) => eventually(`the summary of ${runId}`, () => suite.system.summaries.find((s) => s.run.id === runId));
 
   it('asks the list path once with the run in the body, the sign-in header, both signatures and User-Agent voice-webhooks/1', async () => {
-    const campaign = await campaignOn(client, system, { name: 'Spring' });
-    system.lists.push({ status: 200, body: { contacts: [] } });
+    const campaign = await campaignOn(suite.client, suite.system, { name: 'Spring' });
+    suite.system.lists.push({ status: 200, body: { contacts: [] } });
     const started = await run(campaign);
     await summaryOf(started.id);
-    const [request] = system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id);
+    const [request] = suite.system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id);
     expect(JSON.parse(request!.body)).to.deep.equal({ event: 'campaign.list', campaign: { id: campaign.id, name: 'Spring' }, run: { id: started.id, test: false } });
     expect(request!.method).to.equal('POST');
     expect(request!.headers).to.include({ 'user-agent': 'voice-webhooks/1', 'content-type': 'application/json', [SIGN_IN.name.toLowerCase()]: SIGN_IN.value });
     expect(request!.headers).to.include.keys('x-voice-signature', 'x-voice-timestamp', 'webhook-signature');
-    expect(system.rejected).to.deep.equal([]);
+    expect(suite.system.rejected).to.deep.equal([]);
     expect((await ended(started.id)).status).to.equal('done');
+    expect(suite.app.logs.join(''), 'the sign-in header logged').to.not.include(SIGN_IN.value);
   });
 
   const failures: [string, () => void, string][] = [
-    ['the system is unreachable', () => system.lists.push('reset'), 'the list request failed'],
-    ['it answers an error status', () => system.lists.push({ status: 503, body: { error: 'down' } }), 'the list request was answered HTTP 503'],
-    ['it answers 201, not 200', () => system.lists.push({ status: 201, body: { contacts: [] } }), 'the list request was answered HTTP 201'],
-    ['the body is not JSON', () => system.lists.push({ status: 200, body: 'contacts: none' }), 'the list is not JSON'],
-    ['the body is not {contacts: [...]}', () => system.lists.push({ status: 200, body: [{ contact_id: 1 }] }), 'the list is not {contacts: [...]}'],
-    ['the list has more than 1,000 contacts', () => system.lists.push({ status: 200, body: { contacts: Array.from({ length: 1001 }, (_, i) => ({ contact_id: i })) } }), 'more than 1000'],
-    ['the reply is over 4 MB', () => system.lists.push({ status: 200, body: { contacts: [{ contact_id: 1, context: { blob: 'x'.repeat(4 * 1024 * 1024) } }] } }), 'the list is over 4 MB'],
+    ['the system is unreachable', () => suite.system.lists.push('reset'), 'the list request failed'],
+    ['it answers an error status', () => suite.system.lists.push({ status: 503, body: { error: 'down' } }), 'the list request was answered HTTP 503'],
+    ['it answers 201, not 200', () => suite.system.lists.push({ status: 201, body: { contacts: [] } }), 'the list request was answered HTTP 201'],
+    ['the body is not JSON', () => suite.system.lists.push({ status: 200, body: 'contacts: none' }), 'the list is not JSON'],
+    ['the body is not {contacts: [...]}', () => suite.system.lists.push({ status: 200, body: [{ contact_id: 1 }] }), 'the list is not {contacts: [...]}'],
+    ['the list has more than 1,000 contacts', () => suite.system.lists.push({ status: 200, body: { contacts: Array.from({ length: 1001 }, (_, i) => ({ contact_id: i })) } }), 'more than 1000'],
+    ['the reply is over 4 MB', () => suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 1, context: { blob: 'x'.repeat(4 * 1024 * 1024) } }] } }), 'the list is over 4 MB'],
   ];
   for (const [when, answer, error] of failures) {
     it(`fails the run when ${when}: nobody called, run.error set, a summary with total 0, never asked again`, async () => {
-      const campaign = await campaignOn(client, system);
+      const campaign = await campaignOn(suite.client, suite.system);
       answer();
       const started = await run(campaign);
       const failed = await ended(started.id);
@@ -57,55 +53,57 @@ describe('Campaign runs: the list from the customer system', function () {
       expect(summary.run).to.deep.include({ id: started.id, status: 'failed', test: false });
       expect(summary.run.error).to.equal(failed.error);
       expect(summary.contacts).to.deep.equal({ total: 0, done: 0, no_answer: 0, skipped: 0 });
-      expect(system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id)).to.have.length(1);
-      expect((await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === started.id)).to.deep.equal([]);
+      expect(suite.system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id)).to.have.length(1);
+      expect((await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === started.id)).to.deep.equal([]);
+      expect(suite.app.logs.join(''), 'the sign-in header logged').to.not.include(SIGN_IN.value);
     });
   }
 
   it('fails the run when the list is not answered within 30 seconds', async function () {
     this.timeout(60_000);
-    const campaign = await campaignOn(client, system);
-    system.lists.push('silent');
+    const campaign = await campaignOn(suite.client, suite.system);
+    suite.system.lists.push('silent');
     const started = await run(campaign);
     const failed = await eventually('the run to fail', async () => {
-      const r = (await client.get(`/v1/campaign-runs/${started.id}`)).body;
+      const r = (await suite.client.get(`/v1/campaign-runs/${started.id}`)).body;
       return r.status === 'failed' && r;
     }, { withinMs: 45_000, everyMs: 500 });
     expect(failed.error).to.equal('the list request failed: timed out after 30000 ms');
   });
 
   it('asks once and goes on when the step asking stalls past its lease and the run is claimed again', async () => {
-    const campaign = await campaignOn(client, system);
+    const campaign = await campaignOn(suite.client, suite.system);
     let answer!: () => void;
     const until = new Promise<void>((resolve) => (answer = resolve));
-    system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'c1', phone: 'not a phone' }] }, until });
+    suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'c1', phone: 'not a phone' }] }, until });
     const started = await run(campaign);
-    await eventually('the list request', () => system.listRequests.some((r) => JSON.parse(r.body).run.id === started.id));
+    await eventually('the list request', () => suite.system.listRequests.some((r) => JSON.parse(r.body).run.id === started.id));
     // The asking step's lease runs out unrenewed (as in a stalled process), and the run is claimed again.
-    const db = app.runtime.ctx.db;
-    await db('campaign_runs').where({ id: started.id }).update({ lease_until: new Date(app.clock.now().getTime() - 1), due_at: app.clock.now() });
-    app.controllers!.wake();
-    await eventually('the run claimed again', async () => (await db('campaign_runs').where({ id: started.id }).first()).lease_until > app.clock.now());
+    const db = suite.app.runtime.ctx.db;
+    await db('campaign_runs').where({ id: started.id }).update({ lease_until: new Date(suite.app.clock.now().getTime() - 1), due_at: suite.app.clock.now() });
+    suite.app.controllers!.wake();
+    await eventually('the run claimed again', async () => (await db('campaign_runs').where({ id: started.id }).first()).lease_until > suite.app.clock.now());
     answer();
     expect((await ended(started.id)).status).to.equal('done');
     expect((await summaryOf(started.id)).contacts).to.deep.equal({ total: 1, done: 0, no_answer: 0, skipped: 1 });
-    expect(system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id)).to.have.length(1);
+    expect(suite.system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id)).to.have.length(1);
   });
 
   it('reads a list of 1,000 with one bad entry of each kind: two left out, one result per skip reason, the rest waiting for their hours', async () => {
-    const other = await client.post('/v1/calls', { to: '+12025550160' });
-    await client.post('/v1/calls', { to: '+12025550160' });
-    expect(other.status).to.equal(201);
-    await app.runtime.ctx.db('do_not_call').insert({ tenant_id: (await app.runtime.ctx.db('calls').where({ id: other.body.id }).first()).tenant_id, number: '+12025550161', created_at: START });
+    for (let i = 0; i < 2; i++) expect((await suite.client.post('/v1/calls', { to: '+12025550160' })).status).to.equal(201);
+    await suite.app.runtime.ctx.db('do_not_call').insert({ tenant_id: suite.tenantId, number: '+12025550161', created_at: START });
     // 07:30 in Berlin: everyone's window opens at 09:00.
-    const campaign = await campaignOn(client, system, { timezone: 'Europe/Berlin' });
-    const contacts: any[] = Array.from({ length: 990 }, (_, i) => ({ contact_id: `p${i}`, name: `Person ${i}`, phone: `(202) 555-${String(1000 + i).padStart(4, '0')}` }));
+    const campaign = await campaignOn(suite.client, suite.system, { timezone: 'Europe/Berlin' });
+    const contacts: any[] = Array.from({ length: 987 }, (_, i) => ({ contact_id: `p${i}`, name: `Person ${i}`, phone: `(202) 555-${String(1000 + i).padStart(4, '0')}` }));
     contacts.push(
       { name: 'No id', phone: '+12025550150' },
       { contact_id: 'p0', phone: '+12025550151' },
       { contact_id: 'bad-phone', phone: 'call me maybe' },
       { contact_id: 'bad-context', phone: '+12025550152', context: { notes: 'x'.repeat(9 * 1024) } },
+      { contact_id: 'bad-zone', phone: '+12025550153', timezone: 'Mars/Olympus' },
+      { contact_id: 'long-name', name: 'N'.repeat(101), phone: '+12025550154' },
       { contact_id: 'abroad', phone: '+44 20 7183 8750' },
+      { contact_id: 'emergency', phone: '911' },
       { contact_id: 'opted-out', phone: '+12025550161' },
       { contact_id: 'called-enough', phone: '+12025550160' },
       { contact_id: 'asleep', phone: '+12025550162', timezone: 'Pacific/Kiritimati' },
@@ -113,16 +111,19 @@ describe('Campaign runs: the list from the customer system', function () {
       { contact_id: 'last', phone: '+12025550164' },
     );
     expect(contacts).to.have.length(1000);
-    system.lists.push({ status: 200, body: { contacts } });
+    suite.system.lists.push({ status: 200, body: { contacts } });
     const started = await run(campaign);
-    const skipped = await eventually('six skip results', () => {
-      const mine = system.results.filter((r) => r.run.id === started.id);
-      return mine.length >= 6 && mine;
+    const skipped = await eventually('nine skip results', () => {
+      const mine = suite.system.results.filter((r) => r.run.id === started.id);
+      return mine.length >= 9 && mine;
     });
     expect(Object.fromEntries(skipped.map((r: any) => [r.contact_id, r.skipped_reason]))).to.deep.equal({
       'bad-phone': 'invalid_phone',
       'bad-context': 'invalid_context',
+      'bad-zone': 'invalid_context',
+      'long-name': 'invalid_context',
       abroad: 'not_allowed',
+      emergency: 'not_allowed',
       'opted-out': 'do_not_call',
       'called-enough': 'outside_limits',
       asleep: 'outside_hours',
@@ -137,11 +138,11 @@ describe('Campaign runs: the list from the customer system', function () {
       status: 'skipped',
       skipped_reason: skipped[0].skipped_reason,
     });
-    const counted = (await client.get(`/v1/campaign-runs/${started.id}`)).body.contacts;
-    expect(counted).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 6, pending: 992, unfinished: 0 });
-    const stopped = await client.post(`/v1/campaign-runs/${started.id}/stop`, {});
-    expect(stopped.body.contacts).to.deep.include({ pending: 0, unfinished: 992 });
+    const counted = (await suite.client.get(`/v1/campaign-runs/${started.id}`)).body.contacts;
+    expect(counted).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 9, pending: 989, unfinished: 0 });
+    const stopped = await suite.client.post(`/v1/campaign-runs/${started.id}/stop`, {});
+    expect(stopped.body.contacts).to.deep.include({ pending: 0, unfinished: 989 });
     const summary = await summaryOf(started.id);
-    expect(summary.contacts).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 6, unfinished: 992 });
+    expect(summary.contacts).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 9, unfinished: 989 });
   });
 });

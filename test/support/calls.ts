@@ -70,7 +70,7 @@ export function callsReplicas(app: () => TestApp) {
       return replica;
     },
     async killAll(): Promise<void> {
-      for (const replica of started) await replica.kill();
+      for (const replica of started.splice(0)) await replica.kill();
     },
   };
 }

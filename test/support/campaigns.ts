@@ -67,8 +67,8 @@ export async function startCustomerSystem(secret: string, nowMs: () => number = 
 }
 
 export interface CampaignsApp extends CallsApp {
-  /** A company with the campaign features, its client, and its customer system. */
-  campaignCompany(settings?: TenantSettings): Promise<{ tenantId: string; client: Client; system: CustomerSystem; apiKey: string }>;
+  /** A company with the campaign features, owning `numbers` (the first its default), its client, and its customer system. */
+  campaignCompany(settings?: TenantSettings & { numbers?: string[] }): Promise<{ tenantId: string; agentId: string; client: Client; system: CustomerSystem; apiKey: string }>;
 }
 
 export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0] = {}): Promise<CampaignsApp> {
@@ -76,12 +76,12 @@ export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0
   const systems: CustomerSystem[] = [];
   return {
     ...app,
-    async campaignCompany(settings = {}) {
-      const company = await app.company();
+    async campaignCompany({ numbers, ...settings } = {}) {
+      const company = await app.company({ numbers });
       await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api', 'campaigns', 'ai_agents'], ...settings });
       const system = await startCustomerSystem(await webhookSecret(app.runtime.ctx, company.tenantId), () => app.clock.now().getTime());
       systems.push(system);
-      return { tenantId: company.tenantId, client: company.client, system, apiKey: company.apiKey };
+      return { tenantId: company.tenantId, agentId: company.agentId, client: company.client, system, apiKey: company.apiKey };
     },
     async close() {
       for (const system of systems) await system.close();
@@ -90,11 +90,15 @@ export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0
   };
 }
 
-/** A zone where it is about noon now: for controllers on the real clock, inside calling hours there all afternoon. */
-export function noonZone(): string {
-  const offset = 12 - new Date().getUTCHours();
+/** A zone where the hour is `hour` at `now` (a whole-hour offset, UTC-11 to UTC+12). */
+export function zoneAtHour(hour: number, now: Date): string {
+  const ahead = (hour - now.getUTCHours() + 24) % 24;
+  const offset = ahead > 12 ? ahead - 24 : ahead;
   return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
 }
+
+/** A zone where it is about noon now: for controllers on the real clock, inside calling hours there all afternoon. */
+export const noonZone = (): string => zoneAtHour(12, new Date());
 
 /** A connection to `system` and a campaign using it (the body's fields win). */
 export async function campaignOn(client: Client, system: CustomerSystem, body: Record<string, unknown> = {}): Promise<any> {

@@ -19,10 +19,10 @@ describe('Call slots and durations', () => {
 
   it('gives the slot back the moment a call ends, whatever its outcome', async () => {
     const { client } = await app.voiceCompany({ maxConcurrentCalls: 1 });
+    // Each call ends within milliseconds of ringing: the next one is accepted only if its slot came back.
     for (const to of [NUMBERS.busy, NUMBERS.fail, NUMBERS.noAnswer]) {
       const placed = await client.post('/v1/calls', { to });
       expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
-      expect((await client.post('/v1/calls', { to })).body.error.code).to.equal('tenant_busy');
       await finalResult(client, placed.body.id);
     }
     const ringing = await client.post('/v1/calls', { to: NUMBERS.longRing });

@@ -31,8 +31,8 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       expect(app.logs.join('')).to.not.include(SIGN_IN.value);
     });
 
-    it('refuses an address that is not https or not public with 422 invalid_base_url', async () => {
-      for (const base_url of ['http://crm.example.com', 'https://10.1.2.3', 'https://localhost:8443']) {
+    it('refuses an address that is not https or not public, or has credentials, a query or a fragment, with 422 invalid_base_url', async () => {
+      for (const base_url of ['http://crm.example.com', 'https://10.1.2.3', 'https://localhost:8443', 'https://crm:pa55@crm.example.com', 'https://crm.example.com/api?key=1', 'https://crm.example.com/#api']) {
         const res = await client.post('/v1/connections', { name: 'CRM', base_url });
         expect(res.status, base_url).to.equal(422);
         expect(res.body.error.code).to.equal('invalid_base_url');
@@ -42,14 +42,32 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
     it('refuses bad values with 422 invalid_<field> and unknown fields with 400 invalid_json', async () => {
       const cases: [Record<string, unknown>, number, string][] = [
         [{ name: '', base_url: system.url }, 422, 'invalid_name'],
+        [{ name: 'x'.repeat(101), base_url: system.url }, 422, 'invalid_name'],
+        [{ base_url: system.url }, 422, 'invalid_name'],
+        [{ name: 'x' }, 422, 'invalid_base_url'],
+        [{ name: 'x', base_url: 'not an address' }, 422, 'invalid_base_url'],
         [{ name: 'x', base_url: system.url, list_path: 'campaign/list' }, 422, 'invalid_list_path'],
+        [{ name: 'x', base_url: system.url, list_path: '/list?all=1' }, 422, 'invalid_list_path'],
+        [{ name: 'x', base_url: system.url, results_path: '/campaign results' }, 422, 'invalid_results_path'],
         [{ name: 'x', base_url: system.url, sign_in_header: { name: 'Bad Header', value: 'v' } }, 422, 'invalid_sign_in_header'],
+        [{ name: 'x', base_url: system.url, sign_in_header: { name: 'X-Token', value: 'a\r\nX-Injected: 1' } }, 422, 'invalid_sign_in_header'],
+        [{ name: 'x', base_url: system.url, sign_in_header: { name: 'X-Token' } }, 422, 'invalid_sign_in_header'],
+        // Headers every request sets itself: the sign-in header would be lost, or break the request.
+        ...['User-Agent', 'x-voice-signature', 'Webhook-Id', 'Host', 'Content-Length'].map(
+          (name): [Record<string, unknown>, number, string] => [{ name: 'x', base_url: system.url, sign_in_header: { name, value: 'v' } }, 422, 'invalid_sign_in_header'],
+        ),
         [{ name: 'x', base_url: system.url, password: 'x' }, 400, 'invalid_json'],
       ];
       for (const [body, status, code] of cases) {
         const res = await client.post('/v1/connections', body);
         expect([res.status, res.body.error?.code], JSON.stringify(body)).to.deep.equal([status, code]);
       }
+      const connection = (await client.post('/v1/connections', { name: 'CRM', base_url: system.url })).body;
+      for (const [body, code] of [[{ base_url: 'http://crm.example.com' }, 'invalid_base_url'], [{ name: '' }, 'invalid_name'], [{ results_path: 'results' }, 'invalid_results_path']] as const) {
+        const res = await client.patch(`/v1/connections/${connection.id}`, body);
+        expect([res.status, res.body.error?.code], `PATCH ${JSON.stringify(body)}`).to.deep.equal([422, code]);
+      }
+      expect((await client.get(`/v1/connections/${connection.id}`)).body).to.deep.equal(connection);
     });
 
     it('PATCH replaces the sign-in header and DELETE is refused with 409 connection_in_use while a campaign uses it', async () => {
@@ -83,22 +101,44 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       const other = await app.campaignCompany();
       const foreign = (await other.client.post('/v1/connections', { name: 'CRM', base_url: system.url })).body.id;
       const cases: [Record<string, unknown>, string][] = [
+        [{ name: '' }, 'invalid_name'],
+        [{ name: 'x'.repeat(101) }, 'invalid_name'],
+        [{ connection_id: undefined }, 'invalid_connection_id'],
+        [{ task: '' }, 'invalid_task'],
+        [{ task: 'x'.repeat(8001) }, 'invalid_task'],
+        [{ questions: [{ key: 'a', question: 'A?' }, { key: 'a', question: 'Again?' }] }, 'invalid_questions'],
+        [{ outcomes: [] }, 'invalid_outcomes'],
         [{ calling_hours: { start: '07:30', end: '20:00' } }, 'invalid_calling_hours'],
+        [{ calling_hours: { start: '09:00', end: '21:30' } }, 'invalid_calling_hours'],
         [{ calling_hours: { start: '18:00', end: '10:00' } }, 'invalid_calling_hours'],
         [{ max_attempts: 11 }, 'invalid_max_attempts'],
         [{ retry_after_minutes: 10 }, 'invalid_retry_after_minutes'],
         [{ concurrency: 0 }, 'invalid_concurrency'],
         [{ timezone: 'Mars/Olympus' }, 'invalid_timezone'],
         [{ schedule: { days: ['mon', 'mon'], start_time: '10:00', timezone: 'Europe/Berlin' } }, 'invalid_schedule'],
+        [{ schedule: { days: ['monday'], start_time: '10:00', timezone: 'Europe/Berlin' } }, 'invalid_schedule'],
+        [{ schedule: { days: ['mon'], start_time: '24:00', timezone: 'Europe/Berlin' } }, 'invalid_schedule'],
+        [{ schedule: { days: ['mon'], start_time: '10:00', timezone: 'Berlin' } }, 'invalid_schedule'],
+        [{ max_attempts: 0 }, 'invalid_max_attempts'],
+        [{ max_attempts: 2.5 }, 'invalid_max_attempts'],
+        [{ retry_after_minutes: 1441 }, 'invalid_retry_after_minutes'],
+        [{ concurrency: 101 }, 'invalid_concurrency'],
+        [{ leave_voicemail: 'yes' }, 'invalid_leave_voicemail'],
         [{ greeting: 'x'.repeat(1001) }, 'invalid_greeting'],
         [{ from: '12' }, 'invalid_from'],
+        [{ from: '+12025550199' }, 'invalid_from'],
         [{ agent_id: 'agt_00000000000000000000000000' }, 'invalid_agent_id'],
         [{ connection_id: foreign }, 'invalid_connection_id'],
       ];
+      const campaign = (await client.post('/v1/campaigns', { name: 'C', connection_id: connection })).body;
       for (const [fields, code] of cases) {
         const res = await client.post('/v1/campaigns', { name: 'C', connection_id: connection, ...fields });
         expect([res.status, res.body.error?.code], JSON.stringify(fields)).to.deep.equal([422, code]);
+        if (fields.connection_id === undefined) continue;
+        const patched = await client.patch(`/v1/campaigns/${campaign.id}`, fields);
+        expect([patched.status, patched.body.error?.code], `PATCH ${JSON.stringify(fields)}`).to.deep.equal([422, code]);
       }
+      expect((await client.get(`/v1/campaigns/${campaign.id}`)).body).to.deep.equal(campaign);
     });
 
     it('keeps the next scheduled start in the schedule\'s timezone', async () => {
@@ -174,6 +214,24 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
         expect((await value('stop_campaign_run', { run_id: run.id })).status).to.equal('stopped');
         const refused: any = await mcp.callTool({ name: 'stop_campaign_run', arguments: { run_id: run.id } });
         expect(refused.structuredContent.error.code).to.equal('run_ended');
+        const badNumber: any = await mcp.callTool({ name: 'start_campaign_run', arguments: { campaign_id: campaign.id, test: true, test_number: 'call me' } });
+        expect(badNumber.structuredContent.error.code).to.equal('invalid_test_number');
+      } finally {
+        await mcp.close();
+      }
+    });
+
+    it('answer module_off naming the campaigns feature to an account with MCP but not campaigns', async () => {
+      const company = await app.company();
+      await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api', 'ai_agents'] });
+      const mcp = new McpClient({ name: 'Test Agent', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${company.apiKey}` } } }));
+      try {
+        for (const [name, args] of [['list_campaigns', {}], ['start_campaign_run', { campaign_id: 'cmp_x' }], ['get_campaign_run', { run_id: 'run_x' }], ['stop_campaign_run', { run_id: 'run_x' }]] as const) {
+          const refused: any = await mcp.callTool({ name, arguments: args });
+          expect([refused.isError, refused.structuredContent.error.code], name).to.deep.equal([true, 'module_off']);
+          expect(refused.structuredContent.error.message, name).to.include('campaigns');
+        }
       } finally {
         await mcp.close();
       }
