@@ -35,6 +35,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         TWILIO_API_BASE: twilio.url,
         SWITCHBOARD_PUBLIC_URL: front.url,
         SWITCHBOARD_LEASE_SEC: '3',
+        // A placement the carrier never answers fails after this long.
+        SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500',
       },
     });
     front.forwardTo(app.url);
@@ -132,6 +134,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   for (const [what, forced, cause] of [
     ['answers 4xx', { status: 400, code: 21211, message: 'Invalid To' }, 'carrier_rejected'],
     ['answers 5xx', { status: 503 }, 'carrier_error'],
+    ['never answers', 'hang', 'carrier_timeout'],
   ] as const) {
     it(`fails the call with a clear hangup_cause when the carrier ${what} on placement`, async () => {
       twilio.failNextPlacement(forced);
@@ -141,6 +144,26 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal(cause);
     });
   }
+
+  it('a socket the carrier drops mid-reply ends the call as the carrier reports it, keeping what was said', async () => {
+    const to = '+12025550120';
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hello?');
+        await c.interruptAfter(1).catch(() => null);
+        await c.disconnect();
+      },
+    };
+    const task = 'A long story';
+    let release!: () => void;
+    const rest = new Promise<void>((resolve) => (release = resolve));
+    app.script(task, { chunks: ['Once upon ', 'a time there was a very long story.'], holdAfterFirst: rest });
+    const id = await place(to, task);
+    const result = await finalResult(client, id).finally(release);
+    expect(result.status).to.equal('completed');
+    expect(result.transcript[0]).to.deep.equal({ speaker: 'caller', text: 'Hello?' });
+  });
 
   it('steering and a hang-up over the API reach a call on the relay: the agent says the words, then the relay session ends', async () => {
     const to = '+12025550117';
