@@ -2,6 +2,7 @@
 // caller's speech into `prompt` text and speaks the `text` tokens sent back. The socket's process
 // leases the call while the socket lives, and the agent converses here as on any line.
 import type { WebSocket } from 'ws';
+import { sleep } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { callById, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
@@ -115,7 +116,7 @@ export class RelayLine implements Line, StreamingVoice {
 /** Keeps the leases of the calls this process's relay sockets conduct. */
 export class RelayLeases {
   private readonly held = new Set<string>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopped = new AbortController();
   /** What the agent's transfers dial through. */
   private readonly gateway: Gateway;
 
@@ -125,8 +126,17 @@ export class RelayLeases {
     readonly leaseMs: number,
   ) {
     this.gateway = createGateway(ctx.config, ctx.db, ctx.log);
-    this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(leaseMs / 3)));
-    this.timer.unref();
+    void this.heartbeats();
+  }
+
+  /** Renews the leases every third of a lease, by the clock, until closed. */
+  private async heartbeats(): Promise<void> {
+    const every = Math.max(50, Math.floor(this.leaseMs / 3));
+    for (;;) {
+      await sleep(this.ctx.clock, every, this.stopped.signal);
+      if (this.stopped.signal.aborted) return;
+      await this.renew();
+    }
   }
 
   private async renew(): Promise<void> {
@@ -150,12 +160,13 @@ export class RelayLeases {
     try {
       await conductRelayed(ctx, this.gateway, line, row, this.owner, signal);
       // The socket may close before the carrier reports the call's end: that report follows at once.
-      const deadline = Date.now() + CARRIER_REPORT_MS;
-      while (isLive((await callById(ctx.db, row.id))!.status) && Date.now() < deadline) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([signal.wait(), new Promise((resolve) => (timer = setTimeout(resolve, deadline - Date.now())))]);
-        clearTimeout(timer);
+      const waited = new AbortController();
+      const waitOver = sleep(ctx.clock, CARRIER_REPORT_MS, waited.signal).then(() => (waited.signal.aborted ? undefined : 'over'));
+      for (;;) {
+        if (!isLive((await callById(ctx.db, row.id))!.status)) break;
+        if ((await Promise.race([signal.wait(), waitOver])) === 'over') break;
       }
+      waited.abort();
     } finally {
       unsubscribe();
       this.held.delete(row.id);
@@ -167,6 +178,6 @@ export class RelayLeases {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.stopped.abort();
   }
 }
