@@ -243,6 +243,13 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       const res = await fetch(statusUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body });
       expect(res.status).to.equal(403);
     }
+    const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
+    const ringing = { CallSid: 'CA-unsigned', From: '+12025550150', To: OUR_NUMBER, CallStatus: 'ringing' };
+    for (const signature of [undefined, twilioSignature('another-token', voiceUrl, ringing)]) {
+      const res = await fetch(voiceUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body: new URLSearchParams(ringing) });
+      expect(res.status).to.equal(403);
+    }
+    expect(await app.runtime.ctx.db('calls').where({ carrier_sid: 'CA-unsigned' }).first()).to.equal(undefined);
     const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
     for (const signature of [null, 'bm90IGEgc2lnbmF0dXJl']) {
       const refused = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({}), signature }).catch((e) => e);
