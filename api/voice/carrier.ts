@@ -1,7 +1,7 @@
 // Twilio's requests to this deployment (SWITCHBOARD_CARRIER=twilio): the TwiML of an answered call,
-// its status callbacks, the end of its relay session, and the relay socket itself. Each is verified
-// by X-Twilio-Signature over the public address Twilio was given, and refused (403, nothing
-// changed) without it.
+// a number's voice webhook, status callbacks, the end of a relay session and of a transfer's <Dial>,
+// and the relay socket itself. Each is verified by X-Twilio-Signature over the public address
+// Twilio was given, and refused (403, nothing changed) without it.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { hostname } from 'node:os';
@@ -9,13 +9,16 @@ import type { Duplex } from 'node:stream';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Ctx } from '../../pkg/context.js';
-import { bindRelay, callById } from '../../pkg/store/calls.js';
-import { applyCallEvent, ending } from '../../pkg/voice/events.js';
-import { carrierPath, carrierUrl } from '../../pkg/voice/gateways/twilio/gateway.js';
+import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
+import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
+import { applyCallEvent, ending as endingOf } from '../../pkg/voice/events.js';
+import { carrierPath, carrierUrl, relaySocketUrl, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
 import { readRelayToken } from '../../pkg/voice/gateways/twilio/relay-token.js';
 import { isTwilioSignature } from '../../pkg/voice/gateways/twilio/signature.js';
-import { connectToRelay, hangUp } from '../../pkg/voice/gateways/twilio/twiml.js';
+import { dial, hangUp } from '../../pkg/voice/gateways/twilio/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
+import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
+import type { Transfer } from '../../pkg/voice/call-tools.js';
 import type { CallEvent } from '../../pkg/voice/state.js';
 
 /** How a final CallStatus ends the call (https://www.twilio.com/docs/voice/api/call-resource#call-status-values). */
@@ -27,6 +30,16 @@ const FINAL_STATUS: Record<string, { event: CallEvent; cause: string }> = {
 };
 
 const xml = (res: Response, body: string) => res.type('text/xml').send(body);
+
+/** The agent's transfer a relay session ended with (its handoffData, see RelayLine.handOff), if any. */
+function handedOffTransfer(handoffData: unknown): Transfer | null {
+  try {
+    const data = JSON.parse(String(handoffData ?? ''));
+    return data?.reason === 'transfer' && typeof data.target === 'string' ? { target: data.target, name: typeof data.name === 'string' ? data.name : null } : null;
+  } catch {
+    return null;
+  }
+}
 
 function verified(ctx: Ctx) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -51,30 +64,51 @@ export function carrierRouter(ctx: Ctx): Router {
       ctx.log.warn({ reason: read.refused }, 'answered call refused');
       return xml(res, hangUp());
     }
-    const machine = String(req.body?.AnsweredBy ?? '').startsWith('machine') ? 'true' : 'false';
-    const relay = carrierUrl(ctx.config, '/relay').replace(/^https:/, 'wss:');
-    xml(res, connectToRelay({ url: relay, parameters: { relay: token, machine }, action: carrierUrl(ctx.config, '/relay-ended') }));
+    xml(res, relayTwiml(ctx.config, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
+  });
+
+  // A call rings in on a number (its voice webhook): answered as the number is routed.
+  r.post('/voice', async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    xml(res, await answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') }));
   });
 
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
+  // A placed call's callback URL names the call; a number's (inbound calls) does not, so its CallSid does.
   r.post('/status', async (req, res) => {
-    const call = await callById(ctx.db, String(req.query.call ?? ''));
+    const call = req.query.call === undefined ? await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')) : await callById(ctx.db, String(req.query.call));
     const status = String(req.body?.CallStatus ?? '');
     if (call) {
       const now = ctx.clock.now();
+      // A call no process conducts (the carrier's alone) is made final by the controllers at once.
+      const ending = (cause: string) => ({ ...endingOf(call, now, cause), ...(call.lease_owner ? {} : { due_at: now }) });
       // Dialling began (call.initiated); a ringing report after it changes nothing more.
       if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
       else if (status === 'completed' && call.status === 'in-progress') {
-        await applyCallEvent(ctx, call.id, 'hang_up', ending(call, now, call.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
+        await applyCallEvent(ctx, call.id, 'hang_up', ending(call.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
       } else if (status === 'completed' && call.status === 'ringing') {
-        await applyCallEvent(ctx, call.id, 'no_answer', ending(call, now, 'no-answer'));
-      } else if (FINAL_STATUS[status]) await applyCallEvent(ctx, call.id, FINAL_STATUS[status].event, ending(call, now, FINAL_STATUS[status].cause));
+        await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
+      } else if (FINAL_STATUS[status]) await applyCallEvent(ctx, call.id, FINAL_STATUS[status].event, ending(FINAL_STATUS[status].cause));
     }
     res.status(204).end();
   });
 
-  // The relay session ended (the agent ended it, or the socket closed): nothing more is played.
-  r.post('/relay-ended', (_req, res) => xml(res, hangUp()));
+  // The relay session ended: the agent's transfer is dialled; otherwise (ended, or the socket closed) nothing more is played.
+  r.post('/relay-ended', async (req, res) => {
+    const transfer = req.body?.SessionStatus === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
+    const call = transfer && (await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')));
+    if (!transfer || !call) return xml(res, hangUp());
+    const action = carrierUrl(ctx.config, `/transfer-ended?${new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) })}`);
+    xml(res, dial({ to: transfer.target, callerId: call.direction === 'inbound' ? call.to_number : call.from_number, timeoutSec: TRANSFER_RING_SEC, action }));
+  });
+
+  // The transfer's <Dial> ended: ai.transfer says how it went, and the call ends.
+  r.post('/transfer-ended', async (req, res) => {
+    const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
+    const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
+    if (call) await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''));
+    xml(res, hangUp());
+  });
   return r;
 }
 
@@ -86,7 +120,7 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
   const path = `${carrierPath}/relay`;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== path) return;
-    const url = carrierUrl(ctx.config, '/relay').replace(/^https:/, 'wss:') + (req.url!.includes('?') ? req.url!.slice(req.url!.indexOf('?')) : '');
+    const url = relaySocketUrl(ctx.config) + (req.url!.includes('?') ? req.url!.slice(req.url!.indexOf('?')) : '');
     if (!isTwilioSignature(ctx.config.TWILIO_AUTH_TOKEN!, req.headers['x-twilio-signature'] as string | undefined, url)) {
       ctx.log.warn('relay socket refused: X-Twilio-Signature does not match');
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');

@@ -109,6 +109,9 @@ export async function getCall(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string
 
 export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).first();
 
+/** The call a carrier knows by `sid` (its CallSid). */
+export const callByCarrierSid = (db: Knex, sid: string): Promise<CallRow | undefined> => db('calls').where({ carrier_sid: sid }).first();
+
 /** callById, holding the row until the transaction `db` ends: a transition of the call waits for it, or it for the transition. */
 /** The call while it is live and leased to `owner`; undefined once it moved on (hung up by the API, the lease lost). */
 export async function heldLiveCall(db: Knex, id: string, owner: string): Promise<CallRow | undefined> {
@@ -290,6 +293,17 @@ export async function sweepCalls(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<{ inte
   ).rows;
   for (const row of [...interrupted, ...overtime]) await notify(ctx.db, CHANNELS.calls, row.id);
   return { interrupted, overtime };
+}
+
+/**
+ * `owner` lets go of a live call the carrier conducts on its own until `until` (a transfer it dials):
+ * no controller picks it up, and its end is reported by the carrier.
+ */
+export async function handCallToCarrier(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, owner: string, until: Date): Promise<void> {
+  const now = ctx.clock.now();
+  // Ended meanwhile (the carrier reported it while `owner` held it): due now, to be made final.
+  const due = ctx.db.raw(`case when status in (${LIVE.map(() => '?').join(', ')}) then ?::timestamptz else ?::timestamptz end`, [...LIVE, until, now]);
+  await ctx.db('calls').where({ id, lease_owner: owner }).update({ lease_owner: null, lease_until: until, due_at: due, updated_at: now });
 }
 
 /** Keep `owner`'s leases alive; returns the calls still live, whose slots the caller renews. */

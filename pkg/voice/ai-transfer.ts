@@ -32,6 +32,16 @@ export function transferStatus(rung: Exclude<Rung, { type: 'answered' | 'gone' }
   }
 }
 
+/** `ai.transfer`'s status for each DialCallStatus of the carrier's <Dial> (https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values). */
+const DIALLED: Record<string, string> = { completed: 'answered', answered: 'answered', busy: 'busy', 'no-answer': 'no-answer', failed: 'failed', canceled: 'canceled' };
+
+/** How the carrier's <Dial> of the agent's transfer went, reported as on the simulated network. */
+export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer, dialCallStatus: string): Promise<void> {
+  const status = DIALLED[dialCallStatus] ?? 'failed';
+  if (status === 'answered') await connectTransfer(ctx, row, transfer);
+  else await enqueueCallEvent(ctx, row, 'ai.transfer', { ai: { transfer: { ...transfer, status } } });
+}
+
 /** The target answered: the call is bridged to it, with ai.transfer (`answered`) and call.updated, in one transaction. */
 export async function connectTransfer(ctx: Ctx, row: CallRow, transfer: Transfer): Promise<CallRow> {
   const to = transfer.name ? `${transfer.name} (${transfer.target})` : transfer.target;

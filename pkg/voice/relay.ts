@@ -5,7 +5,9 @@ import type { WebSocket } from 'ws';
 import { sleep } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
-import { callById, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
+import { callById, handCallToCarrier, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
+import { TRANSFER_RING_SEC } from './ai-transfer.js';
+import type { Transfer } from './call-tools.js';
 import { EventQueue, type Line, type LineEvent, type Recorder, type StreamingVoice } from './gateways/gateway.js';
 import { finalizeCall } from './finalize.js';
 import { conductRelayed } from './run.js';
@@ -30,6 +32,8 @@ export class RelayLine implements Line, StreamingVoice {
   private prompt = '';
   private current: AbortController | null = null;
   private ended = false;
+  /** The agent's transfer the carrier dials once this session ended. */
+  handedOff: Transfer | null = null;
   readonly streaming = this;
 
   constructor(
@@ -106,6 +110,13 @@ export class RelayLine implements Line, StreamingVoice {
     throw new Error('a relay line carries no audio to record');
   }
 
+  /** Ends the relay session naming the target: the carrier's request at its end (<Connect action>) dials it. */
+  async handOff(transfer: Transfer): Promise<void> {
+    this.send({ type: 'end', handoffData: JSON.stringify({ reason: 'transfer', ...transfer }) });
+    this.ended = true;
+    this.handedOff = transfer;
+  }
+
   /** Ends the relay session; the carrier then ends the call and reports it. */
   async hangup(): Promise<void> {
     this.send({ type: 'end', handoffData: JSON.stringify({ reason: 'ended by Switchboard' }) });
@@ -159,6 +170,11 @@ export class RelayLeases {
     });
     try {
       await conductRelayed(ctx, this.gateway, line, row, this.owner, signal);
+      if (line.handedOff) {
+        // The carrier rings the target and bridges the call for as long as it may last; its status callback ends it.
+        const until = new Date(ctx.clock.now().getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
+        return await handCallToCarrier(ctx, row.id, this.owner, until);
+      }
       // The socket may close before the carrier reports the call's end: that report follows at once.
       const waited = new AbortController();
       const waitOver = sleep(ctx.clock, CARRIER_REPORT_MS, waited.signal).then(() => (waited.signal.aborted ? undefined : 'over'));

@@ -219,6 +219,11 @@ class CallSession extends BridgingCall {
    * until either hangs up. Otherwise ai.transfer says how it went and the agent, told, carries on.
    */
   private async transfer(transfer: Transfer): Promise<boolean> {
+    if (this.line.handOff) {
+      // The carrier dials the target itself; its <Dial> reports how it went (api/voice/carrier.ts).
+      await this.line.handOff(transfer);
+      return false;
+    }
     const ours = this.row.direction === 'inbound' ? this.row.to_number : this.row.from_number;
     const far = await this.gateway.dial({ callId: this.row.id, from: ours, to: transfer.target });
     let cancel = () => {};

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { SUMMARY_INSTRUCTION } from '../../pkg/agent/summary.js';
+import { agentRef } from '../../pkg/ids.js';
 import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import { TEST_ENCRYPTION_KEY, type Client, type TestApp } from './app.js';
@@ -80,6 +81,12 @@ export interface CallsApp extends TestApp {
   script(task: string, ...replies: ScriptedReply[]): void;
   /** A company with the voice_api feature (and any other settings), owning `numbers` (the first its default). */
   voiceCompany(settings?: TenantSettings & { numbers?: string[] }): ReturnType<TestApp['company']>;
+  /** A voice company owning `number` routed with `routing` (a function of its agent's agt_ id; null: no routing). */
+  routedCompany(
+    number: string,
+    routing: ((agent: string) => object) | null,
+    settings?: TenantSettings,
+  ): Promise<Awaited<ReturnType<TestApp['company']>> & { number: string; agent: string }>;
 }
 
 /** The call's task, or for an inbound call its caller's number: what its script is kept under. */
@@ -104,15 +111,25 @@ export async function startCallsApp(opts: Parameters<typeof startJobsApp>[0] = {
     const next = (task !== null ? scripts.get(task)?.shift() : undefined) ?? { content: 'Goodbye.' };
     return typeof next === 'function' ? next(request) : next;
   });
+  const voiceCompany: CallsApp['voiceCompany'] = async ({ numbers, ...settings } = {}) => {
+    const company = await app.company({ numbers });
+    await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], ...settings });
+    return company;
+  };
   return {
     ...app,
     script(task, ...replies) {
       scripts.set(task, replies);
     },
-    async voiceCompany({ numbers, ...settings } = {}) {
-      const company = await app.company({ numbers });
-      await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], ...settings });
-      return company;
+    voiceCompany,
+    async routedCompany(number, routing, settings = {}) {
+      const company = await voiceCompany({ numbers: [number], ...settings });
+      const agent = agentRef(company.agentId);
+      if (routing) {
+        const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: routing(agent) });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
+      return { ...company, number, agent };
     },
   };
 }

@@ -23,7 +23,7 @@ import { reachStep } from './reach.js';
 import type { RoutingStep } from './steps.js';
 
 /** Said when an ai step names no greeting. */
-const DEFAULT_GREETING = 'Hello, how can I help you?';
+export const DEFAULT_GREETING = 'Hello, how can I help you?';
 
 /** A voicemail ends after this much silence, as a recorder's timeout does, or once MAX_VOICEMAIL_SEC are recorded. */
 const VOICEMAIL_SILENCE_MS = 5000;

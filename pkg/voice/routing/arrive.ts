@@ -14,6 +14,16 @@ interface Arrival {
   from: string;
   /** The simulated caller's script; null for a real caller. */
   caller: CallerScript | null;
+  /** A call the carrier's voice webhook answers: no controller picks it up before `until`. */
+  carried?: Carried;
+}
+
+/** A call ringing in through a carrier: its sid, who takes it, and when it is due if nobody bound it. */
+export interface Carried {
+  carrierSid: string;
+  agentId: string | null;
+  greeting: string | null;
+  until: Date;
 }
 
 /**
@@ -40,6 +50,14 @@ export async function ringIn(ctx: Ctx, arrival: Arrival, account?: string): Prom
       updated_at: now,
       ringing_at: now,
       due_at: now,
+      ...(arrival.carried && {
+        carrier_sid: arrival.carried.carrierSid,
+        agent_id: arrival.carried.agentId,
+        greeting: arrival.carried.greeting,
+        // Held as if leased, so the controllers leave it to the carrier until then.
+        lease_until: arrival.carried.until,
+        due_at: arrival.carried.until,
+      }),
     });
     await enqueueCallEvent({ ...ctx, db: trx }, call, 'call.initiated');
     return call;

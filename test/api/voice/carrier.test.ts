@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { agentRef } from '../../../pkg/ids.js';
+import { updateTenant } from '../../../pkg/store/tenants.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
@@ -241,6 +243,13 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       const res = await fetch(statusUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body });
       expect(res.status).to.equal(403);
     }
+    const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
+    const ringing = { CallSid: 'CA-unsigned', From: '+12025550150', To: OUR_NUMBER, CallStatus: 'ringing' };
+    for (const signature of [undefined, twilioSignature('another-token', voiceUrl, ringing)]) {
+      const res = await fetch(voiceUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body: new URLSearchParams(ringing) });
+      expect(res.status).to.equal(403);
+    }
+    expect(await app.runtime.ctx.db('calls').where({ carrier_sid: 'CA-unsigned' }).first()).to.equal(undefined);
     const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
     for (const signature of [null, 'bm90IGEgc2lnbmF0dXJl']) {
       const refused = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({}), signature }).catch((e) => e);
@@ -265,5 +274,129 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     }
     const after = (await client.get(`/v1/calls/${id}`)).body;
     expect(after, JSON.stringify(after)).to.include({ status: 'completed' });
+  });
+
+  describe('inbound calls on a Twilio number (POST /v1/carrier/twilio/voice)', () => {
+    let numbers = 0;
+    const routed = (routing: ((agent: string) => object) | null) => app.routedCompany(`+1202555${4000 + numbers++}`, routing, { eventsUrl: EVENTS_URL });
+    let callers = 0;
+    /** A caller with a number of its own (its agent's replies are scripted by it) rings `to` through the stand-in. */
+    const ringIn = (to: string, caller?: Parameters<TwilioStandIn['ringIn']>[0]['caller']) => {
+      const from = `+1202555${5000 + callers++}`;
+      const call = twilio.ringIn({ to, from, voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status`, caller });
+      return { from, call };
+    };
+    const callOn = (c: Client, number: string) =>
+      eventually('the inbound call', async () => (await c.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined);
+
+    it('answers an ai step over the relay: the agent greets and converses, with call.* and ai.* events as on the simulator', async () => {
+      const { client: own, number } = await routed((agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme.' }));
+      const heard: string[] = [];
+      const { from, call } = ringIn(number, async (c) => {
+        heard.push((await c.reply()).text);
+        c.say('What are your hours?');
+        heard.push((await c.reply()).text);
+        await c.hangUp();
+      });
+      app.script(from, { content: 'We are open nine to five.' });
+      const id = await callOn(own, number);
+      const result = await finalResult(own, id);
+      await call.done;
+      expect(heard).to.deep.equal(['Thanks for calling Acme.', 'We are open nine to five.']);
+      expect(result.transcript).to.deep.equal([
+        { speaker: 'agent', text: 'Thanks for calling Acme.' },
+        { speaker: 'caller', text: 'What are your hours?' },
+        { speaker: 'agent', text: 'We are open nine to five.' },
+      ]);
+      const record = (await own.get(`/v1/calls/${id}`)).body;
+      expect(record).to.include({ direction: 'inbound', from, to: number, status: 'completed', handler: 'ai', hangup_cause: 'caller_hangup' });
+      expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(call.conversationRelays[0]!.attributes.url).to.equal(`${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`);
+    });
+
+    it('refuses a call to a number no account has with <Reject/>, keeping no record', async () => {
+      const { call } = ringIn('+12025559999');
+      await call.done;
+      expect(call.statusCallbacks.at(-1)).to.include({ CallStatus: 'no-answer' });
+      expect(call.relays).to.have.length(0);
+      expect(await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first()).to.equal(undefined);
+    });
+
+    it('a number without routing ends the call not_routed, never answered', async () => {
+      const { client: own, number } = await routed(null);
+      const { call } = ringIn(number);
+      await call.done;
+      const id = await callOn(own, number);
+      const result = await finalResult(own, id);
+      expect(result.status).to.equal('no-answer');
+      expect((await own.get(`/v1/calls/${id}`)).body).to.include({ direction: 'inbound', hangup_cause: 'not_routed' });
+      expect(call.relays).to.have.length(0);
+      expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
+    });
+
+    it('a step the carrier does not play yet (a menu) reaches the account\'s default agent', async () => {
+      const { client: own, number, agentId, tenantId } = await routed((agent) => ({ type: 'menu', prompt: 'Press 1 for sales.', options: { '1': { type: 'ai', agent_id: agent } }, fallback: { type: 'ai', agent_id: agent } }));
+      await updateTenant(app.runtime.ctx, tenantId, { defaultAgentId: agentId });
+      let greeting = '';
+      const { call } = ringIn(number, async (c) => {
+        greeting = (await c.reply()).text;
+        await c.hangUp();
+      });
+      const id = await callOn(own, number);
+      await finalResult(own, id);
+      await call.done;
+      expect(greeting).to.equal('Hello, how can I help you?');
+      const record = (await own.get(`/v1/calls/${id}`)).body;
+      expect(record).to.include({ status: 'completed', handler: 'ai' });
+      expect(record.ai).to.deep.equal({ agent_id: agentRef(agentId) });
+    });
+
+    it('a transfer step answers <Dial> to its number; the caller\'s hang-up ends the call', async () => {
+      const { client: own, number } = await routed(() => ({ type: 'transfer', to: '+12025550131' }));
+      twilio.phones['+12025550131'] = { answer: 'human' };
+      const { call } = ringIn(number);
+      await call.done;
+      expect(call.dialled).to.deep.equal([{ to: '+12025550131', callerId: number, timeout: '30', status: 'completed' }]);
+      const id = await callOn(own, number);
+      const result = await finalResult(own, id);
+      expect(result.status).to.equal('completed');
+      expect((await own.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'caller_hangup' });
+    });
+  });
+
+  describe('the agent\'s transfer_call on a relay call', () => {
+    for (const [what, scenario, status] of [
+      ['answered', { answer: 'human' }, 'answered'],
+      ['busy', { answer: 'busy' }, 'busy'],
+    ] as const) {
+      it(`ends the relay session with the target in handoffData, and <Dial>s it: ai.transfer ${status}`, async () => {
+        const to = status === 'answered' ? '+12025550121' : '+12025550122';
+        const target = status === 'answered' ? '+12025550132' : '+12025550133';
+        twilio.phones[target] = scenario;
+        let end: any;
+        twilio.phones[to] = {
+          answer: 'human',
+          caller: async (c) => {
+            c.say('Can I talk to sales?');
+            await c.reply();
+            end = await c.nextOf('end');
+          },
+        };
+        const task = `Transfer to sales, ${what}`;
+        app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+        const id = await place(to, task);
+        const result = await finalResult(client, id);
+        const carried = twilio.calls.find((c) => c.params.To === to)!;
+        await carried.done;
+        expect(JSON.parse(end.handoffData)).to.deep.equal({ reason: 'transfer', target, name: 'Sales' });
+        expect(carried.dialled).to.deep.equal([{ to: target, callerId: OUR_NUMBER, timeout: '30', status: status === 'answered' ? 'completed' : 'busy' }]);
+        expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Connecting you to sales now.' });
+        const events = await outboxOf(app, id);
+        const transfers = events.filter((e) => e.type === 'ai.transfer');
+        expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status }]);
+        expect(result.status).to.equal('completed');
+        if (status === 'answered') expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` });
+      });
+    }
   });
 });

@@ -27,16 +27,8 @@ describe('Inbound calls on the simulated network', function () {
 
   let numbers = 0;
   /** A company with events on, owning one number routed with `routing` (a function of its agent's agt_ id). */
-  async function routed(routing: ((agent: string) => object) | null, settings: { maxConcurrentCalls?: number; messageWebhookUrl?: string } = {}) {
-    const number = `+1202555${2000 + numbers++}`;
-    const company = await app.voiceCompany({ eventsUrl: EVENTS_URL, numbers: [number], ...settings });
-    const agent = agentRef(company.agentId);
-    if (routing) {
-      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: routing(agent) });
-      expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    }
-    return { ...company, number, agent };
-  }
+  const routed = (routing: ((agent: string) => object) | null, settings: { maxConcurrentCalls?: number; messageWebhookUrl?: string } = {}) =>
+    app.routedCompany(`+1202555${2000 + numbers++}`, routing, { eventsUrl: EVENTS_URL, ...settings });
 
   let callers = 0;
   /** A simulated caller with a number of its own, so its agent's replies can be scripted by it. */

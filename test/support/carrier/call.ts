@@ -9,6 +9,8 @@
 //   https://www.twilio.com/docs/voice/answering-machine-detection (AnsweredBy, AsyncAmd)
 //   https://www.twilio.com/docs/voice/twiml/connect (action attribute)
 //   https://www.twilio.com/docs/voice/twiml/connect/conversationrelay (attributes, <Parameter>)
+//   https://www.twilio.com/docs/voice/twiml/dial (action, callerId, timeout; DialCallStatus, DialCallSid, DialCallDuration)
+//   https://www.twilio.com/docs/voice/twiml/reject (first verb: never answered, busy or no-answer by `reason`)
 import { randomBytes } from 'node:crypto';
 import { RelayCaller, RelayRefused, type RelayEnd } from './relay-caller.js';
 import { parseTwiml, type TwimlElement } from './twiml.js';
@@ -49,6 +51,16 @@ export type Redirect = { twiml: string } | { url: string; method: string };
 export interface CallContext {
   accountSid: string;
   authToken: string;
+  /** How each number a <Dial> rings behaves; a number not listed does not answer. */
+  phones: Record<string, Scenario>;
+}
+
+/** A number a <Dial> rang, and how that went (its DialCallStatus). */
+export interface Dialled {
+  to: string;
+  callerId: string | undefined;
+  timeout: string | undefined;
+  status: string;
 }
 
 const FINAL = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
@@ -67,6 +79,8 @@ export class CarrierCall {
   readonly relays: RelayCaller[] = [];
   /** The attributes of each <ConversationRelay> run, with its <Parameter>s. */
   readonly conversationRelays: { attributes: Record<string, string>; parameters: Record<string, string> }[] = [];
+  /** The numbers <Dial> rang, in order. */
+  readonly dialled: Dialled[] = [];
   /** What the caller heard spoken by <Say> and welcome greetings. */
   readonly said: string[] = [];
   /** What went wrong as Twilio would log it (bad TwiML, unreachable URLs, refused sockets, script failures). */
@@ -170,6 +184,8 @@ export class CarrierCall {
   private async ringIn() {
     this.status = 'ringing';
     const twiml = await this.fetchTwiml('voice', String(this.params.VoiceUrl), 'POST');
+    const rejected = twiml === undefined ? undefined : this.rejection(twiml);
+    if (rejected) return this.finish(rejected);
     this.answer();
     await this.runTwiml(twiml);
     await this.finish('completed');
@@ -246,6 +262,17 @@ export class CarrierCall {
     return this.answeredMs === undefined ? 0 : Math.round(((this.endedMs ?? Date.now()) - this.answeredMs) / 1000);
   }
 
+  /** The status a ringing call ends with when the document's first verb is <Reject>. */
+  private rejection(twiml: string): string | undefined {
+    try {
+      const first = parseTwiml(twiml).children[0];
+      if (first?.name === 'Reject') return first.attributes.reason === 'busy' ? 'busy' : 'no-answer';
+    } catch {
+      // A document that does not parse is reported when it runs.
+    }
+    return undefined;
+  }
+
   /** Runs TwiML, then whatever TwiML the REST API gave meanwhile, until none is left or the call hung up. */
   private async runTwiml(twiml: string | undefined) {
     let next = twiml;
@@ -275,7 +302,14 @@ export class CarrierCall {
         case 'Play':
           break;
         case 'Hangup':
+        case 'Reject':
           return;
+        case 'Dial': {
+          const next = await this.playDial(verb);
+          // With an action URL, its answer replaces the rest of this document.
+          if (verb.attributes.action) return next === undefined ? undefined : this.execute(next, generation);
+          break;
+        }
         case 'Redirect': {
           const next = await this.fetchTwiml('twiml', verb.text, verb.attributes.method ?? 'POST');
           return next === undefined ? undefined : this.execute(next, generation);
@@ -321,6 +355,18 @@ export class CarrierCall {
     const answer = await this.request('action', connect.attributes.method ?? 'POST', action, params);
     // After a hang-up the action request only reports; its TwiML is not played.
     return this.hungUp ? undefined : this.twimlOf(answer);
+  }
+
+  /** <Dial>: rings the number as its scenario says (a person answers, talks and hangs up), then the action request. */
+  private async playDial(verb: TwimlElement): Promise<string | undefined> {
+    const to = (verb.children.find((c) => c.name === 'Number')?.text ?? verb.text).trim();
+    const answer = (this.context.phones[to] ?? { answer: 'no-answer' }).answer;
+    const status = answer === 'human' || answer === 'machine' ? 'completed' : answer === 'ring' ? 'no-answer' : answer;
+    this.dialled.push({ to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status });
+    const action = verb.attributes.action;
+    if (!action) return undefined;
+    const params = { ...this.standardParams(), DialCallStatus: status, DialCallSid: sid('CA'), DialCallDuration: status === 'completed' ? '1' : '0' };
+    return this.twimlOf(await this.request('action', verb.attributes.method ?? 'POST', action, params));
   }
 
   private async relaySession(attributes: Record<string, string>, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {

@@ -68,7 +68,13 @@ async function startApplication(): Promise<Application> {
       const params = formParams(body);
       const signed = isValidTwilioSignature(AUTH_TOKEN, req.headers['x-twilio-signature'] as string, `${app.url}${req.url}`, params);
       app.requests.push({ path: req.url ?? '', params, signed });
-      const twiml = req.url === '/twiml' ? app.twiml : req.url === '/action' ? '<Response><Say>Goodbye.</Say><Hangup/></Response>' : '';
+      const twiml = {
+        '/twiml': app.twiml,
+        '/action': '<Response><Say>Goodbye.</Say><Hangup/></Response>',
+        '/reject': '<Response><Reject reason="busy"/><Say>Never said.</Say></Response>',
+        '/dial': `<Response><Dial action="${app.url}/dialled" callerId="${FROM}" timeout="20">${BUSY}</Dial><Say>Never said.</Say></Response>`,
+        '/dialled': '<Response><Say>Sorry, the line is busy.</Say><Hangup/></Response>',
+      }[req.url ?? ''] ?? '';
       res.writeHead(signed ? 200 : 403, { 'Content-Type': 'text/xml' }).end(twiml);
     });
   });
@@ -348,5 +354,23 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
       expect(refused.status).to.equal(403);
     }
     expect(app.refusedHandshakes).to.equal(2);
+  });
+
+  it('rings in and is refused by a first <Reject>: never answered, ended busy for reason="busy"', async () => {
+    const call = twilio.ringIn({ to: FROM, from: HUMAN, voiceUrl: `${app.url}/reject`, statusCallback: `${app.url}/status` });
+    await call.done;
+    expect(call.statusCallbacks.map((c) => c.CallStatus)).to.deep.equal(['busy']);
+    expect(call.said).to.deep.equal([]);
+    expect(call.toResource().start_time).to.equal(null);
+  });
+
+  it('<Dial>s a number as its scenario says, then posts DialCallStatus to the action and plays its answer', async () => {
+    const call = twilio.ringIn({ to: FROM, from: HUMAN, voiceUrl: `${app.url}/dial` });
+    await call.done;
+    expect(call.dialled).to.deep.equal([{ to: BUSY, callerId: FROM, timeout: '20', status: 'busy' }]);
+    const action = app.requests.find((r) => r.path === '/dialled')!;
+    expect(action.signed).to.equal(true);
+    expect(action.params).to.include({ CallSid: call.sid, DialCallStatus: 'busy', DialCallDuration: '0' });
+    expect(call.said).to.deep.equal(['Sorry, the line is busy.']);
   });
 });

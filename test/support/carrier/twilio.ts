@@ -108,7 +108,7 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
   const calls: CarrierCall[] = [];
   const phones = { ...options.phones };
   const forced: ForcedAnswer[] = [];
-  const context = { accountSid, authToken };
+  const context = { accountSid, authToken, phones };
   const base = `/${API_VERSION}/Accounts/${accountSid}/Calls`;
 
   const findCall = (sid: string, path: string) => {

@@ -10,6 +10,7 @@ import { isLive } from '../../state.js';
 import type { Gateway, Line, LineEvent, Recorder } from '../gateway.js';
 import { hangUpCall, placeCall, type TwilioAccount } from './rest.js';
 import { relayToken } from './relay-token.js';
+import { connectToRelay } from './twiml.js';
 
 /** How long a placed call may ring before the carrier gives up. */
 const RING_SEC = 30;
@@ -29,6 +30,13 @@ export function twilioAccount(config: Config): TwilioAccount {
 
 /** The public address of a carrier endpoint. */
 export const carrierUrl = (config: Config, path: string): string => `${publicUrl(config)}${carrierPath}${path}`;
+
+/** The relay socket's address (wss://). */
+export const relaySocketUrl = (config: Config): string => carrierUrl(config, '/relay').replace(/^https:/, 'wss:');
+
+/** The TwiML of an answered call: connected to the relay socket, which learns the call from `token`. */
+export const relayTwiml = (config: Config, token: string, machine: boolean): string =>
+  connectToRelay({ url: relaySocketUrl(config), parameters: { relay: token, machine: String(machine) }, action: carrierUrl(config, '/relay-ended') });
 
 /** A call the carrier conducts: nothing comes from it here; the row says how it goes. */
 class CarriedLine implements Line {
