@@ -12,6 +12,7 @@ import * as m009 from './migrations/009_agent_calls.js';
 import * as m010 from './migrations/010_message_recordings.js';
 import * as m011 from './migrations/011_queue_member_busy.js';
 import * as m012 from './migrations/012_carrier.js';
+import * as m013 from './migrations/013_carrier_sid.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '010_message_recordings': m010,
   '011_queue_member_busy': m011,
   '012_carrier': m012,
+  '013_carrier_sid': m013,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

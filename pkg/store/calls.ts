@@ -112,13 +112,13 @@ export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => 
 /** The call a carrier knows by `sid` (its CallSid). */
 export const callByCarrierSid = (db: Knex, sid: string): Promise<CallRow | undefined> => db('calls').where({ carrier_sid: sid }).first();
 
-/** callById, holding the row until the transaction `db` ends: a transition of the call waits for it, or it for the transition. */
 /** The call while it is live and leased to `owner`; undefined once it moved on (hung up by the API, the lease lost). */
 export async function heldLiveCall(db: Knex, id: string, owner: string): Promise<CallRow | undefined> {
   const row = await callById(db, id);
   return row && row.lease_owner === owner && LIVE.includes(row.status) ? row : undefined;
 }
 
+/** callById, holding the row until the transaction `db` ends: a transition of the call waits for it, or it for the transition. */
 export const lockCallById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).forUpdate().first();
 
 export async function findByIdempotencyKey(db: Knex, tenantId: string, key: string): Promise<CallRow | undefined> {

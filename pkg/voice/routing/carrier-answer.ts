@@ -4,6 +4,7 @@
 import type { Ctx } from '../../context.js';
 import { agentRef, parseAgentRef } from '../../ids.js';
 import { findNumber } from '../../store/phone-numbers.js';
+import { callByCarrierSid } from '../../store/calls.js';
 import { getTenant } from '../../store/tenants.js';
 import { TRANSFER_RING_SEC } from '../ai-transfer.js';
 import { applyCallEvent, ending } from '../events.js';
@@ -13,6 +14,8 @@ import { dial, reject } from '../gateways/twilio/twiml.js';
 import { DEFAULT_GREETING } from './answer.js';
 import { ringIn } from './arrive.js';
 import type { RoutingStep } from './steps.js';
+
+const UNIQUE_VIOLATION = '23505';
 
 /** How long the relay parameter of an answered call stays good: the carrier opens the socket at once. */
 const RELAY_TOKEN_MS = 60_000;
@@ -34,7 +37,13 @@ export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: stri
   const until = new Date(now.getTime() + RELAY_TOKEN_MS);
   const agentId = step?.type === 'ai' ? parseAgentRef(step.agent_id) : null;
   const greeting = step?.type === 'ai' ? (step.greeting ?? DEFAULT_GREETING) : null;
-  const row = await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until } });
+  // The carrier may ask again for a call it already rang in (a retry): it is the same call, answered again.
+  const row =
+    (await callByCarrierSid(ctx.db, call.callSid)) ??
+    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until } }).catch(async (err) => {
+      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+      return (await callByCarrierSid(ctx.db, call.callSid))!;
+    }));
   if (!step) {
     // Nobody is there to answer a number without routing: the controllers make the call final now.
     await applyCallEvent(ctx, row.id, 'no_answer', { ...ending(row, now, 'not_routed'), due_at: now });

@@ -289,6 +289,24 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const callOn = (c: Client, number: string) =>
       eventually('the inbound call', async () => (await c.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined);
 
+    it('answers a voice webhook the carrier repeats for one call with the same call, stored once', async () => {
+      const { number } = await routed((agent) => ({ type: 'ai', agent_id: agent }));
+      const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
+      const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-repeated-webhook', From: '+12025550151', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+      const ask = () =>
+        fetch(voiceUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, voiceUrl, ringing) },
+          body: new URLSearchParams(ringing),
+        });
+      const answers = await Promise.all([ask(), ask(), ask()]);
+      for (const answer of answers) {
+        expect(answer.status).to.equal(200);
+        expect(await answer.text()).to.include('<ConversationRelay');
+      }
+      expect(await app.runtime.ctx.db('calls').where({ carrier_sid: 'CA-repeated-webhook' })).to.have.length(1);
+    });
+
     it('answers an ai step over the relay: the agent greets and converses, with call.* and ai.* events as on the simulator', async () => {
       const { client: own, number } = await routed((agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme.' }));
       const heard: string[] = [];
