@@ -18,6 +18,9 @@ import { isLive } from './state.js';
 /** How long a call whose socket closed waits for the carrier's report of its end. */
 const CARRIER_REPORT_MS = 10_000;
 
+/** How long after a key press more digits still belong to the same entry. */
+const KEYS_GAP_MS = 1500;
+
 /** Messages from the carrier (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). */
 type CarrierMessage =
   | { type: 'prompt'; voicePrompt: string; last?: boolean }
@@ -32,13 +35,16 @@ export class RelayLine implements Line, StreamingVoice {
   private prompt = '';
   private current: AbortController | null = null;
   private ended = false;
+  /** Digits pressed since the last entry, and the end of the wait for more. */
+  private keys = '';
+  private cancelKeys: () => void = () => {};
   /** The agent's transfer the carrier dials once this session ended. */
   handedOff: Transfer | null = null;
   readonly streaming = this;
 
   constructor(
     private readonly socket: WebSocket,
-    private readonly ctx: Pick<Ctx, 'log' | 'metrics'>,
+    private readonly ctx: Pick<Ctx, 'log' | 'metrics' | 'clock'>,
     machine: boolean,
     private readonly callId: string,
     /** The carrier's ringing report has not arrived yet: the call rang all the same. */
@@ -49,6 +55,7 @@ export class RelayLine implements Line, StreamingVoice {
     socket.on('message', (data) => this.received(data.toString()));
     socket.on('close', () => {
       this.ended = true;
+      this.cancelKeys();
       this.current?.abort();
       this.events.push({ type: 'lost' });
     });
@@ -69,7 +76,7 @@ export class RelayLine implements Line, StreamingVoice {
         this.prompt = '';
         return;
       case 'dtmf':
-        return this.events.push({ type: 'keys', keys: message.digit });
+        return this.keyPressed(message.digit);
       case 'interrupt':
         // The model stops now; what was heard is written once the turn has stopped.
         this.current?.abort();
@@ -78,6 +85,16 @@ export class RelayLine implements Line, StreamingVoice {
         this.ctx.metrics.carrierErrors.inc({ carrier: 'twilio' });
         return void this.ctx.log.warn({ callId: this.callId, description: message.description }, 'the carrier reported a relay error');
     }
+  }
+
+  /** The carrier sends one digit a message: digits pressed in quick succession are one entry. */
+  private keyPressed(digit: string): void {
+    this.keys += digit;
+    this.cancelKeys();
+    this.cancelKeys = this.ctx.clock.setTimer(KEYS_GAP_MS, () => {
+      this.events.push({ type: 'keys', keys: this.keys });
+      this.keys = '';
+    });
   }
 
   private send(message: object): void {

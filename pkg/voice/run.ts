@@ -257,8 +257,8 @@ class CallSession extends BridgingCall {
       case 'speech':
         return this.heard(event.text);
       case 'keys':
-        // The agent listens for words; keys pressed while it talks are not for it.
-        return true;
+        // Keys pressed reach the agent as the caller's words do.
+        return this.heard(`[pressed ${event.keys}]`);
       case 'interrupted':
         await this.interrupted(event.heard);
         return true;

@@ -122,6 +122,27 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect(JSON.stringify(second.messages)).to.include('they heard only: \\"Our big \\"');
   });
 
+  it('gives the agent the keys the caller presses, digits in quick succession as one entry', async () => {
+    const to = '+12025550123';
+    let answer = '';
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('I have my order number.');
+        await c.reply();
+        c.press('42');
+        answer = (await c.reply()).text;
+        await c.hangUp();
+      },
+    };
+    const task = 'Take the order number';
+    app.script(task, { content: 'Please key it in.' }, { content: 'Order 42, thank you.' });
+    const id = await place(to, task);
+    const result = await finalResult(client, id);
+    expect(answer).to.equal('Order 42, thank you.');
+    expect(result.transcript.map((t: { text: string }) => t.text)).to.include('[pressed 42]');
+  });
+
   it('ends a call the carrier reports busy or unanswered, with its cause', async () => {
     twilio.phones['+12025550113'] = { answer: 'busy' };
     twilio.phones['+12025550114'] = { answer: 'no-answer' };

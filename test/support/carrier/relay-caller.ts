@@ -150,6 +150,8 @@ export class RelayCaller {
 
   /** The caller presses keys: one `dtmf` message per digit, when DTMF detection is on. */
   press(digits: string): void {
+    // What the application says next answers the keys, as it would a prompt.
+    this.turnStart = this.received.length;
     if (this.enabled.dtmf) for (const digit of digits) this.send({ type: 'dtmf', digit });
   }
 
