@@ -18,6 +18,7 @@ import { campaignOn, noonZone, startCustomerSystem } from '../support/campaigns.
 import { createScratchDatabase } from '../support/database.js';
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
+import { peakOverlap } from './stats.js';
 
 const PEOPLE = 1000;
 const CAMPAIGN_CONCURRENCY = 100;
@@ -36,15 +37,6 @@ const people = () =>
     phone: `+1${AREA_CODES[Math.floor(i / 100)]}55501${String(i % 100).padStart(2, '0')}`,
     context: { plan: i % 2 ? 'silver' : 'gold' },
   }));
-
-/** The most intervals open at one instant. */
-function peakOverlap(intervals: { start: number; end: number }[]): number {
-  const edges = intervals.flatMap((c) => [{ at: c.start, d: 1 }, { at: c.end, d: -1 }]).sort((a, b) => a.at - b.at || a.d - b.d);
-  let open = 0;
-  let peak = 0;
-  for (const e of edges) peak = Math.max(peak, (open += e.d));
-  return peak;
-}
 
 async function measure(app: TestApp) {
   const { client, tenantId } = await app.company({ credits: 1e9 });

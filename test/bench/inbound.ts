@@ -14,7 +14,7 @@ import { agentRef } from '../../pkg/ids.js';
 import { updateTenant } from '../../pkg/store/tenants.js';
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
-import { stats } from './stats.js';
+import { peakOverlap, stats } from './stats.js';
 
 const NUMBER = '+12025550190';
 const QUICK_CALLS = 300;
@@ -28,15 +28,6 @@ interface CallTimes {
   created_at: Date;
   answered_at: Date | null;
   ended_at: Date | null;
-}
-
-/** The most intervals open at one instant. */
-function peakOverlap(intervals: { start: number; end: number }[]): number {
-  const edges = intervals.flatMap((c) => [{ at: c.start, d: 1 }, { at: c.end, d: -1 }]).sort((a, b) => a.at - b.at || a.d - b.d);
-  let open = 0;
-  let peak = 0;
-  for (const e of edges) peak = Math.max(peak, (open += e.d));
-  return peak;
 }
 
 /** Rings `count` calls from 16 submitters, each caller saying `lines`; returns their ids. */
