@@ -133,10 +133,15 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
 
 /** The first message binds the socket to its call, once; a socket that cannot be bound is closed. */
 async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket): Promise<void> {
+  // Every message is kept from the first: what the carrier sends while the call is being bound (a
+  // prompt right after setup) is the line's once it exists.
+  const received: string[] = [];
+  const keep = (data: unknown) => void received.push(String(data));
+  ws.on('message', keep);
   const setup = await new Promise<Record<string, any> | null>((resolve) => {
-    ws.once('message', (data) => {
+    ws.once('message', () => {
       try {
-        resolve(JSON.parse(data.toString()));
+        resolve(JSON.parse(received[0]!));
       } catch {
         resolve(null);
       }
@@ -153,7 +158,8 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket): Promise<v
   if ('refused' in read) return refuse(read.refused);
   const row = await bindRelay(ctx, read.callId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs);
   if (!row) return refuse('the call is not waiting for a relay (used, ended or unknown)');
-  const line = new RelayLine(ws, ctx, params.machine === 'true', row.id, row.status === 'queued');
+  ws.off('message', keep);
+  const line = new RelayLine(ws, ctx, params.machine === 'true', row.id, row.status === 'queued', received.slice(1));
   await leases.conduct(line, row).catch((err: Error) => ctx.log.error({ err, callId: row.id }, 'relay call failed'));
   if (ws.readyState === ws.OPEN) ws.close(1000);
 }

@@ -49,9 +49,12 @@ export class RelayLine implements Line, StreamingVoice {
     private readonly callId: string,
     /** The carrier's ringing report has not arrived yet: the call rang all the same. */
     unrung: boolean,
+    /** Messages the carrier sent after setup, before this line existed. */
+    early: string[],
   ) {
     if (unrung) this.events.push({ type: 'ringing' });
     this.events.push({ type: 'answered', machine });
+    for (const text of early) this.received(text);
     socket.on('message', (data) => this.received(data.toString()));
     socket.on('close', () => {
       this.ended = true;

@@ -215,6 +215,29 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
   });
 
+  it('hears a prompt the carrier sends right after setup, while the socket is still being bound to its call', async () => {
+    const to = '+12025550121';
+    // The stand-in never answers this call: the test opens its relay socket itself, as Twilio would on answer.
+    twilio.phones[to] = { answer: 'ring' };
+    const task = 'Answer at once';
+    app.script(task, { content: 'Yes, I can hear you.' });
+    const id = await place(to, task);
+    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
+    const placed = twilio.calls.find((c) => c.params.To === to)!;
+    const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
+    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
+    // Binding the socket to the call waits on the call's row while the caller's first words arrive.
+    const locked = await app.runtime.ctx.db.transaction();
+    await locked('calls').where({ id }).forUpdate().first();
+    const caller = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    caller.say('Hello, can you hear me?');
+    await caller.roundTrip();
+    await locked.commit();
+    expect((await caller.reply()).text).to.equal('Yes, I can hear you.');
+    expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
+    await caller.ended;
+  });
+
   it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
     const to = '+12025550118';
     let spoken: string[] = [];

@@ -78,6 +78,8 @@ export class RelayCaller {
   readonly setup: Required<Pick<RelaySetup, 'sessionId'>> & RelaySetup;
   /** Resolves when the socket has closed, saying why. */
   readonly ended: Promise<RelayEnd>;
+  /** When the last message was handed to the socket (performance.now() milliseconds). */
+  lastSentAtMs = 0;
   private end: RelayEnd | undefined;
   private turnStart = 0;
   private readonly watchers = new Set<() => void>();
@@ -176,6 +178,14 @@ export class RelayCaller {
     return this.ended;
   }
 
+  /** Resolves once the application's socket has read all that was sent before: its pong to a ping sent after it. */
+  roundTrip(): Promise<void> {
+    return new Promise((resolve) => {
+      this.socket.once('pong', () => resolve());
+      this.socket.ping();
+    });
+  }
+
   /** The messages of one type the application sent, in order. */
   sent(type: string): any[] {
     return this.received.filter((r) => r.message.type === type).map((r) => r.message);
@@ -213,7 +223,9 @@ export class RelayCaller {
   }
 
   private send(message: object) {
-    this.socket.send(JSON.stringify(message));
+    const raw = JSON.stringify(message);
+    this.lastSentAtMs = performance.now();
+    this.socket.send(raw);
   }
 
   private onMessage(raw: string) {
