@@ -56,12 +56,16 @@ export class RelayLine implements Line, StreamingVoice {
     this.events.push({ type: 'answered', machine });
     for (const text of early) this.received(text);
     socket.on('message', (data) => this.received(data.toString()));
-    socket.on('close', () => {
-      this.ended = true;
-      this.cancelKeys();
-      this.current?.abort();
-      this.events.push({ type: 'lost' });
-    });
+    // Closed while the call was being bound: the line is gone already.
+    if (socket.readyState !== socket.OPEN) this.lost();
+    else socket.on('close', () => this.lost());
+  }
+
+  private lost(): void {
+    this.ended = true;
+    this.cancelKeys();
+    this.current?.abort();
+    this.events.push({ type: 'lost' });
   }
 
   private received(text: string): void {

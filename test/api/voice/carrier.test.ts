@@ -42,7 +42,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       },
     });
     front.forwardTo(app.url);
-    ({ client } = await app.voiceCompany({ numbers: [OUR_NUMBER], eventsUrl: EVENTS_URL }));
+  });
+  // A company per test, each calling from the deployment's caller id: one account places 30 calls a minute.
+  beforeEach(async () => {
+    ({ client } = await app.voiceCompany({ eventsUrl: EVENTS_URL }));
   });
   after(async () => {
     await app?.close();
@@ -216,7 +219,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   });
 
   it('hears a prompt the carrier sends right after setup, while the socket is still being bound to its call', async () => {
-    const to = '+12025550121';
+    const to = '+12025550124';
     // The stand-in never answers this call: the test opens its relay socket itself, as Twilio would on answer.
     twilio.phones[to] = { answer: 'ring' };
     const task = 'Answer at once';
@@ -236,6 +239,26 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await caller.reply()).text).to.equal('Yes, I can hear you.');
     expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
     await caller.ended;
+  });
+
+  it('learns of a socket closed while it was being bound to its call: the call is not held by a line that is gone', async () => {
+    const to = '+12025550125';
+    twilio.phones[to] = { answer: 'ring' };
+    const id = await place(to, 'Gone at once');
+    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
+    const placed = twilio.calls.find((c) => c.params.To === to)!;
+    const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
+    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
+    const locked = await app.runtime.ctx.db.transaction();
+    await locked('calls').where({ id }).forUpdate().first();
+    const caller = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    await caller.roundTrip();
+    await caller.disconnect();
+    await locked.commit();
+    // No end report comes for it: once its lease runs out, the sweep fails the call.
+    // Polled slowly: the key's requests a minute are limited.
+    await eventually('the call failed', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'failed', { withinMs: 40_000, everyMs: 500 });
+    expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('interrupted');
   });
 
   it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
