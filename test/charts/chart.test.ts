@@ -49,7 +49,7 @@ const DASHBOARD_METRICS = [
   'switchboard_campaign_results_total',
   'switchboard_campaign_list_request_duration_seconds_bucket',
 ];
-const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY'];
+const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY', 'TWILIO_AUTH_TOKEN'];
 
 /** helm's coalescing of values files: maps merge, anything else replaces. */
 function merge(base: Json, override: Json): Json {
@@ -271,8 +271,9 @@ describe('charts/switchboard', function () {
         }
       });
 
-      it('takes DATABASE_URL, REDIS_URL, the encryption key and the model key from the named Secrets only', () => {
-        const secretRefs = { DATABASE_URL: c.values.database, REDIS_URL: c.values.redis, SWITCHBOARD_ENCRYPTION_KEY: c.values.encryption, OPENAI_API_KEY: c.values.model };
+      it('takes DATABASE_URL, REDIS_URL, the encryption key, the model key and the carrier token from the named Secrets only', () => {
+        const twilio = c.values.carrier.name === 'twilio' ? c.values.carrier.twilio : { existingSecret: '' };
+        const secretRefs = { DATABASE_URL: c.values.database, REDIS_URL: c.values.redis, SWITCHBOARD_ENCRYPTION_KEY: c.values.encryption, OPENAI_API_KEY: c.values.model, TWILIO_AUTH_TOKEN: twilio };
         for (const component of ['api', 'controllers']) {
           const [container] = deployment(component).spec.template.spec.containers;
           const fromSecrets = Object.fromEntries(
@@ -295,10 +296,14 @@ describe('charts/switchboard', function () {
           expect(Object.keys(configSchema.shape), k).to.include(k);
           expect(v, k).to.be.a('string');
         }
-        const config = loadConfig({ ...data, DATABASE_URL: 'postgres://db/switchboard' });
+        // What the Secrets give, as the pods have it.
+        const config = loadConfig({ ...data, DATABASE_URL: 'postgres://db/switchboard', TWILIO_AUTH_TOKEN: 'from-the-secret' });
         expect(config.SWITCHBOARD_KUBE_NAMESPACE).to.equal(c.namespace);
         for (const [k, v] of Object.entries(c.values.config)) expect(config[k as keyof typeof config], k).to.equal(v);
         expect(config.OPENAI_BASE_URL).to.equal(c.values.model.baseUrl || undefined);
+        expect(config.SWITCHBOARD_PUBLIC_URL).to.equal(c.values.publicUrl || undefined);
+        expect(config.SWITCHBOARD_CARRIER).to.equal(c.values.carrier.name);
+        expect(config.TWILIO_ACCOUNT_SID).to.equal(c.values.carrier.twilio.accountSid || undefined);
       });
 
       it('gives in-flight work its shutdown grace period before the pod is killed', () => {
@@ -474,6 +479,17 @@ describe('charts/switchboard', function () {
     const result = await helm(['template', 'switchboard', CHART_DIR, '--skip-schema-validation', '--set', 'database.existingSecret=']);
     expect(result.code).to.not.equal(0);
     expect(result.stderr).to.include('database.existingSecret');
+  });
+
+  it('refuses to render a Twilio carrier without its account or its token Secret, naming the value', async () => {
+    for (const [set, named] of [
+      [['carrier.name=twilio', 'carrier.twilio.existingSecret=sb-twilio'], 'carrier.twilio.accountSid'],
+      [['carrier.name=twilio', 'carrier.twilio.accountSid=AC0123456789abcdef0123456789abcdef'], 'carrier.twilio.existingSecret'],
+    ] as const) {
+      const result = await helm(['template', 'switchboard', CHART_DIR, ...set.flatMap((s) => ['--set', s])]);
+      expect(result.code, named).to.not.equal(0);
+      expect(result.stderr).to.include(named);
+    }
   });
 
   it('deploys by default the image `make image` builds', () => {

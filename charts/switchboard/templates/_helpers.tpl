@@ -94,6 +94,13 @@ app.kubernetes.io/part-of: switchboard
       name: {{ . }}
       key: {{ $.Values.model.secretKey }}
 {{- end }}
+{{- if eq .Values.carrier.name "twilio" }}
+- name: TWILIO_AUTH_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "carrier.twilio.existingSecret: name the Secret that holds the Twilio auth token" .Values.carrier.twilio.existingSecret }}
+      key: {{ .Values.carrier.twilio.secretKey }}
+{{- end }}
 {{- end }}
 
 {{/*
