@@ -218,6 +218,21 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
   });
 
+  /**
+   * The relay socket of call `id` (ringing at `to`, which the stand-in never answers), opened by the
+   * test as Twilio would on answer, while the test holds the call's row: binding waits until `locked` ends.
+   */
+  async function relayWhileBinding(to: string, id: string) {
+    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
+    const placed = twilio.calls.find((c) => c.params.To === to)!;
+    const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
+    const locked = await app.runtime.ctx.db.transaction();
+    await locked('calls').where({ id }).forUpdate().first();
+    const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
+    const caller = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    return { caller, locked };
+  }
+
   it('hears a prompt the carrier sends right after setup, while the socket is still being bound to its call', async () => {
     const to = '+12025550124';
     // The stand-in never answers this call: the test opens its relay socket itself, as Twilio would on answer.
@@ -225,14 +240,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const task = 'Answer at once';
     app.script(task, { content: 'Yes, I can hear you.' });
     const id = await place(to, task);
-    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
-    const placed = twilio.calls.find((c) => c.params.To === to)!;
-    const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
-    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
     // Binding the socket to the call waits on the call's row while the caller's first words arrive.
-    const locked = await app.runtime.ctx.db.transaction();
-    await locked('calls').where({ id }).forUpdate().first();
-    const caller = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    const { caller, locked } = await relayWhileBinding(to, id);
     caller.say('Hello, can you hear me?');
     await caller.roundTrip();
     await locked.commit();
@@ -245,13 +254,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const to = '+12025550125';
     twilio.phones[to] = { answer: 'ring' };
     const id = await place(to, 'Gone at once');
-    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
-    const placed = twilio.calls.find((c) => c.params.To === to)!;
-    const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
-    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
-    const locked = await app.runtime.ctx.db.transaction();
-    await locked('calls').where({ id }).forUpdate().first();
-    const caller = await RelayCaller.connect({ url: relayUrl, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    const { caller, locked } = await relayWhileBinding(to, id);
     await caller.roundTrip();
     await caller.disconnect();
     await locked.commit();
