@@ -8,7 +8,7 @@ import { runTurn, type TurnEvent } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { getUsableAgent, type Agent } from '../store/agents.js';
 import { createConversation, type Conversation } from '../store/conversations.js';
-import { appendMessage } from '../store/messages.js';
+import { appendMessages, unstoredMessage, type StoredMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { appendTranscript, callById, reviseLastAgentWords, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
@@ -45,10 +45,15 @@ function instructions(call: CallRow, agent: Agent, machine: boolean): string {
   return lines.join('\n');
 }
 
+/** What reading the call's row again found, while the agent was being asked. */
+type Look = 'unchanged' | 'steered' | 'ended';
+
 class CallSession extends BridgingCall {
   private tenant!: Tenant;
   private agent!: Agent;
   private conversation: Conversation | null = null;
+  /** The conversation's messages, kept here: the Agent API hides voice conversations, so this session is their only writer. */
+  private readonly history: StoredMessage[] = [];
   private steered = 0;
 
   constructor(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal, next?: Promise<LineEvent>) {
@@ -68,16 +73,23 @@ class CallSession extends BridgingCall {
     await this.move(event, ending(this.row, this.ctx.clock.now(), cause));
   }
 
+  /** Stores a message of the call's conversation; it is in the agent's next prompt at once. */
+  private async remember(role: StoredMessage['role'], content: string, metadata: Record<string, unknown> | null = null): Promise<void> {
+    const message = unstoredMessage(role, content, metadata);
+    this.history.push({ ...message, createdAt: this.ctx.clock.now().toISOString() });
+    await appendMessages(this.ctx, this.conversation!.id, [message]);
+  }
+
   /** Steering written since the last look: instructions join the agent's context, `say` is spoken now. */
   private async applySteering(): Promise<void> {
     if (!this.conversation) return;
     for (const item of this.row.steering.slice(this.steered)) {
       this.steered++;
       if (item.instruction) {
-        await appendMessage(this.ctx, this.conversation.id, 'system', `STEER (from the operator, follow it): ${item.instruction}`, { steer: true });
+        await this.remember('system', `STEER (from the operator, follow it): ${item.instruction}`, { steer: true });
       }
       if (item.say) {
-        await appendMessage(this.ctx, this.conversation.id, 'assistant', item.say, { steer: true, agentId: this.agent.id });
+        await this.remember('assistant', item.say, { steer: true, agentId: this.agent.id });
         await this.speak(item.say);
       }
     }
@@ -123,7 +135,7 @@ class CallSession extends BridgingCall {
 
   /** A greeting (an inbound number's, a campaign's), said first; the agent's conversation holds it as its own words. */
   private async sayGreeting(greeting: string): Promise<void> {
-    await appendMessage(this.ctx, this.conversation!.id, 'assistant', greeting, { agentId: this.agent.id });
+    await this.remember('assistant', greeting, { agentId: this.agent.id });
     await this.speak(greeting);
   }
 
@@ -137,20 +149,34 @@ class CallSession extends BridgingCall {
    * One agent turn; returns what the agent decided, or null when the call is over (ended meanwhile,
    * or the agent failed). A streaming line speaks the words as the model writes them; an utterance
    * the far end interrupts stops the model at once (what was heard arrives as a line event).
+   * `look`, settling while the model is asked, must find the call unchanged before anything is said
+   * or stored; otherwise the model is stopped and the turn answers null, leaving the call as it is.
    */
-  private async turn(machine: boolean): Promise<CallDecision | null> {
+  private async turn(machine: boolean, look?: Promise<Look>): Promise<CallDecision | null> {
     const decision: CallDecision = {};
     const voice = this.line.streaming;
     const utterance = voice?.utterance();
+    const changed = new AbortController();
+    const stop = utterance ? AbortSignal.any([utterance, changed.signal]) : changed.signal;
+    const looked = look?.then((seen) => {
+      if (seen === 'unchanged') return;
+      changed.abort();
+      throw new Error(`the call was ${seen} while the agent was asked`);
+    });
+    // Awaited by the turn unless the model fails first; judged below either way.
+    looked?.catch(() => {});
     try {
       const turn = await runTurn(this.ctx, {
         tenant: this.tenant,
         agent: this.agent,
         conversation: this.conversation!,
+        history: this.history,
+        beforeEmit: looked,
+        signal: stop,
         turnSystemMessage: instructions(this.row, this.agent, machine),
         extraTools: () => callTools(this.ctx, { call: this.row, agent: this.agent, tenant: this.tenant }, decision, machine),
         charge: new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id),
-        ...(voice && { emit: (e: TurnEvent) => e.type === 'content' && voice.piece(e.content), signal: utterance }),
+        ...(voice && { emit: (e: TurnEvent) => e.type === 'content' && !stop.aborted && voice.piece(e.content) }),
       });
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
@@ -163,6 +189,8 @@ class CallSession extends BridgingCall {
       } else if (said) await this.speak(said);
       return decision;
     } catch (err) {
+      await look?.catch(() => {});
+      if (changed.signal.aborted) return null;
       if (utterance?.aborted) return decision;
       this.ctx.log.error({ err, callId: this.row.id }, 'the agent failed on a call; hanging up');
       await this.end('fail', 'agent_error');
@@ -174,7 +202,7 @@ class CallSession extends BridgingCall {
   private async interrupted(heard: string): Promise<void> {
     await reviseLastAgentWords(this.ctx, this.row.id, heard);
     if (this.conversation) {
-      await appendMessage(this.ctx, this.conversation.id, 'system', `The caller interrupted you. Of your last reply they heard only: "${heard}"`, { interrupted: true });
+      await this.remember('system', `The caller interrupted you. Of your last reply they heard only: "${heard}"`, { interrupted: true });
     }
   }
 
@@ -193,18 +221,32 @@ class CallSession extends BridgingCall {
     await this.end('hang_up', 'agent_hangup');
   }
 
-  /** The person said something: the agent answers. False when the call is over. */
+  /**
+   * The person said something: the agent answers. It is asked at once, while the words are stored
+   * and the row is read again; a hang-up or steering found then comes first. False when the call is over.
+   */
   private async heard(text: string): Promise<boolean> {
-    await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text });
-    await appendMessage(this.ctx, this.conversation!.id, 'user', text);
-    if (!(await this.stillOurs())) return false;
+    const look = Promise.all([
+      appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text }),
+      this.remember('user', text),
+      this.stillOurs(),
+    ]).then(([, , ours]): Look => (!ours ? 'ended' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
+    const decision = await this.turn(false, look);
+    // A write that failed has failed the turn, which said so and ended the call.
+    const seen = await look.catch(() => 'unchanged' as const);
+    if (seen === 'unchanged') return this.decided(decision);
+    if (seen === 'ended') return false;
     await this.applySteering();
     return this.respond();
   }
 
   /** The agent's turn, after which it may end or transfer the call. False when the call is over. */
   private async respond(): Promise<boolean> {
-    const decision = await this.turn(false);
+    return this.decided(await this.turn(false));
+  }
+
+  /** Acts on what the agent decided in its turn. False when the call is over. */
+  private async decided(decision: CallDecision | null): Promise<boolean> {
     if (!decision) return false;
     if (decision.end) {
       await this.end('hang_up', 'agent_hangup');
@@ -242,7 +284,7 @@ class CallSession extends BridgingCall {
       await this.ended(rung.event);
       return false;
     }
-    await appendMessage(this.ctx, this.conversation!.id, 'system', `TRANSFER to ${transfer.target} did not go through (${status}). You are still on the call: tell the person and carry on.`);
+    await this.remember('system', `TRANSFER to ${transfer.target} did not go through (${status}). You are still on the call: tell the person and carry on.`);
     return this.respond();
   }
 

@@ -4,16 +4,20 @@
 // balancer would be:
 // - added time to first token: a caller's final `prompt` sent → the first `text` token received,
 //   minus the model's own time to first token as the model server measured it (request received →
-//   first content chunk written), one turn at a time;
+//   first content chunk written), one turn at a time; the same for a reference application in the
+//   replica's place (relay-reference-server.ts), whose added time is this machine's hops alone, so
+//   that what Switchboard adds beyond them is their difference. Both with the model answering at
+//   once and after a real model's wait, during which Switchboard's own writes are made;
 // - `interrupt` sent → the model's stream aborted as the model server sees it (its connection closed);
 // - simultaneous relay calls, each talking to a model that takes MODEL_MS a turn: the most live at
 //   once, the replica's event loop lag and the process's RSS meanwhile.
 // Writes test/bench/results/relay.{json,md} and prints the table.
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
-import type { RelayCaller } from '../support/carrier/relay-caller.js';
+import { RelayCaller } from '../support/carrier/relay-caller.js';
 import { startTwilio, type CallerScript, type CarrierCall, type TwilioStandIn } from '../support/carrier/twilio.js';
 import { createScratchDatabase } from '../support/database.js';
 import { startTlsFront } from '../support/tls-front.js';
@@ -25,6 +29,7 @@ import { writeResults } from './results.js';
 import { stats } from './stats.js';
 import { startThread, type Thread } from './threads.js';
 
+/** What Switchboard may add to the first token beyond the reference's hops, at the median. */
 const TARGET_ADDED_TTFT_MEDIAN_MS = 2;
 const TARGET_INTERRUPT_MEDIAN_MS = 5;
 const ACCOUNT_SID = `AC${'b2'.repeat(16)}`;
@@ -36,20 +41,32 @@ const PROMPTS_PER_CALL = 25;
 const WARM_UP_PROMPTS = 10;
 /** A caller speaks this long after the reply ended (a person never answers sooner), so each turn starts on a settled replica. */
 const PAUSE_MS = 100;
+/** A fast real model's time to first token: the model stand-in's wait in the second timed phase. */
+const REAL_MODEL_MS = 200;
+const MODEL_WAITS: { name: string; answer: ModelAnswer }[] = [
+  { name: 'at once', answer: { type: 'at-once' } },
+  { name: `after ${REAL_MODEL_MS} ms`, answer: { type: 'delay', ms: REAL_MODEL_MS } },
+];
 const LIVE_CALLS = 200;
 const MODEL_MS = 2000;
 const SUBMITTERS = 16;
 const LIVE_TIMEOUT_MS = 180_000;
 const CALL_TIMEOUT_MS = 60_000;
 /** Each account places at most its per-minute placement limit over the whole run. */
-const ACCOUNTS = { ttft: 1, interrupt: 1, live: Math.ceil(LIVE_CALLS / CALLS_PER_MINUTE) };
+const ACCOUNTS = { ttft: MODEL_WAITS.length, interrupt: 1, live: Math.ceil(LIVE_CALLS / CALLS_PER_MINUTE) };
 
 interface Bench {
   twilio: TwilioStandIn;
   server: Thread<RelayServer>;
   model: Thread<{ url: string }>;
   serverUrl: string;
+  /** The reference application's relay address (wss://, through a TLS front of its own). */
+  referenceUrl: string;
 }
+
+/** Opens one call and runs `script` as its caller until the script ends. */
+type Open = (script: CallerScript) => Promise<void>;
+type Turn = (c: RelayCaller, id: string, counted: boolean) => Promise<void>;
 
 /** Sends a message to a worker and waits for its answer. */
 async function ask<T>(thread: Thread<unknown>, message: unknown): Promise<T> {
@@ -118,27 +135,41 @@ function sayQuestion(c: RelayCaller, id: string, question: string): number {
   return c.lastSentAtMs;
 }
 
+/** Calls placed through Switchboard to `to`, its stand-in caller playing the script. */
+const placed = (b: Bench, to: string, apiKeys: string[]): Open => async (script) => void (await conduct(b, to, apiKeys, 1, script, CALL_TIMEOUT_MS));
+
+/** Sockets opened to the reference as Twilio opens them (it has no calls to place). */
+const referenceSockets = (b: Bench): Open => async (script) => {
+  const caller = await RelayCaller.connect({
+    url: b.referenceUrl,
+    authToken: AUTH_TOKEN,
+    setup: { callSid: `CA${randomBytes(16).toString('hex')}`, accountSid: ACCOUNT_SID, from: '+12025550100', to: '+12025550171', direction: 'outbound-api' },
+  });
+  await script(caller);
+};
+
 /**
  * A warm-up call of WARM_UP_PROMPTS turns, then TIMED_CALLS calls of PROMPTS_PER_CALL, one after
  * another, each turn `turn(caller, question id, counted)`, the caller speaking PAUSE_MS after each.
  */
-async function callsOneByOne(b: Bench, to: string, apiKeys: string[], phase: string, turn: (c: RelayCaller, id: string, counted: boolean) => Promise<void>) {
+async function callsOneByOne(open: Open, phase: string, turn: Turn) {
   for (let call = 0; call <= TIMED_CALLS; call++) {
     const prompts = call === 0 ? WARM_UP_PROMPTS : PROMPTS_PER_CALL;
-    await conduct(b, to, apiKeys, 1, async (c) => {
+    await open(async (c) => {
       for (let i = 0; i < prompts; i++) {
         await turn(c, `${phase}${call}-${i}`, call > 0);
         await sleep(PAUSE_MS);
       }
       await c.hangUp();
-    }, CALL_TIMEOUT_MS);
+    });
   }
 }
 
-async function timeToFirstToken(b: Bench, apiKeys: string[]) {
-  modelAnswers(b, { type: 'at-once' });
+/** The time to first token of calls opened by `open`, the model answering as `answer` says. */
+async function timeToFirstToken(b: Bench, open: Open, phase: string, answer: ModelAnswer) {
+  modelAnswers(b, answer);
   const turns: { id: string; sentMs: number; heardMs: number }[] = [];
-  await callsOneByOne(b, '+12025550171', apiKeys, 't', async (c, id, counted) => {
+  await callsOneByOne(open, phase, async (c, id, counted) => {
     const sentAt = sayQuestion(c, id, 'when do you open on Saturday?');
     const reply = await c.reply();
     if (counted) turns.push({ id, sentMs: sentAt, heardMs: reply.tokens[0]!.atMs });
@@ -163,14 +194,27 @@ async function timeToFirstToken(b: Bench, apiKeys: string[]) {
     // Where the added time goes: before the model was asked, and after its first chunk.
     promptToModelRequestMs: stats(timed.map((t) => t.receivedMs - hrMsOf(t.sentMs))),
     modelChunkToHeardMs: stats(timed.map((t) => hrMsOf(t.heardMs) - t.firstChunkMs)),
-    result: addedMs.median <= TARGET_ADDED_TTFT_MEDIAN_MS ? 'PASS' : 'FAIL',
   };
 }
+
+/** Switchboard's and the reference's time to first token, with the model answering at once and after a real model's wait. */
+async function timesToFirstToken(b: Bench, apiKeys: string[]) {
+  const phases = [];
+  for (const [n, wait] of MODEL_WAITS.entries()) {
+    const switchboard = await timeToFirstToken(b, placed(b, '+12025550171', apiKeys.slice(n, n + 1)), `t${n}s`, wait.answer);
+    const reference = await timeToFirstToken(b, referenceSockets(b), `t${n}r`, wait.answer);
+    const beyondMs = { median: round(switchboard.addedMs.median - reference.addedMs.median), p99: round(switchboard.addedMs.p99 - reference.addedMs.p99) };
+    phases.push({ model: wait.name, switchboard, reference, beyondMs, result: beyondMs.median <= TARGET_ADDED_TTFT_MEDIAN_MS ? 'PASS' : 'FAIL' });
+  }
+  return phases;
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 async function interruptToAbort(b: Bench, apiKeys: string[]) {
   modelAnswers(b, { type: 'hold' });
   const interrupts: { id: string; sentHrMs: number }[] = [];
-  await callsOneByOne(b, '+12025550172', apiKeys, 'i', async (c, id, counted) => {
+  await callsOneByOne(placed(b, '+12025550172', apiKeys), 'i', async (c, id, counted) => {
     sayQuestion(c, id, 'tell me everything about your plans.');
     await c.interruptAfter(1);
     if (counted) interrupts.push({ id, sentHrMs: hrMsOf(c.lastSentAtMs) });
@@ -215,7 +259,12 @@ async function simultaneous(b: Bench, apiKeys: string[]) {
 }
 
 function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
-  const { ttft: t, interrupt: i, live: l } = r;
+  const { ttft, interrupt: i, live: l } = r;
+  const [first] = ttft;
+  const row = (what: string, pick: (p: (typeof ttft)[number]) => { median: number; p99: number }, bold = false) => {
+    const cells = ttft.flatMap((p) => [pick(p).median, pick(p).p99]).map((v) => (bold ? `**${v}**` : String(v)));
+    return `| ${what} | ${cells.join(' | ')} |`;
+  };
   return `# Relay calls benchmark (Twilio ConversationRelay)
 
 ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database}
@@ -224,18 +273,25 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 One replica (API, relay socket and controllers in one worker thread, SWITCHBOARD_CARRIER=twilio) placing calls through
 the Twilio stand-in, whose relay callers (in the main thread) reach it over wss through a TLS front; the model stand-in
 answers from a worker thread of its own and times each request itself. Turns are one at a time, the caller speaking
-${t.pauseMs} ms after each reply; ${t.calls} calls of ${PROMPTS_PER_CALL} prompts each, after a warm-up call of ${t.warmUpPrompts} not counted.
+${first!.switchboard.pauseMs} ms after each reply; ${first!.switchboard.calls} calls of ${PROMPTS_PER_CALL} prompts each, after a warm-up call of ${first!.switchboard.warmUpPrompts} not counted.
+The reference is the least a relay application does, in the replica's place (its own thread and TLS front): each
+final prompt asks the model through the same client and streams its tokens back; no call, agent or database.
+With a real model, Switchboard's writes of each turn (the words, the transcript, the call's row read again) are
+made while the model is asked; with the model answering at once, they are all that is left to wait for.
 
-| | Median (ms) | p99 (ms) |
-|---|---|---|
-| Final \`prompt\` sent → first \`text\` token heard (${t.prompts} prompts) | ${t.callerTtftMs.median} | ${t.callerTtftMs.p99} |
-| · the model's own time to first token (request received → first chunk written) | ${t.modelTtftMs.median} | ${t.modelTtftMs.p99} |
-| **Added by Switchboard** (per prompt: heard − model's) | **${t.addedMs.median}** | **${t.addedMs.p99}** |
-| · of which: prompt sent → the model's request received | ${t.promptToModelRequestMs.median} | ${t.promptToModelRequestMs.p99} |
-| · of which: the model's first chunk written → token heard | ${t.modelChunkToHeardMs.median} | ${t.modelChunkToHeardMs.p99} |
+| ${first!.switchboard.prompts} prompts a column pair, ms | ${ttft.map((p) => `Model answering ${p.model}: median | p99`).join(' | ')} |
+|---|${ttft.map(() => '---|---|').join('')}
+${row('Final `prompt` sent → first `text` token heard', (p) => p.switchboard.callerTtftMs)}
+${row('· the model\'s own time to first token (request received → first chunk written)', (p) => p.switchboard.modelTtftMs)}
+${row('Added (per prompt: heard − model\'s)', (p) => p.switchboard.addedMs)}
+${row('· of which: prompt sent → the model\'s request received', (p) => p.switchboard.promptToModelRequestMs)}
+${row('· of which: the model\'s first chunk written → token heard', (p) => p.switchboard.modelChunkToHeardMs)}
+${row('The reference\'s added time (the hops alone)', (p) => p.reference.addedMs)}
+${row('**Added by Switchboard beyond the reference**', (p) => p.beyondMs, true)}
+
 | \`interrupt\` sent → the model's stream aborted at the model server (${i.interrupts} interrupts) | **${i.toAbortMs.median}** | **${i.toAbortMs.p99}** |
 
-Targets: ≤ ${r.targets.addedTtftMedianMs} ms added to the first token at the median — **${t.result}**; ≤ ${r.targets.interruptMedianMs} ms from \`interrupt\` to the
+Targets: ≤ ${r.targets.addedTtftMedianMs} ms added beyond the reference at the median — ${ttft.map((p) => `model ${p.model}: **${p.result}**`).join(', ')}; ≤ ${r.targets.interruptMedianMs} ms from \`interrupt\` to the
 model's abort at the median — **${i.result}**.
 
 Simultaneous relay calls: ${l.calls} calls placed from ${SUBMITTERS} submitters over ${l.accounts} accounts (each within its
@@ -255,8 +311,11 @@ async function benchmark() {
   const database = await createScratchDatabase();
   const twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
   const front = await startTlsFront();
+  const referenceFront = await startTlsFront();
   const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), { chunks: MODEL_CHUNKS });
   let server: Thread<RelayServer> | undefined;
+  const reference = await startThread<{ url: string }>(new URL('./relay-reference-server.js', import.meta.url), { modelUrl: model.ready.url });
+  referenceFront.forwardTo(reference.ready.url);
   try {
     const options: RelayServerOptions = {
       databaseUrl: database.url,
@@ -267,13 +326,14 @@ async function benchmark() {
     };
     server = await startThread<RelayServer>(new URL('./relay-server.js', import.meta.url), options);
     front.forwardTo(server.ready.url);
-    const b: Bench = { twilio, server, model, serverUrl: server.ready.url };
+    const referenceUrl = `${referenceFront.url.replace(/^https:/, 'wss:')}/relay`;
+    const b: Bench = { twilio, server, model, serverUrl: server.ready.url, referenceUrl };
     const keys = server.ready.apiKeys;
-    const ttft = await timeToFirstToken(b, keys.slice(0, 1));
+    const ttft = await timesToFirstToken(b, keys.slice(0, ACCOUNTS.ttft));
     process.stderr.write(`time to first token: ${JSON.stringify(ttft)}\n`);
-    const interrupt = await interruptToAbort(b, keys.slice(1, 2));
+    const interrupt = await interruptToAbort(b, keys.slice(ACCOUNTS.ttft, ACCOUNTS.ttft + 1));
     process.stderr.write(`interrupt: ${JSON.stringify(interrupt)}\n`);
-    const live = await simultaneous(b, keys.slice(2));
+    const live = await simultaneous(b, keys.slice(ACCOUNTS.ttft + 1));
     return {
       date: new Date().toISOString(),
       machine: machineInfo(loadBefore),
@@ -285,8 +345,10 @@ async function benchmark() {
     };
   } finally {
     await server?.close();
+    await reference.close();
     await model.close();
     await front.close();
+    await referenceFront.close();
     await twilio.close();
     await database.drop();
   }

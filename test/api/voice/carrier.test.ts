@@ -218,6 +218,36 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
   });
 
+  it('asks the agent again when steering came while it answered: the reply begun without it is never said', async () => {
+    const to = '+12025550126';
+    const replies: string[] = [];
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Where is my order?');
+        replies.push((await c.reply()).text);
+        c.say('When does it arrive?');
+        replies.push((await c.reply()).text);
+        await c.hangUp();
+      },
+    };
+    const task = 'Steered between replies';
+    let steered!: () => void;
+    const steering = new Promise<void>((resolve) => (steered = resolve));
+    // The second question is asked at once, while the call's row is read again: a request that finds no
+    // steering in its messages is the one begun before the look, and must never be heard.
+    const answer = (request: { messages: unknown[] }) => ({ content: JSON.stringify(request.messages).includes('STEER') ? 'It arrives on Friday.' : 'Unsteered words.' });
+    app.script(task, async () => (await steering, { content: 'Let me look.' }), answer, answer);
+    const id = await place(to, task);
+    await eventually('the agent asked the first question', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes('Where is my order?')));
+    expect((await client.post(`/v1/calls/${id}/steer`, { instruction: 'Say it arrives on Friday.' })).status).to.equal(202);
+    steered();
+
+    const result = await finalResult(client, id);
+    expect(replies).to.deep.equal(['Let me look.', 'It arrives on Friday.']);
+    expect(result.transcript.map((t: { text: string }) => t.text)).to.deep.equal(['Where is my order?', 'Let me look.', 'When does it arrive?', 'It arrives on Friday.']);
+  });
+
   /**
    * The relay socket of call `id` (ringing at `to`, which the stand-in never answers), opened by the
    * test as Twilio would on answer, while the test holds the call's row: binding waits until `locked` ends.
