@@ -7,6 +7,7 @@ import { CHANNELS, notify } from '../db/notify.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 import type { CallerScript } from '../voice/gateways/gateway.js';
 import type { WaitingIn } from '../voice/routing/queue-events.js';
+import type { RoutingStep } from '../voice/routing/steps.js';
 
 interface TranscriptItem {
   speaker: 'agent' | 'caller';
@@ -91,9 +92,11 @@ export interface CallRow {
   carrier_sid: string | null;
   /** The carrier's relay session conducting the call, once bound (pkg/voice/relay.ts). */
   relay_session: string | null;
+  /** The routing step the carrier plays now, for the carrier's next request about the call. */
+  carrier_step: RoutingStep | null;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue'] as const;
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step'] as const;
 
 function encode(patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...patch };
