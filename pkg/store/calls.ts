@@ -309,6 +309,12 @@ export async function handCallToCarrier(ctx: Pick<Ctx, 'db' | 'clock'>, id: stri
   await ctx.db('calls').where({ id, lease_owner: owner }).update({ lease_owner: null, lease_until: until, due_at: due, updated_at: now });
 }
 
+/** An ended call nobody holds, waiting to be made final (for its voicemail's recording), is due now. */
+export async function dueNowIfEnded(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promise<void> {
+  const due = await ctx.db('calls').where({ id, final: false }).whereNull('lease_owner').whereIn('status', ENDED).update({ due_at: ctx.clock.now() });
+  if (due) await notify(ctx.db, CHANNELS.calls, id);
+}
+
 /** Keep `owner`'s leases alive; returns the calls still live, whose slots the caller renews. */
 export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<CallRow[]> {
   if (!ids.length) return [];
@@ -357,7 +363,8 @@ export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, sess
   const [row] = await ctx.db('calls')
     .where({ id })
     .whereNull('relay_session')
-    .whereIn('status', ['queued', 'ringing'])
+    // Or answered already, the carrier playing its routing until it reached an ai step.
+    .where((q) => q.whereIn('status', ['queued', 'ringing']).orWhere((answered) => answered.where({ status: 'in-progress', handler: 'ai' }).whereNull('lease_owner')))
     .update({ relay_session: session, lease_owner: owner, lease_until: new Date(ctx.clock.now().getTime() + leaseMs), updated_at: ctx.clock.now() })
     .returning('*');
   if (row) await notify(ctx.db, CHANNELS.calls, id);
