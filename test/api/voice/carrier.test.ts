@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { agentRef } from '../../../pkg/ids.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
@@ -420,23 +418,6 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await own.get(`/v1/calls/${id}`)).body).to.include({ direction: 'inbound', hangup_cause: 'not_routed' });
       expect(call.relays).to.have.length(0);
       expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
-    });
-
-    it('a step the carrier does not play yet (a menu) reaches the account\'s default agent', async () => {
-      const { client: own, number, agentId, tenantId } = await routed((agent) => ({ type: 'menu', prompt: 'Press 1 for sales.', options: { '1': { type: 'ai', agent_id: agent } }, fallback: { type: 'ai', agent_id: agent } }));
-      await updateTenant(app.runtime.ctx, tenantId, { defaultAgentId: agentId });
-      let greeting = '';
-      const { call } = ringIn(number, async (c) => {
-        greeting = (await c.reply()).text;
-        await c.hangUp();
-      });
-      const id = await callOn(own, number);
-      await finalResult(own, id);
-      await call.done;
-      expect(greeting).to.equal('Hello, how can I help you?');
-      const record = (await own.get(`/v1/calls/${id}`)).body;
-      expect(record).to.include({ status: 'completed', handler: 'ai' });
-      expect(record.ai).to.deep.equal({ agent_id: agentRef(agentId) });
     });
 
     it('a transfer step answers <Dial> to its number; the caller\'s hang-up ends the call', async () => {
