@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, startCallsApp, type CallsApp } from '../../support/calls.js';
-import { startTwilio, type InboundCall, type TwilioStandIn } from '../../support/carrier/twilio.js';
+import { carrierSettings, startTwilio, type InboundCall, type TwilioStandIn } from '../../support/carrier/twilio.js';
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer } from '../../support/https.js';
@@ -31,11 +31,7 @@ describe('Routing steps played through Twilio', function () {
     app = await startCallsApp({
       controllers: true,
       env: {
-        SWITCHBOARD_CARRIER: 'twilio',
-        TWILIO_ACCOUNT_SID: ACCOUNT_SID,
-        TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-        TWILIO_API_BASE: twilio.url,
-        SWITCHBOARD_PUBLIC_URL: front.url,
+        ...carrierSettings(twilio, front.url),
         SWITCHBOARD_LEASE_SEC: '3',
       },
     });

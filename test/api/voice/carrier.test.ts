@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
-import { startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
+import { carrierSettings, startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
@@ -29,11 +29,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     app = await startCallsApp({
       controllers: true,
       env: {
-        SWITCHBOARD_CARRIER: 'twilio',
-        TWILIO_ACCOUNT_SID: ACCOUNT_SID,
-        TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-        TWILIO_API_BASE: twilio.url,
-        SWITCHBOARD_PUBLIC_URL: front.url,
+        ...carrierSettings(twilio, front.url),
         SWITCHBOARD_LEASE_SEC: '3',
         // A placement the carrier never answers fails after this long.
         SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500',

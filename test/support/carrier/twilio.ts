@@ -65,6 +65,15 @@ export interface TwilioStandIn {
   close(): Promise<void>;
 }
 
+/** The settings of a deployment whose carrier is `twilio`, which Twilio reaches at `publicUrl`. */
+export const carrierSettings = (twilio: Pick<TwilioStandIn, 'accountSid' | 'authToken' | 'url'>, publicUrl: string): Record<string, string> => ({
+  SWITCHBOARD_CARRIER: 'twilio',
+  TWILIO_ACCOUNT_SID: twilio.accountSid,
+  TWILIO_AUTH_TOKEN: twilio.authToken,
+  TWILIO_API_BASE: twilio.url,
+  SWITCHBOARD_PUBLIC_URL: publicUrl,
+});
+
 const E164 = /^\+[1-9]\d{6,14}$/;
 
 class TwilioError extends Error {
