@@ -154,10 +154,11 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
   if (!row?.queue) return hangUp();
   const queue = await queueOfStep(ctx, row.tenant_id, row.queue.id);
   if (!queue) return leaveOnTimeout(ctx, row, 'no_agents');
-  const leftMs = queue.maxWaitSec * 1000 - (ctx.clock.now().getTime() - Date.parse(row.queue.entered_at));
-  if (leftMs <= 0) return leaveOnTimeout(ctx, row, 'max_wait');
+  const waiting = row.queue;
+  const leftMs = () => queue.maxWaitSec * 1000 - (ctx.clock.now().getTime() - Date.parse(waiting.entered_at));
+  if (leftMs() <= 0) return leaveOnTimeout(ctx, row, 'max_wait');
   const abort = new AbortController();
-  const cancel = ctx.clock.setTimer(Math.min(leftMs, QUEUE_POLL_MS), () => abort.abort());
+  const cancel = ctx.clock.setTimer(Math.min(leftMs(), QUEUE_POLL_MS), () => abort.abort());
   const member = await nextMember(ctx, queue, row.id, new Set(rung), abort.signal).finally(cancel);
   const now = await callById(ctx.db, row.id);
   if (!now?.queue || !isLive(now.status)) {
@@ -168,7 +169,8 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
   if (member) {
     const next = new URLSearchParams({ member: member.id });
     for (const id of [...rung, member.id]) next.append('rung', id);
-    const timeoutSec = Math.max(1, Math.min(TRANSFER_RING_SEC, Math.ceil(leftMs / 1000)));
+    // Rung until the wait is over at the latest, as on the simulator.
+    const timeoutSec = Math.max(1, Math.min(TRANSFER_RING_SEC, Math.ceil(leftMs() / 1000)));
     const answeredUrl = address(ctx, '/queue-answered', new URLSearchParams({ member: member.id }));
     return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address(ctx, '/queue-dialled', next), answeredUrl }));
   }

@@ -210,6 +210,25 @@ describe('Routing steps played through Twilio', function () {
       expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'queue_timeout' });
     });
 
+    it('a member ringing for one caller is not rung for another, who waits for them: both time out max_wait, not no_agents', async () => {
+      const { client, number } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 10 });
+      const first = ringIn(number);
+      await eventually('Cy rung for the first caller', () => first.call.dialled.length === 1);
+      const second = ringIn(number);
+      await Promise.all([first.call.done, second.call.done]);
+      const [firstRang] = first.call.rang;
+      expect(second.call.rang.every((r) => r.fromMs >= firstRang!.untilMs)).to.equal(true);
+      // Rung only for what was left of the second caller's wait.
+      expect(second.call.dialled.every((d) => Number(d.timeout) < 10)).to.equal(true);
+      const [firstId, secondId] = [first.call.sid, second.call.sid].map((sid) => app.runtime.ctx.db('calls').where({ carrier_sid: sid }).first().then((r: any) => r.id as string));
+      const moves = await Promise.all([await firstId, await secondId].map(async (id) => queueMoves(await eventsOf(id, 'call.ended')).map((m) => [m.type, m.queue.position ?? m.queue.reason])));
+      expect(moves).to.deep.equal([
+        [['queue.entered', 1], ['queue.timeout', 'max_wait']],
+        [['queue.entered', 2], ['queue.timeout', 'max_wait']],
+      ]);
+      expect((await client.get(`/v1/calls/${await secondId}`)).body).to.include({ hangup_cause: 'queue_timeout' });
+    });
+
     it('nobody left to ring: queue.timeout no_agents', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NOBODY }]);
       const { call } = ringIn(number);

@@ -107,6 +107,8 @@ export class CarrierCall {
   readonly conversationRelays: { attributes: Record<string, string>; parameters: Record<string, string> }[] = [];
   /** The numbers <Dial> rang, in order. */
   readonly dialled: Dialled[] = [];
+  /** When each <Dial> rang, from and until (Date.now()), in order. */
+  readonly rang: { to: string; fromMs: number; untilMs: number }[] = [];
   /** What the caller heard spoken by <Say> and welcome greetings. */
   readonly said: string[] = [];
   /** The attributes of each <Gather> run. */
@@ -410,7 +412,9 @@ export class CarrierCall {
     const status = answer === 'human' || answer === 'machine' ? 'completed' : answer === 'ring' ? 'no-answer' : answer;
     const dialSid = sid('CA');
     this.dialled.push({ to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status });
+    const fromMs = Date.now();
     if (answer === 'ring') await Promise.race([new Promise((resolve) => setTimeout(resolve, Number(verb.attributes.timeout ?? 30) * 1000)), this.hangUpRequested]);
+    this.rang.push({ to, fromMs, untilMs: Date.now() });
     if (status === 'completed' && number?.attributes.url) {
       // Asked on the dialled call: its own sid, the caller's as its parent.
       const child = { ...this.standardParams(), CallSid: dialSid, ParentCallSid: this.sid, Direction: 'outbound-dial', To: to, Called: to, CallStatus: 'in-progress' };
