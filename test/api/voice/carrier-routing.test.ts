@@ -229,6 +229,20 @@ describe('Routing steps played through Twilio', function () {
       expect((await client.get(`/v1/calls/${await secondId}`)).body).to.include({ hangup_cause: 'queue_timeout' });
     });
 
+    it('abandoned: the caller hangs up while a member rings; queue.exited hangup, and the member is free for the next caller', async () => {
+      const { client, number, queueId } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
+      const { call } = ringIn(number);
+      await eventually('Cy rung', () => call.dialled.length === 1);
+      twilio.call(call.sid).hangUpByApi('completed');
+      await call.done;
+      const id = await callOn(client, number);
+      const sent = await eventsOf(id, 'call.ended');
+      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+      expect(queueMoves(sent)[1]!.queue).to.deep.include({ reason: 'hangup' });
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'caller_hangup' });
+      expect(await app.runtime.ctx.db('queue_member_idle').where({ queue_id: queueId }).whereNotNull('busy_call_id')).to.deep.equal([]);
+    });
+
     it('nobody left to ring: queue.timeout no_agents', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NOBODY }]);
       const { call } = ringIn(number);

@@ -409,12 +409,15 @@ export class CarrierCall {
     const number = verb.children.find((c) => c.name === 'Number');
     const to = (number?.text ?? verb.text).trim();
     const answer = (this.context.phones[to] ?? { answer: 'no-answer' }).answer;
-    const status = answer === 'human' || answer === 'machine' ? 'completed' : answer === 'ring' ? 'no-answer' : answer;
+    let status = answer === 'human' || answer === 'machine' ? 'completed' : answer === 'ring' ? 'no-answer' : answer;
     const dialSid = sid('CA');
-    this.dialled.push({ to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status });
+    const dialled: Dialled = { to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status };
+    this.dialled.push(dialled);
     const fromMs = Date.now();
     if (answer === 'ring') await Promise.race([new Promise((resolve) => setTimeout(resolve, Number(verb.attributes.timeout ?? 30) * 1000)), this.hangUpRequested]);
     this.rang.push({ to, fromMs, untilMs: Date.now() });
+    // The caller hung up while it rang: the dialled call is canceled.
+    if (this.hungUp && answer === 'ring') status = dialled.status = 'canceled';
     if (status === 'completed' && number?.attributes.url) {
       // Asked on the dialled call: its own sid, the caller's as its parent.
       const child = { ...this.standardParams(), CallSid: dialSid, ParentCallSid: this.sid, Direction: 'outbound-dial', To: to, Called: to, CallStatus: 'in-progress' };
@@ -422,8 +425,11 @@ export class CarrierCall {
     }
     const action = verb.attributes.action;
     if (!action) return undefined;
-    const params = { ...this.standardParams(), DialCallStatus: status, DialCallSid: dialSid, DialCallDuration: status === 'completed' ? '1' : '0' };
-    return this.twimlOf(await this.request('action', verb.attributes.method ?? 'POST', action, params));
+    const params: Record<string, string> = { ...this.standardParams(), DialCallStatus: status, DialCallSid: dialSid, DialCallDuration: status === 'completed' ? '1' : '0' };
+    if (this.hungUp) params.CallStatus = 'completed';
+    const sent = await this.request('action', verb.attributes.method ?? 'POST', action, params);
+    // After a hang-up the action request only reports; its TwiML is not played.
+    return this.hungUp ? undefined : this.twimlOf(sent);
   }
 
   /** What the caller does at the next <Gather> or <Record>, by the scenario. */
