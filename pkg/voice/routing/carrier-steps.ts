@@ -85,7 +85,9 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       const mailbox = await mailboxOfStep(ctx, row.tenant_id, step.mailbox_id);
       if (!mailbox) return endCall(ctx, row, 'mailbox_unavailable');
       const done = address(ctx, '/voicemail-recorded');
-      return respond(await spoken(ctx, row, mailbox.greeting), record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: address(ctx, '/recording') }));
+      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: address(ctx, '/recording') });
+      // Nothing recorded, the carrier goes on past <Record> without its action: the same request, with no recording.
+      return respond(await spoken(ctx, row, mailbox.greeting), recorder, redirect(done));
     }
     case 'queue': {
       const queue = await queueOfStep(ctx, row.tenant_id, step.queue_id);

@@ -163,6 +163,19 @@ describe('Routing steps played through Twilio', function () {
       const sent = await eventsOf(id, 'call.ended');
       expect(sent.filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['menu', 'voicemail']);
     });
+
+    it('a caller who says nothing leaves no message; the call ends voicemail_recorded', async () => {
+      const { client, number } = await routed(() => ({ type: 'transfer', to: SALES }));
+      const mailboxId = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body.id;
+      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'voicemail', mailbox_id: mailboxId } })).status).to.equal(200);
+      const { call } = ringIn(number);
+      const id = await callOn(client, number);
+      await call.done;
+      expect(call.said).to.deep.equal(['Leave a message.']);
+      expect(await finalResult(client, id)).to.include({ status: 'completed' });
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'voicemail', hangup_cause: 'voicemail_recorded' });
+      expect((await client.get('/v1/messages')).body.data).to.deep.equal([]);
+    });
   });
 
   describe('queue', () => {
@@ -229,7 +242,7 @@ describe('Routing steps played through Twilio', function () {
       expect((await client.get(`/v1/calls/${await secondId}`)).body).to.include({ hangup_cause: 'queue_timeout' });
     });
 
-    it('abandoned: the caller hangs up while a member rings; queue.exited hangup, and the member is free for the next caller', async () => {
+    it('abandoned: the caller hangs up while a member rings; queue.exited hangup, and the member is released', async () => {
       const { client, number, queueId } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
       const { call } = ringIn(number);
       await eventually('Cy rung', () => call.dialled.length === 1);
