@@ -94,7 +94,7 @@ export function carrierRouter(ctx: Ctx): Router {
     const status = String(req.body?.CallStatus ?? '');
     if (call) {
       const now = ctx.clock.now();
-      // A call no process conducts (the carrier's alone) is made final by the controllers at once.
+      // A call no process conducts (the carrier's alone) is made final by the controllers at once (a voicemail's with its recording).
       const ending = (cause: string) => ({ ...endingOf(call, now, cause), ...(call.lease_owner ? {} : { due_at: finalAfter(call, now) }) });
       // Dialling began (call.initiated); a ringing report after it changes nothing more.
       if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
@@ -146,6 +146,7 @@ export function carrierRouter(ctx: Ctx): Router {
     res.status(204).end();
   });
 
+  // The caller waits in the queue for the next member to ring (`rung`: those rung already).
   r.post('/queue-wait', async (req, res) => {
     xml(res, await waitInQueue(ctx, String(req.body?.CallSid ?? ''), listed(req.query.rung)));
   });
@@ -155,6 +156,7 @@ export function carrierRouter(ctx: Ctx): Router {
     xml(res, await memberAnswered(ctx, String(req.body?.ParentCallSid ?? ''), String(req.query.member ?? '')));
   });
 
+  // A member's <Dial> ended: talked, rung out, or the caller hung up meanwhile.
   r.post('/queue-dialled', async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     const dialled = { memberId: String(req.query.member ?? ''), rung: listed(req.query.rung), dialStatus: String(body.DialCallStatus ?? ''), callerLeft: body.CallStatus === 'completed' };
