@@ -1,5 +1,6 @@
 // Twilio's requests to this deployment (SWITCHBOARD_CARRIER=twilio): the TwiML of an answered call,
 // a number's voice webhook, status callbacks, the end of a relay session and of a transfer's <Dial>,
+// the routing steps' requests (a menu's answer, a voicemail's recording, a queue's wait and members),
 // and the relay socket itself. Each is verified by X-Twilio-Signature over the public address
 // Twilio was given, and refused (403, nothing changed) without it.
 import { randomBytes } from 'node:crypto';
@@ -18,6 +19,16 @@ import { isTwilioSignature } from '../../pkg/voice/gateways/twilio/signature.js'
 import { dial, hangUp } from '../../pkg/voice/gateways/twilio/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
+import {
+  callerLeft,
+  finalAfter,
+  memberAnswered,
+  memberDialled,
+  menuAnswered,
+  recordingCompleted,
+  voicemailRecorded,
+  waitInQueue,
+} from '../../pkg/voice/routing/carrier-steps.js';
 import type { Transfer } from '../../pkg/voice/call-tools.js';
 import type { CallEvent } from '../../pkg/voice/state.js';
 
@@ -30,6 +41,9 @@ const FINAL_STATUS: Record<string, { event: CallEvent; cause: string }> = {
 };
 
 const xml = (res: Response, body: string) => res.type('text/xml').send(body);
+
+/** A query parameter given once, many times or not at all. */
+const listed = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
 
 /** The agent's transfer a relay session ended with (its handoffData, see RelayLine.handOff), if any. */
 function handedOffTransfer(handoffData: unknown): Transfer | null {
@@ -80,11 +94,12 @@ export function carrierRouter(ctx: Ctx): Router {
     const status = String(req.body?.CallStatus ?? '');
     if (call) {
       const now = ctx.clock.now();
-      // A call no process conducts (the carrier's alone) is made final by the controllers at once.
-      const ending = (cause: string) => ({ ...endingOf(call, now, cause), ...(call.lease_owner ? {} : { due_at: now }) });
+      // A call no process conducts (the carrier's alone) is made final by the controllers at once (a voicemail's with its recording).
+      const ending = (cause: string) => ({ ...endingOf(call, now, cause), ...(call.lease_owner ? {} : { due_at: finalAfter(call, now) }) });
       // Dialling began (call.initiated); a ringing report after it changes nothing more.
       if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
       else if (status === 'completed' && call.status === 'in-progress') {
+        await callerLeft(ctx, call);
         await applyCallEvent(ctx, call.id, 'hang_up', ending(call.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
       } else if (status === 'completed' && call.status === 'ringing') {
         await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
@@ -108,6 +123,44 @@ export function carrierRouter(ctx: Ctx): Router {
     const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
     if (call) await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''));
     xml(res, hangUp());
+  });
+
+  // A menu's <Gather> ended: with the key or words, or nothing in time.
+  r.post('/menu', async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    xml(res, await menuAnswered(ctx, String(body.CallSid ?? ''), Number(req.query.attempt ?? 0), { digits: body.Digits, speech: body.SpeechResult }));
+  });
+
+  // A voicemail's <Record> ended; its audio is reported to /recording once stored.
+  r.post('/voicemail-recorded', async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    xml(res, await voicemailRecorded(ctx, String(body.CallSid ?? ''), Number(body.RecordingDuration ?? 0) || 0, body.Digits === 'hangup' || body.CallStatus === 'completed'));
+  });
+
+  // https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
+  r.post('/recording', async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    if (body.RecordingStatus === 'completed' && body.RecordingUrl) {
+      await recordingCompleted(ctx, { callSid: String(body.CallSid ?? ''), url: body.RecordingUrl, seconds: Number(body.RecordingDuration ?? 0) || 0 });
+    }
+    res.status(204).end();
+  });
+
+  // The caller waits in the queue for the next member to ring (`rung`: those rung already).
+  r.post('/queue-wait', async (req, res) => {
+    xml(res, await waitInQueue(ctx, String(req.body?.CallSid ?? ''), listed(req.query.rung)));
+  });
+
+  // The member's phone answered: asked on the member's call, which names the caller's as its parent.
+  r.post('/queue-answered', async (req, res) => {
+    xml(res, await memberAnswered(ctx, String(req.body?.ParentCallSid ?? ''), String(req.query.member ?? '')));
+  });
+
+  // A member's <Dial> ended: talked, rung out, or the caller hung up meanwhile.
+  r.post('/queue-dialled', async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    const dialled = { memberId: String(req.query.member ?? ''), rung: listed(req.query.rung), dialStatus: String(body.DialCallStatus ?? ''), callerLeft: body.CallStatus === 'completed' };
+    xml(res, await memberDialled(ctx, String(body.CallSid ?? ''), dialled));
   });
   return r;
 }
@@ -159,7 +212,7 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket): Promise<v
   const row = await bindRelay(ctx, read.callId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs);
   if (!row) return refuse('the call is not waiting for a relay (used, ended or unknown)');
   ws.off('message', keep);
-  const line = new RelayLine(ws, ctx, params.machine === 'true', row.id, row.status === 'queued', received.slice(1));
+  const line = new RelayLine(ws, ctx, params.machine === 'true', row.id, row.status, received.slice(1));
   await leases.conduct(line, row).catch((err: Error) => ctx.log.error({ err, callId: row.id }, 'relay call failed'));
   if (ws.readyState === ws.OPEN) ws.close(1000);
 }

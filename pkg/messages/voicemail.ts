@@ -4,6 +4,9 @@ import { prefixedId } from '../ids.js';
 import { insertVoiceMessage, type VoiceMessageRow } from '../store/voice-messages.js';
 import { wavSeconds } from '../voice/wav.js';
 
+/** A voicemail is at most this long (DECISIONS.md "Mailboxes and messages"). */
+export const MAX_VOICEMAIL_SEC = 120;
+
 type Left = Pick<VoiceMessageRow, 'tenant_id' | 'call_id' | 'caller' | 'summary'> & { mailbox_id: string };
 
 export async function keepVoicemail(ctx: Pick<Ctx, 'db' | 'clock' | 'recordings'>, left: Left, wav: Buffer): Promise<VoiceMessageRow> {

@@ -24,6 +24,8 @@ interface OutboundResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body as received (audio, files). */
+  bytes: Buffer;
   /** True when the body was cut at the configured size cap. */
   truncated: boolean;
 }
@@ -134,8 +136,10 @@ function read(res: IncomingMessage, maxBytes: number): Promise<OutboundResponse>
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (truncated: boolean) =>
-      resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), body: Buffer.concat(chunks).toString('utf8'), truncated });
+    const done = (truncated: boolean) => {
+      const bytes = Buffer.concat(chunks);
+      resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), body: bytes.toString('utf8'), bytes, truncated });
+    };
     res.on('data', (chunk: Buffer) => {
       if (size + chunk.length > maxBytes) {
         chunks.push(chunk.subarray(0, maxBytes - size));

@@ -7,6 +7,7 @@ import { CHANNELS, notify } from '../db/notify.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 import type { CallerScript } from '../voice/gateways/gateway.js';
 import type { WaitingIn } from '../voice/routing/queue-events.js';
+import type { RoutingStep } from '../voice/routing/steps.js';
 
 interface TranscriptItem {
   speaker: 'agent' | 'caller';
@@ -91,9 +92,11 @@ export interface CallRow {
   carrier_sid: string | null;
   /** The carrier's relay session conducting the call, once bound (pkg/voice/relay.ts). */
   relay_session: string | null;
+  /** The routing step the carrier plays now, for the carrier's next request about the call. */
+  carrier_step: RoutingStep | null;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue'] as const;
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step'] as const;
 
 function encode(patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...patch };
@@ -306,6 +309,12 @@ export async function handCallToCarrier(ctx: Pick<Ctx, 'db' | 'clock'>, id: stri
   await ctx.db('calls').where({ id, lease_owner: owner }).update({ lease_owner: null, lease_until: until, due_at: due, updated_at: now });
 }
 
+/** An ended call nobody holds, waiting to be made final (for its voicemail's recording), is due now. */
+export async function dueNowIfEnded(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promise<void> {
+  const due = await ctx.db('calls').where({ id, final: false }).whereNull('lease_owner').whereIn('status', ENDED).update({ due_at: ctx.clock.now() });
+  if (due) await notify(ctx.db, CHANNELS.calls, id);
+}
+
 /** Keep `owner`'s leases alive; returns the calls still live, whose slots the caller renews. */
 export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<CallRow[]> {
   if (!ids.length) return [];
@@ -354,7 +363,8 @@ export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, sess
   const [row] = await ctx.db('calls')
     .where({ id })
     .whereNull('relay_session')
-    .whereIn('status', ['queued', 'ringing'])
+    // Or answered already, the carrier playing its routing until it reached an ai step.
+    .where((q) => q.whereIn('status', ['queued', 'ringing']).orWhere((answered) => answered.where({ status: 'in-progress', handler: 'ai' }).whereNull('lease_owner')))
     .update({ relay_session: session, lease_owner: owner, lease_until: new Date(ctx.clock.now().getTime() + leaseMs), updated_at: ctx.clock.now() })
     .returning('*');
   if (row) await notify(ctx.db, CHANNELS.calls, id);

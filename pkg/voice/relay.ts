@@ -13,7 +13,7 @@ import { finalizeCall } from './finalize.js';
 import { conductRelayed } from './run.js';
 import { Signal } from './signal.js';
 import { createGateway, type Gateway } from './gateways/index.js';
-import { isLive } from './state.js';
+import { isLive, type CallStatus } from './state.js';
 
 /** How long a call whose socket closed waits for the carrier's report of its end. */
 const CARRIER_REPORT_MS = 10_000;
@@ -47,13 +47,13 @@ export class RelayLine implements Line, StreamingVoice {
     private readonly ctx: Pick<Ctx, 'log' | 'metrics' | 'clock'>,
     machine: boolean,
     private readonly callId: string,
-    /** The carrier's ringing report has not arrived yet: the call rang all the same. */
-    unrung: boolean,
+    /** The call's status when bound: a queued one rang all the same (the carrier's report has not arrived yet); an answered one is not answered again. */
+    status: CallStatus,
     /** Messages the carrier sent after setup, before this line existed. */
     early: string[],
   ) {
-    if (unrung) this.events.push({ type: 'ringing' });
-    this.events.push({ type: 'answered', machine });
+    if (status === 'queued') this.events.push({ type: 'ringing' });
+    if (status !== 'in-progress') this.events.push({ type: 'answered', machine });
     for (const text of early) this.received(text);
     socket.on('message', (data) => this.received(data.toString()));
     // Closed while the call was being bound: the line is gone already.

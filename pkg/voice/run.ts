@@ -330,6 +330,8 @@ class CallSession extends BridgingCall {
 
 /** A call the carrier placed and answered, its relay bound to `owner`: the agent converses on `line` until it ends. */
 export async function conductRelayed(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal): Promise<void> {
+  // Answered before (the carrier played other routing steps first): the agent greets the caller now.
+  if (row.status === 'in-progress') return converse(ctx, gateway, line, line.next(), row, owner, signal, row.greeting!);
   await new CallSession(ctx, gateway, line, row, owner, signal).run();
 }
 

@@ -2,13 +2,10 @@
 // steps (DECISIONS.md "Routing"), each one reached announced with call.updated, until the call ends.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
-import { NotFound } from '../../errors.js';
-import { parseAgentRef } from '../../ids.js';
 import { appendTranscript, callById, unleaseCall, type CallRow } from '../../store/calls.js';
 import { findNumber } from '../../store/phone-numbers.js';
-import { getMailbox } from '../../store/mailboxes.js';
-import { getQueue, releaseMember, type Queue, type QueueMember } from '../../store/queues.js';
-import { keepVoicemail } from '../../messages/voicemail.js';
+import { releaseMember, type Queue, type QueueMember } from '../../store/queues.js';
+import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
 import type { Gateway, Line, LineEvent } from '../gateways/index.js';
 import { BridgingCall } from '../bridge.js';
 import { applyCallEvent, ending } from '../events.js';
@@ -16,10 +13,11 @@ import { finalizeCall } from '../finalize.js';
 import { converse } from '../run.js';
 import { Signal } from '../signal.js';
 import { askForStep } from './ask-webhook.js';
-import { keyOf } from './menu-keys.js';
+import { menuChoice, menuPrompt, menuTriesAgain } from './menu-keys.js';
 import { nextMember } from './queue-members.js';
 import { enterQueue, leaveQueue } from './queue-events.js';
-import { reachStep } from './reach.js';
+import { handlerOf, reachStep } from './reach.js';
+import { mailboxOfStep, queueOfStep } from './step-targets.js';
 import type { RoutingStep } from './steps.js';
 
 /** Said when an ai step names no greeting. */
@@ -27,14 +25,6 @@ export const DEFAULT_GREETING = 'Hello, how can I help you?';
 
 /** A voicemail ends after this much silence, as a recorder's timeout does, or once MAX_VOICEMAIL_SEC are recorded. */
 const VOICEMAIL_SILENCE_MS = 5000;
-const MAX_VOICEMAIL_SEC = 120;
-
-/** What a step names, or null when it was deleted since the routing was written (nobody can take the call there). */
-const unlessDeleted = <T>(lookup: Promise<T>): Promise<T | null> =>
-  lookup.catch((err) => {
-    if (err instanceof NotFound) return null;
-    throw err;
-  });
 
 type Heard = LineEvent | { type: 'timeout' } | { type: 'gone' };
 
@@ -60,19 +50,15 @@ class InboundCall extends BridgingCall {
 
   /** Answer the call with its first step. False when it had ended meanwhile. */
   async answer(step: RoutingStep): Promise<boolean> {
-    const moved = await applyCallEvent(this.ctx, this.row.id, 'answer', { answered_at: this.ctx.clock.now(), ...this.handlerOf(step) }, this.owner);
+    const moved = await applyCallEvent(this.ctx, this.row.id, 'answer', { answered_at: this.ctx.clock.now(), ...handlerOf(step) }, this.owner);
     if (!moved) return false;
     this.row = moved;
     return true;
   }
 
-  private handlerOf(step: RoutingStep): { handler: string; agent_id?: string } {
-    return step.type === 'ai' ? { handler: 'ai', agent_id: parseAgentRef(step.agent_id)! } : { handler: step.type };
-  }
-
   /** Follow `step` to the end of the call; `reached`: its call.updated was already sent (with the answer). */
   async follow(step: RoutingStep, reached = false): Promise<void> {
-    if (!reached) this.row = await reachStep(this.ctx, this.row, this.handlerOf(step));
+    if (!reached) this.row = await reachStep(this.ctx, this.row, handlerOf(step));
     switch (step.type) {
       case 'ai':
         return converse(this.ctx, this.gateway, this.line, this.next, this.row, this.owner, this.signal, step.greeting ?? DEFAULT_GREETING);
@@ -91,23 +77,21 @@ class InboundCall extends BridgingCall {
 
   /** Say the prompt and wait for a key or a word; after `retries` more tries without one, the fallback. */
   private async menu(step: Extract<RoutingStep, { type: 'menu' }>): Promise<void> {
-    for (let attempt = 0; attempt <= step.retries; attempt++) {
-      await this.speak(attempt === 0 ? step.prompt : `Sorry, I did not get that. ${step.prompt}`);
+    for (let attempt = 0; ; attempt++) {
+      await this.speak(menuPrompt(step, attempt));
       const heard = await this.listen(step.timeout_sec * 1000);
       if (heard.type === 'ended' || heard.type === 'gone') return this.ended(heard);
       if (heard.type === 'speech' || heard.type === 'keys') {
-        await appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text: heard.type === 'keys' ? `(pressed ${heard.keys})` : heard.text });
-        const key = keyOf(heard);
-        const chosen = key === null ? undefined : step.options[key];
+        const chosen = await menuChoice(this.ctx, this.row.id, step, heard);
         if (chosen) return this.follow(chosen);
       }
+      if (!menuTriesAgain(step, attempt)) return this.follow(step.fallback);
     }
-    return this.follow(step.fallback);
   }
 
   /** The mailbox's greeting, then what the caller says until silence or hanging up is left as a voicemail. */
   private async voicemail(mailboxId: string): Promise<void> {
-    const mailbox = await unlessDeleted(getMailbox(this.ctx, this.row.tenant_id, mailboxId));
+    const mailbox = await mailboxOfStep(this.ctx, this.row.tenant_id, mailboxId);
     if (!mailbox) return this.hangUp('mailbox_unavailable');
     // Recording from the greeting on, as a recorder that takes whatever is said after it starts.
     const recorder = this.line.record(MAX_VOICEMAIL_SEC);
@@ -170,7 +154,7 @@ class InboundCall extends BridgingCall {
 
   /** Wait in the queue while its available members are rung, longest idle first; the first to answer takes the caller. */
   private async queue(queueId: string): Promise<void> {
-    const queue = await unlessDeleted(getQueue(this.ctx, this.row.tenant_id, queueId));
+    const queue = await queueOfStep(this.ctx, this.row.tenant_id, queueId);
     if (!queue) return this.hangUp('queue_unavailable');
     this.row = await enterQueue(this.ctx, this.row, queue);
     if (queue.holdMessage) await this.speak(queue.holdMessage);

@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import { agentRef } from '../../../pkg/ids.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
-import { startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
+import { carrierSettings, startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
@@ -31,11 +29,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     app = await startCallsApp({
       controllers: true,
       env: {
-        SWITCHBOARD_CARRIER: 'twilio',
-        TWILIO_ACCOUNT_SID: ACCOUNT_SID,
-        TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-        TWILIO_API_BASE: twilio.url,
-        SWITCHBOARD_PUBLIC_URL: front.url,
+        ...carrierSettings(twilio, front.url),
         SWITCHBOARD_LEASE_SEC: '3',
         // A placement the carrier never answers fails after this long.
         SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500',
@@ -450,23 +444,6 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await own.get(`/v1/calls/${id}`)).body).to.include({ direction: 'inbound', hangup_cause: 'not_routed' });
       expect(call.relays).to.have.length(0);
       expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
-    });
-
-    it('a step the carrier does not play yet (a menu) reaches the account\'s default agent', async () => {
-      const { client: own, number, agentId, tenantId } = await routed((agent) => ({ type: 'menu', prompt: 'Press 1 for sales.', options: { '1': { type: 'ai', agent_id: agent } }, fallback: { type: 'ai', agent_id: agent } }));
-      await updateTenant(app.runtime.ctx, tenantId, { defaultAgentId: agentId });
-      let greeting = '';
-      const { call } = ringIn(number, async (c) => {
-        greeting = (await c.reply()).text;
-        await c.hangUp();
-      });
-      const id = await callOn(own, number);
-      await finalResult(own, id);
-      await call.done;
-      expect(greeting).to.equal('Hello, how can I help you?');
-      const record = (await own.get(`/v1/calls/${id}`)).body;
-      expect(record).to.include({ status: 'completed', handler: 'ai' });
-      expect(record.ai).to.deep.equal({ agent_id: agentRef(agentId) });
     });
 
     it('a transfer step answers <Dial> to its number; the caller\'s hang-up ends the call', async () => {

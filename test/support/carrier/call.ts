@@ -11,6 +11,10 @@
 //   https://www.twilio.com/docs/voice/twiml/connect/conversationrelay (attributes, <Parameter>)
 //   https://www.twilio.com/docs/voice/twiml/dial (action, callerId, timeout; DialCallStatus, DialCallSid, DialCallDuration)
 //   https://www.twilio.com/docs/voice/twiml/reject (first verb: never answered, busy or no-answer by `reason`)
+//   https://www.twilio.com/docs/voice/twiml/gather (input, numDigits, actionOnEmptyResult; Digits, SpeechResult, Confidence)
+//   https://www.twilio.com/docs/voice/twiml/record (maxLength, action: RecordingUrl, RecordingDuration, RecordingSid, Digits=hangup;
+//     recordingStatusCallback: RecordingStatus, RecordingChannels, RecordingSource, RecordingStartTime)
+//   https://www.twilio.com/docs/voice/twiml/number#url (asked on the dialled call when it answers; ParentCallSid)
 import { randomBytes } from 'node:crypto';
 import { RelayCaller, RelayRefused, type RelayEnd } from './relay-caller.js';
 import { parseTwiml, type TwimlElement } from './twiml.js';
@@ -21,6 +25,23 @@ export const API_VERSION = '2010-04-01';
 /** What the caller does in the relay conversation; the call waits for the socket to close after it. */
 export type CallerScript = (caller: RelayCaller) => Promise<void>;
 
+/** What the caller does at a <Gather>: presses keys, says words, stays silent, or hangs up. */
+export type GatherAnswer = { digits: string } | { speech: string } | 'silence' | 'hangup';
+
+/** What the caller leaves at a <Record>: this much audio, then hangs up (or stays silent until the recording ends). */
+export interface Message {
+  seconds: number;
+  then: 'hangup' | 'silence';
+}
+
+/** A recording a <Record> made, as the Recording resource serves it. */
+export interface Recording {
+  sid: string;
+  callSid: string;
+  seconds: number;
+  wav: Buffer;
+}
+
 export type MachineAnswer = 'machine_start' | 'machine_end_beep' | 'machine_end_silence' | 'machine_end_other' | 'fax';
 
 /** How the called number behaves. */
@@ -30,12 +51,13 @@ export type Scenario =
   | { answer: 'failed' }
   /** Rings until the call is canceled through the REST API. */
   | { answer: 'ring' }
-  | { answer: 'human'; caller?: CallerScript }
+  /** `gathers`: answered at each <Gather> in turn (silence once none is left); `message`: left at a <Record> (none: silence). */
+  | { answer: 'human'; caller?: CallerScript; gathers?: GatherAnswer[]; message?: Message }
   | { answer: 'machine'; answeredBy?: MachineAnswer; caller?: CallerScript };
 
 /** A request the carrier made to the application, and how it was answered. */
 export interface WebhookSent {
-  purpose: 'status' | 'twiml' | 'voice' | 'action' | 'amd';
+  purpose: 'status' | 'twiml' | 'voice' | 'action' | 'amd' | 'recording' | 'answered';
   method: string;
   url: string;
   params: TwilioParams;
@@ -53,6 +75,10 @@ export interface CallContext {
   authToken: string;
   /** How each number a <Dial> rings behaves; a number not listed does not answer. */
   phones: Record<string, Scenario>;
+  /** The REST API's base URL, where recordings are served. */
+  apiUrl: string;
+  /** Every recording made, on any call. */
+  recordings: Recording[];
 }
 
 /** A number a <Dial> rang, and how that went (its DialCallStatus). */
@@ -81,8 +107,12 @@ export class CarrierCall {
   readonly conversationRelays: { attributes: Record<string, string>; parameters: Record<string, string> }[] = [];
   /** The numbers <Dial> rang, in order. */
   readonly dialled: Dialled[] = [];
+  /** When each <Dial> rang, from and until (Date.now()), in order. */
+  readonly rang: { to: string; fromMs: number; untilMs: number }[] = [];
   /** What the caller heard spoken by <Say> and welcome greetings. */
   readonly said: string[] = [];
+  /** The attributes of each <Gather> run. */
+  readonly gathers: Record<string, string>[] = [];
   /** What went wrong as Twilio would log it (bad TwiML, unreachable URLs, refused sockets, script failures). */
   readonly errors: string[] = [];
   /** Resolves when the call has ended and its last callback was sent. */
@@ -189,6 +219,7 @@ export class CarrierCall {
     this.answer();
     await this.runTwiml(twiml);
     await this.finish('completed');
+    await Promise.all(this.sideRequests);
   }
 
   private answer() {
@@ -304,6 +335,19 @@ export class CarrierCall {
         case 'Hangup':
         case 'Reject':
           return;
+        case 'Gather': {
+          const next = await this.gather(verb);
+          if (next === 'over') return;
+          // With an answer (or actionOnEmptyResult), the action's TwiML replaces the rest of this document.
+          if (next !== 'no-input') return next === undefined ? undefined : this.execute(next, generation);
+          break;
+        }
+        case 'Record': {
+          const next = await this.record(verb);
+          if (next === 'over') return;
+          if (next !== 'no-audio') return next === undefined ? undefined : this.execute(next, generation);
+          break;
+        }
         case 'Dial': {
           const next = await this.playDial(verb);
           // With an action URL, its answer replaces the rest of this document.
@@ -357,16 +401,93 @@ export class CarrierCall {
     return this.hungUp ? undefined : this.twimlOf(answer);
   }
 
-  /** <Dial>: rings the number as its scenario says (a person answers, talks and hangs up), then the action request. */
+  /**
+   * <Dial>: rings the number as its scenario says (a person answers, talks and hangs up; `ring` rings
+   * for the dial's timeout), asking <Number url> when it answers, then the action request.
+   */
   private async playDial(verb: TwimlElement): Promise<string | undefined> {
-    const to = (verb.children.find((c) => c.name === 'Number')?.text ?? verb.text).trim();
+    const number = verb.children.find((c) => c.name === 'Number');
+    const to = (number?.text ?? verb.text).trim();
     const answer = (this.context.phones[to] ?? { answer: 'no-answer' }).answer;
-    const status = answer === 'human' || answer === 'machine' ? 'completed' : answer === 'ring' ? 'no-answer' : answer;
-    this.dialled.push({ to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status });
+    let status = answer === 'human' || answer === 'machine' ? 'completed' : answer === 'ring' ? 'no-answer' : answer;
+    const dialSid = sid('CA');
+    const dialled: Dialled = { to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status };
+    this.dialled.push(dialled);
+    const fromMs = Date.now();
+    if (answer === 'ring') await Promise.race([new Promise((resolve) => setTimeout(resolve, Number(verb.attributes.timeout ?? 30) * 1000)), this.hangUpRequested]);
+    this.rang.push({ to, fromMs, untilMs: Date.now() });
+    // The caller hung up while it rang: the dialled call is canceled.
+    if (this.hungUp && answer === 'ring') status = dialled.status = 'canceled';
+    if (status === 'completed' && number?.attributes.url) {
+      // Asked on the dialled call: its own sid, the caller's as its parent.
+      const child = { ...this.standardParams(), CallSid: dialSid, ParentCallSid: this.sid, Direction: 'outbound-dial', To: to, Called: to, CallStatus: 'in-progress' };
+      this.twimlOf(await this.request('answered', number.attributes.method ?? 'POST', number.attributes.url, child));
+    }
     const action = verb.attributes.action;
     if (!action) return undefined;
-    const params = { ...this.standardParams(), DialCallStatus: status, DialCallSid: sid('CA'), DialCallDuration: status === 'completed' ? '1' : '0' };
-    return this.twimlOf(await this.request('action', verb.attributes.method ?? 'POST', action, params));
+    const params: Record<string, string> = { ...this.standardParams(), DialCallStatus: status, DialCallSid: dialSid, DialCallDuration: status === 'completed' ? '1' : '0' };
+    if (this.hungUp) params.CallStatus = 'completed';
+    const sent = await this.request('action', verb.attributes.method ?? 'POST', action, params);
+    // After a hang-up the action request only reports; its TwiML is not played.
+    return this.hungUp ? undefined : this.twimlOf(sent);
+  }
+
+  /** What the caller does at the next <Gather> or <Record>, by the scenario. */
+  private get person(): Extract<Scenario, { answer: 'human' }> | undefined {
+    return this.scenario.answer === 'human' ? this.scenario : undefined;
+  }
+
+  /** <Gather>: its <Say>s, then the caller's next answer; the action's TwiML, 'no-input' to go on, or 'over' when the caller hung up. */
+  private async gather(verb: TwimlElement): Promise<string | undefined | 'no-input' | 'over'> {
+    this.gathers.push(verb.attributes);
+    for (const said of verb.children.filter((c) => c.name === 'Say')) this.said.push(said.text);
+    const answer = this.person?.gathers?.shift() ?? 'silence';
+    if (answer === 'hangup') {
+      this.hungUp = true;
+      return 'over';
+    }
+    const input = (verb.attributes.input ?? 'dtmf').split(/\s+/);
+    const heard: Record<string, string> = {};
+    if (answer !== 'silence' && 'digits' in answer && input.includes('dtmf')) heard.Digits = answer.digits.slice(0, Number(verb.attributes.numDigits ?? answer.digits.length));
+    if (answer !== 'silence' && 'speech' in answer && input.includes('speech')) Object.assign(heard, { SpeechResult: answer.speech, Confidence: '0.9' });
+    if (Object.keys(heard).length === 0 && verb.attributes.actionOnEmptyResult !== 'true') return 'no-input';
+    if (!verb.attributes.action) {
+      this.errors.push('12200 the stand-in plays <Gather> with an action only');
+      return 'over';
+    }
+    return this.twimlOf(await this.request('action', verb.attributes.method ?? 'POST', verb.attributes.action, { ...this.standardParams(), ...heard }));
+  }
+
+  /**
+   * <Record>: the caller's message (at most maxLength seconds) is recorded; the action is asked (Digits=hangup when
+   * the caller hung up), then the recording is reported to recordingStatusCallback. No audio: no recording, and on.
+   */
+  private async record(verb: TwimlElement): Promise<string | undefined | 'no-audio' | 'over'> {
+    const message = this.person?.message;
+    if (!message || message.seconds <= 0) return 'no-audio';
+    const seconds = Math.min(message.seconds, Number(verb.attributes.maxLength ?? 3600));
+    const recording: Recording = { sid: sid('RE'), callSid: this.sid, seconds, wav: wavOf(seconds, 300 + (this.context.recordings.length % 8) * 100) };
+    this.context.recordings.push(recording);
+    if (message.then === 'hangup') this.hungUp = true;
+    const url = `${this.context.apiUrl}/${API_VERSION}/Accounts/${this.context.accountSid}/Recordings/${recording.sid}`;
+    const made = { RecordingUrl: url, RecordingSid: recording.sid, RecordingDuration: String(seconds) };
+    const callback = verb.attributes.recordingStatusCallback;
+    if (callback) {
+      // Reported once the recording is stored: after the action, maybe after the call ended.
+      const report = {
+        AccountSid: this.context.accountSid, CallSid: this.sid, ...made, RecordingStatus: 'completed', RecordingChannels: '1',
+        RecordingSource: 'RecordVerb', RecordingStartTime: rfc2822(Date.now() - seconds * 1000), ErrorCode: '0',
+      };
+      this.sideRequests.push(new Promise(setImmediate).then(() => this.request('recording', verb.attributes.recordingStatusCallbackMethod ?? 'POST', callback, report)));
+    }
+    if (!verb.attributes.action) {
+      this.errors.push('12200 the stand-in plays <Record> with an action only');
+      return 'over';
+    }
+    const params = { ...this.standardParams(), ...made, Digits: message.then === 'hangup' ? 'hangup' : '', ...(this.hungUp ? { CallStatus: 'completed' } : {}) };
+    const answer = await this.request('action', verb.attributes.method ?? 'POST', verb.attributes.action, params);
+    // After a hang-up the action request only reports; its TwiML is not played.
+    return this.hungUp ? 'over' : this.twimlOf(answer);
   }
 
   private async relaySession(attributes: Record<string, string>, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {
@@ -437,4 +558,25 @@ export class CarrierCall {
     }
     return sent;
   }
+}
+
+/** A recording's audio as Twilio serves it (.wav): 8 kHz 16-bit mono PCM, here a tone of `hz`. */
+function wavOf(seconds: number, hz: number): Buffer {
+  const rate = 8000;
+  const data = Buffer.alloc(seconds * rate * 2);
+  for (let i = 0; i < seconds * rate; i++) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * hz * i) / rate)), i * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
 }

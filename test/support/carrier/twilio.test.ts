@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { eventually } from '../eventually.js';
+import { readWav } from '../wav.js';
 import { TLS_DIR } from '../https.js';
 import { RelayCaller, RelayRefused } from './relay-caller.js';
 import { formParams, isValidTwilioSignature, type TwilioParams } from './twilio-signature.js';
@@ -74,6 +75,10 @@ async function startApplication(): Promise<Application> {
         '/reject': '<Response><Reject reason="busy"/><Say>Never said.</Say></Response>',
         '/dial': `<Response><Dial action="${app.url}/dialled" callerId="${FROM}" timeout="20">${BUSY}</Dial><Say>Never said.</Say></Response>`,
         '/dialled': '<Response><Say>Sorry, the line is busy.</Say><Hangup/></Response>',
+        '/gather': `<Response><Gather input="dtmf" numDigits="1" timeout="3" action="${app.url}/gathered"><Say>Press a key.</Say></Gather><Say>No key.</Say></Response>`,
+        '/gathered': '<Response><Say>Thanks.</Say></Response>',
+        '/record': `<Response><Say>Speak.</Say><Record maxLength="2" action="${app.url}/recorded" recordingStatusCallback="${app.url}/recording"/><Say>Nothing recorded.</Say></Response>`,
+        '/recorded': '<Response><Say>Bye.</Say><Hangup/></Response>',
       }[req.url ?? ''] ?? '';
       res.writeHead(signed ? 200 : 403, { 'Content-Type': 'text/xml' }).end(twiml);
     });
@@ -372,5 +377,38 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     expect(action.signed).to.equal(true);
     expect(action.params).to.include({ CallSid: call.sid, DialCallStatus: 'busy', DialCallDuration: '0' });
     expect(call.said).to.deep.equal(['Sorry, the line is busy.']);
+  });
+
+  it('<Gather>s: says its <Say>s, posts the digits (numDigits of them) to the action and plays its answer; with none, goes on past it', async () => {
+    const pressed = twilio.ringIn({ to: FROM, from: HUMAN, voiceUrl: `${app.url}/gather`, gathers: [{ digits: '42' }] });
+    await pressed.done;
+    expect(pressed.said).to.deep.equal(['Press a key.', 'Thanks.']);
+    const gathered = app.requests.find((r) => r.path === '/gathered')!;
+    expect(gathered.signed).to.equal(true);
+    expect(gathered.params).to.include({ CallSid: pressed.sid, Digits: '4' });
+    const silent = twilio.ringIn({ to: FROM, from: HUMAN, voiceUrl: `${app.url}/gather`, gathers: ['silence'] });
+    await silent.done;
+    expect(silent.said).to.deep.equal(['Press a key.', 'No key.']);
+    expect(app.requests.filter((r) => r.path === '/gathered')).to.have.length(1);
+  });
+
+  it('<Record>s up to maxLength: the action with the recording, then recordingStatusCallback; the Recording resource serves it with Basic auth only', async () => {
+    const call = twilio.ringIn({ to: FROM, from: HUMAN, voiceUrl: `${app.url}/record`, message: { seconds: 5, then: 'silence' } });
+    await call.done;
+    expect(call.said).to.deep.equal(['Speak.', 'Bye.']);
+    const recorded = app.requests.find((r) => r.path === '/recorded')!;
+    const reported = app.requests.find((r) => r.path === '/recording')!;
+    expect(recorded.signed && reported.signed).to.equal(true);
+    expect(recorded.params).to.include({ CallSid: call.sid, RecordingDuration: '2' });
+    expect(reported.params).to.include({ CallSid: call.sid, RecordingStatus: 'completed', RecordingDuration: '2', RecordingUrl: recorded.params.RecordingUrl, RecordingSource: 'RecordVerb' });
+    const url = String(recorded.params.RecordingUrl);
+    expect(url.startsWith(`${twilio.url}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE`)).to.equal(true);
+    const basic = `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString('base64')}`;
+    const wav = await fetch(`${url}.wav`, { headers: { authorization: basic } });
+    expect(wav.status).to.equal(200);
+    expect(wav.headers.get('content-type')).to.equal('audio/x-wav');
+    expect(readWav(Buffer.from(await wav.arrayBuffer()))).to.deep.include({ channels: 1, sampleRate: 8000, seconds: 2 });
+    expect((await (await fetch(`${url}.json`, { headers: { authorization: basic } })).json()).duration).to.equal('2');
+    expect((await fetch(`${url}.wav`)).status).to.equal(401);
   });
 });

@@ -2,18 +2,20 @@
 // tests: Basic auth with the account SID and auth token, the Calls resource (create, fetch, update
 // to hang up or give new TwiML) with Twilio's validation errors and error JSON, and each placed
 // call played by the scenario of its `To` number (call.ts). A test can make the next placement
-// answer an error or never answer, and ring one of the application's numbers (`ringIn`).
+// answer an error or never answer, and ring one of the application's numbers (`ringIn`). The
+// Recording resource serves what <Record> recorded (.wav, .json).
 // Sources:
 //   https://www.twilio.com/docs/voice/api/call-resource (create, fetch, update; Status=completed|canceled)
 //   https://www.twilio.com/docs/usage/requests-to-twilio (Basic auth with AccountSid:AuthToken)
 //   https://www.twilio.com/docs/usage/twilios-response (error JSON: code, message, more_info, status)
 //   https://www.twilio.com/docs/api/errors/20003, /21201, /21205, /21210, /21211, /21220, /21603, /20404
+//   https://www.twilio.com/docs/voice/api/recording (fetch a recording's metadata, or its media file by extension)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_VERSION, CarrierCall, type CallerScript, type Scenario, type WebhookSent } from './call.js';
+import { API_VERSION, CarrierCall, type CallerScript, type GatherAnswer, type Message, type Recording, type Scenario, type WebhookSent } from './call.js';
 import { startHttpsServer, type RecordedRequest } from '../https.js';
 import { formParams, type TwilioParams } from './twilio-signature.js';
 
-export type { CallerScript, Scenario, WebhookSent } from './call.js';
+export type { CallerScript, GatherAnswer, Message, Recording, Scenario, WebhookSent } from './call.js';
 export { CarrierCall } from './call.js';
 
 export interface TwilioOptions {
@@ -35,6 +37,10 @@ export interface InboundCall {
   voiceUrl: string;
   statusCallback?: string;
   caller?: CallerScript;
+  /** Answered at each <Gather> in turn. */
+  gathers?: GatherAnswer[];
+  /** Left at a <Record>. */
+  message?: Message;
 }
 
 export interface TwilioStandIn {
@@ -54,8 +60,19 @@ export interface TwilioStandIn {
   call(sid: string): CarrierCall;
   /** Every request made to the application, call by call. */
   webhooks(): WebhookSent[];
+  /** What <Record> recorded, on every call. */
+  recordings: Recording[];
   close(): Promise<void>;
 }
+
+/** The settings of a deployment whose carrier is `twilio`, which Twilio reaches at `publicUrl`. */
+export const carrierSettings = (twilio: Pick<TwilioStandIn, 'accountSid' | 'authToken' | 'url'>, publicUrl: string): Record<string, string> => ({
+  SWITCHBOARD_CARRIER: 'twilio',
+  TWILIO_ACCOUNT_SID: twilio.accountSid,
+  TWILIO_AUTH_TOKEN: twilio.authToken,
+  TWILIO_API_BASE: twilio.url,
+  SWITCHBOARD_PUBLIC_URL: publicUrl,
+});
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -108,8 +125,10 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
   const calls: CarrierCall[] = [];
   const phones = { ...options.phones };
   const forced: ForcedAnswer[] = [];
-  const context = { accountSid, authToken, phones };
+  const recordings: Recording[] = [];
+  const context = { accountSid, authToken, phones, apiUrl: '', recordings };
   const base = `/${API_VERSION}/Accounts/${accountSid}/Calls`;
+  const recordingsBase = `/${API_VERSION}/Accounts/${accountSid}/Recordings/`;
 
   const findCall = (sid: string, path: string) => {
     const call = calls.find((c) => c.sid === sid);
@@ -130,6 +149,16 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
       const call = new CarrierCall(context, params, 'outbound-api', phones[String(params.To)] ?? { answer: 'no-answer' });
       calls.push(call);
       return reply(res, 201, call.toResource());
+    }
+    if (path.startsWith(recordingsBase) && req.method === 'GET') {
+      const [recordingSid, extension] = path.slice(recordingsBase.length).split('.');
+      const recording = recordings.find((r) => r.sid === recordingSid);
+      if (!recording) throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
+      if (extension === 'wav') return void res.writeHead(200, { 'Content-Type': 'audio/x-wav', 'Content-Length': recording.wav.length }).end(recording.wav);
+      if (extension === 'json') {
+        return reply(res, 200, { sid: recording.sid, account_sid: accountSid, call_sid: recording.callSid, duration: String(recording.seconds), status: 'completed', channels: 1, source: 'RecordVerb' });
+      }
+      throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
     }
     const match = path.startsWith(`${base}/`) && path.endsWith('.json') ? path.slice(base.length + 1, -'.json'.length) : undefined;
     if (match && req.method === 'GET') return reply(res, 200, findCall(match, path).toResource());
@@ -156,17 +185,19 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     }
   });
 
+  context.apiUrl = server.url;
   return {
     url: server.url,
+    recordings,
     accountSid,
     authToken,
     calls,
     requests: server.requests,
     phones,
     failNextPlacement: (answer) => forced.push(answer),
-    ringIn: ({ to, from, voiceUrl, statusCallback, caller }) => {
+    ringIn: ({ to, from, voiceUrl, statusCallback, caller, gathers, message }) => {
       const params = { To: to, From: from, VoiceUrl: voiceUrl, ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
-      const call = new CarrierCall(context, params, 'inbound', { answer: 'human', caller });
+      const call = new CarrierCall(context, params, 'inbound', { answer: 'human', caller, gathers: [...(gathers ?? [])], message });
       calls.push(call);
       return call;
     },

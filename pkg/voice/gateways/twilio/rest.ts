@@ -1,6 +1,8 @@
 // Twilio's Calls resource (https://www.twilio.com/docs/voice/api/call-resource): a call placed with
 // the URL Twilio fetches its TwiML from once answered, its status callbacks, and a live call hung
 // up. Every failure says why in `CarrierFailure.hangupCause`, which becomes the call's hangup_cause.
+// And its Recording resource: a voicemail's audio, fetched as WAV.
+import { OutboundError, type Outbound } from '../../../outbound/client.js';
 
 /** Why placing or ending a call at the carrier failed. */
 export class CarrierFailure extends Error {
@@ -31,6 +33,8 @@ export interface Placement {
   ringSec: number;
 }
 
+const basicAuth = (account: TwilioAccount): string => `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`;
+
 async function post(account: TwilioAccount, path: string, form: URLSearchParams): Promise<Record<string, unknown>> {
   const url = `${account.apiBase.replace(/\/$/, '')}/2010-04-01/Accounts/${encodeURIComponent(account.accountSid)}${path}`;
   let res: Response;
@@ -38,7 +42,7 @@ async function post(account: TwilioAccount, path: string, form: URLSearchParams)
     res = await fetch(url, {
       method: 'POST',
       headers: {
-        authorization: `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`,
+        authorization: basicAuth(account),
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: form,
@@ -76,4 +80,19 @@ export async function placeCall(account: TwilioAccount, p: Placement): Promise<s
 /** Ends a live call (a ringing one is canceled). */
 export async function hangUpCall(account: TwilioAccount, sid: string): Promise<void> {
   await post(account, `/Calls/${encodeURIComponent(sid)}.json`, new URLSearchParams({ Status: 'completed' }));
+}
+
+/** A WAV holds 120 s of 8 kHz 16-bit audio on two channels in well under this. */
+const MAX_RECORDING_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The audio of a recording the carrier reported (its RecordingUrl, https://www.twilio.com/docs/voice/api/recording#fetch-a-recording-media-file),
+ * as WAV, through the guarded client; only from the carrier's own API host, which gets the account's credentials.
+ */
+export async function fetchRecording(outbound: Outbound, account: TwilioAccount, recordingUrl: string): Promise<Buffer> {
+  const url = new URL(`${recordingUrl}.wav`);
+  if (url.origin !== new URL(account.apiBase).origin) throw new OutboundError(`refused: a recording is fetched from ${new URL(account.apiBase).host} only`);
+  const res = await outbound.request({ method: 'GET', url: url.toString(), headers: { authorization: basicAuth(account) }, maxBytes: MAX_RECORDING_BYTES });
+  if (res.status !== 200 || res.truncated) throw new OutboundError(`the carrier answered HTTP ${res.status}${res.truncated ? ' with a recording too long' : ''}`);
+  return res.bytes;
 }

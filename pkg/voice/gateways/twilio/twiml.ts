@@ -1,11 +1,15 @@
 // The TwiML Switchboard answers Twilio with (https://www.twilio.com/docs/voice/twiml): an answered
 // call connected to the relay socket (<Connect><ConversationRelay>), put through to another phone
-// (<Dial>), hung up, or a ringing call refused (<Reject>).
+// (<Dial>), a menu (<Gather>), a voicemail (<Record>), words said (<Say>), hung up, or a ringing
+// call refused (<Reject>). Verbs are fragments; `respond` makes them a document.
 
 const escapeXml = (s: string): string =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 const document = (body: string): string => `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`;
+
+/** A document of `verbs`, played in order. */
+export const respond = (...verbs: string[]): string => document(verbs.join(''));
 
 export interface RelayConnection {
   /** The wss:// address of the relay socket. */
@@ -38,9 +42,37 @@ export interface DialTarget {
 
 /** https://www.twilio.com/docs/voice/twiml/dial */
 export function dial(d: DialTarget): string {
-  const action = d.action ? ` action="${escapeXml(d.action)}"` : '';
-  return document(`<Dial callerId="${escapeXml(d.callerId)}" timeout="${d.timeoutSec}"${action}>${escapeXml(d.to)}</Dial>`);
+  return document(dialVerb(d));
 }
+
+/**
+ * <Dial> as a verb; with `answeredUrl`, Twilio asks that URL (on the dialled call, ParentCallSid
+ * naming ours) the moment the number answers, before bridging (https://www.twilio.com/docs/voice/twiml/number#url).
+ */
+export function dialVerb(d: DialTarget & { answeredUrl?: string }): string {
+  const action = d.action ? ` action="${escapeXml(d.action)}"` : '';
+  const number = d.answeredUrl ? `<Number url="${escapeXml(d.answeredUrl)}">${escapeXml(d.to)}</Number>` : escapeXml(d.to);
+  return `<Dial callerId="${escapeXml(d.callerId)}" timeout="${d.timeoutSec}"${action}>${number}</Dial>`;
+}
+
+export const say = (text: string): string => `<Say>${escapeXml(text)}</Say>`;
+
+/** Asks Twilio for `url`'s TwiML next (https://www.twilio.com/docs/voice/twiml/redirect). */
+export const redirect = (url: string): string => `<Redirect method="POST">${escapeXml(url)}</Redirect>`;
+
+/**
+ * One key or words, after `prompt`; the action is asked with Digits or SpeechResult, and also when
+ * nothing came in `timeoutSec` (https://www.twilio.com/docs/voice/twiml/gather).
+ */
+export const gather = (g: { prompt: string; timeoutSec: number; action: string }): string =>
+  `<Gather input="dtmf speech" numDigits="1" timeout="${g.timeoutSec}" action="${escapeXml(g.action)}" actionOnEmptyResult="true">${say(g.prompt)}</Gather>`;
+
+/**
+ * Records the caller after a beep for at most `maxLengthSec`; the action is asked when it ends, the
+ * callback once the recording is stored (https://www.twilio.com/docs/voice/twiml/record).
+ */
+export const record = (r: { maxLengthSec: number; action: string; recordingStatusCallback: string }): string =>
+  `<Record maxLength="${r.maxLengthSec}" playBeep="true" action="${escapeXml(r.action)}" recordingStatusCallback="${escapeXml(r.recordingStatusCallback)}" recordingStatusCallbackEvent="completed"/>`;
 
 export const hangUp = (): string => document('<Hangup/>');
 

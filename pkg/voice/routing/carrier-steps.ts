@@ -1,0 +1,214 @@
+// The routing steps played through a carrier (Twilio): each step becomes TwiML, and the carrier's
+// next request about the call (a menu's answer, a recording, a member's answer) carries the call on,
+// by the rules the simulator's call loop (answer.ts) takes from the same modules. The call is found
+// by the CallSid of the signed request; the step it is on is kept in its row (carrier_step).
+//
+// Queues: the caller hears the hold message, then each member is rung with <Dial> (longest idle
+// first, reserved as on the simulator); the member's <Number url> tells the moment they answer
+// (queue.exited answered) and the <Dial action> how the call went (rung out: the next member). While
+// every member is on another caller's call, one request waits for a member to come free, then the
+// carrier asks again (<Redirect>). <Enqueue> was not used: its members would be dialled by REST and
+// bridged from their own calls' TwiML, two calls to keep in step for events the <Dial>s give directly.
+import type { Ctx } from '../../context.js';
+import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
+import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, updateCall, type CallRow } from '../../store/calls.js';
+import { releaseMember } from '../../store/queues.js';
+import { messagesOfCall } from '../../store/voice-messages.js';
+import { TRANSFER_RING_SEC } from '../ai-transfer.js';
+import { applyCallEvent, ending } from '../events.js';
+import { carrierUrl, relayTwiml, twilioAccount } from '../gateways/twilio/gateway.js';
+import { relayToken } from '../gateways/twilio/relay-token.js';
+import { fetchRecording } from '../gateways/twilio/rest.js';
+import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twilio/twiml.js';
+import { isLive } from '../state.js';
+import { DEFAULT_GREETING } from './answer.js';
+import { askForStep } from './ask-webhook.js';
+import { menuChoice, menuPrompt, menuTriesAgain } from './menu-keys.js';
+import { nextMember } from './queue-members.js';
+import { enterQueue, leaveQueue } from './queue-events.js';
+import { handlerOf, reachStep } from './reach.js';
+import { mailboxOfStep, queueOfStep } from './step-targets.js';
+import type { RoutingStep } from './steps.js';
+
+type Menu = Extract<RoutingStep, { type: 'menu' }>;
+
+/** How long the relay parameter of an ai step stays good: the carrier opens the socket at once. */
+export const RELAY_TOKEN_MS = 60_000;
+/** How long one request waits for a queue member to come free before the carrier is told to ask again. */
+const QUEUE_POLL_MS = 10_000;
+/** How long an ended voicemail call waits for the carrier's report of its recording before it is made final without it. */
+const RECORDING_WAIT_MS = 60_000;
+
+const address = (ctx: Ctx, path: string, query?: URLSearchParams): string => carrierUrl(ctx.config, query?.size ? `${path}?${query}` : path);
+
+/** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
+export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
+
+/** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */
+export const finalAfter = (row: CallRow, now: Date): Date => (row.carrier_step?.type === 'voicemail' ? new Date(now.getTime() + RECORDING_WAIT_MS) : now);
+
+/** Ends the call with `cause` (nothing when it ended already) and hangs up. */
+async function endCall(ctx: Ctx, row: CallRow, cause: string, due = ctx.clock.now()): Promise<string> {
+  await applyCallEvent(ctx, row.id, 'hang_up', { ...ending(row, ctx.clock.now(), cause), due_at: due });
+  return hangUp();
+}
+
+/** <Say>, written to the transcript as the simulator's spoken words are. */
+async function spoken(ctx: Ctx, row: CallRow, text: string): Promise<string> {
+  await appendTranscript(ctx, row.id, { speaker: 'agent', text });
+  return say(text);
+}
+
+/** The live call of the carrier's `callSid` while it is on a step of `type`; else null (over, or moved on). */
+async function callOn(ctx: Ctx, callSid: string, type: RoutingStep['type']): Promise<CallRow | null> {
+  const row = await callByCarrierSid(ctx.db, callSid);
+  return row && isLive(row.status) && row.carrier_step?.type === type ? row : null;
+}
+
+/** The TwiML of `step` on the answered call; `reached`: its call.updated was sent already (with the answer). */
+export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reached = false): Promise<string> {
+  let row = await updateCall(ctx, call.id, { carrier_step: step, ...(step.type === 'ai' && { greeting: step.greeting ?? DEFAULT_GREETING }) });
+  if (!reached) row = await reachStep(ctx, row, handlerOf(step));
+  switch (step.type) {
+    case 'ai': {
+      const token = relayToken(twilioAccount(ctx.config).authToken, row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
+      return relayTwiml(ctx.config, token, false);
+    }
+    case 'transfer':
+      // The carrier bridges the caller until either hangs up; its status callback ends the call.
+      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC });
+    case 'menu':
+      return askMenu(ctx, row, step, 0);
+    case 'webhook':
+      return playStep(ctx, row, (await askForStep(ctx, row, step.url)) ?? step.fallback);
+    case 'voicemail': {
+      const mailbox = await mailboxOfStep(ctx, row.tenant_id, step.mailbox_id);
+      if (!mailbox) return endCall(ctx, row, 'mailbox_unavailable');
+      const done = address(ctx, '/voicemail-recorded');
+      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: address(ctx, '/recording') });
+      // Nothing recorded, the carrier goes on past <Record> without its action: the same request, with no recording.
+      return respond(await spoken(ctx, row, mailbox.greeting), recorder, redirect(done));
+    }
+    case 'queue': {
+      const queue = await queueOfStep(ctx, row.tenant_id, step.queue_id);
+      if (!queue) return endCall(ctx, row, 'queue_unavailable');
+      row = await enterQueue(ctx, row, queue);
+      const hold = queue.holdMessage ? [await spoken(ctx, row, queue.holdMessage)] : [];
+      return respond(...hold, redirect(address(ctx, '/queue-wait')));
+    }
+  }
+}
+
+async function askMenu(ctx: Ctx, row: CallRow, menu: Menu, attempt: number): Promise<string> {
+  const prompt = menuPrompt(menu, attempt);
+  await appendTranscript(ctx, row.id, { speaker: 'agent', text: prompt });
+  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: address(ctx, '/menu', new URLSearchParams({ attempt: String(attempt) })) }));
+}
+
+/** The caller answered the menu's `attempt`th prompt with `answer` (nothing: it timed out): the option chosen, the prompt again, or the fallback. */
+export async function menuAnswered(ctx: Ctx, callSid: string, attempt: number, answer: { digits?: string; speech?: string }): Promise<string> {
+  const row = await callOn(ctx, callSid, 'menu');
+  if (!row) return hangUp();
+  const menu = row.carrier_step as Menu;
+  const heard = answer.digits ? { type: 'keys' as const, keys: answer.digits } : answer.speech ? { type: 'speech' as const, text: answer.speech } : null;
+  const chosen = heard && (await menuChoice(ctx, row.id, menu, heard));
+  if (chosen) return playStep(ctx, row, chosen);
+  return menuTriesAgain(menu, attempt) ? askMenu(ctx, row, menu, attempt + 1) : playStep(ctx, row, menu.fallback);
+}
+
+/**
+ * The recording ended (`seconds` of audio; `callerLeft`: by the caller hanging up): the call ends, and
+ * when there is audio it is made final once the recording is kept (its report comes after this).
+ */
+export async function voicemailRecorded(ctx: Ctx, callSid: string, seconds: number, callerLeft: boolean): Promise<string> {
+  const row = await callOn(ctx, callSid, 'voicemail');
+  if (!row) return hangUp();
+  const kept = (await messagesOfCall(ctx, row.id)).length > 0;
+  const due = seconds > 0 && !kept ? finalAfter(row, ctx.clock.now()) : ctx.clock.now();
+  return endCall(ctx, row, callerLeft ? 'caller_hangup' : 'voicemail_recorded', due);
+}
+
+/** The carrier stored a voicemail's recording: its audio is kept and the message left, as on the simulator; then the call is made final. */
+export async function recordingCompleted(ctx: Ctx, report: { callSid: string; url: string; seconds: number }): Promise<void> {
+  const row = await callByCarrierSid(ctx.db, report.callSid);
+  const step = row?.carrier_step;
+  if (!row || step?.type !== 'voicemail') return;
+  // A report the carrier repeats leaves one message.
+  if (report.seconds > 0 && !(await messagesOfCall(ctx, row.id)).length) {
+    try {
+      const wav = await fetchRecording(ctx.outbound, twilioAccount(ctx.config), report.url);
+      // The carrier hears no words: the message says who called and for how long.
+      const summary = `Voicemail from ${row.from_number}, ${report.seconds} s.`;
+      await keepVoicemail(ctx, { tenant_id: row.tenant_id, call_id: row.id, caller: row.from_number, summary, mailbox_id: step.mailbox_id }, wav);
+    } catch (err) {
+      ctx.log.warn({ callId: row.id, err: (err as Error).message }, 'the voicemail recording could not be fetched; no message is left');
+    }
+  }
+  await dueNowIfEnded(ctx, row.id);
+}
+
+/**
+ * The caller waits in the queue: the next member is rung (taken for this caller), or, while every one
+ * left is on another caller's call, this request waits for one to come free; `rung`: members rung already.
+ */
+export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Promise<string> {
+  const row = await callOn(ctx, callSid, 'queue');
+  if (!row?.queue) return hangUp();
+  const queue = await queueOfStep(ctx, row.tenant_id, row.queue.id);
+  if (!queue) return leaveOnTimeout(ctx, row, 'no_agents');
+  const waiting = row.queue;
+  const leftMs = () => queue.maxWaitSec * 1000 - (ctx.clock.now().getTime() - Date.parse(waiting.entered_at));
+  if (leftMs() <= 0) return leaveOnTimeout(ctx, row, 'max_wait');
+  const abort = new AbortController();
+  const cancel = ctx.clock.setTimer(Math.min(leftMs(), QUEUE_POLL_MS), () => abort.abort());
+  const member = await nextMember(ctx, queue, row.id, new Set(rung), abort.signal).finally(cancel);
+  const now = await callById(ctx.db, row.id);
+  if (!now?.queue || !isLive(now.status)) {
+    // The caller left while a member was being taken: the member is free again.
+    if (member) await releaseMember(ctx, queue.id, member.id, row.id, { talked: false });
+    return hangUp();
+  }
+  if (member) {
+    const next = new URLSearchParams({ member: member.id });
+    for (const id of [...rung, member.id]) next.append('rung', id);
+    // Rung until the wait is over at the latest, as on the simulator.
+    const timeoutSec = Math.max(1, Math.min(TRANSFER_RING_SEC, Math.ceil(leftMs() / 1000)));
+    const answeredUrl = address(ctx, '/queue-answered', new URLSearchParams({ member: member.id }));
+    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address(ctx, '/queue-dialled', next), answeredUrl }));
+  }
+  if (!abort.signal.aborted) return leaveOnTimeout(ctx, row, 'no_agents');
+  const again = new URLSearchParams();
+  for (const id of rung) again.append('rung', id);
+  return respond(redirect(address(ctx, '/queue-wait', again)));
+}
+
+async function leaveOnTimeout(ctx: Ctx, row: CallRow, reason: 'max_wait' | 'no_agents'): Promise<string> {
+  return endCall(ctx, await leaveQueue(ctx, row, { type: 'queue.timeout', reason }), 'queue_timeout');
+}
+
+/** The member rung for the call of `parentCallSid` answered: the caller leaves the queue to them (an empty document bridges them). */
+export async function memberAnswered(ctx: Ctx, parentCallSid: string, memberId: string): Promise<string> {
+  const row = await callOn(ctx, parentCallSid, 'queue');
+  const member = row?.queue && (await queueOfStep(ctx, row.tenant_id, row.queue.id))?.members.find((m) => m.id === memberId);
+  if (row && member) await leaveQueue(ctx, row, { type: 'queue.exited', reason: 'answered', member });
+  return respond();
+}
+
+/**
+ * The <Dial> of a member ended (`dialStatus`, https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values):
+ * talked, the call ends; rung out, the next member; `callerLeft`: the caller hung up meanwhile.
+ */
+export async function memberDialled(ctx: Ctx, callSid: string, d: { memberId: string; rung: string[]; dialStatus: string; callerLeft: boolean }): Promise<string> {
+  const row = await callByCarrierSid(ctx.db, callSid);
+  if (row?.carrier_step?.type !== 'queue') return hangUp();
+  const talked = d.dialStatus === 'completed';
+  await releaseMember(ctx, row.carrier_step.queue_id, d.memberId, row.id, { talked });
+  if (talked) return endCall(ctx, row, d.callerLeft ? 'caller_hangup' : 'queue_ended');
+  if (d.callerLeft) return hangUp();
+  return waitInQueue(ctx, callSid, d.rung);
+}
+
+/** The carrier reported the caller's hang-up: a caller waiting in a queue leaves it (queue.exited hangup). */
+export async function callerLeft(ctx: Ctx, row: CallRow): Promise<void> {
+  if (row.queue) await leaveQueue(ctx, row, { type: 'queue.exited', reason: 'hangup' });
+}
