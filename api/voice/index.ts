@@ -28,7 +28,8 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  if (ctx.config.SWITCHBOARD_CARRIER === 'twilio') r.use('/carrier/twilio', carrierRouter(ctx));
+  // An account may have a carrier of its own on any deployment: the carrier's requests are always heard.
+  r.use('/carrier/twilio', carrierRouter(ctx));
   r.use(requireApiKey(ctx));
   r.use(limitRequests(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));
@@ -39,7 +40,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(connectionsRouter(ctx));
   r.use(campaignsRouter(ctx));
   r.use(numbersRouter(ctx));
-  // The simulated network rings only where there is no real one.
+  // The simulated network rings only where there is no real one (sim.ts refuses accounts with their own).
   if (ctx.config.SWITCHBOARD_CARRIER === 'sim') r.use(simRouter(ctx));
   r.use(queuesRouter(ctx));
   r.use(mailboxesRouter(ctx));

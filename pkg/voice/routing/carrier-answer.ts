@@ -8,6 +8,7 @@ import { callByCarrierSid } from '../../store/calls.js';
 import { getTenant } from '../../store/tenants.js';
 import { TRANSFER_RING_SEC } from '../ai-transfer.js';
 import { applyCallEvent, ending } from '../events.js';
+import { carrierCredentials } from '../carrier-accounts.js';
 import { relayTwiml } from '../gateways/twilio/gateway.js';
 import { relayToken } from '../gateways/twilio/relay-token.js';
 import { dial, reject } from '../gateways/twilio/twiml.js';
@@ -49,7 +50,10 @@ export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: stri
     await applyCallEvent(ctx, row.id, 'no_answer', { ...ending(row, now, 'not_routed'), due_at: now });
     return reject();
   }
-  if (step.type === 'ai') return relayTwiml(ctx.config, relayToken(ctx.config.TWILIO_AUTH_TOKEN!, row.id, until), false);
+  if (step.type === 'ai') {
+    const account = (await carrierCredentials(ctx, number.tenantId))!;
+    return relayTwiml(ctx.config, number.tenantId, relayToken(account.authToken, row.id, until), false);
+  }
   // The carrier bridges the caller for as long as the call may last; its status callback ends it.
   const bridgedUntil = new Date(now.getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
   await applyCallEvent(ctx, row.id, 'answer', { answered_at: now, handler: 'transfer', lease_until: bridgedUntil, due_at: bridgedUntil });
