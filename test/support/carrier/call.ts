@@ -111,6 +111,11 @@ export class CarrierCall {
     });
   }
 
+  /** The account the call was placed with (or rang in on). */
+  get accountSid(): string {
+    return this.context.accountSid;
+  }
+
   /** The status callbacks' parameters, in the order they were sent. */
   get statusCallbacks(): TwilioParams[] {
     return this.webhooks.filter((w) => w.purpose === 'status').map((w) => w.params);

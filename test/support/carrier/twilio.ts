@@ -16,13 +16,16 @@ import { formParams, type TwilioParams } from './twilio-signature.js';
 export type { CallerScript, Scenario, WebhookSent } from './call.js';
 export { CarrierCall } from './call.js';
 
-export interface TwilioOptions {
+export interface TwilioAccountOptions {
   accountSid: string;
   authToken: string;
-  /** How each called number behaves; a number not listed does not answer. */
-  phones?: Record<string, Scenario>;
   /** The account's own numbers, the only ones allowed as From; any From when not given. */
   numbers?: string[];
+}
+
+export interface TwilioOptions extends TwilioAccountOptions {
+  /** How each called number behaves; a number not listed does not answer. */
+  phones?: Record<string, Scenario>;
 }
 
 /** What the next placement answers instead of creating a call: an HTTP error, or nothing at all. */
@@ -35,6 +38,8 @@ export interface InboundCall {
   voiceUrl: string;
   statusCallback?: string;
   caller?: CallerScript;
+  /** The account whose number rings (and whose token signs its requests); the first account's when not given. */
+  accountSid?: string;
 }
 
 export interface TwilioStandIn {
@@ -42,6 +47,8 @@ export interface TwilioStandIn {
   url: string;
   accountSid: string;
   authToken: string;
+  /** Another account at the same address. */
+  addAccount(account: TwilioAccountOptions): void;
   /** The calls placed (and rung in), in order. */
   calls: CarrierCall[];
   /** Every request the REST API received, as sent. */
@@ -108,33 +115,38 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
   const calls: CarrierCall[] = [];
   const phones = { ...options.phones };
   const forced: ForcedAnswer[] = [];
-  const context = { accountSid, authToken, phones };
-  const base = `/${API_VERSION}/Accounts/${accountSid}/Calls`;
+  const accounts = new Map<string, TwilioAccountOptions>();
+  const addAccount = (account: TwilioAccountOptions) => void accounts.set(account.accountSid, account);
+  addAccount(options);
+  const contextOf = (account: TwilioAccountOptions) => ({ accountSid: account.accountSid, authToken: account.authToken, phones });
+  const callsPath = (sid: string) => `/${API_VERSION}/Accounts/${sid}/Calls`;
 
-  const findCall = (sid: string, path: string) => {
-    const call = calls.find((c) => c.sid === sid);
+  const findCall = (account: TwilioAccountOptions, sid: string, path: string) => {
+    const call = calls.find((c) => c.sid === sid && c.accountSid === account.accountSid);
     if (!call) throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
     return call;
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
-    if (req.headers.authorization !== expected) throw new TwilioError(401, 20003, 'Authenticate');
     const path = new URL(req.url ?? '/', 'https://api.twilio.com').pathname;
+    const account = accounts.get(path.split('/')[3] ?? '');
+    const expected = account && `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`;
+    if (!account || req.headers.authorization !== expected) throw new TwilioError(401, 20003, 'Authenticate');
+    const base = callsPath(account.accountSid);
     const params = formParams(body);
     if (path === `${base}.json` && req.method === 'POST') {
       const answer = forced.shift();
       if (answer === 'hang') return; // the connection stays open, unanswered
       if (answer) throw new TwilioError(answer.status, answer.code ?? (answer.status >= 500 ? 20500 : 20001), answer.message ?? 'Internal Server Error');
-      checkPlacement(params, options.numbers);
-      const call = new CarrierCall(context, params, 'outbound-api', phones[String(params.To)] ?? { answer: 'no-answer' });
+      checkPlacement(params, account.numbers);
+      const call = new CarrierCall(contextOf(account), params, 'outbound-api', phones[String(params.To)] ?? { answer: 'no-answer' });
       calls.push(call);
       return reply(res, 201, call.toResource());
     }
     const match = path.startsWith(`${base}/`) && path.endsWith('.json') ? path.slice(base.length + 1, -'.json'.length) : undefined;
-    if (match && req.method === 'GET') return reply(res, 200, findCall(match, path).toResource());
+    if (match && req.method === 'GET') return reply(res, 200, findCall(account, match, path).toResource());
     if (match && req.method === 'POST') {
-      const call = findCall(match, path);
+      const call = findCall(account, match, path);
       const { Twiml: twiml, Url: url, Method: method } = params;
       if (typeof twiml === 'string' || typeof url === 'string') {
         if (call.status !== 'in-progress') throw new TwilioError(400, 21220, 'Call is not in-progress. Cannot redirect.');
@@ -163,14 +175,19 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     calls,
     requests: server.requests,
     phones,
+    addAccount,
     failNextPlacement: (answer) => forced.push(answer),
-    ringIn: ({ to, from, voiceUrl, statusCallback, caller }) => {
+    ringIn: ({ to, from, voiceUrl, statusCallback, caller, accountSid: owner = accountSid }) => {
       const params = { To: to, From: from, VoiceUrl: voiceUrl, ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
-      const call = new CarrierCall(context, params, 'inbound', { answer: 'human', caller });
+      const call = new CarrierCall(contextOf(accounts.get(owner)!), params, 'inbound', { answer: 'human', caller });
       calls.push(call);
       return call;
     },
-    call: (sid) => findCall(sid, `${base}/${sid}.json`),
+    call: (sid) => {
+      const call = calls.find((c) => c.sid === sid);
+      if (!call) throw new TwilioError(404, 20404, `The requested resource ${callsPath(accountSid)}/${sid}.json was not found`);
+      return call;
+    },
     webhooks: () => calls.flatMap((c) => c.webhooks),
     close: async () => {
       for (const call of calls) await call.relay?.disconnect();
