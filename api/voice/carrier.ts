@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import type { Duplex } from 'node:stream';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
 import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
@@ -137,8 +138,9 @@ export function carrierRouter(ctx: Ctx): Router {
   return r;
 }
 
-/** Serves the relay socket (wss://<public host>/v1/carrier/twilio/relay?tenant=ID); returns its stop. */
+/** Serves the relay socket (wss://<public host>/v1/carrier/twilio/relay?tenant=ID) when a carrier can reach it; returns its stop. */
 export function serveRelay(server: Server, ctx: Ctx): () => void {
+  if (!carrierReachable(ctx.config)) return () => {};
   const leases = new RelayLeases(ctx, `${hostname()}:${process.pid}:relay:${randomBytes(4).toString('hex')}`, ctx.config.SWITCHBOARD_LEASE_SEC * 1000);
   const sockets = new WebSocketServer({ noServer: true });
   const path = `${carrierPath}/relay`;

@@ -1,6 +1,7 @@
 // The carrier an account's calls go through: its own carrier account when it has one (set by an
 // operator, the auth token sealed at rest and never shown), else the deployment's, else none (the
 // simulated network). Every use of carrier credentials asks carrierCredentials.
+import { carrierReachable } from '../config.js';
 import type { Ctx } from '../context.js';
 import { Invalid, Unavailable } from '../errors.js';
 import { getTenant } from '../store/tenants.js';
@@ -58,8 +59,7 @@ export async function setCarrierAccount(ctx: CarrierCtx & Pick<Ctx, 'clock'>, te
   if (!ACCOUNT_SID.test(input.accountSid)) throw new Invalid('account SID must be AC followed by 32 hexadecimal digits');
   if (!AUTH_TOKEN.test(input.authToken)) throw new Invalid('auth token must be 8 to 256 printable characters, no spaces');
   if (!ctx.secrets) throw new Unavailable('A carrier auth token needs the encryption key (SWITCHBOARD_ENCRYPTION_KEY)');
-  // The carrier reaches the account's calls at this deployment's public address, over TLS only.
-  if (!ctx.config.SWITCHBOARD_PUBLIC_URL?.startsWith('https:')) throw new Unavailable("An account's carrier needs SWITCHBOARD_PUBLIC_URL (https://) on this deployment");
+  if (!carrierReachable(ctx.config)) throw new Unavailable("An account's carrier needs SWITCHBOARD_PUBLIC_URL (https://) on this deployment");
   await getTenant(ctx, tenantId);
   const now = ctx.clock.now();
   await putCarrierAccountRow(ctx, {
