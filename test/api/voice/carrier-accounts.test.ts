@@ -150,6 +150,9 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
     expect(call.errors).to.deep.equal([]);
     const row = await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first();
     expect(row).to.include({ tenant_id: companies.a.tenantId, direction: 'inbound' });
+    // Its status callback (naming only the CallSid) was checked with A's token: the hang-up ended it.
+    expect(await finalResult(companies.a.client, row.id)).to.include({ status: 'completed' });
+    expect((await companies.a.client.get(`/v1/calls/${row.id}`)).body.hangup_cause).to.equal('caller_hangup');
   });
 
   it("refuses the relay handshake of A's call signed with B's token, and a socket B signs cannot take A's call", async () => {
