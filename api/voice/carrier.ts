@@ -14,7 +14,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
 import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
 import { applyCallEvent, ending as endingOf } from '../../pkg/voice/events.js';
-import { carrierPath, carrierUrl, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
+import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/twilio/relay-token.js';
 import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
@@ -151,7 +151,7 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
       // The URL names the tenant whose carrier account signs the handshake; the signature covers it.
       const tenantId = requested.searchParams.get('tenant');
       const account = tenantId ? await carrierCredentials(ctx, tenantId) : null;
-      const url = carrierUrl(ctx.config, '/relay').replace(/^https:/, 'wss:') + requested.search;
+      const url = relaySocketBase(ctx.config) + requested.search;
       if (!tenantId || !account || !isTwilioSignature(account.authToken, req.headers['x-twilio-signature'] as string | undefined, url)) {
         ctx.log.warn('relay socket refused: X-Twilio-Signature does not match');
         socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');

@@ -23,9 +23,11 @@ export const carrierPath = '/v1/carrier/twilio';
 /** The public address of a carrier endpoint. */
 export const carrierUrl = (config: Config, path: string): string => `${publicUrl(config)}${carrierPath}${path}`;
 
-/** The relay socket's address (wss://) for calls of `tenantId`, whose credentials sign its handshake. */
-export const relaySocketUrl = (config: Config, tenantId: string): string =>
-  `${carrierUrl(config, '/relay').replace(/^https:/, 'wss:')}?${new URLSearchParams({ tenant: tenantId })}`;
+/** The relay socket's address (wss://), without its query. */
+export const relaySocketBase = (config: Config): string => carrierUrl(config, '/relay').replace(/^https:/, 'wss:');
+
+/** The relay socket's address for calls of `tenantId`, whose credentials sign its handshake. */
+const relaySocketUrl = (config: Config, tenantId: string): string => `${relaySocketBase(config)}?${new URLSearchParams({ tenant: tenantId })}`;
 
 /** The TwiML of an answered call of `tenantId`: connected to the relay socket, which learns the call from `token`. */
 export const relayTwiml = (config: Config, tenantId: string, token: string, machine: boolean): string =>
