@@ -1,5 +1,6 @@
 // `switchboard admin`: operators' commands. Each parses its flags, calls the domain in pkg/store,
 // and prints one JSON object (--json) or a short text. Exit 2: usage or invalid input; 1: other errors.
+import { createInterface } from 'node:readline';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Ctx } from '../pkg/context.js';
 import { DomainError, Invalid } from '../pkg/errors.js';
@@ -10,6 +11,7 @@ import { createKey, listKeys, revokeKey } from '../pkg/store/keys.js';
 import { balance, topUp } from '../pkg/store/credits.js';
 import { addDoNotCall, listDoNotCall, removeDoNotCall } from '../pkg/store/do-not-call.js';
 import { addNumber, listNumbers, removeNumber } from '../pkg/store/phone-numbers.js';
+import { carrierSettings, clearCarrierAccount, setCarrierAccount } from '../pkg/voice/carrier-accounts.js';
 import { requireE164 } from '../pkg/voice/numbers.js';
 import { rotateWebhookSecret, webhookSecret } from '../pkg/webhooks/secret.js';
 import { sendAgentTestMessage, sendTestMessage } from '../pkg/webhooks/test-message.js';
@@ -118,6 +120,21 @@ async function tenantAndNumber(ctx: Ctx, v: Values) {
 
 function nothingToChange(input: object, what: string): void {
   if (Object.values(input).every((x) => x === undefined)) throw new UsageError(`nothing to update: give at least one ${what} flag`);
+}
+
+/** The carrier auth token: from the variable `envName` names, else the first line on stdin (argv shows in `ps`). */
+async function authTokenInput(envName: string | undefined): Promise<string> {
+  if (envName !== undefined) {
+    const token = process.env[envName];
+    if (!token) throw new UsageError(`the environment variable ${envName} (--auth-token-env) is not set`);
+    return token.trim();
+  }
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    return line.trim();
+  }
+  throw new UsageError('the auth token is read from stdin (one line), or give --auth-token-env NAME');
 }
 
 /** `key: value` lines; nested values as one line of JSON. */
@@ -277,6 +294,40 @@ const commands: Record<string, Command> = {
       if (amount === undefined) throw new UsageError('--amount is required');
       const total = await topUp(ctx, tenantId, amount);
       return { json: { tenantId, balance: total }, text: `Credit balance of ${tenantId}: ${total}` };
+    },
+  },
+  'carrier set': {
+    synopsis: '--tenant ID --carrier twilio --account-sid AC… [--auth-token-env NAME]',
+    about: "give a company its own carrier account (its calls and numbers go through it); the auth token is read from stdin, or from the environment variable --auth-token-env names, never from the command line",
+    options: { tenant: str, carrier: str, 'account-sid': str, 'auth-token-env': str },
+    async run(ctx, v) {
+      const tenantId = required(v, 'tenant');
+      const settings = await setCarrierAccount(ctx, tenantId, {
+        carrier: required(v, 'carrier'),
+        accountSid: required(v, 'account-sid'),
+        authToken: await authTokenInput(v['auth-token-env'] as string | undefined),
+      });
+      return { json: { tenantId, ...settings }, text: fields({ tenantId, ...settings }) };
+    },
+  },
+  'carrier show': {
+    synopsis: '--tenant ID',
+    about: "the carrier a company's calls go through: its own account's SID and whether its token is set (never the token), or the deployment's",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const settings = await carrierSettings(ctx, tenant.id);
+      return { json: { tenantId: tenant.id, ...settings }, text: fields({ tenantId: tenant.id, ...settings }) };
+    },
+  },
+  'carrier clear': {
+    synopsis: '--tenant ID',
+    about: "remove a company's own carrier account: its calls go through the deployment's carrier again",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenantId = required(v, 'tenant');
+      const cleared = await clearCarrierAccount(ctx, tenantId);
+      return { json: { tenantId, cleared }, text: cleared ? `${tenantId} uses the deployment's carrier` : `${tenantId} had no carrier account of its own` };
     },
   },
   'number add': {

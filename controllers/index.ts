@@ -21,7 +21,7 @@ export interface Controllers {
 
 export async function startControllers(ctx: Ctx): Promise<Controllers> {
   const { config } = ctx;
-  const calls = callsReconciler(createGateway(config, ctx.db, ctx.log), config.SWITCHBOARD_CALL_CONCURRENCY);
+  const calls = callsReconciler(createGateway(ctx), config.SWITCHBOARD_CALL_CONCURRENCY);
   const manager = new ControllerManager(ctx, [triggersReconciler, webhooksReconciler, calls, campaignsReconciler], {
     concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
     leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,

@@ -66,6 +66,9 @@ const CARRIER_NEEDS = { sim: [], twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOK
 export const publicUrl = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL' | 'PORT'>): string =>
   (config.SWITCHBOARD_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
+/** Whether a carrier can reach this deployment (over TLS only): for the deployment's carrier or an account's own. */
+export const carrierReachable = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL'>): boolean => config.SWITCHBOARD_PUBLIC_URL?.startsWith('https:') ?? false;
+
 /** Thrown when the environment is invalid; names the variable. */
 export class ConfigError extends Error {}
 
@@ -79,8 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const name of CARRIER_NEEDS[config.SWITCHBOARD_CARRIER]) {
     if (!config[name]) throw new ConfigError(`invalid configuration: ${name}: required by SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }
-  // A carrier reaches the deployment over TLS only.
-  if (config.SWITCHBOARD_CARRIER !== 'sim' && !config.SWITCHBOARD_PUBLIC_URL!.startsWith('https:')) {
+  if (config.SWITCHBOARD_CARRIER !== 'sim' && !carrierReachable(config)) {
     throw new ConfigError(`invalid configuration: SWITCHBOARD_PUBLIC_URL: must be https:// with SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }
   return config;

@@ -9,6 +9,8 @@ const redactPaths = [
   '*.*.authConfig',
   'apiKey',
   '*.apiKey',
+  'authToken',
+  '*.authToken',
   'authorization',
   '*.authorization',
   'req.headers.authorization',

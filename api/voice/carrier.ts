@@ -1,20 +1,25 @@
-// Twilio's requests to this deployment (SWITCHBOARD_CARRIER=twilio): the TwiML of an answered call,
-// a number's voice webhook, status callbacks, the end of a relay session and of a transfer's <Dial>,
-// the routing steps' requests (a menu's answer, a voicemail's recording, a queue's wait and members),
-// and the relay socket itself. Each is verified by X-Twilio-Signature over the public address
-// Twilio was given, and refused (403, nothing changed) without it.
+// Twilio's requests to this deployment: the TwiML of an answered call, a number's voice webhook,
+// status callbacks, the end of a relay session and of a transfer's <Dial>, the routing steps'
+// requests (a menu's answer, a voicemail's recording, a queue's wait and members), and the relay
+// socket itself. Each is verified by X-Twilio-Signature over the public address Twilio was given,
+// with the carrier account of the tenant whose call or number it names, and refused (403, nothing
+// changed) without it.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { hostname } from 'node:os';
 import type { Duplex } from 'node:stream';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
 import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
 import { applyCallEvent, ending as endingOf } from '../../pkg/voice/events.js';
-import { carrierPath, carrierUrl, relaySocketUrl, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
-import { readRelayToken } from '../../pkg/voice/gateways/twilio/relay-token.js';
+import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
+import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/twilio/relay-token.js';
+import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
+import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
+import { findNumber } from '../../pkg/store/phone-numbers.js';
 import { isTwilioSignature } from '../../pkg/voice/gateways/twilio/signature.js';
 import { dial, hangUp } from '../../pkg/voice/gateways/twilio/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
@@ -55,11 +60,35 @@ function handedOffTransfer(handoffData: unknown): Transfer | null {
   }
 }
 
-function verified(ctx: Ctx) {
-  return (req: Request, res: Response, next: NextFunction) => {
+/** The tenant whose carrier account made the request, from what it names (null: none, the deployment's account). */
+type Whose = (ctx: Ctx, req: Request) => Promise<string | null>;
+
+const tenantOfCall = (call: { tenant_id: string } | undefined): string | null => call?.tenant_id ?? null;
+/** A placed call's callback URL names the call; a number's (inbound calls) does not, so its CallSid does. */
+const callOf = async (ctx: Ctx, req: Request) =>
+  req.query.call === undefined ? await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')) : await callById(ctx.db, String(req.query.call));
+const byCall: Whose = async (ctx, req) => tenantOfCall(await callOf(ctx, req));
+/** A queue member's call, which Twilio dialled for the caller's: it names that call as its parent. */
+const byParentCall: Whose = async (ctx, req) => tenantOfCall(await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? '')));
+const byRelayToken: Whose = async (ctx, req) => tenantOfCall(await callById(ctx.db, relayTokenCall(String(req.query.relay ?? ''))));
+// An unknown number is checked with the deployment's account: refused alike, it tells a prober nothing.
+const byNumber: Whose = async (ctx, req) => (await findNumber(ctx.db, String(req.body?.To ?? '')))?.tenantId ?? null;
+
+/**
+ * Verifies X-Twilio-Signature with the carrier account of the tenant the request names, before
+ * anything is changed: that tenant and its credentials are in res.locals for the route.
+ */
+function verified(ctx: Ctx, whose: Whose) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const tenantId = await whose(ctx, req);
+    const account = await carrierCredentials(ctx, tenantId);
     const url = carrierUrl(ctx.config, req.url);
     const params = (req.body ?? {}) as Record<string, string>;
-    if (isTwilioSignature(ctx.config.TWILIO_AUTH_TOKEN!, req.get('x-twilio-signature'), url, params)) return next();
+    if (account && isTwilioSignature(account.authToken, req.get('x-twilio-signature'), url, params)) {
+      res.locals.tenantId = tenantId;
+      res.locals.account = account;
+      return next();
+    }
     ctx.log.warn({ path: req.path }, 'carrier request refused: X-Twilio-Signature does not match');
     res.status(403).type('text/plain').send('X-Twilio-Signature does not match');
   };
@@ -68,29 +97,28 @@ function verified(ctx: Ctx) {
 export function carrierRouter(ctx: Ctx): Router {
   const r = Router();
   r.use(express.urlencoded({ extended: false, limit: '64kb' }));
-  r.use(verified(ctx));
 
   // The call was answered: connect it to the relay socket, which learns the call from the parameter.
-  r.post('/answer', (req, res) => {
+  r.post('/answer', verified(ctx, byRelayToken), (req, res) => {
     const token = String(req.query.relay ?? '');
-    const read = readRelayToken(ctx.config.TWILIO_AUTH_TOKEN!, token, ctx.clock.now());
-    if ('refused' in read) {
-      ctx.log.warn({ reason: read.refused }, 'answered call refused');
+    const read = readRelayToken((res.locals.account as TwilioAccount).authToken, token, ctx.clock.now());
+    const tenantId = res.locals.tenantId as string | null;
+    if ('refused' in read || !tenantId) {
+      ctx.log.warn({ reason: 'refused' in read ? read.refused : 'no such call' }, 'answered call refused');
       return xml(res, hangUp());
     }
-    xml(res, relayTwiml(ctx.config, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
+    xml(res, relayTwiml(ctx.config, tenantId, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
   });
 
   // A call rings in on a number (its voice webhook): answered as the number is routed.
-  r.post('/voice', async (req, res) => {
+  r.post('/voice', verified(ctx, byNumber), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     xml(res, await answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') }));
   });
 
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
-  // A placed call's callback URL names the call; a number's (inbound calls) does not, so its CallSid does.
-  r.post('/status', async (req, res) => {
-    const call = req.query.call === undefined ? await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')) : await callById(ctx.db, String(req.query.call));
+  r.post('/status', verified(ctx, byCall), async (req, res) => {
+    const call = await callOf(ctx, req);
     const status = String(req.body?.CallStatus ?? '');
     if (call) {
       const now = ctx.clock.now();
@@ -109,7 +137,7 @@ export function carrierRouter(ctx: Ctx): Router {
   });
 
   // The relay session ended: the agent's transfer is dialled; otherwise (ended, or the socket closed) nothing more is played.
-  r.post('/relay-ended', async (req, res) => {
+  r.post('/relay-ended', verified(ctx, byCall), async (req, res) => {
     const transfer = req.body?.SessionStatus === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
     const call = transfer && (await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')));
     if (!transfer || !call) return xml(res, hangUp());
@@ -118,7 +146,7 @@ export function carrierRouter(ctx: Ctx): Router {
   });
 
   // The transfer's <Dial> ended: ai.transfer says how it went, and the call ends.
-  r.post('/transfer-ended', async (req, res) => {
+  r.post('/transfer-ended', verified(ctx, byCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
     if (call) await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''));
@@ -126,19 +154,19 @@ export function carrierRouter(ctx: Ctx): Router {
   });
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.
-  r.post('/menu', async (req, res) => {
+  r.post('/menu', verified(ctx, byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     xml(res, await menuAnswered(ctx, String(body.CallSid ?? ''), Number(req.query.attempt ?? 0), { digits: body.Digits, speech: body.SpeechResult }));
   });
 
   // A voicemail's <Record> ended; its audio is reported to /recording once stored.
-  r.post('/voicemail-recorded', async (req, res) => {
+  r.post('/voicemail-recorded', verified(ctx, byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     xml(res, await voicemailRecorded(ctx, String(body.CallSid ?? ''), Number(body.RecordingDuration ?? 0) || 0, body.Digits === 'hangup' || body.CallStatus === 'completed'));
   });
 
   // https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
-  r.post('/recording', async (req, res) => {
+  r.post('/recording', verified(ctx, byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     if (body.RecordingStatus === 'completed' && body.RecordingUrl) {
       await recordingCompleted(ctx, { callSid: String(body.CallSid ?? ''), url: body.RecordingUrl, seconds: Number(body.RecordingDuration ?? 0) || 0 });
@@ -147,17 +175,17 @@ export function carrierRouter(ctx: Ctx): Router {
   });
 
   // The caller waits in the queue for the next member to ring (`rung`: those rung already).
-  r.post('/queue-wait', async (req, res) => {
+  r.post('/queue-wait', verified(ctx, byCall), async (req, res) => {
     xml(res, await waitInQueue(ctx, String(req.body?.CallSid ?? ''), listed(req.query.rung)));
   });
 
   // The member's phone answered: asked on the member's call, which names the caller's as its parent.
-  r.post('/queue-answered', async (req, res) => {
+  r.post('/queue-answered', verified(ctx, byParentCall), async (req, res) => {
     xml(res, await memberAnswered(ctx, String(req.body?.ParentCallSid ?? ''), String(req.query.member ?? '')));
   });
 
   // A member's <Dial> ended: talked, rung out, or the caller hung up meanwhile.
-  r.post('/queue-dialled', async (req, res) => {
+  r.post('/queue-dialled', verified(ctx, byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     const dialled = { memberId: String(req.query.member ?? ''), rung: listed(req.query.rung), dialStatus: String(body.DialCallStatus ?? ''), callerLeft: body.CallStatus === 'completed' };
     xml(res, await memberDialled(ctx, String(body.CallSid ?? ''), dialled));
@@ -165,27 +193,36 @@ export function carrierRouter(ctx: Ctx): Router {
   return r;
 }
 
-/** Serves the relay socket on `server` (wss://<public host>/v1/carrier/twilio/relay) when a carrier is configured; returns its stop. */
+/** Serves the relay socket (wss://<public host>/v1/carrier/twilio/relay?tenant=ID) when a carrier can reach it; returns its stop. */
 export function serveRelay(server: Server, ctx: Ctx): () => void {
-  if (ctx.config.SWITCHBOARD_CARRIER === 'sim') return () => {};
+  if (!carrierReachable(ctx.config)) return () => {};
   const leases = new RelayLeases(ctx, `${hostname()}:${process.pid}:relay:${randomBytes(4).toString('hex')}`, ctx.config.SWITCHBOARD_LEASE_SEC * 1000);
   const sockets = new WebSocketServer({ noServer: true });
   const path = `${carrierPath}/relay`;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== path) return;
-    const url = relaySocketUrl(ctx.config) + (req.url!.includes('?') ? req.url!.slice(req.url!.indexOf('?')) : '');
-    if (!isTwilioSignature(ctx.config.TWILIO_AUTH_TOKEN!, req.headers['x-twilio-signature'] as string | undefined, url)) {
-      ctx.log.warn('relay socket refused: X-Twilio-Signature does not match');
-      socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    sockets.handleUpgrade(req, socket, head, (ws) => void onSocket(ctx, leases, ws));
+    const requested = new URL(req.url ?? '/', 'http://x');
+    if (requested.pathname !== path) return;
+    void (async () => {
+      // The URL names the tenant whose carrier account signs the handshake; the signature covers it.
+      const tenantId = requested.searchParams.get('tenant');
+      const account = tenantId ? await carrierCredentials(ctx, tenantId) : null;
+      const url = relaySocketBase(ctx.config) + requested.search;
+      if (!tenantId || !account || !isTwilioSignature(account.authToken, req.headers['x-twilio-signature'] as string | undefined, url)) {
+        ctx.log.warn('relay socket refused: X-Twilio-Signature does not match');
+        socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      sockets.handleUpgrade(req, socket, head, (ws) => void onSocket(ctx, leases, ws, tenantId, account));
+    })().catch((err: Error) => {
+      ctx.log.error({ err }, 'relay socket failed');
+      socket.destroy();
+    });
   });
   return () => leases.close();
 }
 
 /** The first message binds the socket to its call, once; a socket that cannot be bound is closed. */
-async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket): Promise<void> {
+async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: string, account: TwilioAccount): Promise<void> {
   // Every message is kept from the first: what the carrier sends while the call is being bound (a
   // prompt right after setup) is the line's once it exists.
   const received: string[] = [];
@@ -207,10 +244,11 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket): Promise<v
   };
   if (setup?.type !== 'setup') return refuse('the first message is not setup');
   const params = (setup.customParameters ?? {}) as Record<string, string>;
-  const read = readRelayToken(ctx.config.TWILIO_AUTH_TOKEN!, String(params.relay ?? ''), ctx.clock.now());
+  const read = readRelayToken(account.authToken, String(params.relay ?? ''), ctx.clock.now());
   if ('refused' in read) return refuse(read.refused);
-  const row = await bindRelay(ctx, read.callId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs);
-  if (!row) return refuse('the call is not waiting for a relay (used, ended or unknown)');
+  // Only a call of the tenant whose account signed the socket: its token signs no other account's calls.
+  const row = await bindRelay(ctx, read.callId, tenantId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs);
+  if (!row) return refuse('the call is not waiting for a relay (used, ended, unknown or of another account)');
   ws.off('message', keep);
   const line = new RelayLine(ws, ctx, params.machine === 'true', row.id, row.status, received.slice(1));
   await leases.conduct(line, row).catch((err: Error) => ctx.log.error({ err, callId: row.id }, 'relay call failed'));

@@ -1,5 +1,6 @@
 // The Voice API under /v1: same keys as the Agent API, its own error shape.
 import express, { Router } from 'express';
+import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
@@ -28,7 +29,8 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  if (ctx.config.SWITCHBOARD_CARRIER === 'twilio') r.use('/carrier/twilio', carrierRouter(ctx));
+  // The deployment's carrier, or accounts' own (which need the same https address), send requests here.
+  if (carrierReachable(ctx.config)) r.use('/carrier/twilio', carrierRouter(ctx));
   r.use(requireApiKey(ctx));
   r.use(limitRequests(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));
@@ -39,7 +41,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(connectionsRouter(ctx));
   r.use(campaignsRouter(ctx));
   r.use(numbersRouter(ctx));
-  // The simulated network rings only where there is no real one.
+  // The simulated network rings only where there is no real one (sim.ts refuses accounts with their own).
   if (ctx.config.SWITCHBOARD_CARRIER === 'sim') r.use(simRouter(ctx));
   r.use(queuesRouter(ctx));
   r.use(mailboxesRouter(ctx));

@@ -134,6 +134,9 @@ export function voiceOpenApiDocument() {
       '/tenants/{account_id}/settings': {
         patch: op({ summary: 'Change account settings', path: a.tenantParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404, 422] }),
       },
+      '/tenants/{account_id}/carrier': {
+        get: op({ summary: "The carrier the account's calls go through; its auth token is never shown", path: a.tenantParam, ok: [200, a.carrierSettingsSchema], errors: [404] }),
+      },
       '/reports/api-usage': {
         get: op({
           summary: 'Usage of the API and MCP: requests, requests over the limit and calls placed',

@@ -1,7 +1,8 @@
 // The simulated phone network rings one of the account's numbers as a caller (POST /v1/sim/calls).
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { Unprocessable } from '../../pkg/errors.js';
+import { NotFound, Unprocessable } from '../../pkg/errors.js';
+import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
 import { toE164 } from '../../pkg/voice/numbers.js';
 import { ringIn } from '../../pkg/voice/routing/arrive.js';
 import { callRecord } from '../../pkg/voice/views.js';
@@ -13,6 +14,8 @@ export function simRouter(ctx: Ctx): Router {
 
   r.post('/sim/calls', async (req, res) => {
     const { tenant } = principalOf(req);
+    // An account on a real carrier has no simulated network, as on a deployment with one.
+    if (await carrierCredentials(ctx, tenant.id)) throw new NotFound('No such endpoint', 'not_found');
     const body = parseSimCall(req.body);
     const to = toE164(body.to, tenant.country);
     if (!to) throw new Unprocessable(`to: ${body.to} is not a valid phone number`, 'invalid_to');

@@ -61,6 +61,15 @@ export const settingsSchema = z
   })
   .meta({ id: 'AccountSettings' });
 
+export const carrierSettingsSchema = z
+  .object({
+    carrier: z.enum(['twilio', 'sim']).meta({ description: "The network the account's calls go through: a real carrier, or the simulated one" }),
+    source: z.enum(['account', 'deployment']).meta({ description: "account: the account's own carrier account (set by an operator); deployment: the deployment's" }),
+    account_sid: z.string().nullable().meta({ description: "The account's own carrier account SID (AC…); null with the deployment's" }),
+    auth_token_set: z.boolean().meta({ description: 'Whether its own auth token is stored (sealed; never shown)' }),
+  })
+  .meta({ id: 'CarrierSettings' });
+
 const day = z
   .string()
   .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && DateTime.fromISO(v, { zone: 'utc' }).isValid, 'must be a date YYYY-MM-DD');

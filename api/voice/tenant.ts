@@ -1,10 +1,11 @@
-// Routes of the caller's tenant: its API keys and settings. Another tenant's id answers 404, like a missing one.
+// Routes of the caller's tenant: its API keys, settings and carrier. Another tenant's id answers 404, like a missing one.
 import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
 import { agentRef } from '../../pkg/ids.js';
 import { createKey, listKeys, revokeKey, type ApiKeyView } from '../../pkg/store/keys.js';
 import { updateTenant, type Tenant } from '../../pkg/store/tenants.js';
+import { carrierSettings } from '../../pkg/voice/carrier-accounts.js';
 import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
 import { createKeyBody, settingsBody } from './tenant-schemas.js';
@@ -61,6 +62,11 @@ export function tenantRouter(ctx: Ctx): Router {
     const tenant = ownTenant(req);
     const body = parseVoice(settingsBody, req.body, 'settings');
     res.json(settingsView(await updateTenant(ctx, tenant.id, { eventsUrl: body.events_url })));
+  });
+
+  r.get('/tenants/:account_id/carrier', async (req, res) => {
+    const tenant = ownTenant(req);
+    res.json(await carrierSettings(ctx, tenant.id));
   });
 
   return r;

@@ -14,6 +14,7 @@ import * as m011 from './migrations/011_queue_member_busy.js';
 import * as m012 from './migrations/012_carrier.js';
 import * as m013 from './migrations/013_carrier_sid.js';
 import * as m014 from './migrations/014_carrier_step.js';
+import * as m015 from './migrations/015_carrier_accounts.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '012_carrier': m012,
   '013_carrier_sid': m013,
   '014_carrier_step': m014,
+  '015_carrier_accounts': m015,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

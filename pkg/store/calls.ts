@@ -356,12 +356,12 @@ export async function nextCallDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
 }
 
 /**
- * Binds the call to relay `session` and leases it to `owner` (the process holding the socket): once
+ * Binds the call (of `tenantId`) to relay `session` and leases it to `owner` (the process holding the socket): once
  * only, while the call is still being placed. The controller that placed it learns it lost the line.
  */
-export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, session: string, owner: string, leaseMs: number): Promise<CallRow | null> {
+export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, tenantId: string, session: string, owner: string, leaseMs: number): Promise<CallRow | null> {
   const [row] = await ctx.db('calls')
-    .where({ id })
+    .where({ id, tenant_id: tenantId })
     .whereNull('relay_session')
     // Or answered already, the carrier playing its routing until it reached an ai step.
     .where((q) => q.whereIn('status', ['queued', 'ringing']).orWhere((answered) => answered.where({ status: 'in-progress', handler: 'ai' }).whereNull('lease_owner')))

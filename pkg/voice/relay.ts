@@ -160,7 +160,7 @@ export class RelayLeases {
     readonly owner: string,
     readonly leaseMs: number,
   ) {
-    this.gateway = createGateway(ctx.config, ctx.db, ctx.log);
+    this.gateway = createGateway(ctx);
     void this.heartbeats();
   }
 

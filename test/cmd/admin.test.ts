@@ -267,6 +267,62 @@ describe('switchboard admin', function () {
     });
   });
 
+  describe('admin carrier', () => {
+    const SID = `AC${'c4'.repeat(16)}`;
+    const TOKEN = 'carrier-auth-token-from-stdin-9e1f';
+    /** `switchboard admin carrier <args>`, on a deployment with an https public address, `input` on stdin. */
+    const carrier = (args: string[], input?: string, env: Record<string, string> = {}) =>
+      switchboard(['admin', 'carrier', ...args], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_PUBLIC_URL: 'https://switchboard.example.com', ...env }, input);
+    const tenant = async () => expectSuccess(await admin('tenant', 'create', '--name', `Carrier Co ${randomUUID()}`)).tenantId as string;
+
+    it('sets a company\'s own Twilio account, the token read from stdin and sealed; show gives the SID and that a token is set, never the token', async () => {
+      const id = await tenant();
+      const set = await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--json'], `${TOKEN}\n`);
+      expect(expectSuccess(set)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, auth_token_set: true });
+      const shown = await carrier(['show', '--tenant', id, '--json']);
+      expect(expectSuccess(shown)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, auth_token_set: true });
+      const text = await carrier(['show', '--tenant', id]);
+      expect(text.stdout).to.include(SID);
+      for (const r of [set, shown, text]) expect(r.stdout + r.stderr).to.not.include(TOKEN);
+      const row = await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id }).first();
+      expect(JSON.stringify(row)).to.not.include(TOKEN);
+      expect(app.runtime.ctx.secrets!.open(row.auth_token_sealed)).to.equal(TOKEN);
+    });
+
+    it('reads the token from the variable --auth-token-env names, and takes no token on the command line', async () => {
+      const id = await tenant();
+      const inArgv = await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--auth-token', TOKEN, '--json']);
+      expectFailure(inArgv, 2, /--auth-token/);
+      expect(inArgv.stderr).to.not.include(TOKEN);
+      const set = await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--auth-token-env', 'CARRIER_TOKEN', '--json'], undefined, { CARRIER_TOKEN: TOKEN });
+      expect(expectSuccess(set)).to.include({ auth_token_set: true });
+      const row = await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id }).first();
+      expect(app.runtime.ctx.secrets!.open(row.auth_token_sealed)).to.equal(TOKEN);
+    });
+
+    it('clear returns the company to the deployment\'s carrier', async () => {
+      const id = await tenant();
+      expectSuccess(await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--json'], TOKEN));
+      expect(expectSuccess(await carrier(['clear', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, cleared: true });
+      expect(expectSuccess(await carrier(['show', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, carrier: 'sim', source: 'deployment', account_sid: null, auth_token_set: false });
+      expect(expectSuccess(await carrier(['clear', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, cleared: false });
+      expect(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id })).to.deep.equal([]);
+    });
+
+    it('exits 2 for a bad SID, carrier or token and 1 without an https public address or for an unknown tenant, storing nothing', async () => {
+      const id = await tenant();
+      const set = (args: string[], input: string | undefined, env: Record<string, string> = {}) =>
+        carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, ...args, '--json'], input, env);
+      expectFailure(await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', 'AC123', '--json'], TOKEN), 2, /account SID must be AC/);
+      expectFailure(await carrier(['set', '--tenant', id, '--carrier', 'vonage', '--account-sid', SID, '--json'], TOKEN), 2, /carrier must be twilio/);
+      expectFailure(await set([], '\n'), 2, /auth token must be/);
+      expectFailure(await set([], undefined), 2, /read from stdin/);
+      expectFailure(await set([], TOKEN, { SWITCHBOARD_PUBLIC_URL: '' }), 1, /SWITCHBOARD_PUBLIC_URL/);
+      expectFailure(await carrier(['set', '--tenant', 'tnt_nobody', '--carrier', 'twilio', '--account-sid', SID, '--json'], TOKEN), 1, /Unknown tenant/);
+      expect(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id })).to.deep.equal([]);
+    });
+  });
+
   describe('usage', () => {
     it('admin --help lists every command and flag', async () => {
       const r = await switchboard(['admin', '--help']);

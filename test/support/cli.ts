@@ -21,13 +21,14 @@ function environment(env: Record<string, string>): NodeJS.ProcessEnv {
   return out;
 }
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [ENTRY, ...args], { env: environment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[], env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  return spawn(process.execPath, [ENTRY, ...args], { env: environment(env), stdio: [stdin, 'pipe', 'pipe'] });
 }
 
-/** Run `switchboard <args>` to its end. */
-export async function switchboard(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = start(args, env);
+/** Run `switchboard <args>` to its end, `input` written to its stdin (none when not given). */
+export async function switchboard(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
+  const child = start(args, env, input === undefined ? 'ignore' : 'pipe');
+  child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

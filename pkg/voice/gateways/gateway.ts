@@ -50,7 +50,7 @@ export interface Line {
   readonly streaming?: StreamingVoice;
 }
 
-interface DialRequest {
+export interface DialRequest {
   callId: string;
   from: string;
   to: string;

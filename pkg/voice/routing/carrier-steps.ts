@@ -16,7 +16,8 @@ import { releaseMember } from '../../store/queues.js';
 import { messagesOfCall } from '../../store/voice-messages.js';
 import { TRANSFER_RING_SEC } from '../ai-transfer.js';
 import { applyCallEvent, ending } from '../events.js';
-import { carrierUrl, relayTwiml, twilioAccount } from '../gateways/twilio/gateway.js';
+import { carrierCredentials } from '../carrier-accounts.js';
+import { carrierUrl, relayTwiml } from '../gateways/twilio/gateway.js';
 import { relayToken } from '../gateways/twilio/relay-token.js';
 import { fetchRecording } from '../gateways/twilio/rest.js';
 import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twilio/twiml.js';
@@ -71,8 +72,9 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
   if (!reached) row = await reachStep(ctx, row, handlerOf(step));
   switch (step.type) {
     case 'ai': {
-      const token = relayToken(twilioAccount(ctx.config).authToken, row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
-      return relayTwiml(ctx.config, token, false);
+      const account = (await carrierCredentials(ctx, row.tenant_id))!;
+      const token = relayToken(account.authToken, row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
+      return relayTwiml(ctx.config, row.tenant_id, token, false);
     }
     case 'transfer':
       // The carrier bridges the caller until either hangs up; its status callback ends the call.
@@ -136,7 +138,7 @@ export async function recordingCompleted(ctx: Ctx, report: { callSid: string; ur
   // A report the carrier repeats leaves one message.
   if (report.seconds > 0 && !(await messagesOfCall(ctx, row.id)).length) {
     try {
-      const wav = await fetchRecording(ctx.outbound, twilioAccount(ctx.config), report.url);
+      const wav = await fetchRecording(ctx.outbound, (await carrierCredentials(ctx, row.tenant_id))!, report.url);
       // The carrier hears no words: the message says who called and for how long.
       const summary = `Voicemail from ${row.from_number}, ${report.seconds} s.`;
       await keepVoicemail(ctx, { tenant_id: row.tenant_id, call_id: row.id, caller: row.from_number, summary, mailbox_id: step.mailbox_id }, wav);

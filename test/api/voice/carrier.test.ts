@@ -22,6 +22,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   let front: TlsFront;
   let app: CallsApp;
   let client: Client;
+  let tenantId: string;
   before(async () => {
     twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
     // The deployment's public address: a TLS front before the app, as a load balancer would be.
@@ -39,7 +40,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   });
   // A company per test, each calling from the deployment's caller id: one account places 30 calls a minute.
   beforeEach(async () => {
-    ({ client } = await app.voiceCompany({ eventsUrl: EVENTS_URL }));
+    ({ client, tenantId } = await app.voiceCompany({ eventsUrl: EVENTS_URL }));
   });
   after(async () => {
     await app?.close();
@@ -252,7 +253,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
     const locked = await app.runtime.ctx.db.transaction();
     await locked('calls').where({ id }).forUpdate().first();
-    const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
+    const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
     const caller = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
     return { caller, locked };
   }
@@ -353,7 +354,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   });
 
   it('closes a relay socket whose parameter is forged, expired or already used', async () => {
-    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`;
+    const relayUrl = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
     const to = '+12025550116';
     twilio.phones[to] = { answer: 'human', caller: async (c) => void (await c.hangUp()) };
     const id = await place(to, 'Replay check');
@@ -402,7 +403,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     });
 
     it('answers an ai step over the relay: the agent greets and converses, with call.* and ai.* events as on the simulator', async () => {
-      const { client: own, number } = await routed((agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme.' }));
+      const { client: own, number, tenantId: owner } = await routed((agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme.' }));
       const heard: string[] = [];
       const { from, call } = ringIn(number, async (c) => {
         heard.push((await c.reply()).text);
@@ -423,7 +424,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       const record = (await own.get(`/v1/calls/${id}`)).body;
       expect(record).to.include({ direction: 'inbound', from, to: number, status: 'completed', handler: 'ai', hangup_cause: 'caller_hangup' });
       expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
-      expect(call.conversationRelays[0]!.attributes.url).to.equal(`${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay`);
+      expect(call.conversationRelays[0]!.attributes.url).to.equal(`${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${owner}`);
     });
 
     it('refuses a call to a number no account has with <Reject/>, keeping no record', async () => {

@@ -37,6 +37,8 @@ export interface Message {
 /** A recording a <Record> made, as the Recording resource serves it. */
 export interface Recording {
   sid: string;
+  /** The account whose call made it, the only one that may fetch it. */
+  accountSid: string;
   callSid: string;
   seconds: number;
   wav: Buffer;
@@ -139,6 +141,11 @@ export class CarrierCall {
     this.done = new Promise(setImmediate).then(() => (direction === 'inbound' ? this.ringIn() : this.dial())).catch((error) => {
       this.errors.push(`stand-in failure: ${error}`);
     });
+  }
+
+  /** The account the call was placed with (or rang in on). */
+  get accountSid(): string {
+    return this.context.accountSid;
   }
 
   /** The status callbacks' parameters, in the order they were sent. */
@@ -466,7 +473,7 @@ export class CarrierCall {
     const message = this.person?.message;
     if (!message || message.seconds <= 0) return 'no-audio';
     const seconds = Math.min(message.seconds, Number(verb.attributes.maxLength ?? 3600));
-    const recording: Recording = { sid: sid('RE'), callSid: this.sid, seconds, wav: wavOf(seconds, 300 + (this.context.recordings.length % 8) * 100) };
+    const recording: Recording = { sid: sid('RE'), accountSid: this.context.accountSid, callSid: this.sid, seconds, wav: wavOf(seconds, 300 + (this.context.recordings.length % 8) * 100) };
     this.context.recordings.push(recording);
     if (message.then === 'hangup') this.hungUp = true;
     const url = `${this.context.apiUrl}/${API_VERSION}/Accounts/${this.context.accountSid}/Recordings/${recording.sid}`;

@@ -18,13 +18,16 @@ import { formParams, type TwilioParams } from './twilio-signature.js';
 export type { CallerScript, GatherAnswer, Message, Recording, Scenario, WebhookSent } from './call.js';
 export { CarrierCall } from './call.js';
 
-export interface TwilioOptions {
+export interface TwilioAccountOptions {
   accountSid: string;
   authToken: string;
-  /** How each called number behaves; a number not listed does not answer. */
-  phones?: Record<string, Scenario>;
   /** The account's own numbers, the only ones allowed as From; any From when not given. */
   numbers?: string[];
+}
+
+export interface TwilioOptions extends TwilioAccountOptions {
+  /** How each called number behaves; a number not listed does not answer. */
+  phones?: Record<string, Scenario>;
 }
 
 /** What the next placement answers instead of creating a call: an HTTP error, or nothing at all. */
@@ -41,6 +44,8 @@ export interface InboundCall {
   gathers?: GatherAnswer[];
   /** Left at a <Record>. */
   message?: Message;
+  /** The account whose number rings (and whose token signs its requests); the first account's when not given. */
+  accountSid?: string;
 }
 
 export interface TwilioStandIn {
@@ -48,6 +53,8 @@ export interface TwilioStandIn {
   url: string;
   accountSid: string;
   authToken: string;
+  /** Another account at the same address. */
+  addAccount(account: TwilioAccountOptions): void;
   /** The calls placed (and rung in), in order. */
   calls: CarrierCall[];
   /** Every request the REST API received, as sent. */
@@ -126,44 +133,50 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
   const phones = { ...options.phones };
   const forced: ForcedAnswer[] = [];
   const recordings: Recording[] = [];
-  const context = { accountSid, authToken, phones, apiUrl: '', recordings };
-  const base = `/${API_VERSION}/Accounts/${accountSid}/Calls`;
-  const recordingsBase = `/${API_VERSION}/Accounts/${accountSid}/Recordings/`;
+  const accounts = new Map<string, TwilioAccountOptions>();
+  const addAccount = (account: TwilioAccountOptions) => void accounts.set(account.accountSid, account);
+  addAccount(options);
+  let apiUrl = '';
+  const contextOf = (account: TwilioAccountOptions) => ({ accountSid: account.accountSid, authToken: account.authToken, phones, apiUrl, recordings });
+  const callsPath = (sid: string) => `/${API_VERSION}/Accounts/${sid}/Calls`;
 
-  const findCall = (sid: string, path: string) => {
-    const call = calls.find((c) => c.sid === sid);
+  const findCall = (account: TwilioAccountOptions, sid: string, path: string) => {
+    const call = calls.find((c) => c.sid === sid && c.accountSid === account.accountSid);
     if (!call) throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
     return call;
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
-    if (req.headers.authorization !== expected) throw new TwilioError(401, 20003, 'Authenticate');
     const path = new URL(req.url ?? '/', 'https://api.twilio.com').pathname;
+    const account = accounts.get(path.split('/')[3] ?? '');
+    const expected = account && `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`;
+    if (!account || req.headers.authorization !== expected) throw new TwilioError(401, 20003, 'Authenticate');
+    const base = callsPath(account.accountSid);
+    const recordingsBase = `/${API_VERSION}/Accounts/${account.accountSid}/Recordings/`;
     const params = formParams(body);
     if (path === `${base}.json` && req.method === 'POST') {
       const answer = forced.shift();
       if (answer === 'hang') return; // the connection stays open, unanswered
       if (answer) throw new TwilioError(answer.status, answer.code ?? (answer.status >= 500 ? 20500 : 20001), answer.message ?? 'Internal Server Error');
-      checkPlacement(params, options.numbers);
-      const call = new CarrierCall(context, params, 'outbound-api', phones[String(params.To)] ?? { answer: 'no-answer' });
+      checkPlacement(params, account.numbers);
+      const call = new CarrierCall(contextOf(account), params, 'outbound-api', phones[String(params.To)] ?? { answer: 'no-answer' });
       calls.push(call);
       return reply(res, 201, call.toResource());
     }
     if (path.startsWith(recordingsBase) && req.method === 'GET') {
       const [recordingSid, extension] = path.slice(recordingsBase.length).split('.');
-      const recording = recordings.find((r) => r.sid === recordingSid);
+      const recording = recordings.find((r) => r.sid === recordingSid && r.accountSid === account.accountSid);
       if (!recording) throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
       if (extension === 'wav') return void res.writeHead(200, { 'Content-Type': 'audio/x-wav', 'Content-Length': recording.wav.length }).end(recording.wav);
       if (extension === 'json') {
-        return reply(res, 200, { sid: recording.sid, account_sid: accountSid, call_sid: recording.callSid, duration: String(recording.seconds), status: 'completed', channels: 1, source: 'RecordVerb' });
+        return reply(res, 200, { sid: recording.sid, account_sid: account.accountSid, call_sid: recording.callSid, duration: String(recording.seconds), status: 'completed', channels: 1, source: 'RecordVerb' });
       }
       throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
     }
     const match = path.startsWith(`${base}/`) && path.endsWith('.json') ? path.slice(base.length + 1, -'.json'.length) : undefined;
-    if (match && req.method === 'GET') return reply(res, 200, findCall(match, path).toResource());
+    if (match && req.method === 'GET') return reply(res, 200, findCall(account, match, path).toResource());
     if (match && req.method === 'POST') {
-      const call = findCall(match, path);
+      const call = findCall(account, match, path);
       const { Twiml: twiml, Url: url, Method: method } = params;
       if (typeof twiml === 'string' || typeof url === 'string') {
         if (call.status !== 'in-progress') throw new TwilioError(400, 21220, 'Call is not in-progress. Cannot redirect.');
@@ -185,7 +198,7 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     }
   });
 
-  context.apiUrl = server.url;
+  apiUrl = server.url;
   return {
     url: server.url,
     recordings,
@@ -194,14 +207,19 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     calls,
     requests: server.requests,
     phones,
+    addAccount,
     failNextPlacement: (answer) => forced.push(answer),
-    ringIn: ({ to, from, voiceUrl, statusCallback, caller, gathers, message }) => {
+    ringIn: ({ to, from, voiceUrl, statusCallback, caller, gathers, message, accountSid: owner = accountSid }) => {
       const params = { To: to, From: from, VoiceUrl: voiceUrl, ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
-      const call = new CarrierCall(context, params, 'inbound', { answer: 'human', caller, gathers: [...(gathers ?? [])], message });
+      const call = new CarrierCall(contextOf(accounts.get(owner)!), params, 'inbound', { answer: 'human', caller, gathers: [...(gathers ?? [])], message });
       calls.push(call);
       return call;
     },
-    call: (sid) => findCall(sid, `${base}/${sid}.json`),
+    call: (sid) => {
+      const call = calls.find((c) => c.sid === sid);
+      if (!call) throw new TwilioError(404, 20404, `The requested resource ${callsPath(accountSid)}/${sid}.json was not found`);
+      return call;
+    },
     webhooks: () => calls.flatMap((c) => c.webhooks),
     close: async () => {
       for (const call of calls) await call.relay?.disconnect();

@@ -3,11 +3,12 @@
 // the line: its states arrive as status callbacks and its conversation over the relay socket, each
 // at whichever API replica Twilio reaches, so the controller that placed the call only waits.
 import type { Knex } from 'knex';
+import type { Ctx } from '../../../context.js';
 import { publicUrl, type Config } from '../../../config.js';
 import type { Logger } from '../../../log.js';
 import { callById } from '../../../store/calls.js';
 import { isLive } from '../../state.js';
-import type { Gateway, Line, LineEvent, Recorder } from '../gateway.js';
+import type { DialRequest, Line, LineEvent, Recorder } from '../gateway.js';
 import { hangUpCall, placeCall, type TwilioAccount } from './rest.js';
 import { relayToken } from './relay-token.js';
 import { connectToRelay } from './twiml.js';
@@ -19,24 +20,18 @@ const RELAY_TOKEN_MS = 10 * 60_000;
 
 export const carrierPath = '/v1/carrier/twilio';
 
-export function twilioAccount(config: Config): TwilioAccount {
-  return {
-    accountSid: config.TWILIO_ACCOUNT_SID!,
-    authToken: config.TWILIO_AUTH_TOKEN!,
-    apiBase: config.TWILIO_API_BASE,
-    timeoutMs: config.SWITCHBOARD_OUTBOUND_TIMEOUT_MS,
-  };
-}
-
 /** The public address of a carrier endpoint. */
 export const carrierUrl = (config: Config, path: string): string => `${publicUrl(config)}${carrierPath}${path}`;
 
-/** The relay socket's address (wss://). */
-export const relaySocketUrl = (config: Config): string => carrierUrl(config, '/relay').replace(/^https:/, 'wss:');
+/** The relay socket's address (wss://), without its query. */
+export const relaySocketBase = (config: Config): string => carrierUrl(config, '/relay').replace(/^https:/, 'wss:');
 
-/** The TwiML of an answered call: connected to the relay socket, which learns the call from `token`. */
-export const relayTwiml = (config: Config, token: string, machine: boolean): string =>
-  connectToRelay({ url: relaySocketUrl(config), parameters: { relay: token, machine: String(machine) }, action: carrierUrl(config, '/relay-ended') });
+/** The relay socket's address for calls of `tenantId`, whose credentials sign its handshake. */
+const relaySocketUrl = (config: Config, tenantId: string): string => `${relaySocketBase(config)}?${new URLSearchParams({ tenant: tenantId })}`;
+
+/** The TwiML of an answered call of `tenantId`: connected to the relay socket, which learns the call from `token`. */
+export const relayTwiml = (config: Config, tenantId: string, token: string, machine: boolean): string =>
+  connectToRelay({ url: relaySocketUrl(config, tenantId), parameters: { relay: token, machine: String(machine) }, action: carrierUrl(config, '/relay-ended') });
 
 /** A call the carrier conducts: nothing comes from it here; the row says how it goes. */
 class CarriedLine implements Line {
@@ -69,23 +64,15 @@ class CarriedLine implements Line {
   }
 }
 
-export function createTwilioGateway(config: Config, db: Knex, log: Logger): Gateway {
-  const account = twilioAccount(config);
-  return {
-    name: 'twilio',
-    async dial({ callId, from, to }) {
-      const token = relayToken(account.authToken, callId, new Date(Date.now() + RELAY_TOKEN_MS));
-      const sid = await placeCall(account, {
-        to,
-        from,
-        answerUrl: `${carrierUrl(config, '/answer')}?relay=${encodeURIComponent(token)}`,
-        statusCallback: `${carrierUrl(config, '/status')}?call=${encodeURIComponent(callId)}`,
-        ringSec: RING_SEC,
-      });
-      return new CarriedLine(account, db, log, callId, sid);
-    },
-    async pickUp() {
-      throw new Error('calls ringing in through Twilio are answered by its voice webhook');
-    },
-  };
+/** Places the call through `account` (its tenant's carrier account); the carrier conducts it from there. */
+export async function dialTwilio(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, account: TwilioAccount, { callId, from, to }: DialRequest): Promise<Line> {
+  const token = relayToken(account.authToken, callId, new Date(Date.now() + RELAY_TOKEN_MS));
+  const sid = await placeCall(account, {
+    to,
+    from,
+    answerUrl: `${carrierUrl(ctx.config, '/answer')}?relay=${encodeURIComponent(token)}`,
+    statusCallback: `${carrierUrl(ctx.config, '/status')}?call=${encodeURIComponent(callId)}`,
+    ringSec: RING_SEC,
+  });
+  return new CarriedLine(account, ctx.db, ctx.log, callId, sid);
 }

@@ -1,0 +1,29 @@
+// Carrier account rows: an account's own carrier credentials, the auth token sealed.
+import type { Ctx } from '../context.js';
+
+export interface CarrierAccountRow {
+  tenant_id: string;
+  carrier: 'twilio';
+  account_sid: string;
+  /** Sealed; opened only to call the carrier or check its signatures. */
+  auth_token_sealed: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type Q = Pick<Ctx, 'db'>;
+
+export const carrierAccountRow = (ctx: Q, tenantId: string): Promise<CarrierAccountRow | undefined> =>
+  ctx.db('carrier_accounts').where({ tenant_id: tenantId }).first();
+
+/** Inserts or replaces the account's row. */
+export async function putCarrierAccountRow(ctx: Q, row: CarrierAccountRow): Promise<CarrierAccountRow> {
+  const { created_at: _created, ...changed } = row;
+  const [saved] = await ctx.db('carrier_accounts').insert(row).onConflict('tenant_id').merge(changed).returning('*');
+  return saved;
+}
+
+/** Whether there was a row to delete. */
+export async function deleteCarrierAccountRow(ctx: Q, tenantId: string): Promise<boolean> {
+  return (await ctx.db('carrier_accounts').where({ tenant_id: tenantId }).delete()) > 0;
+}
