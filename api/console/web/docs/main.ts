@@ -12,5 +12,4 @@ createApiReference('#api-reference', {
   telemetry: false,
   hideClientButton: true,
   showDeveloperTools: 'never',
-  showToolbar: 'never',
 });
