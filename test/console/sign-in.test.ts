@@ -23,8 +23,14 @@ describe('The console sign-in page', () => {
     await watched.close();
   });
 
+  /** Opens the sign-in page (or `path`, which sends there), and its form is ready. */
+  async function openSignIn(path = '/sign-in'): Promise<void> {
+    await watched.page.goto(`${server.url}${path}`);
+    await watched.page.getByLabel('Email').waitFor();
+  }
+
   /** Tab from the top of the page to each field, type, and submit with Enter: the keyboard alone. */
-  async function signInByKeyboard(email: string, password: string): Promise<void> {
+  async function signInByKeyboard(email = OWNER.email, password = OWNER.password): Promise<void> {
     const { page } = watched;
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).to.equal('email');
@@ -48,8 +54,7 @@ describe('The console sign-in page', () => {
 
   it('shows a refused sign-in as an alert, and signs in with the keyboard alone', async () => {
     const { page } = watched;
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('Email').waitFor();
+    await openSignIn();
     await signInByKeyboard(OWNER.email, 'not the password');
     const alert = page.getByRole('alert');
     await alert.waitFor();
@@ -66,10 +71,9 @@ describe('The console sign-in page', () => {
 
   it('says when sign-in attempts are rate limited', async () => {
     const { page } = watched;
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('Email').waitFor();
+    await openSignIn();
     server.limitNextSignIn();
-    await signInByKeyboard(OWNER.email, OWNER.password);
+    await signInByKeyboard();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).to.equal('Too many attempts. Wait a minute, then try again.');
@@ -77,12 +81,11 @@ describe('The console sign-in page', () => {
 
   it('returns to the deep link it was sent from, and signs out with the CSRF token', async () => {
     const { page } = watched;
-    await page.goto(`${server.url}/calls/call_01J0?tab=transcript`);
-    await page.getByLabel('Email').waitFor();
+    await openSignIn('/calls/call_01J0?tab=transcript');
     expect(new URL(page.url()).searchParams.get('next')).to.equal('/calls/call_01J0?tab=transcript');
-    await signInByKeyboard(OWNER.email, OWNER.password);
+    await signInByKeyboard();
     await page.getByRole('heading', { name: 'No such page' }).waitFor();
-    expect(new URL(page.url()).pathname).to.equal('/calls/call_01J0');
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).to.equal('/calls/call_01J0?tab=transcript');
 
     const { csrf_token } = await page.evaluate(() => fetch('/console/api/session').then((r) => r.json()));
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -95,9 +98,8 @@ describe('The console sign-in page', () => {
 
   it('after a one-time link (?set-password=1) has the password chosen, sent with the CSRF token', async () => {
     const { page } = watched;
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('Email').waitFor();
-    await signInByKeyboard(OWNER.email, OWNER.password);
+    await openSignIn();
+    await signInByKeyboard();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.goto(`${server.url}/?set-password=1`);
     await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
@@ -120,9 +122,8 @@ describe('The console sign-in page', () => {
   it('folds the navigation behind a menu button on a phone, out of the tab order until opened', async () => {
     const { page } = watched;
     await page.setViewportSize(WIDTHS.phone);
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('Email').waitFor();
-    await signInByKeyboard(OWNER.email, OWNER.password);
+    await openSignIn();
+    await signInByKeyboard();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     const navigation = page.getByRole('navigation', { name: 'Console' });
     const menu = page.getByRole('button', { name: 'Navigation' });

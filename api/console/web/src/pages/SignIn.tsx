@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Button, PasswordInput, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { api, ApiError } from '../api';
+import { FormPage, useFormAction } from '../FormPage';
 import { useSession } from '../session';
 
 /** What the person can do about each refusal, in their words. */
@@ -24,41 +25,18 @@ export function SignIn() {
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      setSession(await api.signIn(email, password));
-      navigate(localPath(params.get('next')), { replace: true });
-    } catch (err) {
-      setError(explain(err));
-      setBusy(false);
-    }
-  };
+  const { submit, busy, error } = useFormAction(async () => {
+    setSession(await api.signIn(email, password));
+    navigate(localPath(params.get('next')), { replace: true });
+  }, explain);
 
   return (
-    <Center component="main" mih="100vh" p="md">
-      <Paper component="form" onSubmit={submit} withBorder shadow="sm" p="xl" w="100%" maw={420} aria-labelledby="sign-in-title">
-        <Stack>
-          <Title order={1} size="h2" id="sign-in-title">
-            Sign in to Switchboard
-          </Title>
-          {error && (
-            <Alert role="alert" color="red" variant="light">
-              {error}
-            </Alert>
-          )}
-          <TextInput label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <PasswordInput label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-          <Button type="submit" loading={busy}>
-            Sign in
-          </Button>
-        </Stack>
-      </Paper>
-    </Center>
+    <FormPage title="Sign in to Switchboard" error={error} onSubmit={submit}>
+      <TextInput label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+      <PasswordInput label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+      <Button type="submit" loading={busy}>
+        Sign in
+      </Button>
+    </FormPage>
   );
 }
