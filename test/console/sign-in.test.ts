@@ -96,6 +96,20 @@ describe('The console sign-in page', () => {
     await page.getByRole('heading', { name: 'Sign in to Switchboard' }).waitFor();
   });
 
+  it('sends a change made after the session ended elsewhere to sign in, then back', async () => {
+    const { page } = watched;
+    await openSignIn('/jobs/trg_1');
+    await signInByKeyboard();
+    await page.getByRole('heading', { name: 'No such page' }).waitFor();
+    server.endSessions();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Switchboard' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).to.equal('/jobs/trg_1');
+    await signInByKeyboard();
+    await page.getByRole('heading', { name: 'No such page' }).waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/jobs/trg_1');
+  });
+
   it('after a one-time link (?set-password=1) has the password chosen, sent with the CSRF token', async () => {
     const { page } = watched;
     await openSignIn();

@@ -20,6 +20,8 @@ export interface ConsoleStandIn {
   asked: { method: string; path: string; csrf?: string }[];
   /** The passwords set through POST /console/api/password, in order. */
   passwords: string[];
+  /** Every session ends, as when signed out everywhere. */
+  endSessions(): void;
   /** The next sign-in answers 429 rate_limited. */
   limitNextSignIn(): void;
   close(): Promise<void>;
@@ -82,6 +84,7 @@ export async function startConsoleStandIn(): Promise<ConsoleStandIn> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     asked,
     passwords,
+    endSessions: () => sessions.clear(),
     limitNextSignIn: () => void (limited = true),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -37,6 +37,8 @@ async function request<T>(method: string, path: string, body?: unknown, opts: { 
   if (res.status === 401 && opts.onUnauthorized === 'sign-in') {
     csrfToken = undefined;
     window.location.assign(signInPath());
+    // The page is leaving: the caller neither resumes nor shows an error meanwhile.
+    return new Promise<T>(() => {});
   }
   if (!res.ok) {
     const answer = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
@@ -69,7 +71,7 @@ export const api = {
     return remember(await request<Session>('POST', '/sign-in', { email, password }, { onUnauthorized: 'throw' }));
   },
   async signOut(): Promise<void> {
-    await request<void>('POST', '/sign-out', undefined, { onUnauthorized: 'throw' });
+    await request<void>('POST', '/sign-out');
     csrfToken = undefined;
   },
   setPassword: (password: string) => request<void>('POST', '/password', { password }),
