@@ -2,7 +2,7 @@
 // phone), and the page.
 import { useState } from 'react';
 import { NavLink as RouterLink, Outlet, useNavigate } from 'react-router';
-import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { api } from './api';
 import { useSession, useSignedIn } from './session';
@@ -36,9 +36,9 @@ export function Layout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" aria-expanded={opened} aria-controls="console-navigation" />
-            <Title order={2} size="h4">
+            <Text fw={700} size="lg">
               Switchboard
-            </Title>
+            </Text>
           </Group>
           <Group gap="sm" wrap="nowrap">
             <Text size="sm" visibleFrom="xs" truncate>
