@@ -1,4 +1,10 @@
 import { expect } from 'chai';
+import express from 'express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { consoleWebRouter } from '../../api/console/web.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { launchBrowser, openPage, refusedByCsp } from '../support/browser.js';
 import type { Browser } from 'playwright-core';
@@ -93,6 +99,23 @@ describe('The console, served by the API process', () => {
       expect(watched.requests.every((url) => url.startsWith(`${app.url}/`)), watched.requests.join('\n')).to.equal(true);
     } finally {
       await watched.close();
+    }
+  });
+
+  it('says how to build it when dist/console is missing, instead of a page that cannot load', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'switchboard-no-console-'));
+    const server = express().use(consoleWebRouter(empty)).listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const path of ['/', '/docs']) {
+        const res = await fetch(`${base}${path}`, { headers: asBrowser });
+        expect(res.status, path).to.equal(503);
+        expect(await res.json(), path).to.deep.equal({ error: 'The console is not built: run `make build`' });
+      }
+    } finally {
+      server.close();
+      rmSync(empty, { recursive: true });
     }
   });
 });
