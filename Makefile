@@ -11,9 +11,12 @@ node_modules/.installed: package.json package-lock.json
 
 install: node_modules/.installed
 
+# The server (tsc), then the console and /docs (api/console/web, type-checked, bundled by Vite into dist/console).
 build: install
 	@rm -rf dist
 	npx tsc -p tsconfig.json
+	npx tsc -p api/console/web/tsconfig.json
+	npx vite build --config api/console/web/vite.config.ts --logLevel warn
 
 run: build
 	node dist/cmd/switchboard.js dev

@@ -63,4 +63,14 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
     expect(numbers.data).to.have.length(1);
     expect(numbers.data[0]).to.deep.include({ number: '+12025550100', name: 'Demo line', default: true });
   });
+
+  it('prints the console and the API reference, each a page it serves', async () => {
+    const [, consoleUrl, docsUrl] = /Console: (\S+)\s+API reference: (\S+)/.exec(dev.stdout) ?? [];
+    expect(new URL(docsUrl!).pathname).to.equal('/docs');
+    for (const [url, title] of [[consoleUrl!, 'Switchboard console'], [docsUrl!, 'Switchboard API reference']]) {
+      const res = await fetch(url.replace('localhost', '127.0.0.1'), { headers: { accept: 'text/html' } });
+      expect(res.status, url).to.equal(200);
+      expect(await res.text(), url).to.include(`<title>${title}</title>`);
+    }
+  });
 });

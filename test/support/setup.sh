@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# What the suite needs on a Debian machine, idempotently: installs the missing Debian packages,
-# unless DATABASE_URL / REDIS_URL are set starts a Postgres and a Redis of the suite's own on
-# loopback (reused while up), and unless SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test
-# cluster's kube-apiserver, etcd, kubectl and helm (kube/tools.sh). `setup.sh CMD…` runs CMD with
-# those settings; bare, it prints exports.
+# What the suite needs on a Debian machine, idempotently: installs the missing Debian packages
+# (prometheus, postgresql, redis-server, chromium), unless DATABASE_URL / REDIS_URL are set starts
+# a Postgres and a Redis of the suite's own on loopback (reused while up), and unless
+# SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test cluster's kube-apiserver, etcd, kubectl
+# and helm (kube/tools.sh). `setup.sh CMD…` runs CMD with those settings; bare, it prints exports.
 set -euo pipefail
 
 if [ "$(id -u)" = 0 ]; then
@@ -24,6 +24,8 @@ command -v promtool >/dev/null && command -v prometheus >/dev/null || need prome
 pg_bin() { find /usr/lib/postgresql -path '*/bin/initdb' 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname; }
 if [ -z "${DATABASE_URL:-}" ] && [ -z "$(pg_bin)" ]; then need postgresql; fi
 if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need redis-server; fi
+# The browser tests' headless Chromium (test/support/browser.ts), driven by playwright-core.
+[ -x "${SWITCHBOARD_CHROMIUM:-/usr/bin/chromium}" ] || need chromium
 
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing ${packages[*]} (Debian packages; once)"

@@ -1,0 +1,9 @@
+import { createTheme } from '@mantine/core';
+
+// Shade 8 of blue carries white text at WCAG AA contrast (Mantine's default shade 6 does not).
+export const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: 8,
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+});
