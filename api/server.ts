@@ -1,5 +1,5 @@
 // The HTTP server: request ids and logs, health, the Agent API under /api/v1, the Voice API under
-// /v1 and its MCP server at /mcp.
+// /v1 and its MCP server at /mcp, the console's API under /console.
 import express, { type Express } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -18,6 +18,7 @@ import { triggersRouter } from './agents/triggers.js';
 import { agentOpenApiDocument } from './agents/openapi.js';
 import { voiceRouter } from './voice/index.js';
 import { mcpRouter } from './mcp/index.js';
+import { consoleRouter } from './console/index.js';
 
 /** Liveness, readiness and metrics, served by every server process (API and controllers). */
 export function healthRouter(ctx: Ctx): express.Router {
@@ -91,6 +92,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   app.use('/api/v1', api);
   app.use('/v1', voiceRouter(ctx, deps));
   app.use('/mcp', mcpRouter(ctx, deps));
+  app.use('/console', consoleRouter(ctx, deps));
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'No such endpoint' });

@@ -13,6 +13,7 @@ import * as m010 from './migrations/010_message_recordings.js';
 import * as m011 from './migrations/011_queue_member_busy.js';
 import * as m012 from './migrations/012_carrier.js';
 import * as m013 from './migrations/013_carrier_sid.js';
+import * as m014 from './migrations/014_console.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '011_queue_member_busy': m011,
   '012_carrier': m012,
   '013_carrier_sid': m013,
+  '014_console': m014,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;
