@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { addUser } from '../../../pkg/console/users.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { ConsoleBrowser, PASSWORD, signedInUser } from '../../support/console.js';
+import { reachableRedis } from '../../support/redis.js';
+
+const redisUrl = await reachableRedis();
 
 describe('Console sign-in', () => {
   let app: TestApp;
@@ -248,3 +251,23 @@ describe('Console sign-in behind https', () => {
     }
   });
 });
+
+if (redisUrl) {
+  describe('Console sign-in attempts across replicas (Redis)', () => {
+    it('counts the attempts for one email on every replica sharing the Redis', async () => {
+      const env = { REDIS_URL: redisUrl, SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: '4' };
+      const [a, b] = await Promise.all([startTestApp({ env }), startTestApp({ env })]);
+      try {
+        const email = `replicas.${Date.now()}@example.com`;
+        for (const replica of [a, b, a, b]) expect((await new ConsoleBrowser(replica.url).signIn(email)).status).to.equal(401);
+
+        const refused = await new ConsoleBrowser(a.url).signIn(email);
+
+        expect(refused.status).to.equal(429);
+        expect((await new ConsoleBrowser(b.url).signIn(email)).status).to.equal(429);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+  });
+}
