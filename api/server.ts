@@ -19,6 +19,7 @@ import { agentOpenApiDocument } from './agents/openapi.js';
 import { voiceRouter } from './voice/index.js';
 import { mcpRouter } from './mcp/index.js';
 import { consoleRouter } from './console/index.js';
+import { loggedPath } from './console/sign-in.js';
 
 /** Liveness, readiness and metrics, served by every server process (API and controllers). */
 export function healthRouter(ctx: Ctx): express.Router {
@@ -48,6 +49,8 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
     req.headers['x-request-id'] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    // Taken before routing, which strips a router's mount path from req.path.
+    const path = loggedPath(req.path);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // The route template, never the raw path: ids would make every request its own series.
@@ -58,7 +61,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
         {
           requestId,
           method: req.method,
-          path: req.path,
+          path,
           status: res.statusCode,
           ms: seconds * 1000,
           tenantId: req.principal?.tenant.id,

@@ -45,11 +45,18 @@ export function signInRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   return r;
 }
 
+/** A request's path as logged: the token of a sign-in link is a secret until it is used. */
+export const loggedPath = (path: string): string => path.replace(/^\/console\/sign-in\/[^/]+/, '/console/sign-in/…');
+
 /** `GET /console/sign-in/:token`: the link signs the browser in and sends it to the console (to set a password first when it has none). */
 export function signInLinkRouter(ctx: Ctx): Router {
   const r = Router();
   // Where the console's front end is, behind a proxy that serves it under a path too.
   const home = `${new URL(publicUrl(ctx.config)).pathname.replace(/\/+$/, '')}/`;
+  // A link checker's HEAD does not use the link up (express would answer it with the GET route).
+  r.head('/sign-in/:token', (_req, res) => {
+    res.status(200).end();
+  });
   r.get('/sign-in/:token', async (req, res) => {
     const signedIn = await signInWithLink(ctx, req.params.token!, sessionToken(req));
     setSessionCookie(ctx, req, res, signedIn.token, signedIn.expiresAt);

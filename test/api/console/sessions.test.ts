@@ -55,9 +55,20 @@ describe('Console sessions and sign-in links', () => {
       expect(session.body.user).to.include({ email: 'link-once@example.com', role: 'viewer' });
 
       const again = await new ConsoleBrowser(app.url).openLink(signInUrl);
+      const token = signInUrl.split('/').at(-1)!;
+      expect(app.logs.filter((line) => line.includes(token.slice(0, 16))), 'the token is never logged').to.deep.equal([]);
       expect(again.status).to.equal(404);
       expect(again.body.error.code).to.equal('link_invalid');
       expect(again.headers.get('set-cookie')).to.equal(null);
+    });
+
+    it('is not used up by a HEAD request (a link checker)', async () => {
+      const { signInUrl } = await addUser(app.runtime.ctx, { tenantId, user: null }, { email: 'link-head@example.com', role: 'member' });
+
+      const head = await fetch(signInUrl.replace('http://localhost:8080', app.url), { method: 'HEAD', redirect: 'manual' });
+
+      expect(head.headers.get('set-cookie')).to.equal(null);
+      expect((await new ConsoleBrowser(app.url).openLink(signInUrl)).status).to.equal(303);
     });
 
     it('redirects to / for a user who has a password', async () => {
