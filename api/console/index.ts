@@ -23,7 +23,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
 
   const api = Router();
   api.use(refuseCrossSite(ctx));
-  api.use(express.json({ limit: '16kb' }));
+  api.use(express.json({ limit: '128kb' }));
   api.use((req, _res, next) => {
     req.body ??= {};
     if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new Invalid('Body must be a JSON object');

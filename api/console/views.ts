@@ -1,5 +1,4 @@
 // The console API's wire shapes (snake_case, as the Voice API).
-import type { AuditEntry } from '../../pkg/console/audit.js';
 import type { ConsoleSession } from '../../pkg/console/sessions.js';
 import type { ConsoleUser } from '../../pkg/console/users.js';
 
@@ -17,5 +16,3 @@ export const sessionView = (s: ConsoleSession) => ({
   account: s.account,
   csrf_token: s.csrfToken,
 });
-
-export const auditView = (e: AuditEntry) => ({ ...e });

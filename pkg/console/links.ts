@@ -6,7 +6,7 @@ import { publicUrl } from '../config.js';
 import { sha256 } from '../ids.js';
 
 /** How long a link from `admin user add` or an invitation stays good. */
-export const LINK_TTL_MS = 24 * 3600_000;
+const LINK_TTL_MS = 24 * 3600_000;
 
 /** A new link for `userId`: the URL to give the user, on SWITCHBOARD_PUBLIC_URL. */
 export async function issueSignInLink(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, userId: string): Promise<string> {

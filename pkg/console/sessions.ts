@@ -6,8 +6,8 @@ import type { Ctx } from '../context.js';
 import { sha256 } from '../ids.js';
 import { toUser, type ConsoleUser } from './users.js';
 
-export const IDLE_MS = 12 * 3600_000;
-export const ABSOLUTE_MS = 7 * 24 * 3600_000;
+const IDLE_MS = 12 * 3600_000;
+const ABSOLUTE_MS = 7 * 24 * 3600_000;
 // Last use is written at most this often: a page's burst of requests costs one write.
 const TOUCH_EVERY_MS = 60_000;
 
@@ -21,7 +21,7 @@ export interface ConsoleSession {
   tokenHash: string;
 }
 
-export const csrfTokenFor = (token: string): string => createHmac('sha256', token).update('switchboard console csrf').digest('base64url');
+const csrfTokenFor = (token: string): string => createHmac('sha256', token).update('switchboard console csrf').digest('base64url');
 
 /** Whether `given` is the CSRF token of the session `token`, compared in constant time. */
 export function csrfMatches(token: string, given: string | undefined): boolean {

@@ -14,7 +14,7 @@ import { emailSchema } from './users.js';
 
 type SignInCtx = Pick<Ctx, 'db' | 'clock' | 'config'>;
 
-export const signInSchema = z.object({ email: emailSchema, password: z.string().max(1024) }).strict();
+const signInSchema = z.object({ email: emailSchema, password: z.string().max(1024) }).strict();
 
 /** A new session: the cookie's token and the session it is. */
 export interface SignedIn {

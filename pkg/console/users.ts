@@ -41,7 +41,7 @@ export const emailSchema = z
   .max(254)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 
-export const newUserSchema = z
+const newUserSchema = z
   .object({
     email: emailSchema,
     name: z.string().trim().max(200).default(''),
@@ -91,7 +91,7 @@ async function keepAnOwner(ctx: Pick<Ctx, 'db'>, user: Row): Promise<void> {
   if (owners.length <= 1) throw new Conflict('The account would have no owner: make another user owner first', 'last_owner');
 }
 
-export const roleSchema = z.object({ role: z.enum(ROLES) }).strict();
+const roleSchema = z.object({ role: z.enum(ROLES) }).strict();
 
 export async function changeRole(ctx: Db, actor: Actor, id: string, input: unknown): Promise<ConsoleUser> {
   const { role } = parseInput(roleSchema, input, 'user');
