@@ -77,6 +77,15 @@ export async function listUsers(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise
   return rows.map(toUser);
 }
 
+/**
+ * The account's owners, their rows held until the transaction `ctx.db` ends. Every change of a user
+ * takes them first, in id order, so two owners demoting each other queue instead of deadlocking.
+ */
+async function lockOwners(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<string[]> {
+  const rows = await ctx.db('console_users').where({ tenant_id: tenantId, role: 'owner' }).orderBy('id').forUpdate().select('id');
+  return rows.map((r) => r.id);
+}
+
 /** The user `id` of `tenantId` (404 for another account's), its row held until the transaction `ctx.db` ends. */
 async function lockedUser(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Row> {
   const row = await ctx.db('console_users').where({ id, tenant_id: tenantId }).forUpdate().first();
@@ -84,11 +93,9 @@ async function lockedUser(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): P
   return row;
 }
 
-/** 409 `last_owner` when `user` is the account's only owner (its owners' rows held, so two owners cannot demote each other at once). */
-async function keepAnOwner(ctx: Pick<Ctx, 'db'>, user: Row): Promise<void> {
-  if (user.role !== 'owner') return;
-  const owners = await ctx.db('console_users').where({ tenant_id: user.tenant_id, role: 'owner' }).forUpdate().select('id');
-  if (owners.length <= 1) throw new Conflict('The account would have no owner: make another user owner first', 'last_owner');
+/** 409 `last_owner` when `user` would leave `owners` empty. */
+function keepAnOwner(owners: string[], user: Row): void {
+  if (user.role === 'owner' && owners.length <= 1) throw new Conflict('The account would have no owner: make another user owner first', 'last_owner');
 }
 
 const roleSchema = z.object({ role: z.enum(ROLES) }).strict();
@@ -96,8 +103,9 @@ const roleSchema = z.object({ role: z.enum(ROLES) }).strict();
 export async function changeRole(ctx: Db, actor: Actor, id: string, input: unknown): Promise<ConsoleUser> {
   const { role } = parseInput(roleSchema, input, 'user');
   return ctx.db.transaction(async (trx) => {
+    const owners = await lockOwners({ db: trx }, actor.tenantId);
     const row = await lockedUser({ db: trx }, actor.tenantId, id);
-    if (role !== 'owner') await keepAnOwner({ db: trx }, row);
+    if (role !== 'owner') keepAnOwner(owners, row);
     const [updated] = await trx('console_users').where({ id }).update({ role, updated_at: ctx.clock.now() }).returning('*');
     if (row.role !== role) await audit({ ...ctx, db: trx }, actor, 'user.role_changed', id, { email: row.email, from: row.role, to: role });
     return toUser(updated);
@@ -107,8 +115,9 @@ export async function changeRole(ctx: Db, actor: Actor, id: string, input: unkno
 /** Removes the user, their sessions and links with them. */
 export async function removeUser(ctx: Db, actor: Actor, id: string): Promise<void> {
   await ctx.db.transaction(async (trx) => {
+    const owners = await lockOwners({ db: trx }, actor.tenantId);
     const row = await lockedUser({ db: trx }, actor.tenantId, id);
-    await keepAnOwner({ db: trx }, row);
+    keepAnOwner(owners, row);
     await trx('console_users').where({ id }).delete();
     await audit({ ...ctx, db: trx }, actor, 'user.removed', id, { email: row.email, role: row.role });
   });

@@ -107,6 +107,24 @@ describe('Console users and roles', () => {
       expect([last.status, last.body.error.code]).to.deep.equal([409, 'last_owner']);
     });
 
+    it('leaves one owner when two owners demote each other at once: one is refused (409 last_owner, or 403 once demoted)', async () => {
+      for (let round = 0; round < 5; round++) {
+        const { tenantId, owner } = await account();
+        const second = await signedInUser(app, tenantId, 'owner');
+
+        const answers = await Promise.all([
+          owner.browser.patch(`/console/api/users/${second.id}`, { role: 'admin' }),
+          second.browser.patch(`/console/api/users/${owner.id}`, { role: 'admin' }),
+        ]);
+
+        const statuses = answers.map((a) => a.status).sort();
+        expect(statuses[0], JSON.stringify(answers.map((a) => a.body))).to.equal(200);
+        expect([403, 409], JSON.stringify(answers.map((a) => a.body))).to.include(statuses[1]);
+        const roles = (await owner.browser.get('/console/api/users')).body.users.map((u: { role: string }) => u.role);
+        expect(roles.filter((r: string) => r === 'owner')).to.have.length(1);
+      }
+    });
+
     it('refuses admins, members and viewers with 403 forbidden', async () => {
       const { tenantId, owner } = await account();
       for (const role of ['admin', 'member', 'viewer'] as const) {
