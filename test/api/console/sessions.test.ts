@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { addUser } from '../../../pkg/console/users.js';
 import { issueSignInLink } from '../../../pkg/console/links.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
@@ -14,6 +15,16 @@ describe('Console sessions and sign-in links', () => {
     ({ tenantId } = await app.company());
   });
   after(async () => app.close());
+
+  it('stores only the SHA-256 of the session token, never the token', async () => {
+    const { browser, id } = await signedInUser(app, tenantId);
+
+    const rows = await app.runtime.ctx.db('console_sessions').where({ user_id: id });
+
+    expect(rows).to.have.length(1);
+    expect(rows[0].token_hash).to.equal(createHash('sha256').update(browser.cookie!).digest('hex'));
+    expect(JSON.stringify(rows)).not.to.include(browser.cookie!);
+  });
 
   describe('expiry', () => {
     it('ends a session unused for 12 hours', async () => {
