@@ -1,9 +1,9 @@
 // Signing in and out of the console, the one-time sign-in link, and setting one's password.
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { publicUrl } from '../../pkg/config.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
-import { signInWithLink, signInWithPassword, signOut, signOutEverywhere, type SignedIn } from '../../pkg/console/sign-in.js';
+import { signInWithLink, signInWithPassword, signOut, signOutEverywhere } from '../../pkg/console/sign-in.js';
 import { setPassword } from '../../pkg/console/set-password.js';
 import { clearSessionCookie, principalOf, requireSession, sessionToken, setSessionCookie } from './session.js';
 import { sessionView } from './views.js';
@@ -11,12 +11,10 @@ import { sessionView } from './views.js';
 /** The API's routes under /console/api. */
 export function signInRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
-  const start = (req: Request, res: Response, signedIn: SignedIn) => setSessionCookie(ctx, req, res, signedIn.token, signedIn.expiresAt);
-
   r.post('/sign-in', async (req, res) => {
     const client = req.socket.remoteAddress ?? 'unknown';
     const signedIn = await signInWithPassword(ctx, deps.limits, req.body, { client, previousToken: sessionToken(req) });
-    start(req, res, signedIn);
+    setSessionCookie(ctx, req, res, signedIn.token, signedIn.expiresAt);
     res.json(sessionView(signedIn.session));
   });
 
