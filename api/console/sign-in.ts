@@ -1,5 +1,5 @@
 // Signing in and out of the console, the one-time sign-in link, and setting one's password.
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { publicUrl } from '../../pkg/config.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
@@ -8,12 +8,14 @@ import { setPassword } from '../../pkg/console/set-password.js';
 import { clearSessionCookie, principalOf, requireSession, sessionToken, setSessionCookie } from './session.js';
 import { sessionView } from './views.js';
 
+/** Where a request came from, for the limits of password attempts per client. */
+const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
+
 /** The API's routes under /console/api. */
 export function signInRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
   r.post('/sign-in', async (req, res) => {
-    const client = req.socket.remoteAddress ?? 'unknown';
-    const signedIn = await signInWithPassword(ctx, deps.limits, req.body, { client, previousToken: sessionToken(req) });
+    const signedIn = await signInWithPassword(ctx, deps.limits, req.body, { client: clientAddress(req), previousToken: sessionToken(req) });
     setSessionCookie(ctx, req, res, signedIn.token, signedIn.expiresAt);
     res.json(sessionView(signedIn.session));
   });
@@ -37,7 +39,8 @@ export function signInRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
 
   r.post('/password', requireSession(ctx), async (req, res) => {
     const { current_password, ...rest } = req.body as Record<string, unknown>;
-    await setPassword(ctx, principalOf(req).session, { ...rest, ...(current_password !== undefined ? { currentPassword: current_password } : {}) });
+    const input = { ...rest, ...(current_password !== undefined ? { currentPassword: current_password } : {}) };
+    await setPassword(ctx, deps.limits, principalOf(req).session, input, clientAddress(req));
     res.status(204).end();
   });
   return r;

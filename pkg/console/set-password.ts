@@ -6,6 +6,8 @@ import { invalid, parseInput } from '../validate.js';
 import { audit } from './audit.js';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import { endUserSessions, type ConsoleSession } from './sessions.js';
+import { countPasswordAttempt } from './sign-in.js';
+import type { RateLimits } from '../limits/rate-limit.js';
 
 const passwordSchema = z
   .object({
@@ -14,9 +16,17 @@ const passwordSchema = z
   })
   .strict();
 
-export async function setPassword(ctx: Pick<Ctx, 'db' | 'clock'>, session: ConsoleSession, input: unknown): Promise<void> {
+/** Guesses at the current password count as sign-in attempts: a session is no way around their limit. */
+export async function setPassword(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
+  limits: RateLimits,
+  session: ConsoleSession,
+  input: unknown,
+  client: string,
+): Promise<void> {
   const { password, currentPassword } = parseInput(passwordSchema, input, 'password');
   const { password_hash: stored } = await ctx.db('console_users').where({ id: session.user.id }).select('password_hash').first();
+  if (stored) await countPasswordAttempt(ctx, limits, session.user.email, client);
   if (stored && !(currentPassword !== undefined && (await verifyPassword(currentPassword, stored)))) {
     throw invalid('password', [{ path: 'currentPassword', message: 'must be your current password' }]);
   }

@@ -26,8 +26,8 @@ export interface SignedIn {
 /** The same answer for an unknown address, a user without a password and a wrong password. */
 const invalidCredentials = () => new Unauthorized('Wrong email or password', 'invalid_credentials');
 
-/** Counts an attempt for the address and for the client; 429 when either is over its limit per minute. */
-async function countAttempt(ctx: SignInCtx, limits: RateLimits, email: string, client: string): Promise<void> {
+/** Counts an attempt at a password for the address and for the client; 429 when either is over its limit per minute. */
+export async function countPasswordAttempt(ctx: SignInCtx, limits: RateLimits, email: string, client: string): Promise<void> {
   const decisions = await Promise.all([
     limits.consume('sign_in_email', email, ctx.config.SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE),
     limits.consume('sign_in_client', client, ctx.config.SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE),
@@ -52,7 +52,7 @@ export async function signInWithPassword(
   from: { client: string; previousToken?: string },
 ): Promise<SignedIn> {
   const { email, password } = parseInput(signInSchema, input, 'sign-in');
-  await countAttempt(ctx, limits, email, from.client);
+  await countPasswordAttempt(ctx, limits, email, from.client);
   const row = await ctx.db('console_users').where({ email }).select('id', 'password_hash').first();
   const ok = row?.password_hash ? await verifyPassword(password, row.password_hash) : await verifyNothing(password);
   if (!ok) throw invalidCredentials();

@@ -127,6 +127,18 @@ describe('Console sessions and sign-in links', () => {
       expect((await new ConsoleBrowser(app.url).signIn('first-password@example.com')).status).to.equal(200);
     });
 
+    it('counts guesses at the current password as sign-in attempts: 429 rate_limited after 10 a minute', async () => {
+      const { browser, email } = await signedInUser(app, tenantId);
+
+      for (let i = 0; i < 10; i++) {
+        expect((await browser.post('/console/api/password', { password: 'a whole new password', current_password: `guess ${i}` })).status).to.equal(422);
+      }
+      const refused = await browser.post('/console/api/password', { password: 'a whole new password', current_password: PASSWORD });
+
+      expect([refused.status, refused.body.error.code]).to.deep.equal([429, 'rate_limited']);
+      expect((await new ConsoleBrowser(app.url).signIn(email)).status).to.equal(429);
+    });
+
     it('refuses a password under 12 characters with 422 invalid_password', async () => {
       const { browser } = await signedInUser(app, tenantId);
 
