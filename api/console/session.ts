@@ -38,7 +38,14 @@ export function sessionToken(req: Request): string | undefined {
   return undefined;
 }
 
-const securedBy = (ctx: Ctx, req: Request): boolean => req.secure || publicUrl(ctx.config).startsWith('https:');
+/**
+ * The scheme the browser used: a TLS-terminating proxy's X-Forwarded-Proto, else the connection's.
+ * Trusting the header is safe here: it can only make the cookie stricter, and a cross-site page
+ * cannot set it on a browser's request.
+ */
+const schemeOf = (req: Request): string => req.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() || req.protocol;
+
+const securedBy = (ctx: Ctx, req: Request): boolean => schemeOf(req) === 'https' || publicUrl(ctx.config).startsWith('https:');
 
 export function setSessionCookie(ctx: Ctx, req: Request, res: Response, token: string, expiresAt: Date): void {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - ctx.clock.now().getTime()) / 1000));
@@ -63,7 +70,7 @@ export function refuseCrossSite(ctx: Ctx): RequestHandler {
     const site = req.get('sec-fetch-site');
     if (site !== undefined && site !== 'same-origin' && site !== 'none') throw new Forbidden(`Refused a ${site} request`, 'csrf_failed');
     const origin = req.get('origin');
-    if (origin !== undefined && origin !== publicOrigin && origin !== `${req.protocol}://${req.get('host')}`) {
+    if (origin !== undefined && origin !== publicOrigin && origin !== `${schemeOf(req)}://${req.get('host')}`) {
       throw new Forbidden('Refused a request from another origin', 'csrf_failed');
     }
     next();

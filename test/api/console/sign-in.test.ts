@@ -234,6 +234,26 @@ describe('Console sign-in', () => {
 });
 
 describe('Console sign-in behind https', () => {
+  it('marks the session cookie Secure when the request came over https through a proxy (X-Forwarded-Proto), and takes that origin', async () => {
+    const app = await startTestApp();
+    try {
+      const { tenantId } = await app.company();
+      const { email } = await signedInUser(app, tenantId);
+      const browser = new ConsoleBrowser(app.url);
+      const httpsOrigin = app.url.replace('http:', 'https:');
+
+      const res = await browser.request('POST', '/console/api/sign-in', { email, password: PASSWORD }, { 'x-forwarded-proto': 'https', origin: httpsOrigin });
+
+      expect(res.status).to.equal(200);
+      expect(browser.setCookies[0]).to.include('; Secure');
+      const signOut = await browser.request('POST', '/console/api/sign-out', {}, { 'x-forwarded-proto': 'https', origin: httpsOrigin });
+      expect(signOut.status).to.equal(204);
+      expect(browser.setCookies[0]).to.include('; Secure');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('marks the session cookie Secure when SWITCHBOARD_PUBLIC_URL is https', async () => {
     const app = await startTestApp({ env: { SWITCHBOARD_PUBLIC_URL: 'https://console.example.com' } });
     try {
