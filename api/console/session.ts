@@ -9,7 +9,7 @@ import { requireRole, type Role } from '../../pkg/console/roles.js';
 import { csrfMatches, findSession, type ConsoleSession } from '../../pkg/console/sessions.js';
 import type { ConsoleUser } from '../../pkg/console/users.js';
 
-export const SESSION_COOKIE = 'sb_session';
+const SESSION_COOKIE = 'sb_session';
 
 /** The signed-in user of a console request. */
 export interface ConsolePrincipal {
