@@ -1,5 +1,5 @@
 // The HTTP server: request ids and logs, health, the Agent API under /api/v1, the Voice API under
-// /v1 and its MCP server at /mcp, the console at / and the API reference at /docs.
+// /v1 and its MCP server at /mcp, the console's API under /console, its pages at / and the API reference at /docs.
 import express, { type Express } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -19,6 +19,8 @@ import { agentOpenApiDocument } from './agents/openapi.js';
 import { voiceRouter } from './voice/index.js';
 import { mcpRouter } from './mcp/index.js';
 import { consoleWebRouter } from './console/web.js';
+import { consoleRouter } from './console/index.js';
+import { loggedPath } from './console/sign-in.js';
 
 /** Liveness, readiness and metrics, served by every server process (API and controllers). */
 export function healthRouter(ctx: Ctx): express.Router {
@@ -48,6 +50,8 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
     req.headers['x-request-id'] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
+    // Taken before routing, which strips a router's mount path from req.path.
+    const path = loggedPath(req.path);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // The route template, never the raw path: ids would make every request its own series.
@@ -58,7 +62,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
         {
           requestId,
           method: req.method,
-          path: req.path,
+          path,
           status: res.statusCode,
           ms: seconds * 1000,
           tenantId: req.principal?.tenant.id,
@@ -92,6 +96,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   app.use('/api/v1', api);
   app.use('/v1', voiceRouter(ctx, deps));
   app.use('/mcp', mcpRouter(ctx, deps));
+  app.use('/console', consoleRouter(ctx, deps));
   // Last: its page answers only paths none of the APIs own.
   app.use(consoleWebRouter());
 

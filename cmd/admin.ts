@@ -15,6 +15,7 @@ import { carrierSettings, clearCarrierAccount, setCarrierAccount } from '../pkg/
 import { requireE164 } from '../pkg/voice/numbers.js';
 import { rotateWebhookSecret, webhookSecret } from '../pkg/webhooks/secret.js';
 import { sendAgentTestMessage, sendTestMessage } from '../pkg/webhooks/test-message.js';
+import { addUser, listUsers, type NewUser } from '../pkg/console/users.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = { [flag: string]: string | boolean | undefined };
@@ -359,6 +360,30 @@ const commands: Record<string, Command> = {
       const numbers = await listNumbers(ctx, tenant.id);
       const text = numbers.map((n) => `${n.number}  ${n.isDefault ? 'default  ' : ''}${n.name}  ${n.routing ? n.routing.type : 'not routed'}`);
       return { json: { tenantId: tenant.id, numbers }, text: text.join('\n') || 'no numbers' };
+    },
+  },
+  'user add': {
+    synopsis: '--tenant ID --email EMAIL [--name NAME] [--role owner|admin|member|viewer]',
+    about: "add a console user to a company (default role owner: its first owner) and print their one-time sign-in link (good for 24 hours)",
+    options: { tenant: str, email: str, name: str, role: str },
+    async run(ctx, v) {
+      const input = { email: required(v, 'email'), name: v.name, role: v.role ?? 'owner' } as NewUser;
+      const { user, signInUrl } = await addUser(ctx, { tenantId: required(v, 'tenant'), user: null }, input);
+      return {
+        json: { ...user, signInUrl },
+        text: `Console user ${user.id} (${user.email}, ${user.role}) added to ${user.tenantId}.\nOne-time sign-in link (shown once, good for 24 hours): ${signInUrl}`,
+      };
+    },
+  },
+  'user list': {
+    synopsis: '--tenant ID',
+    about: "a company's console users and their roles",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const users = await listUsers(ctx, tenant.id);
+      const text = users.map((u) => `${u.id}  ${u.email}  ${u.role}${u.passwordSet ? '' : '  (no password yet)'}`);
+      return { json: { tenantId: tenant.id, users }, text: text.join('\n') || 'no users' };
     },
   },
   'dnc add': {

@@ -12,6 +12,8 @@ import { bootstrapTenant, type Bootstrapped } from '../pkg/store/bootstrap.js';
 import { FEATURES, updateTenant } from '../pkg/store/tenants.js';
 import { addNumber, updateNumber } from '../pkg/store/phone-numbers.js';
 import { agentRef } from '../pkg/ids.js';
+import { addUser, listUsers } from '../pkg/console/users.js';
+import { issueSignInLink } from '../pkg/console/links.js';
 import { createApp, createHttpServer, healthRouter } from '../api/server.js';
 import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
@@ -97,13 +99,23 @@ async function demoTenant(runtime: Runtime, config: Config): Promise<Bootstrappe
   return demo;
 }
 
-function printWelcome(server: Server, demo: Bootstrapped, number: string): void {
+/** A new one-time console sign-in link of the demo company's owner on every start (the owner is added on the first). */
+async function demoOwnerLink(runtime: Runtime, tenantId: string): Promise<string> {
+  // An address of this demo company's own: a demo company made again gets an owner of its own.
+  const email = `owner+${tenantId.toLowerCase()}@example.com`;
+  const owner = (await listUsers(runtime.ctx, tenantId)).find((u) => u.email === email);
+  if (owner) return issueSignInLink(runtime.ctx, owner.id);
+  return (await addUser(runtime.ctx, { tenantId, user: null }, { email, name: 'Demo Owner', role: 'owner' })).signInUrl;
+}
+
+function printWelcome(server: Server, demo: Bootstrapped, number: string, consoleLink: string): void {
   const { port } = server.address() as { port: number };
   const url = `http://localhost:${port}`;
   process.stdout.write(`
 Switchboard is running at ${url}
   Demo company ${demo.tenantId}, agent ${demo.agentId}
   API key: ${demo.apiKey}
+  Console: ${url}${new URL(consoleLink).pathname} (the demo owner's one-time sign-in link; a new one on every start)
 
 Try it:
   curl -s ${url}/api/v1/conversations -H 'Authorization: Bearer ${demo.apiKey}' \\
@@ -116,8 +128,8 @@ Try it:
     -H 'Content-Type: application/json' -d '{"to":"+12025550101","task":"Confirm the appointment"}'
   curl -s ${url}/v1/sim/calls -H 'Authorization: Bearer ${demo.apiKey}' \\
     -H 'Content-Type: application/json' -d '{"to":"${number}","from":"+12025550150","lines":["Hi, are you open on Sunday?"]}'
-Console: ${url}/    API reference: ${url}/docs
-OpenAPI: ${url}/api/v1/openapi.json and ${url}/v1/openapi.json    MCP: ${url}/mcp    Stop: Ctrl-C
+API reference: ${url}/docs    OpenAPI: ${url}/api/v1/openapi.json and ${url}/v1/openapi.json
+MCP: ${url}/mcp    Stop: Ctrl-C
 
 `);
 }
@@ -150,10 +162,11 @@ async function main(argv: string[]): Promise<void> {
       const runtime = await startRuntime(config, log);
       await migrate(runtime.ctx.db);
       const demo = await demoTenant(runtime, config);
+      const consoleLink = await demoOwnerLink(runtime, demo.tenantId);
       const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
       serveRelay(server, runtime.ctx);
       onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
-      printWelcome(server, demo, config.SWITCHBOARD_CALLER_ID);
+      printWelcome(server, demo, config.SWITCHBOARD_CALLER_ID, consoleLink);
       return;
     }
     case 'api': {

@@ -49,6 +49,8 @@ export const configSchema = z.object({
   SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
   SWITCHBOARD_SIM_SCENARIOS: optionalString,
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
+  SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: intWithDefault(10, 1, 10_000),
+  SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: intWithDefault(60, 1, 100_000),
   SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   /** The telephone network: the built-in simulator, or a real carrier. */
   SWITCHBOARD_CARRIER: z.enum(['sim', 'twilio']).default('sim'),

@@ -31,8 +31,8 @@ export class Invalid extends DomainError {
 }
 export class Unauthorized extends DomainError {
   readonly status = 401;
-  constructor(message = 'Missing, malformed, unknown or revoked API key') {
-    super(message, 'unauthorized');
+  constructor(message = 'Missing, malformed, unknown or revoked API key', code = 'unauthorized') {
+    super(message, code);
   }
 }
 export class PaymentRequired extends DomainError {

@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 
 export const uuid = (): string => randomUUID();
 
-type IdPrefix = 'tnt' | 'key' | 'cal' | 'evt' | 'msg' | 'cmp' | 'run' | 'con' | 'que' | 'mbx';
+type IdPrefix = 'tnt' | 'key' | 'cal' | 'evt' | 'msg' | 'cmp' | 'run' | 'con' | 'que' | 'mbx' | 'usr';
 
 export const prefixedId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
 

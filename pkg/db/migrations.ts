@@ -15,6 +15,7 @@ import * as m012 from './migrations/012_carrier.js';
 import * as m013 from './migrations/013_carrier_sid.js';
 import * as m014 from './migrations/014_carrier_step.js';
 import * as m015 from './migrations/015_carrier_accounts.js';
+import * as m016 from './migrations/016_console.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '013_carrier_sid': m013,
   '014_carrier_step': m014,
   '015_carrier_accounts': m015,
+  '016_console': m016,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -22,12 +22,15 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
   let database: ScratchDatabase;
   let dev: SwitchboardProcess;
   let dataDir: string;
-  before(async () => {
-    database = await createScratchDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'switchboard-dev-'));
+  const startDev = async () => {
     // No model configured: the built-in offline model answers.
     dev = await startProcess('dev', { DATABASE_URL: database.url, SWITCHBOARD_DATA_DIR: dataDir, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }, 'controllers started');
     await eventually('the welcome', () => dev.stdout.includes('Stop: Ctrl-C'));
+  };
+  before(async () => {
+    database = await createScratchDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'switchboard-dev-'));
+    await startDev();
   });
   after(async () => {
     await dev?.kill();
@@ -64,13 +67,35 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
     expect(numbers.data[0]).to.deep.include({ number: '+12025550100', name: 'Demo line', default: true });
   });
 
-  it('prints the console and the API reference, each a page it serves', async () => {
-    const [, consoleUrl, docsUrl] = /Console: (\S+)\s+API reference: (\S+)/.exec(dev.stdout) ?? [];
+  it('prints the API reference, and the console at the root: each a page it serves', async () => {
+    const docsUrl = /API reference: (\S+)/.exec(dev.stdout)?.[1]?.replace('localhost', '127.0.0.1');
     expect(new URL(docsUrl!).pathname).to.equal('/docs');
-    for (const [url, title] of [[consoleUrl!, 'Switchboard console'], [docsUrl!, 'Switchboard API reference']]) {
-      const res = await fetch(url.replace('localhost', '127.0.0.1'), { headers: { accept: 'text/html' } });
+    for (const [url, title] of [[new URL('/', docsUrl).href, 'Switchboard console'], [docsUrl!, 'Switchboard API reference']]) {
+      const res = await fetch(url!, { headers: { accept: 'text/html' } });
       expect(res.status, url).to.equal(200);
       expect(await res.text(), url).to.include(`<title>${title}</title>`);
     }
+  });
+
+  /** The user the welcome's console link signs in. */
+  async function consoleLinkUser(): Promise<any> {
+    const link = /Console: (\S+)/.exec(dev.stdout)?.[1]?.replace('localhost', '127.0.0.1');
+    expect(link, dev.stdout).to.match(/\/console\/sign-in\/[\w-]{40,}$/);
+    const opened = await fetch(link!, { redirect: 'manual' });
+    expect(opened.status).to.equal(303);
+    const cookie = opened.headers.getSetCookie()[0]!.split(';')[0]!;
+    return (await fetch(new URL('/console/api/session', link), { headers: { cookie } })).json();
+  }
+
+  it("prints a one-time console sign-in link that signs the demo company's owner in, and a new one for them on the next start", async () => {
+    const first = await consoleLinkUser();
+    expect(first.user.role).to.equal('owner');
+    expect(first.account.name).to.equal('Demo Company');
+
+    await dev.kill();
+    await startDev();
+
+    const again = await consoleLinkUser();
+    expect(again.user).to.deep.equal(first.user);
   });
 });

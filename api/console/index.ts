@@ -1,0 +1,41 @@
+// The console's JSON API under /console/api and its one-time sign-in links under /console/sign-in:
+// sessions from a cookie, not API keys (not rate limited, not metered); the Voice API's error shape.
+import express, { Router } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { Invalid, NotFound } from '../../pkg/errors.js';
+import type { RateLimits } from '../../pkg/limits/rate-limit.js';
+import { refuseImpossiblePath } from '../http/path.js';
+import { voiceErrorHandler } from '../voice/errors.js';
+import { refuseUnstorableText } from '../voice/unstorable-text.js';
+import { refuseCrossSite } from './session.js';
+import { signInLinkRouter, signInRouter } from './sign-in.js';
+import { usersRouter } from './users.js';
+
+export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
+  const r = Router();
+  r.use(refuseImpossiblePath);
+  r.use((_req, res, next) => {
+    // Answers about a signed-in person are never kept by a shared cache.
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  r.use(signInLinkRouter(ctx));
+
+  const api = Router();
+  api.use(refuseCrossSite(ctx));
+  api.use(express.json({ limit: '128kb' }));
+  api.use((req, _res, next) => {
+    req.body ??= {};
+    if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new Invalid('Body must be a JSON object');
+    next();
+  });
+  api.use(refuseUnstorableText);
+  api.use(signInRouter(ctx, deps));
+  api.use(usersRouter(ctx));
+  api.use(() => {
+    throw new NotFound('No such endpoint', 'not_found');
+  });
+  r.use('/api', api);
+  r.use(voiceErrorHandler(ctx.log));
+  return r;
+}
