@@ -14,8 +14,8 @@ import { usersRouter } from './users.js';
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
   r.use(refuseImpossiblePath);
-  r.use((_req, res, next) => {
-    // Answers about a signed-in person are never kept by a shared cache.
+  // Answers about a signed-in person are never kept by a shared cache (the assets beside them are).
+  r.use(['/api', '/sign-in'], (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
