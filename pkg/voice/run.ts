@@ -55,6 +55,8 @@ class CallSession extends BridgingCall {
   /** The conversation's messages, kept here: the Agent API hides voice conversations, so this session is their only writer. */
   private readonly history: StoredMessage[] = [];
   private steered = 0;
+  /** The row's announced changes (signal pokes) its last reading covers. */
+  private lookedAt = 0;
 
   constructor(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal, next?: Promise<LineEvent>) {
     super(ctx, gateway, line, row, owner, signal, next);
@@ -71,6 +73,12 @@ class CallSession extends BridgingCall {
   private async end(event: CallEvent, cause: string): Promise<void> {
     await this.line.hangup();
     await this.move(event, ending(this.row, this.ctx.clock.now(), cause));
+  }
+
+  /** Reads the row again, noting which of its announced changes the reading covers. */
+  protected override async stillOurs(): Promise<boolean> {
+    this.lookedAt = this.signal.pokes;
+    return super.stillOurs();
   }
 
   /** Stores a message of the call's conversation; it is in the agent's next prompt at once. */
@@ -226,11 +234,15 @@ class CallSession extends BridgingCall {
    * and the row is read again; a hang-up or steering found then comes first. False when the call is over.
    */
   private async heard(text: string): Promise<boolean> {
-    const look = Promise.all([
-      appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text }),
-      this.remember('user', text),
-      this.stillOurs(),
-    ]).then(([, , ours]): Look => (!ours ? 'ended' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
+    const stored = Promise.all([appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text }), this.remember('user', text)]);
+    // The row changed since it was last acted on (steered while the agent spoke): it is read, and acted on, first.
+    if (this.signal.pokes !== this.lookedAt || this.row.steering.length > this.steered) {
+      const [, ours] = await Promise.all([stored, this.stillOurs()]);
+      if (!ours) return false;
+      await this.applySteering();
+      return this.respond();
+    }
+    const look = Promise.all([stored, this.stillOurs()]).then(([, ours]): Look => (!ours ? 'ended' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
     const decision = await this.turn(false, look);
     // A write that failed has failed the turn, which said so and ended the call.
     const seen = await look.catch(() => 'unchanged' as const);

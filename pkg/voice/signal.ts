@@ -4,7 +4,10 @@
 export class Signal {
   private pending = false;
   private wake: (() => void) | null = null;
+  /** How many times it was poked: a waiter that stopped waiting can tell whether it missed one. */
+  pokes = 0;
   poke(): void {
+    this.pokes++;
     this.pending = true;
     this.wake?.();
   }

@@ -177,6 +177,8 @@ describe('Calls on the simulated network', () => {
     const placed = await client.post('/v1/calls', { to: '+1 202 555 0120', task });
     expect(placed.status).to.equal(201);
     await callStatus(client, placed.body.id, 'in-progress');
+    // Steered while the agent answers: what is written meanwhile is taken before its next turn.
+    await eventually('the agent asked', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes(task)));
     const steered = await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: 'Offer ten percent off', say: 'One moment, please.' });
     expect(steered.status).to.equal(202);
     expect(steered.body).to.deep.equal({ call_id: placed.body.id, accepted: true });

@@ -143,7 +143,10 @@ describe('Routing steps played through Twilio', function () {
       const [recorded] = twilio.recordings.filter((r) => r.callSid === call.sid);
       expect(recorded).to.not.equal(undefined);
       // The recording was fetched from the carrier with the account's credentials.
-      const fetched = twilio.requests.filter((r) => r.url.endsWith(`/Recordings/${recorded!.sid}.wav`));
+      const fetchedOf = () => twilio.requests.filter((r) => r.url.endsWith(`/Recordings/${recorded!.sid}.wav`));
+      // Fetched once the recording's status callback is answered, which the call's end does not wait for.
+      await eventually('the recording fetched', () => fetchedOf().length > 0);
+      const fetched = fetchedOf();
       expect(fetched).to.have.length(1);
       expect(fetched[0]!.headers.authorization).to.equal(`Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString('base64')}`);
 

@@ -213,26 +213,33 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
   });
 
-  it('asks the agent again when steering came while it answered: the reply begun without it is never said', async () => {
-    const to = '+12025550126';
+  /** A caller asking two questions on `to`, the second once `ready` settles; the replies heard, in order. */
+  function twoQuestions(to: string, ready: Promise<unknown>): string[] {
     const replies: string[] = [];
     twilio.phones[to] = {
       answer: 'human',
       caller: async (c) => {
         c.say('Where is my order?');
         replies.push((await c.reply()).text);
+        await ready;
         c.say('When does it arrive?');
         replies.push((await c.reply()).text);
         await c.hangUp();
       },
     };
-    const task = 'Steered between replies';
+    return replies;
+  }
+
+  // The second question is asked at once: a request without the steering in its messages is one begun before it was read, never to be heard.
+  const steeredAnswer = (request: { messages: unknown[] }) => ({ content: JSON.stringify(request.messages).includes('STEER') ? 'It arrives on Friday.' : 'Unsteered words.' });
+
+  it('takes steering posted while the agent answered before its next reply', async () => {
+    const to = '+12025550126';
+    const replies = twoQuestions(to, Promise.resolve());
+    const task = 'Steered while answering';
     let steered!: () => void;
     const steering = new Promise<void>((resolve) => (steered = resolve));
-    // The second question is asked at once, while the call's row is read again: a request that finds no
-    // steering in its messages is the one begun before the look, and must never be heard.
-    const answer = (request: { messages: unknown[] }) => ({ content: JSON.stringify(request.messages).includes('STEER') ? 'It arrives on Friday.' : 'Unsteered words.' });
-    app.script(task, async () => (await steering, { content: 'Let me look.' }), answer, answer);
+    app.script(task, async () => (await steering, { content: 'Let me look.' }), steeredAnswer, steeredAnswer);
     const id = await place(to, task);
     await eventually('the agent asked the first question', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes('Where is my order?')));
     expect((await client.post(`/v1/calls/${id}/steer`, { instruction: 'Say it arrives on Friday.' })).status).to.equal(202);
@@ -241,6 +248,23 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const result = await finalResult(client, id);
     expect(replies).to.deep.equal(['Let me look.', 'It arrives on Friday.']);
     expect(result.transcript.map((t: { text: string }) => t.text)).to.deep.equal(['Where is my order?', 'Let me look.', 'When does it arrive?', 'It arrives on Friday.']);
+  });
+
+  it('asks the agent again when it finds steering not yet announced: the reply begun without it is never said', async () => {
+    const to = '+12025550127';
+    let written!: () => void;
+    const replies = twoQuestions(to, new Promise<void>((resolve) => (written = resolve)));
+    const task = 'Steered unannounced';
+    app.script(task, { content: 'Let me look.' }, steeredAnswer, steeredAnswer);
+    const id = await place(to, task);
+    await eventually('the first reply heard', () => replies.length === 1);
+    // Steering whose notification has not reached the call's process yet: in the row only.
+    const item = { instruction: 'Say it arrives on Friday.', at: new Date().toISOString() };
+    await app.runtime.ctx.db('calls').where({ id }).update({ steering: app.runtime.ctx.db.raw('steering || ?::jsonb', [JSON.stringify([item])]) });
+    written();
+
+    await finalResult(client, id);
+    expect(replies).to.deep.equal(['Let me look.', 'It arrives on Friday.']);
   });
 
   /**
