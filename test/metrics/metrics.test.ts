@@ -136,7 +136,11 @@ describe('Prometheus metrics of campaigns', function () {
     system.unreachable = false;
     await summaryOf(unreachable);
 
-    const text = await scrape(app);
+    // The customer has the last summary a moment before its answer is recorded and counted.
+    const text = await eventually('the last summary counted', async () => {
+      const scraped = await scrape(app);
+      return scraped.includes('switchboard_campaign_results_total{result="delivered"} 4') && scraped;
+    });
     const check = await promtoolCheck(text);
     expect(check.code, check.output).to.equal(0);
     expect(text).to.include('switchboard_campaign_runs{status="done"} 2');
