@@ -6,6 +6,7 @@ import { carrierSettings, startTwilio, type TwilioStandIn } from '../../support/
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
+import { CHANNELS, notify } from '../../../pkg/db/notify.js';
 
 const ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
 const AUTH_TOKEN = 'twilio-auth-token-for-tests';
@@ -53,6 +54,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     return placed.body.id as string;
   };
+  /** The REST requests that hung up the carrier's call `sid`. */
+  const hangUpsOf = (sid: string) => twilio.requests.filter((r) => r.method === 'POST' && r.url.endsWith(`/Calls/${sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed');
 
   it('places the call through the REST API and converses over the relay: transcript, result and events as with the simulator', async () => {
     const to = '+12025550111';
@@ -458,6 +461,25 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect(result.status).to.equal('completed');
       expect((await own.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'caller_hangup' });
     });
+  });
+
+  it('a call a transfer step bridged past max_duration_sec is hung up at the carrier: completed max_duration', async () => {
+    const number = '+12025554900';
+    const target = '+12025550134';
+    const { client: own } = await app.routedCompany(number, () => ({ type: 'transfer', to: target }), { eventsUrl: EVENTS_URL });
+    twilio.phones[target] = { answer: 'human', staysOn: true };
+    const call = twilio.ringIn({ to: number, from: '+12025556000', voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status` });
+    await eventually('the transfer bridged', () => call.dialled.length === 1);
+    const id = (await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first()).id as string;
+    // Its max duration is over now: the test's stand-in for the clock running on.
+    await app.runtime.ctx.db('calls').where({ id }).update({ max_duration_sec: 0, due_at: new Date() });
+    await notify(app.runtime.ctx.db, CHANNELS.calls, id);
+    await eventually('the carrier asked to hang up', () => hangUpsOf(call.sid).length > 0, { withinMs: 30_000 });
+    await call.done;
+    expect(hangUpsOf(call.sid)).to.have.length(1);
+    const result = await finalResult(own, id);
+    expect(result.status).to.equal('completed');
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'max_duration' });
   });
 
   describe('the agent\'s transfer_call on a relay call', () => {
