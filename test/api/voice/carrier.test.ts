@@ -292,6 +292,42 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('interrupted');
   });
 
+  it('a relay socket that drops with no report from the carrier: the sweep fails the call once its lease runs out, and hangs it up at the carrier', async () => {
+    const to = '+12025550126';
+    twilio.phones[to] = {
+      answer: 'human',
+      unreported: true,
+      caller: async (c) => {
+        c.say('Hello?');
+        await c.reply();
+        await c.disconnect();
+      },
+    };
+    const task = 'Lost on the way';
+    app.script(task, { content: 'Hello, this is Acme.' });
+    const { client: own } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 1 });
+    const placed = await own.post('/v1/calls', { to, task });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    const id = placed.body.id as string;
+    const result = await finalResult(own, id);
+    const carried = twilio.calls.find((c) => c.params.To === to)!;
+    await eventually('the carrier asked to hang up', () => hangUpsOf(carried.sid).length > 0, { withinMs: 30_000 });
+    await carried.done;
+    expect(result.status).to.equal('failed');
+    expect((await own.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('interrupted');
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'caller', text: 'Hello?' },
+      { speaker: 'agent', text: 'Hello, this is Acme.' },
+    ]);
+    expect(hangUpsOf(carried.sid)).to.have.length(1);
+    // No report came before the hang-up: the carrier's only one is its completed callback after it.
+    expect(carried.webhooks.filter((w) => w.purpose !== 'status' && w.purpose !== 'twiml')).to.deep.equal([]);
+    expect((await outboxOf(app, id)).map((e) => e.type)).to.include('call.ended');
+    // The call's slot was given back: the account's only one takes the next call.
+    twilio.phones['+12025550127'] = { answer: 'busy' };
+    expect((await own.post('/v1/calls', { to: '+12025550127', task: 'Next' })).status).to.equal(201);
+  });
+
   it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
     const to = '+12025550118';
     let spoken: string[] = [];

@@ -55,9 +55,11 @@ export type Scenario =
   | { answer: 'ring' }
   /**
    * `gathers`: answered at each <Gather> in turn (silence once none is left); `message`: left at a <Record> (none: silence);
-   * `staysOn`: when a <Dial> rings it, it stays on the bridge until the call is hung up through the REST API.
+   * `staysOn`: when a <Dial> rings it, it stays on the bridge until the call is hung up through the REST API;
+   * `unreported`: once its relay socket closed, nothing more of the call reaches the application (the network
+   * between them is down) and it stays up until hung up through the REST API.
    */
-  | { answer: 'human'; caller?: CallerScript; gathers?: GatherAnswer[]; message?: Message; staysOn?: boolean }
+  | { answer: 'human'; caller?: CallerScript; gathers?: GatherAnswer[]; message?: Message; staysOn?: boolean; unreported?: boolean }
   | { answer: 'machine'; answeredBy?: MachineAnswer; caller?: CallerScript };
 
 /** A request the carrier made to the application, and how it was answered. */
@@ -395,6 +397,10 @@ export class CarrierCall {
     const { sessionId, end } = await this.relaySession(relay.attributes, parameters);
     if (generation !== this.generation) return undefined;
     if (end?.by === 'caller-hang-up') this.hungUp = true;
+    if (this.person?.unreported) {
+      await this.hangUpRequested;
+      return undefined;
+    }
     const action = connect.attributes.action;
     if (!action) return undefined;
     const sessionStatus = end === undefined ? 'failed' : { 'application-end': 'ended', 'application-close': 'failed', 'caller-hang-up': 'completed', carrier: 'completed' }[end.by];
