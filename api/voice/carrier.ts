@@ -199,6 +199,8 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
   const leases = new RelayLeases(ctx, `${hostname()}:${process.pid}:relay:${randomBytes(4).toString('hex')}`, ctx.config.SWITCHBOARD_LEASE_SEC * 1000);
   const sockets = new WebSocketServer({ noServer: true });
   const path = `${carrierPath}/relay`;
+  // Sockets this replica holds (bound to a call or not yet): each is a call the agent conducts here.
+  let held = 0;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const requested = new URL(req.url ?? '/', 'http://x');
     if (requested.pathname !== path) return;
@@ -212,7 +214,18 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
         socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
         return;
       }
-      sockets.handleUpgrade(req, socket, head, (ws) => void onSocket(ctx, leases, ws, tenantId, account));
+      // Full: refused before the handshake, so the load balancer or the carrier tries another replica.
+      if (held >= ctx.config.SWITCHBOARD_RELAY_CONCURRENCY) {
+        ctx.log.warn({ held }, 'relay socket refused: SWITCHBOARD_RELAY_CONCURRENCY sockets held already');
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      // Counted once the handshake succeeded (ws completes it synchronously: no other socket gets in between).
+      sockets.handleUpgrade(req, socket, head, (ws) => {
+        held += 1;
+        ws.once('close', () => (held -= 1));
+        void onSocket(ctx, leases, ws, tenantId, account);
+      });
     })().catch((err: Error) => {
       ctx.log.error({ err }, 'relay socket failed');
       socket.destroy();

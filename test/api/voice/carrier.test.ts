@@ -554,3 +554,44 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     }
   });
 });
+
+describe('SWITCHBOARD_RELAY_CONCURRENCY: relay sockets one replica holds', function () {
+  this.timeout(90_000);
+  let twilio: TwilioStandIn;
+  let front: TlsFront;
+  let app: CallsApp;
+  before(async () => {
+    twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
+    front = await startTlsFront();
+    app = await startCallsApp({ controllers: true, env: { ...carrierSettings(twilio, front.url), SWITCHBOARD_LEASE_SEC: '3', SWITCHBOARD_RELAY_CONCURRENCY: '1' } });
+    front.forwardTo(app.url);
+  });
+  after(async () => {
+    await app?.close();
+    await front?.close();
+    await twilio?.close();
+  });
+
+  it('refuses a socket beyond the bound with 503 at the handshake, for the carrier to retry elsewhere; the call it holds goes on', async () => {
+    const { client, tenantId } = await app.voiceCompany({ eventsUrl: EVENTS_URL });
+    const to = '+12025550128';
+    // The stand-in never answers: the test opens the relay socket itself, as Twilio would on answer.
+    twilio.phones[to] = { answer: 'ring' };
+    const task = 'One at a time';
+    app.script(task, { content: 'Still here.' });
+    const placed = await client.post('/v1/calls', { to, task });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
+    const relay = new URL(String(twilio.calls.find((c) => c.params.To === to)!.params.Url)).searchParams.get('relay')!;
+    const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
+    const first = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    await first.roundTrip();
+    const refused = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) }).catch((e) => e);
+    expect(refused).to.be.instanceOf(RelayRefused);
+    expect(refused.status).to.equal(503);
+    first.say('Are you there?');
+    expect((await first.reply()).text).to.equal('Still here.');
+    expect((await client.post(`/v1/calls/${placed.body.id}/hangup`, {})).status).to.equal(200);
+    await first.ended;
+  });
+});
