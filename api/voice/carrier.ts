@@ -15,7 +15,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
 import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
 import { applyCallEvent, ending as endingOf } from '../../pkg/voice/events.js';
-import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
+import { carrierPath, carrierUrl, relaySocketBase, relayTokenOf, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/twilio/relay-token.js';
 import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
@@ -145,12 +145,14 @@ export function carrierRouter(ctx: Ctx): Router {
     xml(res, dial({ to: transfer.target, callerId: call.direction === 'inbound' ? call.to_number : call.from_number, timeoutSec: TRANSFER_RING_SEC, action }));
   });
 
-  // The transfer's <Dial> ended: ai.transfer says how it went, and the call ends.
+  // The transfer's <Dial> ended: ai.transfer says how it went. Answered, the call ends with the bridge; otherwise
+  // the caller is reconnected to the agent, on a new relay session of the same call.
   r.post('/transfer-ended', verified(ctx, byCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
-    if (call) await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''));
-    xml(res, hangUp());
+    const carryOn = call && (await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''), req.body?.CallStatus === 'completed'));
+    if (!carryOn) return xml(res, hangUp());
+    xml(res, relayTwiml(ctx.config, call.tenant_id, relayTokenOf(res.locals.account as TwilioAccount, call.id, ctx.clock.now()), false));
   });
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.

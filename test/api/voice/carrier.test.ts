@@ -519,10 +519,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   });
 
   describe('the agent\'s transfer_call on a relay call', () => {
-    for (const [what, scenario, status] of [
-      ['answered', { answer: 'human' }, 'answered'],
-      ['busy', { answer: 'busy' }, 'busy'],
-    ] as const) {
+    for (const [what, scenario, status] of [['answered', { answer: 'human' }, 'answered']] as const) {
       it(`ends the relay session with the target in handoffData, and <Dial>s it: ai.transfer ${status}`, async () => {
         const to = status === 'answered' ? '+12025550121' : '+12025550122';
         const target = status === 'answered' ? '+12025550132' : '+12025550133';
@@ -550,6 +547,55 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status }]);
         expect(result.status).to.equal('completed');
         if (status === 'answered') expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` });
+      });
+    }
+
+    for (const status of ['no-answer', 'busy'] as const) {
+      it(`a <Dial> that goes ${status} reconnects the caller to the agent on a new relay session, in the same conversation: ai.transfer ${status} once`, async () => {
+        const to = status === 'no-answer' ? '+12025550123' : '+12025550129';
+        const target = status === 'no-answer' ? '+12025550135' : '+12025550136';
+        twilio.phones[target] = { answer: status };
+        const heard: string[] = [];
+        twilio.phones[to] = {
+          answer: 'human',
+          caller: async (c) => {
+            // Each relay session of the call plays this: first the caller asks for sales, then hears the agent again.
+            if (heard.length === 0) {
+              c.say('Can I talk to sales?');
+              heard.push((await c.reply()).text);
+              return void (await c.nextOf('end'));
+            }
+            heard.push((await c.reply()).text);
+            await c.hangUp();
+          },
+        };
+        const task = `Transfer to sales, ${status}`;
+        const sorry = 'Sales did not pick up. Can I help you instead?';
+        app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' }, { content: sorry });
+        const id = await place(to, task);
+        const result = await finalResult(client, id);
+        const carried = twilio.calls.find((c) => c.params.To === to)!;
+        await carried.done;
+        expect(carried.dialled).to.deep.equal([{ to: target, callerId: OUR_NUMBER, timeout: '30', status }]);
+        expect(carried.relays).to.have.length(2);
+        expect(heard).to.deep.equal(['Connecting you to sales now.', sorry]);
+        // The agent's request after the <Dial>: the earlier conversation, then the note that the transfer did not go through.
+        const asked = app.model.requests.filter((r) => r.messages.some((m) => m.role === 'system' && String(m.content).includes(`Task: ${task}`)));
+        const last = asked.at(-1)!.messages.map((m) => String(m.content));
+        expect(last).to.include('Can I talk to sales?');
+        expect(last).to.include('Connecting you to sales now.');
+        expect(last.at(-1)).to.include(`TRANSFER to ${target} did not go through (${status})`);
+        expect(result.transcript).to.deep.equal([
+          { speaker: 'caller', text: 'Can I talk to sales?' },
+          { speaker: 'agent', text: 'Connecting you to sales now.' },
+          { speaker: 'agent', text: sorry },
+        ]);
+        const record = (await client.get(`/v1/calls/${id}`)).body;
+        expect(record).to.include({ status: 'completed', handler: 'ai', hangup_cause: 'callee_hangup' });
+        // One conversation for the whole call: the resumed session carried on the first one.
+        expect(await app.runtime.ctx.db('conversations').where({ tenant_id: tenantId })).to.have.length(1);
+        const transfers = (await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer');
+        expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status }]);
       });
     }
   });
