@@ -293,7 +293,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   });
 
   it('a relay socket that drops with no report from the carrier: the sweep fails the call once its lease runs out, and hangs it up at the carrier', async () => {
-    const to = '+12025550126';
+    const to = '+12025550141';
     twilio.phones[to] = {
       answer: 'human',
       unreported: true,
@@ -324,8 +324,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect(carried.webhooks.filter((w) => w.purpose !== 'status' && w.purpose !== 'twiml')).to.deep.equal([]);
     expect((await outboxOf(app, id)).map((e) => e.type)).to.include('call.ended');
     // The call's slot was given back: the account's only one takes the next call.
-    twilio.phones['+12025550127'] = { answer: 'busy' };
-    expect((await own.post('/v1/calls', { to: '+12025550127', task: 'Next' })).status).to.equal(201);
+    twilio.phones['+12025550142'] = { answer: 'busy' };
+    expect((await own.post('/v1/calls', { to: '+12025550142', task: 'Next' })).status).to.equal(201);
   });
 
   it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
@@ -552,7 +552,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
 
     for (const status of ['no-answer', 'busy'] as const) {
       it(`a <Dial> that goes ${status} reconnects the caller to the agent on a new relay session, in the same conversation: ai.transfer ${status} once`, async () => {
-        const to = status === 'no-answer' ? '+12025550123' : '+12025550129';
+        const to = status === 'no-answer' ? '+12025550143' : '+12025550144';
         const target = status === 'no-answer' ? '+12025550135' : '+12025550136';
         twilio.phones[target] = { answer: status };
         const heard: string[] = [];
