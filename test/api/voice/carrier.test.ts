@@ -518,6 +518,30 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await own.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'max_duration' });
   });
 
+  it('a carrier that refuses the hang-up does not hold up the sweep: the call ends all the same, the refusal logged and counted', async () => {
+    const number = '+12025554901';
+    const target = '+12025550137';
+    const { client: own } = await app.routedCompany(number, () => ({ type: 'transfer', to: target }), { eventsUrl: EVENTS_URL });
+    twilio.phones[target] = { answer: 'human', staysOn: true };
+    const call = twilio.ringIn({ to: number, from: '+12025556001', voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status` });
+    await eventually('the transfer bridged', () => call.dialled.length === 1);
+    const id = (await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first()).id as string;
+    twilio.failNextUpdate({ status: 503 });
+    await app.runtime.ctx.db('calls').where({ id }).update({ max_duration_sec: 0, due_at: new Date() });
+    await notify(app.runtime.ctx.db, CHANNELS.calls, id);
+    const result = await finalResult(own, id);
+    expect(result.status).to.equal('completed');
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ hangup_cause: 'max_duration' });
+    expect(hangUpsOf(call.sid)).to.have.length(1);
+    expect(call.status).to.equal('in-progress');
+    expect(await (await fetch(`${app.url}/metrics`)).text()).to.match(/switchboard_carrier_hangups_total\{result="failed"\} [1-9]/);
+    expect(app.logs.some((l) => l.includes(id) && l.includes('the carrier could not be asked to hang up'))).to.equal(true);
+    // Not retried: the caller's own hang-up ends it at the carrier, whose report changes nothing more.
+    call.hangUpByApi('completed');
+    await call.done;
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'max_duration' });
+  });
+
   describe('the agent\'s transfer_call on a relay call', () => {
     for (const [what, scenario, status] of [['answered', { answer: 'human' }, 'answered']] as const) {
       it(`ends the relay session with the target in handoffData, and <Dial>s it: ai.transfer ${status}`, async () => {
