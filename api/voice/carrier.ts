@@ -15,7 +15,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
 import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
 import { applyCallEvent, ending as endingOf } from '../../pkg/voice/events.js';
-import { carrierPath, carrierUrl, relaySocketBase, relayTokenOf, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
+import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/twilio/relay-token.js';
 import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
@@ -31,6 +31,7 @@ import {
   memberDialled,
   menuAnswered,
   recordingCompleted,
+  toRelay,
   voicemailRecorded,
   waitInQueue,
 } from '../../pkg/voice/routing/carrier-steps.js';
@@ -152,7 +153,7 @@ export function carrierRouter(ctx: Ctx): Router {
     const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
     const carryOn = call && (await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''), req.body?.CallStatus === 'completed'));
     if (!carryOn) return xml(res, hangUp());
-    xml(res, relayTwiml(ctx.config, call.tenant_id, relayTokenOf(res.locals.account as TwilioAccount, call.id, ctx.clock.now()), false));
+    xml(res, await toRelay(ctx, call));
   });
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.

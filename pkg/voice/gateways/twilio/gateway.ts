@@ -29,9 +29,6 @@ export const relaySocketBase = (config: Config): string => carrierUrl(config, '/
 /** The relay socket's address for calls of `tenantId`, whose credentials sign its handshake. */
 const relaySocketUrl = (config: Config, tenantId: string): string => `${relaySocketBase(config)}?${new URLSearchParams({ tenant: tenantId })}`;
 
-/** The relay parameter that names `callId` to the relay socket, good from `now` for as long as a placed call may ring. */
-export const relayTokenOf = (account: TwilioAccount, callId: string, now: Date): string => relayToken(account.authToken, callId, new Date(now.getTime() + RELAY_TOKEN_MS));
-
 /** The TwiML of an answered call of `tenantId`: connected to the relay socket, which learns the call from `token`. */
 export const relayTwiml = (config: Config, tenantId: string, token: string, machine: boolean): string =>
   connectToRelay({ url: relaySocketUrl(config, tenantId), parameters: { relay: token, machine: String(machine) }, action: carrierUrl(config, '/relay-ended') });
@@ -69,7 +66,7 @@ class CarriedLine implements Line {
 
 /** Places the call through `account` (its tenant's carrier account); the carrier conducts it from there. */
 export async function dialTwilio(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, account: TwilioAccount, { callId, from, to }: DialRequest): Promise<Line> {
-  const token = relayTokenOf(account, callId, new Date());
+  const token = relayToken(account.authToken, callId, new Date(Date.now() + RELAY_TOKEN_MS));
   const sid = await placeCall(account, {
     to,
     from,
