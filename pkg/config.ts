@@ -40,6 +40,7 @@ export const configSchema = z.object({
   SWITCHBOARD_LEASE_SEC: intWithDefault(30, 1, 3600),
   SWITCHBOARD_CONTROLLER_CONCURRENCY: intWithDefault(8, 1, 256),
   SWITCHBOARD_CALL_CONCURRENCY: intWithDefault(64, 1, 1024),
+  SWITCHBOARD_RELAY_CONCURRENCY: intWithDefault(64, 1, 1024),
   SWITCHBOARD_SHUTDOWN_GRACE_SEC: intWithDefault(25, 0, 3600),
   KUBECONFIG: optionalString,
   KUBERNETES_SERVICE_HOST: optionalString,

@@ -31,6 +31,7 @@ import {
   memberDialled,
   menuAnswered,
   recordingCompleted,
+  toRelay,
   voicemailRecorded,
   waitInQueue,
 } from '../../pkg/voice/routing/carrier-steps.js';
@@ -145,12 +146,14 @@ export function carrierRouter(ctx: Ctx): Router {
     xml(res, dial({ to: transfer.target, callerId: call.direction === 'inbound' ? call.to_number : call.from_number, timeoutSec: TRANSFER_RING_SEC, action }));
   });
 
-  // The transfer's <Dial> ended: ai.transfer says how it went, and the call ends.
+  // The transfer's <Dial> ended: ai.transfer says how it went. Answered, the call ends with the bridge; otherwise
+  // the caller is reconnected to the agent, on a new relay session of the same call.
   r.post('/transfer-ended', verified(ctx, byCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
-    if (call) await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''));
-    xml(res, hangUp());
+    const carryOn = call && (await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''), req.body?.CallStatus === 'completed'));
+    if (!carryOn) return xml(res, hangUp());
+    xml(res, await toRelay(ctx, call));
   });
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.
@@ -199,6 +202,8 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
   const leases = new RelayLeases(ctx, `${hostname()}:${process.pid}:relay:${randomBytes(4).toString('hex')}`, ctx.config.SWITCHBOARD_LEASE_SEC * 1000);
   const sockets = new WebSocketServer({ noServer: true });
   const path = `${carrierPath}/relay`;
+  // Sockets this replica holds (bound to a call or not yet): each is a call the agent conducts here.
+  let held = 0;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const requested = new URL(req.url ?? '/', 'http://x');
     if (requested.pathname !== path) return;
@@ -212,7 +217,18 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
         socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
         return;
       }
-      sockets.handleUpgrade(req, socket, head, (ws) => void onSocket(ctx, leases, ws, tenantId, account));
+      // Full: refused before the handshake, so the load balancer or the carrier tries another replica.
+      if (held >= ctx.config.SWITCHBOARD_RELAY_CONCURRENCY) {
+        ctx.log.warn({ held }, 'relay socket refused: SWITCHBOARD_RELAY_CONCURRENCY sockets held already');
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      // Counted once the handshake succeeded (ws completes it synchronously: no other socket gets in between).
+      sockets.handleUpgrade(req, socket, head, (ws) => {
+        held += 1;
+        ws.once('close', () => (held -= 1));
+        void onSocket(ctx, leases, ws, tenantId, account);
+      });
     })().catch((err: Error) => {
       ctx.log.error({ err }, 'relay socket failed');
       socket.destroy();

@@ -20,6 +20,7 @@ export interface Metrics {
   queueLag: Histogram<'reconciler'>;
   reconcileErrors: Counter<'reconciler'>;
   carrierErrors: Counter<'carrier'>;
+  carrierHangups: Counter<'result'>;
   webhookDeliveries: Counter<'result'>;
   campaignDeliveries: Counter<'result'>;
   campaignContacts: Counter<'status' | 'outcome'>;
@@ -108,6 +109,12 @@ export function createMetrics(): Metrics {
       name: 'switchboard_carrier_errors_total',
       help: 'Errors a carrier reported on a relay socket, by carrier.',
       labelNames: ['carrier'],
+      registers,
+    }),
+    carrierHangups: new Counter({
+      name: 'switchboard_carrier_hangups_total',
+      help: 'Calls Switchboard ended that it asked the carrier to hang up, by result (ok, failed).',
+      labelNames: ['result'],
       registers,
     }),
     webhookDeliveries: new Counter({

@@ -356,6 +356,15 @@ export async function nextCallDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
 }
 
 /**
+ * The relay session that handed the live call to the carrier is over: another may bind it (the agent's
+ * transfer went unanswered and the caller is reconnected). False when it was reopened already.
+ */
+export async function reopenRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promise<boolean> {
+  const reopened = await ctx.db('calls').where({ id }).whereNotNull('relay_session').update({ relay_session: null, updated_at: ctx.clock.now() });
+  return reopened > 0;
+}
+
+/**
  * Binds the call (of `tenantId`) to relay `session` and leases it to `owner` (the process holding the socket): once
  * only, while the call is still being placed. The controller that placed it learns it lost the line.
  */

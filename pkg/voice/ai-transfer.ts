@@ -1,11 +1,13 @@
 // The agent's transfer of a caller (ai.transfer): how ringing the target went, and the call once the
 // target answered — bridged (handler `transfer`) with the outcome `transferred`.
 import type { Ctx } from '../context.js';
-import { updateCall, type CallRow } from '../store/calls.js';
+import { appendMessages, unstoredMessage } from '../store/messages.js';
+import { reopenRelay, updateCall, type CallRow } from '../store/calls.js';
 import type { Rung } from './bridge.js';
 import type { Transfer } from './call-tools.js';
 import type { EndCause } from './gateways/index.js';
 import { enqueueCallEvent } from './events.js';
+import { isLive } from './state.js';
 
 /** The target rings this long before the transfer counts as not answered (Twilio <Dial>'s default timeout). */
 export const TRANSFER_RING_SEC = 30;
@@ -35,11 +37,30 @@ export function transferStatus(rung: Exclude<Rung, { type: 'answered' | 'gone' }
 /** `ai.transfer`'s status for each DialCallStatus of the carrier's <Dial> (https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values). */
 const DIALLED: Record<string, string> = { completed: 'answered', answered: 'answered', busy: 'busy', 'no-answer': 'no-answer', failed: 'failed', canceled: 'canceled' };
 
-/** How the carrier's <Dial> of the agent's transfer went, reported as on the simulated network. */
-export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer, dialCallStatus: string): Promise<void> {
+/** What the agent is told when its transfer was not answered: it is still on the call. */
+export const transferNotAnswered = (transfer: Transfer, status: string): string =>
+  `TRANSFER to ${transfer.target} did not go through (${status}). You are still on the call: tell the person and carry on.`;
+
+/**
+ * How the carrier's <Dial> of the agent's transfer went, reported as on the simulated network. Not
+ * answered with the caller still there: the agent is told in the call's conversation and the call's
+ * relay may bind again; true then (the caller is to be reconnected to the agent).
+ */
+export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer, dialCallStatus: string, callerLeft: boolean): Promise<boolean> {
   const status = DIALLED[dialCallStatus] ?? 'failed';
-  if (status === 'answered') await connectTransfer(ctx, row, transfer);
-  else await enqueueCallEvent(ctx, row, 'ai.transfer', { ai: { transfer: { ...transfer, status } } });
+  if (status === 'answered') {
+    await connectTransfer(ctx, row, transfer);
+    return false;
+  }
+  return ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const carryOn = !callerLeft && status !== 'canceled' && row.conversation_id !== null && isLive(row.status);
+    // The carrier asks again when our answer did not reach it: reported once.
+    if (carryOn && !(await reopenRelay(tx, row.id))) return true;
+    await enqueueCallEvent(tx, row, 'ai.transfer', { ai: { transfer: { ...transfer, status } } });
+    if (carryOn) await appendMessages(tx, row.conversation_id!, [unstoredMessage('system', transferNotAnswered(transfer, status))]);
+    return carryOn;
+  });
 }
 
 /** The target answered: the call is bridged to it, with ai.transfer (`answered`) and call.updated, in one transaction. */

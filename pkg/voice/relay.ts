@@ -6,11 +6,11 @@ import { sleep } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { callById, handCallToCarrier, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
-import { TRANSFER_RING_SEC } from './ai-transfer.js';
 import type { Transfer } from './call-tools.js';
 import { EventQueue, type Line, type LineEvent, type Recorder, type StreamingVoice } from './gateways/gateway.js';
 import { finalizeCall } from './finalize.js';
 import { conductRelayed } from './run.js';
+import { carriedUntil } from './routing/carrier-steps.js';
 import { Signal } from './signal.js';
 import { createGateway, type Gateway } from './gateways/index.js';
 import { isLive, type CallStatus } from './state.js';
@@ -40,6 +40,8 @@ export class RelayLine implements Line, StreamingVoice {
   private cancelKeys: () => void = () => {};
   /** The agent's transfer the carrier dials once this session ended. */
   handedOff: Transfer | null = null;
+  /** Lets go of the call before the carrier learns of the transfer: its next relay session may bind the call at once. */
+  beforeHandOff: () => Promise<void> = async () => {};
   readonly streaming = this;
 
   constructor(
@@ -136,6 +138,7 @@ export class RelayLine implements Line, StreamingVoice {
 
   /** Ends the relay session naming the target: the carrier's request at its end (<Connect action>) dials it. */
   async handOff(transfer: Transfer): Promise<void> {
+    await this.beforeHandOff();
     this.send({ type: 'end', handoffData: JSON.stringify({ reason: 'transfer', ...transfer }) });
     this.ended = true;
     this.handedOff = transfer;
@@ -192,13 +195,11 @@ export class RelayLeases {
     const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
       if (payload === row.id || payload === '') signal.poke();
     });
+    // The carrier rings the target and bridges the call for as long as it may last; its status callback ends it.
+    line.beforeHandOff = () => handCallToCarrier(ctx, row.id, this.owner, carriedUntil(row, ctx.clock.now()));
     try {
       await conductRelayed(ctx, this.gateway, line, row, this.owner, signal);
-      if (line.handedOff) {
-        // The carrier rings the target and bridges the call for as long as it may last; its status callback ends it.
-        const until = new Date(ctx.clock.now().getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
-        return await handCallToCarrier(ctx, row.id, this.owner, until);
-      }
+      if (line.handedOff) return;
       // The socket may close before the carrier reports the call's end: that report follows at once.
       const waited = new AbortController();
       const waitOver = sleep(ctx.clock, CARRIER_REPORT_MS, waited.signal).then(() => (waited.signal.aborted ? undefined : 'over'));

@@ -7,13 +7,13 @@ import { CHANNELS } from '../db/notify.js';
 import { runTurn, type TurnEvent } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { getUsableAgent, type Agent } from '../store/agents.js';
-import { createConversation, type Conversation } from '../store/conversations.js';
-import { appendMessages, unstoredMessage, type StoredMessage } from '../store/messages.js';
+import { createConversation, voiceConversation, type Conversation } from '../store/conversations.js';
+import { appendMessages, listMessages, unstoredMessage, type StoredMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { appendTranscript, callById, reviseLastAgentWords, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { CarrierFailure } from './gateways/twilio/rest.js';
-import { connectTransfer, TRANSFER_RING_SEC, transferStatus } from './ai-transfer.js';
+import { connectTransfer, TRANSFER_RING_SEC, transferNotAnswered, transferStatus } from './ai-transfer.js';
 import { BridgingCall } from './bridge.js';
 import { callTools, outcomesOf, type CallDecision, type Transfer } from './call-tools.js';
 import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
@@ -103,13 +103,25 @@ class CallSession extends BridgingCall {
     }
   }
 
-  /** The call's agent, and a new conversation for what is said. */
+  /** The call's agent, and its conversation: a new one, or the call's own with its history when the agent resumes it. */
   private async meetAgent(): Promise<Conversation> {
     const { ctx, row } = this;
     this.tenant = await getTenant(ctx, row.tenant_id);
     this.agent = await getUsableAgent(ctx, row.tenant_id, row.agent_id!);
-    this.conversation = await createConversation(ctx, { tenantId: row.tenant_id, agentId: this.agent.id, contactId: null, channel: 'voice' });
+    if (row.conversation_id) {
+      this.conversation = await voiceConversation(ctx, row.tenant_id, row.conversation_id);
+      this.history.push(...(await listMessages(ctx, row.conversation_id)));
+    } else {
+      this.conversation = await createConversation(ctx, { tenantId: row.tenant_id, agentId: this.agent.id, contactId: null, channel: 'voice' });
+    }
     return this.conversation;
+  }
+
+  /** Back on the line after the carrier's <Dial> of its transfer went unanswered: the agent, told in its conversation, speaks first. */
+  async resume(): Promise<void> {
+    await this.meetAgent();
+    if (await this.respond()) return this.run();
+    await this.line.hangup();
   }
 
   /** An answered inbound call handed to the agent: it says the greeting, then the caller speaks. */
@@ -296,7 +308,7 @@ class CallSession extends BridgingCall {
       await this.ended(rung.event);
       return false;
     }
-    await this.remember('system', `TRANSFER to ${transfer.target} did not go through (${status}). You are still on the call: tell the person and carry on.`);
+    await this.remember('system', transferNotAnswered(transfer, status));
     return this.respond();
   }
 
@@ -342,6 +354,8 @@ class CallSession extends BridgingCall {
 
 /** A call the carrier placed and answered, its relay bound to `owner`: the agent converses on `line` until it ends. */
 export async function conductRelayed(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal): Promise<void> {
+  // The agent's conversation goes on: its transfer, which the carrier dialled, was not answered.
+  if (row.status === 'in-progress' && row.conversation_id) return new CallSession(ctx, gateway, line, row, owner, signal).resume();
   // Answered before (the carrier played other routing steps first): the agent greets the caller now.
   if (row.status === 'in-progress') return converse(ctx, gateway, line, line.next(), row, owner, signal, row.greeting!);
   await new CallSession(ctx, gateway, line, row, owner, signal).run();

@@ -1,6 +1,8 @@
-// Deadlines no line reports: calls whose controller was lost fail, calls past max_duration_sec hang up.
+// Deadlines no line reports: calls whose controller was lost fail, calls past max_duration_sec hang up,
+// at the carrier too.
 import type { Ctx } from '../context.js';
 import { sweepCalls } from '../store/calls.js';
+import { hangUpAtCarrier } from './carrier-hangup.js';
 import { enqueueTransitionWebhooks } from './events.js';
 import { leaveQueue } from './routing/queue-events.js';
 
@@ -17,4 +19,5 @@ export async function sweepCallDeadlines(ctx: Ctx): Promise<void> {
     return swept;
   });
   for (const row of [...interrupted, ...overtime]) await ctx.callLimits.releaseSlot(row);
+  await hangUpAtCarrier(ctx, [...interrupted, ...overtime]);
 }

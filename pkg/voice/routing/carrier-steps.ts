@@ -45,6 +45,13 @@ const address = (ctx: Ctx, path: string, query?: URLSearchParams): string => car
 /** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
 export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
 
+/** Connects the answered call to a new relay session now, where its agent converses. */
+export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
+  const account = (await carrierCredentials(ctx, row.tenant_id))!;
+  const token = relayToken(account.authToken, row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
+  return relayTwiml(ctx.config, row.tenant_id, token, false);
+}
+
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */
 export const finalAfter = (row: CallRow, now: Date): Date => (row.carrier_step?.type === 'voicemail' ? new Date(now.getTime() + RECORDING_WAIT_MS) : now);
 
@@ -71,11 +78,8 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
   let row = await updateCall(ctx, call.id, { carrier_step: step, ...(step.type === 'ai' && { greeting: step.greeting ?? DEFAULT_GREETING }) });
   if (!reached) row = await reachStep(ctx, row, handlerOf(step));
   switch (step.type) {
-    case 'ai': {
-      const account = (await carrierCredentials(ctx, row.tenant_id))!;
-      const token = relayToken(account.authToken, row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
-      return relayTwiml(ctx.config, row.tenant_id, token, false);
-    }
+    case 'ai':
+      return toRelay(ctx, row);
     case 'transfer':
       // The carrier bridges the caller until either hangs up; its status callback ends the call.
       return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC });

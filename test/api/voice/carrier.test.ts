@@ -6,6 +6,7 @@ import { carrierSettings, startTwilio, type TwilioStandIn } from '../../support/
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
+import { CHANNELS, notify } from '../../../pkg/db/notify.js';
 
 const ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
 const AUTH_TOKEN = 'twilio-auth-token-for-tests';
@@ -53,6 +54,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     return placed.body.id as string;
   };
+  /** The REST requests that hung up the carrier's call `sid`. */
+  const hangUpsOf = (sid: string) => twilio.requests.filter((r) => r.method === 'POST' && r.url.endsWith(`/Calls/${sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed');
 
   it('places the call through the REST API and converses over the relay: transcript, result and events as with the simulator', async () => {
     const to = '+12025550111';
@@ -313,6 +316,42 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('interrupted');
   });
 
+  it('a relay socket that drops with no report from the carrier: the sweep fails the call once its lease runs out, and hangs it up at the carrier', async () => {
+    const to = '+12025550141';
+    twilio.phones[to] = {
+      answer: 'human',
+      unreported: true,
+      caller: async (c) => {
+        c.say('Hello?');
+        await c.reply();
+        await c.disconnect();
+      },
+    };
+    const task = 'Lost on the way';
+    app.script(task, { content: 'Hello, this is Acme.' });
+    const { client: own } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 1 });
+    const placed = await own.post('/v1/calls', { to, task });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    const id = placed.body.id as string;
+    const result = await finalResult(own, id);
+    const carried = twilio.calls.find((c) => c.params.To === to)!;
+    await eventually('the carrier asked to hang up', () => hangUpsOf(carried.sid).length > 0, { withinMs: 30_000 });
+    await carried.done;
+    expect(result.status).to.equal('failed');
+    expect((await own.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('interrupted');
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'caller', text: 'Hello?' },
+      { speaker: 'agent', text: 'Hello, this is Acme.' },
+    ]);
+    expect(hangUpsOf(carried.sid)).to.have.length(1);
+    // No report came before the hang-up: the carrier's only one is its completed callback after it.
+    expect(carried.webhooks.filter((w) => w.purpose !== 'status' && w.purpose !== 'twiml')).to.deep.equal([]);
+    expect((await outboxOf(app, id)).map((e) => e.type)).to.include('call.ended');
+    // The call's slot was given back: the account's only one takes the next call.
+    twilio.phones['+12025550142'] = { answer: 'busy' };
+    expect((await own.post('/v1/calls', { to: '+12025550142', task: 'Next' })).status).to.equal(201);
+  });
+
   it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
     const to = '+12025550118';
     let spoken: string[] = [];
@@ -484,11 +523,51 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     });
   });
 
+  it('a call a transfer step bridged past max_duration_sec is hung up at the carrier: completed max_duration', async () => {
+    const number = '+12025554900';
+    const target = '+12025550134';
+    const { client: own } = await app.routedCompany(number, () => ({ type: 'transfer', to: target }), { eventsUrl: EVENTS_URL });
+    twilio.phones[target] = { answer: 'human', staysOn: true };
+    const call = twilio.ringIn({ to: number, from: '+12025556000', voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status` });
+    await eventually('the transfer bridged', () => call.dialled.length === 1);
+    const id = (await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first()).id as string;
+    // Its max duration is over now: the test's stand-in for the clock running on.
+    await app.runtime.ctx.db('calls').where({ id }).update({ max_duration_sec: 0, due_at: new Date() });
+    await notify(app.runtime.ctx.db, CHANNELS.calls, id);
+    await eventually('the carrier asked to hang up', () => hangUpsOf(call.sid).length > 0, { withinMs: 30_000 });
+    await call.done;
+    expect(hangUpsOf(call.sid)).to.have.length(1);
+    const result = await finalResult(own, id);
+    expect(result.status).to.equal('completed');
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'max_duration' });
+  });
+
+  it('a carrier that refuses the hang-up does not hold up the sweep: the call ends all the same, the refusal logged and counted', async () => {
+    const number = '+12025554901';
+    const target = '+12025550137';
+    const { client: own } = await app.routedCompany(number, () => ({ type: 'transfer', to: target }), { eventsUrl: EVENTS_URL });
+    twilio.phones[target] = { answer: 'human', staysOn: true };
+    const call = twilio.ringIn({ to: number, from: '+12025556001', voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status` });
+    await eventually('the transfer bridged', () => call.dialled.length === 1);
+    const id = (await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first()).id as string;
+    twilio.failNextUpdate({ status: 503 });
+    await app.runtime.ctx.db('calls').where({ id }).update({ max_duration_sec: 0, due_at: new Date() });
+    await notify(app.runtime.ctx.db, CHANNELS.calls, id);
+    const result = await finalResult(own, id);
+    expect(result.status).to.equal('completed');
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ hangup_cause: 'max_duration' });
+    expect(hangUpsOf(call.sid)).to.have.length(1);
+    expect(call.status).to.equal('in-progress');
+    expect(await (await fetch(`${app.url}/metrics`)).text()).to.match(/switchboard_carrier_hangups_total\{result="failed"\} [1-9]/);
+    expect(app.logs.some((l) => l.includes(id) && l.includes('the carrier could not be asked to hang up'))).to.equal(true);
+    // Not retried: the caller's own hang-up ends it at the carrier, whose report changes nothing more.
+    call.hangUpByApi('completed');
+    await call.done;
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'max_duration' });
+  });
+
   describe('the agent\'s transfer_call on a relay call', () => {
-    for (const [what, scenario, status] of [
-      ['answered', { answer: 'human' }, 'answered'],
-      ['busy', { answer: 'busy' }, 'busy'],
-    ] as const) {
+    for (const [what, scenario, status] of [['answered', { answer: 'human' }, 'answered']] as const) {
       it(`ends the relay session with the target in handoffData, and <Dial>s it: ai.transfer ${status}`, async () => {
         const to = status === 'answered' ? '+12025550121' : '+12025550122';
         const target = status === 'answered' ? '+12025550132' : '+12025550133';
@@ -518,5 +597,95 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         if (status === 'answered') expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` });
       });
     }
+
+    for (const status of ['no-answer', 'busy'] as const) {
+      it(`a <Dial> that goes ${status} reconnects the caller to the agent on a new relay session, in the same conversation: ai.transfer ${status} once`, async () => {
+        const to = status === 'no-answer' ? '+12025550143' : '+12025550144';
+        const target = status === 'no-answer' ? '+12025550135' : '+12025550136';
+        twilio.phones[target] = { answer: status };
+        const heard: string[] = [];
+        twilio.phones[to] = {
+          answer: 'human',
+          caller: async (c) => {
+            // Each relay session of the call plays this: first the caller asks for sales, then hears the agent again.
+            if (heard.length === 0) {
+              c.say('Can I talk to sales?');
+              heard.push((await c.reply()).text);
+              return void (await c.nextOf('end'));
+            }
+            heard.push((await c.reply()).text);
+            await c.hangUp();
+          },
+        };
+        const task = `Transfer to sales, ${status}`;
+        const sorry = 'Sales did not pick up. Can I help you instead?';
+        app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' }, { content: sorry });
+        const id = await place(to, task);
+        const result = await finalResult(client, id);
+        const carried = twilio.calls.find((c) => c.params.To === to)!;
+        await carried.done;
+        expect(carried.dialled).to.deep.equal([{ to: target, callerId: OUR_NUMBER, timeout: '30', status }]);
+        expect(carried.relays).to.have.length(2);
+        expect(heard).to.deep.equal(['Connecting you to sales now.', sorry]);
+        // The agent's request after the <Dial>: the earlier conversation, then the note that the transfer did not go through.
+        const asked = app.model.requests.filter((r) => r.messages.some((m) => m.role === 'system' && String(m.content).includes(`Task: ${task}`)));
+        const last = asked.at(-1)!.messages.map((m) => String(m.content));
+        expect(last).to.include('Can I talk to sales?');
+        expect(last).to.include('Connecting you to sales now.');
+        expect(last.at(-1)).to.include(`TRANSFER to ${target} did not go through (${status})`);
+        expect(result.transcript).to.deep.equal([
+          { speaker: 'caller', text: 'Can I talk to sales?' },
+          { speaker: 'agent', text: 'Connecting you to sales now.' },
+          { speaker: 'agent', text: sorry },
+        ]);
+        const record = (await client.get(`/v1/calls/${id}`)).body;
+        expect(record).to.include({ status: 'completed', handler: 'ai', hangup_cause: 'callee_hangup' });
+        // One conversation for the whole call: the resumed session carried on the first one.
+        expect(await app.runtime.ctx.db('conversations').where({ tenant_id: tenantId })).to.have.length(1);
+        const transfers = (await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer');
+        expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status }]);
+      });
+    }
+  });
+});
+
+describe('SWITCHBOARD_RELAY_CONCURRENCY: relay sockets one replica holds', function () {
+  this.timeout(90_000);
+  let twilio: TwilioStandIn;
+  let front: TlsFront;
+  let app: CallsApp;
+  before(async () => {
+    twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
+    front = await startTlsFront();
+    app = await startCallsApp({ controllers: true, env: { ...carrierSettings(twilio, front.url), SWITCHBOARD_LEASE_SEC: '3', SWITCHBOARD_RELAY_CONCURRENCY: '1' } });
+    front.forwardTo(app.url);
+  });
+  after(async () => {
+    await app?.close();
+    await front?.close();
+    await twilio?.close();
+  });
+
+  it('refuses a socket beyond the bound with 503 at the handshake, for the carrier to retry elsewhere; the call it holds goes on', async () => {
+    const { client, tenantId } = await app.voiceCompany({ eventsUrl: EVENTS_URL });
+    const to = '+12025550128';
+    // The stand-in never answers: the test opens the relay socket itself, as Twilio would on answer.
+    twilio.phones[to] = { answer: 'ring' };
+    const task = 'One at a time';
+    app.script(task, { content: 'Still here.' });
+    const placed = await client.post('/v1/calls', { to, task });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
+    const relay = new URL(String(twilio.calls.find((c) => c.params.To === to)!.params.Url)).searchParams.get('relay')!;
+    const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
+    const first = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    await first.roundTrip();
+    const refused = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) }).catch((e) => e);
+    expect(refused).to.be.instanceOf(RelayRefused);
+    expect(refused.status).to.equal(503);
+    first.say('Are you there?');
+    expect((await first.reply()).text).to.equal('Still here.');
+    expect((await client.post(`/v1/calls/${placed.body.id}/hangup`, {})).status).to.equal(200);
+    await first.ended;
   });
 });

@@ -53,8 +53,13 @@ export type Scenario =
   | { answer: 'failed' }
   /** Rings until the call is canceled through the REST API. */
   | { answer: 'ring' }
-  /** `gathers`: answered at each <Gather> in turn (silence once none is left); `message`: left at a <Record> (none: silence). */
-  | { answer: 'human'; caller?: CallerScript; gathers?: GatherAnswer[]; message?: Message }
+  /**
+   * `gathers`: answered at each <Gather> in turn (silence once none is left); `message`: left at a <Record> (none: silence);
+   * `staysOn`: when a <Dial> rings it, it stays on the bridge until the call is hung up through the REST API;
+   * `unreported`: once its relay socket closed, nothing more of the call reaches the application (the network
+   * between them is down) and it stays up until hung up through the REST API.
+   */
+  | { answer: 'human'; caller?: CallerScript; gathers?: GatherAnswer[]; message?: Message; staysOn?: boolean; unreported?: boolean }
   | { answer: 'machine'; answeredBy?: MachineAnswer; caller?: CallerScript };
 
 /** A request the carrier made to the application, and how it was answered. */
@@ -392,6 +397,10 @@ export class CarrierCall {
     const { sessionId, end } = await this.relaySession(relay.attributes, parameters);
     if (generation !== this.generation) return undefined;
     if (end?.by === 'caller-hang-up') this.hungUp = true;
+    if (this.person?.unreported) {
+      await this.hangUpRequested;
+      return undefined;
+    }
     const action = connect.attributes.action;
     if (!action) return undefined;
     const sessionStatus = end === undefined ? 'failed' : { 'application-end': 'ended', 'application-close': 'failed', 'caller-hang-up': 'completed', carrier: 'completed' }[end.by];
@@ -415,13 +424,15 @@ export class CarrierCall {
   private async playDial(verb: TwimlElement): Promise<string | undefined> {
     const number = verb.children.find((c) => c.name === 'Number');
     const to = (number?.text ?? verb.text).trim();
-    const answer = (this.context.phones[to] ?? { answer: 'no-answer' }).answer;
+    const phone = this.context.phones[to] ?? { answer: 'no-answer' };
+    const answer = phone.answer;
     let status = answer === 'human' || answer === 'machine' ? 'completed' : answer === 'ring' ? 'no-answer' : answer;
     const dialSid = sid('CA');
     const dialled: Dialled = { to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status };
     this.dialled.push(dialled);
     const fromMs = Date.now();
     if (answer === 'ring') await Promise.race([new Promise((resolve) => setTimeout(resolve, Number(verb.attributes.timeout ?? 30) * 1000)), this.hangUpRequested]);
+    if (phone.answer === 'human' && phone.staysOn) await this.hangUpRequested;
     this.rang.push({ to, fromMs, untilMs: Date.now() });
     // The caller hung up while it rang: the dialled call is canceled.
     if (this.hungUp && answer === 'ring') status = dialled.status = 'canceled';

@@ -62,6 +62,8 @@ export interface TwilioStandIn {
   phones: Record<string, Scenario>;
   /** The next placement answers this instead (then placements work again). */
   failNextPlacement(answer: ForcedAnswer): void;
+  /** The next update of a call (a hang-up, new TwiML) answers this instead, changing nothing. */
+  failNextUpdate(answer: ForcedAnswer): void;
   /** An inbound call to one of the application's numbers. */
   ringIn(call: InboundCall): CarrierCall;
   call(sid: string): CarrierCall;
@@ -132,6 +134,7 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
   const calls: CarrierCall[] = [];
   const phones = { ...options.phones };
   const forced: ForcedAnswer[] = [];
+  const forcedUpdates: ForcedAnswer[] = [];
   const recordings: Recording[] = [];
   const accounts = new Map<string, TwilioAccountOptions>();
   const addAccount = (account: TwilioAccountOptions) => void accounts.set(account.accountSid, account);
@@ -177,6 +180,9 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     if (match && req.method === 'GET') return reply(res, 200, findCall(account, match, path).toResource());
     if (match && req.method === 'POST') {
       const call = findCall(account, match, path);
+      const refusal = forcedUpdates.shift();
+      if (refusal === 'hang') return;
+      if (refusal) throw new TwilioError(refusal.status, refusal.code ?? (refusal.status >= 500 ? 20500 : 20001), refusal.message ?? 'Internal Server Error');
       const { Twiml: twiml, Url: url, Method: method } = params;
       if (typeof twiml === 'string' || typeof url === 'string') {
         if (call.status !== 'in-progress') throw new TwilioError(400, 21220, 'Call is not in-progress. Cannot redirect.');
@@ -209,6 +215,7 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     phones,
     addAccount,
     failNextPlacement: (answer) => forced.push(answer),
+    failNextUpdate: (answer) => forcedUpdates.push(answer),
     ringIn: ({ to, from, voiceUrl, statusCallback, caller, gathers, message, accountSid: owner = accountSid }) => {
       const params = { To: to, From: from, VoiceUrl: voiceUrl, ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
       const call = new CarrierCall(contextOf(accounts.get(owner)!), params, 'inbound', { answer: 'human', caller, gathers: [...(gathers ?? [])], message });
