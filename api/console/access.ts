@@ -8,9 +8,9 @@ import { audit, type Actor } from '../../pkg/console/audit.js';
 import { addDoNotCall, listDoNotCall, removeDoNotCall } from '../../pkg/store/do-not-call.js';
 import { createKey, listKeys, revokeKey } from '../../pkg/store/keys.js';
 import { getTenant, updateTenant, type Tenant } from '../../pkg/store/tenants.js';
-import { NotFound } from '../../pkg/errors.js';
+import { NotFound, Unprocessable } from '../../pkg/errors.js';
 import { carrierSettings } from '../../pkg/voice/carrier-accounts.js';
-import { requireE164 } from '../../pkg/voice/numbers.js';
+import { requireE164, toE164 } from '../../pkg/voice/numbers.js';
 import { rotateWebhookSecret, webhookSecret } from '../../pkg/webhooks/secret.js';
 import { sendTestMessage } from '../../pkg/webhooks/test-message.js';
 import { parseVoice } from '../voice/parse.js';
@@ -110,7 +110,9 @@ export function accessRouter(ctx: Ctx): Router {
     const me = principalOf(req);
     const body = parseVoice(dncBody, req.body, 'number');
     const { country } = await getTenant(ctx, me.tenantId);
-    const number = requireE164(body.number, country);
+    // A value the body carries is refused as the Voice API refuses one: 422 invalid_<field>.
+    const number = toE164(body.number, country);
+    if (!number) throw new Unprocessable(`number: ${body.number} is not a valid phone number (E.164, or national in ${country})`, 'invalid_number');
     const entry = await audited(ctx, me, (c) => addDoNotCall(c, me.tenantId, number, body.reason ?? null), (e) => ['do_not_call.added', e.number]);
     res.status(201).json(entry);
   });
