@@ -1,21 +1,23 @@
 // What every data page shares: loading its data (with loading and error states), a table that
 // scrolls sideways on a phone, and a change's error announced as an alert.
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Group, Loader, Table, Text } from '@mantine/core';
 
 type State<T> = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; data: T };
 
-/** Loads `fetch` on mount; `reload` fetches again (after a change). */
-export function useLoaded<T>(fetch: () => Promise<T>): { loaded: State<T>; reload(): void } {
+/** Loads `fetch` on mount and whenever `key` changes; `reload` fetches again (after a change). */
+export function useLoaded<T>(fetch: () => Promise<T>, key?: unknown): { loaded: State<T>; reload(): void } {
   const [loaded, setLoaded] = useState<State<T>>({ state: 'loading' });
-  // The page's first `fetch` is its only one: pages pass a fixed call.
+  // The latest `fetch` (it may close over the page's state), without reloading on every render.
+  const latest = useRef(fetch);
+  latest.current = fetch;
   const reload = useCallback(() => {
-    fetch().then(
+    latest.current().then(
       (data) => setLoaded({ state: 'ready', data }),
       (err: Error) => setLoaded({ state: 'failed', message: err.message }),
     );
   }, []);
-  useEffect(reload, [reload]);
+  useEffect(reload, [reload, key]);
   return { loaded, reload };
 }
 

@@ -47,8 +47,9 @@ export function ApiKeys() {
       )}
       {change.alert}
       {created && (
-        <Alert color="green" variant="light" title={`Key “${created.name}” created`} my="md">
+        <Alert role="status" color="green" variant="light" my="md">
           <Stack gap="xs">
+            <Text fw={700}>Key “{created.name}” created</Text>
             <Text size="sm">Copy it now: it is not shown again.</Text>
             <Code block data-testid="new-key">
               {created.secret}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Code, Group, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { access, type AuditEntry } from '../api/access';
@@ -9,8 +9,7 @@ export function Audit() {
   // The page's cursors, newest first: going back pops one.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
-  const { loaded, reload } = useLoaded(() => access.audit(cursor));
-  useEffect(reload, [cursor, reload]);
+  const { loaded, reload } = useLoaded(() => access.audit(cursor), cursor);
   return (
     <>
       <Title order={1} mb="md">

@@ -94,7 +94,8 @@ function Invite({ onInvited }: { onInvited(): void }) {
       </Group>
       {change.alert}
       {link && (
-        <Alert color="green" variant="light" my="md" title={`${link.email} invited`}>
+        <Alert role="status" color="green" variant="light" my="md">
+          <Text fw={700}>{link.email} invited</Text>
           <Text size="sm">Send them this one-time sign-in link; it is not shown again.</Text>
           <Code block data-testid="invite-link">
             {link.url}

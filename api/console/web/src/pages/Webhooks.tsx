@@ -50,10 +50,10 @@ function AddressesCard({ addresses, editable, onSaved }: { addresses: Addresses;
           void save();
         }}
       >
-        <TextInput label="Events address" description="Receives call.*, queue.* and ai.* events" name="events_url" value={events} readOnly={!editable} onChange={(e) => setEvents(e.currentTarget.value)} />
+        <Text size="sm">The events address receives call.*, queue.* and ai.* events; the message webhook the messages your agents take.</Text>
+        <TextInput label="Events address" name="events_url" value={events} readOnly={!editable} onChange={(e) => setEvents(e.currentTarget.value)} />
         <TextInput
           label="Message webhook address"
-          description="Receives the messages your agents take"
           name="message_webhook_url"
           value={messages}
           readOnly={!editable}
@@ -88,7 +88,8 @@ function TestMessageCard() {
       </Button>
       {change.alert}
       {answer && (
-        <Alert role="status" my="sm" color={answer.delivered ? 'green' : 'red'} variant="light" title={answer.delivered ? 'Delivered' : 'Not delivered'}>
+        <Alert role="status" my="sm" color={answer.delivered ? 'green' : 'red'} variant="light">
+          <Text fw={700}>{answer.delivered ? 'Delivered' : 'Not delivered'}</Text>
           <Text size="sm">
             {answer.url} answered {answer.status === null ? 'nothing' : `HTTP ${answer.status}`} in {answer.duration_ms} ms ({when(answer.sent_at)})
             {answer.error ? `: ${answer.error}` : ''}
