@@ -51,7 +51,7 @@ export function ApiKeys() {
           <Stack gap="xs">
             <Text fw={700}>Key “{created.name}” created</Text>
             <Text size="sm">Copy it now: it is not shown again.</Text>
-            <Code block data-testid="new-key">
+            <Code block className="one-time" data-testid="new-key">
               {created.secret}
             </Code>
             <CopyButton value={created.secret}>

@@ -97,7 +97,7 @@ function Invite({ onInvited }: { onInvited(): void }) {
         <Alert role="status" color="green" variant="light" my="md">
           <Text fw={700}>{link.email} invited</Text>
           <Text size="sm">Send them this one-time sign-in link; it is not shown again.</Text>
-          <Code block data-testid="invite-link">
+          <Code block className="one-time" data-testid="invite-link">
             {link.url}
           </Code>
         </Alert>

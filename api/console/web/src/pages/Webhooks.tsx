@@ -90,7 +90,7 @@ function TestMessageCard() {
       {answer && (
         <Alert role="status" my="sm" color={answer.delivered ? 'green' : 'red'} variant="light">
           <Text fw={700}>{answer.delivered ? 'Delivered' : 'Not delivered'}</Text>
-          <Text size="sm">
+          <Text size="sm" className="one-time">
             {answer.url} answered {answer.status === null ? 'nothing' : `HTTP ${answer.status}`} in {answer.duration_ms} ms ({when(answer.sent_at)})
             {answer.error ? `: ${answer.error}` : ''}
           </Text>
@@ -112,7 +112,7 @@ function SecretCard() {
         Every webhook is signed with it. Rotating replaces it at once: the next webhook is signed with the new one.
       </Text>
       {secret && (
-        <Code block mb="sm" data-testid="webhook-secret">
+        <Code block mb="sm" className="one-time" data-testid="webhook-secret">
           {secret}
         </Code>
       )}
