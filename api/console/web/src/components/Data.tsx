@@ -97,3 +97,28 @@ export function useChange(done: () => void) {
 }
 
 export const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** A row's destructive action (revoke, remove): its name says which row it acts on. */
+export function DangerButton({ action, target, onClick }: { action: string; target: string; onClick(): void }) {
+  return (
+    <Button size="xs" color="red.9" variant="outline" aria-label={`${action} ${target}`} onClick={onClick}>
+      {action}
+    </Button>
+  );
+}
+
+/** A form of fields in a row (a column on a phone) whose submit runs `onSubmit`, not a page load. */
+export function InlineForm({ onSubmit, children }: { onSubmit(): void; children: ReactNode }) {
+  return (
+    <Group
+      component="form"
+      align="end"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </Group>
+  );
+}

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, CopyButton, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, CopyButton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { access, mayAct, type ApiKey } from '../api/access';
-import { DataTable, Loaded, useChange, useLoaded, when } from '../components/Data';
+import { DangerButton, DataTable, InlineForm, Loaded, useChange, useLoaded, when } from '../components/Data';
 import { useSignedIn } from '../session';
 
 export function ApiKeys() {
@@ -31,19 +31,12 @@ export function ApiKeys() {
         Keys let your systems call the Agent API and the Voice API with the header <Code>Authorization: Bearer</Code>.
       </Text>
       {manage && (
-        <Group
-          component="form"
-          align="end"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void create();
-          }}
-        >
+        <InlineForm onSubmit={create}>
           <TextInput label="Key name" name="name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
           <Button type="submit" loading={change.busy}>
             Create key
           </Button>
-        </Group>
+        </InlineForm>
       )}
       {change.alert}
       {created && (
@@ -82,9 +75,7 @@ export function ApiKeys() {
                   k.revoked ? (
                     <Badge color="gray.8">Revoked {when(k.revoked_at)}</Badge>
                   ) : manage ? (
-                    <Button size="xs" color="red.9" variant="outline" aria-label={`Revoke ${k.name}`} onClick={() => change.run(() => access.revokeKey(k.id))}>
-                      Revoke
-                    </Button>
+                    <DangerButton action="Revoke" target={k.name} onClick={() => change.run(() => access.revokeKey(k.id))} />
                   ) : (
                     <Badge color="green.9">Active</Badge>
                   ),

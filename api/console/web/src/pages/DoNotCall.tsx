@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Button, Group, Text, TextInput, Title } from '@mantine/core';
+import { Button, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { access, mayAct, type DoNotCall as Entry } from '../api/access';
-import { DataTable, Loaded, useChange, useLoaded, when } from '../components/Data';
+import { DangerButton, DataTable, InlineForm, Loaded, useChange, useLoaded, when } from '../components/Data';
 import { useSignedIn } from '../session';
 
 export function DoNotCall() {
@@ -26,20 +26,13 @@ export function DoNotCall() {
       </Title>
       <Text mb="md">No call is placed to these numbers.</Text>
       {mayAct(user.role, 'member') && (
-        <Group
-          component="form"
-          align="end"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void add();
-          }}
-        >
+        <InlineForm onSubmit={add}>
           <TextInput label="Phone number" name="number" required value={number} onChange={(e) => setNumber(e.currentTarget.value)} />
           <TextInput label="Reason" name="reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
           <Button type="submit" loading={change.busy}>
             Add number
           </Button>
-        </Group>
+        </InlineForm>
       )}
       {change.alert}
       <Loaded loaded={loaded} reload={reload} what="the do-not-call list">
@@ -58,9 +51,7 @@ export function DoNotCall() {
                     {
                       label: 'Remove',
                       cell: (n: Entry) => (
-                        <Button size="xs" color="red.9" variant="outline" aria-label={`Remove ${n.number}`} onClick={() => change.run(() => access.removeDoNotCall(n.number))}>
-                          Remove
-                        </Button>
+                        <DangerButton action="Remove" target={n.number} onClick={() => change.run(() => access.removeDoNotCall(n.number))} />
                       ),
                     },
                   ]

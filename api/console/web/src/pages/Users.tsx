@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Alert, Button, Code, Group, NativeSelect, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import type { Role } from '../api';
 import { access, mayAct, type User } from '../api/access';
-import { DataTable, Loaded, useChange, useLoaded } from '../components/Data';
+import { DangerButton, DataTable, InlineForm, Loaded, useChange, useLoaded } from '../components/Data';
 import { useSignedIn } from '../session';
 
 const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
@@ -46,9 +46,7 @@ export function Users() {
                     {
                       label: 'Remove',
                       cell: (u: User) => (
-                        <Button size="xs" color="red.9" variant="outline" aria-label={`Remove ${u.email}`} onClick={() => change.run(() => access.removeUser(u.id))}>
-                          Remove
-                        </Button>
+                        <DangerButton action="Remove" target={u.email} onClick={() => change.run(() => access.removeUser(u.id))} />
                       ),
                     },
                   ]
@@ -77,21 +75,14 @@ function Invite({ onInvited }: { onInvited(): void }) {
     });
   return (
     <>
-      <Group
-        component="form"
-        align="end"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void invite();
-        }}
-      >
+      <InlineForm onSubmit={invite}>
         <TextInput label="Email" type="email" name="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
         <TextInput label="Name" name="name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <NativeSelect label="Role" name="role" data={ROLES} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)} />
         <Button type="submit" loading={change.busy}>
           Invite
         </Button>
-      </Group>
+      </InlineForm>
       {change.alert}
       {link && (
         <Alert role="status" color="green" variant="light" my="md">
