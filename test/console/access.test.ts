@@ -38,6 +38,8 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === path);
+    // The URL changes a moment before the sign-in form (its own Email field) gives way to the page.
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
     return user;
   }
 
@@ -75,6 +77,8 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     expect(await page.getByTestId('new-key').count()).to.equal(0);
 
     await page.getByRole('button', { name: 'Revoke Browser key' }).click();
+    expect(await agentApiStatus(secret), 'one click only asks').to.equal(404);
+    await page.getByRole('button', { name: 'Really revoke Browser key?' }).click();
     await page.getByRole('row', { name: /Browser key/ }).getByText(/Revoked/).waitFor();
     expect(await agentApiStatus(secret)).to.equal(401);
     await screenshots(page, 'api-keys');
@@ -142,6 +146,7 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     await refused.waitFor();
     expect(await refused.textContent()).to.match(/owner/i);
     await page.getByRole('button', { name: 'Remove ada@example.com' }).click();
+    await page.getByRole('button', { name: 'Really remove ada@example.com?' }).click();
     await page.getByRole('row', { name: /ada@example.com/ }).waitFor({ state: 'detached' });
     expect(await accessibilityViolations(page)).to.deep.equal([]);
 
@@ -186,6 +191,7 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'do-not-call');
     await page.getByRole('button', { name: 'Remove +12025550177' }).click();
+    await page.getByRole('button', { name: 'Really remove +12025550177?' }).click();
     await page.getByText('No numbers on the list.').waitFor();
 
     await page.goto(`${app.url}/carrier`);

@@ -98,11 +98,23 @@ export function useChange(done: () => void) {
 
 export const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '—');
 
-/** A row's destructive action (revoke, remove): its name says which row it acts on. */
+/** A row's destructive action (revoke, remove), asked twice: its name says which row it acts on. */
 export function DangerButton({ action, target, onClick }: { action: string; target: string; onClick(): void }) {
+  const [armed, setArmed] = useState(false);
+  const label = armed ? `Really ${action.toLowerCase()}?` : action;
   return (
-    <Button size="xs" color="red.9" variant="outline" aria-label={`${action} ${target}`} onClick={onClick}>
-      {action}
+    <Button
+      size="xs"
+      color="red.9"
+      variant={armed ? 'filled' : 'outline'}
+      aria-label={armed ? `Really ${action.toLowerCase()} ${target}?` : `${action} ${target}`}
+      onBlur={() => setArmed(false)}
+      onClick={() => {
+        if (armed) onClick();
+        setArmed(!armed);
+      }}
+    >
+      {label}
     </Button>
   );
 }
