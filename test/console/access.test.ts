@@ -88,6 +88,7 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     const { tenantId } = await app.company();
     await signIn(tenantId, 'owner', '/webhooks');
     const { page } = watched;
+    expect(await page.getByRole('button', { name: 'Send test message' }).isDisabled(), 'nothing to send to yet').to.equal(true);
     await page.getByLabel('Message webhook address').fill(receiver.url);
     await page.getByRole('button', { name: 'Save addresses' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -102,6 +103,7 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
 
     receiver.secret = rotated;
     const seen = receiver.events.length;
+    expect(await page.getByRole('button', { name: 'Send test message' }).isEnabled()).to.equal(true);
     await page.getByRole('button', { name: 'Send test message' }).click();
     const answer = page.getByRole('status').filter({ hasText: 'Delivered' });
     await answer.waitFor();

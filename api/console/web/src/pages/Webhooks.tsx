@@ -19,7 +19,7 @@ export function Webhooks() {
         {(addresses) => (
           <Stack>
             <AddressesCard addresses={addresses} editable={admin} onSaved={reload} />
-            {admin && <TestMessageCard />}
+            {admin && <TestMessageCard to={addresses.message_webhook_url} />}
             {admin && <SecretCard />}
           </Stack>
         )}
@@ -71,7 +71,7 @@ function AddressesCard({ addresses, editable, onSaved }: { addresses: Addresses;
   );
 }
 
-function TestMessageCard() {
+function TestMessageCard({ to }: { to: string | null }) {
   const [answer, setAnswer] = useState<TestMessage>();
   const change = useChange(() => {});
   const send = () => change.run(async () => setAnswer(await access.testMessage()));
@@ -83,7 +83,8 @@ function TestMessageCard() {
       <Text size="sm" mb="sm">
         Sends a signed sample <Code>message.test</Code> to the message webhook address once, and shows how it answered.
       </Text>
-      <Button variant="default" w="fit-content" onClick={send} loading={change.busy}>
+      {to === null && <Text size="sm" mb="sm">Save a message webhook address first.</Text>}
+      <Button variant="default" w="fit-content" onClick={send} loading={change.busy} disabled={to === null}>
         Send test message
       </Button>
       {change.alert}
