@@ -10,6 +10,7 @@ import { refuseUnstorableText } from '../voice/unstorable-text.js';
 import { refuseCrossSite } from './session.js';
 import { signInLinkRouter, signInRouter } from './sign-in.js';
 import { usersRouter } from './users.js';
+import { accessRouter } from './access.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -32,6 +33,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(refuseUnstorableText);
   api.use(signInRouter(ctx, deps));
   api.use(usersRouter(ctx));
+  api.use(accessRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

@@ -17,7 +17,7 @@ function ownTenant(req: Request): Tenant {
   return tenant;
 }
 
-const keyView = (k: ApiKeyView) => ({
+export const keyView = (k: ApiKeyView) => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,

@@ -55,6 +55,12 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   const written: string[] = [];
   for (const [width, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
+    // The layout's transitions (the navigation folding away) run to their end before the picture.
+    await page.evaluate(() => new Promise((frame) => requestAnimationFrame(frame)));
+    // (A spinner's endless animation is not waited for; one cancelled meanwhile is over too.)
+    await page.evaluate(() =>
+      Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))),
+    );
     const path = join(SCREENSHOTS, `${name}-${width}.png`);
     await page.screenshot({ path, fullPage: true });
     written.push(path);
