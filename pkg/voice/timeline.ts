@@ -16,7 +16,7 @@ export async function callTimeline(ctx: Pick<Ctx, 'db'>, row: CallRow): Promise<
   if (row.answered_at) entries.push({ at: row.answered_at.toISOString(), kind: 'answered', detail: 'Answered' });
   if (row.queue) entries.push({ at: row.queue.entered_at, kind: 'queued', detail: `Waiting in queue ${row.queue.name} (position ${row.queue.position})` });
   for (const s of row.steering) {
-    entries.push({ at: s.at, kind: 'steered', detail: [s.say && `say "${s.say}"`, s.instruction && `instruction "${s.instruction}"`].filter(Boolean).join(', ') });
+    entries.push({ at: s.at, kind: 'steered', detail: `Steered: ${[s.say && `say "${s.say}"`, s.instruction && `instruction "${s.instruction}"`].filter(Boolean).join(', ')}` });
   }
   if (row.ended_at) entries.push({ at: row.ended_at.toISOString(), kind: 'ended', detail: `Ended ${row.status}${row.hangup_cause ? ` (${row.hangup_cause})` : ''}` });
   for (const e of await eventsOfCall(ctx, row.tenant_id, row.id)) entries.push({ at: e.created_at.toISOString(), kind: 'webhook', detail: `${e.type} (${e.status})` });

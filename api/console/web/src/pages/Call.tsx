@@ -91,10 +91,10 @@ function CallFacts({ detail: { call } }: { detail: CallDetail }) {
       <SimpleGrid cols={{ base: 2, sm: 4 }} component="dl" m={0}>
         {facts.map(([name, value]) => (
           <div key={name}>
-            <Text component="dt" size="sm" c="dimmed">
+            <Text component="dt" size="sm" fw={700}>
               {name}
             </Text>
-            <Text component="dd" m={0} data-fact={name}>
+            <Text component="dd" m={0} data-fact={name} style={{ overflowWrap: 'anywhere' }}>
               {value}
             </Text>
           </div>
@@ -133,8 +133,9 @@ function CallControls({ id, onDone }: { id: string; onDone(): Promise<void> }) {
     <Section title="Steer the call">
       <form onSubmit={steer}>
         <Stack gap="sm">
-          <TextInput label="Say" name="say" description="Spoken next" maxLength={1000} />
-          <TextInput label="Instruction" name="instruction" description="Joins the agent's context before its next turn" maxLength={2000} />
+          <Text size="sm">What to say is spoken next; an instruction joins the agent&apos;s context before its next turn.</Text>
+          <TextInput label="Say" name="say" maxLength={1000} />
+          <TextInput label="Instruction" name="instruction" maxLength={2000} />
           {error && (
             <Text role="alert" c="red.9">
               {error}
@@ -221,7 +222,7 @@ function Timeline({ detail: { timeline } }: { detail: CallDetail }) {
       <List spacing={4} aria-label="Timeline">
         {timeline.map((entry, i) => (
           <List.Item key={i}>
-            <Text span size="sm" c="dimmed">
+            <Text span size="sm" fw={700}>
               {new Date(entry.at).toLocaleTimeString()}
             </Text>{' '}
             {entry.detail}

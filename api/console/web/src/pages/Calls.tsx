@@ -9,7 +9,8 @@ const STATUS_COLOURS: Record<string, string> = { 'in-progress': 'green', ringing
 
 export function CallStatus({ status }: { status: string }) {
   return (
-    <Badge color={STATUS_COLOURS[status] ?? 'red'} variant="light" autoContrast>
+    // A dot badge: its words are in the text colour, so every status colour keeps AA contrast.
+    <Badge color={STATUS_COLOURS[status] ?? 'red'} variant="dot">
       {status}
     </Badge>
   );
