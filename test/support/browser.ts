@@ -55,6 +55,8 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   const written: string[] = [];
   for (const [width, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
+    // The new width may slide the navigation away: shoot once its transition is over.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     const path = join(SCREENSHOTS, `${name}-${width}.png`);
     await page.screenshot({ path, fullPage: true });
     written.push(path);
