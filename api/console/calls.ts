@@ -42,7 +42,7 @@ export function callsRouter(ctx: Ctx): Router {
       stream.end();
       return false;
     };
-    const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (id) => {
+    const changed = (id: string) => {
       // One at a time, so a call's changes reach the page in the order they were made.
       pending = pending.then(async () => {
         if (stream.closed || !(await sessionLive())) return;
@@ -50,7 +50,10 @@ export function callsRouter(ctx: Ctx): Router {
         const row = await callById(ctx.db, id);
         if (row?.tenant_id === tenantId) stream.send({ type: 'call', call: callRecord(row), result: callResult(row) });
       }).catch((err: Error) => ctx.log.warn({ err: err.message }, 'console calls stream failed'));
-    });
+    };
+    const unsubscribe = [await ctx.notifier.subscribe(CHANNELS.calls, changed), await ctx.notifier.subscribe(CHANNELS.transcripts, changed)];
+    // The client may have gone while the subscriptions were made.
+    if (stream.closed) return unsubscribe.forEach((stop) => stop());
     const heartbeat = setInterval(() => {
       pending = pending.then(async () => {
         if (!stream.closed && (await sessionLive())) stream.send({ type: 'ping' });
@@ -58,7 +61,7 @@ export function callsRouter(ctx: Ctx): Router {
     }, HEARTBEAT_MS);
     res.on('close', () => {
       clearInterval(heartbeat);
-      unsubscribe();
+      for (const stop of unsubscribe) stop();
     });
     stream.send({ type: 'ready' });
   });

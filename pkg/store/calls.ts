@@ -201,7 +201,7 @@ export async function reviseLastAgentWords(ctx: Pick<Ctx, 'db' | 'clock'>, id: s
       ),
       updated_at: ctx.clock.now(),
     });
-  await notify(ctx.db, CHANNELS.calls, id);
+  await notify(ctx.db, CHANNELS.transcripts, id);
 }
 
 export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Promise<void> {
@@ -209,7 +209,7 @@ export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: strin
     .where({ id })
     .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() });
   // The console's live calls show the transcript as it grows.
-  await notify(ctx.db, CHANNELS.calls, id);
+  await notify(ctx.db, CHANNELS.transcripts, id);
 }
 
 /** Adds a steering item to a call that is on the line; null when it is not. */

@@ -107,12 +107,17 @@ describe('Console calls routes', function () {
     expectError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'x'.repeat(1001) }), 422, 'invalid_say');
     expectError(await member.browser.request('POST', `/console/api/calls/${call.id}/hangup`, {}, { 'x-csrf-token': 'wrong' }), 403, 'csrf_failed');
 
+    const stream = await openCallsStream(app.url, viewer.browser.cookie);
+    await eventually('the stream ready', () => stream.events.some((e) => e.type === 'ready'));
     const steered = await member.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'One moment, please.' });
     expect(steered.status, JSON.stringify(steered.body)).to.equal(202);
     expect(steered.body).to.deep.equal({ call_id: call.id, accepted: true });
-    await eventually('the steered words in the transcript', async () =>
-      (await viewer.browser.get(`/console/api/calls/${call.id}`)).body.result.transcript.some((t: any) => t.text === 'One moment, please.'),
-    { everyMs: 200 });
+    // The spoken words reach the stream as they join the transcript, the call still live.
+    const spoken = await eventually('the steered words on the stream', () =>
+      stream.events.find((e) => e.type === 'call' && e.result.transcript.some((t: any) => t.text === 'One moment, please.')),
+    );
+    expect(spoken.call.status).to.equal('in-progress');
+    stream.close();
     const hung = await member.browser.post(`/console/api/calls/${call.id}/hangup`);
     expect(hung.status, JSON.stringify(hung.body)).to.equal(200);
     expect(hung.body.call).to.deep.include({ id: call.id, status: 'completed', hangup_cause: 'api_hangup' });
