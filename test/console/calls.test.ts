@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
+import { endUserSessions } from '../../pkg/console/sessions.js';
 import { NUMBERS, startCallsApp, type CallsApp } from '../support/calls.js';
 import { PASSWORD, signedInUser } from '../support/console.js';
 import { liveCall } from '../support/console-calls.js';
@@ -28,7 +29,7 @@ describe('The console calls pages', function () {
 
   /** A page signed in through the sign-in form as a new user of `tenantId` with `role`. */
   async function signedInPage(tenantId: string, role: 'member' | 'viewer') {
-    const { email } = await signedInUser(app, tenantId, role);
+    const { email, id } = await signedInUser(app, tenantId, role);
     const w = await openPage(browser);
     watched.push(w);
     await w.page.goto(`${app.url}/sign-in`);
@@ -36,7 +37,7 @@ describe('The console calls pages', function () {
     await w.page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
     await w.page.keyboard.press('Enter');
     await w.page.getByRole('heading', { name: 'Overview' }).waitFor();
-    return w.page;
+    return Object.assign(w.page, { userId: id });
   }
 
   const transcript = (page: import('playwright-core').Page) => page.getByRole('list', { name: 'Transcript' });
@@ -124,7 +125,12 @@ describe('The console calls pages', function () {
     await page.getByRole('heading', { name: 'Calls', level: 1 }).waitFor();
     await page.locator(`tr[data-call-id="${call.id}"]`).waitFor();
     expect(await page.locator(`tr[data-call-id="${theirs.id}"]`).count()).to.equal(0);
-    await client.post(`/v1/calls/${call.id}/hangup`);
     await other.client.post(`/v1/calls/${theirs.id}/hangup`);
+
+    // Signed out everywhere from elsewhere: the next change of a call ends the stream, and the page goes to sign in.
+    await endUserSessions(app.runtime.ctx, page.userId);
+    await client.post(`/v1/calls/${call.id}/hangup`);
+    await page.getByRole('heading', { name: 'Sign in to Switchboard' }).waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/sign-in');
   });
 });

@@ -63,5 +63,9 @@ export const recordingUrl = (callId: string, messageId: string) => `/console/api
 export function watchCalls(onEvent: (event: CallEvent) => void): () => void {
   const source = new EventSource('/console/api/calls/stream');
   source.onmessage = (message) => onEvent(JSON.parse(message.data) as CallEvent);
+  // Refused for good (the session ended): asking for the session sends the page to sign in.
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) api.get('/session').catch(() => {});
+  };
   return () => source.close();
 }
