@@ -7,6 +7,7 @@ import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { refuseImpossiblePath } from '../http/path.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { refuseUnstorableText } from '../voice/unstorable-text.js';
+import { callsRouter } from './calls.js';
 import { refuseCrossSite } from './session.js';
 import { signInLinkRouter, signInRouter } from './sign-in.js';
 import { usersRouter } from './users.js';
@@ -33,6 +34,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(refuseUnstorableText);
   api.use(signInRouter(ctx, deps));
   api.use(usersRouter(ctx));
+  api.use(callsRouter(ctx));
   api.use(accessRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');

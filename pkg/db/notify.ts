@@ -9,6 +9,8 @@ export const CHANNELS = {
   triggers: 'switchboard_triggers',
   webhooks: 'switchboard_webhooks',
   calls: 'switchboard_calls',
+  /** A call's transcript grew (payload: the call's id); apart from `calls`, so call loops are not woken by their own words. */
+  transcripts: 'switchboard_transcripts',
   campaigns: 'switchboard_campaigns',
   /** A queue's member came free (payload: the queue's id). */
   queues: 'switchboard_queues',

@@ -201,12 +201,15 @@ export async function reviseLastAgentWords(ctx: Pick<Ctx, 'db' | 'clock'>, id: s
       ),
       updated_at: ctx.clock.now(),
     });
+  await notify(ctx.db, CHANNELS.transcripts, id);
 }
 
 export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Promise<void> {
   await ctx.db('calls')
     .where({ id })
     .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() });
+  // The console's live calls show the transcript as it grows.
+  await notify(ctx.db, CHANNELS.transcripts, id);
 }
 
 /** Adds a steering item to a call that is on the line; null when it is not. */

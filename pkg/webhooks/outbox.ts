@@ -65,3 +65,8 @@ export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex,
   if (written) await notify(db, CHANNELS.webhooks, envelope.id);
   return envelope;
 }
+
+/** The webhooks written about a call (its events, call.result, ai events), in the order written. */
+export async function eventsOfCall(ctx: Pick<Ctx, 'db'>, tenantId: string, callId: string): Promise<{ type: string; status: string; created_at: Date }[]> {
+  return ctx.db('webhook_outbox').where({ tenant_id: tenantId, ordering_key: callId }).orderBy('seq').select('type', 'status', 'created_at');
+}

@@ -97,11 +97,11 @@ describe('The console sign-in page', () => {
 
   it('returns to the deep link it was sent from, and signs out with the CSRF token', async () => {
     const { page } = watched;
-    await openSignIn('/calls/call_01J0?tab=transcript');
-    expect(new URL(page.url()).searchParams.get('next')).to.equal('/calls/call_01J0?tab=transcript');
+    await openSignIn('/no-such-page/item_1?tab=details');
+    expect(new URL(page.url()).searchParams.get('next')).to.equal('/no-such-page/item_1?tab=details');
     await signInByKeyboard();
     await page.getByRole('heading', { name: 'No such page' }).waitFor();
-    expect(new URL(page.url()).pathname + new URL(page.url()).search).to.equal('/calls/call_01J0?tab=transcript');
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).to.equal('/no-such-page/item_1?tab=details');
 
     const { csrf_token } = await page.evaluate(() => fetch('/console/api/session').then((r) => r.json()));
     const signOut = page.waitForRequest((r) => r.url().endsWith('/console/api/sign-out'));

@@ -52,7 +52,7 @@ export function Layout() {
       </AppShell.Header>
       {/* Folded away on a phone, its links leave the tab order too. */}
       <AppShell.Navbar id="console-navigation" component="nav" aria-label="Console" p="sm" inert={phone && !opened}>
-        {PAGES.map(({ path, label }) => (
+        {PAGES.filter((p) => p.nav !== false).map(({ path, label }) => (
           <NavLink key={path} component={RouterLink} to={path} end label={label} onClick={close} />
         ))}
         <NavLink component="a" href="/docs" label="API reference" />

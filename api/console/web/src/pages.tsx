@@ -1,6 +1,8 @@
 // The console's pages: each is a route and an entry of the navigation, in this order.
 import type { ComponentType } from 'react';
 import { Overview } from './pages/Overview';
+import { Calls } from './pages/Calls';
+import { CallPage } from './pages/Call';
 import { ApiKeys } from './pages/ApiKeys';
 import { Webhooks } from './pages/Webhooks';
 import { DoNotCall } from './pages/DoNotCall';
@@ -12,10 +14,14 @@ export interface Page {
   path: string;
   label: string;
   Page: ComponentType;
+  /** false: reached from another page, not from the navigation. */
+  nav?: false;
 }
 
 export const PAGES: Page[] = [
   { path: '/', label: 'Overview', Page: Overview },
+  { path: '/calls', label: 'Calls', Page: Calls },
+  { path: '/calls/:id', label: 'Call', Page: CallPage, nav: false },
   { path: '/api-keys', label: 'API keys', Page: ApiKeys },
   { path: '/webhooks', label: 'Webhooks', Page: Webhooks },
   { path: '/do-not-call', label: 'Do-not-call list', Page: DoNotCall },
