@@ -10,6 +10,9 @@ import { refuseUnstorableText } from '../voice/unstorable-text.js';
 import { refuseCrossSite } from './session.js';
 import { signInLinkRouter, signInRouter } from './sign-in.js';
 import { usersRouter } from './users.js';
+import { agentsRouter } from './agents.js';
+import { conversationsRouter } from './conversations.js';
+import { jobsRouter } from './jobs.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -32,6 +35,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(refuseUnstorableText);
   api.use(signInRouter(ctx, deps));
   api.use(usersRouter(ctx));
+  api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });
