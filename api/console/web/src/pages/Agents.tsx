@@ -1,0 +1,196 @@
+// Agents: the list, and one agent (?id=) whose prompt, model, tools, handoff roster, outcomes and
+// message webhook members change; a tool's secret can be set or replaced, never read back.
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Alert, Anchor, Button, Card, Fieldset, Group, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { jobsApi, type Agent, type AgentChange, type AgentTool } from '../api/jobs';
+import { ListTable, when } from '../components/ListTable';
+import { Loaded, useLoad } from '../components/Loaded';
+import { useSignedIn } from '../session';
+
+export function Agents() {
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  return id ? <AgentPage id={id} /> : <AgentList />;
+}
+
+function AgentList() {
+  useDocumentTitle('Agents · Switchboard');
+  const load = useLoad(() => jobsApi.agents(), 'all');
+  return (
+    <>
+      <Title order={1} mb="md">
+        Agents
+      </Title>
+      <Loaded load={load} what="agents">
+        {({ agents }) => (
+          <ListTable
+            rows={agents}
+            rowKey={(a) => a.id}
+            caption={`${agents.length} agent${agents.length === 1 ? '' : 's'}`}
+            empty="No agents."
+            columns={[
+              { label: 'Name', cell: (a) => <Anchor component={Link} to={`/agents?id=${a.id}`}>{a.name}</Anchor> },
+              { label: 'Model', cell: (a) => a.model ?? 'default' },
+              { label: 'Tools', cell: (a) => a.tools.map((t) => t.name).join(', ') || '—' },
+              { label: 'Changed', cell: (a) => when(a.updatedAt) },
+            ]}
+          />
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function AgentPage({ id }: { id: string }) {
+  useDocumentTitle('Agent · Switchboard');
+  const load = useLoad(() => jobsApi.agent(id), id);
+  return (
+    <>
+      <Anchor component={Link} to="/agents">
+        All agents
+      </Anchor>
+      <Loaded load={load} what="the agent">
+        {({ agent }) => <AgentForm key={agent.updatedAt} agent={agent} onSaved={load.reload} />}
+      </Loaded>
+    </>
+  );
+}
+
+/** What each auth type's secret is made of, as the Agent API's authConfig names it. */
+const SECRET_FIELDS: Record<AgentTool['authType'], { key: string; label: string; secret: boolean }[]> = {
+  none: [],
+  basic: [
+    { key: 'username', label: 'Username', secret: false },
+    { key: 'password', label: 'Password', secret: true },
+  ],
+  apikey: [
+    { key: 'headerName', label: 'Header name', secret: false },
+    { key: 'apiKey', label: 'API key', secret: true },
+  ],
+  bearer: [{ key: 'token', label: 'Token', secret: true }],
+};
+
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+function AgentForm({ agent, onSaved }: { agent: Agent; onSaved(): Promise<void> }) {
+  const { user } = useSignedIn();
+  const readOnly = user.role === 'viewer';
+  const [form, setForm] = useState({
+    name: agent.name,
+    systemPrompt: agent.systemPrompt,
+    model: agent.model ?? '',
+    outcomes: agent.outcomes.join(', '),
+    messageWebhookUrl: agent.messageWebhookUrl ?? '',
+    handoffEnabled: agent.handoffEnabled,
+    handoffRoster: json(agent.handoffRoster),
+    tools: json(agent.tools),
+  });
+  const [secrets, setSecrets] = useState<Record<string, Record<string, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const set = (key: keyof typeof form) => (value: string | boolean) => setForm((f) => ({ ...f, [key]: value }));
+
+  const change = (): AgentChange => {
+    const tools = (JSON.parse(form.tools) as AgentTool[]).map((t) => {
+      const given = secrets[t.name];
+      return given && Object.values(given).some(Boolean) ? { ...t, authConfig: given } : t;
+    });
+    return {
+      name: form.name,
+      systemPrompt: form.systemPrompt,
+      model: form.model.trim() || null,
+      outcomes: form.outcomes.split(',').map((o) => o.trim()).filter(Boolean),
+      messageWebhookUrl: form.messageWebhookUrl.trim() || null,
+      handoffEnabled: form.handoffEnabled,
+      handoffRoster: JSON.parse(form.handoffRoster),
+      tools,
+    };
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      const body = change();
+      await jobsApi.updateAgent(agent.id, body);
+      setSaved(true);
+      await onSaved();
+    } catch (err) {
+      setError(err instanceof SyntaxError ? `Tools and handoff roster must be JSON: ${err.message}` : (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let tools: AgentTool[] = [];
+  try {
+    tools = JSON.parse(form.tools);
+  } catch {
+    // Shown as an error when saving.
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="agent-title">
+      <Stack>
+        <Title order={1} my="md" id="agent-title">
+          {agent.name}
+        </Title>
+        {error && (
+          <Alert role="alert" color="red">
+            {error}
+          </Alert>
+        )}
+        {saved && (
+          <Alert role="status" color="green">
+            Saved
+          </Alert>
+        )}
+        <TextInput label="Name" value={form.name} onChange={(e) => set('name')(e.currentTarget.value)} readOnly={readOnly} />
+        <Textarea label="System prompt" value={form.systemPrompt} onChange={(e) => set('systemPrompt')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={4} maxRows={16} />
+        <TextInput label="Model" description="Empty: the deployment's default model" value={form.model} onChange={(e) => set('model')(e.currentTarget.value)} readOnly={readOnly} />
+        <TextInput label="Outcomes" description="Comma-separated" value={form.outcomes} onChange={(e) => set('outcomes')(e.currentTarget.value)} readOnly={readOnly} />
+        <TextInput label="Message webhook URL" description="Empty: the account's message webhook" value={form.messageWebhookUrl} onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)} readOnly={readOnly} />
+        <Switch label="Handoff enabled" checked={form.handoffEnabled} onChange={(e) => set('handoffEnabled')(e.currentTarget.checked)} disabled={readOnly} />
+        <Textarea label="Handoff roster (JSON)" value={form.handoffRoster} onChange={(e) => set('handoffRoster')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={2} ff="monospace" />
+        <Textarea label="Tools (JSON, without secrets)" value={form.tools} onChange={(e) => set('tools')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={3} maxRows={20} ff="monospace" />
+        {!readOnly &&
+          tools
+            .filter((t) => SECRET_FIELDS[t.authType]?.length)
+            .map((t) => (
+              <Card key={t.name} withBorder padding="sm">
+                <Fieldset legend={`Secret of ${t.name}`} variant="unstyled">
+                  <Text size="sm" mb="xs">
+                    Stored and never shown. Fill these in only to set or replace it.
+                  </Text>
+                  <Group grow align="flex-start">
+                    {SECRET_FIELDS[t.authType].map((f) => {
+                      const Input = f.secret ? PasswordInput : TextInput;
+                      return (
+                        <Input
+                          key={f.key}
+                          label={`${f.label} of ${t.name}`}
+                          autoComplete="off"
+                          value={secrets[t.name]?.[f.key] ?? ''}
+                          onChange={(e) => setSecrets((s) => ({ ...s, [t.name]: { ...s[t.name], [f.key]: e.currentTarget.value } }))}
+                        />
+                      );
+                    })}
+                  </Group>
+                </Fieldset>
+              </Card>
+            ))}
+        {!readOnly && (
+          <Group>
+            <Button type="submit" loading={busy}>
+              Save agent
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
