@@ -8,11 +8,11 @@ export interface Column<T> {
 }
 
 export function ListTable<T>({ rows, columns, rowKey, caption, empty }: { rows: T[]; columns: Column<T>[]; rowKey(row: T): string; caption: string; empty: string }) {
-  if (!rows.length) return <Text c="dimmed">{empty}</Text>;
+  if (!rows.length) return <Text c="gray.8">{empty}</Text>;
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table striped highlightOnHover>
-        <Table.Caption>{caption}</Table.Caption>
+        <Table.Caption c="gray.8">{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (

@@ -40,7 +40,7 @@ export function Loaded<T>({ load, what, children }: { load: Load<T>; what: strin
   if (load.data === undefined) {
     return (
       <Center p="lg">
-        <Loader aria-label={`Loading ${what}`} />
+        <Loader role="status" aria-label={`Loading ${what}`} />
       </Center>
     );
   }

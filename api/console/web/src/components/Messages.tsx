@@ -6,13 +6,13 @@ import { when } from './ListTable';
 const ROLE_LABEL: Record<string, string> = { user: 'User', assistant: 'Agent', admin: 'Manual', system: 'System', tool: 'Tool result' };
 
 export function Messages({ messages }: { messages: Message[] }) {
-  if (!messages.length) return <Text c="dimmed">No messages yet.</Text>;
+  if (!messages.length) return <Text c="gray.8">No messages yet.</Text>;
   return (
     <Stack gap="xs" component="ol" p={0} style={{ listStyle: 'none' }} aria-label="Messages">
       {messages.map((m, i) => (
         <Card key={i} component="li" withBorder padding="sm">
           <Group gap="xs" mb={4}>
-            <Badge variant="light" color="gray.9">{ROLE_LABEL[m.role] ?? m.role}</Badge>
+            <Badge variant="filled" color="gray.8">{ROLE_LABEL[m.role] ?? m.role}</Badge>
             {m.metadata?.username && <Text size="sm">{m.metadata.username}</Text>}
             {m.metadata?.name && <Text size="sm">{m.metadata.name}</Text>}
             <Text size="xs" c="gray.7">

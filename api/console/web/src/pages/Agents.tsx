@@ -74,40 +74,47 @@ const SECRET_FIELDS: Record<AgentTool['authType'], { key: string; label: string;
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
+/** The form's fields as text, from the agent as read. */
+const formOf = (agent: Agent) => ({
+  name: agent.name,
+  systemPrompt: agent.systemPrompt,
+  model: agent.model ?? '',
+  outcomes: agent.outcomes.join(', '),
+  messageWebhookUrl: agent.messageWebhookUrl ?? '',
+  handoffEnabled: agent.handoffEnabled,
+  handoffRoster: json(agent.handoffRoster),
+  tools: json(agent.tools),
+});
+
 function AgentForm({ agent, onSaved }: { agent: Agent; onSaved(): Promise<void> }) {
   const { user } = useSignedIn();
   const readOnly = user.role === 'viewer';
-  const [form, setForm] = useState({
-    name: agent.name,
-    systemPrompt: agent.systemPrompt,
-    model: agent.model ?? '',
-    outcomes: agent.outcomes.join(', '),
-    messageWebhookUrl: agent.messageWebhookUrl ?? '',
-    handoffEnabled: agent.handoffEnabled,
-    handoffRoster: json(agent.handoffRoster),
-    tools: json(agent.tools),
-  });
+  const [original] = useState(() => formOf(agent));
+  const [form, setForm] = useState(original);
   const [secrets, setSecrets] = useState<Record<string, Record<string, string>>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const set = (key: keyof typeof form) => (value: string | boolean) => setForm((f) => ({ ...f, [key]: value }));
 
+  /** Only the fields the user changed, as `switchboard admin agent update` sends only its flags. */
   const change = (): AgentChange => {
-    const tools = (JSON.parse(form.tools) as AgentTool[]).map((t) => {
+    const out: AgentChange = {};
+    const changed = (key: keyof typeof form) => form[key] !== original[key];
+    if (changed('name')) out.name = form.name;
+    if (changed('systemPrompt')) out.systemPrompt = form.systemPrompt;
+    if (changed('model')) out.model = form.model.trim() || null;
+    if (changed('outcomes')) out.outcomes = form.outcomes.split(',').map((o) => o.trim()).filter(Boolean);
+    // '' clears it, as the CLI's flag does.
+    if (changed('messageWebhookUrl')) out.messageWebhookUrl = form.messageWebhookUrl.trim();
+    if (changed('handoffEnabled')) out.handoffEnabled = form.handoffEnabled;
+    if (changed('handoffRoster')) out.handoffRoster = JSON.parse(form.handoffRoster);
+    const withSecrets = (JSON.parse(form.tools) as AgentTool[]).map((t) => {
       const given = secrets[t.name];
       return given && Object.values(given).some(Boolean) ? { ...t, authConfig: given } : t;
     });
-    return {
-      name: form.name,
-      systemPrompt: form.systemPrompt,
-      model: form.model.trim() || null,
-      outcomes: form.outcomes.split(',').map((o) => o.trim()).filter(Boolean),
-      messageWebhookUrl: form.messageWebhookUrl.trim() || null,
-      handoffEnabled: form.handoffEnabled,
-      handoffRoster: JSON.parse(form.handoffRoster),
-      tools,
-    };
+    if (changed('tools') || withSecrets.some((t) => 'authConfig' in t)) out.tools = withSecrets;
+    return out;
   };
 
   const submit = async (event: FormEvent) => {
@@ -151,9 +158,9 @@ function AgentForm({ agent, onSaved }: { agent: Agent; onSaved(): Promise<void> 
         )}
         <TextInput label="Name" value={form.name} onChange={(e) => set('name')(e.currentTarget.value)} readOnly={readOnly} />
         <Textarea label="System prompt" value={form.systemPrompt} onChange={(e) => set('systemPrompt')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={4} maxRows={16} />
-        <TextInput label="Model" description="Empty: the deployment's default model" value={form.model} onChange={(e) => set('model')(e.currentTarget.value)} readOnly={readOnly} />
-        <TextInput label="Outcomes" description="Comma-separated" value={form.outcomes} onChange={(e) => set('outcomes')(e.currentTarget.value)} readOnly={readOnly} />
-        <TextInput label="Message webhook URL" description="Empty: the account's message webhook" value={form.messageWebhookUrl} onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)} readOnly={readOnly} />
+        <TextInput label="Model (empty: the deployment's default)" value={form.model} onChange={(e) => set('model')(e.currentTarget.value)} readOnly={readOnly} />
+        <TextInput label="Outcomes (comma-separated)" value={form.outcomes} onChange={(e) => set('outcomes')(e.currentTarget.value)} readOnly={readOnly} />
+        <TextInput label="Message webhook URL (empty: the account's)" value={form.messageWebhookUrl} onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)} readOnly={readOnly} />
         <Switch label="Handoff enabled" checked={form.handoffEnabled} onChange={(e) => set('handoffEnabled')(e.currentTarget.checked)} disabled={readOnly} />
         <Textarea label="Handoff roster (JSON)" value={form.handoffRoster} onChange={(e) => set('handoffRoster')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={2} ff="monospace" />
         <Textarea label="Tools (JSON, without secrets)" value={form.tools} onChange={(e) => set('tools')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={3} maxRows={20} ff="monospace" />

@@ -69,7 +69,7 @@ function ConversationDetail({ conversation: c, onChange }: { conversation: Conve
   return (
     <Stack>
       <Group>
-        <Badge variant="outline" color="gray.9">
+        <Badge variant="filled" color="gray.8">
           {c.status}
         </Badge>
         {c.jobId && c.jobStatus && (
@@ -102,13 +102,13 @@ function ManualMessage({ id, onChange }: { id: string; onChange(): Promise<void>
     }
   };
   return (
-    <Stack gap="xs" component="section" aria-label="Manual message">
+    <Stack gap="xs" component="section" aria-label="Add a manual message">
       {error && (
         <Alert role="alert" color="red">
           {error}
         </Alert>
       )}
-      <Textarea label="Manual message" description="Added under your name; the agent sees it on the next turn" value={message} onChange={(e) => setMessage(e.currentTarget.value)} maxLength={32000} autosize minRows={2} />
+      <Textarea label="Manual message (under your name; the agent sees it next turn)" value={message} onChange={(e) => setMessage(e.currentTarget.value)} maxLength={32000} autosize minRows={2} />
       <Group>
         <Button loading={busy} disabled={!message.trim()} onClick={send}>
           Add message

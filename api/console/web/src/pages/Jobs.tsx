@@ -22,9 +22,10 @@ const STATUS_LABEL: Record<JobStatus, string> = {
 };
 
 export function StatusBadge({ status }: { status: JobStatus }) {
-  const color = status === 'succeeded' ? 'green.9' : status === 'failed' || status === 'expired' ? 'red.9' : status === 'waiting_for_reply' ? 'orange.9' : 'gray.9';
+  const color = status === 'succeeded' ? 'green' : status === 'failed' || status === 'expired' ? 'red' : status === 'waiting_for_reply' ? 'orange' : 'gray';
+  // A tint of the status's colour behind near-black text: readable whatever the colour.
   return (
-    <Badge variant="outline" color={color}>
+    <Badge variant="light" color={color} c="gray.9">
       {STATUS_LABEL[status]}
     </Badge>
   );
@@ -188,12 +189,12 @@ function Question({ job, member, onChange }: { job: Job; member: boolean; onChan
               {error}
             </Alert>
           )}
-          <Textarea label="Your answer" description="Needed to reply; optional reason to approve or reject" value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={4000} autosize minRows={2} />
+          <Textarea label="Your answer (needed to reply, optional to approve or reject)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={4000} autosize minRows={2} />
           <Group>
             <Button loading={busy} disabled={!reason.trim()} onClick={() => answer('provided')}>
               Reply
             </Button>
-            <Button loading={busy} color="green.9" onClick={() => answer('approved')}>
+            <Button loading={busy} onClick={() => answer('approved')}>
               Approve
             </Button>
             <Button loading={busy} color="red.9" onClick={() => answer('rejected')}>
