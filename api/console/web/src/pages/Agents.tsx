@@ -1,19 +1,14 @@
 // Agents: the list, and one agent (?id=) whose prompt, model, tools, handoff roster, outcomes and
 // message webhook members change; a tool's secret can be set or replaced, never read back.
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Alert, Anchor, Button, Card, Fieldset, Group, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { jobsApi, type Agent, type AgentChange, type AgentTool } from '../api/jobs';
 import { ListTable, when } from '../components/ListTable';
 import { Loaded, useLoad } from '../components/Loaded';
 import { useSignedIn } from '../session';
-
-export function Agents() {
-  const [params] = useSearchParams();
-  const id = params.get('id');
-  return id ? <AgentPage id={id} /> : <AgentList />;
-}
+import { BackTo, listOrItem } from '../components/ListOrItem';
 
 function AgentList() {
   useDocumentTitle('Agents · Switchboard');
@@ -48,9 +43,7 @@ function AgentPage({ id }: { id: string }) {
   const load = useLoad(() => jobsApi.agent(id), id);
   return (
     <>
-      <Anchor component={Link} to="/agents">
-        All agents
-      </Anchor>
+      <BackTo to="/agents" label="All agents" />
       <Loaded load={load} what="the agent">
         {({ agent }) => <AgentForm key={agent.updatedAt} agent={agent} onSaved={load.reload} />}
       </Loaded>
@@ -201,3 +194,5 @@ function AgentForm({ agent, onSaved }: { agent: Agent; onSaved(): Promise<void> 
     </form>
   );
 }
+
+export const Agents = listOrItem(AgentList, AgentPage);

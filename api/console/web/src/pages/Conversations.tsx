@@ -1,21 +1,17 @@
 // Conversations of the Agent API: the list, and one conversation (?id=) with its messages and, for
 // members, a manual message signed with their name.
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { Alert, Anchor, Badge, Button, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { jobsApi, type Conversation } from '../api/jobs';
 import { ListTable, when } from '../components/ListTable';
 import { Loaded, useLoad, usePoll } from '../components/Loaded';
 import { Messages } from '../components/Messages';
+import { useAction } from '../components/useAction';
+import { BackTo, listOrItem } from '../components/ListOrItem';
 import { useSignedIn } from '../session';
 import { StatusBadge } from './Jobs';
-
-export function Conversations() {
-  const [params] = useSearchParams();
-  const id = params.get('id');
-  return id ? <ConversationPage id={id} /> : <ConversationList />;
-}
 
 function ConversationList() {
   useDocumentTitle('Conversations · Switchboard');
@@ -51,9 +47,7 @@ function ConversationPage({ id }: { id: string }) {
   usePoll(load.reload, load.data?.conversation.status === 'active', 5000);
   return (
     <>
-      <Anchor component={Link} to="/conversations">
-        All conversations
-      </Anchor>
+      <BackTo to="/conversations" label="All conversations" />
       <Title order={1} my="md">
         Conversation
       </Title>
@@ -86,20 +80,9 @@ function ConversationDetail({ conversation: c, onChange }: { conversation: Conve
 
 function ManualMessage({ id, onChange }: { id: string; onChange(): Promise<void> }) {
   const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { busy, error, run } = useAction(onChange);
   const send = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await jobsApi.addMessage(id, message);
-      setMessage('');
-      await onChange();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    if (await run(() => jobsApi.addMessage(id, message))) setMessage('');
   };
   return (
     <Stack gap="xs" component="section" aria-label="Add a manual message">
@@ -117,3 +100,5 @@ function ManualMessage({ id, onChange }: { id: string; onChange(): Promise<void>
     </Stack>
   );
 }
+
+export const Conversations = listOrItem(ConversationList, ConversationPage);

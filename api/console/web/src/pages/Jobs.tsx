@@ -8,6 +8,8 @@ import { JOB_STATUSES, TERMINAL, jobsApi, type Decision, type Job, type JobStatu
 import { ListTable, when } from '../components/ListTable';
 import { Loaded, useLoad, usePoll } from '../components/Loaded';
 import { Messages } from '../components/Messages';
+import { useAction } from '../components/useAction';
+import { BackTo, listOrItem } from '../components/ListOrItem';
 import { useSignedIn } from '../session';
 
 const STATUS_LABEL: Record<JobStatus, string> = {
@@ -29,12 +31,6 @@ export function StatusBadge({ status }: { status: JobStatus }) {
       {STATUS_LABEL[status]}
     </Badge>
   );
-}
-
-export function Jobs() {
-  const [params] = useSearchParams();
-  const id = params.get('id');
-  return id ? <JobPage id={id} /> : <JobList />;
 }
 
 function JobList() {
@@ -83,9 +79,7 @@ function JobPage({ id }: { id: string }) {
   usePoll(load.reload, status !== undefined && !TERMINAL.has(status));
   return (
     <>
-      <Anchor component={Link} to="/jobs">
-        All jobs
-      </Anchor>
+      <BackTo to="/jobs" label="All jobs" />
       <Title order={1} my="md">
         Job
       </Title>
@@ -146,24 +140,6 @@ function JobDetail({ job, onChange }: { job: Job; onChange(): Promise<void> }) {
   );
 }
 
-function useAction(onChange: () => Promise<void>) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-      await onChange();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
-
 /** The question a parked job asks, and for members the three ways to answer it. */
 function Question({ job, member, onChange }: { job: Job; member: boolean; onChange(): Promise<void> }) {
   const [reason, setReason] = useState('');
@@ -222,3 +198,5 @@ function CancelButton({ job, onChange }: { job: Job; onChange(): Promise<void> }
     </>
   );
 }
+
+export const Jobs = listOrItem(JobList, JobPage);
