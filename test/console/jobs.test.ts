@@ -140,7 +140,7 @@ describe('The console jobs, conversations and agents pages', () => {
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await page.getByRole('textbox', { name: /^Manual message/ }).fill('Stock checked by hand');
     await page.getByRole('button', { name: 'Add message' }).click();
-    await page.getByText('Stock checked by hand').first().waitFor();
+    await page.getByRole('list', { name: 'Messages' }).getByText('Stock checked by hand').waitFor();
     const transcript = (await client.get(`/api/v1/conversations/${job.conversationId}`)).body.messages;
     const added = transcript.find((m: any) => m.role === 'admin' && m.content === 'Stock checked by hand');
     expect(added?.metadata).to.include({ username: session.user.name, source: 'manual' });

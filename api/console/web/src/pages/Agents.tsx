@@ -41,11 +41,17 @@ function AgentList() {
 function AgentPage({ id }: { id: string }) {
   useDocumentTitle('Agent · Switchboard');
   const load = useLoad(() => jobsApi.agent(id), id);
+  // Kept here: the form starts afresh from each saved agent, and "Saved" must outlive it.
+  const [saved, setSaved] = useState(false);
+  const onSaved = async () => {
+    setSaved(true);
+    await load.reload();
+  };
   return (
     <>
       <BackTo to="/agents" label="All agents" />
       <Loaded load={load} what="the agent">
-        {({ agent }) => <AgentForm key={agent.updatedAt} agent={agent} onSaved={load.reload} />}
+        {({ agent }) => <AgentForm key={agent.updatedAt} agent={agent} saved={saved} setSaved={setSaved} onSaved={onSaved} />}
       </Loaded>
     </>
   );
@@ -79,7 +85,7 @@ const formOf = (agent: Agent) => ({
   tools: json(agent.tools),
 });
 
-function AgentForm({ agent, onSaved }: { agent: Agent; onSaved(): Promise<void> }) {
+function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: boolean; setSaved(saved: boolean): void; onSaved(): Promise<void> }) {
   const { user } = useSignedIn();
   const readOnly = user.role === 'viewer';
   const [original] = useState(() => formOf(agent));
@@ -87,7 +93,6 @@ function AgentForm({ agent, onSaved }: { agent: Agent; onSaved(): Promise<void> 
   const [secrets, setSecrets] = useState<Record<string, Record<string, string>>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
   const set = (key: keyof typeof form) => (value: string | boolean) => setForm((f) => ({ ...f, [key]: value }));
 
   /** Only the fields the user changed, as `switchboard admin agent update` sends only its flags. */
@@ -118,7 +123,6 @@ function AgentForm({ agent, onSaved }: { agent: Agent; onSaved(): Promise<void> 
     try {
       const body = change();
       await jobsApi.updateAgent(agent.id, body);
-      setSaved(true);
       await onSaved();
     } catch (err) {
       setError(err instanceof SyntaxError ? `Tools and handoff roster must be JSON: ${err.message}` : (err as Error).message);
