@@ -2,7 +2,7 @@
 // updateAgent as `switchboard admin agent update`; tool credentials are write-only.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { audit } from '../../pkg/console/audit.js';
+import { audit, inTransaction } from '../../pkg/console/audit.js';
 import { Invalid } from '../../pkg/errors.js';
 import { agentView, getOwnAgent, keepStoredSecrets, listAgents, updateAgent } from '../../pkg/store/agents.js';
 import { principalOf, requireSession } from './session.js';
@@ -26,9 +26,12 @@ export function agentsRouter(ctx: Ctx): Router {
     // Sharing an agent with every account is the operator's decision, not the account's.
     if ('isPublic' in req.body) throw new Invalid('isPublic is set by the operator', [{ path: 'isPublic', message: 'not changeable in the console' }]);
     const input = 'tools' in req.body ? { ...req.body, tools: keepStoredSecrets(ctx, agent, req.body.tools) } : req.body;
-    const updated = await updateAgent(ctx, agent.id, input);
-    // Field names only: a tool's credentials never reach the log.
-    await audit(ctx, who, 'agent.updated', agent.id, { fields });
+    const updated = await inTransaction(ctx, async (tx) => {
+      const changed = await updateAgent(tx, agent.id, input);
+      // Field names only: a tool's credentials never reach the log.
+      await audit(tx, who, 'agent.updated', agent.id, { fields });
+      return changed;
+    });
     res.json({ agent: agentView(updated) });
   });
   return r;

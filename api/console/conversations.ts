@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Ctx } from '../../pkg/context.js';
-import { audit } from '../../pkg/console/audit.js';
+import { audit, inTransaction } from '../../pkg/console/audit.js';
 import { addManualMessage, readConversation } from '../../pkg/conversations/manage.js';
 import { Forbidden, NotFound } from '../../pkg/errors.js';
 import { getConversation, listConversations } from '../../pkg/store/conversations.js';
@@ -53,8 +53,11 @@ export function conversationsRouter(ctx: Ctx): Router {
     const id = req.params.id as string;
     const { message } = parseInput(manualBody, req.body, 'body');
     const tenant = await ownConversation(ctx, who, id);
-    const added = await addManualMessage(ctx, tenant, id, { message, username: who.user.name || who.user.email });
-    await audit(ctx, who, 'conversation.message_added', id, { messageId: added.messageId });
+    const added = await inTransaction(ctx, async (tx) => {
+      const m = await addManualMessage(tx, tenant, id, { message, username: who.user.name || who.user.email });
+      await audit(tx, who, 'conversation.message_added', id, { messageId: m.messageId });
+      return m;
+    });
     res.status(201).json(added);
   });
   return r;

@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Ctx } from '../../pkg/context.js';
-import { audit } from '../../pkg/console/audit.js';
+import { audit, inTransaction } from '../../pkg/console/audit.js';
 import { getTenant } from '../../pkg/store/tenants.js';
 import { getTrigger } from '../../pkg/store/triggers/get.js';
 import { listTenantTriggers } from '../../pkg/store/triggers/list.js';
@@ -44,16 +44,24 @@ export function jobsRouter(ctx: Ctx): Router {
   r.post('/jobs/:id/cancel', requireSession(ctx, 'member'), async (req, res) => {
     const who = principalOf(req);
     const { reason } = parseInput(cancelBody, req.body, 'body');
-    const row = await cancelTrigger(ctx, await getTenant(ctx, who.tenantId), req.params.id as string, reason);
-    await audit(ctx, who, 'job.cancelled', row.id, reason ? { reason } : {});
+    const tenant = await getTenant(ctx, who.tenantId);
+    const row = await inTransaction(ctx, async (tx) => {
+      const cancelled = await cancelTrigger(tx, tenant, req.params.id as string, reason);
+      await audit(tx, who, 'job.cancelled', cancelled.id, reason ? { reason } : {});
+      return cancelled;
+    });
     res.json({ job: rawJobView(row) });
   });
 
   r.post('/jobs/:id/reply', requireSession(ctx, 'member'), async (req, res) => {
     const who = principalOf(req);
     const { decision, reason } = parseInput(consoleReplyBody, req.body, 'body');
-    const row = await replyToTrigger(ctx, await getTenant(ctx, who.tenantId), req.params.id as string, decision, reason);
-    await audit(ctx, who, 'job.replied', row.id, { decision });
+    const tenant = await getTenant(ctx, who.tenantId);
+    const row = await inTransaction(ctx, async (tx) => {
+      const answered = await replyToTrigger(tx, tenant, req.params.id as string, decision, reason);
+      await audit(tx, who, 'job.replied', answered.id, { decision });
+      return answered;
+    });
     res.json({ job: rawJobView(row) });
   });
   return r;
