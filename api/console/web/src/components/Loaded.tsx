@@ -11,7 +11,7 @@ export interface Load<T> {
 /** Runs `fetcher` now and whenever `key` changes; `reload` runs it again without clearing what is shown. */
 export function useLoad<T>(fetcher: () => Promise<T>, key: string): Load<T> {
   const [state, setState] = useState<{ data?: T; error?: string }>({});
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // `key` names what the fetch depends on, so a new closure each render does not fetch again.
   const run = useCallback(() => fetcher().then((data) => setState({ data }), (err: Error) => setState({ error: err.message })), [key]);
   useEffect(() => {
     setState({});
