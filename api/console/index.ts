@@ -12,6 +12,9 @@ import { refuseCrossSite } from './session.js';
 import { signInLinkRouter, signInRouter } from './sign-in.js';
 import { usersRouter } from './users.js';
 import { accessRouter } from './access.js';
+import { agentsRouter } from './agents.js';
+import { conversationsRouter } from './conversations.js';
+import { jobsRouter } from './jobs.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -36,6 +39,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(usersRouter(ctx));
   api.use(callsRouter(ctx));
   api.use(accessRouter(ctx));
+  api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

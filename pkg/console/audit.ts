@@ -55,3 +55,8 @@ export async function listAudit(
   const entries = rows.slice(0, page.limit).map(toEntry);
   return { entries, nextCursor: rows.length > page.limit ? entries.at(-1)!.id : null };
 }
+
+/** Runs a change and its audit entry in one transaction: both are kept, or neither. */
+export function inTransaction<C extends Pick<Ctx, 'db'>, T>(ctx: C, change: (tx: C) => Promise<T>): Promise<T> {
+  return ctx.db.transaction((trx) => change({ ...ctx, db: trx }));
+}

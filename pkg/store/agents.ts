@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import { invalid, parseInput } from '../validate.js';
-import { customToolSchema, sealTools, publicTool, type StoredTool } from '../tools/custom-tools.js';
+import { customToolSchema, openAuth, sealTools, publicTool, type StoredTool } from '../tools/custom-tools.js';
 import { getTenant, receiverIssues, receiverUrl } from './tenants.js';
 
 const handoffRosterSchema = z.array(
@@ -148,6 +148,29 @@ export async function getAgent(ctx: Pick<Ctx, 'db'>, agentId: string): Promise<A
   const row = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId }).first() : undefined;
   if (!row) throw unknownAgent(agentId);
   return toAgent(row);
+}
+
+/** The tenant's own agent (not another's, public or not): what its console may read and change. */
+export async function getOwnAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, agentId: string): Promise<Agent> {
+  const row = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId, tenant_id: tenantId }).first() : undefined;
+  if (!row) throw unknownAgent(agentId);
+  return toAgent(row);
+}
+
+/**
+ * Tools as a form sends them back: a tool that names no credentials keeps the ones stored under its
+ * name and auth type, so a write-only secret survives edits that never saw it.
+ */
+export function keepStoredSecrets(ctx: Pick<Ctx, 'secrets'>, agent: Agent, tools: unknown): unknown {
+  if (!Array.isArray(tools)) return tools;
+  const stored = new Map(agent.tools.map((t) => [t.name, t]));
+  return tools.map((tool) => {
+    if (!tool || typeof tool !== 'object' || 'authConfig' in tool) return tool;
+    const { name, authType } = tool as { name?: unknown; authType?: unknown };
+    const kept = typeof name === 'string' ? stored.get(name) : undefined;
+    if (!kept || kept.authType !== authType || !kept.sealedAuth) return tool;
+    return { ...tool, authConfig: openAuth(kept, ctx.secrets) };
+  });
 }
 
 /** An agent the tenant may use: its own or a public one; anything else is unknown (404). */

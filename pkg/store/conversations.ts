@@ -93,6 +93,21 @@ export function tenantConversation(row: Row | undefined, tenantId: string, id: s
   return toConversation(row);
 }
 
+/** An account's API conversations, newest first, a page at a time; other channels are not listed. */
+export async function listConversations(
+  ctx: Pick<Ctx, 'db'>,
+  tenantId: string,
+  page: { limit: number; offset: number },
+): Promise<{ conversations: Conversation[]; total: number; hasMore: boolean }> {
+  const scope = () => ctx.db('conversations').where({ tenant_id: tenantId, channel: 'api' });
+  const [rows, count] = await Promise.all([
+    scope().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset),
+    scope().count({ n: '*' }).first(),
+  ]);
+  const total = Number(count?.n ?? 0);
+  return { conversations: rows.map(toConversation), total, hasMore: page.offset + rows.length < total };
+}
+
 export function assertActive(c: Conversation): void {
   if (c.status === 'ended') throw new Conflict('Conversation has ended');
 }

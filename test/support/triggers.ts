@@ -90,3 +90,17 @@ export function heldReply(reply: ModelReply): { reply: ScriptedReply; release():
     release,
   };
 }
+
+/** The model's reply that parks a job for a human answer. */
+export const parkForHuman = {
+  toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Which warehouse should ship order A-17?', payload: { orderId: 'A-17' } } }],
+};
+
+/** A job of `client`'s company, created over the Agent API, parked waiting for a human reply. */
+export async function parkedJob(app: TestApp, client: Client, agentId: string, task: string): Promise<{ conversationId: string; triggerId: string }> {
+  app.model.reply(parkForHuman, { content: 'Waiting for the warehouse decision' });
+  const res = await client.post('/api/v1/triggers', { agentId, task });
+  expect(res.status).to.equal(202);
+  await waitForStatus(client, res.body.triggerId, 'waiting_for_reply');
+  return res.body;
+}

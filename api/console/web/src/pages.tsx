@@ -9,6 +9,9 @@ import { DoNotCall } from './pages/DoNotCall';
 import { Carrier } from './pages/Carrier';
 import { Users } from './pages/Users';
 import { Audit } from './pages/Audit';
+import { Agents } from './pages/Agents';
+import { Conversations } from './pages/Conversations';
+import { Jobs } from './pages/Jobs';
 
 export interface Page {
   path: string;
@@ -22,6 +25,9 @@ export const PAGES: Page[] = [
   { path: '/', label: 'Overview', Page: Overview },
   { path: '/calls', label: 'Calls', Page: Calls },
   { path: '/calls/:id', label: 'Call', Page: CallPage, nav: false },
+  { path: '/jobs', label: 'Jobs', Page: Jobs },
+  { path: '/conversations', label: 'Conversations', Page: Conversations },
+  { path: '/agents', label: 'Agents', Page: Agents },
   { path: '/api-keys', label: 'API keys', Page: ApiKeys },
   { path: '/webhooks', label: 'Webhooks', Page: Webhooks },
   { path: '/do-not-call', label: 'Do-not-call list', Page: DoNotCall },

@@ -1,0 +1,38 @@
+// The account's agents for the console: read by everyone, changed by members through the same
+// updateAgent as `switchboard admin agent update`; tool credentials are write-only.
+import { Router } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { audit, inTransaction } from '../../pkg/console/audit.js';
+import { Invalid } from '../../pkg/errors.js';
+import { agentView, getOwnAgent, keepStoredSecrets, listAgents, updateAgent } from '../../pkg/store/agents.js';
+import { principalOf, requireSession } from './session.js';
+
+export function agentsRouter(ctx: Ctx): Router {
+  const r = Router();
+
+  r.get('/agents', requireSession(ctx), async (req, res) => {
+    res.json({ agents: (await listAgents(ctx, principalOf(req).tenantId)).map(agentView) });
+  });
+
+  r.get('/agents/:id', requireSession(ctx), async (req, res) => {
+    res.json({ agent: agentView(await getOwnAgent(ctx, principalOf(req).tenantId, req.params.id as string)) });
+  });
+
+  r.patch('/agents/:id', requireSession(ctx, 'member'), async (req, res) => {
+    const who = principalOf(req);
+    const agent = await getOwnAgent(ctx, who.tenantId, req.params.id as string);
+    const fields = Object.keys(req.body);
+    if (!fields.length) throw new Invalid('Nothing to change');
+    // Sharing an agent with every account is the operator's decision, not the account's.
+    if ('isPublic' in req.body) throw new Invalid('isPublic is set by the operator', [{ path: 'isPublic', message: 'not changeable in the console' }]);
+    const input = 'tools' in req.body ? { ...req.body, tools: keepStoredSecrets(ctx, agent, req.body.tools) } : req.body;
+    const updated = await inTransaction(ctx, async (tx) => {
+      const changed = await updateAgent(tx, agent.id, input);
+      // Field names only: a tool's credentials never reach the log.
+      await audit(tx, who, 'agent.updated', agent.id, { fields });
+      return changed;
+    });
+    res.json({ agent: agentView(updated) });
+  });
+  return r;
+}

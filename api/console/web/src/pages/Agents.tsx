@@ -1,0 +1,202 @@
+// Agents: the list, and one agent (?id=) whose prompt, model, tools, handoff roster, outcomes and
+// message webhook members change; a tool's secret can be set or replaced, never read back.
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Alert, Anchor, Button, Card, Fieldset, Group, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { jobsApi, type Agent, type AgentChange, type AgentTool } from '../api/jobs';
+import { ListTable, when } from '../components/ListTable';
+import { Loaded, useLoad } from '../components/Loaded';
+import { useSignedIn } from '../session';
+import { BackTo, listOrItem } from '../components/ListOrItem';
+
+function AgentList() {
+  useDocumentTitle('Agents · Switchboard');
+  const load = useLoad(() => jobsApi.agents(), 'all');
+  return (
+    <>
+      <Title order={1} mb="md">
+        Agents
+      </Title>
+      <Loaded load={load} what="agents">
+        {({ agents }) => (
+          <ListTable
+            rows={agents}
+            rowKey={(a) => a.id}
+            caption={`${agents.length} agent${agents.length === 1 ? '' : 's'}`}
+            empty="No agents."
+            columns={[
+              { label: 'Name', cell: (a) => <Anchor component={Link} to={`/agents?id=${a.id}`}>{a.name}</Anchor> },
+              { label: 'Model', cell: (a) => a.model ?? 'default' },
+              { label: 'Tools', cell: (a) => a.tools.map((t) => t.name).join(', ') || '—' },
+              { label: 'Changed', cell: (a) => when(a.updatedAt) },
+            ]}
+          />
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function AgentPage({ id }: { id: string }) {
+  useDocumentTitle('Agent · Switchboard');
+  const load = useLoad(() => jobsApi.agent(id), id);
+  // Kept here: the form starts afresh from each saved agent, and "Saved" must outlive it.
+  const [saved, setSaved] = useState(false);
+  const onSaved = async () => {
+    setSaved(true);
+    await load.reload();
+  };
+  return (
+    <>
+      <BackTo to="/agents" label="All agents" />
+      <Loaded load={load} what="the agent">
+        {({ agent }) => <AgentForm key={agent.updatedAt} agent={agent} saved={saved} setSaved={setSaved} onSaved={onSaved} />}
+      </Loaded>
+    </>
+  );
+}
+
+/** What each auth type's secret is made of, as the Agent API's authConfig names it. */
+const SECRET_FIELDS: Record<AgentTool['authType'], { key: string; label: string; secret: boolean }[]> = {
+  none: [],
+  basic: [
+    { key: 'username', label: 'Username', secret: false },
+    { key: 'password', label: 'Password', secret: true },
+  ],
+  apikey: [
+    { key: 'headerName', label: 'Header name', secret: false },
+    { key: 'apiKey', label: 'API key', secret: true },
+  ],
+  bearer: [{ key: 'token', label: 'Token', secret: true }],
+};
+
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+/** The form's fields as text, from the agent as read. */
+const formOf = (agent: Agent) => ({
+  name: agent.name,
+  systemPrompt: agent.systemPrompt,
+  model: agent.model ?? '',
+  outcomes: agent.outcomes.join(', '),
+  messageWebhookUrl: agent.messageWebhookUrl ?? '',
+  handoffEnabled: agent.handoffEnabled,
+  handoffRoster: json(agent.handoffRoster),
+  tools: json(agent.tools),
+});
+
+function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: boolean; setSaved(saved: boolean): void; onSaved(): Promise<void> }) {
+  const { user } = useSignedIn();
+  const readOnly = user.role === 'viewer';
+  const [original] = useState(() => formOf(agent));
+  const [form, setForm] = useState(original);
+  const [secrets, setSecrets] = useState<Record<string, Record<string, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const set = (key: keyof typeof form) => (value: string | boolean) => setForm((f) => ({ ...f, [key]: value }));
+
+  /** Only the fields the user changed, as `switchboard admin agent update` sends only its flags. */
+  const change = (): AgentChange => {
+    const out: AgentChange = {};
+    const changed = (key: keyof typeof form) => form[key] !== original[key];
+    if (changed('name')) out.name = form.name;
+    if (changed('systemPrompt')) out.systemPrompt = form.systemPrompt;
+    if (changed('model')) out.model = form.model.trim() || null;
+    if (changed('outcomes')) out.outcomes = form.outcomes.split(',').map((o) => o.trim()).filter(Boolean);
+    // '' clears it, as the CLI's flag does.
+    if (changed('messageWebhookUrl')) out.messageWebhookUrl = form.messageWebhookUrl.trim();
+    if (changed('handoffEnabled')) out.handoffEnabled = form.handoffEnabled;
+    if (changed('handoffRoster')) out.handoffRoster = JSON.parse(form.handoffRoster);
+    const withSecrets = (JSON.parse(form.tools) as AgentTool[]).map((t) => {
+      const given = secrets[t.name];
+      return given && Object.values(given).some(Boolean) ? { ...t, authConfig: given } : t;
+    });
+    if (changed('tools') || withSecrets.some((t) => 'authConfig' in t)) out.tools = withSecrets;
+    return out;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      const body = change();
+      await jobsApi.updateAgent(agent.id, body);
+      await onSaved();
+    } catch (err) {
+      setError(err instanceof SyntaxError ? `Tools and handoff roster must be JSON: ${err.message}` : (err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let tools: AgentTool[] = [];
+  try {
+    tools = JSON.parse(form.tools);
+  } catch {
+    // Shown as an error when saving.
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby="agent-title">
+      <Stack>
+        <Title order={1} my="md" id="agent-title">
+          {agent.name}
+        </Title>
+        {error && (
+          <Alert role="alert" color="red">
+            {error}
+          </Alert>
+        )}
+        {saved && (
+          <Alert role="status" color="green">
+            Saved
+          </Alert>
+        )}
+        <TextInput label="Name" value={form.name} onChange={(e) => set('name')(e.currentTarget.value)} readOnly={readOnly} />
+        <Textarea label="System prompt" value={form.systemPrompt} onChange={(e) => set('systemPrompt')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={4} maxRows={16} />
+        <TextInput label="Model (empty: the deployment's default)" value={form.model} onChange={(e) => set('model')(e.currentTarget.value)} readOnly={readOnly} />
+        <TextInput label="Outcomes (comma-separated)" value={form.outcomes} onChange={(e) => set('outcomes')(e.currentTarget.value)} readOnly={readOnly} />
+        <TextInput label="Message webhook URL (empty: the account's)" value={form.messageWebhookUrl} onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)} readOnly={readOnly} />
+        <Switch label="Handoff enabled" checked={form.handoffEnabled} onChange={(e) => set('handoffEnabled')(e.currentTarget.checked)} disabled={readOnly} />
+        <Textarea label="Handoff roster (JSON)" value={form.handoffRoster} onChange={(e) => set('handoffRoster')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={2} ff="monospace" />
+        <Textarea label="Tools (JSON, without secrets)" value={form.tools} onChange={(e) => set('tools')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={3} maxRows={20} ff="monospace" />
+        {!readOnly &&
+          tools
+            .filter((t) => SECRET_FIELDS[t.authType]?.length)
+            .map((t) => (
+              <Card key={t.name} withBorder padding="sm">
+                <Fieldset legend={`Secret of ${t.name}`} variant="unstyled">
+                  <Text size="sm" mb="xs">
+                    Stored and never shown. Fill these in only to set or replace it.
+                  </Text>
+                  <Group grow align="flex-start">
+                    {SECRET_FIELDS[t.authType].map((f) => {
+                      const Input = f.secret ? PasswordInput : TextInput;
+                      return (
+                        <Input
+                          key={f.key}
+                          label={`${f.label} of ${t.name}`}
+                          autoComplete="off"
+                          value={secrets[t.name]?.[f.key] ?? ''}
+                          onChange={(e) => setSecrets((s) => ({ ...s, [t.name]: { ...s[t.name], [f.key]: e.currentTarget.value } }))}
+                        />
+                      );
+                    })}
+                  </Group>
+                </Fieldset>
+              </Card>
+            ))}
+        {!readOnly && (
+          <Group>
+            <Button type="submit" loading={busy}>
+              Save agent
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+export const Agents = listOrItem(AgentList, AgentPage);

@@ -1,0 +1,192 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import type { Client, TestApp } from '../support/app.js';
+import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
+import { PASSWORD, signedInUser } from '../support/console.js';
+import { parkedJob, startJobsApp } from '../support/triggers.js';
+
+describe('The console jobs, conversations and agents pages', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let client: Client;
+  let agentId: string;
+  let tenantId: string;
+  let watched: WatchedPage;
+  /** The bodies of every /console/api answer the page received, in order. */
+  let answers: string[];
+  before(async () => {
+    app = await startJobsApp({ controllers: true });
+    browser = await launchBrowser();
+    ({ client, agentId, tenantId } = await app.company());
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+  beforeEach(async () => {
+    watched = await openPage(browser);
+    answers = [];
+    watched.page.on('response', async (res) => {
+      if (new URL(res.url()).pathname.startsWith('/console/api/')) answers.push(await res.text().catch(() => ''));
+    });
+  });
+  afterEach(async () => {
+    expect(refusedByCsp(watched.errors)).to.deep.equal([]);
+    await watched.close();
+  });
+
+  /** A user of `role` signed in through the sign-in page. */
+  async function signIn(role: 'owner' | 'member' | 'viewer' = 'member'): Promise<Page> {
+    const { email } = await signedInUser(app, tenantId, role);
+    const { page } = watched;
+    await page.goto(`${app.url}/sign-in`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    return page;
+  }
+
+  const parked = (task: string) => parkedJob(app, client, agentId, task);
+
+  /** Opens the job from the list of jobs waiting for a human, through the navigation. */
+  async function openWaitingJob(page: Page, task: string): Promise<void> {
+    await page.getByRole('link', { name: 'Jobs' }).click();
+    await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+    await page.getByLabel('Status').selectOption('waiting_for_reply');
+    await page.getByRole('link', { name: task }).click();
+    await page.getByRole('heading', { name: 'Waiting for a human' }).waitFor();
+  }
+
+  it('lists a job waiting for a human, and a reply typed on its page resumes it there, the model seeing the reply', async () => {
+    const job = await parked('Ship order A-17 by reply');
+    const page = await signIn('member');
+    await openWaitingJob(page, 'Ship order A-17 by reply');
+    expect(await page.getByText('Which warehouse should ship order A-17?').first().isVisible()).to.equal(true);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'job-waiting');
+
+    app.model.reply({ content: 'Shipping from Berlin' });
+    const before = app.model.requests.length;
+    await page.getByLabel('Your answer').fill('Use the Berlin warehouse');
+    await page.getByRole('button', { name: 'Reply' }).click();
+    // The page polls the job: it reaches Succeeded without a reload.
+    await page.getByText('Succeeded').first().waitFor();
+    await page.getByText('Shipping from Berlin').first().waitFor();
+    expect((app.model.requests[before] as any).messages).to.deep.include({ role: 'system', content: 'HUMAN REPLY (provided): Use the Berlin warehouse' });
+    expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body.status).to.equal('succeeded');
+    await screenshots(page, 'job-succeeded');
+
+    await page.getByRole('link', { name: 'All jobs' }).click();
+    await page.getByRole('link', { name: 'Ship order A-17 by reply' }).waitFor();
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'jobs');
+  });
+
+  for (const [button, decision] of [
+    ['Approve', 'approved'],
+    ['Reject', 'rejected'],
+  ] as const) {
+    it(`${button.toLowerCase()}s a waiting job from its page`, async () => {
+      const job = await parked(`Ship order to ${decision}`);
+      const page = await signIn('owner');
+      await openWaitingJob(page, `Ship order to ${decision}`);
+      app.model.reply({ content: `Done after ${decision}` });
+      const before = app.model.requests.length;
+      await page.getByRole('button', { name: button }).click();
+      await page.getByText(`Done after ${decision}`).first().waitFor();
+      expect((app.model.requests[before] as any).messages).to.deep.include({ role: 'system', content: `HUMAN REPLY (${decision}):` });
+      expect((await client.get(`/api/v1/jobs/${job.triggerId}`)).body.humanReply).to.include({ decision });
+    });
+  }
+
+  it('cancels a waiting job', async () => {
+    const job = await parked('Ship order to cancel');
+    const page = await signIn('member');
+    await openWaitingJob(page, 'Ship order to cancel');
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await page.getByText('Cancelled').first().waitFor();
+    expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body.status).to.equal('cancelled');
+  });
+
+  it('shows a viewer the job, conversation and agent with no action, and another account\'s ids as errors', async () => {
+    const job = await parked('Ship order seen by a viewer');
+    const other = await app.company();
+    const page = await signIn('viewer');
+    await openWaitingJob(page, 'Ship order seen by a viewer');
+    for (const name of ['Reply', 'Approve', 'Reject', 'Cancel job']) expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+    await page.goto(`${app.url}/conversations?id=${job.conversationId}`);
+    await page.getByRole('heading', { name: 'Conversation' }).waitFor();
+    await page.getByText('Calls request_human_input').first().waitFor();
+    expect(await page.getByRole('textbox', { name: /^Manual message/ }).count()).to.equal(0);
+    await page.goto(`${app.url}/agents?id=${agentId}`);
+    await page.getByLabel('System prompt').waitFor();
+    expect(await page.getByRole('button', { name: 'Save agent' }).count()).to.equal(0);
+    expect(await page.getByLabel('System prompt').getAttribute('readonly')).to.not.equal(null);
+
+    for (const path of [`/jobs?id=${other.agentId}`, `/agents?id=${other.agentId}`, `/conversations?id=${other.agentId}`]) {
+      await page.goto(`${app.url}${path}`);
+      await page.getByRole('alert').filter({ hasText: /Unknown/ }).waitFor();
+    }
+  });
+
+  it('lists conversations and adds a manual message under the signed-in name', async () => {
+    const job = await parked('Ship order with a note');
+    const page = await signIn('member');
+    const session = await page.evaluate(async () => (await fetch('/console/api/session')).json());
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    await page.getByRole('link', { name: job.conversationId }).click();
+    await page.getByText('Calls request_human_input').first().waitFor();
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await page.getByRole('textbox', { name: /^Manual message/ }).fill('Stock checked by hand');
+    await page.getByRole('button', { name: 'Add message' }).click();
+    await page.getByRole('list', { name: 'Messages' }).getByText('Stock checked by hand').waitFor();
+    const transcript = (await client.get(`/api/v1/conversations/${job.conversationId}`)).body.messages;
+    const added = transcript.find((m: any) => m.role === 'admin' && m.content === 'Stock checked by hand');
+    expect(added?.metadata).to.include({ username: session.user.name, source: 'manual' });
+    await screenshots(page, 'conversation');
+    await page.getByRole('link', { name: 'All conversations' }).click();
+    await page.getByRole('link', { name: job.conversationId }).waitFor();
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'conversations');
+  });
+
+  it("edits an agent's prompt and sets a tool's secret, which never comes back to the browser", async () => {
+    const secret = 'sk-crm-browser-secret-42';
+    const page = await signIn('member');
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    // Away from the navigation link it clicked, so its hover colours are not what axe measures.
+    await page.mouse.move(0, 0);
+    await page.locator(`a[href="/agents?id=${agentId}"]`).waitFor();
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'agents');
+    await page.locator(`a[href="/agents?id=${agentId}"]`).click();
+    await page.getByLabel('System prompt').waitFor();
+
+    await page.getByLabel('System prompt').fill('You ship orders from Berlin.');
+    const tool = { name: 'crm', description: 'Looks up the customer', url: 'https://crm.example.com/customers', method: 'GET', authType: 'bearer', parameters: [] };
+    await page.getByLabel('Tools (JSON, without secrets)').fill(JSON.stringify([tool]));
+    await page.getByLabel('Token of crm').fill(secret);
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'agent');
+
+    // Saved again without touching the secret: it is kept; and a reload never shows it.
+    await page.getByLabel('System prompt').fill('You ship orders from Hamburg.');
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await page.reload();
+    await page.getByLabel('System prompt').waitFor();
+    expect(await page.getByLabel('System prompt').inputValue()).to.equal('You ship orders from Hamburg.');
+    expect(await page.getByLabel('Token of crm').inputValue()).to.equal('');
+
+    expect(answers.length).to.be.greaterThan(3);
+    expect(answers.filter((a) => a.includes(secret) || a.includes('sealedAuth'))).to.deep.equal([]);
+    const stored = await app.runtime.ctx.db('agents').where({ id: agentId }).first();
+    const { openAuth } = await import('../../pkg/tools/custom-tools.js');
+    expect(openAuth(stored.tools[0], app.runtime.ctx.secrets)).to.deep.equal({ token: secret });
+    expect(stored.system_prompt).to.equal('You ship orders from Hamburg.');
+  });
+});
