@@ -9,6 +9,7 @@ import { voiceErrorHandler } from '../voice/errors.js';
 import { refuseUnstorableText } from '../voice/unstorable-text.js';
 import { refuseCrossSite } from './session.js';
 import { signInLinkRouter, signInRouter } from './sign-in.js';
+import { usageRouter } from './usage.js';
 import { usersRouter } from './users.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -32,6 +33,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(refuseUnstorableText);
   api.use(signInRouter(ctx, deps));
   api.use(usersRouter(ctx));
+  api.use(usageRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });
