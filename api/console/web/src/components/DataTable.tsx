@@ -1,6 +1,6 @@
 // A table of rows with a caption and named columns, scrolling sideways on a narrow screen.
 import type { ReactNode } from 'react';
-import { Table, Text } from '@mantine/core';
+import { Box, Table, Text } from '@mantine/core';
 
 export interface Column<R> {
   label: string;
@@ -11,9 +11,10 @@ export interface Column<R> {
 export function DataTable<R>({ caption, columns, rows, rowKey, empty = 'Nothing yet.' }: { caption: string; columns: Column<R>[]; rows: R[]; rowKey: (row: R, i: number) => string; empty?: string }) {
   if (!rows.length) return <Text c="dimmed">{empty}</Text>;
   return (
-    <Table.ScrollContainer minWidth={320}>
+    // Focusable so a keyboard can scroll a table wider than the screen.
+    <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption}>
       <Table striped>
-        <Table.Caption>{caption}</Table.Caption>
+        <Table.Caption c="var(--mantine-color-text)">{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (
@@ -35,6 +36,6 @@ export function DataTable<R>({ caption, columns, rows, rowKey, empty = 'Nothing 
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </Box>
   );
 }

@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { updateTenant } from '../../pkg/store/tenants.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
+import { PASSWORD, signedInUser } from '../support/console.js';
+
+describe('The console Overview and Usage pages', () => {
+  let app: TestApp;
+  let browser: Browser;
+  let watched: WatchedPage;
+  before(async () => {
+    app = await startTestApp();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+  beforeEach(async () => {
+    watched = await openPage(browser);
+  });
+  afterEach(async () => {
+    expect(refusedByCsp(watched.errors)).to.deep.equal([]);
+    await watched.close();
+  });
+
+  const N = 4;
+  const M = 2;
+
+  /** An account whose API key made N reads and placed M calls today, and a viewer of it signed in to the page. */
+  async function busyAccountSignedIn() {
+    const company = await app.company();
+    await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'] });
+    for (let i = 0; i < N; i++) expect((await company.client.get(`/v1/tenants/${company.tenantId}/api-keys`)).status).to.equal(200);
+    for (let i = 0; i < M; i++) {
+      const placed = await company.client.post('/v1/calls', { to: `+1202555011${i}`, task: 'Confirm the delivery' });
+      expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    }
+    const { email } = await signedInUser(app, company.tenantId, 'viewer');
+    const { page } = watched;
+    await page.goto(`${app.url}/sign-in`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    return company;
+  }
+
+  it("shows the requests and calls the account's key made, its limits and its jobs, with tables behind the charts", async () => {
+    await busyAccountSignedIn();
+    const { page } = watched;
+    await page.getByTestId('requests-total').waitFor();
+    expect(await page.getByTestId('requests-total').textContent()).to.equal(`${N + M} in the last 30 days`);
+    expect(await page.getByTestId('calls_placed-total').textContent()).to.equal(`${M} in the last 30 days`);
+    expect(await page.getByTestId('credits_used-total').textContent()).to.equal('0 in the last 30 days');
+    expect(await page.getByLabel('Requests per minute: 300').count()).to.equal(1);
+    expect(await page.getByLabel('Calls per minute: 30').count()).to.equal(1);
+
+    await page.getByText('Calls placed as a table').click();
+    const today = new Date().toISOString().slice(0, 10);
+    const table = page.getByRole('table', { name: 'Calls placed by day (UTC)' });
+    expect(await table.getByRole('row').allTextContents()).to.deep.equal(['DayCalls placed', `${today}${M}`]);
+    expect(await page.getByRole('table', { name: /jobs in each status/ }).getByRole('row').count()).to.equal(9);
+
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'overview-usage');
+  });
+
+  it('downloads the usage report it shows as CSV, with the same rows', async () => {
+    await busyAccountSignedIn();
+    const { page } = watched;
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    const table = page.getByRole('table', { name: /^Usage from/ });
+    await table.waitFor();
+    expect(await table.getByRole('row').allTextContents()).to.deep.equal(['DayRequestsOver the limitCalls placed', `${today}${N + M}0${M}`]);
+
+    await page.getByLabel('Channel').check();
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('columnheader', { name: 'Channel' }).waitFor();
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'usage');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /Download CSV/ }).click()]);
+    expect(download.suggestedFilename()).to.equal('api-usage.csv');
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv).to.equal(`day,channel,requests,requests_over_limit,calls_placed\r\n${today},api,${N + M},0,${M}\r\n`);
+  });
+
+  it('shows an error with a way to try again when the report is refused', async () => {
+    await busyAccountSignedIn();
+    const { page } = watched;
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByLabel('From', { exact: true }).fill('2030-02-01');
+    await page.getByLabel('To', { exact: true }).fill('2030-01-01');
+    await page.getByRole('button', { name: 'Show' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).to.include('Could not load the usage report').and.include('must not be after to');
+  });
+});
