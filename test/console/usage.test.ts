@@ -94,8 +94,8 @@ describe('The console Overview and Usage pages', () => {
     await busyAccountSignedIn();
     const { page } = watched;
     await page.getByRole('link', { name: 'Usage' }).click();
-    await page.getByLabel('From', { exact: true }).fill('2030-02-01');
-    await page.getByLabel('To', { exact: true }).fill('2030-01-01');
+    await page.getByRole('textbox', { name: /^From/ }).fill('2030-02-01');
+    await page.getByRole('textbox', { name: /^To/ }).fill('2030-01-01');
     await page.getByRole('button', { name: 'Show' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
