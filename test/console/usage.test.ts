@@ -58,6 +58,9 @@ describe('The console Overview and Usage pages', () => {
     expect(await page.getByLabel('Requests per minute: 300').count()).to.equal(1);
     expect(await page.getByLabel('Calls per minute: 30').count()).to.equal(1);
 
+    // Today's bar is drawn in the requests and calls charts, none in the credits one.
+    expect(await page.locator('section[aria-labelledby="chart-calls_placed"] .recharts-bar-rectangle path').count()).to.equal(1);
+    expect(await page.locator('section[aria-labelledby="chart-credits_used"] .recharts-bar-rectangle path').count()).to.equal(0);
     await page.getByText('Calls placed as a table').click();
     const today = new Date().toISOString().slice(0, 10);
     const table = page.getByRole('table', { name: 'Calls placed by day (UTC)' });

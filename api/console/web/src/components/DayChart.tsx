@@ -21,7 +21,7 @@ export function DayChart<K extends string>({ title, days, field }: { title: stri
             <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} fontSize={11} />
             <YAxis allowDecimals={false} width={40} fontSize={11} />
             <Tooltip />
-            <Bar dataKey={field} name={title} fill="var(--mantine-color-blue-7)" />
+            <Bar dataKey={field} name={title} fill="#1864ab" isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
       </div>
