@@ -56,7 +56,7 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   for (const [width, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
     const path = join(SCREENSHOTS, `${name}-${width}.png`);
-    await page.screenshot({ path, fullPage: true });
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
     written.push(path);
   }
   await page.setViewportSize(WIDTHS.laptop);
