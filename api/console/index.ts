@@ -10,6 +10,7 @@ import { refuseUnstorableText } from '../voice/unstorable-text.js';
 import { refuseCrossSite } from './session.js';
 import { signInLinkRouter, signInRouter } from './sign-in.js';
 import { usageRouter } from './usage.js';
+import { numbersRouter } from './numbers.js';
 import { usersRouter } from './users.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -34,6 +35,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(signInRouter(ctx, deps));
   api.use(usersRouter(ctx));
   api.use(usageRouter(ctx));
+  api.use(numbersRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });
