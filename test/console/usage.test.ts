@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { updateTenant } from '../../pkg/store/tenants.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
-import { PASSWORD, signedInUser } from '../support/console.js';
+import { signInOnPage } from '../support/console-page.js';
 
 describe('The console Overview and Usage pages', () => {
   let app: TestApp;
@@ -38,13 +38,7 @@ describe('The console Overview and Usage pages', () => {
       const placed = await company.client.post('/v1/calls', { to: `+1202555011${i}`, task: 'Confirm the delivery' });
       expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     }
-    const { email } = await signedInUser(app, company.tenantId, 'viewer');
-    const { page } = watched;
-    await page.goto(`${app.url}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signInOnPage(watched.page, app, company.tenantId, 'viewer');
     return company;
   }
 

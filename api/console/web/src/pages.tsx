@@ -2,6 +2,7 @@
 import type { ComponentType } from 'react';
 import { Overview } from './pages/Overview';
 import { Usage } from './pages/Usage';
+import { Numbers } from './pages/Numbers';
 
 export interface Page {
   path: string;
@@ -12,4 +13,5 @@ export interface Page {
 export const PAGES: Page[] = [
   { path: '/', label: 'Overview', Page: Overview },
   { path: '/usage', label: 'Usage', Page: Usage },
+  { path: '/numbers', label: 'Numbers', Page: Numbers },
 ];
