@@ -54,7 +54,8 @@ describe('The console Numbers page', () => {
 
     await dialog.getByLabel('Routing').fill('{"type": "transfer"}');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.getByRole('alert').getByText('invalid', { exact: false }).or(dialog.getByRole('alert').getByText('routing', { exact: false })).first().waitFor();
+    // The Voice API's 422 for a transfer with nowhere to go, as it words it.
+    await dialog.getByRole('alert').getByText(/^routing\.to: /).waitFor();
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'numbers-edit');
 
