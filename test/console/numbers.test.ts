@@ -1,45 +1,26 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
-import { signInOnPage } from '../support/console-page.js';
+import { accessibilityViolations, screenshots } from '../support/browser.js';
+import { consolePageHooks, signInOnPage } from '../support/console-page.js';
 
 describe('The console Numbers page', () => {
-  let app: TestApp;
-  let browser: Browser;
-  let watched: WatchedPage;
-  before(async () => {
-    app = await startTestApp();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-  beforeEach(async () => {
-    watched = await openPage(browser);
-  });
-  afterEach(async () => {
-    expect(refusedByCsp(watched.errors)).to.deep.equal([]);
-    await watched.close();
-  });
+  const suite = consolePageHooks();
 
   let made = 0;
   /** An account with one number, and a user of `role` on its Numbers page. */
   async function numbersPage(role: 'member' | 'viewer') {
     const number = `+12025550${String(++made).padStart(3, '0')}`;
-    const company = await app.company({ numbers: [number] });
-    await signInOnPage(watched.page, app, company.tenantId, role);
-    await watched.page.getByRole('link', { name: 'Numbers' }).click();
+    const company = await suite.app.company({ numbers: [number] });
+    await signInOnPage(suite.watched.page, suite.app, company.tenantId, role);
+    await suite.watched.page.getByRole('link', { name: 'Numbers' }).click();
     // Off the link: axe would judge its hover colours (Layout's), not this page.
-    await watched.page.mouse.move(700, 700);
-    await watched.page.getByRole('heading', { name: 'Numbers and routing' }).waitFor();
-    await watched.page.getByRole('cell', { name: `${number} (default)` }).waitFor();
+    await suite.watched.page.mouse.move(700, 700);
+    await suite.watched.page.getByRole('heading', { name: 'Numbers and routing' }).waitFor();
+    await suite.watched.page.getByRole('cell', { name: `${number} (default)` }).waitFor();
     return { ...company, number };
   }
 
   it("lets a member name and route a number, which the Voice API then reads", async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     const { client, number } = await numbersPage('member');
     expect(await page.getByRole('row').nth(1).textContent()).to.include('not answered');
     expect(await accessibilityViolations(page)).to.deep.equal([]);
@@ -68,7 +49,7 @@ describe('The console Numbers page', () => {
   });
 
   it('shows a viewer the numbers with no way to change them', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     await numbersPage('viewer');
     expect(await page.getByRole('button', { name: /^Edit/ }).count()).to.equal(0);
     expect(await page.getByRole('columnheader').allTextContents()).to.deep.equal(['Number', 'Name', 'Routing']);

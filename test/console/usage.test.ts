@@ -1,50 +1,31 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
 import { updateTenant } from '../../pkg/store/tenants.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
-import { signInOnPage } from '../support/console-page.js';
+import { accessibilityViolations, screenshots } from '../support/browser.js';
+import { consolePageHooks, signInOnPage } from '../support/console-page.js';
 
 describe('The console Overview and Usage pages', () => {
-  let app: TestApp;
-  let browser: Browser;
-  let watched: WatchedPage;
-  before(async () => {
-    app = await startTestApp();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-  beforeEach(async () => {
-    watched = await openPage(browser);
-  });
-  afterEach(async () => {
-    expect(refusedByCsp(watched.errors)).to.deep.equal([]);
-    await watched.close();
-  });
+  const suite = consolePageHooks();
 
   const N = 4;
   const M = 2;
 
   /** An account whose API key made N reads and placed M calls today, and a viewer of it signed in to the page. */
   async function busyAccountSignedIn() {
-    const company = await app.company();
-    await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'] });
+    const company = await suite.app.company();
+    await updateTenant(suite.app.runtime.ctx, company.tenantId, { features: ['voice_api'] });
     for (let i = 0; i < N; i++) expect((await company.client.get(`/v1/tenants/${company.tenantId}/api-keys`)).status).to.equal(200);
     for (let i = 0; i < M; i++) {
       const placed = await company.client.post('/v1/calls', { to: `+1202555011${i}`, task: 'Confirm the delivery' });
       expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     }
-    await signInOnPage(watched.page, app, company.tenantId, 'viewer');
+    await signInOnPage(suite.watched.page, suite.app, company.tenantId, 'viewer');
     return company;
   }
 
   it("shows the requests and calls the account's key made, its limits and its jobs, with tables behind the charts", async () => {
     await busyAccountSignedIn();
-    const { page } = watched;
+    const { page } = suite.watched;
     await page.getByTestId('requests-total').waitFor();
     expect(await page.getByTestId('requests-total').textContent()).to.equal(`${N + M} in the last 30 days`);
     expect(await page.getByTestId('calls_placed-total').textContent()).to.equal(`${M} in the last 30 days`);
@@ -67,7 +48,7 @@ describe('The console Overview and Usage pages', () => {
 
   it('downloads the usage report it shows as CSV, with the same rows', async () => {
     await busyAccountSignedIn();
-    const { page } = watched;
+    const { page } = suite.watched;
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
     const today = new Date().toISOString().slice(0, 10);
@@ -89,7 +70,7 @@ describe('The console Overview and Usage pages', () => {
 
   it('shows an error with a way to try again when the report is refused', async () => {
     await busyAccountSignedIn();
-    const { page } = watched;
+    const { page } = suite.watched;
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('textbox', { name: /^From/ }).fill('2030-02-01');
     await page.getByRole('textbox', { name: /^To/ }).fill('2030-01-01');
