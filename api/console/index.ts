@@ -10,6 +10,8 @@ import { refuseUnstorableText } from '../voice/unstorable-text.js';
 import { callsRouter } from './calls.js';
 import { refuseCrossSite } from './session.js';
 import { signInLinkRouter, signInRouter } from './sign-in.js';
+import { usageRouter } from './usage.js';
+import { numbersRouter } from './numbers.js';
 import { usersRouter } from './users.js';
 import { accessRouter } from './access.js';
 import { agentsRouter } from './agents.js';
@@ -40,6 +42,8 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(callsRouter(ctx));
   api.use(accessRouter(ctx));
   api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
+  api.use(usageRouter(ctx));
+  api.use(numbersRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

@@ -8,7 +8,7 @@ import { configureNumber } from '../../pkg/voice/routing/configure.js';
 import { principalOf } from '../http/authentication.js';
 import { parseNumberPatch } from './number-schemas.js';
 
-const numberView = (n: PhoneNumber) => ({
+export const numberView = (n: PhoneNumber) => ({
   number: n.number,
   name: n.name,
   default: n.isDefault,
@@ -18,7 +18,7 @@ const numberView = (n: PhoneNumber) => ({
 });
 
 /** The path's number in E.164; one that is no number is no number of the account. */
-function pathNumber(req: Request, country: string): string {
+export function pathNumber(req: Request, country: string): string {
   const number = toE164(String(req.params.e164), country);
   if (!number) throw new NotFound(`No number ${req.params.e164} on this account`);
   return number;

@@ -71,3 +71,14 @@ export function checkCanSpend(tenant: Tenant, total: number): void {
     throw new PaymentRequired('Insufficient AI credits', { minCredits: tenant.minCredits, totalBalance: total });
   }
 }
+
+/** Credits a company's turns spent on each UTC day from `from` to `to` (YYYY-MM-DD, both included); days with none are left out. */
+export async function creditsUsedByDay(ctx: Pick<Ctx, 'db'>, tenantId: string, from: string, to: string): Promise<{ day: string; credits_used: number }[]> {
+  const rows: { day: string; used: string }[] = await ctx.db('credit_ledger')
+    .where({ tenant_id: tenantId, reference_type: 'api' })
+    .whereRaw(`(created_at at time zone 'UTC')::date between ? and ?`, [from, to])
+    .groupByRaw('1')
+    .orderByRaw('1')
+    .select(ctx.db.raw(`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day`), ctx.db.raw('-sum(amount) as used'));
+  return rows.map((r) => ({ day: r.day, credits_used: Number(r.used) }));
+}

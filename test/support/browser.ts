@@ -62,7 +62,7 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
       Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))),
     );
     const path = join(SCREENSHOTS, `${name}-${width}.png`);
-    await page.screenshot({ path, fullPage: true });
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
     written.push(path);
   }
   await page.setViewportSize(WIDTHS.laptop);

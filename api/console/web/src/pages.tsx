@@ -12,6 +12,8 @@ import { Audit } from './pages/Audit';
 import { Agents } from './pages/Agents';
 import { Conversations } from './pages/Conversations';
 import { Jobs } from './pages/Jobs';
+import { Usage } from './pages/Usage';
+import { Numbers } from './pages/Numbers';
 
 export interface Page {
   path: string;
@@ -28,6 +30,8 @@ export const PAGES: Page[] = [
   { path: '/jobs', label: 'Jobs', Page: Jobs },
   { path: '/conversations', label: 'Conversations', Page: Conversations },
   { path: '/agents', label: 'Agents', Page: Agents },
+  { path: '/numbers', label: 'Numbers', Page: Numbers },
+  { path: '/usage', label: 'Usage', Page: Usage },
   { path: '/api-keys', label: 'API keys', Page: ApiKeys },
   { path: '/webhooks', label: 'Webhooks', Page: Webhooks },
   { path: '/do-not-call', label: 'Do-not-call list', Page: DoNotCall },

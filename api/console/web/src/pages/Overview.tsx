@@ -1,33 +1,108 @@
-import { Card, SimpleGrid, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Card, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useSignedIn } from '../session';
+import { usageApi, type Overview as OverviewData } from '../api/usage';
+import { DataTable } from '../components/DataTable';
+import { DayChart } from '../components/DayChart';
+import { Loaded, useLoad } from '../components/Loading';
 
 export function Overview() {
   useDocumentTitle('Overview · Switchboard');
   const { user, account } = useSignedIn();
+  const { loaded, reload } = useLoad(usageApi.overview, []);
   return (
     <>
       <Title order={1} mb="md">
         Overview
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Card withBorder component="section" aria-labelledby="overview-account">
-          <Title order={2} size="h4" id="overview-account">
-            Account
-          </Title>
-          <Text fw={600}>{account.name}</Text>
-          <Text size="sm">{account.id}</Text>
-        </Card>
-        <Card withBorder component="section" aria-labelledby="overview-user">
-          <Title order={2} size="h4" id="overview-user">
-            Signed in as
-          </Title>
-          <Text fw={600}>{user.name}</Text>
-          <Text size="sm">
-            {user.email} · {user.role}
-          </Text>
-        </Card>
-      </SimpleGrid>
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Card withBorder component="section" aria-labelledby="overview-account">
+            <Title order={2} size="h4" id="overview-account">
+              Account
+            </Title>
+            <Text fw={600}>{account.name}</Text>
+            <Text size="sm">{account.id}</Text>
+          </Card>
+          <Card withBorder component="section" aria-labelledby="overview-user">
+            <Title order={2} size="h4" id="overview-user">
+              Signed in as
+            </Title>
+            <Text fw={600}>{user.name}</Text>
+            <Text size="sm">
+              {user.email} · {user.role}
+            </Text>
+          </Card>
+        </SimpleGrid>
+        <Loaded loaded={loaded} reload={reload} label="usage">
+          {(data) => <UsageAndLimits data={data} />}
+        </Loaded>
+      </Stack>
     </>
+  );
+}
+
+function UsageAndLimits({ data }: { data: OverviewData }) {
+  const { limits } = data;
+  const pending = limits.max_pending_jobs;
+  return (
+    <>
+      <section aria-labelledby="overview-limits">
+        <Title order={2} size="h4" id="overview-limits" mb="xs">
+          Limits
+        </Title>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
+          <Limit label="Requests per minute" value={limits.requests_per_minute} note="per API key" />
+          <Limit label="Concurrent calls" value={limits.max_concurrent_calls} note="calls live at once" />
+          <Limit label="Calls per minute" value={limits.calls_per_minute} note="placed through the API and MCP" />
+          <Limit label="Pending jobs per conversation" value={pending.limit} note={`busiest conversation now: ${pending.most_pending_in_one_conversation}`}>
+            <Progress value={(100 * pending.most_pending_in_one_conversation) / pending.limit} aria-label="Pending jobs of the busiest conversation, of its cap" />
+          </Limit>
+          <Limit
+            label="Credits balance"
+            value={limits.credits.balance}
+            note={limits.credits.billing === 'payg' ? 'pay as you go' : `turns stop below ${limits.credits.min_credits.toLocaleString('en')}`}
+          />
+        </SimpleGrid>
+      </section>
+      <section aria-labelledby="overview-usage">
+        <Title order={2} size="h4" id="overview-usage" mb="xs">
+          Usage, {data.from} to {data.to}
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 3 }}>
+          <DayChart title="Requests" days={data.days} field="requests" />
+          <DayChart title="Calls placed" days={data.days} field="calls_placed" />
+          <DayChart title="Credits used" days={data.days} field="credits_used" />
+        </SimpleGrid>
+      </section>
+      <section aria-labelledby="overview-jobs">
+        <Title order={2} size="h4" id="overview-jobs" mb="xs">
+          Jobs by status
+        </Title>
+        <DataTable
+          caption="The account's jobs in each status now"
+          rows={Object.entries(data.jobs_by_status)}
+          rowKey={([status]) => status}
+          columns={[
+            { label: 'Status', cell: ([status]) => status.replaceAll('_', ' ') },
+            { label: 'Jobs', cell: ([, n]) => n.toLocaleString('en'), numeric: true },
+          ]}
+        />
+      </section>
+    </>
+  );
+}
+
+function Limit({ label, value, note, children }: { label: string; value: number; note: string; children?: ReactNode }) {
+  return (
+    <Card withBorder>
+      <Text size="sm">{label}</Text>
+      <Text fw={700} size="xl" aria-label={`${label}: ${value.toLocaleString('en')}`}>
+        {value.toLocaleString('en')}
+      </Text>
+      <Text size="xs">{note}</Text>
+      {children}
+    </Card>
   );
 }

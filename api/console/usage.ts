@@ -1,0 +1,57 @@
+// The account's usage and limits for the console's Overview and Usage pages: the Voice API's usage
+// reports (same query, same rows, same CSV), the credits its turns spent, its jobs and its limits.
+import { Router } from 'express';
+import type { Ctx } from '../../pkg/context.js';
+import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
+import { usageReport } from '../../pkg/metering/report.js';
+import { balance, creditsUsedByDay } from '../../pkg/store/credits.js';
+import { getTenant } from '../../pkg/store/tenants.js';
+import { jobsByStatus } from '../../pkg/store/triggers/count-by-status.js';
+import { reportFor, sendUsageCsv } from '../voice/reports.js';
+import { principalOf, requireSession } from './session.js';
+
+export function usageRouter(ctx: Ctx): Router {
+  const r = Router();
+
+  r.get('/usage', requireSession(ctx), async (req, res) => {
+    res.json(await reportFor(ctx, principalOf(req).tenantId, req.query));
+  });
+
+  r.get('/usage.csv', requireSession(ctx), async (req, res) => {
+    sendUsageCsv(res, await reportFor(ctx, principalOf(req).tenantId, req.query));
+  });
+
+  r.get('/overview', requireSession(ctx), async (req, res) => {
+    const { tenantId } = principalOf(req);
+    const [tenant, usage, credits, jobs] = await Promise.all([
+      getTenant(ctx, tenantId),
+      usageReport(ctx, tenantId, { groupBy: ['day'] }),
+      balance(ctx, tenantId),
+      jobsByStatus(ctx.db, tenantId),
+    ]);
+    const spent = new Map((await creditsUsedByDay(ctx, tenantId, usage.from, usage.to)).map((d) => [d.day, d.credits_used]));
+    const usageDays = new Map(usage.data.map((d) => [d.day, d]));
+    // Every day of the period, days without use as zeros, so charts show the gaps.
+    const days = [];
+    for (let t = Date.parse(`${usage.from}T00:00:00Z`); t <= Date.parse(`${usage.to}T00:00:00Z`); t += 86_400_000) {
+      const day = new Date(t).toISOString().slice(0, 10);
+      const u = usageDays.get(day);
+      days.push({ day, requests: Number(u?.requests ?? 0), calls_placed: Number(u?.calls_placed ?? 0), credits_used: spent.get(day) ?? 0 });
+    }
+    res.json({
+      from: usage.from,
+      to: usage.to,
+      days,
+      jobs_by_status: jobs.byStatus,
+      limits: {
+        requests_per_minute: tenant.requestsPerMinute,
+        max_concurrent_calls: tenant.maxConcurrentCalls,
+        calls_per_minute: CALLS_PER_MINUTE,
+        max_pending_jobs: { limit: tenant.maxPendingJobs, most_pending_in_one_conversation: jobs.mostPendingInOneConversation },
+        credits: { balance: credits, min_credits: tenant.minCredits, billing: tenant.billing },
+      },
+    });
+  });
+
+  return r;
+}
