@@ -8,7 +8,7 @@ describe('The console Numbers page', () => {
   let made = 0;
   /** An account with one number, and a user of `role` on its Numbers page. */
   async function numbersPage(role: 'member' | 'viewer') {
-    const number = `+12025550${String(++made).padStart(3, '0')}`;
+    const number = `+1303555${String(1000 + ++made)}`;
     const company = await suite.app.company({ numbers: [number] });
     await signInOnPage(suite.watched.page, suite.app, company.tenantId, role);
     await suite.watched.page.getByRole('link', { name: 'Numbers' }).click();

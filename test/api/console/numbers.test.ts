@@ -14,7 +14,7 @@ describe('Console numbers and routing', () => {
   let made = 0;
   /** An account with a number of its own (a number belongs to one account only). */
   async function account() {
-    const number = `+12025550${String(++made).padStart(3, '0')}`;
+    const number = `+1404555${String(1000 + ++made)}`;
     const company = await app.company({ numbers: [number] });
     return { ...company, number, owner: await signedInUser(app, company.tenantId, 'owner') };
   }
