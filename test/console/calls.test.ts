@@ -86,10 +86,10 @@ describe('The console calls pages', function () {
     await screenshots(page, 'call-ended');
 
     await page.getByRole('link', { name: 'All calls' }).click();
-    await page.getByLabel('Status').selectOption('busy');
+    await page.getByLabel('Status', { exact: true }).selectOption('busy');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('No calls match.').waitFor();
-    await page.getByLabel('Status').selectOption('completed');
+    await page.getByLabel('Status', { exact: true }).selectOption('completed');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.locator(`tr[data-call-id="${placed.id}"]`).getByText('completed').waitFor();
   });

@@ -51,9 +51,9 @@ describe('The console jobs, conversations and agents pages', () => {
 
   /** Opens the job from the list of jobs waiting for a human, through the navigation. */
   async function openWaitingJob(page: Page, task: string): Promise<void> {
-    await page.getByRole('link', { name: 'Jobs' }).click();
-    await page.getByRole('heading', { name: 'Jobs' }).waitFor();
-    await page.getByLabel('Status').selectOption('waiting_for_reply');
+    await page.getByRole('link', { name: 'Jobs', exact: true }).click();
+    await page.getByRole('heading', { name: 'Jobs', exact: true }).waitFor();
+    await page.getByLabel('Status', { exact: true }).selectOption('waiting_for_reply');
     await page.getByRole('link', { name: task }).click();
     await page.getByRole('heading', { name: 'Waiting for a human' }).waitFor();
   }
@@ -155,7 +155,7 @@ describe('The console jobs, conversations and agents pages', () => {
     const secret = 'sk-crm-browser-secret-42';
     const page = await signIn('member');
     await page.getByRole('link', { name: 'Agents' }).click();
-    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    await page.getByRole('heading', { name: 'Agents', exact: true }).waitFor();
     // Away from the navigation link it clicked, so its hover colours are not what axe measures.
     await page.mouse.move(0, 0);
     await page.locator(`a[href="/agents?id=${agentId}"]`).waitFor();
