@@ -53,6 +53,10 @@ export const configSchema = z.object({
   SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: intWithDefault(10, 1, 10_000),
   SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: intWithDefault(60, 1, 100_000),
   SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  /** Single sign-on to the console through an OpenID provider: all three or none. */
+  SWITCHBOARD_OIDC_ISSUER: optionalString.pipe(z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional()),
+  SWITCHBOARD_OIDC_CLIENT_ID: optionalString,
+  SWITCHBOARD_OIDC_CLIENT_SECRET: optionalString,
   /** The telephone network: the built-in simulator, or a real carrier. */
   SWITCHBOARD_CARRIER: z.enum(['sim', 'twilio']).default('sim'),
   TWILIO_ACCOUNT_SID: optionalString,
@@ -64,6 +68,8 @@ export type Config = z.output<typeof configSchema>;
 
 /** Settings a carrier cannot work without, named when missing. */
 const CARRIER_NEEDS = { sim: [], twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_PUBLIC_URL'] } as const;
+
+const OIDC_SETTINGS = ['SWITCHBOARD_OIDC_ISSUER', 'SWITCHBOARD_OIDC_CLIENT_ID', 'SWITCHBOARD_OIDC_CLIENT_SECRET'] as const;
 
 /** Where clients reach this deployment, for the links the API gives out: SWITCHBOARD_PUBLIC_URL, else the address `make run` serves. */
 export const publicUrl = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL' | 'PORT'>): string =>
@@ -85,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const name of CARRIER_NEEDS[config.SWITCHBOARD_CARRIER]) {
     if (!config[name]) throw new ConfigError(`invalid configuration: ${name}: required by SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }
+  const oidcSet = OIDC_SETTINGS.filter((name) => config[name]);
+  const oidcMissing = OIDC_SETTINGS.find((name) => !config[name]);
+  if (oidcSet.length && oidcMissing) throw new ConfigError(`invalid configuration: ${oidcMissing}: required with ${oidcSet[0]} (single sign-on)`);
   if (config.SWITCHBOARD_CARRIER !== 'sim' && !carrierReachable(config)) {
     throw new ConfigError(`invalid configuration: SWITCHBOARD_PUBLIC_URL: must be https:// with SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }

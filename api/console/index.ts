@@ -17,16 +17,18 @@ import { accessRouter } from './access.js';
 import { agentsRouter } from './agents.js';
 import { conversationsRouter } from './conversations.js';
 import { jobsRouter } from './jobs.js';
+import { signInOptionsRouter, ssoRouter } from './sso.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
   r.use(refuseImpossiblePath);
   // Answers about a signed-in person are never kept by a shared cache (the assets beside them are).
-  r.use(['/api', '/sign-in'], (_req, res, next) => {
+  r.use(['/api', '/sign-in', '/sso'], (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
   r.use(signInLinkRouter(ctx));
+  r.use(ssoRouter(ctx, deps));
 
   const api = Router();
   api.use(refuseCrossSite(ctx));
@@ -44,6 +46,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
   api.use(usageRouter(ctx));
   api.use(numbersRouter(ctx));
+  api.use(signInOptionsRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });
