@@ -3,11 +3,11 @@ import type { Browser } from 'playwright-core';
 import { addUser } from '../../pkg/console/users.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
-import { startOpenIdProvider, type TestOpenIdProvider } from '../support/oidc-provider.js';
-import { startTlsFront, type TlsFront } from '../support/tls-front.js';
+import { startSsoDeployment, type SsoDeployment, type TestOpenIdProvider } from '../support/oidc-provider.js';
 
 describe('Single sign-on from the console sign-in page', () => {
-  let front: TlsFront;
+  let deployment: SsoDeployment;
+  let front: { url: string };
   let provider: TestOpenIdProvider;
   let server: TestApp;
   let tenantId: string;
@@ -15,18 +15,15 @@ describe('Single sign-on from the console sign-in page', () => {
   let watched: WatchedPage;
   before(async () => {
     // The deployment behind TLS at its public URL, and its OpenID provider, both with the test certificate.
-    front = await startTlsFront();
-    provider = await startOpenIdProvider({ redirectUri: `${front.url}/console/sso/callback` });
-    server = await startTestApp({ env: { SWITCHBOARD_PUBLIC_URL: front.url, SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: '10000', ...provider.env } });
-    front.forwardTo(server.url);
+    deployment = await startSsoDeployment();
+    ({ provider, app: server } = deployment);
+    front = deployment;
     ({ tenantId } = await server.company({ name: 'Single Sign-On Clinics' }));
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
-    await server?.close();
-    await provider?.close();
-    await front?.close();
+    await deployment?.close();
   });
   beforeEach(async () => {
     watched = await openPage(browser, { ignoreHTTPSErrors: true });

@@ -7,7 +7,9 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import { startTestApp, type TestApp } from './app.js';
 import { TLS_DIR } from './https.js';
+import { startTlsFront, type TlsFront } from './tls-front.js';
 
 export interface ProviderPerson {
   email: string;
@@ -123,5 +125,31 @@ export async function startOpenIdProvider(opts: { redirectUri: string; emailInId
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+export interface SsoDeployment {
+  /** The deployment's public URL, https (its TLS front). */
+  url: string;
+  app: TestApp;
+  provider: TestOpenIdProvider;
+  close(): Promise<void>;
+}
+
+/** A Switchboard behind TLS at its public URL, signing in through its own OpenID provider; `env` adds to its configuration. */
+export async function startSsoDeployment(opts: { env?: Record<string, string>; emailInIdToken?: boolean } = {}): Promise<SsoDeployment> {
+  const front: TlsFront = await startTlsFront();
+  const provider = await startOpenIdProvider({ redirectUri: `${front.url}/console/sso/callback`, emailInIdToken: opts.emailInIdToken });
+  const app = await startTestApp({ env: { SWITCHBOARD_PUBLIC_URL: front.url, ...opts.env, ...provider.env } });
+  front.forwardTo(app.url);
+  return {
+    url: front.url,
+    app,
+    provider,
+    async close() {
+      await app.close();
+      await provider.close();
+      await front.close();
+    },
   };
 }

@@ -3,8 +3,7 @@ import { sha256 } from '../../../pkg/ids.js';
 import { addUser } from '../../../pkg/console/users.js';
 import { startTestApp, type HttpResult, type TestApp } from '../../support/app.js';
 import { ConsoleBrowser, signedInUser } from '../../support/console.js';
-import { startOpenIdProvider, type TestOpenIdProvider } from '../../support/oidc-provider.js';
-import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
+import { startOpenIdProvider, startSsoDeployment, type SsoDeployment, type TestOpenIdProvider } from '../../support/oidc-provider.js';
 
 /** The browser's single sign-on attempt cookie from the answer that started it. */
 function attemptCookie(res: HttpResult): { value: string; attributes: string } {
@@ -15,25 +14,20 @@ function attemptCookie(res: HttpResult): { value: string; attributes: string } {
 }
 
 describe('Console single sign-on through OpenID Connect', () => {
-  let front: TlsFront;
+  let deployment: SsoDeployment;
+  let front: { url: string };
   let provider: TestOpenIdProvider;
   let app: TestApp;
   let tenantId: string;
   let people = 0;
 
   before(async () => {
-    // The deployment behind TLS at its public URL, as the provider knows it.
-    front = await startTlsFront();
-    provider = await startOpenIdProvider({ redirectUri: `${front.url}/console/sso/callback` });
-    app = await startTestApp({ env: { SWITCHBOARD_PUBLIC_URL: front.url, SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: '10000', ...provider.env } });
-    front.forwardTo(app.url);
+    deployment = await startSsoDeployment({ env: { SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: '10000' } });
+    ({ provider, app } = deployment);
+    front = deployment;
     ({ tenantId } = await app.company({ name: 'SSO Co' }));
   });
-  after(async () => {
-    await app?.close();
-    await provider?.close();
-    await front?.close();
-  });
+  after(async () => deployment?.close());
 
   /** A person at the provider with `email` (verified unless said otherwise): their login there. */
   function person(email: string, verified = true): string {
@@ -153,28 +147,23 @@ describe('Console single sign-on through OpenID Connect', () => {
   });
 
   it('takes the address from the ID token when the provider puts it there', async () => {
-    const otherFront = await startTlsFront();
-    const inToken = await startOpenIdProvider({ redirectUri: `${otherFront.url}/console/sso/callback`, emailInIdToken: true });
-    const other = await startTestApp({ env: { SWITCHBOARD_PUBLIC_URL: otherFront.url, ...inToken.env } });
-    otherFront.forwardTo(other.url);
+    const inToken = await startSsoDeployment({ emailInIdToken: true });
     try {
-      const { tenantId: otherTenant } = await other.company();
+      const { tenantId: otherTenant } = await inToken.app.company();
       const email = `idtoken.${Date.now()}@example.com`;
-      await addUser(other.runtime.ctx, { tenantId: otherTenant, user: null }, { email, role: 'member' });
-      inToken.people.set('id-token-person', { email, email_verified: true });
-      const browser = new ConsoleBrowser(otherFront.url);
+      await addUser(inToken.app.runtime.ctx, { tenantId: otherTenant, user: null }, { email, role: 'member' });
+      inToken.provider.people.set('id-token-person', { email, email_verified: true });
+      const browser = new ConsoleBrowser(inToken.url);
       const { location, attempt } = await start(browser);
 
-      const res = await callback(browser, await inToken.signIn(location.href, 'id-token-person'), attempt);
-      expect(inToken.paths).to.include('/token').and.not.include('/me');
+      const res = await callback(browser, await inToken.provider.signIn(location.href, 'id-token-person'), attempt);
+      expect(inToken.provider.paths).to.include('/token').and.not.include('/me');
 
       expect(res.status, JSON.stringify(res.body)).to.equal(303);
       expect(res.headers.get('location')).to.equal('/');
       expect((await browser.get('/console/api/session')).body.user.email).to.equal(email);
     } finally {
-      await other.close();
       await inToken.close();
-      await otherFront.close();
     }
   });
 
