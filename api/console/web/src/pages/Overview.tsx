@@ -5,12 +5,12 @@ import { useSignedIn } from '../session';
 import { usageApi, type Overview as OverviewData } from '../api/usage';
 import { DataTable } from '../components/DataTable';
 import { DayChart } from '../components/DayChart';
-import { Loaded, useLoad } from '../components/Loading';
+import { Loaded, useLoaded } from '../components/Loaded';
 
 export function Overview() {
   useDocumentTitle('Overview · Switchboard');
   const { user, account } = useSignedIn();
-  const { loaded, reload } = useLoad(usageApi.overview, []);
+  const load = useLoaded(usageApi.overview);
   return (
     <>
       <Title order={1} mb="md">
@@ -35,7 +35,7 @@ export function Overview() {
             </Text>
           </Card>
         </SimpleGrid>
-        <Loaded loaded={loaded} reload={reload} label="usage">
+        <Loaded load={load} what="usage">
           {(data) => <UsageAndLimits data={data} />}
         </Loaded>
       </Stack>
