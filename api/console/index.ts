@@ -44,7 +44,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(callsRouter(ctx));
   api.use(accessRouter(ctx));
   api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
-  api.use(usageRouter(ctx));
+  api.use(usageRouter(ctx, deps.limits));
   api.use(numbersRouter(ctx));
   api.use(signInOptionsRouter(ctx));
   api.use(() => {

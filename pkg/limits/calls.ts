@@ -23,6 +23,8 @@ export interface CallLimits {
   renewSlots(calls: SlotHolder[]): Promise<void>;
   /** Give back the slot of a call that ended or was not placed; one not given back now frees itself when its lease runs out. */
   releaseSlot(call: SlotHolder): Promise<void>;
+  /** How many slots the tenant holds now, and placements counted this minute: how close it is to its caps. */
+  inUse(tenantId: string): Promise<{ slots: number; placementsThisMinute: number }>;
 }
 
 /** A slot of the lease store. */
@@ -33,6 +35,7 @@ interface CallSlot {
 
 /** Where slots are held: Redis or this replica's memory. `acquire` answers whether there was room. */
 interface SlotStore {
+  held(tenantId: string): Promise<number>;
   acquire(slot: CallSlot, max: number): Promise<boolean>;
   renew(slots: CallSlot[]): Promise<void>;
   release(slot: CallSlot): Promise<void>;
@@ -99,6 +102,7 @@ function slotStore({ redis, limits, clock, leaseMs }: Options): SlotStore {
 
   if (!redis) {
     return {
+      held: async (tenantId) => memory.count(tenantId),
       acquire: async (slot, max) => memory.acquire(slot, max),
       renew: async (slots) => memory.renew(slots),
       release: async (slot) => memory.release(slot),
@@ -118,6 +122,12 @@ function slotStore({ redis, limits, clock, leaseMs }: Options): SlotStore {
     return inMemory();
   };
   return {
+    async held(tenantId) {
+      const now = String(clock.now().getTime());
+      // Leases still live (scores are lease ends), and those held in memory since an outage.
+      const shared = await orMemory(() => redis.zCount(key(tenantId), `(${now}`, '+inf'), () => 0);
+      return shared + memory.count(tenantId);
+    },
     async acquire(slot, max) {
       if (memory.holds(slot)) return memory.acquire(slot, max);
       const now = clock.now().getTime();
@@ -158,6 +168,10 @@ export function createCallLimits(opts: Options): CallLimits {
       throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
     },
     renewSlots: (calls) => slots.renew(calls.map(slotOf)),
+    async inUse(tenantId) {
+      const [held, placements] = await Promise.all([slots.held(tenantId), opts.limits.used('calls', tenantId, CALLS_PER_MINUTE)]);
+      return { slots: held, placementsThisMinute: placements };
+    },
     async releaseSlot(call) {
       await slots.release(slotOf(call)).catch((err: Error) => {
         opts.log.warn({ err: err.message, callId: call.id }, 'could not release the call slot; its lease will expire');
