@@ -293,6 +293,23 @@ describe('Console single sign-on through OpenID Connect', () => {
     }
   });
 
+  it('counts each start against the sign-in attempts of the client address: over the bound, back to sign-in (rate_limited)', async () => {
+    const limited = await startSsoDeployment({ env: { SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: '2' } });
+    try {
+      const browser = new ConsoleBrowser(limited.url);
+      for (let i = 0; i < 2; i++) expect((await browser.get('/console/sso')).headers.get('location')).to.match(new RegExp(`^${limited.provider.issuer}/`));
+
+      const refused = await browser.get('/console/sso');
+
+      expect(refused.status).to.equal(303);
+      expect(refused.headers.get('location')).to.equal('/sign-in?sso_error=rate_limited');
+      expect(refused.headers.getSetCookie()).to.deep.equal([]);
+      expect((await browser.signIn('someone@example.com')).status, 'password attempts share the bound').to.equal(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('sends the browser back to sign-in (unavailable) when the provider cannot be reached', async () => {
     const gone = await startOpenIdProvider({ redirectUri: `${front.url}/console/sso/callback` });
     await gone.close();
