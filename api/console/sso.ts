@@ -2,7 +2,7 @@
 // the OpenID provider, `GET /console/sso/callback` signs it in from the provider's answer, and
 // `GET /console/api/sign-in/options` tells the sign-in page whether to offer it. A refusal goes back
 // to the sign-in page with `?sso_error=<reason>`; without SWITCHBOARD_OIDC_* both routes answer 404.
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { NotFound, TooManyRequests } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
@@ -16,20 +16,22 @@ const ATTEMPT_COOKIE = 'sb_sso';
 /** The browser navigations under /console. */
 export function ssoRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
-  const sso = ssoConfigured(ctx.config) ? new SingleSignOn(ctx) : undefined;
+  if (!ssoConfigured(ctx.config)) {
+    r.get(['/sso', '/sso/callback'], () => {
+      throw new NotFound('Single sign-on is not set up on this deployment', 'not_found');
+    });
+    return r;
+  }
+  const sso = new SingleSignOn(ctx);
   const home = consoleHome(ctx.config);
   // The attempt's cookie goes only to the callback.
   const cookiePath = `${home}console/sso`;
   const refuse = (res: Response, reason: string) => res.redirect(303, `${home}sign-in?sso_error=${reason}`);
-  const configured = (_req: Request, _res: Response, next: () => void) => {
-    if (!sso) throw new NotFound('Single sign-on is not set up on this deployment', 'not_found');
-    next();
-  };
 
-  r.get('/sso', configured, async (req, res) => {
+  r.get('/sso', async (req, res) => {
     try {
       await countClientAttempt(ctx, deps.limits, clientAddress(req));
-      const attempt = await sso!.start(req.query.next);
+      const attempt = await sso.start(req.query.next);
       setCookie(ctx, req, res, { name: ATTEMPT_COOKIE, value: attempt.token, expiresAt: attempt.expiresAt, path: cookiePath });
       res.redirect(303, attempt.url);
     } catch (err) {
@@ -40,11 +42,11 @@ export function ssoRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
     }
   });
 
-  r.get('/sso/callback', configured, async (req, res) => {
+  r.get('/sso/callback', async (req, res) => {
     setCookie(ctx, req, res, { name: ATTEMPT_COOKIE, value: '', expiresAt: new Date(0), path: cookiePath });
     const query = req.originalUrl.indexOf('?');
     try {
-      const { signedIn, returnTo } = await sso!.finish(cookieValue(req, ATTEMPT_COOKIE), query < 0 ? '' : req.originalUrl.slice(query), sessionToken(req));
+      const { signedIn, returnTo } = await sso.finish(cookieValue(req, ATTEMPT_COOKIE), query < 0 ? '' : req.originalUrl.slice(query), sessionToken(req));
       setSessionCookie(ctx, req, res, signedIn.token, signedIn.expiresAt);
       res.redirect(303, `${home}${returnTo.slice(1)}`);
     } catch (err) {

@@ -310,14 +310,14 @@ describe('Console single sign-on through OpenID Connect', () => {
     }
   });
 
-  it('sends the browser back to sign-in (unavailable) when the provider cannot be reached', async () => {
-    const gone = await startOpenIdProvider({ redirectUri: `${front.url}/console/sso/callback` });
+  it("sends the browser back to sign-in (unavailable) when the provider cannot be reached, under the public URL's path", async () => {
+    const gone = await startOpenIdProvider({ redirectUri: 'https://voice.example.test/switchboard/console/sso/callback' });
     await gone.close();
-    const unreachable = await startTestApp({ env: { SWITCHBOARD_PUBLIC_URL: front.url, ...gone.env } });
+    const unreachable = await startTestApp({ env: { SWITCHBOARD_PUBLIC_URL: 'https://voice.example.test/switchboard/', ...gone.env } });
     try {
       const res = await new ConsoleBrowser(unreachable.url).get('/console/sso');
       expect(res.status).to.equal(303);
-      expect(res.headers.get('location')).to.equal('/sign-in?sso_error=unavailable');
+      expect(res.headers.get('location')).to.equal('/switchboard/sign-in?sso_error=unavailable');
       expect(res.headers.getSetCookie()).to.deep.equal([]);
     } finally {
       await unreachable.close();
