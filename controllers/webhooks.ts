@@ -41,6 +41,10 @@ export function webhooksReconciler(concurrency: number): Reconciler {
     name: 'webhooks',
     channel: CHANNELS.webhooks,
     concurrency,
+    // A row being delivered is changed only by its own run, which announces its end.
+    quietWhileRunning: true,
+    // The sweep acts on rows whose lease, their due time while leased, has run out.
+    sweepsDueRowsOnly: true,
     sweep: sweepDeliveries,
     async claim(ctx, owner, leaseMs, max) {
       const rows = await claimDueDeliveries(ctx, owner, leaseMs, max);

@@ -185,26 +185,44 @@ describe('Webhook delivery (the webhooks controller)', function () {
     expect(receiver.requests.filter((r) => r.headers['webhook-id'] === sent.id).map((r) => r.url)).to.deep.equal(['/hooks']);
   });
 
-  it('after a replica died mid-try: a call event is given up (not sent twice), a message.created is tried again with its id', async () => {
+  it('after a replica died mid-try: a call event is given up (not sent twice) and the next of its call goes; a message.created is tried again with its id', async () => {
     const { ctx } = app.runtime;
-    const key = prefixedId('cal');
+    const [callKey, messageKey] = [prefixedId('cal'), prefixedId('msg')];
     const past = new Date(Date.now() - MINUTE);
     // A try in flight on a replica that is gone: its lease ran out. No public interface makes one.
-    const inFlight = (event: Partial<OutboxEvent>) =>
+    const inFlight = (orderingKey: string, event: Partial<OutboxEvent>) =>
       ctx.db.transaction(async (trx) => {
-        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey: key, type: 'call.updated', target: 'events', data: { key }, ...event });
+        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey, type: 'call.updated', target: 'events', data: { key: orderingKey }, ...event });
         await trx('webhook_outbox').where({ id: sent.id }).update({ attempts: 1, lease_owner: 'gone', lease_until: past, due_at: past });
         return sent;
       });
-    const lost = await inFlight({});
-    const message = await inFlight({ type: 'message.created', target: 'message' });
-    const next = await enqueue(app, { tenantId, url: receiver.url, orderingKey: key });
+    const lost = await inFlight(callKey, {});
+    const message = await inFlight(messageKey, { type: 'message.created', target: 'message' });
+    const next = await enqueue(app, { tenantId, url: receiver.url, orderingKey: callKey });
     app.controllers!.wake();
 
     expect((await settled(app, lost.id, 'failed')).last_error).to.match(/^interrupted/);
     expect(await settled(app, message.id, 'delivered')).to.include({ attempts: 2 });
     await settled(app, next.id, 'delivered');
-    expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id)).to.deep.equal([message.id, next.id]);
+    expect(receiver.events.filter((e) => e.data.key === callKey).map((e) => e.id)).to.deep.equal([next.id]);
+    expect(receiver.events.filter((e) => e.data.key === messageKey).map((e) => e.id)).to.deep.equal([message.id]);
+  });
+
+  it('keeps a call\'s order when its events are written while the one before is being settled, on two replicas', async () => {
+    const keys = Array.from({ length: 20 }, () => prefixedId('cal'));
+    const written = new Map<string, string[]>(keys.map((k) => [k, []]));
+    // Each call's next event written as its previous one is delivered: writes race the settling of the key's head.
+    await Promise.all(
+      keys.map(async (key) => {
+        for (let n = 0; n < 5; n++) {
+          written.get(key)!.push((await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } })).id);
+          await eventually(`${key} #${n} to arrive`, async () => receiver.events.some((e) => e.id === written.get(key)!.at(-1)), { everyMs: 5 });
+        }
+      }),
+    );
+    for (const key of keys) expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id), key).to.deep.equal(written.get(key));
+    const pending = () => app.runtime.ctx.db('webhook_outbox').whereIn('ordering_key', keys).andWhere({ status: 'pending' });
+    await eventually('every event to be settled', async () => (await pending()).length === 0);
   });
 
   it('refuses a receiver that is not https on the public internet, without sending it anything', async () => {
