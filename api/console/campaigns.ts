@@ -32,9 +32,13 @@ import { principalOf, requireSession } from './session.js';
 /** Field names only: a sign-in header's value never reaches the log. */
 const fieldsOf = (body: object) => ({ fields: Object.keys(body).sort() });
 
+type Req = Parameters<RequestHandler>[0];
+
 export function campaignsRouter(ctx: Ctx): Router {
   const r = Router();
-  const tenantOf = (req: Parameters<RequestHandler>[0]) => getTenant(ctx, principalOf(req).tenantId);
+  const id = (req: Req) => req.params.id as string;
+  const tenantId = (req: Req) => principalOf(req).tenantId;
+  const tenantOf = (req: Req) => getTenant(ctx, tenantId(req));
   /** The session at `role` or above, then the account's campaign features (403 `module_off`), as the Voice API gates them. */
   const as = (role: Role): RequestHandler => {
     const session = requireSession(ctx, role);
@@ -45,132 +49,97 @@ export function campaignsRouter(ctx: Ctx): Router {
       next();
     };
   };
-  const id = (req: Parameters<RequestHandler>[0]) => req.params.id as string;
+
+  /** Runs `change` and its audit entry (`action` on the row it answers) in one transaction. */
+  const audited = <T extends { id: string }>(req: Req, action: string, change: (tx: Ctx) => Promise<T>, details: (row: T) => Record<string, unknown>) =>
+    inTransaction(ctx, async (tx) => {
+      const row = await change(tx);
+      await audit(tx, principalOf(req), action, row.id, details(row));
+      return row;
+    });
 
   r.get('/connections', as('viewer'), async (req, res) => {
-    res.json({ data: (await listConnections(ctx, principalOf(req).tenantId)).map(connectionView) });
+    res.json({ data: (await listConnections(ctx, tenantId(req))).map(connectionView) });
   });
 
   r.get('/connections/:id', as('viewer'), async (req, res) => {
-    res.json(connectionView(await getConnection(ctx, principalOf(req).tenantId, id(req))));
+    res.json(connectionView(await getConnection(ctx, tenantId(req), id(req))));
   });
 
   r.post('/connections', as('member'), async (req, res) => {
-    const who = principalOf(req);
     const input = parseVoice(createConnectionBody, req.body, 'connection');
-    const made = await inTransaction(ctx, async (tx) => {
-      const row = await createConnection(tx, who.tenantId, input);
-      await audit(tx, who, 'connection.created', row.id, fieldsOf(input));
-      return row;
-    });
+    const made = await audited(req, 'connection.created', (tx) => createConnection(tx, tenantId(req), input), () => fieldsOf(input));
     res.status(201).json(connectionView(made));
   });
 
   r.patch('/connections/:id', as('member'), async (req, res) => {
-    const who = principalOf(req);
     // Another account's connection answers 404 whatever the body says.
-    await getConnection(ctx, who.tenantId, id(req));
+    await getConnection(ctx, tenantId(req), id(req));
     const input = parseVoice(updateConnectionBody, req.body, 'connection');
-    const changed = await inTransaction(ctx, async (tx) => {
-      const row = await updateConnection(tx, who.tenantId, id(req), input);
-      await audit(tx, who, 'connection.updated', row.id, fieldsOf(input));
-      return row;
-    });
+    const changed = await audited(req, 'connection.updated', (tx) => updateConnection(tx, tenantId(req), id(req), input), () => fieldsOf(input));
     res.json(connectionView(changed));
   });
 
   r.delete('/connections/:id', as('member'), async (req, res) => {
-    const who = principalOf(req);
-    const gone = await inTransaction(ctx, async (tx) => {
-      const row = await deleteConnection(tx, who.tenantId, id(req));
-      await audit(tx, who, 'connection.deleted', row.id);
-      return row;
-    });
-    res.json(connectionView(gone));
+    res.json(connectionView(await audited(req, 'connection.deleted', (tx) => deleteConnection(tx, tenantId(req), id(req)), () => ({}))));
   });
 
   // The agents a campaign may use, by the agt_ ids the Voice API takes.
   r.get('/campaign-agents', as('viewer'), async (req, res) => {
-    res.json({ data: (await listAgents(ctx, principalOf(req).tenantId)).map((a) => ({ id: agentRef(a.id), name: a.name })) });
+    res.json({ data: (await listAgents(ctx, tenantId(req))).map((a) => ({ id: agentRef(a.id), name: a.name })) });
   });
 
   r.get('/campaigns', as('viewer'), async (req, res) => {
-    res.json({ data: (await listCampaigns(ctx, principalOf(req).tenantId)).map(campaignView) });
+    res.json({ data: (await listCampaigns(ctx, tenantId(req))).map(campaignView) });
   });
 
   r.get('/campaigns/:id', as('viewer'), async (req, res) => {
-    res.json(campaignView(await getCampaign(ctx, principalOf(req).tenantId, id(req))));
+    res.json(campaignView(await getCampaign(ctx, tenantId(req), id(req))));
   });
 
   r.post('/campaigns', as('member'), async (req, res) => {
-    const who = principalOf(req);
     const input = parseVoice(createCampaignBody, req.body, 'campaign');
     const tenant = await tenantOf(req);
-    const made = await inTransaction(ctx, async (tx) => {
-      const row = await createCampaign(tx, tenant, input);
-      await audit(tx, who, 'campaign.created', row.id, fieldsOf(input));
-      return row;
-    });
+    const made = await audited(req, 'campaign.created', (tx) => createCampaign(tx, tenant, input), () => fieldsOf(input));
     res.status(201).json(campaignView(made));
   });
 
   r.patch('/campaigns/:id', as('member'), async (req, res) => {
-    const who = principalOf(req);
-    await getCampaign(ctx, who.tenantId, id(req));
+    await getCampaign(ctx, tenantId(req), id(req));
     const input = parseVoice(updateCampaignBody, req.body, 'campaign');
     const tenant = await tenantOf(req);
-    const changed = await inTransaction(ctx, async (tx) => {
-      const row = await updateCampaign(tx, tenant, id(req), input);
-      await audit(tx, who, 'campaign.updated', row.id, fieldsOf(input));
-      return row;
-    });
+    const changed = await audited(req, 'campaign.updated', (tx) => updateCampaign(tx, tenant, id(req), input), () => fieldsOf(input));
     res.json(campaignView(changed));
   });
 
   r.delete('/campaigns/:id', as('member'), async (req, res) => {
-    const who = principalOf(req);
-    const archived = await inTransaction(ctx, async (tx) => {
-      const row = await archiveCampaign(tx, who.tenantId, id(req));
-      await audit(tx, who, 'campaign.archived', row.id);
-      return row;
-    });
-    res.json(campaignView(archived));
+    res.json(campaignView(await audited(req, 'campaign.archived', (tx) => archiveCampaign(tx, tenantId(req), id(req)), () => ({}))));
   });
 
   r.get('/campaigns/:id/runs', as('viewer'), async (req, res) => {
-    res.json({ data: await campaignRuns(ctx, principalOf(req).tenantId, id(req)) });
+    res.json({ data: await campaignRuns(ctx, tenantId(req), id(req)) });
   });
 
   r.post('/campaigns/:id/runs', as('member'), async (req, res) => {
-    const who = principalOf(req);
-    await getCampaign(ctx, who.tenantId, id(req));
+    await getCampaign(ctx, tenantId(req), id(req));
     const body = parseVoice(startRunBody, req.body, 'run');
     const tenant = await tenantOf(req);
-    const run = await inTransaction(ctx, async (tx) => {
-      const row = await startRun(tx, tenant, id(req), body);
-      await audit(tx, who, 'campaign.run_started', row.id, { campaign_id: row.campaign_id, test: row.test });
-      return row;
-    });
+    const run = await audited(req, 'campaign.run_started', (tx) => startRun(tx, tenant, id(req), body), (row) => ({ campaign_id: row.campaign_id, test: row.test }));
     res.status(202).json(await runRecord(ctx, run));
   });
 
   r.get('/campaign-runs/:id', as('viewer'), async (req, res) => {
-    res.json(await runRecord(ctx, await getRun(ctx, principalOf(req).tenantId, id(req))));
+    res.json(await runRecord(ctx, await getRun(ctx, tenantId(req), id(req))));
   });
 
   r.get('/campaign-runs/:id/results', as('viewer'), async (req, res) => {
-    res.json(await runResults(ctx, principalOf(req).tenantId, id(req), parseVoice(resultsQuery, req.query, 'query')));
+    res.json(await runResults(ctx, tenantId(req), id(req), parseVoice(resultsQuery, req.query, 'query')));
   });
 
   r.post('/campaign-runs/:id/stop', as('member'), async (req, res) => {
-    const who = principalOf(req);
-    await getRun(ctx, who.tenantId, id(req));
+    await getRun(ctx, tenantId(req), id(req));
     parseVoice(stopRunBody, req.body, 'stop');
-    const run = await inTransaction(ctx, async (tx) => {
-      const row = await stopRun(tx, who.tenantId, id(req));
-      await audit(tx, who, 'campaign.run_stopped', row.id, { campaign_id: row.campaign_id });
-      return row;
-    });
+    const run = await audited(req, 'campaign.run_stopped', (tx) => stopRun(tx, tenantId(req), id(req)), (row) => ({ campaign_id: row.campaign_id }));
     res.json(await runRecord(ctx, run));
   });
 

@@ -1,37 +1,20 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { NUMBERS } from '../support/calls.js';
-import { campaignOn, noonZone, SIGN_IN, startCampaignsApp, type CampaignsApp } from '../support/campaigns.js';
-import { signInOnPage } from '../support/console-page.js';
-import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
+import { campaignOn, noonZone, SIGN_IN, startCampaignsApp } from '../support/campaigns.js';
+import { consolePageHooks, signInOnPage } from '../support/console-page.js';
+import { accessibilityViolations, screenshots } from '../support/browser.js';
 import { eventually } from '../support/eventually.js';
 
 describe('The console Campaigns and Connections pages', function () {
   this.timeout(120_000);
-  let app: CampaignsApp;
-  let browser: Browser;
-  let watched: WatchedPage;
-  before(async () => {
-    // Controllers on the real clock: runs dial the simulated network and send results to a real customer system.
-    app = await startCampaignsApp({ controllers: true });
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-  beforeEach(async () => {
-    watched = await openPage(browser);
-  });
-  afterEach(async () => {
-    expect(refusedByCsp(watched.errors)).to.deep.equal([]);
-    await watched.close();
-  });
+  // Controllers on the real clock: runs dial the simulated network and send results to a real customer system.
+  const suite = consolePageHooks(() => startCampaignsApp({ controllers: true }));
 
   /** An account with the campaign features and its customer system, a user of `role` signed in on the page. */
   async function signedIn(role: 'member' | 'viewer') {
-    const company = await app.campaignCompany();
-    await signInOnPage(watched.page, app, company.tenantId, role);
+    const company = await suite.app.campaignCompany();
+    await signInOnPage(suite.watched.page, suite.app, company.tenantId, role);
     return company;
   }
   const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
@@ -40,7 +23,7 @@ describe('The console Campaigns and Connections pages', function () {
   const fact = (page: Page, name: string) => page.locator(`dd[data-fact="${name}"]`);
 
   it('a member adds a connection and a campaign, runs it now against the customer system, watches it finish without reload and reads the results', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     const { client, system } = await signedIn('member');
     await nav(page, 'Connections').click();
     await page.getByRole('heading', { name: 'Connections', level: 1 }).waitFor();
@@ -98,7 +81,7 @@ describe('The console Campaigns and Connections pages', function () {
     const [campaign] = (await client.get('/v1/campaigns')).body.data;
     expect(campaign).to.deep.include({ name: 'Renewals', task, connection_id: connection.id, max_attempts: 1, timezone: noonZone(), outcomes: ['renewed', 'declined'] });
 
-    app.script(task, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'renewed', note: 'Happy to renew' } }] });
+    suite.app.script(task, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'renewed', note: 'Happy to renew' } }] });
     // The list waits for the test's word: the run is seen running before anyone is called.
     let answerList!: () => void;
     system.lists.push({
@@ -138,11 +121,11 @@ describe('The console Campaigns and Connections pages', function () {
   });
 
   it('a member edits a campaign, starts a test run to one number and sees its result', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     const { client, system } = await signedIn('member');
     const task = `Console test run ${Date.now()}`;
     const campaign = await campaignOn(client, system, { name: 'Winback', task, timezone: noonZone() });
-    await page.goto(`${app.url}/campaigns?id=${campaign.id}`);
+    await page.goto(`${suite.app.url}/campaigns?id=${campaign.id}`);
     await page.getByRole('heading', { name: 'Winback', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Edit campaign' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Winback' });
@@ -175,7 +158,7 @@ describe('The console Campaigns and Connections pages', function () {
   });
 
   it('a member stops a run: the page shows it stopped and the people not reached unfinished', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     const { client, system } = await signedIn('member');
     const campaign = await campaignOn(client, system, { name: 'Long calls', timezone: noonZone(), concurrency: 1, max_attempts: 1 });
     system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'talker', phone: NUMBERS.stays }, { contact_id: 'later', phone: NUMBERS.answer }] } });
@@ -183,7 +166,7 @@ describe('The console Campaigns and Connections pages', function () {
     const onTheLine = await eventually('the first call on the line', async () =>
       (await client.get('/v1/calls?limit=10')).body.data.find((c: any) => c.campaign?.run_id === run.id && c.status === 'in-progress'),
     );
-    await page.goto(`${app.url}/campaign-runs/${run.id}`);
+    await page.goto(`${suite.app.url}/campaign-runs/${run.id}`);
     await page.getByRole('heading', { name: 'Campaign run', level: 1 }).waitFor();
     await page.getByText('0 of 2 people finished').waitFor();
     await page.getByRole('button', { name: 'Stop the run' }).click();
@@ -197,7 +180,7 @@ describe('The console Campaigns and Connections pages', function () {
   });
 
   it('shows a viewer campaigns, runs, results and connections with no way to change them', async () => {
-    const { page } = watched;
+    const { page } = suite.watched;
     const { client, system } = await signedIn('viewer');
     const campaign = await campaignOn(client, system, { name: 'Read only', timezone: noonZone() });
     const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
@@ -207,7 +190,7 @@ describe('The console Campaigns and Connections pages', function () {
     await page.getByRole('region', { name: "The campaign's runs, newest first" }).waitFor();
     expect(await page.getByRole('button').filter({ hasText: /Run now|Start test run|Edit campaign|Archive/ }).count()).to.equal(0);
     expect(await page.getByLabel('Test number').count()).to.equal(0);
-    await page.goto(`${app.url}/campaign-runs/${run.id}`);
+    await page.goto(`${suite.app.url}/campaign-runs/${run.id}`);
     await page.getByRole('heading', { name: 'Campaign run', level: 1 }).waitFor();
     expect(await page.getByRole('button', { name: /Stop/ }).count()).to.equal(0);
     await nav(page, 'Connections').click();

@@ -4,7 +4,7 @@ import { SimpleGrid, Text } from '@mantine/core';
 
 export function Facts({ facts, cols = 3 }: { facts: [string, ReactNode][]; cols?: number }) {
   return (
-    <SimpleGrid cols={{ base: 1, xs: 2, sm: cols }} component="dl" m={0} my="md">
+    <SimpleGrid cols={{ base: 2, sm: cols }} component="dl" m={0} my="md">
       {facts.map(([name, value]) => (
         <div key={name}>
           <Text component="dt" size="sm" fw={700}>

@@ -1,10 +1,11 @@
 // A campaign's settings as a form: a new campaign, or one to change. Only fields the user changed are
 // sent, so the Voice API's defaults apply to the rest.
 import { useState } from 'react';
-import { Button, Checkbox, Fieldset, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { numbersApi } from '../api/numbers';
 import { campaignsApi, DAYS, type Campaign, type CampaignChange, type Day } from '../api/campaigns';
 import { useChange } from '../components/Change';
+import { DialogForm } from '../components/DialogForm';
 import { Loaded, useLoaded } from '../components/Loaded';
 
 const DAY_LABEL: Record<Day, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
@@ -106,60 +107,44 @@ function Fields({ campaign, onClose, onSaved, connections, agents, numbers }: { 
   };
   const none = (label: string): Option[] => (campaign ? [] : [{ value: '', label }]);
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
-      <Stack>
-        {change.alert}
-        <TextInput label="Name" required maxLength={100} {...text('name')} />
-        <NativeSelect label="Connection" required data={[...(campaign ? [] : [{ value: '', label: 'Choose a connection' }]), ...connections]} {...text('connection_id')} />
-        <NativeSelect label="Agent" data={[...none("The account's default agent"), ...agents]} {...text('agent_id')} />
-        <Textarea label="Task" description="The brief for the agent" autosize minRows={2} maxLength={8000} {...text('task')} />
-        <Textarea label="Greeting" description="Said when the person answers; {{context.name}} fills in a value of their list entry" autosize minRows={1} maxLength={1000} {...text('greeting')} />
-        <Textarea label="Questions" description="One a line: key: question" autosize minRows={2} {...text('questions')} />
-        <TextInput label="Outcomes" description="Comma-separated; empty: the agent's" {...text('outcomes')} />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <NativeSelect label="Calls from" data={[{ value: '', label: "The account's default number" }, ...numbers]} {...text('from')} />
-          <TextInput label="Timezone" description="For people without one" placeholder="The account's" {...text('timezone')} />
-          <TextInput type="time" label="Calling hours from" {...text('hours_start')} />
-          <TextInput type="time" label="Calling hours until" {...text('hours_end')} />
-          <TextInput type="number" label="Attempts per person" min={1} max={10} {...text('max_attempts')} />
-          <TextInput type="number" label="Minutes between attempts" min={15} max={1440} {...text('retry_after_minutes')} />
-          <TextInput type="number" label="Calls at once" min={1} max={100} {...text('concurrency')} />
-        </SimpleGrid>
-        <Switch label="Leave a voicemail on the last attempt" checked={form.leave_voicemail} onChange={(e) => set('leave_voicemail', e.currentTarget.checked)} />
-        <Fieldset legend="Schedule">
-          <Stack gap="sm">
-            <Switch label="Start runs on a schedule" checked={form.scheduled} onChange={(e) => set('scheduled', e.currentTarget.checked)} />
-            {form.scheduled && (
-              <>
-                <Checkbox.Group label="Days" value={form.days} onChange={(days) => set('days', days as Day[])}>
-                  <Group gap="sm" mt={4}>
-                    {DAYS.map((d) => (
-                      <Checkbox key={d} value={d} label={DAY_LABEL[d]} />
-                    ))}
-                  </Group>
-                </Checkbox.Group>
-                <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                  <TextInput type="time" label="Start time" {...text('start_time')} />
-                  <TextInput label="Schedule timezone" {...text('schedule_timezone')} />
-                </SimpleGrid>
-              </>
-            )}
-          </Stack>
-        </Fieldset>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={change.busy}>
-            Save campaign
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <DialogForm onSubmit={() => void save()} onCancel={onClose} busy={change.busy} alert={change.alert} submit="Save campaign">
+      <TextInput label="Name" required maxLength={100} {...text('name')} />
+      <NativeSelect label="Connection" required data={[...none('Choose a connection'), ...connections]} {...text('connection_id')} />
+      <NativeSelect label="Agent" data={[...none("The account's default agent"), ...agents]} {...text('agent_id')} />
+      <Textarea label="Task" description="The brief for the agent" autosize minRows={2} maxLength={8000} {...text('task')} />
+      <Textarea label="Greeting" description="Said when the person answers; {{context.name}} fills in a value of their list entry" autosize minRows={1} maxLength={1000} {...text('greeting')} />
+      <Textarea label="Questions" description="One a line: key: question" autosize minRows={2} {...text('questions')} />
+      <TextInput label="Outcomes" description="Comma-separated; empty: the agent's" {...text('outcomes')} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <NativeSelect label="Calls from" data={[{ value: '', label: "The account's default number" }, ...numbers]} {...text('from')} />
+        <TextInput label="Timezone" description="For people without one" placeholder="The account's" {...text('timezone')} />
+        <TextInput type="time" label="Calling hours from" {...text('hours_start')} />
+        <TextInput type="time" label="Calling hours until" {...text('hours_end')} />
+        <TextInput type="number" label="Attempts per person" min={1} max={10} {...text('max_attempts')} />
+        <TextInput type="number" label="Minutes between attempts" min={15} max={1440} {...text('retry_after_minutes')} />
+        <TextInput type="number" label="Calls at once" min={1} max={100} {...text('concurrency')} />
+      </SimpleGrid>
+      <Switch label="Leave a voicemail on the last attempt" checked={form.leave_voicemail} onChange={(e) => set('leave_voicemail', e.currentTarget.checked)} />
+      <Fieldset legend="Schedule">
+        <Stack gap="sm">
+          <Switch label="Start runs on a schedule" checked={form.scheduled} onChange={(e) => set('scheduled', e.currentTarget.checked)} />
+          {form.scheduled && (
+            <>
+              <Checkbox.Group label="Days" value={form.days} onChange={(days) => set('days', days as Day[])}>
+                <Group gap="sm" mt={4}>
+                  {DAYS.map((d) => (
+                    <Checkbox key={d} value={d} label={DAY_LABEL[d]} />
+                  ))}
+                </Group>
+              </Checkbox.Group>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput type="time" label="Start time" {...text('start_time')} />
+                <TextInput label="Schedule timezone" {...text('schedule_timezone')} />
+              </SimpleGrid>
+            </>
+          )}
+        </Stack>
+      </Fieldset>
+    </DialogForm>
   );
 }

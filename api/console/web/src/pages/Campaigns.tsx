@@ -16,13 +16,12 @@ import { CampaignForm } from './CampaignForm';
 
 const scheduleText = (c: Campaign) => (c.schedule ? `${c.schedule.days.join(', ')} at ${c.schedule.start_time} (${c.schedule.timezone})` : 'Only when started');
 const connectionName = (connections: Connection[], id: string) => connections.find((c) => c.id === id)?.name ?? id;
-const withConnections = <T,>(fetch: () => Promise<T>) => () => Promise.all([fetch(), campaignsApi.connections()]);
 
 function CampaignList() {
   useDocumentTitle('Campaigns · Switchboard');
   const { user } = useSignedIn();
   const navigate = useNavigate();
-  const load = useLoaded(withConnections(campaignsApi.campaigns));
+  const load = useLoaded(() => Promise.all([campaignsApi.campaigns(), campaignsApi.connections()]));
   const [creating, setCreating] = useState(false);
   return (
     <>
@@ -74,7 +73,7 @@ function CampaignPage({ id }: { id: string }) {
   useDocumentTitle('Campaign · Switchboard');
   const { user } = useSignedIn();
   const member = mayAct(user.role, 'member');
-  const load = useLoaded(withConnections(() => campaignsApi.campaign(id)), id);
+  const load = useLoaded(() => Promise.all([campaignsApi.campaign(id), campaignsApi.connections(), campaignsApi.agents()]), id);
   const runs = useLoaded(() => campaignsApi.runs(id), id);
   usePoll(runs.reload, runs.data?.some((r) => r.status === 'running') ?? false, 3000);
   const [editing, setEditing] = useState(false);
@@ -82,7 +81,7 @@ function CampaignPage({ id }: { id: string }) {
     <>
       <BackTo to="/campaigns" label="All campaigns" />
       <Loaded load={load} what="the campaign">
-        {([c, connections]) => (
+        {([c, connections, agents]) => (
           <Stack gap={0}>
             <Title order={1} my="md">
               {c.name}
@@ -91,7 +90,7 @@ function CampaignPage({ id }: { id: string }) {
             <Facts
               facts={[
                 ['Connection', connectionName(connections, c.connection_id)],
-                ['Agent', c.agent_id],
+                ['Agent', agents.find((a) => a.id === c.agent_id)?.name ?? c.agent_id],
                 ['Calls from', c.from ?? "The account's default number"],
                 ['Schedule', scheduleText(c)],
                 ['Next start', when(c.next_start_at)],

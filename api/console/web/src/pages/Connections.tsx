@@ -1,11 +1,12 @@
 // Connections: the customer systems campaigns take their list from and send results to. Members add,
 // change and delete them; a sign-in header's value can be set or replaced, never read back.
 import { useState } from 'react';
-import { Button, Code, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, Group, Modal, PasswordInput, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
 import { campaignsApi, type Connection, type ConnectionChange } from '../api/campaigns';
 import { DangerButton, useChange } from '../components/Change';
+import { DialogForm } from '../components/DialogForm';
 import { DataTable, when } from '../components/DataTable';
 import { Loaded, useLoaded } from '../components/Loaded';
 import { useSignedIn } from '../session';
@@ -110,37 +111,21 @@ function ConnectionForm({ connection, onClose, onSaved }: { connection: Connecti
   };
   return (
     <Modal opened onClose={onClose} title={title} closeButtonProps={{ 'aria-label': 'Close' }} lockScroll={false}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <Stack>
-          {change.alert}
-          <TextInput label="Name" required maxLength={100} {...field('name')} />
-          <TextInput label="Address (https)" required placeholder="https://crm.example.com" {...field('base_url')} />
-          <Group grow align="flex-start">
-            <TextInput label="List path" {...field('list_path')} />
-            <TextInput label="Results path" {...field('results_path')} />
-          </Group>
-          <TextInput label="Sign-in header name" placeholder="X-Api-Key" description="Sent with every request to your system; empty: none." {...field('header')} />
-          <PasswordInput
-            label="Sign-in header value"
-            autoComplete="off"
-            description={connection?.sign_in_header ? 'Stored and never shown: fill in only to replace it.' : 'Stored encrypted and never shown again.'}
-            {...field('value')}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={change.busy}>
-              Save connection
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      <DialogForm onSubmit={() => void save()} onCancel={onClose} busy={change.busy} alert={change.alert} submit="Save connection">
+        <TextInput label="Name" required maxLength={100} {...field('name')} />
+        <TextInput label="Address (https)" required placeholder="https://crm.example.com" {...field('base_url')} />
+        <Group grow align="flex-start">
+          <TextInput label="List path" {...field('list_path')} />
+          <TextInput label="Results path" {...field('results_path')} />
+        </Group>
+        <TextInput label="Sign-in header name" placeholder="X-Api-Key" description="Sent with every request to your system; empty: none." {...field('header')} />
+        <PasswordInput
+          label="Sign-in header value"
+          autoComplete="off"
+          description={connection?.sign_in_header ? 'Stored and never shown: fill in only to replace it.' : 'Stored encrypted and never shown again.'}
+          {...field('value')}
+        />
+      </DialogForm>
     </Modal>
   );
 }
