@@ -67,7 +67,8 @@ describe('The console Campaigns and Connections pages', function () {
     await dialog.getByLabel('Task').fill(task);
     await dialog.getByLabel('Outcomes').fill('renewed, declined');
     // Calling hours hold now in the campaign's timezone, whatever the hour of the test.
-    await dialog.getByLabel('Timezone', { exact: true }).fill(noonZone());
+    const zone = noonZone();
+    await dialog.getByLabel('Timezone', { exact: true }).fill(zone);
     await dialog.getByLabel('Attempts per person').fill('1');
     await dialog.getByLabel('Calling hours from').fill('07:00');
     await dialog.getByRole('button', { name: 'Save campaign' }).click();
@@ -79,7 +80,7 @@ describe('The console Campaigns and Connections pages', function () {
     expect(await fact(page, 'Attempts').textContent()).to.equal('1, 120 minutes apart');
     expect(await fact(page, 'Outcomes').textContent()).to.equal('renewed, declined');
     const [campaign] = (await client.get('/v1/campaigns')).body.data;
-    expect(campaign).to.deep.include({ name: 'Renewals', task, connection_id: connection.id, max_attempts: 1, timezone: noonZone(), outcomes: ['renewed', 'declined'] });
+    expect(campaign).to.deep.include({ name: 'Renewals', task, connection_id: connection.id, max_attempts: 1, timezone: zone, outcomes: ['renewed', 'declined'] });
 
     suite.app.script(task, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'renewed', note: 'Happy to renew' } }] });
     // The list waits for the test's word: the run is seen running before anyone is called.
