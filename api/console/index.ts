@@ -18,6 +18,7 @@ import { agentsRouter } from './agents.js';
 import { conversationsRouter } from './conversations.js';
 import { jobsRouter } from './jobs.js';
 import { signInOptionsRouter, ssoRouter } from './sso.js';
+import { campaignsRouter } from './campaigns.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -47,6 +48,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(usageRouter(ctx, deps.limits));
   api.use(numbersRouter(ctx));
   api.use(signInOptionsRouter(ctx));
+  api.use(campaignsRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });
