@@ -15,6 +15,7 @@ import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
 import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
+import { modelCall } from './model-call.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
 
@@ -138,29 +139,35 @@ async function callModel(
   };
   try {
     if (input.streaming === false) return await unstreamedRound(ctx, input, request, onContent);
-    const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal });
-    input.mark?.('model');
-    await storedBeforeEmit(input);
-    for await (const chunk of stream) {
-      if (chunk.usage) round.usage = toUsage(chunk.usage);
-      const delta = chunk.choices[0]?.delta;
-      if (!delta) continue;
-      if (delta.content) {
-        round.content += delta.content;
-        onContent(delta.content);
-      }
-      for (const call of delta.tool_calls ?? []) {
-        const slot = (round.toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-        if (call.id) slot.id = call.id;
-        if (call.function?.name) slot.function.name += call.function.name;
-        if (call.function?.arguments) slot.function.arguments += call.function.arguments;
-      }
-    }
+    return await modelCall(
+      ctx,
+      (openai) => openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal }),
+      async (stream) => {
+        input.mark?.('model');
+        await storedBeforeEmit(input);
+        for await (const chunk of stream) {
+          if (chunk.usage) round.usage = toUsage(chunk.usage);
+          const delta = chunk.choices[0]?.delta;
+          if (!delta) continue;
+          if (delta.content) {
+            round.content += delta.content;
+            onContent(delta.content);
+          }
+          for (const call of delta.tool_calls ?? []) {
+            const slot = (round.toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+            if (call.id) slot.id = call.id;
+            if (call.function?.name) slot.function.name += call.function.name;
+            if (call.function?.arguments) slot.function.arguments += call.function.arguments;
+          }
+        }
+        return round;
+      },
+      input.signal,
+    );
   } catch (err) {
     if (err instanceof StoreFailure) throw err.cause;
     throw new ModelError(`model request failed: ${(err as Error).message}`);
   }
-  return round;
 }
 
 /** A failure of the turn's own write, kept apart from the model's so its details never reach the caller as a model error. */
@@ -183,7 +190,7 @@ async function unstreamedRound(
   request: ChatCompletionCreateParamsNonStreaming,
   onContent: (chunk: string) => void,
 ): Promise<ModelRound> {
-  const completion = await ctx.model.openai.chat.completions.create(request);
+  const completion = await modelCall(ctx, (openai) => openai.chat.completions.create(request), async (answer) => answer, input.signal);
   input.mark?.('model');
   await storedBeforeEmit(input);
   const message = completion.choices[0]?.message;
