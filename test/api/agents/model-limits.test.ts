@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ModelReply } from '../../../pkg/agent/openai-server.js';
 import { MODEL_MAX_TRIES } from '../../../pkg/agent/model-call.js';
-import { startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { startScriptedModel, type ScriptedModel } from '../../support/model.js';
 import { reachableRedis } from '../../support/redis.js';
@@ -23,12 +23,6 @@ const advanceUntilAsked = (app: TestApp, count: number) =>
     app.advance(1000);
     return false;
   }, { everyMs: 100 });
-
-async function openConversation(client: Client, agentId: string): Promise<string> {
-  const created = await client.post('/api/v1/conversations', { agentId });
-  expect(created.status).to.equal(201);
-  return created.body.conversationId;
-}
 
 describe('A model answering 429 or 5xx to a chat turn', () => {
   let app: TestApp;
