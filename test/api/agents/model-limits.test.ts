@@ -4,7 +4,7 @@ import { MODEL_MAX_TRIES } from '../../../pkg/agent/model-call.js';
 import { openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { startScriptedModel, type ScriptedModel } from '../../support/model.js';
-import { reachableRedis } from '../../support/redis.js';
+import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
 import { heldReply, manualClock, startJobsApp, waitForStatus } from '../../support/triggers.js';
 
 const redisUrl = await reachableRedis();
@@ -12,6 +12,27 @@ const redisUrl = await reachableRedis();
 const refused = (status: number, headers: Record<string, string> = {}): ModelReply => ({
   fail: { status, message: status === 429 ? 'Rate limit reached for requests' : 'The server is overloaded', headers },
 });
+
+/** The value of one series of the app's /metrics (0 when absent), e.g. `switchboard_model_retries_total{status="429"}`. */
+async function metric(app: TestApp, series: string): Promise<number> {
+  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+/** A model reply that counts the calls in flight, each held until a second one is (or a while has passed). */
+function countingConcurrency(model: ScriptedModel): { most(): number } {
+  let inFlight = 0;
+  let most = 0;
+  model.setDefault(async () => {
+    most = Math.max(most, ++inFlight);
+    await eventually('a second model call', () => inFlight >= 2, { withinMs: 3_000 }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    inFlight--;
+    return { content: 'answered' };
+  });
+  return { most: () => most };
+}
 
 /** Retries the app has scheduled so far (each is logged as it starts waiting). */
 const retriesOf = (app: TestApp) => app.logs.filter((line) => line.includes('the model answered with an error; retrying')).length;
@@ -97,6 +118,7 @@ describe('A model answering 429 or 5xx to a chat turn', () => {
   it(`fails the turn with the model's error after ${MODEL_MAX_TRIES} tries, keeping the user message`, async () => {
     app.model.setDefault(refused(429, { 'retry-after': '1' }));
     const id = await openConversation(client, agentId);
+    const retried = await metric(app, 'switchboard_model_retries_total{status="429"}');
 
     const pending = client.post(`/api/v1/conversations/${id}/messages`, { message: 'Anyone?' });
     await advanceUntilAsked(app, MODEL_MAX_TRIES);
@@ -105,6 +127,7 @@ describe('A model answering 429 or 5xx to a chat turn', () => {
     expect(reply.status).to.equal(500);
     expect(reply.body.error).to.contain('Rate limit reached for requests').and.contain(`after ${MODEL_MAX_TRIES} tries`);
     expect(app.model.requests).to.have.length(MODEL_MAX_TRIES);
+    expect(await metric(app, 'switchboard_model_retries_total{status="429"}')).to.equal(retried + MODEL_MAX_TRIES - 1);
     const { messages } = (await client.get(`/api/v1/conversations/${id}`)).body;
     expect(messages.map((m: any) => [m.role, m.content])).to.deep.equal([['user', 'Anyone?']]);
   });
@@ -178,16 +201,7 @@ if (redisUrl) {
     beforeEach(() => model.reset());
 
     it('never lets the model see more than 2 calls at once, 6 turns on two replicas all answered', async () => {
-      let inFlight = 0;
-      let most = 0;
-      model.setDefault(async () => {
-        most = Math.max(most, ++inFlight);
-        // Held until a second call is in flight (or a while has passed), so the cap is reached.
-        await eventually('a second model call', () => inFlight >= 2, { withinMs: 3_000 }).catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        inFlight--;
-        return { content: 'answered' };
-      });
+      const concurrency = countingConcurrency(model);
       const companies = await Promise.all(apps.map((app) => app.company()));
       const turns = await Promise.all(
         [0, 1, 2, 3, 4, 5].map(async (i) => {
@@ -199,7 +213,9 @@ if (redisUrl) {
 
       expect(turns.map((t) => t.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
       expect(model.requests).to.have.length(6);
-      expect(most).to.equal(2);
+      expect(concurrency.most()).to.equal(2);
+      const waits = await Promise.all(apps.map((app) => metric(app, 'switchboard_model_slot_wait_seconds_count{result="acquired"}')));
+      expect(waits[0]! + waits[1]!).to.equal(6);
     });
   });
 
@@ -222,6 +238,7 @@ if (redisUrl) {
 
       expect(second.status).to.equal(500);
       expect(second.body.error).to.contain('no model slot came free within 1 s (SWITCHBOARD_MODEL_CONCURRENCY is 1)');
+      expect(await metric(app, 'switchboard_model_slot_wait_seconds_count{result="timed_out"}')).to.equal(1);
       expect(app.model.requests).to.have.length(1);
       expect((await first).status).to.equal(200);
       const third = await client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: 'third' });
@@ -229,3 +246,23 @@ if (redisUrl) {
     });
   });
 }
+
+describe('SWITCHBOARD_MODEL_CONCURRENCY while Redis is unavailable', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: { REDIS_URL: await unreachableRedisUrl(), SWITCHBOARD_MODEL_CONCURRENCY: '1' } });
+  });
+  after(async () => app?.close());
+
+  it('holds per replica, and says so in the fallback metric', async () => {
+    const concurrency = countingConcurrency(app.model);
+    const { client, agentId } = await app.company();
+    const turns = await Promise.all(
+      [0, 1, 2].map(async (i) => client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: `turn ${i}` })),
+    );
+
+    expect(turns.map((t) => t.status)).to.deep.equal([200, 200, 200]);
+    expect(concurrency.most()).to.equal(1);
+    expect(await metric(app, 'switchboard_rate_limiter_fallback_total{scope="model_slots"}')).to.be.at.least(3);
+  });
+});
