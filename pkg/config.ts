@@ -51,6 +51,7 @@ export const configSchema = z.object({
   SWITCHBOARD_MIRROR_RETENTION_MIN: intWithDefault(60, 0, 7 * 24 * 60),
   SWITCHBOARD_MIRROR_RESYNC_SEC: intWithDefault(2, 1, 3600),
   SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
+  SWITCHBOARD_WEBHOOK_CONCURRENCY: intWithDefault(256, 1, 4096),
   SWITCHBOARD_SIM_SCENARIOS: optionalString,
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
   SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: intWithDefault(10, 1, 10_000),

@@ -10,6 +10,7 @@ import { principalOf } from '../http/authentication.js';
 import { parse } from '../http/validate.js';
 import { openSse, type SseStream } from '../http/sse.js';
 import { createConversationBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
+import { getConversation } from '../../pkg/store/conversations.js';
 
 function replyBody(result: MessageResult) {
   const { turn, conversation } = result;
@@ -49,7 +50,7 @@ export function conversationsRouter(ctx: Ctx): Router {
   r.get('/conversations/:conversationId', async (req, res) => {
     const { tenant } = principalOf(req);
     const query = parse(readQuery, req.query, 'query');
-    res.json(await readConversation(ctx, tenant, req.params.conversationId!, query.include === 'all'));
+    res.json(await readConversation(ctx, await getConversation(ctx, tenant.id, req.params.conversationId!), query.include === 'all'));
   });
 
   r.post('/conversations/:conversationId/end', async (req, res) => {

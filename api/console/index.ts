@@ -42,7 +42,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(callsRouter(ctx));
   api.use(accessRouter(ctx));
   api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
-  api.use(usageRouter(ctx));
+  api.use(usageRouter(ctx, deps.limits));
   api.use(numbersRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');

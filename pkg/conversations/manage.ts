@@ -61,8 +61,7 @@ function entry(m: StoredMessage, all: boolean): MessageEntry | null {
   return base;
 }
 
-export async function readConversation(ctx: Ctx, tenant: Tenant, id: string, includeAll: boolean) {
-  const c = await getConversation(ctx, tenant.id, id);
+export async function readConversation(ctx: Ctx, c: Conversation, includeAll: boolean) {
   const messages = (await listMessages(ctx, c.id)).map((m) => entry(m, includeAll)).filter((m) => m !== null);
   const job = await latestTrigger(ctx, c.id);
   return {

@@ -22,6 +22,8 @@ export interface CallLimits {
   renewSlots(calls: SlotHolder[]): Promise<void>;
   /** Give back the slot of a call that ended or was not placed; one not given back now frees itself when its lease runs out. */
   releaseSlot(call: SlotHolder): Promise<void>;
+  /** How many slots the tenant holds now, and placements counted this minute: how close it is to its caps. */
+  inUse(tenantId: string): Promise<{ slots: number; placementsThisMinute: number }>;
 }
 
 type Options = Omit<LeaseOptions, 'prefix' | 'scope'> & { log: Logger };
@@ -36,6 +38,10 @@ export function createCallLimits(opts: Options): CallLimits {
       throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
     },
     renewSlots: (calls) => slots.renew(calls.map(slotOf)),
+    async inUse(tenantId) {
+      const [held, placements] = await Promise.all([slots.held(tenantId), opts.limits.used('calls', tenantId, CALLS_PER_MINUTE)]);
+      return { slots: held, placementsThisMinute: placements };
+    },
     async releaseSlot(call) {
       await slots.release(slotOf(call)).catch((err: Error) => {
         opts.log.warn({ err: err.message, callId: call.id }, 'could not release the call slot; its lease will expire');

@@ -12,6 +12,8 @@ export interface Lease {
 
 /** Where slots are held. `acquire` answers whether there was room. */
 export interface LeaseStore {
+  /** Leases of the group still live. */
+  held(group: string): Promise<number>;
   acquire(lease: Lease, max: number): Promise<boolean>;
   renew(leases: Lease[]): Promise<void>;
   /** A lease Redis cannot release now is freed when it runs out (the error is the caller's to log). */
@@ -82,6 +84,7 @@ export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: Lea
 
   if (!redis) {
     return {
+      held: async (group) => memory.count(group),
       acquire: async (lease, max) => memory.acquire(lease, max),
       renew: async (leases) => memory.renew(leases),
       release: async (lease) => memory.release(lease),
@@ -101,6 +104,12 @@ export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: Lea
     return inMemory();
   };
   return {
+    async held(group) {
+      const now = String(clock.now().getTime());
+      // Leases still live (scores are lease ends), and those held in memory since an outage.
+      const shared = await orMemory(() => redis.zCount(key(group), `(${now}`, '+inf'), () => 0);
+      return shared + memory.count(group);
+    },
     async acquire(lease, max) {
       if (memory.holds(lease)) return memory.acquire(lease, max);
       const now = clock.now().getTime();

@@ -93,19 +93,34 @@ export function tenantConversation(row: Row | undefined, tenantId: string, id: s
   return toConversation(row);
 }
 
-/** An account's API conversations, newest first, a page at a time; other channels are not listed. */
+/** One of the account's conversations of any channel, for its console; another account's is unknown. */
+export async function accountConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
+  const row = isUuid(id) ? await ctx.db('conversations').where({ id, tenant_id: tenantId }).first() : undefined;
+  if (!row) throw new NotFound(`Unknown conversation ${id}`);
+  return toConversation(row);
+}
+
+/**
+ * The conversations an account's console lists, newest first, a page at a time, each with its call if it
+ * had one: every channel but `api`, which the Agent API spec keeps out of the dashboard's chat views.
+ */
 export async function listConversations(
   ctx: Pick<Ctx, 'db'>,
   tenantId: string,
   page: { limit: number; offset: number },
-): Promise<{ conversations: Conversation[]; total: number; hasMore: boolean }> {
-  const scope = () => ctx.db('conversations').where({ tenant_id: tenantId, channel: 'api' });
+): Promise<{ conversations: (Conversation & { callId: string | null })[]; total: number; hasMore: boolean }> {
+  const scope = () => ctx.db('conversations').where({ tenant_id: tenantId }).whereNot({ channel: 'api' });
+  const callId = ctx.db('calls').select('id').whereRaw('calls.conversation_id = conversations.id').orderBy('created_at').limit(1);
   const [rows, count] = await Promise.all([
-    scope().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset),
+    scope()
+      .select('conversations.*', callId.as('call_id'))
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(page.limit)
+      .offset(page.offset),
     scope().count({ n: '*' }).first(),
   ]);
   const total = Number(count?.n ?? 0);
-  return { conversations: rows.map(toConversation), total, hasMore: page.offset + rows.length < total };
+  return { conversations: rows.map((r) => ({ ...toConversation(r), callId: r.call_id ?? null })), total, hasMore: page.offset + rows.length < total };
 }
 
 export function assertActive(c: Conversation): void {

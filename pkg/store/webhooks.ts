@@ -44,14 +44,16 @@ const HEAD_OF_KEY = `not exists (select 1 from webhook_outbox e
   where e.ordering_key = o.ordering_key and e.status = 'pending' and e.seq < o.seq)`;
 
 /**
- * Claim one due delivery for `owner`. The try is counted at claim, so a try whose worker died
- * counts too: an event allowed one try is not sent twice because a replica crashed.
+ * Claim up to `max` due deliveries for `owner`, each the head of its key, so one statement never
+ * takes two rows of one key. The try is counted at claim, so a try whose worker died counts too:
+ * an event allowed one try is not sent twice because a replica crashed.
  */
-export async function claimDueDelivery(
+export async function claimDueDeliveries(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   owner: string,
   leaseMs: number,
-): Promise<OutboxRow | null> {
+  max: number,
+): Promise<OutboxRow[]> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
   const { rows } = await ctx.db.raw(
@@ -59,19 +61,20 @@ export async function claimDueDelivery(
        select o.id, o.due_at from webhook_outbox o
        where o.status = 'pending' and o.due_at <= ? and o.attempts < o.max_attempts and ${HEAD_OF_KEY}
        order by o.due_at, o.seq
-       limit 1
+       limit ?
        for update skip locked
      )
      update webhook_outbox o set attempts = o.attempts + 1, lease_owner = ?, lease_until = ?, due_at = ?
      from candidate where o.id = candidate.id
      returning o.*, candidate.due_at as was_due`,
-    [now, owner, until, until],
+    [now, max, owner, until, until],
   );
-  const claimed = rows[0];
-  if (!claimed) return null;
-  const { was_due: due, ...row } = claimed;
-  ctx.metrics.queueLag.observe({ reconciler: 'webhooks' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
-  return row as OutboxRow;
+  return (rows as (OutboxRow & { was_due: Date })[])
+    .sort((a, b) => a.was_due.getTime() - b.was_due.getTime() || a.seq - b.seq)
+    .map(({ was_due: due, ...row }) => {
+      ctx.metrics.queueLag.observe({ reconciler: 'webhooks' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+      return row;
+    });
 }
 
 type AttemptResult = ReturnType<typeof afterTry>;

@@ -162,6 +162,21 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     await screenshots(page, 'audit');
   });
 
+  it("leaves out of each role's navigation the pages its role is not served", async () => {
+    const { tenantId } = await app.company();
+    const expected: Record<Role, string[]> = { viewer: [], member: [], admin: ['Carrier', 'Users'], owner: ['Carrier', 'Users', 'Audit log'] };
+    for (const role of ['viewer', 'member', 'admin', 'owner'] as Role[]) {
+      await signIn(tenantId, role, '/');
+      const nav = watched.page.getByRole('navigation', { name: 'Console' });
+      await nav.getByRole('link', { name: 'API keys' }).waitFor();
+      const shown = [];
+      for (const name of ['Carrier', 'Users', 'Audit log']) if (await nav.getByRole('link', { name, exact: true }).count()) shown.push(name);
+      expect(shown, role).to.deep.equal(expected[role]);
+      await watched.page.getByRole('button', { name: 'Sign out' }).click();
+      await watched.page.waitForURL((u) => u.pathname === '/sign-in');
+    }
+  });
+
   it('pages through the audit log, 50 entries at a time', async () => {
     const { tenantId } = await app.company();
     const owner = await signedInUser(app, tenantId, 'owner');

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import type { Client, TestApp } from '../support/app.js';
+import type { Client } from '../support/app.js';
 import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, type WatchedPage } from '../support/browser.js';
 import { PASSWORD, signedInUser } from '../support/console.js';
-import { parkedJob, startJobsApp } from '../support/triggers.js';
+import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../support/calls.js';
+import { parkedJob } from '../support/triggers.js';
 
 describe('The console jobs, conversations and agents pages', () => {
-  let app: TestApp;
+  let app: CallsApp;
   let browser: Browser;
   let client: Client;
   let agentId: string;
@@ -15,9 +16,9 @@ describe('The console jobs, conversations and agents pages', () => {
   /** The bodies of every /console/api answer the page received, in order. */
   let answers: string[];
   before(async () => {
-    app = await startJobsApp({ controllers: true });
+    app = await startCallsApp({ controllers: true });
     browser = await launchBrowser();
-    ({ client, agentId, tenantId } = await app.company());
+    ({ client, agentId, tenantId } = await app.voiceCompany());
   });
   after(async () => {
     await browser?.close();
@@ -130,12 +131,12 @@ describe('The console jobs, conversations and agents pages', () => {
     }
   });
 
-  it('lists conversations and adds a manual message under the signed-in name', async () => {
+  it("adds a manual message to a job's conversation under the signed-in name, opened from its job", async () => {
     const job = await parked('Ship order with a note');
     const page = await signIn('member');
     const session = await page.evaluate(async () => (await fetch('/console/api/session')).json());
-    await page.getByRole('link', { name: 'Conversations' }).click();
-    await page.getByRole('link', { name: job.conversationId }).click();
+    await openWaitingJob(page, 'Ship order with a note');
+    await page.getByRole('link', { name: 'Open the conversation' }).click();
     await page.getByText('Calls request_human_input').first().waitFor();
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await page.getByRole('textbox', { name: /^Manual message/ }).fill('Stock checked by hand');
@@ -145,10 +146,26 @@ describe('The console jobs, conversations and agents pages', () => {
     const added = transcript.find((m: any) => m.role === 'admin' && m.content === 'Stock checked by hand');
     expect(added?.metadata).to.include({ username: session.user.name, source: 'manual' });
     await screenshots(page, 'conversation');
-    await page.getByRole('link', { name: 'All conversations' }).click();
-    await page.getByRole('link', { name: job.conversationId }).waitFor();
+  });
+
+  it("lists the call conversations, not the API ones, each leading to its call", async () => {
+    const job = await parked('Ship order kept off the list');
+    const call = (await client.post('/v1/calls', { to: NUMBERS.answer, task: 'Confirm the delivery window' })).body;
+    await finalResult(client, call.id);
+    const page = await signIn('member');
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: call.id }) });
+    await row.waitFor();
+    expect(await page.getByRole('link', { name: job.conversationId }).count()).to.equal(0);
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'conversations');
+    await row.getByRole('link').first().click();
+    await page.getByRole('heading', { name: 'Conversation', exact: true }).waitFor();
+    await page.getByRole('list', { name: 'Messages' }).waitFor();
+    expect(await page.getByRole('textbox', { name: /^Manual message/ }).count()).to.equal(0);
+    await page.getByRole('link', { name: 'All conversations' }).click();
+    await row.getByRole('link', { name: call.id }).click();
+    await page.getByRole('heading', { name: `Call ${call.id}` }).waitFor();
   });
 
   it("edits an agent's prompt and sets a tool's secret, which never comes back to the browser", async () => {

@@ -6,6 +6,7 @@ import { switchboard } from '../support/cli.js';
 import { manualClock, startJobsApp } from '../support/triggers.js';
 import { eventually } from '../support/eventually.js';
 import { signatureProblem, startReceiver, type Receiver } from '../support/webhooks.js';
+import { startHttpsServer } from '../support/https.js';
 
 const MINUTE = 60_000;
 
@@ -59,7 +60,8 @@ describe('Webhook delivery (the webhooks controller)', function () {
   const cliErrors: string[] = [];
 
   before(async () => {
-    const env = { SWITCHBOARD_WEBHOOK_RETRY_SEC: '1' };
+    // Two jobs a replica: deliveries are not bounded by it (SWITCHBOARD_WEBHOOK_CONCURRENCY is theirs).
+    const env = { SWITCHBOARD_WEBHOOK_RETRY_SEC: '1', SWITCHBOARD_CONTROLLER_CONCURRENCY: '2' };
     app = await startJobsApp({ controllers: true, env });
     // A second controller replica on the same database: both claim webhook deliveries.
     replica = await startTestApp({ databaseUrl: app.runtime.ctx.config.DATABASE_URL, controllers: true, model: app.model, env });
@@ -106,6 +108,35 @@ describe('Webhook delivery (the webhooks controller)', function () {
     expect(first.id).to.match(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(new Date(first.created_at).toISOString()).to.equal(first.created_at);
     await settled(app, first.id, 'delivered');
+  });
+
+  it("holds up only a dead receiver's own calls: another call's event goes while every try to it is still open", async () => {
+    // More dead calls than the two replicas have job slots between them.
+    const DEAD = 6;
+    let open = 0;
+    const dead = await startHttpsServer((req) => {
+      open++;
+      req.socket.once('close', () => open--);
+    });
+    let openWhenLiveArrived: number | null = null;
+    const live = await startHttpsServer((_req, res) => {
+      openWhenLiveArrived = open;
+      res.writeHead(200).end();
+    });
+    try {
+      for (let n = 0; n < DEAD; n++) {
+        const key = prefixedId('cal');
+        await enqueue(app, { tenantId, url: `${dead.url}/hooks`, orderingKey: key, data: { key } });
+      }
+      await eventually('every dead call to have a try open', async () => open === DEAD);
+      const key = prefixedId('cal');
+      const sent = await enqueue(app, { tenantId, url: `${live.url}/hooks`, orderingKey: key, data: { key } });
+      await settled(app, sent.id, 'delivered');
+      expect(openWhenLiveArrived).to.equal(DEAD);
+    } finally {
+      await dead.close();
+      await live.close();
+    }
   });
 
   it('tries message.created three times, a few seconds apart, with the same event id', async () => {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { Client, TestApp } from '../../support/app.js';
+import type { Client } from '../../support/app.js';
 import { signedInUser, type ConsoleBrowser } from '../../support/console.js';
-import { parkedJob, startJobsApp, waitForStatus } from '../../support/triggers.js';
+import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { parkedJob, waitForStatus } from '../../support/triggers.js';
 
 const OTHER_ID = '00000000-0000-4000-8000-000000000000';
 const TOOL = {
@@ -14,9 +15,9 @@ const TOOL = {
 };
 
 describe('Console jobs, conversations and agents', () => {
-  let app: TestApp;
+  let app: CallsApp;
   before(async () => {
-    app = await startJobsApp({ controllers: true });
+    app = await startCallsApp({ controllers: true });
   });
   after(async () => app.close());
 
@@ -139,18 +140,37 @@ describe('Console jobs, conversations and agents', () => {
   });
 
   describe('conversations', () => {
-    it("lists the account's API conversations and reads one in full, tool calls by name", async () => {
-      const other = await parked(b);
-      for (const browser of [a.owner, a.viewer]) {
+    const list0 = (res: { body: any }) => res.body.conversations[0].id as string;
+
+    it("lists the account's call conversations, not its API ones, with their calls, and reads one in full", async () => {
+      const voice = await app.voiceCompany();
+      const [owner, viewer] = await Promise.all([signedInUser(app, voice.tenantId, 'owner'), signedInUser(app, voice.tenantId, 'viewer')]);
+      const call = (await voice.client.post('/v1/calls', { to: NUMBERS.answer, task: 'Confirm the delivery slot' })).body;
+      await finalResult(voice.client, call.id);
+      const apiConversation = await parkedJob(app, voice.client, voice.agentId, 'Ship order B-2');
+      for (const browser of [owner.browser, viewer.browser]) {
         const list = await browser.get('/console/api/conversations');
         expect(list.status).to.equal(200);
-        const ids = list.body.conversations.map((c: any) => c.id);
-        expect(ids).to.include(job.conversationId).and.not.include(other.conversationId);
-        const one = await browser.get(`/console/api/conversations/${job.conversationId}`);
+        expect(list.body).to.include({ total: 1, has_more: false });
+        expect(list.body.conversations).to.have.length(1);
+        const [listed] = list.body.conversations;
+        expect(listed).to.include({ channel: 'voice', callId: call.id, status: 'ended' });
+        const one = await browser.get(`/console/api/conversations/${listed.id}`);
         expect(one.status).to.equal(200);
-        expect(one.body.conversation).to.include({ conversationId: job.conversationId, jobId: job.triggerId });
-        expect(one.body.conversation.messages.find((m: any) => m.metadata?.toolCalls)?.metadata.toolCalls).to.deep.equal(['request_human_input']);
+        expect(one.body.conversation).to.include({ conversationId: listed.id, channel: 'voice' });
+        expect(one.body.conversation.messages.map((m: any) => m.role)).to.include.members(['user', 'assistant']);
       }
+      const manual = await owner.browser.post(`/console/api/conversations/${list0(await owner.browser.get('/console/api/conversations'))}/manual`, { message: 'Hi' });
+      expect(manual.status).to.equal(409);
+      expect((await a.owner.get('/console/api/conversations')).body.conversations).to.deep.equal([]);
+
+      // An API conversation is read from its job, tool calls by name, though never listed.
+      const read = await owner.browser.get(`/console/api/conversations/${apiConversation.conversationId}`);
+      expect(read.body.conversation).to.include({ conversationId: apiConversation.conversationId, channel: 'api', jobId: apiConversation.triggerId });
+      expect(read.body.conversation.messages.find((m: any) => m.metadata?.toolCalls)?.metadata.toolCalls).to.deep.equal(['request_human_input']);
+      const second = await owner.browser.get('/console/api/conversations?limit=1&offset=1');
+      expect(second.body).to.include({ total: 1, has_more: false });
+      expect(second.body.conversations).to.deep.equal([]);
       expect((await a.owner.get('/console/api/conversations?limit=0')).status).to.equal(422);
     });
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { NavLink as RouterLink, Outlet, useNavigate } from 'react-router';
 import { AppShell, Burger, Button, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { api } from './api';
+import { api, mayAct } from './api';
 import { useSession, useSignedIn } from './session';
 import { PAGES } from './pages';
 
@@ -52,8 +52,9 @@ export function Layout() {
       </AppShell.Header>
       {/* Folded away on a phone, its links leave the tab order too. */}
       <AppShell.Navbar id="console-navigation" component="nav" aria-label="Console" p="sm" inert={phone && !opened}>
-        {PAGES.filter((p) => p.nav !== false).map(({ path, label }) => (
-          <NavLink key={path} component={RouterLink} to={path} end label={label} onClick={close} />
+        {PAGES.filter((p) => p.nav !== false && mayAct(session.user.role, p.role ?? 'viewer')).map(({ path, label }) => (
+          // Filled: the active link keeps white on dark blue when hovered (the light variant's hover fails contrast).
+          <NavLink key={path} component={RouterLink} to={path} end label={label} variant="filled" onClick={close} />
         ))}
         <NavLink component="a" href="/docs" label="API reference" />
       </AppShell.Navbar>

@@ -3,6 +3,10 @@
 
 export type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
+const LADDER: Role[] = ['viewer', 'member', 'admin', 'owner'];
+/** Whether `role` may do what `needed` may: the page hides what the server would refuse. */
+export const mayAct = (role: Role, needed: Role): boolean => LADDER.indexOf(role) >= LADDER.indexOf(needed);
+
 export interface Session {
   user: { id: string; email: string; name: string; role: Role };
   account: { id: string; name: string };

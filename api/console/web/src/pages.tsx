@@ -1,5 +1,6 @@
 // The console's pages: each is a route and an entry of the navigation, in this order.
 import type { ComponentType } from 'react';
+import type { Role } from './api';
 import { Overview } from './pages/Overview';
 import { Calls } from './pages/Calls';
 import { CallPage } from './pages/Call';
@@ -21,6 +22,8 @@ export interface Page {
   Page: ComponentType;
   /** false: reached from another page, not from the navigation. */
   nav?: false;
+  /** The least role its data is served to; the navigation leaves the page out below it. */
+  role?: Role;
 }
 
 export const PAGES: Page[] = [
@@ -35,7 +38,7 @@ export const PAGES: Page[] = [
   { path: '/api-keys', label: 'API keys', Page: ApiKeys },
   { path: '/webhooks', label: 'Webhooks', Page: Webhooks },
   { path: '/do-not-call', label: 'Do-not-call list', Page: DoNotCall },
-  { path: '/carrier', label: 'Carrier', Page: Carrier },
-  { path: '/users', label: 'Users', Page: Users },
-  { path: '/audit', label: 'Audit log', Page: Audit },
+  { path: '/carrier', label: 'Carrier', Page: Carrier, role: 'admin' },
+  { path: '/users', label: 'Users', Page: Users, role: 'admin' },
+  { path: '/audit', label: 'Audit log', Page: Audit, role: 'owner' },
 ];

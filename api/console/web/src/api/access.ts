@@ -74,7 +74,3 @@ export const access = {
   addDoNotCall: (number: string, reason: string) => api.post<DoNotCall>('/do-not-call', reason ? { number, reason } : { number }),
   removeDoNotCall: (number: string) => api.delete<void>(`/do-not-call/${encodeURIComponent(number)}`),
 };
-
-const LADDER: Role[] = ['viewer', 'member', 'admin', 'owner'];
-/** Whether `role` may do what `needed` may: the page hides what the server would refuse. */
-export const mayAct = (role: Role, needed: Role): boolean => LADDER.indexOf(role) >= LADDER.indexOf(needed);

@@ -33,11 +33,16 @@ export interface Message {
   metadata?: { username?: string; name?: string; toolCalls?: string[] };
 }
 
+export const CONVERSATIONS_PAGE = 50;
+
 export interface ConversationSummary {
   id: string;
   agentId: string | null;
   contactId: number | null;
+  channel: string;
   status: 'active' | 'ended';
+  /** The call the conversation was had on, for a `voice` one. */
+  callId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -45,6 +50,7 @@ export interface ConversationSummary {
 export interface Conversation {
   conversationId: string;
   agentId: string | null;
+  channel: string;
   status: 'active' | 'ended';
   createdAt: string;
   jobId: string | null;
@@ -86,7 +92,7 @@ export const jobsApi = {
   get: (id: string) => api.get<{ job: Job }>(`/jobs/${encodeURIComponent(id)}`),
   reply: (id: string, decision: Decision, reason?: string) => api.post<{ job: Job }>(`/jobs/${encodeURIComponent(id)}/reply`, { decision, ...(reason ? { reason } : {}) }),
   cancel: (id: string) => api.post<{ job: Job }>(`/jobs/${encodeURIComponent(id)}/cancel`),
-  conversations: () => api.get<{ conversations: ConversationSummary[]; total: number }>('/conversations'),
+  conversations: (offset: number) => api.get<{ conversations: ConversationSummary[]; total: number; has_more: boolean }>(`/conversations?limit=${CONVERSATIONS_PAGE}&offset=${offset}`),
   conversation: (id: string) => api.get<{ conversation: Conversation }>(`/conversations/${encodeURIComponent(id)}`),
   addMessage: (id: string, message: string) => api.post(`/conversations/${encodeURIComponent(id)}/manual`, { message }),
   agents: () => api.get<{ agents: Agent[] }>('/agents'),

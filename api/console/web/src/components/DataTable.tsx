@@ -4,16 +4,16 @@ import { Box, Table, Text } from '@mantine/core';
 
 export interface Column<R> {
   label: string;
-  cell: (row: R) => ReactNode;
+  cell(row: R): ReactNode;
   numeric?: boolean;
 }
 
-export function DataTable<R>({ caption, columns, rows, rowKey, empty = 'Nothing yet.' }: { caption: string; columns: Column<R>[]; rows: R[]; rowKey: (row: R, i: number) => string; empty?: string }) {
-  if (!rows.length) return <Text c="dimmed">{empty}</Text>;
+export function DataTable<R>({ caption, columns, rows, rowKey, empty = 'Nothing yet.' }: { caption: string; columns: Column<R>[]; rows: R[]; rowKey(row: R, i: number): string; empty?: string }) {
+  if (!rows.length) return <Text my="md">{empty}</Text>;
   return (
     // Focusable so a keyboard can scroll a table wider than the screen.
-    <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption}>
-      <Table striped>
+    <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption} my="md">
+      <Table striped highlightOnHover miw={560}>
         <Table.Caption c="var(--mantine-color-text)">{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -39,3 +39,6 @@ export function DataTable<R>({ caption, columns, rows, rowKey, empty = 'Nothing 
     </Box>
   );
 }
+
+/** A date and time as the reader's locale writes it, or a dash. */
+export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');

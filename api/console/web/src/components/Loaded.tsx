@@ -1,26 +1,41 @@
-// Loading data for a page: a loader while it comes, an alert if it fails, and a reload for later.
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Alert, Center, Loader } from '@mantine/core';
+// Loading a page's data: a loader while it comes, the error with a retry, reloads after changes and by polling.
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
+
+export type State<T> = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; data: T };
 
 export interface Load<T> {
-  data?: T;
-  error?: string;
+  loaded: State<T>;
+  /** The data once loaded (kept while a reload runs), else undefined. */
+  data: T | undefined;
+  /** Fetches again without clearing what is shown. */
   reload(): Promise<void>;
 }
 
-/** Runs `fetcher` now and whenever `key` changes; `reload` runs it again without clearing what is shown. */
-export function useLoad<T>(fetcher: () => Promise<T>, key: string): Load<T> {
-  const [state, setState] = useState<{ data?: T; error?: string }>({});
-  // `key` names what the fetch depends on, so a new closure each render does not fetch again.
-  const run = useCallback(() => fetcher().then((data) => setState({ data }), (err: Error) => setState({ error: err.message })), [key]);
+/** Loads `fetch` on mount and whenever `key` changes; a response older than the latest request is dropped. */
+export function useLoaded<T>(fetch: () => Promise<T>, key?: unknown): Load<T> {
+  const [loaded, setLoaded] = useState<State<T>>({ state: 'loading' });
+  // The latest `fetch` (it may close over the page's state), without reloading on every render.
+  const latest = useRef(fetch);
+  latest.current = fetch;
+  const sent = useRef(0);
+  const reload = useCallback(async () => {
+    const request = ++sent.current;
+    try {
+      const data = await latest.current();
+      if (request === sent.current) setLoaded({ state: 'ready', data });
+    } catch (err) {
+      if (request === sent.current) setLoaded({ state: 'failed', message: (err as Error).message });
+    }
+  }, []);
   useEffect(() => {
-    setState({});
-    void run();
-  }, [run]);
-  return { ...state, reload: run };
+    setLoaded({ state: 'loading' });
+    void reload();
+  }, [reload, key]);
+  return { loaded, data: loaded.state === 'ready' ? loaded.data : undefined, reload };
 }
 
-/** Polls `reload` every `everyMs` while `active`. */
+/** Calls `reload` every `everyMs` while `active`. */
 export function usePoll(reload: () => Promise<void>, active: boolean, everyMs = 2000): void {
   useEffect(() => {
     if (!active) return;
@@ -29,20 +44,27 @@ export function usePoll(reload: () => Promise<void>, active: boolean, everyMs = 
   }, [reload, active, everyMs]);
 }
 
+/** Renders `children(data)` once loaded; meanwhile a loader, or the error with a retry. */
 export function Loaded<T>({ load, what, children }: { load: Load<T>; what: string; children(data: T): ReactNode }) {
-  if (load.error) {
-    return (
-      <Alert role="alert" color="red" title={`Could not load ${what}`}>
-        {load.error}
-      </Alert>
-    );
-  }
-  if (load.data === undefined) {
+  const { loaded, reload } = load;
+  if (loaded.state === 'loading') {
     return (
       <Center p="lg">
         <Loader role="status" aria-label={`Loading ${what}`} />
       </Center>
     );
   }
-  return <>{children(load.data)}</>;
+  if (loaded.state === 'failed') {
+    return (
+      <Alert role="alert" color="red" title={`Could not load ${what}`} my="md">
+        <Group justify="space-between">
+          <Text size="sm">{loaded.message}</Text>
+          <Button size="xs" variant="default" onClick={() => void reload()}>
+            Try again
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
+  return <>{children(loaded.data)}</>;
 }

@@ -1,7 +1,7 @@
 // A conversation's messages: who said it, when, and tool calls by name only.
 import { Badge, Card, Group, Stack, Text } from '@mantine/core';
 import type { Message } from '../api/jobs';
-import { when } from './ListTable';
+import { when } from './DataTable';
 
 const ROLE_LABEL: Record<string, string> = { user: 'User', assistant: 'Agent', admin: 'Manual', system: 'System', tool: 'Tool result' };
 

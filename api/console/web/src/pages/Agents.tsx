@@ -4,15 +4,16 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Card, Fieldset, Group, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
+import { mayAct } from '../api';
 import { jobsApi, type Agent, type AgentChange, type AgentTool } from '../api/jobs';
-import { ListTable, when } from '../components/ListTable';
-import { Loaded, useLoad } from '../components/Loaded';
+import { DataTable, when } from '../components/DataTable';
+import { Loaded, useLoaded } from '../components/Loaded';
 import { useSignedIn } from '../session';
 import { BackTo, listOrItem } from '../components/ListOrItem';
 
 function AgentList() {
   useDocumentTitle('Agents · Switchboard');
-  const load = useLoad(() => jobsApi.agents(), 'all');
+  const load = useLoaded(() => jobsApi.agents());
   return (
     <>
       <Title order={1} mb="md">
@@ -20,7 +21,7 @@ function AgentList() {
       </Title>
       <Loaded load={load} what="agents">
         {({ agents }) => (
-          <ListTable
+          <DataTable
             rows={agents}
             rowKey={(a) => a.id}
             caption={`${agents.length} agent${agents.length === 1 ? '' : 's'}`}
@@ -40,7 +41,7 @@ function AgentList() {
 
 function AgentPage({ id }: { id: string }) {
   useDocumentTitle('Agent · Switchboard');
-  const load = useLoad(() => jobsApi.agent(id), id);
+  const load = useLoaded(() => jobsApi.agent(id), id);
   // Kept here: the form starts afresh from each saved agent, and "Saved" must outlive it.
   const [saved, setSaved] = useState(false);
   const onSaved = async () => {
@@ -87,7 +88,7 @@ const formOf = (agent: Agent) => ({
 
 function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: boolean; setSaved(saved: boolean): void; onSaved(): Promise<void> }) {
   const { user } = useSignedIn();
-  const readOnly = user.role === 'viewer';
+  const readOnly = !mayAct(user.role, 'member');
   const [original] = useState(() => formOf(agent));
   const [form, setForm] = useState(original);
   const [secrets, setSecrets] = useState<Record<string, Record<string, string>>>({});

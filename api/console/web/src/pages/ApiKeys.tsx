@@ -1,15 +1,18 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Code, CopyButton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { access, mayAct, type ApiKey } from '../api/access';
-import { DangerButton, DataTable, InlineForm, Loaded, useChange, useLoaded, when } from '../components/Data';
+import { mayAct } from '../api';
+import { access, type ApiKey } from '../api/access';
+import { Loaded, useLoaded } from '../components/Loaded';
+import { DataTable, when } from '../components/DataTable';
+import { DangerButton, InlineForm, useChange } from '../components/Change';
 import { useSignedIn } from '../session';
 
 export function ApiKeys() {
   useDocumentTitle('API keys · Switchboard');
   const { user } = useSignedIn();
-  const { loaded, reload } = useLoaded(access.keys);
-  const change = useChange(reload);
+  const load = useLoaded(access.keys);
+  const change = useChange(load.reload);
   const [name, setName] = useState('');
   // The new key's secret, shown once: held only in this page's memory, gone on reload.
   const [created, setCreated] = useState<{ name: string; secret: string }>();
@@ -57,7 +60,7 @@ export function ApiKeys() {
           </Stack>
         </Alert>
       )}
-      <Loaded loaded={loaded} reload={reload} what="API keys">
+      <Loaded load={load} what="API keys">
         {(keys) => (
           <DataTable<ApiKey>
             caption="API keys"

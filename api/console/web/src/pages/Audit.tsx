@@ -2,20 +2,21 @@ import { useState } from 'react';
 import { Button, Code, Group, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { access, type AuditEntry } from '../api/access';
-import { DataTable, Loaded, useLoaded, when } from '../components/Data';
+import { Loaded, useLoaded } from '../components/Loaded';
+import { DataTable, when } from '../components/DataTable';
 
 export function Audit() {
   useDocumentTitle('Audit log · Switchboard');
   // The page's cursors, newest first: going back pops one.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors.at(-1);
-  const { loaded, reload } = useLoaded(() => access.audit(cursor), cursor);
+  const load = useLoaded(() => access.audit(cursor), cursor);
   return (
     <>
       <Title order={1} mb="md">
         Audit log
       </Title>
-      <Loaded loaded={loaded} reload={reload} what="the audit log">
+      <Loaded load={load} what="the audit log">
         {({ entries, next_cursor }) => (
           <>
             <DataTable<AuditEntry>

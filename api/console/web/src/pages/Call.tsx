@@ -3,12 +3,11 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert, Anchor, Button, Card, Group, List, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { ApiError } from '../api';
+import { ApiError, mayAct } from '../api';
 import { getCall, hangUpCall, LIVE_STATUSES, recordingUrl, steerCall, watchCalls, type CallDetail } from '../api/calls';
 import { useSignedIn } from '../session';
 import { CallStatus } from './Calls';
 
-const ACTING_ROLES: readonly string[] = ['owner', 'admin', 'member'];
 
 export function CallPage() {
   const { id = '' } = useParams();
@@ -52,7 +51,7 @@ export function CallPage() {
       {detail && (
         <Stack>
           <CallFacts detail={detail} />
-          {live && ACTING_ROLES.includes(user.role) && <CallControls id={id} onDone={load} />}
+          {live && mayAct(user.role, 'member') && <CallControls id={id} onDone={load} />}
           <Transcript detail={detail} />
           <Result detail={detail} />
           <Recordings detail={detail} />

@@ -1,18 +1,18 @@
 import { Card, Table, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { access } from '../api/access';
-import { Loaded, useLoaded } from '../components/Data';
+import { Loaded, useLoaded } from '../components/Loaded';
 
 export function Carrier() {
   useDocumentTitle('Carrier · Switchboard');
-  const { loaded, reload } = useLoaded(access.carrier);
+  const load = useLoaded(access.carrier);
   return (
     <>
       <Title order={1} mb="md">
         Carrier
       </Title>
       <Text mb="md">The network your calls and numbers go through. Your operator changes it.</Text>
-      <Loaded loaded={loaded} reload={reload} what="the carrier settings">
+      <Loaded load={load} what="the carrier settings">
         {(c) => (
           <Card withBorder maw={560}>
             <Table variant="vertical">

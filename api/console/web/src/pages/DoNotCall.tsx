@@ -1,15 +1,18 @@
 import { useState } from 'react';
 import { Button, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { access, mayAct, type DoNotCall as Entry } from '../api/access';
-import { DangerButton, DataTable, InlineForm, Loaded, useChange, useLoaded, when } from '../components/Data';
+import { mayAct } from '../api';
+import { access, type DoNotCall as Entry } from '../api/access';
+import { Loaded, useLoaded } from '../components/Loaded';
+import { DataTable, when } from '../components/DataTable';
+import { DangerButton, InlineForm, useChange } from '../components/Change';
 import { useSignedIn } from '../session';
 
 export function DoNotCall() {
   useDocumentTitle('Do-not-call list · Switchboard');
   const { user } = useSignedIn();
-  const { loaded, reload } = useLoaded(access.doNotCall);
-  const change = useChange(reload);
+  const load = useLoaded(access.doNotCall);
+  const change = useChange(load.reload);
   const [number, setNumber] = useState('');
   const [reason, setReason] = useState('');
   const remove = mayAct(user.role, 'admin');
@@ -35,7 +38,7 @@ export function DoNotCall() {
         </InlineForm>
       )}
       {change.alert}
-      <Loaded loaded={loaded} reload={reload} what="the do-not-call list">
+      <Loaded load={load} what="the do-not-call list">
         {(numbers) => (
           <DataTable<Entry>
             caption="Do-not-call list"

@@ -2,13 +2,14 @@
 // question (reply, approve, reject) and cancel; a job still moving is polled so it updates by itself.
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Alert, Anchor, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
+import { mayAct } from '../api';
 import { JOB_STATUSES, TERMINAL, jobsApi, type Decision, type Job, type JobStatus } from '../api/jobs';
-import { ListTable, when } from '../components/ListTable';
-import { Loaded, useLoad, usePoll } from '../components/Loaded';
+import { DataTable, when } from '../components/DataTable';
+import { Loaded, useLoaded, usePoll } from '../components/Loaded';
 import { Messages } from '../components/Messages';
-import { useAction } from '../components/useAction';
+import { useChange } from '../components/Change';
 import { BackTo, listOrItem } from '../components/ListOrItem';
 import { useSignedIn } from '../session';
 
@@ -37,7 +38,7 @@ function JobList() {
   useDocumentTitle('Jobs · Switchboard');
   const [params, setParams] = useSearchParams();
   const status = (params.get('status') ?? '') as JobStatus | '';
-  const load = useLoad(() => jobsApi.list(status || undefined), status);
+  const load = useLoaded(() => jobsApi.list(status || undefined), status);
   usePoll(load.reload, true, 5000);
   return (
     <>
@@ -54,7 +55,7 @@ function JobList() {
       />
       <Loaded load={load} what="jobs">
         {({ jobs, total }) => (
-          <ListTable
+          <DataTable
             rows={jobs}
             rowKey={(j) => j.triggerId}
             caption={`${total} job${total === 1 ? '' : 's'}`}
@@ -74,7 +75,7 @@ function JobList() {
 
 function JobPage({ id }: { id: string }) {
   useDocumentTitle('Job · Switchboard');
-  const load = useLoad(() => jobsApi.get(id), id);
+  const load = useLoaded(() => jobsApi.get(id), id);
   const status = load.data?.job.status;
   usePoll(load.reload, status !== undefined && !TERMINAL.has(status));
   return (
@@ -105,8 +106,8 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 
 function JobDetail({ job, onChange }: { job: Job; onChange(): Promise<void> }) {
   const { user } = useSignedIn();
-  const member = user.role !== 'viewer';
-  const conversation = useLoad(() => jobsApi.conversation(job.conversationId), `${job.conversationId}:${job.status}:${job.attemptCount}`);
+  const member = mayAct(user.role, 'member');
+  const conversation = useLoaded(() => jobsApi.conversation(job.conversationId), `${job.conversationId}:${job.status}:${job.attemptCount}`);
   return (
     <Stack>
       <Group>
@@ -143,7 +144,7 @@ function JobDetail({ job, onChange }: { job: Job; onChange(): Promise<void> }) {
 /** The question a parked job asks, and for members the three ways to answer it. */
 function Question({ job, member, onChange }: { job: Job; member: boolean; onChange(): Promise<void> }) {
   const [reason, setReason] = useState('');
-  const { busy, error, run } = useAction(onChange);
+  const { busy, alert, run } = useChange(onChange);
   const answer = (decision: Decision) => run(() => jobsApi.reply(job.triggerId, decision, reason.trim() || undefined));
   return (
     <Card withBorder component="section" aria-labelledby="job-question">
@@ -160,11 +161,7 @@ function Question({ job, member, onChange }: { job: Job; member: boolean; onChan
       )}
       {member && (
         <Stack gap="xs">
-          {error && (
-            <Alert role="alert" color="red">
-              {error}
-            </Alert>
-          )}
+          {alert}
           <Textarea label="Your answer (needed to reply, optional to approve or reject)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={4000} autosize minRows={2} />
           <Group>
             <Button loading={busy} disabled={!reason.trim()} onClick={() => answer('provided')}>
@@ -184,7 +181,7 @@ function Question({ job, member, onChange }: { job: Job; member: boolean; onChan
 }
 
 function CancelButton({ job, onChange }: { job: Job; onChange(): Promise<void> }) {
-  const { busy, error, run } = useAction(onChange);
+  const { busy, error, run } = useChange(onChange);
   return (
     <>
       <Button variant="default" loading={busy} onClick={() => run(() => jobsApi.cancel(job.triggerId))}>

@@ -2,24 +2,24 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Code, Group, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { numbersApi, type PhoneNumber } from '../api/numbers';
+import { mayAct } from '../api';
 import { DataTable } from '../components/DataTable';
-import { Loaded, useLoad } from '../components/Loading';
+import { Loaded, useLoaded } from '../components/Loaded';
 import { useSignedIn } from '../session';
 
-const MEMBER_ROLES = ['owner', 'admin', 'member'];
 
 export function Numbers() {
   useDocumentTitle('Numbers · Switchboard');
   const { user } = useSignedIn();
-  const canChange = MEMBER_ROLES.includes(user.role);
-  const { loaded, reload } = useLoad(numbersApi.list, []);
+  const canChange = mayAct(user.role, 'member');
+  const load = useLoaded(numbersApi.list);
   const [editing, setEditing] = useState<PhoneNumber>();
   return (
     <>
       <Title order={1} mb="md">
         Numbers and routing
       </Title>
-      <Loaded loaded={loaded} reload={reload} label="the numbers">
+      <Loaded load={load} what="the numbers">
         {(numbers) => (
           <DataTable
             caption="The account's numbers and how calls to them are answered"
@@ -52,7 +52,7 @@ export function Numbers() {
           onClose={() => setEditing(undefined)}
           onSaved={() => {
             setEditing(undefined);
-            reload();
+            void load.reload();
           }}
         />
       )}

@@ -3,7 +3,7 @@ import { Anchor, Button, Checkbox, Group, Stack, TextInput, Title } from '@manti
 import { useDocumentTitle } from '@mantine/hooks';
 import { USAGE_GROUPS, usageApi, type UsageGroup, type UsageQuery, type UsageRow } from '../api/usage';
 import { DataTable, type Column } from '../components/DataTable';
-import { Loaded, useLoad } from '../components/Loading';
+import { Loaded, useLoaded } from '../components/Loaded';
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
@@ -18,7 +18,7 @@ export function Usage() {
   useDocumentTitle('Usage · Switchboard');
   const [query, setQuery] = useState<UsageQuery>({ from: day(-29), to: day(0), groupBy: ['day'] });
   const [draft, setDraft] = useState(query);
-  const { loaded, reload } = useLoad(() => usageApi.report(query), [query]);
+  const load = useLoaded(() => usageApi.report(query), query);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -50,7 +50,7 @@ export function Usage() {
             <Button type="submit">Show</Button>
           </Group>
         </form>
-        <Loaded loaded={loaded} reload={reload} label="the usage report">
+        <Loaded load={load} what="the usage report">
           {(report) => (
             <Stack>
               <Anchor href={usageApi.csvHref(query)} download>

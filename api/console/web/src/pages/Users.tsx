@@ -2,8 +2,11 @@ import { useState } from 'react';
 import { Alert, Button, Code, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import type { Role } from '../api';
-import { access, mayAct, type User } from '../api/access';
-import { DangerButton, DataTable, InlineForm, Loaded, useChange, useLoaded } from '../components/Data';
+import { mayAct } from '../api';
+import { access, type User } from '../api/access';
+import { Loaded, useLoaded } from '../components/Loaded';
+import { DataTable } from '../components/DataTable';
+import { DangerButton, InlineForm, useChange } from '../components/Change';
 import { useSignedIn } from '../session';
 
 const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
@@ -11,17 +14,17 @@ const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
 export function Users() {
   useDocumentTitle('Users · Switchboard');
   const { user: me } = useSignedIn();
-  const { loaded, reload } = useLoaded(access.users);
-  const change = useChange(reload);
+  const load = useLoaded(access.users);
+  const change = useChange(load.reload);
   const owner = mayAct(me.role, 'owner');
   return (
     <>
       <Title order={1} mb="md">
         Users
       </Title>
-      {owner && <Invite onInvited={reload} />}
+      {owner && <Invite onInvited={load.reload} />}
       {change.alert}
-      <Loaded loaded={loaded} reload={reload} what="users">
+      <Loaded load={load} what="users">
         {(users) => (
           <DataTable<User>
             caption="Users"

@@ -1,24 +1,27 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { access, mayAct, type TestMessage, type Webhooks as Addresses } from '../api/access';
-import { Loaded, useChange, useLoaded, when } from '../components/Data';
+import { mayAct } from '../api';
+import { access, type TestMessage, type Webhooks as Addresses } from '../api/access';
+import { Loaded, useLoaded } from '../components/Loaded';
+import { when } from '../components/DataTable';
+import { useChange } from '../components/Change';
 import { useSignedIn } from '../session';
 
 export function Webhooks() {
   useDocumentTitle('Webhooks · Switchboard');
   const { user } = useSignedIn();
-  const { loaded, reload } = useLoaded(access.webhooks);
+  const load = useLoaded(access.webhooks);
   const admin = mayAct(user.role, 'admin');
   return (
     <>
       <Title order={1} mb="md">
         Webhooks
       </Title>
-      <Loaded loaded={loaded} reload={reload} what="the webhook settings">
+      <Loaded load={load} what="the webhook settings">
         {(addresses) => (
           <Stack>
-            <AddressesCard addresses={addresses} editable={admin} onSaved={reload} />
+            <AddressesCard addresses={addresses} editable={admin} onSaved={load.reload} />
             {admin && <TestMessageCard to={addresses.message_webhook_url} />}
             {admin && <SecretCard />}
           </Stack>
