@@ -4,6 +4,16 @@
 import OpenAI, { APIError } from 'openai';
 import type { Ctx } from '../context.js';
 import { sleep } from '../clock.js';
+import { DomainError } from '../errors.js';
+import type { ModelSlot } from '../limits/model-slots.js';
+
+/** The model's failure, told apart from the server's own (jobs map it to `failed`). */
+export class ModelError extends DomainError {
+  readonly status = 500;
+  constructor(message: string) {
+    super(message, 'model_error');
+  }
+}
 
 /** Tries of one request, the first included: a provider's brief overload passes within a few; a longer one fails the turn rather than hold it. */
 export const MODEL_MAX_TRIES = 4;
@@ -47,26 +57,49 @@ async function retrying<R>(ctx: Pick<Ctx, 'clock' | 'log' | 'metrics'>, send: ()
   }
 }
 
+type ModelCtx = Pick<Ctx, 'clock' | 'log' | 'metrics' | 'model' | 'modelSlots' | 'config'>;
+
+/** Waits for a slot of the deployment's cap; a ModelError when none comes free in time. */
+async function takeModelSlot(ctx: ModelCtx, signal?: AbortSignal): Promise<ModelSlot> {
+  const slot = await ctx.modelSlots.acquire(signal);
+  if (slot) return slot;
+  signal?.throwIfAborted();
+  const { SWITCHBOARD_MODEL_WAIT_SEC: wait, SWITCHBOARD_MODEL_CONCURRENCY: cap } = ctx.config;
+  throw new ModelError(`model request failed: no model slot came free within ${wait} s (SWITCHBOARD_MODEL_CONCURRENCY is ${cap})`);
+}
+
 /**
- * Waits for a model slot, sends the request with `send` (retried as above), and reads the answer
- * with `read` while still holding the slot. A streamed answer is read only once `send` has
- * succeeded, so a request is retried only before its first token.
+ * The model slot of a whole turn, taken before its lock's connection (TurnLocks.withLock's `first`:
+ * a turn waiting for the model holds none), so its calls never wait while holding one.
+ */
+export function turnModelSlot(ctx: ModelCtx) {
+  let held: ModelSlot | undefined;
+  return {
+    take: async () => {
+      held = await takeModelSlot(ctx);
+    },
+    get slot() {
+      return held;
+    },
+    release: () => held?.release(),
+  };
+}
+
+/**
+ * Sends the request with `send` (retried as above) and reads the answer with `read`, in `slot` (the
+ * caller's, which it releases) or else in one taken for this call. A streamed answer is read only
+ * once `send` has succeeded, so a request is retried only before its first token.
  */
 export async function modelCall<R, T>(
-  ctx: Pick<Ctx, 'clock' | 'log' | 'metrics' | 'model' | 'modelSlots' | 'config'>,
+  ctx: ModelCtx,
   send: (openai: OpenAI) => Promise<R>,
   read: (answer: R) => Promise<T>,
-  signal?: AbortSignal,
+  { signal, slot }: { signal?: AbortSignal; slot?: ModelSlot } = {},
 ): Promise<T> {
-  const slot = await ctx.modelSlots.acquire(signal);
-  if (!slot) {
-    signal?.throwIfAborted();
-    const { SWITCHBOARD_MODEL_WAIT_SEC: wait, SWITCHBOARD_MODEL_CONCURRENCY: cap } = ctx.config;
-    throw new Error(`no model slot came free within ${wait} s (SWITCHBOARD_MODEL_CONCURRENCY is ${cap})`);
-  }
+  const own = slot ? null : await takeModelSlot(ctx, signal);
   try {
     return await read(await retrying(ctx, () => send(ctx.model.openai), signal));
   } finally {
-    slot.release();
+    own?.release();
   }
 }

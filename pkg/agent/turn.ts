@@ -9,13 +9,13 @@ import type pg from 'pg';
 import type { Ctx } from '../context.js';
 import { send } from '../db/pipeline.js';
 import { noUsage, type TurnCharge, type Usage } from '../credits/charge.js';
-import { DomainError } from '../errors.js';
+import type { ModelSlot } from '../limits/model-slots.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
 import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import { modelCall } from './model-call.js';
+import { ModelError, modelCall } from './model-call.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
 
@@ -76,6 +76,12 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
+  /**
+   * The model slot every model call of the turn uses, taken before the turn's lock so that a turn
+   * waiting for the model holds no connection (pkg/agent/model-call.ts turnModelSlot); the caller
+   * releases it. Without it each call takes its own.
+   */
+  modelSlot?: ModelSlot;
   /** What the turn costs, charged when it ends, finished or failed (pkg/credits/charge.ts); `storeLast` closes it with `charge.close`. */
   charge: TurnCharge;
 }
@@ -99,14 +105,6 @@ export function startAppendingMessage(
   written.catch(() => {});
   history.push({ ...message, createdAt: ctx.clock.now().toISOString() });
   return { id: message.id, written };
-}
-
-/** The model's failure, told apart from the server's own (jobs map it to `failed`). */
-class ModelError extends DomainError {
-  readonly status = 500;
-  constructor(message: string) {
-    super(message, 'model_error');
-  }
 }
 
 interface ModelRound {
@@ -162,10 +160,11 @@ async function callModel(
         }
         return round;
       },
-      input.signal,
+      { signal: input.signal, slot: input.modelSlot },
     );
   } catch (err) {
     if (err instanceof StoreFailure) throw err.cause;
+    if (err instanceof ModelError) throw err;
     throw new ModelError(`model request failed: ${(err as Error).message}`);
   }
 }
@@ -190,7 +189,7 @@ async function unstreamedRound(
   request: ChatCompletionCreateParamsNonStreaming,
   onContent: (chunk: string) => void,
 ): Promise<ModelRound> {
-  const completion = await modelCall(ctx, (openai) => openai.chat.completions.create(request), async (answer) => answer, input.signal);
+  const completion = await modelCall(ctx, (openai) => openai.chat.completions.create(request), async (answer) => answer, { signal: input.signal, slot: input.modelSlot });
   input.mark?.('model');
   await storedBeforeEmit(input);
   const message = completion.choices[0]?.message;

@@ -6,9 +6,14 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/index.js';
 import { leaseStore, type Lease, type LeaseOptions } from './leases.js';
 
+/** A slot held; `release` may be called more than once. */
+export interface ModelSlot {
+  release(): void;
+}
+
 export interface ModelSlots {
-  /** Waits for a free slot; null when none came free in time or `signal` aborted. `release` may be called more than once. */
-  acquire(signal?: AbortSignal): Promise<{ release(): void } | null>;
+  /** Waits for a free slot; null when none came free in time or `signal` aborted. */
+  acquire(signal?: AbortSignal): Promise<ModelSlot | null>;
 }
 
 // A waiter looks again this soon, doubling up to the most: a slot freed on another replica is seen
@@ -25,7 +30,7 @@ type Options = Omit<LeaseOptions, 'prefix' | 'scope'> & {
   waitMs: number;
 };
 
-const unlimited = { release: () => {} };
+const unlimited: ModelSlot = { release: () => {} };
 
 export function createModelSlots(opts: Options): ModelSlots {
   const { clock, log, metrics, max, waitMs, leaseMs } = opts;
@@ -50,7 +55,7 @@ export function createModelSlots(opts: Options): ModelSlots {
     });
   };
 
-  const slot = (lease: Lease) => {
+  const slot = (lease: Lease): ModelSlot => {
     let released = false;
     return {
       release() {

@@ -219,6 +219,44 @@ if (redisUrl) {
     });
   });
 
+  describe('Chat turns waiting for a model slot', () => {
+    let model: ScriptedModel;
+    let holder: TestApp;
+    let waiter: TestApp;
+    before(async () => {
+      model = await startScriptedModel();
+      const env = { REDIS_URL: redisUrl, SWITCHBOARD_MODEL_CONCURRENCY: '1' };
+      holder = await startTestApp({ model, env });
+      // Two lock connections, each waited for a second at most.
+      waiter = await startTestApp({ model, env: { ...env, SWITCHBOARD_DB_POOL_MAX: '5', SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS: '1000' } });
+    });
+    after(async () => {
+      await waiter?.close();
+      await holder?.close();
+      await model?.close();
+    });
+
+    it('hold no connection while they wait: more of them than lock connections are all answered', async () => {
+      const held = heldReply({ content: 'first' });
+      model.reply(held.reply);
+      const owner = await holder.company();
+      const first = owner.client.post(`/api/v1/conversations/${await openConversation(owner.client, owner.agentId)}/messages`, { message: 'first' });
+      await eventually('the first turn to reach the model', () => model.requests.length === 1);
+
+      const { client, agentId } = await waiter.company();
+      const conversations = await Promise.all([0, 1, 2, 3].map(() => openConversation(client, agentId)));
+      const waiting = conversations.map((id, i) => client.post(`/api/v1/conversations/${id}/messages`, { message: `waiting ${i}` }));
+      // Three times the connection wait: a turn holding a lock connection would have made the others fail by now.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(model.requests).to.have.length(1);
+      held.release();
+
+      expect((await first).status).to.equal(200);
+      expect((await Promise.all(waiting)).map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
+      expect(model.requests).to.have.length(5);
+    });
+  });
+
   describe('A chat turn that waits for a model slot past SWITCHBOARD_MODEL_WAIT_SEC', () => {
     let app: TestApp;
     before(async () => {
