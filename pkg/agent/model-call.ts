@@ -18,7 +18,7 @@ export class ModelError extends DomainError {
 /** Tries of one request, the first included: a provider's brief overload passes within a few; a longer one fails the turn rather than hold it. */
 export const MODEL_MAX_TRIES = 4;
 /** Longest wait of one request's retries together: a chat caller has given up long before (SWITCHBOARD_TURN_TIMEOUT_SEC). */
-export const MODEL_MAX_RETRY_WAIT_MS = 60_000;
+const MODEL_MAX_RETRY_WAIT_MS = 60_000;
 /** Wait before the n-th retry when the model names none: 1 s, 2 s, 4 s…, each with jitter so replicas spread out. */
 const backoffMs = (retry: number): number => 1000 * 2 ** (retry - 1) * (0.5 + Math.random() / 2);
 
@@ -26,7 +26,7 @@ const retryable = (err: unknown): err is APIError =>
   err instanceof APIError && err.status !== undefined && (err.status === 429 || err.status >= 500);
 
 /** The wait a model asked for: `retry-after-ms` (OpenAI's), else `Retry-After` in seconds or as an HTTP date. */
-export function retryAfterMs(headers: Headers | undefined, now: Date): number | null {
+function retryAfterMs(headers: Headers | undefined, now: Date): number | null {
   const ms = headers?.get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
   const value = headers?.get('retry-after')?.trim();

@@ -1,5 +1,5 @@
-// The deployment-wide cap on simultaneous model calls (SWITCHBOARD_MODEL_CONCURRENCY): a call holds a
-// lease while it runs; one that finds none free waits for one, bounded, holding nothing else.
+// The deployment-wide cap on simultaneous model calls (SWITCHBOARD_MODEL_CONCURRENCY): a turn (or a
+// lone model call) holds a lease while it runs; one that finds none free waits for one, bounded.
 import { randomUUID } from 'node:crypto';
 import { sleep } from '../clock.js';
 import type { Logger } from '../log.js';
@@ -72,7 +72,7 @@ export function createModelSlots(opts: Options): ModelSlots {
     };
   };
 
-  const observe = (started: number, result: 'acquired' | 'timed_out') =>
+  const observe = (started: number, result: 'acquired' | 'timed_out' | 'aborted') =>
     metrics.modelSlotWait.observe({ result }, (clock.now().getTime() - started) / 1000);
 
   return {
@@ -88,7 +88,7 @@ export function createModelSlots(opts: Options): ModelSlots {
         }
         const left = started + waitMs - clock.now().getTime();
         if (left <= 0 || signal?.aborted) {
-          observe(started, 'timed_out');
+          observe(started, signal?.aborted ? 'aborted' : 'timed_out');
           return null;
         }
         const woken = new AbortController();

@@ -90,7 +90,7 @@ export function createMetrics(): Metrics {
     }),
     modelSlotWait: new Histogram({
       name: 'switchboard_model_slot_wait_seconds',
-      help: 'Time a model call waited for a slot of SWITCHBOARD_MODEL_CONCURRENCY, by result (acquired, timed_out).',
+      help: 'Time a turn or model call waited for a slot of SWITCHBOARD_MODEL_CONCURRENCY, by result (acquired, timed_out, aborted).',
       labelNames: ['result'],
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers,
