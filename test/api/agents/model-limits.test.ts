@@ -101,14 +101,16 @@ describe('A model answering 429 or 5xx to a chat turn', () => {
     expect(times[1]).to.be.at.least(retryAt);
   });
 
-  it('retries a 5xx of a streamed turn before its first token, and streams the answer once', async () => {
-    app.model.reply(refused(503), { content: 'Streamed after all.' });
+  it('retries a 5xx of a streamed turn before its first token, after its retry-after-ms, and streams the answer once', async () => {
+    const times: number[] = [];
+    app.model.reply(timed(times, refused(503, { 'retry-after-ms': '2500' })), timed(times, { content: 'Streamed after all.' }));
     const id = await openConversation(client, agentId);
 
     const streamed = client.stream(`/api/v1/conversations/${id}/messages`, { message: 'Stream it', stream: true });
     await advanceUntilAsked(app, 2);
     const { status, events } = await streamed;
 
+    expect(times[1]! - times[0]!).to.be.at.least(2_500);
     expect(status).to.equal(200);
     const content = events.filter((e) => e.type === 'content').map((e) => e.content).join('');
     expect(content).to.equal('Streamed after all.');
