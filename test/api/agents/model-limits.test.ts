@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { ModelReply } from '../../../pkg/agent/openai-server.js';
 import { MODEL_MAX_TRIES } from '../../../pkg/agent/model-call.js';
 import { openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { eventually } from '../../support/eventually.js';
 import { startScriptedModel, type ScriptedModel } from '../../support/model.js';
 import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
@@ -184,6 +185,36 @@ describe('A model answering 429 or 5xx to a job', () => {
     expect(job.errorMessage).to.contain('The server is overloaded').and.contain(`after ${MODEL_MAX_TRIES} tries`);
     expect(job).to.include({ attemptCount: 1 });
     expect(app.model.requests).to.have.length(MODEL_MAX_TRIES);
+  });
+});
+
+describe('A model answering 429 to a call turn', () => {
+  let app: CallsApp;
+  before(async () => {
+    app = await startCallsApp({ controllers: true });
+  });
+  after(async () => app?.close());
+
+  it('is retried after its Retry-After, and the call goes on as if it had answered at once', async () => {
+    const { client } = await app.voiceCompany({ eventsUrl: 'https://127.0.0.1:9/events' });
+    const task = 'Ask Ann about her budget, patiently';
+    app.script(
+      task,
+      refused(429, { 'retry-after': '1' }),
+      { content: 'Hi Ann, this is Acme. What is your budget?' },
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', answers: { budget: '500' } } }] },
+      { content: 'Thank you, goodbye!' },
+    );
+
+    const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task, questions: [{ key: 'budget', question: 'What is your budget?' }] });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    const result = await finalResult(client, placed.body.id);
+
+    expect(result).to.deep.include({ status: 'completed', outcome: 'completed' });
+    expect(result.transcript.filter((line: any) => line.speaker === 'agent').map((line: any) => line.text)).to.deep.equal([
+      'Hi Ann, this is Acme. What is your budget?',
+      'Thank you, goodbye!',
+    ]);
   });
 });
 
