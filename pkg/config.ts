@@ -35,6 +35,9 @@ export const configSchema = z.object({
   SWITCHBOARD_OUTBOUND_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
   SWITCHBOARD_OUTBOUND_MAX_BYTES: intWithDefault(1_048_576, 1024, 50 * 1_048_576),
   SWITCHBOARD_MAX_TOOL_ROUNDS: intWithDefault(8, 1, 50),
+  /** Simultaneous model calls across every replica (shared through Redis); 0: no cap. */
+  SWITCHBOARD_MODEL_CONCURRENCY: intWithDefault(0, 0, 100_000),
+  SWITCHBOARD_MODEL_WAIT_SEC: intWithDefault(60, 1, 3600),
   SWITCHBOARD_JOB_MAX_ATTEMPTS: intWithDefault(3, 1, 100),
   SWITCHBOARD_JOB_TTL_HOURS: intWithDefault(24, 1, 24 * 30),
   SWITCHBOARD_LEASE_SEC: intWithDefault(30, 1, 3600),

@@ -48,6 +48,8 @@ const DASHBOARD_METRICS = [
   'switchboard_campaign_contacts_total',
   'switchboard_campaign_results_total',
   'switchboard_campaign_list_request_duration_seconds_bucket',
+  'switchboard_model_retries_total',
+  'switchboard_model_slot_wait_seconds_bucket',
 ];
 const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_OIDC_CLIENT_SECRET'];
 
