@@ -17,6 +17,8 @@ import { accessRouter } from './access.js';
 import { agentsRouter } from './agents.js';
 import { conversationsRouter } from './conversations.js';
 import { jobsRouter } from './jobs.js';
+import { queuesRouter } from './queues.js';
+import { mailboxesRouter } from './mailboxes.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -44,6 +46,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
   api.use(usageRouter(ctx));
   api.use(numbersRouter(ctx));
+  api.use(queuesRouter(ctx), mailboxesRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });
