@@ -15,6 +15,8 @@ import { Conversations } from './pages/Conversations';
 import { Jobs } from './pages/Jobs';
 import { Usage } from './pages/Usage';
 import { Numbers } from './pages/Numbers';
+import { Queues } from './pages/Queues';
+import { Mailboxes } from './pages/Mailboxes';
 
 export interface Page {
   path: string;
@@ -34,6 +36,8 @@ export const PAGES: Page[] = [
   { path: '/conversations', label: 'Conversations', Page: Conversations },
   { path: '/agents', label: 'Agents', Page: Agents },
   { path: '/numbers', label: 'Numbers', Page: Numbers },
+  { path: '/queues', label: 'Queues', Page: Queues },
+  { path: '/mailboxes', label: 'Mailboxes', Page: Mailboxes },
   { path: '/usage', label: 'Usage', Page: Usage },
   { path: '/api-keys', label: 'API keys', Page: ApiKeys },
   { path: '/webhooks', label: 'Webhooks', Page: Webhooks },
