@@ -2,7 +2,7 @@
 // each with its recording to play; members mark a message read or archive it.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Badge, Button, Card, Group, NativeSelect, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
 import { MESSAGE_STATUSES, mailboxesApi, type MessageStatus, type VoiceMessage } from '../api/mailboxes';
@@ -137,25 +137,33 @@ function MessageTable({ mailboxId, messages, reload }: { mailboxId: string; mess
           { label: 'Caller', cell: (m) => m.caller },
           { label: 'Received', cell: (m) => when(m.created_at) },
           { label: 'Length', cell: (m) => (m.duration_sec == null ? '—' : `${m.duration_sec} s`), numeric: true },
-          { label: 'Message', cell: (m) => m.summary || '—' },
+          {
+            label: 'Message',
+            cell: (m) => (
+              <Text size="sm" miw={160}>
+                {m.summary || '—'}
+              </Text>
+            ),
+          },
           {
             label: 'Status',
+            // New ones stand out, as unread mail does.
             cell: (m) => (
-              <Badge variant="light" color={m.status === 'new' ? 'blue' : 'gray'} c="gray.9">
+              <Text size="sm" fw={m.status === 'new' ? 700 : 400}>
                 {STATUS_LABEL[m.status]}
-              </Badge>
+              </Text>
             ),
           },
           {
             label: 'Recording',
-            cell: (m) => <audio controls preload="none" src={mailboxesApi.recordingUrl(mailboxId, m.id)} aria-label={`Recording from ${m.caller} at ${when(m.created_at)}`} />,
+            cell: (m) => <audio controls preload="none" style={{ width: 240 }} src={mailboxesApi.recordingUrl(mailboxId, m.id)} aria-label={`Recording from ${m.caller} at ${when(m.created_at)}`} />,
           },
           ...(mayAct(user.role, 'member')
             ? [
                 {
                   label: 'Change',
                   cell: (m: VoiceMessage) => (
-                    <Group gap="xs" wrap="nowrap">
+                    <Group gap="xs">
                       {m.status === 'new' && move(m, 'read', 'Mark read')}
                       {m.status !== 'archived' && move(m, 'archived', 'Archive')}
                     </Group>
