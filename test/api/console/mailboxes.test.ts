@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { keepVoicemail } from '../../../pkg/messages/voicemail.js';
 import { encodeWav } from '../../../pkg/voice/wav.js';
 import { startCallsApp, type CallsApp } from '../../support/calls.js';
-import { signedInUser } from '../../support/console.js';
+import { expectConsoleError, signedInUser } from '../../support/console.js';
 import { eventually } from '../../support/eventually.js';
 
 describe('Console mailboxes routes', function () {
@@ -12,12 +12,6 @@ describe('Console mailboxes routes', function () {
     app = await startCallsApp({ controllers: true });
   });
   after(async () => app?.close());
-
-  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(status);
-    expect(res.body).to.have.all.keys('error');
-    expect(res.body.error.code).to.equal(code);
-  };
 
   const auditOf = async (tenantId: string) =>
     (await app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhere((q) => q.whereLike('action', 'mailbox.%').orWhereLike('action', 'message.%')).orderBy('id')).map((e) => [e.action, e.target, e.user_id, e.details]);
@@ -93,7 +87,7 @@ describe('Console mailboxes routes', function () {
     const res = await recording(viewer.browser.cookie, path);
     expect([res.status, res.headers.get('content-type')]).to.deep.equal([200, 'audio/wav']);
     expect(Buffer.from(await res.arrayBuffer()).equals(WAV)).to.equal(true);
-    expectError(await viewer.browser.get(`/console/api/mailboxes/${other.id}/messages/${message.id}/recording`), 404, 'not_found');
+    expectConsoleError(await viewer.browser.get(`/console/api/mailboxes/${other.id}/messages/${message.id}/recording`), 404, 'not_found');
     expect((await recording(undefined, path)).status).to.equal(401);
   });
 
@@ -105,7 +99,7 @@ describe('Console mailboxes routes', function () {
     expect([read.status, read.body.status]).to.deep.equal([200, 'read']);
     expect((await client.get(`/v1/messages/${message.id}`)).body).to.deep.equal(read.body);
     expect((await member.browser.patch(path, { status: 'archived' })).body.status).to.equal('archived');
-    expectError(await member.browser.patch(path, { status: 'new' }), 422, 'invalid_status');
+    expectConsoleError(await member.browser.patch(path, { status: 'new' }), 422, 'invalid_status');
     expect((await client.get(`/v1/messages/${message.id}`)).body.status).to.equal('archived');
     expect(await auditOf(tenantId)).to.deep.equal([
       ['message.status_changed', message.id, member.id, { from: 'new', to: 'read' }],
@@ -125,8 +119,8 @@ describe('Console mailboxes routes', function () {
   it('refuses a viewer every change with 403, changing nothing', async () => {
     const { client, tenantId, mailbox, viewer } = await account();
     const message = await voicemail(tenantId, mailbox.id, 'Call me');
-    expectError(await viewer.browser.post('/console/api/mailboxes', { name: 'Nope', greeting: 'No.' }), 403, 'forbidden');
-    expectError(await viewer.browser.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read' }), 403, 'forbidden');
+    expectConsoleError(await viewer.browser.post('/console/api/mailboxes', { name: 'Nope', greeting: 'No.' }), 403, 'forbidden');
+    expectConsoleError(await viewer.browser.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read' }), 403, 'forbidden');
     expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox]);
     expect((await client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
     expect(await auditOf(tenantId)).to.deep.equal([]);
@@ -145,7 +139,7 @@ describe('Console mailboxes routes', function () {
       await ours.get(`/console/api/mailboxes/${theirs.mailbox.id}/messages/${message.id}/recording`),
       await ours.get(`/console/api/mailboxes/${mine.mailbox.id}/messages/${message.id}/recording`),
     ]) {
-      expectError(res, 404, 'not_found');
+      expectConsoleError(res, 404, 'not_found');
     }
     expect((await ours.get('/console/api/mailboxes')).body.data).to.deep.equal([mine.mailbox]);
     expect((await theirs.client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
@@ -156,13 +150,13 @@ describe('Console mailboxes routes', function () {
     const { client, tenantId, mailbox, member } = await account();
     const message = await voicemail(tenantId, mailbox.id, 'Call me');
     const ours = member.browser;
-    expectError(await ours.post('/console/api/mailboxes', { name: 'X', greeting: 'Y', colour: 'blue' }), 400, 'invalid_json');
-    expectError(await ours.post('/console/api/mailboxes', { name: 'No greeting' }), 422, 'invalid_greeting');
-    expectError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'gone' }), 422, 'invalid_status');
-    expectError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read', pin: true }), 400, 'invalid_json');
-    expectError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?status=lost`), 422, 'invalid_status');
-    expectError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?cursor=nope`), 422, 'invalid_cursor');
-    expectError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?mailbox_id=${mailbox.id}`), 400, 'invalid_json');
+    expectConsoleError(await ours.post('/console/api/mailboxes', { name: 'X', greeting: 'Y', colour: 'blue' }), 400, 'invalid_json');
+    expectConsoleError(await ours.post('/console/api/mailboxes', { name: 'No greeting' }), 422, 'invalid_greeting');
+    expectConsoleError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'gone' }), 422, 'invalid_status');
+    expectConsoleError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read', pin: true }), 400, 'invalid_json');
+    expectConsoleError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?status=lost`), 422, 'invalid_status');
+    expectConsoleError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?cursor=nope`), 422, 'invalid_cursor');
+    expectConsoleError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?mailbox_id=${mailbox.id}`), 400, 'invalid_json');
     expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox]);
     expect((await client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
     expect(await auditOf(tenantId)).to.deep.equal([]);

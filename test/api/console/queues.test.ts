@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
-import { signedInUser } from '../../support/console.js';
+import { expectConsoleError, signedInUser } from '../../support/console.js';
 import { eventually } from '../../support/eventually.js';
 
 const MEMBERS = [
@@ -15,12 +15,6 @@ describe('Console queues routes', function () {
     app = await startCallsApp({ controllers: true });
   });
   after(async () => app?.close());
-
-  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(status);
-    expect(res.body).to.have.all.keys('error');
-    expect(res.body.error.code).to.equal(code);
-  };
 
   const auditOf = async (tenantId: string) =>
     (await app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhereLike('action', 'queue.%').orderBy('id')).map((e) => [e.action, e.target, e.user_id, e.details]);
@@ -106,10 +100,10 @@ describe('Console queues routes', function () {
 
   it('refuses a viewer every change with 403, changing nothing', async () => {
     const { client, tenantId, queue, viewer } = await account();
-    expectError(await viewer.browser.patch(`/console/api/queues/${queue.id}/members/al`, { available: false }), 403, 'forbidden');
-    expectError(await viewer.browser.post('/console/api/queues', { name: 'Nope' }), 403, 'forbidden');
-    expectError(await viewer.browser.patch(`/console/api/queues/${queue.id}`, { name: 'Nope' }), 403, 'forbidden');
-    expectError(await viewer.browser.delete(`/console/api/queues/${queue.id}`), 403, 'forbidden');
+    expectConsoleError(await viewer.browser.patch(`/console/api/queues/${queue.id}/members/al`, { available: false }), 403, 'forbidden');
+    expectConsoleError(await viewer.browser.post('/console/api/queues', { name: 'Nope' }), 403, 'forbidden');
+    expectConsoleError(await viewer.browser.patch(`/console/api/queues/${queue.id}`, { name: 'Nope' }), 403, 'forbidden');
+    expectConsoleError(await viewer.browser.delete(`/console/api/queues/${queue.id}`), 403, 'forbidden');
     expect((await client.get('/v1/queues')).body.data).to.deep.equal([queue]);
     expect(await auditOf(tenantId)).to.deep.equal([]);
   });
@@ -118,10 +112,10 @@ describe('Console queues routes', function () {
     const mine = await account();
     const theirs = await account();
     const ours = mine.member.browser;
-    expectError(await ours.patch(`/console/api/queues/${theirs.queue.id}/members/al`, { available: false }), 404, 'not_found');
-    expectError(await ours.patch(`/console/api/queues/${mine.queue.id}/members/cy`, { available: false }), 404, 'not_found');
-    expectError(await ours.patch(`/console/api/queues/${theirs.queue.id}`, { name: 'Taken' }), 404, 'not_found');
-    expectError(await ours.delete(`/console/api/queues/${theirs.queue.id}`), 404, 'not_found');
+    expectConsoleError(await ours.patch(`/console/api/queues/${theirs.queue.id}/members/al`, { available: false }), 404, 'not_found');
+    expectConsoleError(await ours.patch(`/console/api/queues/${mine.queue.id}/members/cy`, { available: false }), 404, 'not_found');
+    expectConsoleError(await ours.patch(`/console/api/queues/${theirs.queue.id}`, { name: 'Taken' }), 404, 'not_found');
+    expectConsoleError(await ours.delete(`/console/api/queues/${theirs.queue.id}`), 404, 'not_found');
     expect((await theirs.client.get('/v1/queues')).body.data).to.deep.equal([theirs.queue]);
     expect((await mine.client.get('/v1/queues')).body.data).to.deep.equal([mine.queue]);
     expect((await ours.get('/console/api/queues')).body.data.map((q: any) => q.id)).to.deep.equal([mine.queue.id]);
@@ -131,13 +125,13 @@ describe('Console queues routes', function () {
   it('answers 400 for an unknown field and 422 for a refused value, changing nothing and auditing nothing', async () => {
     const { client, tenantId, queue, member } = await account();
     const ours = member.browser;
-    expectError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: false, colour: 'blue' }), 400, 'invalid_json');
-    expectError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: 'no' }), 422, 'invalid_available');
-    expectError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, {}), 422, 'invalid_available');
-    expectError(await ours.post('/console/api/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] }), 422, 'invalid_members');
-    expectError(await ours.post('/console/api/queues', { name: '' }), 422, 'invalid_name');
-    expectError(await ours.patch(`/console/api/queues/${queue.id}`, { max_wait_sec: 5 }), 422, 'invalid_max_wait_sec');
-    expectError(await ours.patch(`/console/api/queues/${queue.id}`, { members: [MEMBERS[0], MEMBERS[0]] }), 422, 'invalid_members');
+    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: false, colour: 'blue' }), 400, 'invalid_json');
+    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: 'no' }), 422, 'invalid_available');
+    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, {}), 422, 'invalid_available');
+    expectConsoleError(await ours.post('/console/api/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] }), 422, 'invalid_members');
+    expectConsoleError(await ours.post('/console/api/queues', { name: '' }), 422, 'invalid_name');
+    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}`, { max_wait_sec: 5 }), 422, 'invalid_max_wait_sec');
+    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}`, { members: [MEMBERS[0], MEMBERS[0]] }), 422, 'invalid_members');
     expect((await client.get('/v1/queues')).body.data).to.deep.equal([queue]);
     expect(await auditOf(tenantId)).to.deep.equal([]);
   });

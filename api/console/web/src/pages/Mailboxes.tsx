@@ -2,14 +2,15 @@
 // each with its recording to play; members mark a message read or archive it.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Button, Card, Group, NativeSelect, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
 import { MESSAGE_STATUSES, mailboxesApi, type MessageStatus, type VoiceMessage } from '../api/mailboxes';
-import { InlineForm, useChange } from '../components/Change';
+import { useChange } from '../components/Change';
 import { DataTable, when } from '../components/DataTable';
 import { BackTo, listOrItem } from '../components/ListOrItem';
 import { Loaded, useLoaded } from '../components/Loaded';
+import { NewItemForm } from '../components/NewItemForm';
 import { useSignedIn } from '../session';
 
 const STATUS_LABEL: Record<MessageStatus, string> = { new: 'New', read: 'Read', archived: 'Archived' };
@@ -49,19 +50,10 @@ function NewMailbox({ onMade }: { onMade(): Promise<void> }) {
   const [greeting, setGreeting] = useState('');
   const create = () => void change.run(() => mailboxesApi.create({ name, greeting })).then((made) => made && (setName(''), setGreeting('')));
   return (
-    <Card withBorder component="section" aria-labelledby="new-mailbox" mb="md">
-      <Title order={2} size="h4" id="new-mailbox">
-        New mailbox
-      </Title>
-      {change.alert}
-      <InlineForm onSubmit={create}>
-        <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <TextInput label="Greeting" required maxLength={1000} value={greeting} onChange={(e) => setGreeting(e.currentTarget.value)} />
-        <Button type="submit" loading={change.busy}>
-          Create mailbox
-        </Button>
-      </InlineForm>
-    </Card>
+    <NewItemForm title="New mailbox" submit="Create mailbox" change={change} onSubmit={create}>
+      <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <TextInput label="Greeting" required maxLength={1000} value={greeting} onChange={(e) => setGreeting(e.currentTarget.value)} />
+    </NewItemForm>
   );
 }
 

@@ -9,6 +9,7 @@ import { membersOf, queuesApi, type Queue } from '../api/queues';
 import { DangerButton, InlineForm, useChange } from '../components/Change';
 import { DataTable } from '../components/DataTable';
 import { Loaded, useLoaded, usePoll } from '../components/Loaded';
+import { NewItemForm } from '../components/NewItemForm';
 import { useSignedIn } from '../session';
 
 export function Queues() {
@@ -51,20 +52,11 @@ function NewQueue({ onMade }: { onMade(): Promise<void> }) {
       .run(() => queuesApi.create({ name, max_wait_sec: Number(maxWait), ...(hold.trim() ? { hold_message: hold } : {}) }))
       .then((made) => made && (setName(''), setHold('')));
   return (
-    <Card withBorder component="section" aria-labelledby="new-queue" mb="md">
-      <Title order={2} size="h4" id="new-queue">
-        New queue
-      </Title>
-      {change.alert}
-      <InlineForm onSubmit={create}>
-        <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <TextInput label="Longest wait (seconds)" type="number" min={10} max={3600} required value={maxWait} onChange={(e) => setMaxWait(e.currentTarget.value)} />
-        <TextInput label="Hold message" maxLength={1000} value={hold} onChange={(e) => setHold(e.currentTarget.value)} />
-        <Button type="submit" loading={change.busy}>
-          Create queue
-        </Button>
-      </InlineForm>
-    </Card>
+    <NewItemForm title="New queue" submit="Create queue" change={change} onSubmit={create}>
+      <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <TextInput label="Longest wait (seconds)" type="number" min={10} max={3600} required value={maxWait} onChange={(e) => setMaxWait(e.currentTarget.value)} />
+      <TextInput label="Hold message" maxLength={1000} value={hold} onChange={(e) => setHold(e.currentTarget.value)} />
+    </NewItemForm>
   );
 }
 
