@@ -76,8 +76,8 @@ export async function updateQueue(ctx: Q, tenantId: string, id: string, input: Q
 
 /**
  * Sets one member's availability in a single conditional UPDATE: the members array is rebuilt from
- * the row as it is when written, so a concurrent change of another member is kept. NotFound for no
- * such queue on the account or no such member in it.
+ * the row as it is when written, so a concurrent change of another member is kept; made available,
+ * callers waiting in the queue look again. NotFound for no such queue on the account or member in it.
  */
 export async function setMemberAvailable(ctx: Q, tenantId: string, id: string, memberId: string, available: boolean): Promise<Queue> {
   const changed = await ctx.db.raw(
@@ -88,7 +88,11 @@ export async function setMemberAvailable(ctx: Q, tenantId: string, id: string, m
      returning *`,
     [ctx.clock.now(), memberId, available, tenantId, id, memberId],
   );
-  if (changed.rows[0]) return toQueue(changed.rows[0]);
+  if (changed.rows[0]) {
+    // A member back at work may take a caller who waits for a busy one.
+    if (available) await notify(ctx.db, CHANNELS.queues, id);
+    return toQueue(changed.rows[0]);
+  }
   const queue = await getQueue(ctx, tenantId, id);
   throw new NotFound(`Queue ${queue.id} has no member ${memberId}`);
 }

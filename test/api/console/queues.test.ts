@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { finalResult, NUMBERS, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { expectConsoleError, signedInUser } from '../../support/console.js';
 import { eventually } from '../../support/eventually.js';
 
@@ -21,8 +21,8 @@ describe('Console queues routes', function () {
 
   let made = 0;
   /** A voice company whose number routes to a queue of MEMBERS, and a signed-in user of each role. */
-  async function account() {
-    const company = await app.routedCompany(`+1404556${String(1000 + ++made)}`, null);
+  async function account(settings: { eventsUrl?: string } = {}) {
+    const company = await app.routedCompany(`+1404556${String(1000 + ++made)}`, null, settings);
     const queue = (await company.client.post('/v1/queues', { name: 'Front desk', members: MEMBERS })).body;
     await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'queue', queue_id: queue.id } });
     const [member, viewer] = [await signedInUser(app, company.tenantId, 'member'), await signedInUser(app, company.tenantId, 'viewer')];
@@ -54,6 +54,25 @@ describe('Console queues routes', function () {
     expect(res.body.members).to.deep.equal([MEMBERS[0], { ...MEMBERS[1], available: false }]);
     expect((await client.get(`/v1/queues/${queue.id}`)).body).to.deep.equal(res.body);
     expect(await auditOf(tenantId)).to.deep.equal([['queue.member_availability_changed', queue.id, member.id, { member_id: 'bea', available: false }]]);
+  });
+
+  it('a member made available takes a caller who was waiting for a busy one', async () => {
+    // Calls' events are kept only for an account with an events address: queue.exited says who took the caller.
+    const { client, number, queue, member } = await account({ eventsUrl: 'https://127.0.0.1:9/events' });
+    expect((await member.browser.patch(`/console/api/queues/${queue.id}/members/bea`, { available: false })).status).to.equal(200);
+    const quietCaller = async (from: string) => (await client.post('/v1/sim/calls', { to: number, from, lines: ['', ''] })).body;
+    const exitOf = async (callId: string) => (await outboxOf(app, callId)).find((e) => e.type === 'queue.exited')?.payload.data.queue;
+    const first = await quietCaller('+12025553011');
+    expect((await eventually('the first caller put through', () => exitOf(first.id))).answered_by.member_id).to.equal('al');
+    const second = await quietCaller('+12025553012');
+    await eventually('the second caller waiting', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined, { everyMs: 500 });
+
+    expect((await member.browser.patch(`/console/api/queues/${queue.id}/members/bea`, { available: true })).status).to.equal(200);
+    expect((await eventually('the second caller put through', () => exitOf(second.id))).answered_by.member_id).to.equal('bea');
+    for (const call of [first, second]) {
+      await client.post(`/v1/calls/${call.id}/hangup`);
+      await finalResult(client, call.id);
+    }
   });
 
   it('keeps both of two concurrent availability changes to different members', async () => {
