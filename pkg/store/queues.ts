@@ -68,9 +68,11 @@ export async function getQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: strin
   return toQueue(row);
 }
 
+/** Changes the queue; changed members make the callers waiting in it look again. */
 export async function updateQueue(ctx: Q, tenantId: string, id: string, input: QueueInput): Promise<Queue> {
   const [row] = await ctx.db('queues').where({ tenant_id: tenantId, id }).update({ ...columns(input), updated_at: ctx.clock.now() }).returning('*');
   if (!row) throw new NotFound(`No queue ${id} on this account`);
+  if (input.members) await notify(ctx.db, CHANNELS.queues, id);
   return toQueue(row);
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { finalResult, NUMBERS, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
-import { expectConsoleError, signedInUser } from '../../support/console.js';
+import { expectConsoleError, signedInUser, type ConsoleBrowser } from '../../support/console.js';
 import { eventually } from '../../support/eventually.js';
 
 const MEMBERS = [
@@ -56,24 +56,31 @@ describe('Console queues routes', function () {
     expect(await auditOf(tenantId)).to.deep.equal([['queue.member_availability_changed', queue.id, member.id, { member_id: 'bea', available: false }]]);
   });
 
-  it('a member made available takes a caller who was waiting for a busy one', async () => {
-    // Calls' events are kept only for an account with an events address: queue.exited says who took the caller.
-    const { client, number, queue, member } = await account({ eventsUrl: 'https://127.0.0.1:9/events' });
-    expect((await member.browser.patch(`/console/api/queues/${queue.id}/members/bea`, { available: false })).status).to.equal(200);
-    const quietCaller = async (from: string) => (await client.post('/v1/sim/calls', { to: number, from, lines: ['', ''] })).body;
-    const exitOf = async (callId: string) => (await outboxOf(app, callId)).find((e) => e.type === 'queue.exited')?.payload.data.queue;
-    const first = await quietCaller('+12025553011');
-    expect((await eventually('the first caller put through', () => exitOf(first.id))).answered_by.member_id).to.equal('al');
-    const second = await quietCaller('+12025553012');
-    await eventually('the second caller waiting', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined, { everyMs: 500 });
+  /** Bea made available again, by her own switch or by the whole queue's members (as PATCH /v1/queues/{id} does). */
+  const makeBeaAvailable = {
+    'her availability': (browser: ConsoleBrowser, queueId: string) => browser.patch(`/console/api/queues/${queueId}/members/bea`, { available: true }),
+    "the queue's members": (browser: ConsoleBrowser, queueId: string) => browser.patch(`/console/api/queues/${queueId}`, { members: MEMBERS }),
+  };
+  for (const [how, makeAvailable] of Object.entries(makeBeaAvailable)) {
+    it(`a member made available (${how}) takes a caller who was waiting for a busy one`, async () => {
+      // Calls' events are kept only for an account with an events address: queue.exited says who took the caller.
+      const { client, number, queue, member } = await account({ eventsUrl: 'https://127.0.0.1:9/events' });
+      expect((await member.browser.patch(`/console/api/queues/${queue.id}/members/bea`, { available: false })).status).to.equal(200);
+      const quietCaller = async (from: string) => (await client.post('/v1/sim/calls', { to: number, from, lines: ['', ''] })).body;
+      const exitOf = async (callId: string) => (await outboxOf(app, callId)).find((e) => e.type === 'queue.exited')?.payload.data.queue;
+      const first = await quietCaller('+12025553011');
+      expect((await eventually('the first caller put through', () => exitOf(first.id))).answered_by.member_id).to.equal('al');
+      const second = await quietCaller('+12025553012');
+      await eventually('the second caller waiting', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined, { everyMs: 500 });
 
-    expect((await member.browser.patch(`/console/api/queues/${queue.id}/members/bea`, { available: true })).status).to.equal(200);
-    expect((await eventually('the second caller put through', () => exitOf(second.id))).answered_by.member_id).to.equal('bea');
-    for (const call of [first, second]) {
-      await client.post(`/v1/calls/${call.id}/hangup`);
-      await finalResult(client, call.id);
-    }
-  });
+      expect((await makeAvailable(member.browser, queue.id)).status).to.equal(200);
+      expect((await eventually('the second caller put through', () => exitOf(second.id))).answered_by.member_id).to.equal('bea');
+      for (const call of [first, second]) {
+        await client.post(`/v1/calls/${call.id}/hangup`);
+        await finalResult(client, call.id);
+      }
+    });
+  }
 
   it('keeps both of two concurrent availability changes to different members', async () => {
     const { client, queue, member } = await account();
