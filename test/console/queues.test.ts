@@ -52,7 +52,7 @@ describe('The console Queues page', function () {
     await finalResult(client, call.id);
   });
 
-  it('lets a member make a queue, add a member to it and remove one', async () => {
+  it('lets a member make a queue, change one, add a member to it and remove one', async () => {
     const { page } = suite.watched;
     const { client } = await queuesPage('member');
     const form = page.getByRole('region', { name: 'New queue' });
@@ -71,6 +71,18 @@ describe('The console Queues page', function () {
     const made = (await client.get('/v1/queues')).body.data.find((q: any) => q.name === 'Sales');
     expect(made).to.deep.include({ max_wait_sec: 300, members: [{ id: 'cy', name: 'Cy', phone: '+12025550130', available: true }] });
     expect(await accessibilityViolations(page)).to.deep.equal([]);
+
+    await page.getByRole('button', { name: 'Edit queue Front desk' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Front desk' });
+    expect(await dialog.getByLabel('Hold message').inputValue()).to.equal('Please hold.');
+    await dialog.getByLabel('Longest wait (seconds)').fill('60');
+    await dialog.getByLabel('Hold message').fill('One moment.');
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await screenshots(page, 'queues-edit');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('Callers wait at most 60 s. On hold they hear: “One moment.”').waitFor();
+    expect((await client.get('/v1/queues')).body.data[0]).to.deep.include({ name: 'Front desk', max_wait_sec: 60, hold_message: 'One moment.' });
 
     await page.getByRole('region', { name: 'Front desk' }).getByRole('button', { name: 'Remove Al' }).click();
     await page.getByRole('button', { name: 'Really remove Al?' }).click();

@@ -2,7 +2,7 @@
 // member's availability, add and remove members, and make and delete queues.
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Button, Card, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
 import { membersOf, queuesApi, type Queue } from '../api/queues';
@@ -42,27 +42,65 @@ export function Queues() {
   );
 }
 
-function NewQueue({ onMade }: { onMade(): Promise<void> }) {
-  const change = useChange(onMade);
-  const [name, setName] = useState('');
-  const [maxWait, setMaxWait] = useState('300');
-  const [hold, setHold] = useState('');
-  const create = () =>
-    void change
-      .run(() => queuesApi.create({ name, max_wait_sec: Number(maxWait), ...(hold.trim() ? { hold_message: hold } : {}) }))
-      .then((made) => made && (setName(''), setHold('')));
-  return (
-    <NewItemForm title="New queue" submit="Create queue" change={change} onSubmit={create}>
+/** A queue's own settings as form fields (empty, or `queue`'s), and the Voice API input they make. */
+function useQueueSettings(queue?: Queue) {
+  const [name, setName] = useState(queue?.name ?? '');
+  const [maxWait, setMaxWait] = useState(String(queue?.max_wait_sec ?? 300));
+  const [hold, setHold] = useState(queue?.hold_message ?? '');
+  const fields = (
+    <>
       <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
       <TextInput label="Longest wait (seconds)" type="number" min={10} max={3600} required value={maxWait} onChange={(e) => setMaxWait(e.currentTarget.value)} />
       <TextInput label="Hold message" maxLength={1000} value={hold} onChange={(e) => setHold(e.currentTarget.value)} />
+    </>
+  );
+  const clear = () => (setName(''), setMaxWait('300'), setHold(''));
+  return { fields, input: { name, max_wait_sec: Number(maxWait), hold_message: hold.trim() ? hold : null }, clear };
+}
+
+function NewQueue({ onMade }: { onMade(): Promise<void> }) {
+  const change = useChange(onMade);
+  const settings = useQueueSettings();
+  const create = () => void change.run(() => queuesApi.create(settings.input)).then((made) => made && settings.clear());
+  return (
+    <NewItemForm title="New queue" submit="Create queue" change={change} onSubmit={create}>
+      {settings.fields}
     </NewItemForm>
+  );
+}
+
+function EditQueue({ queue, onClose, reload }: { queue: Queue; onClose(): void; reload(): Promise<void> }) {
+  const settings = useQueueSettings(queue);
+  const change = useChange(reload);
+  const save = () => void change.run(() => queuesApi.update(queue.id, settings.input)).then((saved) => saved && onClose());
+  return (
+    <Modal opened onClose={onClose} title={`Edit ${queue.name}`} closeButtonProps={{ 'aria-label': 'Close' }} lockScroll={false}>
+      {change.alert}
+      <Stack
+        component="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save();
+        }}
+      >
+        {settings.fields}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={change.busy}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
 
 function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: boolean; reload(): Promise<void> }) {
   const change = useChange(reload);
   const headingId = `queue-${queue.id}`;
+  const [editing, setEditing] = useState(false);
   const setMembers = (members: ReturnType<typeof membersOf>) => change.run(() => queuesApi.update(queue.id, { members }));
   return (
     <Card withBorder component="section" aria-labelledby={headingId}>
@@ -70,7 +108,14 @@ function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: bool
         <Title order={2} size="h4" id={headingId}>
           {queue.name}
         </Title>
-        {canChange && <DangerButton action="Delete" target={`queue ${queue.name}`} onClick={() => void change.run(() => queuesApi.remove(queue.id))} />}
+        {canChange && (
+          <Group gap="xs">
+            <Button size="xs" variant="default" aria-label={`Edit queue ${queue.name}`} onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+            <DangerButton action="Delete" target={`queue ${queue.name}`} onClick={() => void change.run(() => queuesApi.remove(queue.id))} />
+          </Group>
+        )}
       </Group>
       <Text size="sm">
         Callers wait at most {queue.max_wait_sec} s.{queue.hold_message ? ` On hold they hear: “${queue.hold_message}”` : ''}
@@ -123,6 +168,7 @@ function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: bool
             : []),
         ]}
       />
+      {editing && <EditQueue queue={queue} onClose={() => setEditing(false)} reload={reload} />}
       {canChange && <AddMember onAdd={(member) => setMembers([...membersOf(queue), { ...member, available: true }])} />}
     </Card>
   );
