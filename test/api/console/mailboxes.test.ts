@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { keepVoicemail } from '../../../pkg/messages/voicemail.js';
 import { encodeWav } from '../../../pkg/voice/wav.js';
 import { startCallsApp, type CallsApp } from '../../support/calls.js';
-import { expectConsoleError, signedInUser } from '../../support/console.js';
+import { auditEntries, expectConsoleError, signedInUser } from '../../support/console.js';
 import { eventually } from '../../support/eventually.js';
 
 describe('Console mailboxes routes', function () {
@@ -13,8 +13,7 @@ describe('Console mailboxes routes', function () {
   });
   after(async () => app?.close());
 
-  const auditOf = async (tenantId: string) =>
-    (await app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhere((q) => q.whereLike('action', 'mailbox.%').orWhereLike('action', 'message.%')).orderBy('id')).map((e) => [e.action, e.target, e.user_id, e.details]);
+  const auditOf = (tenantId: string) => auditEntries(app, tenantId, 'mailbox.', 'message.');
 
   let made = 0;
   /** A voice company whose number routes to a new mailbox, and a signed-in user of each role. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { finalResult, NUMBERS, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
-import { expectConsoleError, signedInUser, type ConsoleBrowser } from '../../support/console.js';
+import { auditEntries, expectConsoleError, signedInUser, type ConsoleBrowser } from '../../support/console.js';
 import { eventually } from '../../support/eventually.js';
 
 const MEMBERS = [
@@ -16,8 +16,7 @@ describe('Console queues routes', function () {
   });
   after(async () => app?.close());
 
-  const auditOf = async (tenantId: string) =>
-    (await app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhereLike('action', 'queue.%').orderBy('id')).map((e) => [e.action, e.target, e.user_id, e.details]);
+  const auditOf = (tenantId: string) => auditEntries(app, tenantId, 'queue.');
 
   let made = 0;
   /** A voice company whose number routes to a queue of MEMBERS, and a signed-in user of each role. */
