@@ -5,6 +5,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { audit, inTransaction } from '../../pkg/console/audit.js';
 import { changeMessageStatus, listMessagesPage, mailboxMessage } from '../../pkg/messages/manage.js';
 import { createMailbox, getMailbox, listMailboxes } from '../../pkg/store/mailboxes.js';
+import { newMessagesByMailbox } from '../../pkg/store/voice-messages.js';
 import { parseCreateMailbox } from '../voice/mailbox-schemas.js';
 import { mailboxView } from '../voice/mailboxes.js';
 import { listMessagesQuery, parsePatchMessage } from '../voice/message-schemas.js';
@@ -18,8 +19,11 @@ const mailboxMessagesQuery = listMessagesQuery.pick({ status: true, limit: true,
 export function mailboxesRouter(ctx: Ctx): Router {
   const r = Router();
 
+  // The Voice API's mailboxes, each with how many of its messages nobody has read yet.
   r.get('/mailboxes', requireSession(ctx), async (req, res) => {
-    res.json({ data: (await listMailboxes(ctx, principalOf(req).tenantId)).map(mailboxView) });
+    const { tenantId } = principalOf(req);
+    const unread = await newMessagesByMailbox(ctx, tenantId);
+    res.json({ data: (await listMailboxes(ctx, tenantId)).map((m) => ({ ...mailboxView(m), new_messages: unread.get(m.id) ?? 0 })) });
   });
 
   r.post('/mailboxes', requireSession(ctx, 'member'), async (req, res) => {

@@ -37,6 +37,8 @@ describe('The console Mailboxes page', function () {
   it('lets a member open a mailbox, play the voicemail a simulated caller left and mark it read', async () => {
     const { page } = suite.watched;
     const { client, message, caller } = await mailboxesPage('member');
+    await page.getByRole('link', { name: 'After hours' }).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'After hours' }).getByRole('cell').nth(1).textContent()).to.equal('1');
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await page.getByRole('link', { name: 'After hours' }).click();
     await page.getByRole('heading', { name: 'After hours', level: 1 }).waitFor();

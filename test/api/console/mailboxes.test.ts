@@ -32,14 +32,17 @@ describe('Console mailboxes routes', function () {
 
   const recording = (cookie: string | undefined, path: string) => fetch(`${app.url}${path}`, { headers: cookie ? { cookie: `sb_session=${cookie}` } : {} });
 
-  it("lists the account's mailboxes as GET /v1/mailboxes does, to every role", async () => {
+  it("lists the account's mailboxes as GET /v1/mailboxes does, each with its count of new messages, to every role", async () => {
     const { client, tenantId, mailbox } = await account();
-    const api = (await client.get('/v1/mailboxes')).body;
-    expect(api.data).to.deep.equal([mailbox]);
+    const sales = (await client.post('/v1/mailboxes', { name: 'Sales', greeting: 'Hi.' })).body;
+    await voicemail(tenantId, mailbox.id, 'First');
+    const read = await voicemail(tenantId, mailbox.id, 'Second');
+    await client.patch(`/v1/messages/${read.id}`, { status: 'read' });
+    expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox, sales]);
     for (const role of ['owner', 'member', 'viewer'] as const) {
       const { browser } = await signedInUser(app, tenantId, role);
       const list = await browser.get('/console/api/mailboxes');
-      expect([list.status, list.body], role).to.deep.equal([200, api]);
+      expect([list.status, list.body], role).to.deep.equal([200, { data: [{ ...mailbox, new_messages: 1 }, { ...sales, new_messages: 0 }] }]);
       const one = await browser.get(`/console/api/mailboxes/${mailbox.id}`);
       expect([one.status, one.body], role).to.deep.equal([200, mailbox]);
     }
@@ -140,7 +143,7 @@ describe('Console mailboxes routes', function () {
     ]) {
       expectConsoleError(res, 404, 'not_found');
     }
-    expect((await ours.get('/console/api/mailboxes')).body.data).to.deep.equal([mine.mailbox]);
+    expect((await ours.get('/console/api/mailboxes')).body.data).to.deep.equal([{ ...mine.mailbox, new_messages: 0 }]);
     expect((await theirs.client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
     expect(await auditOf(mine.tenantId)).to.deep.equal([]);
   });

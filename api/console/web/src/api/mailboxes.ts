@@ -11,6 +11,8 @@ export interface Mailbox {
   created_at: string;
 }
 
+export type ListedMailbox = Mailbox & { new_messages: number };
+
 export interface VoiceMessage {
   id: string;
   kind: 'voicemail' | 'ai_message';
@@ -25,7 +27,7 @@ const path = (id: string) => `/mailboxes/${encodeURIComponent(id)}`;
 const messagePath = (mailboxId: string, messageId: string) => `${path(mailboxId)}/messages/${encodeURIComponent(messageId)}`;
 
 export const mailboxesApi = {
-  list: () => api.get<{ data: Mailbox[] }>('/mailboxes').then((r) => r.data),
+  list: () => api.get<{ data: ListedMailbox[] }>('/mailboxes').then((r) => r.data),
   get: (id: string) => api.get<Mailbox>(path(id)),
   create: (input: { name: string; greeting: string }) => api.post<Mailbox>('/mailboxes', input),
   messages: (id: string, filter: { status?: MessageStatus; cursor?: string }) => {

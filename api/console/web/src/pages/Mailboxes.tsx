@@ -34,6 +34,7 @@ function MailboxList() {
             empty="No mailboxes yet."
             columns={[
               { label: 'Name', cell: (m) => <Anchor component={Link} to={`/mailboxes?id=${encodeURIComponent(m.id)}`}>{m.name}</Anchor> },
+              { label: 'New messages', cell: (m) => m.new_messages, numeric: true },
               { label: 'Greeting', cell: (m) => m.greeting },
               { label: 'Created', cell: (m) => when(m.created_at) },
             ]}
