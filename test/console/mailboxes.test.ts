@@ -72,6 +72,20 @@ describe('The console Mailboxes page', function () {
     ]);
   });
 
+  it("shows another account's user neither the mailbox nor its voicemail", async () => {
+    const { page } = suite.watched;
+    const { mailbox } = await mailboxesPage('member');
+    const other = await suite.app.company();
+    await page.context().clearCookies();
+    await signInOnPage(page, suite.app, other.tenantId, 'owner');
+    await page.goto(`${suite.app.url}/mailboxes?id=${mailbox.id}`);
+    await page.getByRole('alert').filter({ hasText: 'Could not load the mailbox' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Could not load the messages' }).waitFor();
+    expect(await page.getByRole('main').textContent()).not.to.include('Eve');
+    await page.goto(`${suite.app.url}/mailboxes`);
+    await page.getByText('No mailboxes yet.').waitFor();
+  });
+
   it('shows a viewer the mailbox and its recordings with no way to change them', async () => {
     const { page } = suite.watched;
     const { caller } = await mailboxesPage('viewer');
