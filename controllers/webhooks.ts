@@ -1,8 +1,8 @@
-// The webhooks reconciler: delivers outbox rows one try at a time, each key's rows in order.
+// The webhooks reconciler: delivers outbox rows, many receivers at once, each key's rows one at a time in order.
 import { CHANNELS } from '../pkg/db/notify.js';
 import type { Ctx } from '../pkg/context.js';
 import {
-  claimDueDelivery,
+  claimDueDeliveries,
   envelopeOf,
   heartbeatDeliveries,
   nextDeliveryDue,
@@ -15,7 +15,7 @@ import { envelopeOutgoing, sendEvent } from '../pkg/webhooks/deliver.js';
 import { campaignOutgoing } from '../pkg/campaigns/outgoing.js';
 import { wakeRun } from '../pkg/store/campaigns/runs.js';
 import { deliveryPolicy } from '../pkg/webhooks/policy.js';
-import { claimOneByOne, type Reconciler } from './manager.js';
+import type { Reconciler } from './manager.js';
 
 async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
   const { run_id: runId } = row;
@@ -35,14 +35,22 @@ async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
   }
 }
 
-export const webhooksReconciler: Reconciler = {
-  name: 'webhooks',
-  channel: CHANNELS.webhooks,
-  sweep: sweepDeliveries,
-  claim: claimOneByOne(async (ctx, owner, leaseMs) => {
-    const row = await claimDueDelivery(ctx, owner, leaseMs);
-    return row && { id: row.id, run: () => deliver(ctx, row, owner) };
-  }, nextDeliveryDue),
-  heartbeat: heartbeatDeliveries,
-  release: releaseDeliveries,
-};
+/** `concurrency`: deliveries one replica has in flight; each only waits on its receiver, holding no connection. */
+export function webhooksReconciler(concurrency: number): Reconciler {
+  return {
+    name: 'webhooks',
+    channel: CHANNELS.webhooks,
+    concurrency,
+    // A row being delivered is changed only by its own run, which announces its end.
+    quietWhileRunning: true,
+    // The sweep acts on rows whose lease, their due time while leased, has run out.
+    sweepsDueRowsOnly: true,
+    sweep: sweepDeliveries,
+    async claim(ctx, owner, leaseMs, max) {
+      const rows = await claimDueDeliveries(ctx, owner, leaseMs, max);
+      return { claimed: rows.map((row) => ({ id: row.id, run: () => deliver(ctx, row, owner) })), nextDue: () => nextDeliveryDue(ctx) };
+    },
+    heartbeat: heartbeatDeliveries,
+    release: releaseDeliveries,
+  };
+}

@@ -35,6 +35,9 @@ export const configSchema = z.object({
   SWITCHBOARD_OUTBOUND_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
   SWITCHBOARD_OUTBOUND_MAX_BYTES: intWithDefault(1_048_576, 1024, 50 * 1_048_576),
   SWITCHBOARD_MAX_TOOL_ROUNDS: intWithDefault(8, 1, 50),
+  /** Simultaneous model calls across every replica (shared through Redis); 0: no cap. */
+  SWITCHBOARD_MODEL_CONCURRENCY: intWithDefault(0, 0, 100_000),
+  SWITCHBOARD_MODEL_WAIT_SEC: intWithDefault(60, 1, 3600),
   SWITCHBOARD_JOB_MAX_ATTEMPTS: intWithDefault(3, 1, 100),
   SWITCHBOARD_JOB_TTL_HOURS: intWithDefault(24, 1, 24 * 30),
   SWITCHBOARD_LEASE_SEC: intWithDefault(30, 1, 3600),
@@ -48,11 +51,16 @@ export const configSchema = z.object({
   SWITCHBOARD_MIRROR_RETENTION_MIN: intWithDefault(60, 0, 7 * 24 * 60),
   SWITCHBOARD_MIRROR_RESYNC_SEC: intWithDefault(2, 1, 3600),
   SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
+  SWITCHBOARD_WEBHOOK_CONCURRENCY: intWithDefault(256, 1, 4096),
   SWITCHBOARD_SIM_SCENARIOS: optionalString,
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
   SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: intWithDefault(10, 1, 10_000),
   SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: intWithDefault(60, 1, 100_000),
   SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  /** Single sign-on to the console through an OpenID provider: all three or none. */
+  SWITCHBOARD_OIDC_ISSUER: optionalString.pipe(z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional()),
+  SWITCHBOARD_OIDC_CLIENT_ID: optionalString,
+  SWITCHBOARD_OIDC_CLIENT_SECRET: optionalString,
   /** The telephone network: the built-in simulator, or a real carrier. */
   SWITCHBOARD_CARRIER: z.enum(['sim', 'twilio']).default('sim'),
   TWILIO_ACCOUNT_SID: optionalString,
@@ -64,6 +72,8 @@ export type Config = z.output<typeof configSchema>;
 
 /** Settings a carrier cannot work without, named when missing. */
 const CARRIER_NEEDS = { sim: [], twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_PUBLIC_URL'] } as const;
+
+const OIDC_SETTINGS = ['SWITCHBOARD_OIDC_ISSUER', 'SWITCHBOARD_OIDC_CLIENT_ID', 'SWITCHBOARD_OIDC_CLIENT_SECRET'] as const;
 
 /** Where clients reach this deployment, for the links the API gives out: SWITCHBOARD_PUBLIC_URL, else the address `make run` serves. */
 export const publicUrl = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL' | 'PORT'>): string =>
@@ -85,6 +95,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const name of CARRIER_NEEDS[config.SWITCHBOARD_CARRIER]) {
     if (!config[name]) throw new ConfigError(`invalid configuration: ${name}: required by SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }
+  const oidcSet = OIDC_SETTINGS.filter((name) => config[name]);
+  const oidcMissing = OIDC_SETTINGS.find((name) => !config[name]);
+  if (oidcSet.length && oidcMissing) throw new ConfigError(`invalid configuration: ${oidcMissing}: required with ${oidcSet[0]} (single sign-on)`);
   if (config.SWITCHBOARD_CARRIER !== 'sim' && !carrierReachable(config)) {
     throw new ConfigError(`invalid configuration: SWITCHBOARD_PUBLIC_URL: must be https:// with SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }

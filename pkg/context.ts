@@ -11,6 +11,7 @@ import type { Notifier } from './db/notify.js';
 import type { Metrics } from './metrics/index.js';
 import type { UsageMeter } from './metering/meter.js';
 import type { CallLimits } from './limits/calls.js';
+import type { ModelSlots } from './limits/model-slots.js';
 import type { RecordingStore } from './messages/recordings.js';
 
 export interface Ctx {
@@ -21,6 +22,8 @@ export interface Ctx {
   /** null when SWITCHBOARD_ENCRYPTION_KEY is unset: authenticated tools are refused. */
   secrets: SecretBox | null;
   model: ModelClient;
+  /** Slots of the deployment-wide cap on simultaneous model calls (pkg/agent/model-call.ts takes them). */
+  modelSlots: ModelSlots;
   outbound: Outbound;
   locks: TurnLocks;
   notifier: Notifier;

@@ -17,6 +17,7 @@ import { SecretBox } from './tools/secrets.js';
 import { createOutbound } from './outbound/client.js';
 import { createRateLimits, type RateLimits } from './limits/rate-limit.js';
 import { createCallLimits } from './limits/calls.js';
+import { createModelSlots } from './limits/model-slots.js';
 import { createMetrics } from './metrics/index.js';
 import { UsageMeter } from './metering/meter.js';
 import { postgresRecordings } from './store/recordings.js';
@@ -104,6 +105,17 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
     usage,
     // A slot outlives two missed heartbeats of the controller that holds the call.
     callLimits: createCallLimits({ redis, limits, clock, log, leaseMs: config.SWITCHBOARD_LEASE_SEC * 2000 }),
+    modelSlots: createModelSlots({
+      redis,
+      limits,
+      clock,
+      log,
+      metrics,
+      // Renewed by this replica while the call runs; a crashed replica's slots free themselves as calls' do.
+      leaseMs: config.SWITCHBOARD_LEASE_SEC * 2000,
+      max: config.SWITCHBOARD_MODEL_CONCURRENCY,
+      waitMs: config.SWITCHBOARD_MODEL_WAIT_SEC * 1000,
+    }),
     recordings: postgresRecordings(db),
   };
   return {

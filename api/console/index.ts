@@ -17,6 +17,8 @@ import { accessRouter } from './access.js';
 import { agentsRouter } from './agents.js';
 import { conversationsRouter } from './conversations.js';
 import { jobsRouter } from './jobs.js';
+import { signInOptionsRouter, ssoRouter } from './sso.js';
+import { campaignsRouter } from './campaigns.js';
 import { queuesRouter } from './queues.js';
 import { mailboxesRouter } from './mailboxes.js';
 
@@ -24,11 +26,12 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
   r.use(refuseImpossiblePath);
   // Answers about a signed-in person are never kept by a shared cache (the assets beside them are).
-  r.use(['/api', '/sign-in'], (_req, res, next) => {
+  r.use(['/api', '/sign-in', '/sso'], (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
   r.use(signInLinkRouter(ctx));
+  r.use(ssoRouter(ctx, deps));
 
   const api = Router();
   api.use(refuseCrossSite(ctx));
@@ -44,8 +47,10 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(callsRouter(ctx));
   api.use(accessRouter(ctx));
   api.use(jobsRouter(ctx), conversationsRouter(ctx), agentsRouter(ctx));
-  api.use(usageRouter(ctx));
+  api.use(usageRouter(ctx, deps.limits));
   api.use(numbersRouter(ctx));
+  api.use(signInOptionsRouter(ctx));
+  api.use(campaignsRouter(ctx));
   api.use(queuesRouter(ctx), mailboxesRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');

@@ -29,14 +29,17 @@ declare module 'express-serve-static-core' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The first `sb_session` value of the Cookie header. */
-export function sessionToken(req: Request): string | undefined {
+/** The first value of the cookie `name` in the Cookie header. */
+export function cookieValue(req: Request, name: string): string | undefined {
   for (const pair of (req.headers.cookie ?? '').split(/;\s*/)) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq) === SESSION_COOKIE) return pair.slice(eq + 1) || undefined;
+    if (eq > 0 && pair.slice(0, eq) === name) return pair.slice(eq + 1) || undefined;
   }
   return undefined;
 }
+
+/** The first `sb_session` value of the Cookie header. */
+export const sessionToken = (req: Request): string | undefined => cookieValue(req, SESSION_COOKIE);
 
 /**
  * The scheme the browser used: a TLS-terminating proxy's X-Forwarded-Proto, else the connection's.
@@ -47,15 +50,19 @@ const schemeOf = (req: Request): string => req.get('x-forwarded-proto')?.split('
 
 const securedBy = (ctx: Ctx, req: Request): boolean => schemeOf(req) === 'https' || publicUrl(ctx.config).startsWith('https:');
 
-export function setSessionCookie(ctx: Ctx, req: Request, res: Response, token: string, expiresAt: Date): void {
-  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - ctx.clock.now().getTime()) / 1000));
+/** Sets the console's cookie `name` until `expiresAt` (HttpOnly, SameSite=Lax, Secure behind https); an empty value at once clears it. */
+export function setCookie(ctx: Ctx, req: Request, res: Response, cookie: { name: string; value: string; expiresAt: Date; path?: string }): void {
+  const maxAge = Math.max(0, Math.floor((cookie.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000));
   const secure = securedBy(ctx, req) ? '; Secure' : '';
-  res.append('Set-Cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`);
+  res.append('Set-Cookie', `${cookie.name}=${cookie.value}; Path=${cookie.path ?? '/'}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`);
+}
+
+export function setSessionCookie(ctx: Ctx, req: Request, res: Response, token: string, expiresAt: Date): void {
+  setCookie(ctx, req, res, { name: SESSION_COOKIE, value: token, expiresAt });
 }
 
 export function clearSessionCookie(ctx: Ctx, req: Request, res: Response): void {
-  const secure = securedBy(ctx, req) ? '; Secure' : '';
-  res.append('Set-Cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`);
+  setCookie(ctx, req, res, { name: SESSION_COOKIE, value: '', expiresAt: new Date(0) });
 }
 
 /**

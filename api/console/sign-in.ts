@@ -1,7 +1,7 @@
 // Signing in and out of the console, the one-time sign-in link, and setting one's password.
 import { Router, type Request } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { publicUrl } from '../../pkg/config.js';
+import { publicUrl, type Config } from '../../pkg/config.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { signInWithLink, signInWithPassword, signOut, signOutEverywhere } from '../../pkg/console/sign-in.js';
 import { setPassword } from '../../pkg/console/set-password.js';
@@ -9,7 +9,7 @@ import { clearSessionCookie, principalOf, requireSession, sessionToken, setSessi
 import { sessionView } from './views.js';
 
 /** Where a request came from, for the limits of password attempts per client. */
-const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
+export const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
 
 /** The API's routes under /console/api. */
 export function signInRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
@@ -49,11 +49,13 @@ export function signInRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
 /** A request's path as logged: the token of a sign-in link is a secret until it is used. */
 export const loggedPath = (path: string): string => path.replace(/^\/console\/sign-in\/[^/]+/, '/console/sign-in/…');
 
+/** Where the console's front end is (ending in `/`), behind a proxy that serves it under a path too. */
+export const consoleHome = (config: Config): string => `${new URL(publicUrl(config)).pathname.replace(/\/+$/, '')}/`;
+
 /** `GET /console/sign-in/:token`: the link signs the browser in and sends it to the console (to set a password first when it has none). */
 export function signInLinkRouter(ctx: Ctx): Router {
   const r = Router();
-  // Where the console's front end is, behind a proxy that serves it under a path too.
-  const home = `${new URL(publicUrl(ctx.config)).pathname.replace(/\/+$/, '')}/`;
+  const home = consoleHome(ctx.config);
   // A link checker's HEAD does not use the link up (express would answer it with the GET route).
   r.head('/sign-in/:token', (_req, res) => {
     res.status(200).end();

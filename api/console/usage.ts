@@ -3,6 +3,9 @@
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
+import type { RateLimits } from '../../pkg/limits/rate-limit.js';
+import { listKeys } from '../../pkg/store/keys.js';
+import { keyRequestsThisMinute } from '../http/limits.js';
 import { usageReport } from '../../pkg/metering/report.js';
 import { balance, creditsUsedByDay } from '../../pkg/store/credits.js';
 import { getTenant } from '../../pkg/store/tenants.js';
@@ -10,7 +13,7 @@ import { jobsByStatus } from '../../pkg/store/triggers/count-by-status.js';
 import { reportFor, sendUsageCsv } from '../voice/reports.js';
 import { principalOf, requireSession } from './session.js';
 
-export function usageRouter(ctx: Ctx): Router {
+export function usageRouter(ctx: Ctx, limits: RateLimits): Router {
   const r = Router();
 
   r.get('/usage', requireSession(ctx), async (req, res) => {
@@ -23,12 +26,16 @@ export function usageRouter(ctx: Ctx): Router {
 
   r.get('/overview', requireSession(ctx), async (req, res) => {
     const { tenantId } = principalOf(req);
-    const [tenant, usage, credits, jobs] = await Promise.all([
+    const [tenant, usage, credits, jobs, keys, calls] = await Promise.all([
       getTenant(ctx, tenantId),
       usageReport(ctx, tenantId, { groupBy: ['day'] }),
       balance(ctx, tenantId),
       jobsByStatus(ctx.db, tenantId),
+      listKeys(ctx, tenantId),
+      ctx.callLimits.inUse(tenantId),
     ]);
+    const live = keys.filter((k) => !k.revoked);
+    const perKey = await Promise.all(live.map((k) => keyRequestsThisMinute(limits, k.id, tenant.requestsPerMinute)));
     const spent = new Map((await creditsUsedByDay(ctx, tenantId, usage.from, usage.to)).map((d) => [d.day, d.credits_used]));
     const usageDays = new Map(usage.data.map((d) => [d.day, d]));
     // Every day of the period, days without use as zeros, so charts show the gaps.
@@ -44,9 +51,9 @@ export function usageRouter(ctx: Ctx): Router {
       days,
       jobs_by_status: jobs.byStatus,
       limits: {
-        requests_per_minute: tenant.requestsPerMinute,
-        max_concurrent_calls: tenant.maxConcurrentCalls,
-        calls_per_minute: CALLS_PER_MINUTE,
+        requests_per_minute: { limit: tenant.requestsPerMinute, busiest_key_this_minute: Math.max(0, ...perKey) },
+        max_concurrent_calls: { limit: tenant.maxConcurrentCalls, live: calls.slots },
+        calls_per_minute: { limit: CALLS_PER_MINUTE, this_minute: calls.placementsThisMinute },
         max_pending_jobs: { limit: tenant.maxPendingJobs, most_pending_in_one_conversation: jobs.mostPendingInOneConversation },
         credits: { balance: credits, min_credits: tenant.minCredits, billing: tenant.billing },
       },

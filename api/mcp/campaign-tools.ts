@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Ctx } from '../../pkg/context.js';
-import { campaignView, liveCampaign, requireCampaignFeatures } from '../../pkg/campaigns/campaigns.js';
+import { campaignView, requireCampaignFeatures } from '../../pkg/campaigns/campaigns.js';
 import { startRun } from '../../pkg/campaigns/start.js';
 import { stopRun } from '../../pkg/campaigns/stop.js';
 import { runRecord } from '../../pkg/campaigns/views.js';
@@ -35,7 +35,7 @@ export function registerCampaignTools(server: McpServer, ctx: Ctx, tenant: Tenan
       inputSchema: z.object({ campaign_id: z.string().min(1).max(64), test: z.boolean().optional(), test_number: z.string().min(1).max(64).optional() }).strict(),
     },
     gated(async ({ campaign_id, ...body }) => {
-      const started = await startRun(ctx, tenant, await liveCampaign(ctx, tenant.id, campaign_id), parseVoice(startRunBody, body, 'run'));
+      const started = await startRun(ctx, tenant, campaign_id, parseVoice(startRunBody, body, 'run'));
       return runRecord(ctx, started);
     }),
   );

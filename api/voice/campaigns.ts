@@ -1,13 +1,13 @@
 // Routes of campaigns and their runs (DECISIONS.md "Campaign", "Starting", "Run record").
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { archiveCampaign, campaignView, createCampaign, liveCampaign, requireCampaignFeatures, updateCampaign } from '../../pkg/campaigns/campaigns.js';
-import { resultsPage } from '../../pkg/campaigns/results-page.js';
+import { archiveCampaign, campaignView, createCampaign, requireCampaignFeatures, updateCampaign } from '../../pkg/campaigns/campaigns.js';
+import { runResults } from '../../pkg/campaigns/results-page.js';
 import { startRun } from '../../pkg/campaigns/start.js';
 import { stopRun } from '../../pkg/campaigns/stop.js';
-import { runRecord } from '../../pkg/campaigns/views.js';
+import { campaignRuns, runRecord } from '../../pkg/campaigns/views.js';
 import { getCampaign, listCampaigns } from '../../pkg/store/campaigns/campaigns.js';
-import { getRun, listRuns } from '../../pkg/store/campaigns/runs.js';
+import { getRun } from '../../pkg/store/campaigns/runs.js';
 import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
 import { createCampaignBody, resultsQuery, startRunBody, stopRunBody, updateCampaignBody } from './campaign-schemas.js';
@@ -49,14 +49,12 @@ export function campaignsRouter(ctx: Ctx): Router {
   r.post('/campaigns/:id/runs', async (req, res) => {
     const { tenant } = principalOf(req);
     const body = parseVoice(startRunBody, req.body, 'run');
-    const run = await startRun(ctx, tenant, await liveCampaign(ctx, tenant.id, req.params.id!), body);
-    res.status(202).json(await runRecord(ctx, run));
+    res.status(202).json(await runRecord(ctx, await startRun(ctx, tenant, req.params.id!, body)));
   });
 
   r.get('/campaigns/:id/runs', async (req, res) => {
     const { tenant } = principalOf(req);
-    const campaign = await getCampaign(ctx, tenant.id, req.params.id!);
-    res.json({ data: await Promise.all((await listRuns(ctx, campaign.id)).map((run) => runRecord(ctx, run))) });
+    res.json({ data: await campaignRuns(ctx, tenant.id, req.params.id!) });
   });
 
   r.get('/campaign-runs/:id', async (req, res) => {
@@ -66,8 +64,7 @@ export function campaignsRouter(ctx: Ctx): Router {
 
   r.get('/campaign-runs/:id/results', async (req, res) => {
     const { tenant } = principalOf(req);
-    const run = await getRun(ctx, tenant.id, req.params.id!);
-    res.json(await resultsPage(ctx, run.id, parseVoice(resultsQuery, req.query, 'query')));
+    res.json(await runResults(ctx, tenant.id, req.params.id!, parseVoice(resultsQuery, req.query, 'query')));
   });
 
   r.post('/campaign-runs/:id/stop', async (req, res) => {

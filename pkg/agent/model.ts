@@ -14,7 +14,7 @@ export function createModelClient(opts: { baseURL: string; apiKey?: string; defa
     openai: new OpenAI({
       baseURL: opts.baseURL,
       apiKey: opts.apiKey ?? 'unused',
-      // A failed turn is reported, not retried behind the caller's back.
+      // Retries are pkg/agent/model-call.ts's: on the injected clock, within a slot of the deployment's cap.
       maxRetries: 0,
       fetch: modelFetch,
     }),

@@ -14,8 +14,8 @@ export interface ModelReply {
   delayMs?: number;
   /** Send the first chunk, then wait for this before the rest (tests that events stream as they come). */
   holdAfterFirst?: Promise<unknown>;
-  /** Answer with this HTTP status and error instead of a completion. */
-  fail?: { status: number; message: string };
+  /** Answer with this HTTP status, error and headers (Retry-After) instead of a completion. */
+  fail?: { status: number; message: string; headers?: Record<string, string> };
 }
 
 type Responder = (request: ChatCompletionCreateParams) => ModelReply | Promise<ModelReply>;
@@ -60,7 +60,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, respond: Respon
   const reply = await respond(request);
   if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
   if (reply.fail) {
-    res.writeHead(reply.fail.status, { 'content-type': 'application/json' });
+    res.writeHead(reply.fail.status, { ...reply.fail.headers, 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: reply.fail.message, type: 'server_error' } }));
     return;
   }

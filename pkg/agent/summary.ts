@@ -1,5 +1,6 @@
 // End-of-conversation summary: one model call over the transcript, with a plain fallback.
 import type { Ctx } from '../context.js';
+import { modelCall } from './model-call.js';
 import type { StoredMessage } from '../store/messages.js';
 
 export const SUMMARY_INSTRUCTION =
@@ -12,17 +13,22 @@ const transcriptOf = (messages: StoredMessage[]): string =>
     .join('\n')
     .slice(-20_000);
 
-export async function summarize(ctx: Pick<Ctx, 'model' | 'log'>, model: string, messages: StoredMessage[]): Promise<string | null> {
+export async function summarize(ctx: Ctx, model: string, messages: StoredMessage[]): Promise<string | null> {
   const transcript = transcriptOf(messages);
   if (!transcript) return null;
   try {
-    const res = await ctx.model.openai.chat.completions.create({
-      model,
-      messages: [
-        { role: 'system', content: SUMMARY_INSTRUCTION },
-        { role: 'user', content: transcript },
-      ],
-    });
+    const res = await modelCall(
+      ctx,
+      (openai) =>
+        openai.chat.completions.create({
+          model,
+          messages: [
+            { role: 'system', content: SUMMARY_INSTRUCTION },
+            { role: 'user', content: transcript },
+          ],
+        }),
+      async (answer) => answer,
+    );
     const text = res.choices[0]?.message?.content?.trim();
     if (text) return text;
   } catch (err) {

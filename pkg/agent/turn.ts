@@ -9,12 +9,13 @@ import type pg from 'pg';
 import type { Ctx } from '../context.js';
 import { send } from '../db/pipeline.js';
 import { noUsage, type TurnCharge, type Usage } from '../credits/charge.js';
-import { DomainError } from '../errors.js';
+import type { ModelSlot } from '../limits/model-slots.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
 import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
+import { ModelError, modelCall } from './model-call.js';
 import { assemblePrompt } from './prompt.js';
 import { turnTools, type TurnTool } from './tools.js';
 
@@ -75,6 +76,12 @@ export interface TurnInput {
   signal?: AbortSignal;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
+  /**
+   * The model slot every model call of the turn uses, taken before the turn's lock so that a turn
+   * waiting for the model holds no connection (pkg/agent/model-call.ts turnModelSlot); the caller
+   * releases it. Without it each call takes its own.
+   */
+  modelSlot?: ModelSlot;
   /** What the turn costs, charged when it ends, finished or failed (pkg/credits/charge.ts); `storeLast` closes it with `charge.close`. */
   charge: TurnCharge;
 }
@@ -98,14 +105,6 @@ export function startAppendingMessage(
   written.catch(() => {});
   history.push({ ...message, createdAt: ctx.clock.now().toISOString() });
   return { id: message.id, written };
-}
-
-/** The model's failure, told apart from the server's own (jobs map it to `failed`). */
-class ModelError extends DomainError {
-  readonly status = 500;
-  constructor(message: string) {
-    super(message, 'model_error');
-  }
 }
 
 interface ModelRound {
@@ -138,29 +137,36 @@ async function callModel(
   };
   try {
     if (input.streaming === false) return await unstreamedRound(ctx, input, request, onContent);
-    const stream = await ctx.model.openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal });
-    input.mark?.('model');
-    await storedBeforeEmit(input);
-    for await (const chunk of stream) {
-      if (chunk.usage) round.usage = toUsage(chunk.usage);
-      const delta = chunk.choices[0]?.delta;
-      if (!delta) continue;
-      if (delta.content) {
-        round.content += delta.content;
-        onContent(delta.content);
-      }
-      for (const call of delta.tool_calls ?? []) {
-        const slot = (round.toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
-        if (call.id) slot.id = call.id;
-        if (call.function?.name) slot.function.name += call.function.name;
-        if (call.function?.arguments) slot.function.arguments += call.function.arguments;
-      }
-    }
+    return await modelCall(
+      ctx,
+      (openai) => openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal }),
+      async (stream) => {
+        input.mark?.('model');
+        await storedBeforeEmit(input);
+        for await (const chunk of stream) {
+          if (chunk.usage) round.usage = toUsage(chunk.usage);
+          const delta = chunk.choices[0]?.delta;
+          if (!delta) continue;
+          if (delta.content) {
+            round.content += delta.content;
+            onContent(delta.content);
+          }
+          for (const call of delta.tool_calls ?? []) {
+            const slot = (round.toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+            if (call.id) slot.id = call.id;
+            if (call.function?.name) slot.function.name += call.function.name;
+            if (call.function?.arguments) slot.function.arguments += call.function.arguments;
+          }
+        }
+        return round;
+      },
+      { signal: input.signal, slot: input.modelSlot },
+    );
   } catch (err) {
     if (err instanceof StoreFailure) throw err.cause;
+    if (err instanceof ModelError) throw err;
     throw new ModelError(`model request failed: ${(err as Error).message}`);
   }
-  return round;
 }
 
 /** A failure of the turn's own write, kept apart from the model's so its details never reach the caller as a model error. */
@@ -183,7 +189,7 @@ async function unstreamedRound(
   request: ChatCompletionCreateParamsNonStreaming,
   onContent: (chunk: string) => void,
 ): Promise<ModelRound> {
-  const completion = await ctx.model.openai.chat.completions.create(request);
+  const completion = await modelCall(ctx, (openai) => openai.chat.completions.create(request), async (answer) => answer, { signal: input.signal, slot: input.modelSlot });
   input.mark?.('model');
   await storedBeforeEmit(input);
   const message = completion.choices[0]?.message;

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.js';
 import { Conflict, Unprocessable } from '../errors.js';
 import { prefixedId } from '../ids.js';
 import type { CampaignRow } from '../store/campaigns/campaigns.js';
+import { liveCampaign } from './campaigns.js';
 import { insertRun, type RunRow } from '../store/campaigns/runs.js';
 import type { Tenant } from '../store/tenants.js';
 import { toE164 } from '../voice/numbers.js';
@@ -31,8 +32,9 @@ export async function insertRunOf(ctx: Pick<Ctx, 'clock'>, db: Knex, campaign: C
   }
 }
 
-/** POST /v1/campaigns/{id}/runs: `{}` runs now, `{test: true, test_number}` is a test run. */
-export async function startRun(ctx: Ctx, tenant: Tenant, campaign: CampaignRow, body: { test?: boolean; test_number?: string }): Promise<RunRow> {
+/** POST /v1/campaigns/{id}/runs of the tenant's live campaign: `{}` runs now, `{test: true, test_number}` is a test run. */
+export async function startRun(ctx: Ctx, tenant: Tenant, campaignId: string, body: { test?: boolean; test_number?: string }): Promise<RunRow> {
+  const campaign = await liveCampaign(ctx, tenant.id, campaignId);
   let test: { number: string } | null = null;
   if (body.test) {
     const number = toE164(body.test_number!, tenant.country);
@@ -41,3 +43,4 @@ export async function startRun(ctx: Ctx, tenant: Tenant, campaign: CampaignRow, 
   }
   return insertRunOf(ctx, ctx.db, campaign, test);
 }
+

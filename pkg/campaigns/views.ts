@@ -2,7 +2,8 @@
 import type { Ctx } from '../context.js';
 import { countByOutcome, countByStatus } from '../store/campaigns/contacts.js';
 import { resultDeliveries } from '../store/campaigns/deliveries.js';
-import { runsEndedSince, type RunRow } from '../store/campaigns/runs.js';
+import { getCampaign } from '../store/campaigns/campaigns.js';
+import { listRuns, runsEndedSince, type RunRow } from '../store/campaigns/runs.js';
 
 /** People by status as the run record and the summary count them. */
 export async function contactCounts(ctx: Pick<Ctx, 'db'>, runId: string) {
@@ -31,6 +32,12 @@ export async function runRecord(ctx: Pick<Ctx, 'db'>, run: RunRow) {
     outcomes: await countByOutcome(ctx, run.id),
     results_not_taken: (await resultDeliveries(ctx, run.id)).failed,
   };
+}
+
+/** A campaign's runs, newest first, as GET /v1/campaigns/{id}/runs lists them; 404 for another account's campaign. */
+export async function campaignRuns(ctx: Pick<Ctx, 'db'>, tenantId: string, campaignId: string) {
+  const campaign = await getCampaign(ctx, tenantId, campaignId);
+  return Promise.all((await listRuns(ctx, campaign.id)).map((run) => runRecord(ctx, run)));
 }
 
 export interface MirroredRun extends RunRow {

@@ -28,16 +28,24 @@ const invalidCredentials = () => new Unauthorized('Wrong email or password', 'in
 
 /** Counts an attempt at a password for the address and for the client; 429 when either is over its limit per minute. */
 export async function countPasswordAttempt(ctx: SignInCtx, limits: RateLimits, email: string, client: string): Promise<void> {
-  const decisions = await Promise.all([
+  await countAttempts([
     limits.consume('sign_in_email', email, ctx.config.SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE),
     limits.consume('sign_in_client', client, ctx.config.SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE),
   ]);
-  const refused = decisions.filter((d) => !d.allowed);
+}
+
+/** Counts a sign-in attempt of another kind (single sign-on) for the client; 429 when it is over its limit per minute. */
+export async function countClientAttempt(ctx: SignInCtx, limits: RateLimits, client: string): Promise<void> {
+  await countAttempts([limits.consume('sign_in_client', client, ctx.config.SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE)]);
+}
+
+async function countAttempts(consumed: ReturnType<RateLimits['consume']>[]): Promise<void> {
+  const refused = (await Promise.all(consumed)).filter((d) => !d.allowed);
   if (refused.length) throw new TooManyRequests('Too many sign-in attempts; try again later', Math.max(...refused.map((d) => d.retryAfterSec)));
 }
 
 /** Ends the session the browser came with (if any), starts the user's new one and records the sign-in. */
-async function begin(ctx: SignInCtx, userId: string, previousToken: string | undefined, method: 'password' | 'link'): Promise<SignedIn> {
+export async function beginSignedIn(ctx: SignInCtx, userId: string, previousToken: string | undefined, method: 'password' | 'link' | 'sso'): Promise<SignedIn> {
   if (previousToken) await endSession(ctx, previousToken);
   const { token, expiresAt } = await startSession(ctx, userId);
   const session = (await findSession(ctx, token))!;
@@ -56,14 +64,14 @@ export async function signInWithPassword(
   const row = await ctx.db('console_users').where({ email }).select('id', 'password_hash').first();
   const ok = row?.password_hash ? await verifyPassword(password, row.password_hash) : await verifyNothing(password);
   if (!ok) throw invalidCredentials();
-  return begin(ctx, row.id, from.previousToken, 'password');
+  return beginSignedIn(ctx, row.id, from.previousToken, 'password');
 }
 
 /** Uses up a one-time link; 404 `link_invalid` when it is unknown, used or expired. */
 export async function signInWithLink(ctx: SignInCtx, linkToken: string, previousToken?: string): Promise<SignedIn> {
   const userId = await redeemSignInLink(ctx, linkToken);
   if (!userId) throw new NotFound('This sign-in link is unknown, used already or expired; ask an owner of the account for a new one', 'link_invalid');
-  return begin(ctx, userId, previousToken, 'link');
+  return beginSignedIn(ctx, userId, previousToken, 'link');
 }
 
 export async function signOut(ctx: Pick<Ctx, 'db' | 'clock'>, session: ConsoleSession, token: string): Promise<void> {

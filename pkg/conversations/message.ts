@@ -3,6 +3,7 @@
 import type { Ctx } from '../context.js';
 import { Conflict, DomainError, NotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { turnModelSlot } from '../agent/model-call.js';
 import { runTurn, startAppendingMessage, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { getContact, resolveContact } from '../store/contacts.js';
@@ -72,6 +73,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
   // Every check runs under the conversation's lock, where it holds. Only a conversation of the
   // company is locked, so no other caller waits on a turn or makes one wait.
   const own = ctx.db('conversations').where({ id: conversationId, tenant_id: tenant.id });
+  const model = turnModelSlot(ctx);
   return ctx.locks.withLock(conversationId, async (lock) => {
     const read = turnContext(tenant, conversationId, lock.reads, input.asHumanReply);
     hooks.mark?.('context');
@@ -104,6 +106,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
         mark: hooks.mark,
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
         charge,
+        modelSlot: model.slot,
         // The reply and the credits the turn used: one transaction, its statements sent together.
         storeLast: async (last) => {
           await charge.close(lock.connection, [insertMessages(ctx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)])]);
@@ -116,5 +119,5 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     }
     const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
     return { turn, conversation: turn.conversation, resumed };
-  }, { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own, holder: tenant.id });
+  }, { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own, holder: tenant.id, first: model.take }).finally(model.release);
 }

@@ -36,12 +36,13 @@ export class TurnLocks {
    * that finds a row, so a caller without the right to it never waits on it or holds it; `fn`
    * runs either way (the reads tell it why it may not go on). Callers of one `holder` (the tenant)
    * for one key queue in this process first, so many requests on one conversation take one
-   * connection, not the pool; another holder's never queue behind them.
+   * connection, not the pool; another holder's never queue behind them. `first` runs when the
+   * caller's turn in that queue comes, before a connection is taken: a wait that holds none (a model slot).
    */
   async withLock<T>(
     key: string,
     fn: (lock: HeldLock) => Promise<T>,
-    { reads = [], onlyIf, holder }: { reads?: Statement[]; onlyIf?: Statement; holder: string },
+    { reads = [], onlyIf, holder, first }: { reads?: Statement[]; onlyIf?: Statement; holder: string; first?: () => Promise<void> },
   ): Promise<T> {
     const queue = JSON.stringify([holder, key]);
     const before = this.queues.get(queue);
@@ -53,6 +54,7 @@ export class TurnLocks {
         this.waiting++;
         await before.finally(() => this.waiting--);
       }
+      await first?.();
       return await this.locked(key, fn, reads, onlyIf);
     } finally {
       done();

@@ -17,6 +17,8 @@ import * as m014 from './migrations/014_carrier_step.js';
 import * as m015 from './migrations/015_carrier_accounts.js';
 import * as m016 from './migrations/016_console.js';
 import * as m017 from './migrations/017_calls_conversation.js';
+import * as m018 from './migrations/018_console_sso.js';
+import * as m019 from './migrations/019_webhook_heads.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -41,6 +43,8 @@ const migrations: Record<string, Migration> = {
   '015_carrier_accounts': m015,
   '016_console': m016,
   '017_calls_conversation': m017,
+  '018_console_sso': m018,
+  '019_webhook_heads': m019,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

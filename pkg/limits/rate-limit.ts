@@ -13,6 +13,8 @@ export interface RateDecision {
 export interface RateLimits {
   /** Count one request for `key` against `perMinute`. */
   consume(scope: string, key: string, perMinute: number): Promise<RateDecision>;
+  /** How much of `key`'s limit the current minute has used, without counting a request. */
+  used(scope: string, key: string, perMinute: number): Promise<number>;
   /** Say that a limit of `scope` was answered in this replica's memory because Redis was unavailable. */
   fellBack(scope: string): void;
 }
@@ -68,6 +70,9 @@ export function createRateLimits(redis: RedisClientType | null, obs: { metrics: 
   };
   return {
     fellBack,
+    async used(scope, key, perMinute) {
+      return (await limiter(scope, perMinute).get(key))?.consumedPoints ?? 0;
+    },
     async consume(scope, key, perMinute) {
       try {
         await limiter(scope, perMinute).consume(key);

@@ -15,6 +15,8 @@ export interface Metrics {
   rateLimiterFallback: Counter<'scope'>;
   callsPlaced: Counter<'tenant' | 'key' | 'channel'>;
   modelTokens: Counter<'tenant' | 'kind'>;
+  modelRetries: Counter<'status'>;
+  modelSlotWait: Histogram<'result'>;
   credits: Counter<'tenant'>;
   triggerTransitions: Counter<'event' | 'status'>;
   queueLag: Histogram<'reconciler'>;
@@ -78,6 +80,19 @@ export function createMetrics(): Metrics {
       name: 'switchboard_model_tokens_total',
       help: 'Model tokens used by agent turns, by tenant and kind (prompt, completion).',
       labelNames: ['tenant', 'kind'],
+      registers,
+    }),
+    modelRetries: new Counter({
+      name: 'switchboard_model_retries_total',
+      help: 'Model requests retried after a 429 or 5xx answer, by the status answered.',
+      labelNames: ['status'],
+      registers,
+    }),
+    modelSlotWait: new Histogram({
+      name: 'switchboard_model_slot_wait_seconds',
+      help: 'Time a turn or model call waited for a slot of SWITCHBOARD_MODEL_CONCURRENCY, by result (acquired, timed_out, aborted).',
+      labelNames: ['result'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
       registers,
     }),
     credits: new Counter({

@@ -1,9 +1,10 @@
 // Webhook outbox rows: the webhooks controller's claim, outcome, sweep, heartbeat and release
-// queries. Only the first pending row of an ordering key is ever claimable, so a call's events go
-// out one at a time in the order they were written, however many replicas deliver.
+// queries. Only the first pending row of an ordering key has a due time, so only it is claimable, and
+// a call's events go out one at a time in the order they were written, however many replicas deliver.
+import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
-import { CHANNELS, notify } from '../db/notify.js';
-import type { Envelope, WebhookTarget } from '../webhooks/outbox.js';
+import { CHANNELS, notify, notifyIdColumn } from '../db/notify.js';
+import { lockOrderingKey, type Envelope, type WebhookTarget } from '../webhooks/outbox.js';
 import type { DeliveryOutcome } from '../webhooks/deliver.js';
 import { retryAfterMs, type DeliveryPolicy } from '../webhooks/policy.js';
 import { afterTry, transition, type DeliveryStatus } from '../webhooks/state.js';
@@ -39,42 +40,80 @@ export const envelopeOf = ({ payload: p }: OutboxRow): Envelope => ({
   data: p.data,
 });
 
-// The row is the first pending one of its key; a leased head keeps the rest of its key waiting.
-const HEAD_OF_KEY = `not exists (select 1 from webhook_outbox e
-  where e.ordering_key = o.ordering_key and e.status = 'pending' and e.seq < o.seq)`;
-
 /**
- * Claim one due delivery for `owner`. The try is counted at claim, so a try whose worker died
- * counts too: an event allowed one try is not sent twice because a replica crashed.
+ * Claim up to `max` due deliveries for `owner`: due rows head their keys, so one statement never
+ * takes two rows of one key. The try is counted at claim, so a try whose worker died counts too:
+ * an event allowed one try is not sent twice because a replica crashed.
  */
-export async function claimDueDelivery(
+export async function claimDueDeliveries(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   owner: string,
   leaseMs: number,
-): Promise<OutboxRow | null> {
+  max: number,
+): Promise<OutboxRow[]> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
   const { rows } = await ctx.db.raw(
     `with candidate as (
        select o.id, o.due_at from webhook_outbox o
-       where o.status = 'pending' and o.due_at <= ? and o.attempts < o.max_attempts and ${HEAD_OF_KEY}
+       where o.status = 'pending' and o.due_at <= ? and o.attempts < o.max_attempts
        order by o.due_at, o.seq
-       limit 1
+       limit ?
        for update skip locked
      )
      update webhook_outbox o set attempts = o.attempts + 1, lease_owner = ?, lease_until = ?, due_at = ?
      from candidate where o.id = candidate.id
      returning o.*, candidate.due_at as was_due`,
-    [now, owner, until, until],
+    [now, max, owner, until, until],
   );
-  const claimed = rows[0];
-  if (!claimed) return null;
-  const { was_due: due, ...row } = claimed;
-  ctx.metrics.queueLag.observe({ reconciler: 'webhooks' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
-  return row as OutboxRow;
+  return (rows as (OutboxRow & { was_due: Date })[])
+    .sort((a, b) => a.was_due.getTime() - b.was_due.getTime() || a.seq - b.seq)
+    .map(({ was_due: due, ...row }) => {
+      ctx.metrics.queueLag.observe({ reconciler: 'webhooks' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+      return row;
+    });
 }
 
 type AttemptResult = ReturnType<typeof afterTry>;
+
+/** What settling a row writes: its new status and when it is next due (null once out of pending). */
+interface Settlement {
+  status: DeliveryStatus | null;
+  delivered_at: Date | null;
+  last_error: string | null;
+  due_at: Date | null;
+}
+
+/**
+ * Settles the pending row `id` of `key` where `condition` still holds; one that leaves pending makes
+ * the next row of its key due. Under the key's lock, so an event written meanwhile is either seen
+ * here or sees this row settled (and is due at once). Announces the row; false when `condition` failed.
+ */
+async function settle(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, key: string, condition: (q: Knex.QueryBuilder) => void, settlement: Settlement): Promise<boolean> {
+  return ctx.db.transaction(async (trx) => {
+    await lockOrderingKey(trx, key);
+    const settled = trx('webhook_outbox')
+      .where({ id, status: 'pending' })
+      .andWhere(condition)
+      .update({ ...settlement, lease_owner: null, lease_until: null })
+      .returning(['ordering_key', 'seq', 'status', notifyIdColumn(trx, CHANNELS.webhooks)]);
+    const next = trx('webhook_outbox')
+      .whereIn(
+        'id',
+        trx('webhook_outbox as e')
+          .join('settled as s', 'e.ordering_key', 's.ordering_key')
+          .where('e.status', 'pending')
+          .andWhereNot('s.status', 'pending')
+          .andWhereRaw('e.seq > s.seq')
+          .orderBy('e.seq')
+          .limit(1)
+          .select('e.id'),
+      )
+      .update({ due_at: ctx.clock.now() });
+    const rows = await trx.with('settled', settled).with('next', next).select('seq').from('settled');
+    return rows.length > 0;
+  });
+}
 
 /**
  * Record a try's outcome if `owner` still holds the lease, as the state table says: delivered, due
@@ -90,41 +129,31 @@ export async function recordAttempt(
 ): Promise<AttemptResult | null> {
   const now = ctx.clock.now();
   const event = afterTry(outcome.delivered, row.attempts < row.max_attempts);
-  const [updated] = await ctx.db('webhook_outbox')
-    .where({ id: row.id, status: 'pending', lease_owner: owner })
-    .update({
-      status: transition('pending', event),
-      delivered_at: event === 'delivered' ? now : null,
-      last_error: outcome.error,
-      due_at: event === 'retry' ? new Date(now.getTime() + retryAfterMs(policy, row.attempts)) : null,
-      lease_owner: null,
-      lease_until: null,
-    })
-    .returning('id');
-  if (!updated) return null;
-  // The next row of the key may now go, on any replica.
-  await notify(ctx.db, CHANNELS.webhooks, row.id);
-  return event;
+  const settled = await settle(ctx, row.id, row.ordering_key, (q) => q.where({ lease_owner: owner }), {
+    status: transition('pending', event),
+    delivered_at: event === 'delivered' ? now : null,
+    last_error: outcome.error,
+    due_at: event === 'retry' ? new Date(now.getTime() + retryAfterMs(policy, row.attempts)) : null,
+  });
+  return settled ? event : null;
 }
 
 /** Rows whose last try's worker died with no tries left: failed, so the rest of their key can go. */
 export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>): Promise<void> {
   const now = ctx.clock.now();
-  const { rows } = await ctx.db.raw(
-    `with lost as (
-       select id from webhook_outbox
-       where status = 'pending' and lease_until <= ? and attempts >= max_attempts
-       for update skip locked
-     )
-     update webhook_outbox o set status = ?, due_at = null, lease_owner = null, lease_until = null,
-       last_error = 'interrupted: the controller delivering it stopped before the receiver answered'
-     from lost where o.id = lost.id
-     returning o.id`,
-    [now, transition('pending', 'interrupted')],
-  );
-  for (const { id } of rows as { id: string }[]) {
-    ctx.metrics.webhookDeliveries.inc({ result: 'failed' });
-    await notify(ctx.db, CHANNELS.webhooks, id);
+  const lost: { id: string; ordering_key: string }[] = await ctx.db('webhook_outbox')
+    .where({ status: 'pending' })
+    .andWhere('lease_until', '<=', now)
+    .andWhereRaw('attempts >= max_attempts')
+    .select('id', 'ordering_key');
+  for (const { id, ordering_key: key } of lost) {
+    const failed = await settle(ctx, id, key, (q) => q.where('lease_until', '<=', now).andWhereRaw('attempts >= max_attempts'), {
+      status: transition('pending', 'interrupted'),
+      delivered_at: null,
+      last_error: 'interrupted: the controller delivering it stopped before the receiver answered',
+      due_at: null,
+    });
+    if (failed) ctx.metrics.webhookDeliveries.inc({ result: 'failed' });
   }
 }
 
@@ -146,8 +175,8 @@ export async function releaseDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: str
   for (const { id } of rows) await notify(ctx.db, CHANNELS.webhooks, id);
 }
 
-/** The earliest due time of a row that heads its key (the others wait for it, and its end is announced). */
+/** The earliest due time of a pending row: only heads of keys have one (the others wait, and each settling is announced). */
 export async function nextDeliveryDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
-  const { rows } = await ctx.db.raw(`select min(o.due_at) as at from webhook_outbox o where o.status = 'pending' and ${HEAD_OF_KEY}`);
-  return rows[0]?.at ?? null;
+  const row = await ctx.db('webhook_outbox').where({ status: 'pending' }).whereNotNull('due_at').min({ at: 'due_at' }).first();
+  return row?.at ?? null;
 }

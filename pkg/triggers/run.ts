@@ -2,6 +2,7 @@
 // custom tools reloaded, the job brief in context; the run ends in the status the state table says.
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
+import { turnModelSlot } from '../agent/model-call.js';
 import { runTurn, type TurnResult } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { insertMessages, unstoredMessage } from '../store/messages.js';
@@ -111,6 +112,7 @@ function failJob(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void) {
+  const model = turnModelSlot(ctx);
   return ctx.locks.withLock(row.conversation_id, async (lock) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, lock.reads);
     const first = row.attempt_count === 1 && !row.human_reply;
@@ -129,6 +131,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
       contactMemory,
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
       charge,
+      modelSlot: model.slot,
       // The brief unless a tool round stored it, the last reply, the credits the run used and the
       // job's new status: one transaction, its statements sent together.
       storeLast: async (last, turn, unstored) => {
@@ -144,7 +147,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
       },
     });
     return ended.row;
-  }, { reads: jobRunReads(ctx.db, row), holder: row.tenant_id });
+  }, { reads: jobRunReads(ctx.db, row), holder: row.tenant_id, first: model.take }).finally(model.release);
 }
 
 /**

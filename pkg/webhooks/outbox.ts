@@ -36,6 +36,11 @@ export function newEnvelope(now: Date, tenantId: string, type: string, data: Rec
   return { id: prefixedId('evt'), type, created_at: now.toISOString(), tenant_id: tenantId, data };
 }
 
+/** Holds an ordering key's lock to the end of `db`'s transaction: writing an event of the key and settling one take it. */
+export async function lockOrderingKey(db: Knex, key: string): Promise<void> {
+  await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook-order:${key}`]);
+}
+
 /** Write an event to the outbox inside `db` (the caller's transaction). Returns the envelope. */
 export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex, event: OutboxEvent): Promise<Envelope> {
   const { tries } = deliveryPolicy(ctx.config, event.type);
@@ -43,7 +48,7 @@ export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex,
   const envelope = newEnvelope(now, event.tenantId, event.type, event.data);
   if (event.campaign) envelope.id = event.campaign.id;
   // Held to commit, so events of one key take their seq in commit order: the order they are delivered.
-  await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook-order:${event.orderingKey}`]);
+  await lockOrderingKey(db, event.orderingKey);
   const [written] = await db('webhook_outbox')
     .insert({
       id: envelope.id,
@@ -57,7 +62,11 @@ export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex,
       status: transition(null, 'enqueue'),
       max_attempts: tries,
       created_at: now,
-      due_at: now,
+      // Due now only at the head of its key; behind a pending event it waits, undue, to be made due when that one settles.
+      due_at: db.raw(`case when exists (select 1 from webhook_outbox where ordering_key = ? and status = 'pending') then null else ?::timestamptz end`, [
+        event.orderingKey,
+        now,
+      ]),
     })
     .onConflict('id')
     .ignore()

@@ -48,8 +48,10 @@ const DASHBOARD_METRICS = [
   'switchboard_campaign_contacts_total',
   'switchboard_campaign_results_total',
   'switchboard_campaign_list_request_duration_seconds_bucket',
+  'switchboard_model_retries_total',
+  'switchboard_model_slot_wait_seconds_bucket',
 ];
-const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY', 'TWILIO_AUTH_TOKEN'];
+const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_OIDC_CLIENT_SECRET'];
 
 /** helm's coalescing of values files: maps merge, anything else replaces. */
 function merge(base: Json, override: Json): Json {
@@ -271,9 +273,17 @@ describe('charts/switchboard', function () {
         }
       });
 
-      it('takes DATABASE_URL, REDIS_URL, the encryption key, the model key and the carrier token from the named Secrets only', () => {
+      it('takes DATABASE_URL, REDIS_URL, the encryption key, the model key, the carrier token and the OpenID client secret from the named Secrets only', () => {
         const twilio = c.values.carrier.name === 'twilio' ? c.values.carrier.twilio : { existingSecret: '' };
-        const secretRefs = { DATABASE_URL: c.values.database, REDIS_URL: c.values.redis, SWITCHBOARD_ENCRYPTION_KEY: c.values.encryption, OPENAI_API_KEY: c.values.model, TWILIO_AUTH_TOKEN: twilio };
+        const oidc = c.values.oidc.issuer ? c.values.oidc : { existingSecret: '' };
+        const secretRefs = {
+          DATABASE_URL: c.values.database,
+          REDIS_URL: c.values.redis,
+          SWITCHBOARD_ENCRYPTION_KEY: c.values.encryption,
+          OPENAI_API_KEY: c.values.model,
+          TWILIO_AUTH_TOKEN: twilio,
+          SWITCHBOARD_OIDC_CLIENT_SECRET: oidc,
+        };
         for (const component of ['api', 'controllers']) {
           const [container] = deployment(component).spec.template.spec.containers;
           const fromSecrets = Object.fromEntries(
@@ -297,13 +307,16 @@ describe('charts/switchboard', function () {
           expect(v, k).to.be.a('string');
         }
         // What the Secrets give, as the pods have it.
-        const config = loadConfig({ ...data, DATABASE_URL: 'postgres://db/switchboard', TWILIO_AUTH_TOKEN: 'from-the-secret' });
+        const fromSecrets = { DATABASE_URL: 'postgres://db/switchboard', TWILIO_AUTH_TOKEN: 'from-the-secret', ...(c.values.oidc.issuer ? { SWITCHBOARD_OIDC_CLIENT_SECRET: 'from-the-secret' } : {}) };
+        const config = loadConfig({ ...data, ...fromSecrets });
         expect(config.SWITCHBOARD_KUBE_NAMESPACE).to.equal(c.namespace);
         for (const [k, v] of Object.entries(c.values.config)) expect(config[k as keyof typeof config], k).to.equal(v);
         expect(config.OPENAI_BASE_URL).to.equal(c.values.model.baseUrl || undefined);
         expect(config.SWITCHBOARD_PUBLIC_URL).to.equal(c.values.publicUrl || undefined);
         expect(config.SWITCHBOARD_CARRIER).to.equal(c.values.carrier.name);
         expect(config.TWILIO_ACCOUNT_SID).to.equal(c.values.carrier.twilio.accountSid || undefined);
+        expect(config.SWITCHBOARD_OIDC_ISSUER).to.equal(c.values.oidc.issuer || undefined);
+        expect(config.SWITCHBOARD_OIDC_CLIENT_ID).to.equal(c.values.oidc.issuer ? c.values.oidc.clientId : undefined);
       });
 
       it('gives in-flight work its shutdown grace period before the pod is killed', () => {
@@ -441,6 +454,8 @@ describe('charts/switchboard', function () {
       ['a variable that is not Switchboard\'s', { config: { NODE_OPTIONS: '--inspect' } }, "'NODE_OPTIONS' does not match pattern '^SWITCHBOARD_[A-Z0-9_]+$'"],
       ['no database Secret', { database: { existingSecret: '' } }, "at '/database/existingSecret': minLength: got 0, want 1"],
       ['a misspelt top-level key', { replica: 3 }, "at '': additional properties 'replica' not allowed"],
+      ['an OpenID issuer that is not https', { oidc: { issuer: 'http://sso.example.com' } }, "at '/oidc/issuer': 'http://sso.example.com' does not match pattern"],
+      ['the OpenID client secret in the ConfigMap', { config: { SWITCHBOARD_OIDC_CLIENT_SECRET: 'c2VjcmV0' } }, "invalid propertyName 'SWITCHBOARD_OIDC_CLIENT_SECRET'"],
       ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'"],
     ];
     for (const [what, override, message] of bad) {
@@ -481,10 +496,12 @@ describe('charts/switchboard', function () {
     expect(result.stderr).to.include('database.existingSecret');
   });
 
-  it('refuses to render a Twilio carrier without its account or its token Secret, naming the value', async () => {
+  it('refuses to render a Twilio carrier or single sign-on without what each needs, naming the value', async () => {
     for (const [set, named] of [
       [['carrier.name=twilio', 'carrier.twilio.existingSecret=sb-twilio'], 'carrier.twilio.accountSid'],
       [['carrier.name=twilio', 'carrier.twilio.accountSid=AC0123456789abcdef0123456789abcdef'], 'carrier.twilio.existingSecret'],
+      [['oidc.issuer=https://sso.example.com', 'oidc.existingSecret=sb-oidc'], 'oidc.clientId'],
+      [['oidc.issuer=https://sso.example.com', 'oidc.clientId=switchboard'], 'oidc.existingSecret'],
     ] as const) {
       const result = await helm(['template', 'switchboard', CHART_DIR, ...set.flatMap((s) => ['--set', s])]);
       expect(result.code, named).to.not.equal(0);

@@ -44,6 +44,20 @@ describe('switchboard configuration', function () {
     expectConfigError(publicUrl, 'SWITCHBOARD_PUBLIC_URL');
   });
 
+  it('api exits 1 naming the single sign-on variable that is missing or not https', async () => {
+    const issuer = 'https://sso.example.com';
+    const [noClient, noSecret, onlySecret, http] = await Promise.all([
+      switchboard(['api'], { SWITCHBOARD_OIDC_ISSUER: issuer, SWITCHBOARD_OIDC_CLIENT_SECRET: 'secret' }),
+      switchboard(['api'], { SWITCHBOARD_OIDC_ISSUER: issuer, SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard' }),
+      switchboard(['api'], { SWITCHBOARD_OIDC_CLIENT_SECRET: 'secret' }),
+      switchboard(['api'], { SWITCHBOARD_OIDC_ISSUER: 'http://sso.example.com', SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard', SWITCHBOARD_OIDC_CLIENT_SECRET: 'secret' }),
+    ]);
+    expectConfigError(noClient, 'SWITCHBOARD_OIDC_CLIENT_ID');
+    expectConfigError(noSecret, 'SWITCHBOARD_OIDC_CLIENT_SECRET');
+    expectConfigError(onlySecret, 'SWITCHBOARD_OIDC_ISSUER');
+    expectConfigError(http, 'SWITCHBOARD_OIDC_ISSUER');
+  });
+
   it('migrate exits 1 naming DATABASE_URL when it is unset', async () => {
     expectConfigError(await switchboard(['migrate'], { DATABASE_URL: '' }), 'DATABASE_URL');
   });

@@ -32,6 +32,10 @@ describe('The console Overview and Usage pages', () => {
     expect(await page.getByTestId('credits_used-total').textContent()).to.equal('0 in the last 30 days');
     expect(await page.getByLabel('Requests per minute: 300').count()).to.equal(1);
     expect(await page.getByLabel('Calls per minute: 30').count()).to.equal(1);
+    // How close to each limit: the key's requests and the calls placed this minute, the calls holding slots.
+    expect(await page.getByRole('progressbar', { name: `Requests per minute: ${N + M} of 300 used` }).count()).to.equal(1);
+    expect(await page.getByRole('progressbar', { name: `Calls per minute: ${M} of 30 used` }).count()).to.equal(1);
+    expect(await page.getByRole('progressbar', { name: `Concurrent calls: ${M} of 10 used` }).count()).to.equal(1);
 
     // Today's bar is drawn in the requests and calls charts, none in the credits one.
     expect(await page.locator('section[aria-labelledby="chart-calls_placed"] .recharts-bar-rectangle path').count()).to.equal(1);

@@ -6,6 +6,7 @@ import { switchboard } from '../support/cli.js';
 import { manualClock, startJobsApp } from '../support/triggers.js';
 import { eventually } from '../support/eventually.js';
 import { signatureProblem, startReceiver, type Receiver } from '../support/webhooks.js';
+import { startHttpsServer } from '../support/https.js';
 
 const MINUTE = 60_000;
 
@@ -59,7 +60,8 @@ describe('Webhook delivery (the webhooks controller)', function () {
   const cliErrors: string[] = [];
 
   before(async () => {
-    const env = { SWITCHBOARD_WEBHOOK_RETRY_SEC: '1' };
+    // Two jobs a replica: deliveries are not bounded by it (SWITCHBOARD_WEBHOOK_CONCURRENCY is theirs).
+    const env = { SWITCHBOARD_WEBHOOK_RETRY_SEC: '1', SWITCHBOARD_CONTROLLER_CONCURRENCY: '2' };
     app = await startJobsApp({ controllers: true, env });
     // A second controller replica on the same database: both claim webhook deliveries.
     replica = await startTestApp({ databaseUrl: app.runtime.ctx.config.DATABASE_URL, controllers: true, model: app.model, env });
@@ -108,6 +110,35 @@ describe('Webhook delivery (the webhooks controller)', function () {
     await settled(app, first.id, 'delivered');
   });
 
+  it("holds up only a dead receiver's own calls: another call's event goes while every try to it is still open", async () => {
+    // More dead calls than the two replicas have job slots between them.
+    const DEAD = 6;
+    let open = 0;
+    const dead = await startHttpsServer((req) => {
+      open++;
+      req.socket.once('close', () => open--);
+    });
+    let openWhenLiveArrived: number | null = null;
+    const live = await startHttpsServer((_req, res) => {
+      openWhenLiveArrived = open;
+      res.writeHead(200).end();
+    });
+    try {
+      for (let n = 0; n < DEAD; n++) {
+        const key = prefixedId('cal');
+        await enqueue(app, { tenantId, url: `${dead.url}/hooks`, orderingKey: key, data: { key } });
+      }
+      await eventually('every dead call to have a try open', async () => open === DEAD);
+      const key = prefixedId('cal');
+      const sent = await enqueue(app, { tenantId, url: `${live.url}/hooks`, orderingKey: key, data: { key } });
+      await settled(app, sent.id, 'delivered');
+      expect(openWhenLiveArrived).to.equal(DEAD);
+    } finally {
+      await dead.close();
+      await live.close();
+    }
+  });
+
   it('tries message.created three times, a few seconds apart, with the same event id', async () => {
     // Earlier tests' events may still be going out: the counts below must move for this event only.
     await eventually('the outbox to drain', async () => Number((await app.runtime.ctx.db('webhook_outbox').where({ status: 'pending' }).count({ n: '*' }).first())?.n) === 0);
@@ -154,26 +185,44 @@ describe('Webhook delivery (the webhooks controller)', function () {
     expect(receiver.requests.filter((r) => r.headers['webhook-id'] === sent.id).map((r) => r.url)).to.deep.equal(['/hooks']);
   });
 
-  it('after a replica died mid-try: a call event is given up (not sent twice), a message.created is tried again with its id', async () => {
+  it('after a replica died mid-try: a call event is given up (not sent twice) and the next of its call goes; a message.created is tried again with its id', async () => {
     const { ctx } = app.runtime;
-    const key = prefixedId('cal');
+    const [callKey, messageKey] = [prefixedId('cal'), prefixedId('msg')];
     const past = new Date(Date.now() - MINUTE);
     // A try in flight on a replica that is gone: its lease ran out. No public interface makes one.
-    const inFlight = (event: Partial<OutboxEvent>) =>
+    const inFlight = (orderingKey: string, event: Partial<OutboxEvent>) =>
       ctx.db.transaction(async (trx) => {
-        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey: key, type: 'call.updated', target: 'events', data: { key }, ...event });
+        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey, type: 'call.updated', target: 'events', data: { key: orderingKey }, ...event });
         await trx('webhook_outbox').where({ id: sent.id }).update({ attempts: 1, lease_owner: 'gone', lease_until: past, due_at: past });
         return sent;
       });
-    const lost = await inFlight({});
-    const message = await inFlight({ type: 'message.created', target: 'message' });
-    const next = await enqueue(app, { tenantId, url: receiver.url, orderingKey: key });
+    const lost = await inFlight(callKey, {});
+    const message = await inFlight(messageKey, { type: 'message.created', target: 'message' });
+    const next = await enqueue(app, { tenantId, url: receiver.url, orderingKey: callKey });
     app.controllers!.wake();
 
     expect((await settled(app, lost.id, 'failed')).last_error).to.match(/^interrupted/);
     expect(await settled(app, message.id, 'delivered')).to.include({ attempts: 2 });
     await settled(app, next.id, 'delivered');
-    expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id)).to.deep.equal([message.id, next.id]);
+    expect(receiver.events.filter((e) => e.data.key === callKey).map((e) => e.id)).to.deep.equal([next.id]);
+    expect(receiver.events.filter((e) => e.data.key === messageKey).map((e) => e.id)).to.deep.equal([message.id]);
+  });
+
+  it('keeps a call\'s order when its events are written while the one before is being settled, on two replicas', async () => {
+    const keys = Array.from({ length: 20 }, () => prefixedId('cal'));
+    const written = new Map<string, string[]>(keys.map((k) => [k, []]));
+    // Each call's next event written as its previous one is delivered: writes race the settling of the key's head.
+    await Promise.all(
+      keys.map(async (key) => {
+        for (let n = 0; n < 5; n++) {
+          written.get(key)!.push((await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } })).id);
+          await eventually(`${key} #${n} to arrive`, async () => receiver.events.some((e) => e.id === written.get(key)!.at(-1)), { everyMs: 5 });
+        }
+      }),
+    );
+    for (const key of keys) expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id), key).to.deep.equal(written.get(key));
+    const pending = () => app.runtime.ctx.db('webhook_outbox').whereIn('ordering_key', keys).andWhere({ status: 'pending' });
+    await eventually('every event to be settled', async () => (await pending()).length === 0);
   });
 
   it('refuses a receiver that is not https on the public internet, without sending it anything', async () => {

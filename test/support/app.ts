@@ -3,6 +3,7 @@
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
 import { loadConfig } from '../../pkg/config.js';
 import { createLogger } from '../../pkg/log.js';
@@ -89,6 +90,13 @@ export function clientFor(url: string, apiKey?: string): Client {
       return { status: res.status, headers: res.headers, events };
     },
   };
+}
+
+/** A new conversation of the client's company with `agentId`; its id. */
+export async function openConversation(client: Client, agentId: string): Promise<string> {
+  const created = await client.post('/api/v1/conversations', { agentId });
+  expect(created.status).to.equal(201);
+  return created.body.conversationId;
 }
 
 export async function startTestApp(

@@ -30,9 +30,9 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
-/** A page in its own context (own cookies) at laptop width. */
-export async function openPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 } });
+/** A page in its own context (own cookies) at laptop width; `ignoreHTTPSErrors` for loopback servers with the test certificate. */
+export async function openPage(browser: Browser, opts: { width?: number; height?: number; ignoreHTTPSErrors?: boolean } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, ignoreHTTPSErrors: opts.ignoreHTTPSErrors });
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];

@@ -101,6 +101,13 @@ app.kubernetes.io/part-of: switchboard
       name: {{ required "carrier.twilio.existingSecret: name the Secret that holds the Twilio auth token" .Values.carrier.twilio.existingSecret }}
       key: {{ .Values.carrier.twilio.secretKey }}
 {{- end }}
+{{- if .Values.oidc.issuer }}
+- name: SWITCHBOARD_OIDC_CLIENT_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "oidc.existingSecret: name the Secret that holds the OpenID client secret" .Values.oidc.existingSecret }}
+      key: {{ .Values.oidc.secretKey }}
+{{- end }}
 {{- end }}
 
 {{/*

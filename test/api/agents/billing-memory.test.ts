@@ -45,7 +45,7 @@ describe('Billing and memory of agent turns', () => {
       const { id } = await openConversation(client, { agentId });
       app.model.reply(
         { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }], usage: { promptTokens: 800, completionTokens: 200 } },
-        { fail: { status: 500, message: 'upstream model exploded' } },
+        { fail: { status: 400, message: 'upstream model exploded' } },
       );
 
       const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Where is order A-17?' });

@@ -228,7 +228,7 @@ describe('Agent handoff and streamed replies', () => {
       });
       app.model.reply(
         { chunks: ['Checking.'], toolCalls: [{ name: 'balance', arguments: {} }] },
-        { fail: { status: 500, message: 'model exploded' } },
+        { fail: { status: 400, message: 'model exploded' } },
       );
 
       const { status, events } = await client.stream(`/api/v1/conversations/${conversationId}/messages`, { message: 'Balance?', stream: true });

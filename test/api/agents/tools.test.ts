@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { updateAgent } from '../../../pkg/store/agents.js';
-import { startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
 import { signatureProblem } from '../../support/webhooks.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
@@ -10,12 +10,6 @@ const offeredTools = (request: any): any[] => (request.tools ?? []).map((t: any)
 const offeredCustom = (request: any, conversationId: string): any[] =>
   offeredTools(request).filter((t) => t.name.startsWith(`custom_${conversationId}_`));
 const toolMessages = (request: any): any[] => request.messages.filter((m: any) => m.role === 'tool');
-
-async function openConversation(client: Client, agentId: string): Promise<string> {
-  const created = await client.post('/api/v1/conversations', { agentId });
-  expect(created.status).to.equal(201);
-  return created.body.conversationId;
-}
 
 describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', () => {
   let app: TestApp;

@@ -141,7 +141,7 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
   it('answers 500 {error} when the model fails, keeping the user message', async () => {
     const { client, agentId } = await app.company();
     const id = await openConversation(client, { agentId });
-    app.model.reply({ fail: { status: 500, message: 'model exploded' } });
+    app.model.reply({ fail: { status: 400, message: 'model exploded' } });
 
     const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Are you there?' });
 

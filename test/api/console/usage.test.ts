@@ -107,10 +107,11 @@ describe('Console usage and overview', () => {
         { day: '2031-03-13', requests: 0, calls_placed: 0, credits_used: 1.25 },
         { day: '2031-03-14', requests: 3, calls_placed: 1, credits_used: 2.5 },
       ]);
+      // How close it is: its key's 3 requests and 1 placement this minute, the placed call holding a slot.
       expect(res.body.limits).to.deep.equal({
-        requests_per_minute: 300,
-        max_concurrent_calls: 10,
-        calls_per_minute: 30,
+        requests_per_minute: { limit: 300, busiest_key_this_minute: 3 },
+        max_concurrent_calls: { limit: 10, live: 1 },
+        calls_per_minute: { limit: 30, this_minute: 1 },
         max_pending_jobs: { limit: 3, most_pending_in_one_conversation: 0 },
         credits: { balance: 96.25, min_credits: 1, billing: 'prepaid' },
       });

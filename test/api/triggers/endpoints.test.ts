@@ -574,7 +574,7 @@ describe('Trigger endpoints with the controllers running', () => {
     const prepaid = await app.company({ credits: 5 });
     app.model.reply(
       { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }], usage: { promptTokens: 800, completionTokens: 200 } },
-      { fail: { status: 500, message: 'upstream model exploded' } },
+      { fail: { status: 400, message: 'upstream model exploded' } },
     );
     const job = (await prepaid.client.post('/api/v1/triggers', { agentId: prepaid.agentId, task: 'Find order A-17' })).body;
     const failed = await waitForStatus(prepaid.client, job.triggerId, 'failed');

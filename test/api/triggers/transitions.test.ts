@@ -122,7 +122,7 @@ describe('Trigger transitions: every row of the state table, driven through the 
     'running:error': {
       title: 'a model error fails the job with errorMessage, and nothing runs it again',
       async run() {
-        app.model.reply({ fail: { status: 500, message: 'upstream model exploded' } });
+        app.model.reply({ fail: { status: 400, message: 'upstream model exploded' } });
         const created = await create();
         const job = await waitForStatus(client, created.triggerId, 'failed');
         expect(job.errorMessage).to.contain('upstream model exploded');

@@ -376,7 +376,7 @@ describe('Calls on the simulated network', () => {
     app.script(
       task,
       { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }], usage: { promptTokens: 800, completionTokens: 200 } },
-      { fail: { status: 500, message: 'model down' } },
+      { fail: { status: 400, message: 'model down' } },
     );
     const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
     expect(await finalResult(client, placed.body.id)).to.deep.include({ status: 'failed', outcome: 'failed' });
@@ -387,7 +387,7 @@ describe('Calls on the simulated network', () => {
   it('an agent whose model fails ends the call failed', async () => {
     const { client } = await company();
     const task = 'Fail please';
-    app.script(task, { fail: { status: 500, message: 'model down' } });
+    app.script(task, { fail: { status: 400, message: 'model down' } });
     const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
     const result = await finalResult(client, placed.body.id);
     expect(result).to.deep.include({ status: 'failed', outcome: 'failed' });

@@ -15,6 +15,9 @@ import { Conversations } from './pages/Conversations';
 import { Jobs } from './pages/Jobs';
 import { Usage } from './pages/Usage';
 import { Numbers } from './pages/Numbers';
+import { Campaigns } from './pages/Campaigns';
+import { CampaignRun } from './pages/CampaignRun';
+import { Connections } from './pages/Connections';
 import { Queues } from './pages/Queues';
 import { Mailboxes } from './pages/Mailboxes';
 
@@ -36,6 +39,9 @@ export const PAGES: Page[] = [
   { path: '/conversations', label: 'Conversations', Page: Conversations },
   { path: '/agents', label: 'Agents', Page: Agents },
   { path: '/numbers', label: 'Numbers', Page: Numbers },
+  { path: '/campaigns', label: 'Campaigns', Page: Campaigns },
+  { path: '/campaign-runs/:id', label: 'Campaign run', Page: CampaignRun, nav: false },
+  { path: '/connections', label: 'Connections', Page: Connections },
   { path: '/queues', label: 'Queues', Page: Queues },
   { path: '/mailboxes', label: 'Mailboxes', Page: Mailboxes },
   { path: '/usage', label: 'Usage', Page: Usage },

@@ -33,9 +33,9 @@ export interface Overview {
   days: { day: string; requests: number; calls_placed: number; credits_used: number }[];
   jobs_by_status: Record<string, number>;
   limits: {
-    requests_per_minute: number;
-    max_concurrent_calls: number;
-    calls_per_minute: number;
+    requests_per_minute: { limit: number; busiest_key_this_minute: number };
+    max_concurrent_calls: { limit: number; live: number };
+    calls_per_minute: { limit: number; this_minute: number };
     max_pending_jobs: { limit: number; most_pending_in_one_conversation: number };
     credits: { balance: number; min_credits: number; billing: 'prepaid' | 'payg' };
   };

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Card, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useSignedIn } from '../session';
@@ -53,12 +52,10 @@ function UsageAndLimits({ data }: { data: OverviewData }) {
           Limits
         </Title>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-          <Limit label="Requests per minute" value={limits.requests_per_minute} note="per API key" />
-          <Limit label="Concurrent calls" value={limits.max_concurrent_calls} note="calls live at once" />
-          <Limit label="Calls per minute" value={limits.calls_per_minute} note="placed through the API and MCP" />
-          <Limit label="Pending jobs per conversation" value={pending.limit} note={`busiest conversation now: ${pending.most_pending_in_one_conversation}`}>
-            <Progress value={(100 * pending.most_pending_in_one_conversation) / pending.limit} aria-label="Pending jobs of the busiest conversation, of its cap" />
-          </Limit>
+          <Limit label="Requests per minute" value={limits.requests_per_minute.limit} used={limits.requests_per_minute.busiest_key_this_minute} note="per API key; busiest key this minute" />
+          <Limit label="Concurrent calls" value={limits.max_concurrent_calls.limit} used={limits.max_concurrent_calls.live} note="calls live now" />
+          <Limit label="Calls per minute" value={limits.calls_per_minute.limit} used={limits.calls_per_minute.this_minute} note="placed this minute through the API and MCP" />
+          <Limit label="Pending jobs per conversation" value={pending.limit} used={pending.most_pending_in_one_conversation} note="busiest conversation now" />
           <Limit
             label="Credits balance"
             value={limits.credits.balance}
@@ -94,15 +91,23 @@ function UsageAndLimits({ data }: { data: OverviewData }) {
   );
 }
 
-function Limit({ label, value, note, children }: { label: string; value: number; note: string; children?: ReactNode }) {
+/** A limit, and with `used` how close the account is to it now. */
+function Limit({ label, value, used, note }: { label: string; value: number; used?: number; note: string }) {
   return (
     <Card withBorder>
       <Text size="sm">{label}</Text>
       <Text fw={700} size="xl" aria-label={`${label}: ${value.toLocaleString('en')}`}>
         {value.toLocaleString('en')}
       </Text>
+      {used !== undefined && (
+        <>
+          <Text size="sm">
+            {used.toLocaleString('en')} of {value.toLocaleString('en')} used
+          </Text>
+          <Progress value={Math.min(100, (100 * used) / Math.max(1, value))} color={used >= value ? 'red.9' : undefined} aria-label={`${label}: ${used} of ${value} used`} />
+        </>
+      )}
       <Text size="xs">{note}</Text>
-      {children}
     </Card>
   );
 }
