@@ -8,6 +8,7 @@ import { mayAct } from '../api';
 import { membersOf, queuesApi, type Queue } from '../api/queues';
 import { DangerButton, InlineForm, useChange } from '../components/Change';
 import { DataTable } from '../components/DataTable';
+import { DialogForm } from '../components/DialogForm';
 import { Loaded, useLoaded, usePoll } from '../components/Loaded';
 import { NewItemForm } from '../components/NewItemForm';
 import { useSignedIn } from '../session';
@@ -75,24 +76,9 @@ function EditQueue({ queue, onClose, reload }: { queue: Queue; onClose(): void; 
   const save = () => void change.run(() => queuesApi.update(queue.id, settings.input)).then((saved) => saved && onClose());
   return (
     <Modal opened onClose={onClose} title={`Edit ${queue.name}`} closeButtonProps={{ 'aria-label': 'Close' }} lockScroll={false}>
-      {change.alert}
-      <Stack
-        component="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save();
-        }}
-      >
+      <DialogForm onSubmit={save} onCancel={onClose} busy={change.busy} alert={change.alert} submit="Save">
         {settings.fields}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={change.busy}>
-            Save
-          </Button>
-        </Group>
-      </Stack>
+      </DialogForm>
     </Modal>
   );
 }
