@@ -6,7 +6,6 @@ import { audit } from '../../pkg/console/audit.js';
 import { findSession } from '../../pkg/console/sessions.js';
 import { CHANNELS } from '../../pkg/db/notify.js';
 import { NotFound } from '../../pkg/errors.js';
-import { messageRecording } from '../../pkg/messages/manage.js';
 import { messageView } from '../../pkg/messages/view.js';
 import { publicUrl } from '../../pkg/config.js';
 import { callById, getCall } from '../../pkg/store/calls.js';
@@ -18,6 +17,7 @@ import { callTimeline } from '../../pkg/voice/timeline.js';
 import { callRecord, callResult } from '../../pkg/voice/views.js';
 import { openSse } from '../http/sse.js';
 import { listCallsQuery, parseSteer } from '../voice/call-schemas.js';
+import { sendRecording } from '../voice/messages.js';
 import { parseVoice } from '../voice/parse.js';
 import { principalOf, requireSession } from './session.js';
 
@@ -79,7 +79,7 @@ export function callsRouter(ctx: Ctx): Router {
     const row = await getCall(ctx, tenantId, req.params.id as string);
     const message = (await messagesOfCall(ctx, row.id)).find((m) => m.id === req.params.messageId);
     if (!message) throw new NotFound(`Call ${row.id} has no message ${req.params.messageId}`);
-    res.type('audio/wav').send(await messageRecording(ctx, tenantId, message.id));
+    await sendRecording(ctx, res, tenantId, message.id);
   });
 
   r.post('/calls/:id/steer', requireSession(ctx, 'member'), async (req, res) => {

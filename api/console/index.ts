@@ -19,6 +19,8 @@ import { conversationsRouter } from './conversations.js';
 import { jobsRouter } from './jobs.js';
 import { signInOptionsRouter, ssoRouter } from './sso.js';
 import { campaignsRouter } from './campaigns.js';
+import { queuesRouter } from './queues.js';
+import { mailboxesRouter } from './mailboxes.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -49,6 +51,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(numbersRouter(ctx));
   api.use(signInOptionsRouter(ctx));
   api.use(campaignsRouter(ctx));
+  api.use(queuesRouter(ctx), mailboxesRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

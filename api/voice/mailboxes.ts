@@ -5,7 +5,7 @@ import { createMailbox, getMailbox, listMailboxes, type Mailbox } from '../../pk
 import { principalOf } from '../http/authentication.js';
 import { parseCreateMailbox } from './mailbox-schemas.js';
 
-const mailboxView = (m: Mailbox) => ({ id: m.id, name: m.name, greeting: m.greeting, created_at: m.createdAt });
+export const mailboxView = (m: Mailbox) => ({ id: m.id, name: m.name, greeting: m.greeting, created_at: m.createdAt });
 
 export function mailboxesRouter(ctx: Ctx): Router {
   const r = Router();

@@ -1,10 +1,15 @@
 // Routes of the account's messages: list, read, change status, and a voicemail's recording.
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { changeMessageStatus, listMessagesPage, messageRecording, readMessage } from '../../pkg/messages/manage.js';
 import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
 import { listMessagesQuery, parsePatchMessage } from './message-schemas.js';
+
+/** Answers with the WAV of the account's voicemail `messageId`; 404 for another account's or one without audio. */
+export async function sendRecording(ctx: Pick<Ctx, 'db' | 'recordings'>, res: Response, tenantId: string, messageId: string): Promise<void> {
+  res.type('audio/wav').send(await messageRecording(ctx, tenantId, messageId));
+}
 
 export function messagesRouter(ctx: Ctx): Router {
   const r = Router();
@@ -21,7 +26,7 @@ export function messagesRouter(ctx: Ctx): Router {
 
   r.get('/messages/:id/recording', async (req, res) => {
     const { tenant } = principalOf(req);
-    res.type('audio/wav').send(await messageRecording(ctx, tenant.id, String(req.params.id)));
+    await sendRecording(ctx, res, tenant.id, String(req.params.id));
   });
 
   r.patch('/messages/:id', async (req, res) => {

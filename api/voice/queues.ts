@@ -1,12 +1,12 @@
 // Routes of the account's call queues: create, list, read, change, delete.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { createQueue, deleteQueue, getQueue, listQueues, updateQueue, type Queue } from '../../pkg/store/queues.js';
-import { membersInE164 } from '../../pkg/voice/routing/configure.js';
+import { deleteQueue, getQueue, listQueues, type Queue } from '../../pkg/store/queues.js';
+import { addQueue, changeQueue } from '../../pkg/voice/routing/configure.js';
 import { principalOf } from '../http/authentication.js';
 import { parseCreateQueue, parsePatchQueue } from './queue-schemas.js';
 
-const queueView = (q: Queue) => ({
+export const queueView = (q: Queue) => ({
   id: q.id,
   name: q.name,
   members: q.members,
@@ -21,8 +21,7 @@ export function queuesRouter(ctx: Ctx): Router {
 
   r.post('/queues', async (req, res) => {
     const { tenant } = principalOf(req);
-    const body = parseCreateQueue(req.body);
-    res.status(201).json(queueView(await createQueue(ctx, tenant.id, { ...body, members: membersInE164(tenant, body.members) })));
+    res.status(201).json(queueView(await addQueue(ctx, tenant, parseCreateQueue(req.body))));
   });
 
   r.get('/queues', async (req, res) => {
@@ -38,9 +37,7 @@ export function queuesRouter(ctx: Ctx): Router {
   r.patch('/queues/:id', async (req, res) => {
     const { tenant } = principalOf(req);
     await getQueue(ctx, tenant.id, String(req.params.id));
-    const body = parsePatchQueue(req.body);
-    const members = body.members && membersInE164(tenant, body.members);
-    res.json(queueView(await updateQueue(ctx, tenant.id, String(req.params.id), { ...body, members })));
+    res.json(queueView(await changeQueue(ctx, tenant, String(req.params.id), parsePatchQueue(req.body))));
   });
 
   r.delete('/queues/:id', async (req, res) => {

@@ -53,6 +53,13 @@ export async function changeMessageStatus(ctx: Pick<Ctx, 'db' | 'config'>, tenan
   return readMessage(ctx, tenantId, id);
 }
 
+/** The account's message left in `mailboxId`; NotFound for one in another mailbox, as for another account's. */
+export async function mailboxMessage(ctx: Pick<Ctx, 'db'>, tenantId: string, mailboxId: string, id: string): Promise<VoiceMessageRow> {
+  const message = await getVoiceMessage(ctx, tenantId, id);
+  if (message.mailbox_id !== mailboxId) throw new NotFound(`No message ${id} in mailbox ${mailboxId}`);
+  return message;
+}
+
 /** The WAV of a voicemail; 404 for another account's message or one without audio. */
 export async function messageRecording(ctx: Pick<Ctx, 'db' | 'recordings'>, tenantId: string, id: string): Promise<Buffer> {
   await getVoiceMessage(ctx, tenantId, id);

@@ -68,10 +68,35 @@ export async function getQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: strin
   return toQueue(row);
 }
 
+/** Changes the queue; changed members make the callers waiting in it look again. */
 export async function updateQueue(ctx: Q, tenantId: string, id: string, input: QueueInput): Promise<Queue> {
   const [row] = await ctx.db('queues').where({ tenant_id: tenantId, id }).update({ ...columns(input), updated_at: ctx.clock.now() }).returning('*');
   if (!row) throw new NotFound(`No queue ${id} on this account`);
+  if (input.members) await notify(ctx.db, CHANNELS.queues, id);
   return toQueue(row);
+}
+
+/**
+ * Sets one member's availability in a single conditional UPDATE: the members array is rebuilt from
+ * the row as it is when written, so a concurrent change of another member is kept; made available,
+ * callers waiting in the queue look again. NotFound for no such queue on the account or member in it.
+ */
+export async function setMemberAvailable(ctx: Q, tenantId: string, id: string, memberId: string, available: boolean): Promise<Queue> {
+  const changed = await ctx.db.raw(
+    `update queues set updated_at = ?, members = (
+       select jsonb_agg(case when m->>'id' = ? then jsonb_set(m, '{available}', to_jsonb(?::boolean)) else m end order by i)
+       from jsonb_array_elements(members) with ordinality as e(m, i))
+     where tenant_id = ? and id = ? and members @> jsonb_build_array(jsonb_build_object('id', ?::text))
+     returning *`,
+    [ctx.clock.now(), memberId, available, tenantId, id, memberId],
+  );
+  if (changed.rows[0]) {
+    // A member back at work may take a caller who waits for a busy one.
+    if (available) await notify(ctx.db, CHANNELS.queues, id);
+    return toQueue(changed.rows[0]);
+  }
+  const queue = await getQueue(ctx, tenantId, id);
+  throw new NotFound(`Queue ${queue.id} has no member ${memberId}`);
 }
 
 export async function deleteQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Queue> {

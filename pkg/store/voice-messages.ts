@@ -65,6 +65,12 @@ export async function listVoiceMessages(ctx: Pick<Ctx, 'db'>, tenantId: string, 
   return q.orderBy('m.id', 'desc').limit(f.limit);
 }
 
+/** How many `new` messages each of the account's mailboxes holds (mailboxes with none are left out). */
+export async function newMessagesByMailbox(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<Map<string, number>> {
+  const rows = await ctx.db('voice_messages').where({ tenant_id: tenantId, status: 'new' }).whereNotNull('mailbox_id').groupBy('mailbox_id').select('mailbox_id').count({ n: '*' });
+  return new Map(rows.map((r: any) => [r.mailbox_id, Number(r.n)]));
+}
+
 export async function getMessage(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<WithMailbox> {
   const row = await withMailbox(ctx.db).where({ 'm.id': id, 'm.tenant_id': tenantId }).first();
   if (!row) throw new NotFound(`No message ${id} on this account`);

@@ -3,8 +3,9 @@
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
 import { busyMembers, membersToRing, takeMember, type Queue, type QueueMember } from '../../store/queues.js';
+import { queueOfStep } from './step-targets.js';
 
-/** Announcements that may free a member: the queue's releases, and changes of the calls holding them (a call that ends frees its member). */
+/** Announcements that may free a member: the queue's releases (and members made available), and changes of the calls holding them (a call that ends frees its member). */
 async function watchReleases(ctx: Pick<Ctx, 'notifier'>, queueId: string) {
   /** Heard while not waiting (the reads before a wait); judged when the wait starts. */
   const earlier = new Set<string>();
@@ -41,7 +42,9 @@ export async function nextMember(ctx: Ctx, queue: Queue, callId: string, rung: R
   const releases = await watchReleases(ctx, queue.id);
   try {
     while (!signal.aborted) {
-      const left = (await membersToRing(ctx, queue)).filter((m) => !rung.has(m.id));
+      // Read again each time: a member switched available or away meanwhile counts; a deleted queue has nobody.
+      const current = await queueOfStep(ctx, queue.tenantId, queue.id);
+      const left = current ? (await membersToRing(ctx, current)).filter((m) => !rung.has(m.id)) : [];
       if (left.length === 0) return null;
       for (const member of left) if (await takeMember(ctx, queue.id, member.id, callId)) return member;
       const busy = await busyMembers(ctx, queue.id);

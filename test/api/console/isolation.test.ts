@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { Router } from 'express';
 import { consoleRouter } from '../../../api/console/index.js';
+import { keepVoicemail } from '../../../pkg/messages/voicemail.js';
+import { encodeWav } from '../../../pkg/voice/wav.js';
 import { finalResult, NUMBERS } from '../../support/calls.js';
 import { startCampaignsApp, type CampaignsApp } from '../../support/campaigns.js';
 import { signedInUser } from '../../support/console.js';
@@ -51,6 +53,9 @@ describe("The console keeps each account's data to itself, on every route", func
     const run = (await b.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     const conversation = (await bOwner.browser.get('/console/api/conversations')).body.conversations[0].id;
     const key = (await bOwner.browser.get('/console/api/keys')).body.keys[0].id;
+    const queue = (await b.client.post('/v1/queues', { name: 'Front desk', members: [{ id: 'al', name: 'Al', phone: NUMBERS.answer }] })).body;
+    const mailbox = (await b.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body;
+    const voicemail = await keepVoicemail(app.runtime.ctx, { tenant_id: b.tenantId, call_id: null, caller: NUMBERS.answer, summary: 'Call me', mailbox_id: mailbox.id }, encodeWav(new Int16Array(800), 8000));
 
     // What a route's parameter names, in account B.
     const ids: Record<string, Record<string, string>> = {
@@ -74,8 +79,14 @@ describe("The console keeps each account's data to itself, on every route", func
       '/keys/:id': { id: key },
       '/numbers/:e164': { e164: NUMBER_B },
       '/users/:id': { id: bViewer.id },
+      '/queues/:id': { id: queue.id },
+      '/queues/:id/members/:memberId': { id: queue.id, memberId: 'al' },
+      '/mailboxes/:id': { id: mailbox.id },
+      '/mailboxes/:id/messages': { id: mailbox.id },
+      '/mailboxes/:id/messages/:messageId': { id: mailbox.id, messageId: voicemail.id },
+      '/mailboxes/:id/messages/:messageId/recording': { id: mailbox.id, messageId: voicemail.id },
     };
-    const secretsOfB = [b.tenantId, b.agentId, call.id, run.id, campaign.id, connection.id, conversation, job.triggerId, job.conversationId, key, NUMBER_B, BLOCKED_B, bOwner.email, bViewer.email];
+    const secretsOfB = [b.tenantId, b.agentId, call.id, run.id, campaign.id, connection.id, conversation, job.triggerId, job.conversationId, key, NUMBER_B, BLOCKED_B, bOwner.email, bViewer.email, queue.id, mailbox.id, voicemail.id];
     const before = await stateOfB();
 
     const a = await app.campaignCompany();
@@ -107,10 +118,10 @@ describe("The console keeps each account's data to itself, on every route", func
     /** What A's requests could have changed in B, read through B's own session. */
     async function stateOfB() {
       const read = async (path: string) => (await bOwner.browser.get(`/console/api${path}`)).body;
-      const [agent, keys, users, blocked, conn, camp, jobNow, numbers, webhooks] = await Promise.all(
-        ['/agents/' + b.agentId, '/keys', '/users', '/do-not-call', `/connections/${connection.id}`, `/campaigns/${campaign.id}`, `/jobs/${job.triggerId}`, '/numbers', '/webhooks'].map(read),
+      const [agent, keys, users, blocked, conn, camp, jobNow, numbers, webhooks, queues, mailboxes, messages] = await Promise.all(
+        ['/agents/' + b.agentId, '/keys', '/users', '/do-not-call', `/connections/${connection.id}`, `/campaigns/${campaign.id}`, `/jobs/${job.triggerId}`, '/numbers', '/webhooks', '/queues', '/mailboxes', `/mailboxes/${mailbox.id}/messages`].map(read),
       );
-      return { agent, keys, users, blocked, conn, camp, job: jobNow.job.status, numbers, webhooks };
+      return { agent, keys, users, blocked, conn, camp, job: jobNow.job.status, numbers, webhooks, queues, mailboxes, messages };
     }
   });
 });

@@ -18,6 +18,8 @@ import { Numbers } from './pages/Numbers';
 import { Campaigns } from './pages/Campaigns';
 import { CampaignRun } from './pages/CampaignRun';
 import { Connections } from './pages/Connections';
+import { Queues } from './pages/Queues';
+import { Mailboxes } from './pages/Mailboxes';
 
 export interface Page {
   path: string;
@@ -40,6 +42,8 @@ export const PAGES: Page[] = [
   { path: '/campaigns', label: 'Campaigns', Page: Campaigns },
   { path: '/campaign-runs/:id', label: 'Campaign run', Page: CampaignRun, nav: false },
   { path: '/connections', label: 'Connections', Page: Connections },
+  { path: '/queues', label: 'Queues', Page: Queues },
+  { path: '/mailboxes', label: 'Mailboxes', Page: Mailboxes },
   { path: '/usage', label: 'Usage', Page: Usage },
   { path: '/api-keys', label: 'API keys', Page: ApiKeys },
   { path: '/webhooks', label: 'Webhooks', Page: Webhooks },
