@@ -22,4 +22,12 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.paths['/reports/api-usage'].get.parameters.map((p: any) => p.name)).to.have.members(['from', 'to', 'group_by']);
     expect(Object.keys(doc.paths['/reports/api-usage.csv'].get.responses['200'].content)).to.deep.equal(['text/csv']);
   });
+
+  it('gives 400 invalid_json to every operation with a query, as the API answers a query parameter it does not take', () => {
+    const withQuery = Object.values(served().paths as Record<string, Record<string, any>>).flatMap((ops) =>
+      Object.values(ops).filter((op) => op.parameters?.some((p: any) => p.in === 'query')),
+    );
+    expect(withQuery.length).to.be.at.least(5);
+    for (const op of withQuery) expect(op.responses['400'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/VoiceError' });
+  });
 });
