@@ -219,6 +219,23 @@ describe('MCP server at /mcp', () => {
     expect(((await res.json()) as any).error.code).to.equal('body_too_large');
   });
 
+  it('answers a body that is not JSON, or not UTF-8, with a JSON-RPC parse error', async () => {
+    const { apiKey } = await suite.app.voiceCompany();
+    for (const [body, contentType, status] of [
+      ['{"jsonrpc":"2.0","id":1,', 'application/json', 400],
+      ['{"a":1}{"b":2}', 'application/json', 400],
+      ['{}', 'application/json; charset=latin1', 415],
+    ] as const) {
+      const res = await fetch(`${suite.app.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': contentType, accept: 'application/json, text/event-stream' },
+        body,
+      });
+      expect(res.status, body).to.equal(status);
+      expect(await res.json()).to.deep.include({ jsonrpc: '2.0', id: null }).and.nested.include({ 'error.code': -32700 });
+    }
+  });
+
   it('answers 405 to GET and DELETE: the server is stateless', async () => {
     const { apiKey } = await suite.app.voiceCompany();
     for (const method of ['GET', 'DELETE']) {
