@@ -20,8 +20,8 @@ export interface FuzzRequest {
   expect?: number[];
   /** Statuses it must not get (an id of another account: no success, and nothing of its state). */
   forbid?: (status: number) => boolean;
-  /** For MCP: the tool error code a tool call must answer (another account's call: not_found). */
-  toolError?: string;
+  /** For MCP: the tool call must fail (it names another account's call or campaign). */
+  toolMustFail?: boolean;
 }
 
 export interface DocumentedOperation {
@@ -63,10 +63,11 @@ const strangeId = fc.oneof(
 );
 
 /** Fields of request bodies that name a resource, and where an account's id of it is found. */
-const ID_FIELDS: Record<string, (a: Account) => string[]> = {
+const ID_FIELDS: Record<string, (a: Account) => (string | number)[]> = {
   agentId: (a) => [a.agentId],
   agent_id: (a) => [a.ids.agents![1]!],
   conversationId: (a) => a.ids.conversations!,
+  contactId: (a) => a.contacts,
   connection_id: (a) => a.ids.connections!,
   queue_id: (a) => a.ids.queues!,
   mailbox_id: (a) => a.ids.mailboxes!,
@@ -75,31 +76,45 @@ const ID_FIELDS: Record<string, (a: Account) => string[]> = {
   run_id: (a) => a.ids['campaign-runs']!,
 };
 
-/** Values a client really sends for fields the schema only types as strings: reachable numbers and receivers. */
-const MEANINGFUL: Record<string, string[]> = {
-  to: ['+12025550110', '+12025550111', '+12025550190'],
-  test_number: ['+12025550110'],
-  url: ['https://127.0.0.1:9/tool/{id}'],
-  base_url: ['https://127.0.0.1:9'],
-  callback_url: ['https://127.0.0.1:9/result'],
-  events_url: ['https://127.0.0.1:9/events', ''],
+/** Values a client really sends for fields the schema types loosely: reachable numbers, receivers, zones, hours. */
+const MEANINGFUL: Record<string, (a: Account) => unknown[]> = {
+  to: () => ['+12025550110', '+12025550111', '+12025550190'],
+  from: (a) => a.numbers,
+  test_number: () => ['+12025550110'],
+  phone: () => ['+12025550110'],
+  email: () => ['fuzz@example.com'],
+  url: () => ['https://127.0.0.1:9/tool'],
+  base_url: () => ['https://127.0.0.1:9'],
+  callback_url: () => ['https://127.0.0.1:9/result'],
+  events_url: () => ['https://127.0.0.1:9/events', ''],
+  timezone: () => ['Europe/Berlin', 'America/New_York'],
+  voice: () => ['sim-ava'],
+  calling_hours: () => [{ start: '09:00', end: '17:00' }],
+  schedule: () => [{ days: ['mon', 'fri'], start_time: '10:00', timezone: 'Europe/Berlin' }],
+  customTools: () => [[]],
+  runAt: () => [undefined],
 };
 
-/** `value` with the id fields found in it (at any depth) set to the account's ids, and numbers and receivers set to working ones. */
+/**
+ * `value` with the id fields found in it (at any depth) set to the account's ids; with `meaningful`,
+ * also the loosely typed fields set to values that work, so valid requests get past the checks of meaning.
+ */
 function withIds(value: unknown, account: Account, pick: number, meaningful: boolean): unknown {
   if (Array.isArray(value)) return value.map((v) => withIds(v, account, pick, meaningful));
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const ids = ID_FIELDS[k]?.(account);
-    const real = meaningful ? MEANINGFUL[k] : undefined;
-    out[k] = ids && typeof v === 'string' ? ids[pick % ids.length] : real && typeof v === 'string' ? real[pick % real.length] : withIds(v, account, pick, meaningful);
+    const real = meaningful ? MEANINGFUL[k]?.(account) : undefined;
+    if (ids?.length && typeof v === typeof ids[0]) out[k] = ids[pick % ids.length];
+    else if (real) out[k] = real[pick % real.length];
+    else out[k] = withIds(v, account, pick, meaningful);
   }
   return out;
 }
 
 const hasIdField = (value: unknown): boolean =>
-  !!value && typeof value === 'object' && Object.entries(value).some(([k, v]) => (ID_FIELDS[k] && typeof v === 'string') || hasIdField(v));
+  !!value && typeof value === 'object' && Object.entries(value).some(([k, v]) => (ID_FIELDS[k] && (typeof v === 'string' || typeof v === 'number')) || hasIdField(v));
 
 /** The string values of `value`, by path, to put hostile text in. */
 function stringPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
@@ -310,7 +325,7 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
       weight: 1,
       arbitrary: fc.tuple(ownIds, body, fc.nat())
         .filter(([, b]) => hasIdField(b))
-        .map(([ids, b, pick]) => make('other-account-body-id', pathWith(ids), json(withIds(b, world.other, pick, false)), { forbid: (s) => s < 300 })),
+        .map(([ids, b, pick]) => make('other-account-body-id', pathWith(ids), json(withIds(withIds(b, world.own, pick, true), world.other, pick, false)), { forbid: (s) => s < 300 })),
     });
   }
   if (params.some((p) => p.in === 'header')) {
@@ -344,7 +359,11 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 /** Requests to the MCP server: every tool with valid, refused and hostile arguments, and malformed JSON-RPC. */
 export function mcpRequests(tool: McpTool, world: World): fc.Arbitrary<FuzzRequest> {
   const endpoint = `MCP tools/call ${tool.name}`;
-  const args = fc.tuple(valid({}, tool.inputSchema), fc.nat(), fc.boolean()).map(([a, pick, meaningful]) => withIds(a, world.own, pick, meaningful));
+  // As in queries, a long poll is held to a second.
+  const args = fc
+    .tuple(valid({}, tool.inputSchema), fc.nat(), fc.boolean())
+    .map(([a, pick, meaningful]) => withIds(a, world.own, pick, meaningful))
+    .map((a) => (a && typeof a === 'object' && 'wait' in a ? { ...a, wait: 1 } : a));
   const make = (kind: string, body: Buffer | string, extra: Partial<FuzzRequest> = {}, headers: Record<string, string> = MCP_HEADERS): FuzzRequest => ({
     api: 'mcp',
     endpoint,
@@ -369,7 +388,7 @@ export function mcpRequests(tool: McpTool, world: World): fc.Arbitrary<FuzzReque
     },
     {
       weight: 2,
-      arbitrary: fc.tuple(args, fc.nat()).map(([a, pick]) => make('other-account-argument-id', call(withIds(a, world.other, pick, false)), hasIdField(a) ? { toolError: 'not_found' } : {})),
+      arbitrary: fc.tuple(args, fc.nat()).map(([a, pick]) => make('other-account-argument-id', call(withIds(a, world.other, pick, false)), hasIdField(a) ? { toolMustFail: true } : {})),
     },
     {
       weight: 2,

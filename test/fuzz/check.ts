@@ -73,7 +73,7 @@ function rpcProblems(m: any): string[] {
 /** Whether the request sent only what the operation documents (no body or query it does not take): then its status must be documented. */
 function withinDocument(req: FuzzRequest, op: any): boolean {
   if (req.kind === 'wrong-method') return false;
-  if (req.body && req.body.length > 2 && !op.requestBody) return false;
+  if (!op.requestBody && ((req.body && req.body.length > 2) || req.kind.startsWith('body-'))) return false;
   return !req.path.includes('?') || (op.parameters ?? []).some((p: any) => p.in === 'query');
 }
 
@@ -142,14 +142,17 @@ export function answerChecker(docs: { agent: any; voice: any }, tools: McpTool[]
     const sent = jsonOf(req.body?.toString('utf8') ?? '');
     const tool = sent.ok && sent.value?.method === 'tools/call' ? toolsByName.get(sent.value.params?.name) : undefined;
     const result = messages[0]?.result;
-    if (!tool || !result) return req.toolError ? [`expected the tool error ${req.toolError}, got ${a.text.slice(0, 120)}`] : [];
+    if (!tool || !result) return [];
     if (!Array.isArray(result.content)) return ['tool result without content'];
     if (result.isError) {
-      const error = result.structuredContent?.error;
+      if (typeof result.content[0]?.text !== 'string') return ['tool error without a text'];
+      // The SDK refuses arguments outside the tool's input schema before the tool runs, with a text alone.
+      if (!result.structuredContent) return /^MCP error -32602: /.test(result.content[0].text) ? [] : ['tool error of the tool without structuredContent.error'];
+      const error = result.structuredContent.error;
       if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') return ['tool error without structuredContent.error {code, message}'];
-      return req.toolError && error.code !== req.toolError ? [`tool error ${error.code}, expected ${req.toolError}`] : [];
+      return [];
     }
-    if (req.toolError) return [`expected the tool error ${req.toolError}, the tool succeeded`];
+    if (req.toolMustFail) return ["the tool succeeded with another account's id"];
     if (tool.outputSchema) {
       const validate = validators.mcp(tool.outputSchema);
       if (!validate(result.structuredContent)) return [`tool result does not match its outputSchema: ${errorsOf(validate)}`];

@@ -86,6 +86,7 @@ function objectOf(doc: any, s: Schema, depth: number): fc.Arbitrary<unknown> {
     const deeper = depth > 3 ? fc.constant({}) : fc.dictionary(keys, valid(doc, s.additionalProperties, depth + 1), { maxKeys: 3 });
     return deeper;
   }
+  if (!Object.keys(props).length && s.additionalProperties === false) return fc.constant({});
   if (!Object.keys(props).length) return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), anyJson(), { maxKeys: 3 });
   const required: string[] = s.required ?? [];
   const record: Record<string, fc.Arbitrary<unknown>> = {};

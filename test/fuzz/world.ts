@@ -11,6 +11,9 @@ export interface Account {
   tenantId: string;
   apiKey: string;
   agentId: string;
+  /** Its phone numbers (E.164) and contacts (Agent API contact ids). */
+  numbers: string[];
+  contacts: number[];
   ids: Record<string, string[]>;
 }
 
@@ -41,6 +44,7 @@ async function account(app: TestApp, n: number): Promise<Account> {
   });
   const { client, agentId, tenantId } = company;
   const agent = agentRef(agentId);
+  const contact = (await client.post('/api/v1/conversations', { agentId, contact: { externalUserId: `fuzz-${n}` } })).body.contactId;
   const conversations = [
     await created(client, '/api/v1/conversations', { agentId }, 'conversationId'),
     await created(client, '/api/v1/conversations', { agentId }, 'conversationId'),
@@ -70,6 +74,8 @@ async function account(app: TestApp, n: number): Promise<Account> {
     tenantId,
     apiKey: company.apiKey,
     agentId,
+    numbers,
+    contacts: [contact],
     ids: {
       conversations,
       triggers,
