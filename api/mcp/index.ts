@@ -12,6 +12,7 @@ import { appName } from '../../pkg/metering/app.js';
 import { authenticateBearer, principalOf } from '../http/authentication.js';
 import { admit } from '../http/limits.js';
 import { unreadableBody } from '../http/body-errors.js';
+import { tooDeepRefusal } from '../http/depth.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { mcpServer } from './tools.js';
 
@@ -58,6 +59,12 @@ export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(express.json({ limit: '128kb' }));
 
   r.post('/', async (req, res) => {
+    // Before the SDK validates the arguments: its schemas measure them with JSON.stringify.
+    const tooDeep = tooDeepRefusal(req.body);
+    if (tooDeep) {
+      res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: ${tooDeep.message}` }, id: null });
+      return;
+    }
     const principal = principalOf(req);
     const app = appOf(req);
     req.connectedApp = app;
