@@ -104,8 +104,9 @@ function withIds(value: unknown, account: Account, pick: number, meaningful: boo
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    const ids = ID_FIELDS[k]?.(account);
-    const real = meaningful ? MEANINGFUL[k]?.(account) : undefined;
+    // Own keys only: generated objects have keys such as `constructor` and `__proto__`.
+    const ids = Object.hasOwn(ID_FIELDS, k) ? ID_FIELDS[k]!(account) : undefined;
+    const real = meaningful && Object.hasOwn(MEANINGFUL, k) ? MEANINGFUL[k]!(account) : undefined;
     if (ids?.length && typeof v === typeof ids[0]) out[k] = ids[pick % ids.length];
     else if (real) out[k] = real[pick % real.length];
     else out[k] = withIds(v, account, pick, meaningful);
@@ -114,7 +115,7 @@ function withIds(value: unknown, account: Account, pick: number, meaningful: boo
 }
 
 const hasIdField = (value: unknown): boolean =>
-  !!value && typeof value === 'object' && Object.entries(value).some(([k, v]) => (ID_FIELDS[k] && (typeof v === 'string' || typeof v === 'number')) || hasIdField(v));
+  !!value && typeof value === 'object' && Object.entries(value).some(([k, v]) => (Object.hasOwn(ID_FIELDS, k) && (typeof v === 'string' || typeof v === 'number')) || hasIdField(v));
 
 /** The string values of `value`, by path, to put hostile text in. */
 function stringPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
@@ -157,21 +158,26 @@ function hostileBody(base: unknown, pick: number, hostile: { text?: string; byte
 function rawBodies(base: unknown, schemaKeys: string[]): fc.Arbitrary<{ name: string; body: string; contentType?: string; expect?: number[] }> {
   const text = JSON.stringify(base && typeof base === 'object' ? base : {});
   const inner = text.length > 2 ? text.slice(1, -1) : '';
-  const key = schemaKeys[0] ?? 'field';
-  const joined = (extra: string) => `{${extra}${inner ? `,${inner}` : ''}}`;
+  const keys = schemaKeys.length ? schemaKeys : ['field'];
+  // After the valid fields: of a repeated key, JSON.parse keeps the last.
+  const joined = (extra: string) => `{${inner ? `${inner},` : ''}${extra}}`;
   const deep = (n: number, open: string, close: string, leaf = '1') => open.repeat(n) + leaf + close.repeat(n);
   return fc.oneof(
     fc.constantFrom('', '{', '[1,]', 'nul', '{"a":1}{"b":2}', "{'a':1}", '\ufeff{}', '{"a":NaN}', '{"a":Infinity}', '[]', 'null', '"text"', '123', 'true').map((body) => ({ name: 'not-json-or-not-object', body })),
-    fc.constant({ name: 'duplicate-keys', body: `{"${key}":{"__dup":true},${inner}}` }),
-    fc.constant({ name: 'duplicate-keys', body: `{${inner}${inner ? ',' : ''}"${key}":[1,2,3]}` }),
+    fc.constantFrom(...keys).map((key) => ({ name: 'duplicate-keys', body: `{"${key}":{"__dup":true}${inner ? `,${inner}` : ''}}` })),
+    fc.constantFrom(...keys).map((key) => ({ name: 'duplicate-keys', body: `{${inner}${inner ? ',' : ''}"${key}":[1,2,3]}` })),
     fc.constantFrom('__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString').map((k) => ({
       name: 'proto-keys',
       body: joined(`"${k}":{"polluted":true,"prototype":{"polluted":true},"__proto__":{"admin":true}}`),
     })),
-    fc.constant({ name: 'proto-keys', body: joined(`"${key}":{"__proto__":{"length":1e9},"constructor":{"prototype":{"x":1}}}`) }),
+    fc.constantFrom(...keys).map((key) => ({ name: 'proto-keys', body: joined(`"${key}":{"__proto__":{"length":1e9},"constructor":{"prototype":{"x":1}}}`) })),
     fc.constantFrom(64, 1000, 5000, 20_000).map((n) => ({ name: `deep-array-${n}`, body: deep(n, '[', ']') })),
-    fc.constantFrom(64, 1000, 5000, 20_000).map((n) => ({ name: `deep-object-${n}`, body: joined(`"${key}":${deep(n, '{"a":', '}')}`) })),
-    fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1e-400', '-0', '0.1e1', '9007199254740993', '1E+2').map((n) => ({
+    // Nested under each field in turn: free-form fields (metadata, context) take any JSON.
+    fc.tuple(fc.constantFrom(...keys), fc.constantFrom(33, 1000, 5000, 20_000), fc.boolean()).map(([key, n, arrays]) => ({
+      name: `deep-field-${n}`,
+      body: joined(`"${key}":${arrays ? `{"x":${deep(n, '[', ']', '')}}` : deep(n, '{"a":', '}')}`),
+    })),
+    fc.tuple(fc.constantFrom(...keys), fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1e-400', '-0', '0.1e1', '9007199254740993', '1E+2')).map(([key, n]) => ({
       name: 'number-out-of-range',
       body: joined(`"${key}":${n}`),
     })),
