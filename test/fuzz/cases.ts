@@ -334,6 +334,28 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
         .map(([ids, b, pick]) => make('other-account-body-id', pathWith(ids), json(withIds(withIds(b, world.own, pick, true), world.other, pick, false)), { forbid: (s) => s < 300 })),
     });
   }
+  kinds.push({
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        ownIds,
+        body,
+        fc.constantFrom<Record<string, string>>(
+          { 'content-encoding': 'gzip' },
+          { 'content-encoding': 'br' },
+          { 'content-encoding': 'compress' },
+          { 'switchboard-app': 'a'.repeat(1000) },
+          { 'switchboard-app': '\u00ff\u00fe' },
+          { 'x-request-id': 'r'.repeat(1000) },
+          { accept: 'text/csv' },
+          { 'content-type': 'application/json; charset=utf-8; boundary=x' },
+        ),
+      )
+      .map(([ids, b, headers]) => {
+        const request = make('header-odd', pathWith(ids), json(b));
+        return { ...request, headers: { ...request.headers, ...headers } };
+      }),
+  });
   if (params.some((p) => p.in === 'header')) {
     kinds.push({
       weight: 1,
