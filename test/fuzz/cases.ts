@@ -2,7 +2,7 @@
 // valid ones, and each kind of bad input a client or an attacker sends. Each request says what it is
 // (`kind`) and, where the kind decides it, the statuses it must get.
 import fc from 'fast-check';
-import { mutated, outside, valid, type Schema } from './schema.js';
+import { mutated, outside, resolver, valid, type Schema } from './schema.js';
 import type { Account, World } from './world.js';
 
 export type Api = 'agent' | 'voice' | 'mcp';
@@ -228,7 +228,7 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
   const pathParams = [...o.template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const bodySchema: Schema | undefined = o.op.requestBody?.content?.['application/json']?.schema;
   const canHaveBody = o.method !== 'GET' && o.method !== 'DELETE';
-  const schemaKeys = bodySchema ? Object.keys((resolveTop(doc, bodySchema).properties as object) ?? {}) : [];
+  const schemaKeys = bodySchema ? Object.keys(resolver(doc)(bodySchema).properties ?? {}) : [];
   const q = queries(doc, params);
   const idsOf = (account: Account, param: string) => account.ids[collectionOf(o.template, param)] ?? [];
   const ownIds = pathParams.length ? fc.tuple(...pathParams.map((p) => fc.constantFrom(...(idsOf(world.own, p).length ? idsOf(world.own, p) : ['none'])))) : fc.constant([] as string[]);
@@ -366,12 +366,6 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
     });
   }
   return fc.oneof(...kinds);
-}
-
-function resolveTop(doc: any, schema: Schema): Schema {
-  let s = schema;
-  while (s?.$ref) s = s.$ref.replace(/^#\//, '').split('/').reduce((n: any, k: string) => n?.[k], doc);
-  return s ?? {};
 }
 
 /** An MCP tool as tools/list describes it. */
