@@ -381,11 +381,11 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 /** Requests to the MCP server: every tool with valid, refused and hostile arguments, and malformed JSON-RPC. */
 export function mcpRequests(tool: McpTool, world: World): fc.Arbitrary<FuzzRequest> {
   const endpoint = `MCP tools/call ${tool.name}`;
-  // As in queries, a long poll is held to a second.
+  // As in queries, a long poll is held to a second (a wait out of range stays, to be refused).
+  const shortWait = (a: unknown) => (a && typeof a === 'object' && 'wait' in a && typeof a.wait === 'number' && a.wait >= 1 && a.wait <= 60 ? { ...a, wait: 1 } : a);
   const args = fc
     .tuple(valid({}, tool.inputSchema), fc.nat(), fc.boolean())
-    .map(([a, pick, meaningful]) => withIds(a, world.own, pick, meaningful))
-    .map((a) => (a && typeof a === 'object' && 'wait' in a ? { ...a, wait: 1 } : a));
+    .map(([a, pick, meaningful]) => shortWait(withIds(a, world.own, pick, meaningful)));
   const make = (kind: string, body: Buffer | string, extra: Partial<FuzzRequest> = {}, headers: Record<string, string> = MCP_HEADERS): FuzzRequest => ({
     api: 'mcp',
     endpoint,
@@ -400,7 +400,7 @@ export function mcpRequests(tool: McpTool, world: World): fc.Arbitrary<FuzzReque
   const keys = Object.keys(tool.inputSchema.properties ?? {});
   const kinds: fc.WeightedArbitrary<FuzzRequest>[] = [
     { weight: 5, arbitrary: args.map((a) => make('valid', call(a))) },
-    { weight: 4, arbitrary: fc.tuple(mutated({}, tool.inputSchema), fc.nat()).map(([a, pick]) => make('arguments-invalid-field', call(withIds(a, world.own, pick, true)))) },
+    { weight: 4, arbitrary: fc.tuple(mutated({}, tool.inputSchema), fc.nat()).map(([a, pick]) => make('arguments-invalid-field', call(shortWait(withIds(a, world.own, pick, true))))) },
     {
       weight: 2,
       arbitrary: fc.tuple(args, fc.nat(), HOSTILE).map(([a, pick, hostile]) => {

@@ -34,6 +34,7 @@ function section(f: FuzzFigures, count: number): string {
     `| Responses 5xx (or no answer) | ${serverErrors} |`,
     `| Violations (5xx, a refusal not in its API's shape, a success not matching the document, another account's id reached, an expected status missed) | ${f.violations.length} |`,
     `| Statuses | ${statusesOf(all)} |`,
+    `| Slowest answer | ${(f.slowest.ms / 1000).toFixed(1)} s: \`${f.slowest.endpoint}\` (${f.slowest.kind}) |`,
     '',
     '| Endpoint | Requests | Statuses | Violations |',
     '|---|---|---|---|',
@@ -57,6 +58,7 @@ try {
 }
 writeSection(RESULTS, 'fuzz', section(figures, count));
 console.log(`fuzz: ${figures.requests} requests in ${(figures.ms / 1000).toFixed(1)} s, ${figures.violations.length} violations; wrote ${RESULTS}`);
+console.log(`fuzz: slowest answer ${figures.slowest.ms} ms: ${figures.slowest.request}`);
 if (figures.violations.length) {
   console.log(summary(figures.violations));
   process.exitCode = 1;

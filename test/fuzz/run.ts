@@ -22,6 +22,8 @@ export interface FuzzFigures {
   /** Per endpoint: requests sent and the statuses answered. */
   endpoints: Map<string, { requests: number; statuses: Map<number, number> }>;
   violations: Violation[];
+  /** The request that took longest to answer. */
+  slowest: { request: string; endpoint: string; kind: string; ms: number };
 }
 
 
@@ -71,14 +73,17 @@ export async function fuzz(app: TestApp, opts: { count: number; seeds: number[];
   const perEndpoint = Math.ceil(opts.count / opts.seeds.length / arbitraries.length);
   const requests = opts.seeds.flatMap((seed) => interleaved(arbitraries.map(([, arb], i) => fc.sample(arb, { seed: seed + i, numRuns: perEndpoint }))));
   const check = answerChecker(docs, docs.tools);
-  const figures: FuzzFigures = { seeds: opts.seeds, requests: 0, ms: 0, endpoints: new Map(), violations: [] };
+  const figures: FuzzFigures = { seeds: opts.seeds, requests: 0, ms: 0, endpoints: new Map(), violations: [], slowest: { request: '', endpoint: '', kind: '', ms: 0 } };
   for (const [endpoint] of arbitraries) figures.endpoints.set(endpoint, { requests: 0, statuses: new Map() });
   const started = Date.now();
   let next = 0;
   const worker = async () => {
     while (next < requests.length) {
       const req = requests[next++]!;
+      const sent = Date.now();
       const answer = await send(app.url, req);
+      const ms = Date.now() - sent;
+      if (ms > figures.slowest.ms) figures.slowest = { request: shown(req), endpoint: req.endpoint, kind: req.kind, ms };
       const tally = figures.endpoints.get(req.endpoint)!;
       tally.requests++;
       tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
