@@ -3,7 +3,7 @@ SHELL := /bin/bash
 TLS_DIR := .switchboard/test-tls
 MOCHA := NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem npx mocha
 
-.PHONY: install build run test bench openapi migrate clean manifests chart-check image e2e-kind
+.PHONY: install build run test bench drill openapi migrate clean manifests chart-check image e2e-kind
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -33,6 +33,12 @@ test: build
 bench: build
 	@node dist/test/support/make-cert.js $(TLS_DIR)
 	NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/run.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/jobs.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/voice.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/campaigns.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/inbound.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/relay.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/webhooks.js
+
+# Drills on the real app, Postgres and Redis, each writing its figures as a section of test/drill/results.md:
+# the fuzz of every endpoint of the Agent API, the Voice API and MCP (FUZZ_COUNT requests, default 20,000).
+drill: build
+	@node dist/test/support/make-cert.js $(TLS_DIR)
+	test/support/setup.sh env NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/fuzz/drill.js
 
 openapi: build
 	@mkdir -p openapi

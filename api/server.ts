@@ -12,6 +12,7 @@ import { requireApiKey } from './http/authentication.js';
 import { limitRequests } from './http/limits.js';
 import { startTiming } from './http/timing.js';
 import { refuseImpossiblePath } from './http/path.js';
+import { refuseDeepBody } from './http/depth.js';
 import { agentErrorHandler } from './http/errors.js';
 import { conversationsRouter, turnRouter } from './agents/conversations.js';
 import { triggersRouter } from './agents/triggers.js';
@@ -86,6 +87,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   api.use(requireApiKey(ctx));
   api.use(limitRequests(ctx, deps.limits));
   api.use(json);
+  api.use(refuseDeepBody);
   api.use(conversationsRouter(ctx));
   api.use(turnRouter(ctx));
   api.use(triggersRouter(ctx));

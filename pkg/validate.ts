@@ -40,6 +40,21 @@ export function unstorableTextAt(value: unknown): string[] | undefined {
   return undefined;
 }
 
+/** Deeper than any field of the APIs holds (a routing of 5 menus is 12); serializing much deeper JSON overflows the call stack. */
+export const MAX_JSON_DEPTH = 32;
+
+/** The path to the first object or array in `value` nested more than `max` levels deep (the value itself is level 1), walked without recursion. */
+export function nestedTooDeepAt(value: unknown, max = MAX_JSON_DEPTH): string[] | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.value === null || typeof node.value !== 'object') continue;
+    if (node.path.length >= max) return node.path;
+    for (const [key, child] of Object.entries(node.value)) stack.push({ value: child, path: [...node.path, key] });
+  }
+  return undefined;
+}
+
 /** `root` names an issue about the whole value (no path). Text that cannot be stored is refused first, naming its field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string, root = what): z.output<S> {
   const at = (path: PropertyKey[]) => path.map(String).join('.') || root;

@@ -13,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Conversation belongs to a different company',
   404: 'Unknown conversation, trigger or agent; not an API session; contactId of another company',
   409: 'Conversation ended or mismatched; pending-job cap reached; trigger cannot be cancelled or replied from its current status; asHumanReply with zero or several waiting jobs; late bind to a different contact',
+  413: 'Request body is over 1 MB',
   415: 'The body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
   429: 'Request rate limit exceeded (Retry-After says when to try again)',
   500: 'Unexpected processing failure',
@@ -24,7 +25,7 @@ const conversationParam = z.object({ conversationId: z.uuid().meta({ description
 const triggerParam = z.object({ triggerId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 const jobParam = z.object({ jobId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 
-const op = (o: Operation) => operation(o, { schema: errorBodySchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [415] });
+const op = (o: Operation) => operation(o, { schema: errorBodySchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [413, 415] });
 
 export function agentOpenApiDocument() {
   return createDocument({

@@ -21,9 +21,10 @@ export interface Operation {
 interface ErrorStyle {
   schema: z.ZodType;
   text: Record<number, string>;
-  /** Statuses every operation of the surface may answer (auth, limits, failures), and with a body. */
+  /** Statuses every operation of the surface may answer (auth, limits, failures), with a body, and with a query. */
   always: number[];
   withBody?: number[];
+  withQuery?: number[];
 }
 
 export function operation(o: Operation, style: ErrorStyle): ZodOpenApiOperationObject {
@@ -31,7 +32,7 @@ export function operation(o: Operation, style: ErrorStyle): ZodOpenApiOperationO
   const content = { [mediaType]: { schema }, ...(o.stream ? { 'text/event-stream': { schema: o.stream } } : {}) };
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const status of [statuses].flat()) responses[String(status)] = { description: o.summary, content };
-  const errors = [...style.always, ...o.errors, ...(o.body ? (style.withBody ?? []) : [])];
+  const errors = [...style.always, ...o.errors, ...(o.body ? (style.withBody ?? []) : []), ...(o.query ? (style.withQuery ?? []) : [])];
   for (const code of [...new Set(errors)].sort()) {
     responses[String(code)] = { description: style.text[code]!, content: { 'application/json': { schema: style.schema } } };
   }

@@ -2,7 +2,7 @@
 // same Bearer keys, feature gate and request limits as the Voice API. The connected app is the
 // client name declared at initialize; it travels back in Mcp-Session-Id, so any replica reads it.
 import { randomBytes } from 'node:crypto';
-import express, { Router, type Request } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Ctx } from '../../pkg/context.js';
 import { TooManyRequests } from '../../pkg/errors.js';
@@ -11,6 +11,8 @@ import { requireFeature } from '../../pkg/store/tenants.js';
 import { appName } from '../../pkg/metering/app.js';
 import { authenticateBearer, principalOf } from '../http/authentication.js';
 import { admit } from '../http/limits.js';
+import { unreadableBody } from '../http/body-errors.js';
+import { tooDeepRefusal } from '../http/depth.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { mcpServer } from './tools.js';
 
@@ -39,6 +41,13 @@ function appOf(req: Request): string {
 const onlyToolCalls = (body: unknown): boolean =>
   messagesOf(body).every((m) => m.method === 'tools/call' || (typeof m.method === 'string' && m.method.startsWith('notifications/')));
 
+/** A body that cannot be read as JSON is JSON-RPC's parse error (-32700), which an MCP client understands. */
+const parseError: ErrorRequestHandler = (err, _req, res, next) => {
+  const unreadable = err?.type === 'entity.parse.failed' ? { status: 400, message: 'Request body is not valid JSON' } : unreadableBody(err);
+  if (!unreadable) return next(err);
+  res.status(unreadable.status).json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${unreadable.message}` }, id: null });
+};
+
 export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
   r.use(async (req, _res, next) => {
@@ -50,6 +59,12 @@ export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(express.json({ limit: '128kb' }));
 
   r.post('/', async (req, res) => {
+    // Before the SDK validates the arguments: its schemas measure them with JSON.stringify.
+    const tooDeep = tooDeepRefusal(req.body);
+    if (tooDeep) {
+      res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: ${tooDeep.message}` }, id: null });
+      return;
+    }
     const principal = principalOf(req);
     const app = appOf(req);
     req.connectedApp = app;
@@ -78,6 +93,7 @@ export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
     res.status(405).setHeader('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null });
   });
 
+  r.use(parseError);
   r.use(voiceErrorHandler(ctx.log));
   return r;
 }

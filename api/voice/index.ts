@@ -7,6 +7,7 @@ import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { requireApiKey } from '../http/authentication.js';
 import { limitRequests } from '../http/limits.js';
 import { refuseImpossiblePath } from '../http/path.js';
+import { refuseDeepBody } from '../http/depth.js';
 import { voiceErrorHandler } from './errors.js';
 import { refuseUnstorableText } from './unstorable-text.js';
 import { callsRouter } from './calls.js';
@@ -34,6 +35,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(requireApiKey(ctx));
   r.use(limitRequests(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));
+  r.use(refuseDeepBody);
   r.use(refuseUnstorableText);
   r.use(callsRouter(ctx));
   r.use(tenantRouter(ctx));

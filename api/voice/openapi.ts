@@ -29,7 +29,7 @@ const ERROR_TEXT: Record<number, string> = {
 const callParam = z.object({ id: z.string().meta({ description: 'Call id (cal_…)' }) });
 const messageParam = z.object({ id: z.string().meta({ description: 'Message id (msg_…)' }) });
 
-const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [400, 413, 415] });
+const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [400, 413, 415, 422], withQuery: [400, 422] });
 
 export function voiceOpenApiDocument() {
   return createDocument({

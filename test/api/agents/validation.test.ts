@@ -302,4 +302,18 @@ describe('Agent API request validation', () => {
       expectInvalid(await client.request('POST', at(id, '/manual'), '"Hi"'), ['body']);
     });
   });
+
+  describe('a body nested more than 32 levels deep', () => {
+    const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+
+    it('is refused 400 naming its field, and changes nothing', async () => {
+      const id = (await client.post(CONVERSATIONS, { agentId })).body.conversationId;
+      for (const levels of [32, 5000]) {
+        expectInvalid(await client.request('PATCH', at(id, '/metadata'), `{"metadata":${nested(levels)}}`), ['metadata']);
+        expectInvalid(await client.request('POST', '/api/v1/triggers', `{"agentId":"${agentId}","task":"t","businessKeys":${nested(levels)}}`), ['businessKeys']);
+      }
+      expect((await client.get(at(id))).body.metadata ?? {}).to.deep.equal({});
+      expect((await client.request('PATCH', at(id, '/metadata'), `{"metadata":${nested(31)}}`)).status).to.equal(200);
+    });
+  });
 });

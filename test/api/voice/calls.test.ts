@@ -23,6 +23,18 @@ describe('Calls API', () => {
   };
 
   describe('POST /v1/calls', () => {
+    it('refuses context or metadata nested more than 32 levels deep as 422 invalid_<field>, placing nothing', async () => {
+      const { client } = await app.voiceCompany();
+      const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+      for (const [field, levels] of [['context', 5000], ['metadata', 32]] as const) {
+        const res = await client.request('POST', '/v1/calls', `{"to":"${NUMBERS.answer}","${field}":${nested(levels)}}`);
+        expectError(res, 422, `invalid_${field}`);
+      }
+      expect((await client.get('/v1/calls')).body.data).to.deep.equal([]);
+      // 31 objects in a field of the body (itself level 1) are the most it holds.
+      expect((await client.request('POST', '/v1/calls', `{"to":"${NUMBERS.answer}","metadata":${nested(31)}}`)).status).to.equal(201);
+    });
+
     it('answers 201 with the call record, stored before the answer', async () => {
       const { client, tenantId, agentId } = await app.voiceCompany();
       const res = await client.post('/v1/calls', { to: NUMBERS.answer, task: 'Say hello', metadata: { order: 42 } });

@@ -219,6 +219,36 @@ describe('MCP server at /mcp', () => {
     expect(((await res.json()) as any).error.code).to.equal('body_too_large');
   });
 
+  it('answers a body that is not JSON, or not UTF-8, with a JSON-RPC parse error', async () => {
+    const { apiKey } = await suite.app.voiceCompany();
+    for (const [body, contentType, status] of [
+      ['{"jsonrpc":"2.0","id":1,', 'application/json', 400],
+      ['{"a":1}{"b":2}', 'application/json', 400],
+      ['{}', 'application/json; charset=latin1', 415],
+    ] as const) {
+      const res = await fetch(`${suite.app.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': contentType, accept: 'application/json, text/event-stream' },
+        body,
+      });
+      expect(res.status, body).to.equal(status);
+      expect(await res.json()).to.deep.include({ jsonrpc: '2.0', id: null }).and.nested.include({ 'error.code': -32700 });
+    }
+  });
+
+  it('answers arguments nested more than 32 levels deep with a JSON-RPC invalid request, placing nothing', async () => {
+    const { apiKey, client: rest } = await suite.app.voiceCompany();
+    const nested = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const res = await fetch(`${suite.app.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"place_call","arguments":{"to":"${NUMBERS.answer}","metadata":${nested}}}}`,
+    });
+    expect(res.status).to.equal(400);
+    expect(await res.json()).to.deep.include({ jsonrpc: '2.0', id: null }).and.nested.include({ 'error.code': -32600 });
+    expect((await rest.get('/v1/calls')).body.data).to.deep.equal([]);
+  });
+
   it('answers 405 to GET and DELETE: the server is stateless', async () => {
     const { apiKey } = await suite.app.voiceCompany();
     for (const method of ['GET', 'DELETE']) {
