@@ -16,6 +16,7 @@ import * as m013 from './migrations/013_carrier_sid.js';
 import * as m014 from './migrations/014_carrier_step.js';
 import * as m015 from './migrations/015_carrier_accounts.js';
 import * as m016 from './migrations/016_console.js';
+import * as m017 from './migrations/017_fair_claim.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '014_carrier_step': m014,
   '015_carrier_accounts': m015,
   '016_console': m016,
+  '017_fair_claim': m017,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;
