@@ -113,7 +113,8 @@ export async function claimDueTriggers(
   )
     .then((result) => result.rows)
     .catch((err) => {
-      // Another replica claimed a job of one of these conversations meanwhile: claim nothing this time.
+      // Another replica claimed a job of one of these conversations, or one of these places under an
+      // account's cap, meanwhile: claim nothing this time.
       if (err.code === UNIQUE_VIOLATION) return [];
       throw err;
     });
