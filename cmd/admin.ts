@@ -36,11 +36,12 @@ const settingsOptions: Options = {
   timezone: str,
   features: str,
   'max-pending-jobs': str,
+  'max-concurrent-jobs': str,
   'min-credits': str,
   billing: str,
   'requests-per-minute': str,
 };
-const SETTINGS = '[--timezone TZ] [--features a,b] [--max-pending-jobs N] [--min-credits N] [--billing prepaid|payg] [--requests-per-minute N]';
+const SETTINGS = '[--timezone TZ] [--features a,b] [--max-pending-jobs N] [--max-concurrent-jobs N|unlimited] [--min-credits N] [--billing prepaid|payg] [--requests-per-minute N]';
 // Voice settings of an existing tenant ('' clears a URL or the default agent).
 const voiceOptions: Options = {
   'events-url': str,
@@ -84,6 +85,7 @@ function settingsFrom(v: Values): TenantSettings {
   if (typeof v.timezone === 'string') s.timezone = v.timezone;
   if (typeof v.features === 'string') s.features = v.features.split(',').map((f) => f.trim()).filter(Boolean) as TenantSettings['features'];
   s.maxPendingJobs = numberFlag(v, 'max-pending-jobs');
+  s.maxConcurrentJobs = v['max-concurrent-jobs'] === 'unlimited' ? null : numberFlag(v, 'max-concurrent-jobs');
   s.minCredits = numberFlag(v, 'min-credits');
   if (typeof v.billing === 'string') s.billing = v.billing as TenantSettings['billing'];
   s.requestsPerMinute = numberFlag(v, 'requests-per-minute');

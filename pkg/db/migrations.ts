@@ -19,6 +19,7 @@ import * as m016 from './migrations/016_console.js';
 import * as m017 from './migrations/017_calls_conversation.js';
 import * as m018 from './migrations/018_console_sso.js';
 import * as m019 from './migrations/019_webhook_heads.js';
+import * as m020 from './migrations/020_fair_claim.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '017_calls_conversation': m017,
   '018_console_sso': m018,
   '019_webhook_heads': m019,
+  '020_fair_claim': m020,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

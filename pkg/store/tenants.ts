@@ -19,6 +19,8 @@ export interface Tenant {
   timezone: string;
   features: string[];
   maxPendingJobs: number;
+  /** Jobs of the account running at once, across replicas; null: no cap. */
+  maxConcurrentJobs: number | null;
   minCredits: number;
   billing: 'prepaid' | 'payg';
   requestsPerMinute: number;
@@ -53,6 +55,8 @@ const tenantSettingsSchema = z
       .transform((f) => [...new Set(f)])
       .optional(),
     maxPendingJobs: z.int32().min(1).optional(),
+    // null: no cap.
+    maxConcurrentJobs: z.int32().min(1).nullable().optional(),
     // numeric(20, 6) in the table.
     minCredits: z.number().min(0).max(1e12).optional(),
     billing: z.enum(['prepaid', 'payg']).optional(),
@@ -94,6 +98,7 @@ export const toTenant = (r: Row): Tenant => ({
   timezone: r.timezone,
   features: r.features,
   maxPendingJobs: r.max_pending_jobs,
+  maxConcurrentJobs: r.max_concurrent_jobs,
   minCredits: Number(r.min_credits),
   billing: r.billing,
   requestsPerMinute: r.requests_per_minute,
@@ -112,6 +117,7 @@ const columns = (s: z.output<typeof tenantSettingsSchema>): Row => {
   if (s.timezone !== undefined) out.timezone = s.timezone;
   if (s.features !== undefined) out.features = s.features;
   if (s.maxPendingJobs !== undefined) out.max_pending_jobs = s.maxPendingJobs;
+  if (s.maxConcurrentJobs !== undefined) out.max_concurrent_jobs = s.maxConcurrentJobs;
   if (s.minCredits !== undefined) out.min_credits = s.minCredits;
   if (s.billing !== undefined) out.billing = s.billing;
   if (s.requestsPerMinute !== undefined) out.requests_per_minute = s.requestsPerMinute;

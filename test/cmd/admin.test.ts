@@ -74,7 +74,7 @@ describe('switchboard admin', function () {
       const created = expectSuccess(
         await admin(
           'tenant', 'create', '--name', 'Configured Co', '--timezone', 'Europe/Berlin', '--features', 'company_memory',
-          '--max-pending-jobs', '5', '--min-credits', '0.5', '--billing', 'prepaid', '--requests-per-minute', '60',
+          '--max-pending-jobs', '5', '--max-concurrent-jobs', '6', '--min-credits', '0.5', '--billing', 'prepaid', '--requests-per-minute', '60',
         ),
       );
 
@@ -84,6 +84,7 @@ describe('switchboard admin', function () {
         timezone: 'Europe/Berlin',
         features: ['company_memory'],
         maxPendingJobs: 5,
+        maxConcurrentJobs: 6,
         minCredits: 0.5,
         billing: 'prepaid',
         requestsPerMinute: 60,
@@ -108,12 +109,27 @@ describe('switchboard admin', function () {
         [['--features', 'company_memory,teleport'], /features\.1: .*company_memory/],
         [['--max-pending-jobs', '0'], /maxPendingJobs: /],
         [['--max-pending-jobs', '2.5'], /maxPendingJobs: .*int/],
+        [['--max-concurrent-jobs', '0'], /maxConcurrentJobs: /],
+        [['--max-concurrent-jobs', '1.5'], /maxConcurrentJobs: .*int/],
+        [['--max-concurrent-jobs', 'none'], /--max-concurrent-jobs must be a number/],
         [['--min-credits=-1'], /minCredits: /],
         [['--billing', 'monthly'], /billing: .*prepaid.*payg/],
         [['--requests-per-minute', 'lots'], /--requests-per-minute must be a number/],
       ];
       const results = await Promise.all(cases.map(([flags]) => admin('tenant', 'create', '--name', 'Invalid Co', ...flags)));
       results.forEach((r, i) => expectFailure(r, 2, cases[i]![1]));
+    });
+
+    it('sets --max-concurrent-jobs, unlimited by default and again with unlimited', async () => {
+      const { tenantId } = await app.company({ name: 'Concurrency Co' });
+      expect(expectSuccess(await admin('tenant', 'show', '--tenant', tenantId))).to.include({ maxConcurrentJobs: null });
+
+      expect(expectSuccess(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs', '4'))).to.include({ maxConcurrentJobs: 4 });
+      expect(expectSuccess(await admin('tenant', 'show', '--tenant', tenantId))).to.include({ maxConcurrentJobs: 4 });
+      expectFailure(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs=-1'), 2, /maxConcurrentJobs: /);
+      expect(expectSuccess(await admin('tenant', 'show', '--tenant', tenantId))).to.include({ maxConcurrentJobs: 4 });
+
+      expect(expectSuccess(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs', 'unlimited'))).to.include({ maxConcurrentJobs: null });
     });
 
     it('exits 1 for an unknown tenant', async () => {

@@ -18,15 +18,19 @@ export const CLAIMED: TriggerStatus = transition(sourcesOf('claim')[0]!, 'claim'
 /** The claim event that moved a job out of `was`. */
 const claimEvent = (was: TriggerStatus): TriggerEvent => CLAIM_EVENTS.find((event) => sourcesOf(event).includes(was))!;
 
-/** Postgres' unique_violation: the one-running-job-per-conversation index refused a claim. */
+/** Postgres' unique_violation: the one-running-job-per-conversation or the account-slot index refused a claim. */
 const UNIQUE_VIOLATION = '23505';
 
 /**
  * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
  * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
- * SKIP LOCKED lets replicas claim side by side; the partial unique index settles two claims on one
- * conversation (the loser claims nothing and is told to look again at once). Also returns how to
- * learn when anything left is next due, for the controller's sleep (asked once the jobs have started).
+ * Fair between accounts: round-robin over the accounts with due jobs, the least recently served
+ * first, so one account's backlog does not hold up another's jobs; an account with
+ * max_concurrent_jobs set gets no more than that running, each job in a numbered place under it.
+ * SKIP LOCKED lets replicas claim side by side; partial unique indexes settle two claims on one
+ * conversation or one account's place (the loser claims nothing and is told to look again at once).
+ * Also returns how to learn when anything left is next due, for the controller's sleep (asked once
+ * the jobs have started).
  */
 export async function claimDueTriggers(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
@@ -38,27 +42,79 @@ export async function claimDueTriggers(
   const until = new Date(now.getTime() + leaseMs);
   const rows = await prepared<{ rows: ClaimedRow[] }>(
     ctx.db.raw(
-      `with locked as (
-         select t.id, t.conversation_id, t.status, t.due_at from triggers t
-         where t.due_at <= :now and t.status = any(:claimable)
-           and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :claimed)
-         order by t.due_at
+      `with recursive live as (
+         -- Each account with live jobs, one index probe apiece (a loose index scan).
+         (select t.tenant_id from triggers t where t.due_at is not null order by t.tenant_id limit 1)
+         union all
+         select (select t.tenant_id from triggers t where t.due_at is not null and t.tenant_id > live.tenant_id order by t.tenant_id limit 1)
+         from live where live.tenant_id is not null
+       ), accounts as (
+         -- Accounts with due jobs and room under their cap, least recently served first.
+         select live.tenant_id, served.at as served_at, head.due_at as head_due, room.jobs as room, room.free
+         from live
+         cross join lateral (
+           select min(h.due_at) as due_at from unnest(:claimable::text[]) s(status)
+           cross join lateral (
+             select t.due_at from triggers t
+             where t.tenant_id = live.tenant_id and t.status = s.status and t.due_at <= :now
+             order by t.due_at limit 1
+           ) h
+         ) head
+         join tenants n on n.id = live.tenant_id
+         cross join lateral (
+           select case when n.max_concurrent_jobs is null then :max::int
+             else least(:max::int, n.max_concurrent_jobs - (select count(*)::int from triggers t
+               where t.tenant_id = live.tenant_id and t.status = :claimed and t.due_at is not null)) end as jobs,
+             -- The places under the cap that no running job holds.
+             case when n.max_concurrent_jobs is not null then array(
+               select p from generate_series(1, n.max_concurrent_jobs) p
+               except select t.tenant_slot from triggers t
+                 where t.tenant_id = live.tenant_id and t.status = :claimed and t.due_at is not null
+               order by 1) end as free
+         ) room
+         cross join lateral (
+           select coalesce(max(t.last_run_at), '-infinity') as at from triggers t
+           where t.tenant_id = live.tenant_id and t.last_run_at is not null
+         ) served
+         where head.due_at is not null and room.jobs > 0
+         order by served.at, head.due_at
          limit :max
-         for update skip locked
+       ), locked as (
+         select t.*, a.served_at, a.head_due, a.room, a.free from accounts a
+         cross join lateral (
+           select t.* from unnest(:claimable::text[]) s(status)
+           cross join lateral (
+             select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
+             where t.tenant_id = a.tenant_id and t.status = s.status and t.due_at <= :now
+               and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :claimed)
+             order by t.due_at
+             limit a.room
+             for update skip locked
+           ) t
+         ) t
        ), candidate as (
          select distinct on (conversation_id) * from locked order by conversation_id, due_at
+       ), taken as (
+         -- Round-robin: every account's first job, then every account's second, and so on.
+         select * from (
+           select c.*, row_number() over (partition by c.tenant_id order by c.due_at) as turn from candidate c
+         ) c
+         where c.turn <= c.room
+         order by c.turn, c.served_at, c.head_due
+         limit :max
        )
        update triggers t set status = :claimed, attempt_count = t.attempt_count + 1,
          started_at = coalesce(t.started_at, :now), last_run_at = :now, next_run_at = null,
-         lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now
-       from candidate where t.id = candidate.id
-       returning t.*, candidate.status as was_status, candidate.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
+         lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now, tenant_slot = taken.free[taken.turn]
+       from taken where t.id = taken.id
+       returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
       { now, claimable: [...CLAIMABLE], claimed: CLAIMED, max, owner, until, channel: CHANNELS.triggers },
     ),
   )
     .then((result) => result.rows)
     .catch((err) => {
-      // Another replica claimed a job of one of these conversations meanwhile: claim nothing this time.
+      // Another replica claimed a job of one of these conversations, or one of these places under an
+      // account's cap, meanwhile: claim nothing this time.
       if (err.code === UNIQUE_VIOLATION) return [];
       throw err;
     });

@@ -6,8 +6,9 @@ import type { TriggerRow } from './row.js';
 
 /**
  * When anything but the jobs just claimed is next due, for the controller's sleep. Jobs in a
- * `claimable` status behind a `claimed` (running) job on their conversation are left out: they
- * cannot be claimed, and that job's end is announced.
+ * `claimable` status behind a `claimed` (running) job on their conversation, or of an account with
+ * as many jobs running as its max_concurrent_jobs, are left out: they cannot be claimed, and a
+ * running job's end is announced.
  */
 export async function nextDueTrigger(
   ctx: Pick<Ctx, 'db'>,
@@ -16,10 +17,16 @@ export async function nextDueTrigger(
   running: TriggerStatus,
 ): Promise<Date | null> {
   const { rows } = await prepared<{ rows: { next_due: Date | null }[] }>(ctx.db.raw(
-    `select min(t.due_at) as next_due from triggers t
+    `with full_accounts as (
+       select n.id from tenants n
+       where n.max_concurrent_jobs is not null and n.max_concurrent_jobs <= (select count(*) from triggers r
+         where r.tenant_id = n.id and r.status = :running and r.due_at is not null)
+     )
+     select min(t.due_at) as next_due from triggers t
      where t.due_at is not null and t.id <> all(:claimed::uuid[])
        and not (t.status = any(:claimable)
-         and exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :running))`,
+         and (t.tenant_id in (select id from full_accounts)
+           or exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :running)))`,
     { claimed: claimed.map((row) => row.id), claimable: [...claimable], running },
   ));
   return rows[0].next_due;

@@ -36,4 +36,6 @@ export interface TriggerRow {
   due_at: Date | null;
   lease_owner: string | null;
   lease_until: Date | null;
+  /** A running job's place under its account's max_concurrent_jobs; null when uncapped. */
+  tenant_slot: number | null;
 }

@@ -2,7 +2,18 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { claimDueTriggers } from '../../../pkg/store/triggers/claim.js';
 import type { TestApp } from '../../support/app.js';
+import { eventually } from '../../support/eventually.js';
 import { startJobsApp } from '../../support/triggers.js';
+import { updateTenant } from '../../../pkg/store/tenants.js';
+
+/** Until the claim waits on a lock: the other replica's uncommitted claim in the index (the app runs nothing else). */
+async function blockedOnTheOther(app: TestApp): Promise<void> {
+  await eventually(
+    "the claim to wait on the other replica's",
+    async () => (await app.runtime.ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows.length > 0,
+    { everyMs: 5 },
+  );
+}
 
 describe('The jobs claim losing a race to another replica', () => {
   let app: TestApp;
@@ -12,6 +23,14 @@ describe('The jobs claim losing a race to another replica', () => {
     other = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
     await other.connect();
   });
+  /** The first job is the other replica's claim; the second is still queued, this claim's lease on nothing. */
+  const expectOnlyTheOthersClaim = async (ids: string[]) => {
+    const { rows } = await other.query('select id, status, lease_owner from triggers where id = any($1) order by seq', [ids]);
+    expect(rows).to.deep.equal([
+      { id: ids[0], status: 'running', lease_owner: null },
+      { id: ids[1], status: 'queued', lease_owner: null },
+    ]);
+  };
   after(async () => {
     await other?.end();
     await app?.close();
@@ -27,18 +46,25 @@ describe('The jobs claim losing a race to another replica', () => {
     await other.query('begin');
     await other.query(`update triggers set status = 'running' where id = $1`, [ids[0]]);
     const claim = claimDueTriggers(app.runtime.ctx, 'replica-b', 30_000, 5);
-    for (let waiting = false; !waiting; ) {
-      const { rows } = await app.runtime.ctx.db.raw(
-        `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%candidate.status as was_status%' and datname = current_database()`,
-      );
-      waiting = rows.length > 0;
-    }
+    await blockedOnTheOther(app);
     await other.query('commit');
     expect((await claim).claimed).to.deep.equal([]);
-    const { rows } = await other.query('select id, status, lease_owner from triggers where id = any($1) order by seq', [ids]);
-    expect(rows).to.deep.equal([
-      { id: ids[0], status: 'running', lease_owner: null },
-      { id: ids[1], status: 'queued', lease_owner: null },
-    ]);
+    await expectOnlyTheOthersClaim(ids);
+  });
+
+  it("claims nothing when another replica took the company's last place under max_concurrent_jobs meanwhile", async () => {
+    const { client, agentId, tenantId } = await app.company();
+    await updateTenant(app.runtime.ctx, tenantId, { maxConcurrentJobs: 1 });
+    const ids: string[] = [];
+    for (const task of ['First', 'Second']) ids.push((await client.post('/api/v1/triggers', { agentId, task })).body.triggerId);
+    // The other replica claims the first job into the company's only place, not yet committed:
+    // this claim skips that row and takes the second into the same place, and meets it in the index.
+    await other.query('begin');
+    await other.query(`update triggers set status = 'running', tenant_slot = 1 where id = $1`, [ids[0]]);
+    const claim = claimDueTriggers(app.runtime.ctx, 'replica-b', 30_000, 5);
+    await blockedOnTheOther(app);
+    await other.query('commit');
+    expect((await claim).claimed).to.deep.equal([]);
+    await expectOnlyTheOthersClaim(ids);
   });
 });
