@@ -4,13 +4,13 @@ import { updateTenant } from '../../../pkg/store/tenants.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 
-/** Where each surface reads a JSON body, and how it shapes an error of `status`. */
+/** Where each surface reads a JSON body, and the shape of its errors. */
 const SURFACES = [
-  { name: 'the Agent API', path: '/api/v1/conversations', voiceShape: false },
-  { name: "the Agent API's turns", path: '/api/v1/conversations/00000000-0000-4000-8000-000000000000/messages', voiceShape: false },
-  { name: 'the Voice API', path: '/v1/calls', voiceShape: true },
-  { name: 'MCP', path: '/mcp', voiceShape: true },
-];
+  { name: 'the Agent API', path: '/api/v1/conversations', shape: 'agent' },
+  { name: "the Agent API's turns", path: '/api/v1/conversations/00000000-0000-4000-8000-000000000000/messages', shape: 'agent' },
+  { name: 'the Voice API', path: '/v1/calls', shape: 'voice' },
+  { name: 'MCP', path: '/mcp', shape: 'json-rpc' },
+] as const;
 
 const errorLines = (app: TestApp) => app.logs.filter((line) => JSON.parse(line).level >= 50);
 
@@ -37,8 +37,13 @@ describe('Request bodies that cannot be read', () => {
       async function expectRefused(res: Response, status: number): Promise<void> {
         const body = await res.json();
         expect(res.status, JSON.stringify(body)).to.equal(status);
-        if (surface.voiceShape) {
+        if (surface.shape === 'voice') {
           expect(body.error.code).to.equal(status === 415 ? 'unsupported_media_type' : 'invalid_json');
+          expect(body.error.message).to.be.a('string').and.not.equal('');
+        } else if (surface.shape === 'json-rpc') {
+          // A body MCP cannot read is a JSON-RPC parse error, whatever the HTTP status says of why.
+          expect(body).to.deep.include({ jsonrpc: '2.0', id: null });
+          expect(body.error.code).to.equal(-32700);
           expect(body.error.message).to.be.a('string').and.not.equal('');
         } else {
           expect(body.error).to.be.a('string').and.not.equal('');
