@@ -79,13 +79,6 @@ export async function getConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id
   return tenantConversation(await ctx.db('conversations').where({ id }).first(), tenantId, id);
 }
 
-/** A call's conversation (channel `voice`, hidden from the Agent API), for the call's agent to carry on. */
-export async function voiceConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
-  const row = await ctx.db('conversations').where({ id, tenant_id: tenantId, channel: 'voice' }).first();
-  if (!row) throw new NotFound(`Unknown conversation ${id}`);
-  return toConversation(row);
-}
-
 /** The rule of getConversation applied to a row read elsewhere (undefined when there was none). */
 export function tenantConversation(row: Row | undefined, tenantId: string, id: string): Conversation {
   if (!row || row.channel !== 'api') throw new NotFound(`Unknown conversation ${id}`);
@@ -93,9 +86,12 @@ export function tenantConversation(row: Row | undefined, tenantId: string, id: s
   return toConversation(row);
 }
 
-/** One of the account's conversations of any channel, for its console; another account's is unknown. */
-export async function accountConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Conversation> {
-  const row = isUuid(id) ? await ctx.db('conversations').where({ id, tenant_id: tenantId }).first() : undefined;
+/**
+ * One of the account's conversations, of `channel` when given (a call's is `voice`, hidden from the Agent
+ * API), else of any channel (the console's); another account's is unknown.
+ */
+export async function accountConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string, channel?: 'voice'): Promise<Conversation> {
+  const row = isUuid(id) ? await ctx.db('conversations').where({ id, tenant_id: tenantId, ...(channel && { channel }) }).first() : undefined;
   if (!row) throw new NotFound(`Unknown conversation ${id}`);
   return toConversation(row);
 }

@@ -7,7 +7,7 @@ import { CHANNELS } from '../db/notify.js';
 import { runTurn, type TurnEvent } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { getUsableAgent, type Agent } from '../store/agents.js';
-import { createConversation, voiceConversation, type Conversation } from '../store/conversations.js';
+import { accountConversation, createConversation, type Conversation } from '../store/conversations.js';
 import { appendMessages, listMessages, unstoredMessage, type StoredMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { appendTranscript, callById, reviseLastAgentWords, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
@@ -109,7 +109,7 @@ class CallSession extends BridgingCall {
     this.tenant = await getTenant(ctx, row.tenant_id);
     this.agent = await getUsableAgent(ctx, row.tenant_id, row.agent_id!);
     if (row.conversation_id) {
-      this.conversation = await voiceConversation(ctx, row.tenant_id, row.conversation_id);
+      this.conversation = await accountConversation(ctx, row.tenant_id, row.conversation_id, 'voice');
       this.history.push(...(await listMessages(ctx, row.conversation_id)));
     } else {
       this.conversation = await createConversation(ctx, { tenantId: row.tenant_id, agentId: this.agent.id, contactId: null, channel: 'voice' });
