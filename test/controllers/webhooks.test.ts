@@ -225,6 +225,30 @@ describe('Webhook delivery (the webhooks controller)', function () {
     await eventually('every event to be settled', async () => (await pending()).length === 0);
   });
 
+  it("makes an event written behind its call's head due when the head settles while the write is still open", async () => {
+    const { ctx } = app.runtime;
+    const key = prefixedId('cal');
+    let answerHead!: () => void;
+    const held = await startHttpsServer((_req, res) => (answerHead = () => res.writeHead(200).end()));
+    try {
+      const head = await enqueue(app, { tenantId, url: `${held.url}/hooks`, orderingKey: key, data: { key } });
+      await eventually('the head to be sent', async () => held.requests.length === 1);
+      // The next event is written, behind the pending head (so not yet due), and its transaction held open.
+      const trx = await ctx.db.transaction();
+      const next = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey: key, type: 'call.updated', target: 'events', data: { key, n: 1 } });
+      answerHead();
+      // Settling the head waits for the key's lock the open write holds, rather than missing the write.
+      const waitingForKey = async () =>
+        (await ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`)).rows.length > 0;
+      await eventually('settling the head to wait for the key', waitingForKey);
+      await trx.commit();
+      await settled(app, head.id, 'delivered');
+      await settled(app, next.id, 'delivered');
+    } finally {
+      await held.close();
+    }
+  });
+
   it('refuses a receiver that is not https on the public internet, without sending it anything', async () => {
     const local = await startReceiver(secrets[0]!, { host: '::1' });
     try {
