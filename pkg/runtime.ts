@@ -46,11 +46,11 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
   const connections = shareConnections(config.SWITCHBOARD_DB_POOL_MAX);
   const db = createDb(databaseUrl, connections.queries, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS);
   closers.unshift(() => db.destroy());
-  const locks = new TurnLocks(databaseUrl, connections.locks, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS, log);
-  closers.unshift(() => locks.close());
   const notifier = new Notifier(databaseUrl, log);
   await notifier.open();
   closers.unshift(() => notifier.close());
+  const locks = new TurnLocks(databaseUrl, connections.locks, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS, db, notifier, log);
+  closers.unshift(() => locks.close());
 
   let baseURL = config.OPENAI_BASE_URL;
   if (!baseURL && !config.OPENAI_API_KEY) {

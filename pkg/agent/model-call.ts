@@ -69,8 +69,8 @@ async function takeModelSlot(ctx: ModelCtx, signal?: AbortSignal): Promise<Model
 }
 
 /**
- * The model slot of a whole turn, taken before its lock's connection (TurnLocks.withLock's `first`:
- * a turn waiting for the model holds none), so its calls never wait while holding one.
+ * The model slot of a whole turn, taken before its conversation's lock (TurnLocks.withLock's
+ * `first`), so a turn waiting for a slot holds up no other turn of its conversation.
  */
 export function turnModelSlot(ctx: ModelCtx) {
   let held: ModelSlot | undefined;

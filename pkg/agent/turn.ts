@@ -5,9 +5,8 @@ import type {
   ChatCompletionMessageFunctionToolCall,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type pg from 'pg';
 import type { Ctx } from '../context.js';
-import { send } from '../db/pipeline.js';
+import type { HeldLock } from '../db/locks.js';
 import { noUsage, type TurnCharge, type Usage } from '../credits/charge.js';
 import type { ModelSlot } from '../limits/model-slots.js';
 import type { Agent } from '../store/agents.js';
@@ -78,7 +77,7 @@ export interface TurnInput {
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
   /**
    * The model slot every model call of the turn uses, taken before the turn's lock so that a turn
-   * waiting for the model holds no connection (pkg/agent/model-call.ts turnModelSlot); the caller
+   * waiting for a slot holds no conversation (pkg/agent/model-call.ts turnModelSlot); the caller
    * releases it. Without it each call takes its own.
    */
   modelSlot?: ModelSlot;
@@ -87,21 +86,21 @@ export interface TurnInput {
 }
 
 /**
- * Starts storing a message that opens a turn while the model is already being asked, on the turn's
- * lock `connection`, and adds it to `history` for the prompt. The write is the turn's `beforeEmit`:
+ * Starts storing a message that opens a turn while the model is already being asked, sent by the
+ * turn's `lock`, and adds it to `history` for the prompt. The write is the turn's `beforeEmit`:
  * nothing is emitted or stored before it is durable. Its failure is the caller's to report; it is
  * never left unhandled. Returns the message's id and its write.
  */
 export function startAppendingMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
-  connection: pg.PoolClient,
+  lock: Pick<HeldLock, 'send'>,
   history: StoredMessage[],
   conversationId: string,
   role: StoredMessage['role'],
   content: string,
 ): { id: string; written: Promise<unknown> } {
   const message = unstoredMessage(role, content);
-  const written = send(connection, insertMessages(ctx, conversationId, [message]));
+  const written = lock.send(insertMessages(ctx, conversationId, [message]));
   written.catch(() => {});
   history.push({ ...message, createdAt: ctx.clock.now().toISOString() });
   return { id: message.id, written };

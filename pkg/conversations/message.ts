@@ -83,7 +83,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
-    const inserted = startAppendingMessage(ctx, lock.connection, history, conversation.id, 'user', input.message);
+    const inserted = startAppendingMessage(ctx, lock, history, conversation.id, 'user', input.message);
     const stored = inserted.written.then(() => {
       hooks.mark?.('store');
       hooks.onStart?.();
@@ -109,7 +109,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
         modelSlot: model.slot,
         // The reply and the credits the turn used: one transaction, its statements sent together.
         storeLast: async (last) => {
-          await charge.close(lock.connection, [insertMessages(ctx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)])]);
+          await charge.close(lock, [insertMessages(ctx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)])]);
         },
       });
     } catch (err) {

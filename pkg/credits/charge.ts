@@ -5,7 +5,8 @@
 // calls it finished, since they consumed credits too.
 import type pg from 'pg';
 import type { Ctx } from '../context.js';
-import { sendTransaction, type Statement } from '../db/pipeline.js';
+import type { HeldLock } from '../db/locks.js';
+import type { Statement } from '../db/pipeline.js';
 import { creditEntry } from '../store/credits.js';
 
 export interface Usage {
@@ -40,14 +41,14 @@ export class TurnCharge {
   }
 
   /**
-   * Sends the turn's closing `statements` and its charge in one transaction on the pipelined
-   * `connection` (pkg/db/pipeline.ts); returns the statements' results. The turn is then charged
-   * by that transaction or not at all: a closing that fails is not charged after.
+   * Sends the turn's closing `statements` and its charge in the closing transaction of its `lock`
+   * (pkg/db/locks.ts); returns the statements' results. The turn is then charged by that
+   * transaction or not at all: a closing that fails is not charged after.
    */
-  async close(connection: pg.PoolClient, statements: Statement[]): Promise<pg.QueryResult[]> {
+  async close(lock: Pick<HeldLock, 'close'>, statements: Statement[]): Promise<pg.QueryResult[]> {
     this.charging = true;
     const charge = this.used() ? [creditEntry(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId())] : [];
-    const results = await sendTransaction(connection, [...statements, ...charge]);
+    const results = await lock.close([...statements, ...charge]);
     if (charge.length) this.meter();
     return results.slice(0, statements.length);
   }

@@ -1,26 +1,73 @@
-// Per-conversation turn locks (and per-run campaign step locks): Postgres advisory locks on a pool
-// of their own, so a turn waiting for its lock never holds a connection the running turn needs. A crashed process's locks go with
-// its connections. The connections pipeline (pkg/db/pipeline.ts): a turn's lock and reads cost one
-// round trip, and so does its closing transaction.
+// Per-conversation turn locks (and per-run campaign step locks): rows of turn_locks (migration
+// 021), so a turn holds no connection while it waits seconds on its model, and a replica carries as
+// many turns as its work needs. A row names its holder's listen connection; another process takes
+// it only once that connection is gone, so a crashed process's locks go at once. The statements go
+// on pipelined connections (pkg/db/pipeline.ts): a turn's lock and reads cost one round trip, and
+// so does its closing transaction, which gives the lock up.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import pg from 'pg';
+import { Unavailable } from '../errors.js';
 import type { Logger } from '../log.js';
-import { inOneWrite, send, sendSql, type Statement } from './pipeline.js';
+import { CHANNELS, PRESENCE_LOCK_CLASS, type Notifier } from './notify.js';
+import { inOneWrite, send, sendSql, sendTransaction, type Statement } from './pipeline.js';
 
-/** The lock held, and its connection for the turn's closing transaction (sendTransaction). */
-interface HeldLock {
+/** The lock held: the rows of withLock's `reads`, and the lock's statements. */
+export interface HeldLock {
   /** The rows of each of withLock's `reads`, in order. */
   reads: Record<string, any>[][];
-  connection: pg.PoolClient;
+  /** One statement on its own, on a connection of the locks' pool. */
+  send(statement: Statement): Promise<pg.QueryResult>;
+  /** The closing transaction: `statements` with the lock given up, one round trip; returns their results. */
+  close(statements: Statement[]): Promise<pg.QueryResult[]>;
 }
+
+/** The closing transaction found its lock taken by another process: this one's listen connection was lost meanwhile. */
+export class LockLost extends Unavailable {
+  constructor() {
+    super('Another server took over this conversation while the turn ran (its database connection was lost); try again', 'unavailable', 1);
+  }
+}
+
+/** switchboard_release_turn_lock's error when the lock is no longer the caller's. */
+const LOST = 'SBL01';
+
+/** While another process holds a lock, a waiter looks again this often besides on its release (the holder may have crashed). */
+const RECHECK_MS = 1_000;
+
+// Taken when free, or when the holder's listen connection no longer holds its presence lock.
+const take = (condition: string, first: number) => `
+  with allowed as (select ${condition} as ok),
+  taken as (
+    insert into turn_locks as l (key, token, holder_pid)
+    select $${first}, $${first + 1}, $${first + 2} from allowed where ok
+    on conflict (key) do update set token = excluded.token, holder_pid = excluded.holder_pid
+    where not exists (
+      select 1 from pg_locks p
+      where p.locktype = 'advisory' and p.granted and p.pid = l.holder_pid
+        and p.classid = $${first + 3}::oid and p.objid = l.holder_pid::oid and p.objsubid = 2)
+    returning 1)
+  select (select ok from allowed) as allowed, exists (select 1 from taken) as held`;
 
 export class TurnLocks {
   private readonly pool: pg.Pool;
-  /** Per holder and key, the last caller in this process: the ones after it wait here, holding no connection. */
+  /** Per holder and key, the last caller in this process: the ones after it wait here. */
   private readonly queues = new Map<string, Promise<void>>();
-  /** Callers waiting in this process for a lock another caller here holds. */
+  /** Per key, the wakers of callers here waiting for another process to give it up. */
+  private readonly released = new Map<string, Set<() => void>>();
+  private listening: Promise<unknown> | null = null;
+  /** Callers waiting in this process for a lock another caller holds. */
   waiting = 0;
-  /** A turn waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
-  constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
+
+  /** A statement waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
+  constructor(
+    url: string,
+    max: number,
+    acquireTimeoutMs: number,
+    private readonly db: Knex,
+    private readonly notifier: Notifier,
+    private readonly log: Logger,
+  ) {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true });
     // A connection the server ends (a restart, a failover, an operator) errors its statements and
     // leaves the pool; its error event, unheard, would end the process, whether it was idle or held.
@@ -35,9 +82,8 @@ export class TurnLocks {
    * same round trip, and run once it is held. With `onlyIf` (a query), the lock is taken only when
    * that finds a row, so a caller without the right to it never waits on it or holds it; `fn`
    * runs either way (the reads tell it why it may not go on). Callers of one `holder` (the tenant)
-   * for one key queue in this process first, so many requests on one conversation take one
-   * connection, not the pool; another holder's never queue behind them. `first` runs when the
-   * caller's turn in that queue comes, before a connection is taken: a wait that holds none (a model slot).
+   * for one key queue in this process first; another holder's never queue behind them. `first`
+   * runs when the caller's turn in that queue comes, before the lock is asked for (a model slot).
    */
   async withLock<T>(
     key: string,
@@ -63,33 +109,128 @@ export class TurnLocks {
   }
 
   private async locked<T>(key: string, fn: (lock: HeldLock) => Promise<T>, reads: Statement[], onlyIf: Statement | undefined): Promise<T> {
-    const client = await this.pool.connect();
-    // A lock statement that fails may have taken the lock, so until its answer says otherwise it is held.
-    let held = true;
+    const token = randomUUID();
+    const { held, answers } = await this.acquire(key, token, reads, onlyIf);
+    let given = !held;
+    const lock: HeldLock = {
+      reads: answers,
+      send: (statement) => this.connected((client) => send(client, statement)),
+      close: async (statements) => {
+        try {
+          const results = await this.connected((client) => sendTransaction(client, [this.release(key, token), ...statements]));
+          given = true;
+          return results.slice(1);
+        } catch (err) {
+          if ((err as { code?: string }).code !== LOST) throw err;
+          given = true;
+          throw new LockLost();
+        }
+      },
+    };
     try {
-      const condition = onlyIf?.toSQL().toNative();
-      const lock = condition
-        ? { sql: `select pg_advisory_lock(hashtext($${condition.bindings.length + 1})) where exists (${condition.sql})`, bindings: [...condition.bindings, key] }
-        : { sql: 'select pg_advisory_lock(hashtext($1))', bindings: [key] };
-      const sent = inOneWrite(client, () => [sendSql(client, lock), ...reads.map((read) => send(client, read))]);
+      return await fn(lock);
+    } finally {
+      if (!given) await this.giveUp(key, token);
+    }
+  }
+
+  private release(key: string, token: string): Knex.Raw {
+    return this.db.raw('select switchboard_release_turn_lock(?, ?)', [key, token]);
+  }
+
+  /** Takes the lock, waiting while another process holds it; `held` false when `onlyIf` found nothing. */
+  private async acquire(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined) {
+    let attempt = await this.attempt(key, token, reads, onlyIf);
+    if (attempt.held || !attempt.allowed) return attempt;
+    this.waiting++;
+    let wake = () => {};
+    const woken = { now: false };
+    const waker = () => {
+      woken.now = true;
+      wake();
+    };
+    await this.listen();
+    const wakers = this.released.get(key) ?? new Set();
+    this.released.set(key, wakers.add(waker));
+    try {
+      // Listening now, so a release after this attempt wakes it.
+      for (;;) {
+        attempt = await this.attempt(key, token, reads, onlyIf);
+        if (attempt.held || !attempt.allowed) return attempt;
+        if (!woken.now) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, RECHECK_MS);
+            wake = () => (clearTimeout(timer), resolve());
+          });
+        }
+        woken.now = false;
+      }
+    } finally {
+      this.waiting--;
+      wakers.delete(waker);
+      if (!wakers.size) this.released.delete(key);
+    }
+  }
+
+  /** One try at the lock with the reads; an attempt whose answer was lost may have taken it, so that is given up. */
+  private async attempt(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined) {
+    try {
+      return await this.tryOnce(key, token, reads, onlyIf);
+    } catch (err) {
+      if (!(err instanceof pg.DatabaseError)) void this.giveUp(key, token);
+      throw err;
+    }
+  }
+
+  private async tryOnce(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined) {
+    const condition = onlyIf?.toSQL().toNative();
+    const statement = {
+      sql: take(condition ? `exists (${condition.sql})` : 'true', (condition?.bindings.length ?? 0) + 1),
+      bindings: [...(condition?.bindings ?? []), key, token, this.notifier.presencePid, PRESENCE_LOCK_CLASS],
+    };
+    return this.connected(async (client) => {
+      const sent = inOneWrite(client, () => [sendSql(client, statement), ...reads.map((read) => send(client, read))]);
       // Every answer is awaited, so none is left unhandled when the lock's fails.
-      const [locked, ...answers] = await Promise.allSettled(sent);
-      if (locked!.status === 'rejected') throw locked.reason;
-      held = locked!.value.rows.length > 0;
+      const [taken, ...answers] = await Promise.allSettled(sent);
+      if (taken!.status === 'rejected') throw taken.reason;
       const failed = answers.find((a) => a.status === 'rejected');
       if (failed) throw failed.reason;
-      return await fn({ reads: answers.map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value.rows), connection: client });
+      const { allowed, held } = taken!.value.rows[0];
+      return { allowed: allowed as boolean, held: held as boolean, answers: answers.map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value.rows) };
+    });
+  }
+
+  /** One announcement listener for every key waited on here; an empty payload (the listener reconnected) wakes them all. */
+  private listen(): Promise<unknown> {
+    this.listening ??= this.notifier.subscribe(CHANNELS.turnLocks, (key) => {
+      const woken = key ? [this.released.get(key) ?? []] : this.released.values();
+      for (const wakers of woken) for (const wake of wakers) wake();
+    });
+    return this.listening;
+  }
+
+  /** Gives the lock up outside a closing transaction; tried again until it goes, since a row left behind would hold the key while this process lives. */
+  private async giveUp(key: string, token: string): Promise<void> {
+    try {
+      await this.connected((client) => send(client, this.release(key, token)));
+    } catch (err) {
+      if ((err as { code?: string }).code === LOST) return;
+      this.log.warn({ err: (err as Error).message, key }, 'giving up a turn lock failed; trying again');
+      setTimeout(() => void this.giveUp(key, token), RECHECK_MS).unref();
+    }
+  }
+
+  private async connected<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      return await fn(client);
+    } catch (err) {
+      // A statement's error leaves the connection usable; a lost connection's does not.
+      broken = !(err instanceof pg.DatabaseError);
+      throw err;
     } finally {
-      // The caller goes on without waiting for the unlock: Postgres hands the lock to the next
-      // waiter when it arrives, and the connection returns to the pool only after it (closed if the
-      // unlock failed, which frees the lock).
-      if (!held) client.release();
-      else {
-        sendSql(client, { sql: 'select pg_advisory_unlock(hashtext($1))', bindings: [key] }).then(
-          () => client.release(),
-          () => client.release(true),
-        );
-      }
+      client.release(broken);
     }
   }
 

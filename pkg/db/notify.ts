@@ -14,6 +14,8 @@ export const CHANNELS = {
   campaigns: 'switchboard_campaigns',
   /** A queue's member came free (payload: the queue's id). */
   queues: 'switchboard_queues',
+  /** A turn lock was given up (payload: its key); sent by migration 021's switchboard_release_turn_lock. */
+  turnLocks: 'switchboard_turn_locks',
 } as const;
 
 /** Announce a change on `channel`; call inside the transaction that makes it. */
@@ -30,8 +32,13 @@ export function withoutAnnounced<T>({ announced: _, ...row }: T & { announced?: 
   return row as T;
 }
 
+/** The advisory lock each process's listen connection holds (with its pid): live processes seen in pg_locks. */
+export const PRESENCE_LOCK_CLASS = 0x5357_4201;
+
 export class Notifier {
   private client: pg.Client | null = null;
+  /** The backend pid of the listen connection, while it holds its presence lock; 0 before the first connects. */
+  presencePid = 0;
   private readonly handlers = new Map<string, Set<NotifyHandler>>();
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
@@ -59,6 +66,8 @@ export class Notifier {
       this.reconnectSoon();
     });
     await client.connect();
+    const { rows } = await client.query('select pg_backend_pid() as pid, pg_advisory_lock($1, pg_backend_pid())', [PRESENCE_LOCK_CLASS]);
+    this.presencePid = rows[0].pid;
     for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
     this.client = client;
     // Whatever was announced while disconnected: wake everyone once.

@@ -136,7 +136,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
       // job's new status: one transaction, its statements sent together.
       storeLast: async (last, turn, unstored) => {
         const steps = closingTransitions(ctx, row, owner, outcome.value, turn);
-        const closed = charge.close(lock.connection, [
+        const closed = charge.close(lock, [
           insertMessages(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
           ...steps.map((s) => s.statement),
         ]);

@@ -596,16 +596,9 @@ describe('Trigger endpoints with the controllers running', () => {
   });
 
   describe('a job run', () => {
-    /** Returns once a turn waits for a conversation's lock (held by a running job): in this process, or at Postgres. */
+    /** Returns once a turn waits for a conversation's lock (held by a running job). */
     async function turnWaitingForLock(): Promise<void> {
-      const waiting = async () =>
-        app.runtime.ctx.locks.waiting ||
-        (await app.runtime.ctx.db('pg_locks')
-          .where({ locktype: 'advisory', granted: false })
-          // Only this run's database: other suites on the same server take advisory locks too.
-          .whereRaw('database = (select oid from pg_database where datname = current_database())')
-          .count({ n: '*' }).first())!.n;
-      await eventually('a turn waiting for the lock', async () => Number(await waiting()) > 0);
+      await eventually('a turn waiting for the lock', () => app.runtime.ctx.locks.waiting > 0);
     }
     const transcript = async (conversationId: string): Promise<{ role: string; content: string }[]> =>
       (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { sendTransaction } from '../../../pkg/db/pipeline.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 
-// sendTransaction runs on a turn lock's pipelined connection, as a turn's and a job run's closing writes do.
+// sendTransaction as a turn lock's closing transaction (HeldLock.close) runs it, like a turn's and a job run's closing writes.
 describe('A transaction sent in one round trip (sendTransaction)', () => {
   let app: TestApp;
   const unhandled: unknown[] = [];
@@ -23,7 +22,7 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
 
   it('keeps every statement and returns their results in order', async () => {
     const results = await app.runtime.ctx.locks.withLock('pipeline-probe', (lock) =>
-      sendTransaction(lock.connection, [insert(1).returning('n'), insert(2).returning('n')]), { holder: 'test' },
+      lock.close([insert(1).returning('n'), insert(2).returning('n')]), { holder: 'test' },
     );
     expect(results.map((r) => r.rows)).to.deep.equal([[{ n: 1 }], [{ n: 2 }]]);
     expect(await stored()).to.deep.equal([1, 2]);
@@ -33,9 +32,9 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
   it('sends nothing when a statement cannot be compiled, leaving no transaction open', async () => {
     await app.runtime.ctx.locks.withLock('pipeline-probe', async (lock) => {
       const uncompilable = app.runtime.ctx.db('pipeline_probe').where({ n: undefined });
-      const error = await sendTransaction(lock.connection, [insert(1), uncompilable]).then(() => null, (err: Error) => err);
+      const error = await lock.close([insert(1), uncompilable]).then(() => null, (err: Error) => err);
       expect(error?.message).to.match(/Undefined binding/);
-      await sendTransaction(lock.connection, [insert(2)]);
+      await lock.close([insert(2)]);
     }, { holder: 'test' });
     expect(await stored()).to.deep.equal([2]);
     await app.runtime.ctx.db('pipeline_probe').del();
@@ -43,10 +42,10 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
 
   it('rolls back the statements before a failing one and throws its error, leaving nothing unhandled', async () => {
     await app.runtime.ctx.locks.withLock('pipeline-probe', async (lock) => {
-      const error = await sendTransaction(lock.connection, [insert(1), insert(1), insert(2)]).then(() => null, (err: Error) => err);
+      const error = await lock.close([insert(1), insert(1), insert(2)]).then(() => null, (err: Error) => err);
       expect(error?.message).to.match(/duplicate key value violates unique constraint/);
       // The connection left no transaction open: the next one on it commits.
-      await sendTransaction(lock.connection, [insert(3)]);
+      await lock.close([insert(3)]);
     }, { holder: 'test' });
     // Answers rejected after the first are handled too: a turn of the event loop reports none.
     await new Promise((resolve) => setImmediate(resolve));
