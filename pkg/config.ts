@@ -41,9 +41,10 @@ export const configSchema = z.object({
   SWITCHBOARD_JOB_MAX_ATTEMPTS: intWithDefault(3, 1, 100),
   SWITCHBOARD_JOB_TTL_HOURS: intWithDefault(24, 1, 24 * 30),
   SWITCHBOARD_LEASE_SEC: intWithDefault(30, 1, 3600),
-  SWITCHBOARD_CONTROLLER_CONCURRENCY: intWithDefault(8, 1, 256),
-  SWITCHBOARD_CALL_CONCURRENCY: intWithDefault(64, 1, 1024),
-  SWITCHBOARD_RELAY_CONCURRENCY: intWithDefault(64, 1, 1024),
+  /** Runs wait on their model and tools holding no connection (pkg/db/locks.ts): a replica carries many. */
+  SWITCHBOARD_CONTROLLER_CONCURRENCY: intWithDefault(1000, 1, 10_000),
+  SWITCHBOARD_CALL_CONCURRENCY: intWithDefault(500, 1, 4096),
+  SWITCHBOARD_RELAY_CONCURRENCY: intWithDefault(500, 1, 4096),
   SWITCHBOARD_SHUTDOWN_GRACE_SEC: intWithDefault(25, 0, 3600),
   KUBECONFIG: optionalString,
   KUBERNETES_SERVICE_HOST: optionalString,

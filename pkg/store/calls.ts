@@ -319,18 +319,18 @@ export async function dueNowIfEnded(ctx: Pick<Ctx, 'db' | 'clock'>, id: string):
 }
 
 /** Keep `owner`'s leases alive; returns the calls still live, whose slots the caller renews. */
-export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<CallRow[]> {
+export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<Pick<CallRow, 'id' | 'tenant_id'>[]> {
   if (!ids.length) return [];
   const until = new Date(ctx.clock.now().getTime() + leaseMs);
-  const rows: CallRow[] = await ctx.db('calls')
-    .whereIn('id', ids)
+  const rows: Pick<CallRow, 'id' | 'tenant_id' | 'status'>[] = await ctx.db('calls')
+    .whereRaw('id = any(?::uuid[])', [ids])
     .andWhere({ lease_owner: owner })
     .update({
       lease_until: until,
       // A call on the line is also due when its max_duration_sec runs out.
       due_at: ctx.db.raw(`case when status = 'in-progress' then least(?::timestamptz, ${DEADLINE}) else ?::timestamptz end`, [until, until]),
     })
-    .returning('*');
+    .returning(['id', 'tenant_id', 'status']);
   return rows.filter((r) => LIVE.includes(r.status));
 }
 

@@ -39,25 +39,51 @@ describe('Conversation lock connections', () => {
     expect(app.logs.filter((line) => line.includes('lock connection lost'))).to.have.length(ended.rows.length);
   });
 
-  it('fail only the turn whose connection the server ends while it waits for the model, not the process', async () => {
+  it('hold none while a turn waits for the model: ending them all then fails no turn', async () => {
     const { client, agentId } = await app.company();
     const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
     app.model.reply(async () => {
       await answered;
-      return { content: 'Too late' };
+      return { content: 'Still mine' };
     });
     const asked = app.model.requests.length;
     const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' });
     await eventually('the turn waiting for the model', () => app.model.requests.length > asked);
+    const { rows } = await app.runtime.ctx.db.raw(
+      `select count(*) filter (where state <> 'idle') as busy from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
+    );
+    expect(Number(rows[0].busy), 'lock connections busy while the turn waits').to.equal(0);
     const lost = () => app.logs.filter((line) => line.includes('lock connection lost')).length;
     const before = lost();
-    expect(await endLockConnections()).to.have.length.greaterThan(0);
-    await eventually('the held connection lost', () => lost() > before);
+    const ended = (await endLockConnections()).length;
+    await eventually('the ended connections noticed', () => lost() === before + ended);
     answer();
 
-    expect((await turn).status).to.be.oneOf([500, 503]);
+    const done = await turn;
+    expect(done.status, JSON.stringify(done.body)).to.equal(200);
+    expect(done.body.message.content).to.equal('Still mine');
+  });
+
+  it("keep a turn's lock when only the process's listen connection is lost, nobody having taken it", async () => {
+    const { client, agentId } = await app.company();
+    const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    app.model.reply(async () => {
+      await answered;
+      return { content: 'Kept' };
+    });
+    const asked = app.model.requests.length;
+    const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' });
+    await eventually('the turn waiting for the model', () => app.model.requests.length > asked);
+    const presence = app.runtime.ctx.notifier.presencePid;
+    await app.runtime.ctx.db.raw('select pg_terminate_backend(?)', [presence]);
+    await eventually('the listen connection back', () => app.runtime.ctx.notifier.presencePid !== presence);
+    answer();
+
+    expect((await turn).status).to.equal(200);
     app.model.reply({ content: 'Two' });
     const again = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Again' });
     expect(again.status, JSON.stringify(again.body)).to.equal(200);
