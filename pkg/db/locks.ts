@@ -140,7 +140,7 @@ export class TurnLocks {
 
   /** Takes the lock, waiting while another process holds it; `held` false when `onlyIf` found nothing. */
   private async acquire(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined) {
-    let attempt = await this.attempt(key, token, reads, onlyIf);
+    let attempt = await this.attempt(key, token, reads, onlyIf, false);
     if (attempt.held || !attempt.allowed) return attempt;
     this.waiting++;
     let wake = () => {};
@@ -153,9 +153,9 @@ export class TurnLocks {
     const wakers = this.released.get(key) ?? new Set();
     this.released.set(key, wakers.add(waker));
     try {
-      // Listening now, so a release after this attempt wakes it.
+      // Listening, and each attempt first tells the holder to announce its release: one after it wakes this.
       for (;;) {
-        attempt = await this.attempt(key, token, reads, onlyIf);
+        attempt = await this.attempt(key, token, reads, onlyIf, true);
         if (attempt.held || !attempt.allowed) return attempt;
         if (!woken.now) {
           await new Promise<void>((resolve) => {
@@ -173,25 +173,29 @@ export class TurnLocks {
   }
 
   /** One try at the lock with the reads; an attempt whose answer was lost may have taken it, so that is given up. */
-  private async attempt(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined) {
+  private async attempt(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined, wanting: boolean) {
     try {
-      return await this.tryOnce(key, token, reads, onlyIf);
+      return await this.tryOnce(key, token, reads, onlyIf, wanting);
     } catch (err) {
       if (!(err instanceof pg.DatabaseError)) void this.giveUp(key, token);
       throw err;
     }
   }
 
-  private async tryOnce(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined) {
+  private async tryOnce(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined, wanting: boolean) {
     const condition = onlyIf?.toSQL().toNative();
     const statement = {
       sql: take(condition ? `exists (${condition.sql})` : 'true', (condition?.bindings.length ?? 0) + 1),
       bindings: [...(condition?.bindings ?? []), key, token, this.notifier.presencePid, PRESENCE_LOCK_CLASS],
     };
     return this.connected(async (client) => {
-      const sent = inOneWrite(client, () => [sendSql(client, statement), ...reads.map((read) => send(client, read))]);
+      const sent = inOneWrite(client, () => [
+        ...(wanting ? [sendSql(client, { sql: 'update turn_locks set wanted = true where key = $1 and not wanted', bindings: [key] })] : []),
+        sendSql(client, statement),
+        ...reads.map((read) => send(client, read)),
+      ]);
       // Every answer is awaited, so none is left unhandled when the lock's fails.
-      const [taken, ...answers] = await Promise.allSettled(sent);
+      const [taken, ...answers] = (await Promise.allSettled(sent)).slice(wanting ? 1 : 0);
       if (taken!.status === 'rejected') throw taken.reason;
       const failed = answers.find((a) => a.status === 'rejected');
       if (failed) throw failed.reason;

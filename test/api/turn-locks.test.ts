@@ -39,6 +39,8 @@ describe('Turns of one conversation on two replicas (turn locks)', () => {
     await eventually('the first turn at the model', () => model.requests.length === asked + 1);
     const second = b.client(apiKey).post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Two' });
     await eventually('the second turn waiting on the lock', () => b.runtime.ctx.locks.waiting === 1);
+    // The holder is told someone waits, so its release is announced rather than found a second later.
+    await eventually('the lock marked wanted', async () => (await b.runtime.ctx.db('turn_locks').where({ key: conversationId }).first())?.wanted === true);
     expect(model.requests.length, 'the second turn asks nothing while the first runs').to.equal(asked + 1);
     held.release();
 
