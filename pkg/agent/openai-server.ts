@@ -16,6 +16,8 @@ export interface ModelReply {
   holdAfterFirst?: Promise<unknown>;
   /** Answer with this HTTP status, error and headers (Retry-After) instead of a completion. */
   fail?: { status: number; message: string; headers?: Record<string, string> };
+  /** Cut the connection after this many chunks of a streamed answer, or midway through a whole one (a model server dropping). */
+  dropAfter?: number;
 }
 
 type Responder = (request: ChatCompletionCreateParams) => ModelReply | Promise<ModelReply>;
@@ -73,24 +75,24 @@ async function answer(req: IncomingMessage, res: ServerResponse, respond: Respon
 
   if (!request.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        ...base,
-        object: 'chat.completion',
-        choices: [
-          {
-            index: 0,
-            finish_reason: finish,
-            message: {
-              role: 'assistant',
-              content: reply.content ?? null,
-              ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index: _i, ...c }) => c) } : {}),
-            },
+    const body = JSON.stringify({
+      ...base,
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          finish_reason: finish,
+          message: {
+            role: 'assistant',
+            content: reply.content ?? null,
+            ...(toolCalls.length ? { tool_calls: toolCalls.map(({ index: _i, ...c }) => c) } : {}),
           },
-        ],
-        usage,
-      }),
-    );
+        },
+      ],
+      usage,
+    });
+    if (reply.dropAfter === undefined) res.end(body);
+    else res.write(body.slice(0, body.length / 2), () => res.destroy());
     return;
   }
 
@@ -100,6 +102,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, respond: Respon
     res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
   send({ role: 'assistant', content: '' });
   for (const [i, chunk] of (reply.chunks ?? splitWords(reply.content ?? '')).entries()) {
+    if (i === reply.dropAfter) return void res.destroy();
     send({ content: chunk });
     if (i === 0) await reply.holdAfterFirst;
   }
