@@ -7,22 +7,23 @@ const JOBS = 1000;
 const COMPANIES = 4;
 
 // One controller replica with the default settings: jobs waiting on their model hold no
-// connection and no scarce place, so a thousand run at once, their leases kept in one statement.
+// connection and no scarce place, so a thousand run at once, their leases kept and given up in one statement each.
 describe('A thousand jobs in flight on one replica', function () {
   this.timeout(300_000);
   let app: TestApp;
   const held = heldReply({ content: 'Done' });
   before(async () => {
-    // A short lease, so heartbeats come every second; nothing else is set.
-    app = await startJobsApp({ controllers: true, env: { SWITCHBOARD_LEASE_SEC: '3' } });
+    // A short lease, so heartbeats come every second, and a short grace period; nothing else is set.
+    app = await startJobsApp({ controllers: true, env: { SWITCHBOARD_LEASE_SEC: '3', SWITCHBOARD_SHUTDOWN_GRACE_SEC: '1' } });
   });
   after(async () => {
     held.release();
     await app?.close();
   });
 
-  it('runs them all at once and renews all their leases in one statement per heartbeat', async () => {
-    app.model.setDefault(held.reply);
+  /** JOBS jobs created over the API, all at the (held) model. */
+  async function jobsAtTheModel(): Promise<void> {
+    const asked = app.model.requests.length;
     // Several companies: each key may make 300 requests a minute.
     const companies = await Promise.all(Array.from({ length: COMPANIES }, () => app.company()));
     for (const { client, agentId } of companies) {
@@ -31,7 +32,12 @@ describe('A thousand jobs in flight on one replica', function () {
         expect(created.map((r) => r.status).filter((s) => s !== 202)).to.deep.equal([]);
       }
     }
-    await eventually('every job at the model', () => app.model.requests.length === JOBS, { everyMs: 500, withinMs: 120_000 });
+    await eventually('every job at the model', () => app.model.requests.length === asked + JOBS, { everyMs: 500, withinMs: 120_000 });
+  }
+
+  it('runs them all at once and renews all their leases in one statement per heartbeat', async () => {
+    app.model.setDefault(held.reply);
+    await jobsAtTheModel();
 
     const db = app.runtime.ctx.db;
     const heartbeats: number[] = [];
@@ -54,5 +60,31 @@ describe('A thousand jobs in flight on one replica', function () {
       const done = await db('triggers').where({ status: 'succeeded' }).count({ n: '*' }).first();
       return Number(done!.n) === JOBS;
     }, { everyMs: 500, withinMs: 120_000 });
+  });
+
+  it('gives up the leases of all still running when the grace period ends, in one statement', async () => {
+    const stuck = heldReply({ content: 'Too late' });
+    app.model.setDefault(stuck.reply);
+    try {
+      await jobsAtTheModel();
+      const db = app.runtime.ctx.db;
+      const releases: number[] = [];
+      const count = (q: { sql: string; bindings: unknown[] }) => {
+        if (q.sql.startsWith('update "triggers" set "lease_owner" = $1')) releases.push(q.bindings.length);
+      };
+      db.on('query', count);
+      try {
+        // As on SIGTERM: stop claiming, wait out the grace period (1 s here), give up the rest.
+        const released = await app.controllers!.stop();
+        expect(released).to.have.length(JOBS);
+      } finally {
+        db.off('query', count);
+      }
+      expect(releases, 'release statements').to.have.length(1);
+      const held = await db('triggers').where({ status: 'running' }).whereNotNull('lease_owner').count({ n: '*' }).first();
+      expect(Number(held!.n), 'runs still leased').to.equal(0);
+    } finally {
+      stuck.release();
+    }
   });
 });

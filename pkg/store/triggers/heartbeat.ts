@@ -17,7 +17,7 @@ export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: strin
   if (!ids.length) return;
   const now = ctx.clock.now();
   await ctx.db('triggers')
-    .whereIn('id', ids)
+    .whereRaw('id = any(?::uuid[])', [ids])
     .andWhere({ status: 'running', lease_owner: owner })
     .update({ lease_owner: null, lease_until: now, due_at: now })
     .returning(['id', notifyIdColumn(ctx.db, CHANNELS.triggers)]);
