@@ -1,6 +1,8 @@
-// `make bench`: what Switchboard adds to a streamed turn's time to first token, and how many
-// non-streamed turns one process serves at concurrency 16. Loopback only, bounded in time; writes
+// `make bench`: what Switchboard adds to a streamed turn's time to first token, against the same
+// at a baseline revision in the same run (issue #19's regression gate), and how many non-streamed
+// turns one process serves at concurrency 16. Loopback only, bounded in time; writes
 // test/bench/results/agent-api.{json,md} and prints the table.
+import { buildBaseline } from './baseline.js';
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats } from './stats.js';
@@ -13,6 +15,10 @@ import type { BenchServer } from './server.js';
 import { startThread } from './threads.js';
 
 const TARGET_ADDED_TTFT_MS = 1;
+/** The regression gate: added time to first token no more than this much above the baseline's. */
+const GATE_RATIO = 1.1;
+// Main before issue #19's work.
+const BASELINE = process.env.BENCH_BASELINE ?? '29c84e9';
 const WARMUP_TURNS = 30;
 const TTFT_TURNS = 250;
 const CONCURRENCY = 16;
@@ -82,25 +88,26 @@ function conversations(client: Client, agentId: string): () => Promise<string> {
  * client reaches the model through one more HTTP hop: measured beside every pair, as one Postgres
  * round trip and the time a no-op proxy adds.
  */
-async function measureTtft(server: BenchServer, proxyUrl: string, client: Client, db: pg.Client, turns: number) {
-  const next = conversations(client, server.agentId);
-  const samples: Record<'through' | 'direct' | 'added' | 'proxied' | 'postgres' | 'beyond', number[]> = {
+async function measureTtft(server: BenchServer, baseline: BenchServer, proxyUrl: string, db: pg.Client, turns: number) {
+  const samples: Record<'through' | 'direct' | 'added' | 'proxied' | 'postgres' | 'beyond' | 'baselineBeyond', number[]> = {
     through: [],
     direct: [],
     added: [],
     proxied: [],
     postgres: [],
     beyond: [],
+    baselineBeyond: [],
   };
   const phases: Record<string, number[]> = {};
-  const viaSwitchboard = async () => {
-    const id = await next();
-    return timeToFirstToken(
-      `${server.url}/api/v1/conversations/${id}/messages`,
-      { authorization: `Bearer ${server.apiKey}` },
-      { message: 'Hi, what can you do?', stream: true },
-      switchboardContent,
-    );
+  const via = (s: BenchServer) => {
+    const next = conversations(clientFor(s.url, s.apiKey), s.agentId);
+    return async () =>
+      timeToFirstToken(
+        `${s.url}/api/v1/conversations/${await next()}/messages`,
+        { authorization: `Bearer ${s.apiKey}` },
+        { message: 'Hi, what can you do?', stream: true },
+        switchboardContent,
+      );
   };
   const straight = (base: string) => () =>
     timeToFirstToken(
@@ -117,15 +124,15 @@ async function measureTtft(server: BenchServer, proxyUrl: string, client: Client
       },
       modelContent,
     );
-  const ways = [viaSwitchboard, straight(server.modelUrl), straight(`${proxyUrl}${new URL(server.modelUrl).pathname}`)];
+  const ways = [via(server), straight(server.modelUrl), straight(`${proxyUrl}${new URL(server.modelUrl).pathname}`), via(baseline)];
   for (let i = 0; i < turns; i++) {
     // Rotating which goes first keeps any from always meeting a warmer machine.
-    const results: Awaited<ReturnType<typeof viaSwitchboard>>[] = [];
+    const results: Awaited<ReturnType<(typeof ways)[0]>>[] = [];
     for (let k = 0; k < ways.length; k++) {
       const way = (i + k) % ways.length;
       results[way] = await ways[way]!();
     }
-    const [s, d, p] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
+    const [s, d, p, b] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0], (typeof results)[0]];
     const started = performance.now();
     await db.query('select 1');
     const postgres = performance.now() - started;
@@ -135,6 +142,7 @@ async function measureTtft(server: BenchServer, proxyUrl: string, client: Client
     samples.proxied.push(p.ms - d.ms);
     samples.postgres.push(postgres);
     samples.beyond.push(s.ms - p.ms - postgres);
+    samples.baselineBeyond.push(b.ms - p.ms - postgres);
     // The model is asked while the user's message is stored: which answers first varies, so the two count as one.
     const { auth = 0, context = 0, ...overlapped } = s.phases;
     const opened = Object.values(overlapped).reduce((a, b) => a + b, 0);
@@ -149,6 +157,7 @@ async function measureTtft(server: BenchServer, proxyUrl: string, client: Client
     addedByNoOpProxy: stats(samples.proxied),
     postgresRoundTrip: stats(samples.postgres),
     addedBeyondProxyAndRoundTrip: stats(samples.beyond),
+    baselineAddedBeyondProxyAndRoundTrip: stats(samples.baselineBeyond),
     serverTiming: breakdown,
   };
 }
@@ -200,10 +209,11 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 |---|---|---|
 | Streamed time to first token through Switchboard | ${ttft.switchboard.median} | ${ttft.switchboard.p99} |
 | Streamed time to first token straight from the model server | ${ttft.model.median} | ${ttft.model.p99} |
-| **Added by Switchboard** (per-turn difference, ${ttft.turns} rotating triples) | **${ttft.added.median}** | ${ttft.added.p99} |
+| **Added by Switchboard** (per-turn difference, ${ttft.turns} rotating rounds) | **${ttft.added.median}** | ${ttft.added.p99} |
 | Added by a no-op HTTP proxy in front of the same model server (same pairs) | ${ttft.addedByNoOpProxy.median} | ${ttft.addedByNoOpProxy.p99} |
 | One Postgres round trip (\`select 1\`, beside each pair) | ${ttft.postgresRoundTrip.median} | ${ttft.postgresRoundTrip.p99} |
 | Added by Switchboard beyond the proxy's hop and one round trip | ${ttft.addedBeyondProxyAndRoundTrip.median} | ${ttft.addedBeyondProxyAndRoundTrip.p99} |
+| The same at the baseline revision ${r.gate.baseline.revision}, measured beside each of those | ${ttft.baselineAddedBeyondProxyAndRoundTrip.median} | ${ttft.baselineAddedBeyondProxyAndRoundTrip.p99} |
 | Non-streamed turn latency at concurrency ${t.concurrency} | ${t.latency.median} | ${t.latency.p99} |
 
 Where a streamed turn's time goes on the server before the stream opens, from Switchboard's \`Server-Timing\` header
@@ -219,6 +229,10 @@ reaches the model through one more HTTP hop, which a proxy that does nothing alr
 before the throughput is what Switchboard adds beyond those two.
 
 Target: added median time to first token ≤ ${r.target.addedMedianTtftMs} ms — **${r.target.result}**.
+
+Regression gate (issue #19): added beyond the proxy's hop and one round trip, median, no more than ${r.gate.ratio}× the baseline's
+(${r.gate.baseline.revision}, ${r.gate.baseline.commit.slice(0, 12)}: main before issue #19's work, checked out and built beside the
+working tree and run the same way, on a database of its own, its turns interleaved with these) — **${r.gate.result}**.
 `;
 }
 
@@ -231,16 +245,26 @@ async function run() {
     chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'],
   });
   const api = await startThread<BenchServer>(new URL('./server.js', import.meta.url), { databaseUrl: database.url, modelUrl: model.ready.url });
+  // The baseline on a database of its own, migrated by its own code.
+  const baseline = buildBaseline(BASELINE);
+  const { createScratchDatabase: createBaselineDatabase } = (await import(new URL('test/support/database.js', baseline.dist).href)) as {
+    createScratchDatabase: typeof createScratchDatabase;
+  };
+  const baselineDatabase = await createBaselineDatabase();
+  const before = await startThread<BenchServer>(new URL('test/bench/server.js', baseline.dist), { databaseUrl: baselineDatabase.url, modelUrl: model.ready.url });
   const proxy = await startThread<{ url: string }>(new URL('./proxy-server.js', import.meta.url), { target: new URL(model.ready.url).origin });
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
     const server = api.ready;
     const client = clientFor(server.url, server.apiKey);
-    await measureTtft(server, proxy.ready.url, client, db, WARMUP_TURNS);
-    const ttft = await measureTtft(server, proxy.ready.url, client, db, TTFT_TURNS);
+    await measureTtft(server, before.ready, proxy.ready.url, db, WARMUP_TURNS);
+    const ttft = await measureTtft(server, before.ready, proxy.ready.url, db, TTFT_TURNS);
     const throughput = await measureThroughput(client, server.agentId);
     const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
+    // Both sides of the gate are at least a tenth of a millisecond, so noise around zero cannot decide it.
+    const floor = (ms: number) => Math.max(ms, 0.1);
+    const gatePass = floor(ttft.addedBeyondProxyAndRoundTrip.median) <= floor(ttft.baselineAddedBeyondProxyAndRoundTrip.median) * GATE_RATIO;
     return {
       date: new Date().toISOString(),
       machine: machineInfo(loadBefore),
@@ -248,9 +272,12 @@ async function run() {
       ttft,
       throughput,
       target: { addedMedianTtftMs: TARGET_ADDED_TTFT_MS, result: pass ? 'PASS' : 'FAIL' },
+      gate: { baseline: { revision: BASELINE, commit: baseline.commit }, ratio: GATE_RATIO, result: gatePass ? 'PASS' : 'FAIL' },
     };
   } finally {
     await db.end();
+    await before.close();
+    await baselineDatabase.drop();
     await proxy.close();
     await api.close();
     await model.close();
