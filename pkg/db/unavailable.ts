@@ -1,12 +1,15 @@
-// Errors that say Postgres cannot take a request now: unreachable, out of connections, shutting
-// down, or no free connection in this process's pools within SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS.
+// Errors that say Postgres cannot take a request now: unreachable, out of connections or of disk
+// or memory, shutting down, read-only (a standby after a failover), or no free connection in this
+// process's pools within SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS.
 // Every API surface answers them 503 with Retry-After (never 500), through domainErrorOf.
 import { DomainError, Unavailable } from '../errors.js';
 
 const RETRY_AFTER_SEC = 2;
 
-/** Socket errors of a connection attempt, and SQLSTATEs: 08 connection exceptions, 53300 too many clients, 57P01-57P03 shutting down or starting. */
-const CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '53300', '57P01', '57P02', '57P03']);
+/** Socket errors of a connection attempt, and SQLSTATEs: 57P01-57P03 shutting down or starting, 25006 read-only transaction. */
+const CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '25006']);
+/** SQLSTATE classes: 08 connection exceptions, 53 insufficient resources (disk full, out of memory, too many clients). */
+const CLASSES = ['08', '53'];
 
 /** What pg.Pool throws when its connectionTimeoutMillis runs out (no code of its own). */
 const POOL_TIMEOUTS = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
@@ -14,7 +17,7 @@ const POOL_TIMEOUTS = new Set(['timeout exceeded when trying to connect', 'Conne
 function databaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const { code, name, message, errors } = err as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown };
-  if (typeof code === 'string' && (CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (CODES.has(code) || CLASSES.some((c) => code.startsWith(c)))) return true;
   if (name === 'KnexTimeoutError' || POOL_TIMEOUTS.has(message as string)) return true;
   // An AggregateError: one connection attempt per address of the host.
   return Array.isArray(errors) && errors.some(databaseUnavailable);

@@ -1,7 +1,7 @@
 // One execution of a claimed job: the agent's prompt, model and tools, the conversation's stored
 // custom tools reloaded, the job brief in context; the run ends in the status the state table says.
 import type { Ctx } from '../context.js';
-import { DomainError } from '../errors.js';
+import { domainErrorOf } from '../db/unavailable.js';
 import { turnModelSlot } from '../agent/model-call.js';
 import { runTurn, type TurnResult } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
@@ -166,9 +166,10 @@ export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string, closi
   try {
     return await execute(ctx, row, owner, closing);
   } catch (err) {
-    // Model, network, credit and configuration errors all end the job; nothing re-runs it.
-    if (!(err instanceof DomainError)) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
+    // Model, network, credit, database and configuration errors all end the job; nothing re-runs it.
+    const known = domainErrorOf(err);
+    if (!known) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
     // An unexpected error's text can hold SQL and its values: it stays in the log.
-    return failJob(ctx, row, owner, err instanceof DomainError ? err.message : 'Unexpected processing failure');
+    return failJob(ctx, row, owner, known ? known.message : 'Unexpected processing failure');
   }
 }
