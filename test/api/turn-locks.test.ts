@@ -28,17 +28,22 @@ describe('Turns of one conversation on two replicas (turn locks)', () => {
   const transcript = async (app: TestApp, apiKey: string, id: string) =>
     (await app.client(apiKey).get(`/api/v1/conversations/${id}`)).body.messages.map((m: { role: string; content: string }) => `${m.role}: ${m.content}`);
 
-  it("waits on the other replica's turn and sees its reply", async () => {
+  /** A turn on replica a at the model (held, to answer `firstReply`), and one on b waiting for its lock (to answer `secondReply`). */
+  async function turnWaitingOnTheOther(firstReply: string, secondReply: string) {
     const { agentId, apiKey } = await a.company();
     const { conversationId } = (await a.client(apiKey).post('/api/v1/conversations', { agentId })).body;
-    const held = heldReply({ content: 'First answer' });
-    model.reply(held.reply, { content: 'Second answer' });
+    const held = heldReply({ content: firstReply });
+    model.reply(held.reply, { content: secondReply });
     const asked = model.requests.length;
-
     const first = a.client(apiKey).post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' });
     await eventually('the first turn at the model', () => model.requests.length === asked + 1);
     const second = b.client(apiKey).post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Two' });
     await eventually('the second turn waiting on the lock', () => b.runtime.ctx.locks.waiting === 1);
+    return { apiKey, conversationId, held, asked, first, second };
+  }
+
+  it("waits on the other replica's turn and sees its reply", async () => {
+    const { apiKey, conversationId, held, asked, first, second } = await turnWaitingOnTheOther('First answer', 'Second answer');
     // The holder is told someone waits, so its release is announced rather than found a second later.
     await eventually('the lock marked wanted', async () => (await b.runtime.ctx.db('turn_locks').where({ key: conversationId }).first())?.wanted === true);
     expect(model.requests.length, 'the second turn asks nothing while the first runs').to.equal(asked + 1);
@@ -52,16 +57,7 @@ describe('Turns of one conversation on two replicas (turn locks)', () => {
   });
 
   it('gives a lost replica’s lock to the other at once, and refuses the lost turn’s reply 503', async () => {
-    const { agentId, apiKey } = await a.company();
-    const { conversationId } = (await a.client(apiKey).post('/api/v1/conversations', { agentId })).body;
-    const held = heldReply({ content: 'Stale answer' });
-    model.reply(held.reply, { content: 'Fresh answer' });
-    const asked = model.requests.length;
-
-    const first = a.client(apiKey).post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' });
-    await eventually('the first turn at the model', () => model.requests.length === asked + 1);
-    const second = b.client(apiKey).post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Two' });
-    await eventually('the second turn waiting on the lock', () => b.runtime.ctx.locks.waiting === 1);
+    const { apiKey, conversationId, held, first, second } = await turnWaitingOnTheOther('Stale answer', 'Fresh answer');
     // Replica a's listen connection is cut, as when its process dies: its lock is free to take.
     await b.runtime.ctx.db.raw('select pg_terminate_backend(?)', [a.runtime.ctx.notifier.presencePid]);
 

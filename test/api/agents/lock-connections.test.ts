@@ -39,18 +39,24 @@ describe('Conversation lock connections', () => {
     expect(app.logs.filter((line) => line.includes('lock connection lost'))).to.have.length(ended.rows.length);
   });
 
-  it('hold none while a turn waits for the model: ending them all then fails no turn', async () => {
+  /** A turn of a new conversation, waiting for the model until `answer` lets it reply `content`. */
+  async function turnAtTheModel(content: string) {
     const { client, agentId } = await app.company();
     const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
     app.model.reply(async () => {
       await answered;
-      return { content: 'Still mine' };
+      return { content };
     });
     const asked = app.model.requests.length;
     const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' });
     await eventually('the turn waiting for the model', () => app.model.requests.length > asked);
+    return { client, conversationId, turn, answer };
+  }
+
+  it('hold none while a turn waits for the model: ending them all then fails no turn', async () => {
+    const { turn, answer } = await turnAtTheModel('Still mine');
     const { rows } = await app.runtime.ctx.db.raw(
       `select count(*) filter (where state <> 'idle') as busy from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
     );
@@ -67,17 +73,7 @@ describe('Conversation lock connections', () => {
   });
 
   it("keep a turn's lock when only the process's listen connection is lost, nobody having taken it", async () => {
-    const { client, agentId } = await app.company();
-    const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    app.model.reply(async () => {
-      await answered;
-      return { content: 'Kept' };
-    });
-    const asked = app.model.requests.length;
-    const turn = client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'One' });
-    await eventually('the turn waiting for the model', () => app.model.requests.length > asked);
+    const { client, conversationId, turn, answer } = await turnAtTheModel('Kept');
     const presence = app.runtime.ctx.notifier.presencePid;
     await app.runtime.ctx.db.raw('select pg_terminate_backend(?)', [presence]);
     await eventually('the listen connection back', () => app.runtime.ctx.notifier.presencePid !== presence);
