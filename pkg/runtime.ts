@@ -5,7 +5,9 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Ctx } from './context.js';
-import { systemClock, type Clock } from './clock.js';
+import type { Knex } from 'knex';
+import type { Clock } from './clock.js';
+import { DatabaseClock } from './db/clock.js';
 import type { Logger } from './log.js';
 import { createDb, shareConnections } from './db/index.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
@@ -30,7 +32,8 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function startRuntime(config: Config, log: Logger, clock: Clock = systemClock): Promise<Runtime> {
+/** `given`: a clock of the caller's (tests move a manual one); else the database's (pkg/db/clock.ts). */
+export async function startRuntime(config: Config, log: Logger, given?: Clock): Promise<Runtime> {
   const closers: (() => Promise<void>)[] = [];
   const describe = { database: 'external Postgres', model: '', limits: 'in-memory' };
 
@@ -46,6 +49,7 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
   const connections = shareConnections(config.SWITCHBOARD_DB_POOL_MAX);
   const db = createDb(databaseUrl, connections.queries, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS);
   closers.unshift(() => db.destroy());
+  const clock = given ?? startDatabaseClock(db, log, closers);
   const notifier = new Notifier(databaseUrl, log);
   await notifier.open();
   closers.unshift(() => notifier.close());
@@ -126,4 +130,11 @@ export async function startRuntime(config: Config, log: Logger, clock: Clock = s
       for (const close of closers) await close().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));
     },
   };
+}
+
+function startDatabaseClock(db: Knex, log: Logger, closers: (() => Promise<void>)[]): Clock {
+  const clock = new DatabaseClock(db, log);
+  clock.start();
+  closers.unshift(async () => clock.stop());
+  return clock;
 }

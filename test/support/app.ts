@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
 import { loadConfig } from '../../pkg/config.js';
 import { createLogger } from '../../pkg/log.js';
-import { systemClock, type Clock } from '../../pkg/clock.js';
+import type { Clock } from '../../pkg/clock.js';
 import { ManualClock } from './clock.js';
 import { startRuntime, type Runtime } from '../../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
@@ -129,7 +129,7 @@ export async function startTestApp(
       done();
     },
   });
-  const clock = opts.manualClock ? new ManualClock(opts.startAt) : systemClock;
+  const clock = opts.manualClock ? new ManualClock(opts.startAt) : undefined;
   const runtime = await startRuntime(config, createLogger('debug', sink), clock);
   const server: Server = createHttpServer(config, createApp(runtime.ctx, { limits: runtime.limits }));
   const stopRelay = serveRelay(server, runtime.ctx);
@@ -141,7 +141,7 @@ export async function startTestApp(
     url,
     runtime,
     model,
-    clock,
+    clock: runtime.ctx.clock,
     logs,
     async company(o = {}) {
       const made = await bootstrapTenant(runtime.ctx, { name: o.name ?? `Company ${++companies}`, credits: o.credits, systemPrompt: o.systemPrompt });

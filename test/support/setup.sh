@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the suite needs on a Debian machine, idempotently: installs the missing Debian packages
-# (prometheus, postgresql, redis-server, chromium), unless DATABASE_URL / REDIS_URL are set starts
+# (prometheus, postgresql, redis-server, chromium, faketime), unless DATABASE_URL / REDIS_URL are set starts
 # a Postgres and a Redis of the suite's own on loopback (reused while up), and unless
 # SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test cluster's kube-apiserver, etcd, kubectl
 # and helm (kube/tools.sh). `setup.sh CMD…` runs CMD with those settings; bare, it prints exports.
@@ -26,6 +26,8 @@ if [ -z "${DATABASE_URL:-}" ] && [ -z "$(pg_bin)" ]; then need postgresql; fi
 if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need redis-server; fi
 # The browser tests' headless Chromium (test/support/browser.ts), driven by playwright-core.
 [ -x "${SWITCHBOARD_CHROMIUM:-/usr/bin/chromium}" ] || need chromium
+# A replica with its wall clock moved (test/controllers/clock-jump.test.ts), through LD_PRELOAD.
+compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || need faketime
 
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing ${packages[*]} (Debian packages; once)"
