@@ -5,7 +5,7 @@ import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
 import { prepared } from '../../db/prepared.js';
 import { sourcesOf, transition, type TriggerEvent, type TriggerStatus } from '../../triggers/state.js';
-import { nextDueTrigger } from './next-due.js';
+import { nextDueTrigger, statusLiterals } from './next-due.js';
 import type { TriggerRow } from './row.js';
 
 /** The state table's events that start a run: a queued job claimed, a waiting job's follow-up due. */
@@ -14,6 +14,9 @@ const CLAIM_EVENTS: readonly TriggerEvent[] = ['claim', 'follow_up_due'];
 export const CLAIMABLE: readonly TriggerStatus[] = CLAIM_EVENTS.flatMap(sourcesOf);
 /** The status a claimed job is in; every claim event leads to it (the state test checks it). */
 export const CLAIMED: TriggerStatus = transition(sourcesOf('claim')[0]!, 'claim')!;
+
+const CLAIMABLE_ROWS = `unnest(array[${statusLiterals(CLAIMABLE)}])`;
+const CLAIMED_LITERAL = statusLiterals([CLAIMED]);
 
 /** The claim event that moved a job out of `was`. */
 const claimEvent = (was: TriggerStatus): TriggerEvent => CLAIM_EVENTS.find((event) => sourcesOf(event).includes(was))!;
@@ -53,7 +56,7 @@ export async function claimDueTriggers(
          select live.tenant_id, served.at as served_at, head.due_at as head_due, room.jobs as room, room.free
          from live
          cross join lateral (
-           select min(h.due_at) as due_at from unnest(:claimable::text[]) s(status)
+           select min(h.due_at) as due_at from ${CLAIMABLE_ROWS} s(status)
            cross join lateral (
              select t.due_at from triggers t
              where t.tenant_id = live.tenant_id and t.status = s.status and t.due_at <= :now
@@ -64,12 +67,12 @@ export async function claimDueTriggers(
          cross join lateral (
            select case when n.max_concurrent_jobs is null then :max::int
              else least(:max::int, n.max_concurrent_jobs - (select count(*)::int from triggers t
-               where t.tenant_id = live.tenant_id and t.status = :claimed and t.due_at is not null)) end as jobs,
+               where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null)) end as jobs,
              -- The places under the cap that no running job holds.
              case when n.max_concurrent_jobs is not null then array(
                select p from generate_series(1, n.max_concurrent_jobs) p
                except select t.tenant_slot from triggers t
-                 where t.tenant_id = live.tenant_id and t.status = :claimed and t.due_at is not null
+                 where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null
                order by 1) end as free
          ) room
          cross join lateral (
@@ -82,11 +85,11 @@ export async function claimDueTriggers(
        ), locked as (
          select t.*, a.served_at, a.head_due, a.room, a.free from accounts a
          cross join lateral (
-           select t.* from unnest(:claimable::text[]) s(status)
+           select t.* from ${CLAIMABLE_ROWS} s(status)
            cross join lateral (
              select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
              where t.tenant_id = a.tenant_id and t.status = s.status and t.due_at <= :now
-               and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :claimed)
+               and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${CLAIMED_LITERAL})
              order by t.due_at
              limit a.room
              for update skip locked
@@ -103,12 +106,12 @@ export async function claimDueTriggers(
          order by c.turn, c.served_at, c.head_due
          limit :max
        )
-       update triggers t set status = :claimed, attempt_count = t.attempt_count + 1,
+       update triggers t set status = ${CLAIMED_LITERAL}, attempt_count = t.attempt_count + 1,
          started_at = coalesce(t.started_at, :now), last_run_at = :now, next_run_at = null,
          lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now, tenant_slot = taken.free[taken.turn]
        from taken where t.id = taken.id
        returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
-      { now, claimable: [...CLAIMABLE], claimed: CLAIMED, max, owner, until, channel: CHANNELS.triggers },
+      { now, max, owner, until, channel: CHANNELS.triggers },
     ),
   )
     .then((result) => result.rows)
