@@ -15,8 +15,15 @@ export const CLAIMABLE: readonly TriggerStatus[] = CLAIM_EVENTS.flatMap(sourcesO
 /** The status a claimed job is in; every claim event leads to it (the state test checks it). */
 export const CLAIMED: TriggerStatus = transition(sourcesOf('claim')[0]!, 'claim')!;
 
+// The claim's plan must not hang on its values, or Postgres plans it anew for each claim (about 1 ms,
+// more than running it): statuses are written into the text, so the one plan can use the partial
+// indexes on status, and the time and the number of jobs are read through subqueries, which no
+// plan looks into, so the plan for the values costs the same as the generic one, which Postgres
+// then keeps from the sixth claim on a connection.
 const CLAIMABLE_ROWS = `unnest(array[${statusLiterals(CLAIMABLE)}])`;
 const CLAIMED_LITERAL = statusLiterals([CLAIMED]);
+const NOW = '(select :now::timestamptz)';
+const MAX = '(select :max::int)';
 
 /** The claim event that moved a job out of `was`. */
 const claimEvent = (was: TriggerStatus): TriggerEvent => CLAIM_EVENTS.find((event) => sourcesOf(event).includes(was))!;
@@ -59,14 +66,14 @@ export async function claimDueTriggers(
            select min(h.due_at) as due_at from ${CLAIMABLE_ROWS} s(status)
            cross join lateral (
              select t.due_at from triggers t
-             where t.tenant_id = live.tenant_id and t.status = s.status and t.due_at <= :now
+             where t.tenant_id = live.tenant_id and t.status = s.status and t.due_at <= ${NOW}
              order by t.due_at limit 1
            ) h
          ) head
          join tenants n on n.id = live.tenant_id
          cross join lateral (
-           select case when n.max_concurrent_jobs is null then :max::int
-             else least(:max::int, n.max_concurrent_jobs - (select count(*)::int from triggers t
+           select case when n.max_concurrent_jobs is null then ${MAX}
+             else least(${MAX}, n.max_concurrent_jobs - (select count(*)::int from triggers t
                where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null)) end as jobs,
              -- The places under the cap that no running job holds.
              case when n.max_concurrent_jobs is not null then array(
@@ -81,14 +88,14 @@ export async function claimDueTriggers(
          ) served
          where head.due_at is not null and room.jobs > 0
          order by served.at, head.due_at
-         limit :max
+         limit ${MAX}
        ), locked as (
          select t.*, a.served_at, a.head_due, a.room, a.free from accounts a
          cross join lateral (
            select t.* from ${CLAIMABLE_ROWS} s(status)
            cross join lateral (
              select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
-             where t.tenant_id = a.tenant_id and t.status = s.status and t.due_at <= :now
+             where t.tenant_id = a.tenant_id and t.status = s.status and t.due_at <= ${NOW}
                and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${CLAIMED_LITERAL})
              order by t.due_at
              limit a.room
@@ -104,7 +111,7 @@ export async function claimDueTriggers(
          ) c
          where c.turn <= c.room
          order by c.turn, c.served_at, c.head_due
-         limit :max
+         limit ${MAX}
        )
        update triggers t set status = ${CLAIMED_LITERAL}, attempt_count = t.attempt_count + 1,
          started_at = coalesce(t.started_at, :now), last_run_at = :now, next_run_at = null,

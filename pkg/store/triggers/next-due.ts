@@ -4,11 +4,7 @@ import { prepared } from '../../db/prepared.js';
 import type { TriggerStatus } from '../../triggers/state.js';
 import type { TriggerRow } from './row.js';
 
-/**
- * Statuses written into a statement's text rather than bound: its generic plan (planned once per
- * connection, where a bound value is unknown) can then use the partial indexes on status, so
- * Postgres settles on it after five executions instead of planning every claim anew.
- */
+/** Statuses written into a statement's text rather than bound, so its generic plan can use the partial indexes on status. */
 export function statusLiterals(statuses: readonly TriggerStatus[]): string {
   if (!statuses.every((status) => /^[a-z_]+$/.test(status))) throw new Error(`not a status: ${statuses.join(', ')}`);
   return statuses.map((status) => `'${status}'`).join(', ');
