@@ -19,8 +19,10 @@ export const CLAIMED: TriggerStatus = transition(sourcesOf('claim')[0]!, 'claim'
 // more than running it): statuses are written into the text, so the one plan can use the partial
 // indexes on status, and the time and the number of jobs are read through subqueries, which no
 // plan looks into, so the plan for the values costs the same as the generic one, which Postgres
-// then keeps from the sixth claim on a connection.
-const CLAIMABLE_ROWS = `unnest(array[${statusLiterals(CLAIMABLE)}])`;
+// then keeps from the sixth claim on a connection. An account's due jobs are compared as a row,
+// (tenant_id, due_at), which only triggers_tenant_claimable can serve: given a plain due_at bound,
+// the planner may walk an index in due order alone through every other account's backlog.
+const CLAIMABLE_LIST = statusLiterals(CLAIMABLE);
 const CLAIMED_LITERAL = statusLiterals([CLAIMED]);
 const NOW = '(select :now::timestamptz)';
 const MAX = '(select :max::int)';
@@ -63,12 +65,9 @@ export async function claimDueTriggers(
          select live.tenant_id, served.at as served_at, head.due_at as head_due, room.jobs as room, room.free
          from live
          cross join lateral (
-           select min(h.due_at) as due_at from ${CLAIMABLE_ROWS} s(status)
-           cross join lateral (
-             select t.due_at from triggers t
-             where t.tenant_id = live.tenant_id and t.status = s.status and t.due_at <= ${NOW}
-             order by t.due_at limit 1
-           ) h
+           select t.due_at from triggers t
+           where t.tenant_id = live.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (live.tenant_id, ${NOW})
+           order by t.due_at limit 1
          ) head
          join tenants n on n.id = live.tenant_id
          cross join lateral (
@@ -86,21 +85,18 @@ export async function claimDueTriggers(
            select coalesce(max(t.last_run_at), '-infinity') as at from triggers t
            where t.tenant_id = live.tenant_id and t.last_run_at is not null
          ) served
-         where head.due_at is not null and room.jobs > 0
+         where room.jobs > 0
          order by served.at, head.due_at
          limit ${MAX}
        ), locked as (
          select t.*, a.served_at, a.head_due, a.room, a.free from accounts a
          cross join lateral (
-           select t.* from ${CLAIMABLE_ROWS} s(status)
-           cross join lateral (
-             select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
-             where t.tenant_id = a.tenant_id and t.status = s.status and t.due_at <= ${NOW}
-               and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${CLAIMED_LITERAL})
-             order by t.due_at
-             limit a.room
-             for update skip locked
-           ) t
+           select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
+           where t.tenant_id = a.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (a.tenant_id, ${NOW})
+             and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${CLAIMED_LITERAL})
+           order by t.due_at
+           limit a.room
+           for update skip locked
          ) t
        ), candidate as (
          select distinct on (conversation_id) * from locked order by conversation_id, due_at
