@@ -21,6 +21,7 @@ import * as m018 from './migrations/018_console_sso.js';
 import * as m019 from './migrations/019_webhook_heads.js';
 import * as m020 from './migrations/020_fair_claim.js';
 import * as m021 from './migrations/021_turn_locks.js';
+import * as m022 from './migrations/022_claim_by_account.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '019_webhook_heads': m019,
   '020_fair_claim': m020,
   '021_turn_locks': m021,
+  '022_claim_by_account': m022,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -8,21 +8,35 @@
 //   to the last completion.
 // Switchboard's jobs do real work (REST create on a new conversation, a model call through the
 // openai client to a stand-in in a thread of its own, messages stored, credits charged), its API
-// and its controllers each in a thread of their own as deployed. Writes test/bench/results/jobs.{json,md}
-// and prints the table.
+// and its controllers each in a thread of their own as deployed. The regression gate: Switchboard
+// at a baseline revision (BENCH_JOBS_BASELINE, main before issue #19's work) measured the same way in
+// the same run, before and after alternating, REPEATS times each. Writes
+// test/bench/results/jobs.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats, type Stats } from './stats.js';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
-import { createScratchDatabase } from '../support/database.js';
+import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
+import { buildBaseline, type Baseline } from './baseline.js';
 import { benchClient } from './http-client.js';
 // Types only: importing a value would run the server thread's script here.
 import type { GraphileRun, GraphileTask, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
 import { startThread } from './threads.js';
 
 const LEVELS = [1, 4, 16];
+// Main before issue #19's work: the regression gate's "before".
+const BASELINE = process.env.BENCH_JOBS_BASELINE ?? '29c84e9';
+// Before and after each measured this many times per level, alternating, so noise on the shared
+// cores falls on both; each figure is the median over the repeats.
+const REPEATS = Number(process.env.BENCH_JOBS_REPEATS ?? 4);
+// The gate: after's jobs/s at least this share of before's.
+const GATE_JOBS_PER_SECOND = 0.9;
+// And after's queued→running median and p99 no more than this many times before's, give or take
+// the 1 ms the times are stamped to.
+const GATE_LATENCY = 1.1;
+const STAMP_MS = 1;
 // Both systems are measured warm, as a server that has been up a while: a burst as large as the
 // measured one first, so V8 has compiled the hot paths (on these two cores its optimizing compiler
 // otherwise takes a large share of the first few hundred jobs) and Postgres has statistics on the tables.
@@ -188,26 +202,33 @@ async function burst(driver: Driver, jobs: number): Promise<Job[]> {
   return inParallel(enqueued.length, SUBMITTERS, (i) => driver.finished(enqueued[i]!));
 }
 
-/** A server thread of jobs-server.ts. */
-const startServer = (options: JobsServerOptions) => startThread<JobsServerReady>(new URL('./jobs-server.js', import.meta.url), options);
+/** What is measured: the systems of jobs-server.ts, and Switchboard at the baseline revision. */
+type Measured = System | 'switchboard-baseline';
 
-async function measure(system: System, concurrency: number, databaseUrl: string, modelUrl: string): Promise<Level> {
+/** Where a system runs: its jobs-server.js (the working tree's or the baseline's) and its database. */
+interface Place {
+  dist: URL;
+  databaseUrl: string;
+}
+
+/** A server thread of a jobs-server.js. */
+const startServer = (dist: URL, options: JobsServerOptions) => startThread<JobsServerReady>(new URL('test/bench/jobs-server.js', dist), options);
+
+async function measure(system: Measured, concurrency: number, { dist, databaseUrl }: Place, modelUrl: string): Promise<Level> {
   const loadAverage1m = loadavg()[0]!;
-  const server =
-    system === 'switchboard'
-      ? await startServer({ role: 'switchboard', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
-      : await startServer({ role: 'graphile-worker', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl: system === 'graphile-worker-work' ? modelUrl : undefined });
+  const isSwitchboard = system === 'switchboard' || system === 'switchboard-baseline';
+  const server = isSwitchboard
+    ? await startServer(dist, { role: 'switchboard', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
+    : await startServer(dist, { role: 'graphile-worker', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl: system === 'graphile-worker-work' ? modelUrl : undefined });
   // Switchboard's controllers run in a thread of their own, apart from its API, as deployed.
-  const controllers =
-    system === 'switchboard'
-      ? await startServer({ role: 'switchboard-controllers', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
-      : null;
+  const controllers = isSwitchboard
+    ? await startServer(dist, { role: 'switchboard-controllers', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
+    : null;
   let driver: Driver | undefined;
   try {
-    driver =
-      system === 'switchboard'
-        ? switchboardDriver(server.ready)
-        : await graphileDriver(server.worker, databaseUrl, system === 'graphile-worker' ? 'noop' : 'work');
+    driver = isSwitchboard
+      ? switchboardDriver(server.ready)
+      : await graphileDriver(server.worker, databaseUrl, system === 'graphile-worker' ? 'noop' : 'work');
     await burst(driver, WARMUP_JOBS);
     const latency = phase(await closedLoop(driver, LATENCY_JOBS, concurrency));
     return { concurrency, loadAverage1m, latency, throughput: throughput(await burst(driver, THROUGHPUT_JOBS)) };
@@ -243,6 +264,47 @@ function targets(switchboard: Level[], graphile: Level[]): Target[] {
   });
 }
 
+/** The median of each figure over a level's repeats (for two, their mean). */
+function median(runs: Level[]): Level {
+  const mid = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const half = sorted.length / 2;
+    return Number.isInteger(half) ? (sorted[half - 1]! + sorted[half]!) / 2 : sorted[Math.floor(half)]!;
+  };
+  const combine = <T>(pick: (l: Level) => T): T => {
+    const first = pick(runs[0]!);
+    if (typeof first === 'number') return mid(runs.map((l) => pick(l) as number)) as T;
+    return Object.fromEntries(Object.keys(first as object).map((k) => [k, combine((l) => (pick(l) as Record<string, unknown>)[k])])) as T;
+  };
+  return combine((l) => l);
+}
+
+interface Gate {
+  concurrency: number;
+  jobsPerSecond: { before: number[]; after: number[]; ratio: number; verdict: 'PASS' | 'FAIL' };
+  queuedToRunningMs: { before: Stats; after: Stats; verdict: 'PASS' | 'FAIL' };
+}
+
+/** After (the working tree) against before (the baseline), each level's medians over the repeats. */
+function gates(before: Level[][], after: Level[][]): Gate[] {
+  return LEVELS.map((concurrency, i) => {
+    const [b, a] = [median(before[i]!), median(after[i]!)];
+    const ratio = Math.round((a.throughput.jobsPerSecond / b.throughput.jobsPerSecond) * 100) / 100;
+    const within = (x: number, y: number) => x <= Math.max(y * GATE_LATENCY, y + STAMP_MS);
+    const [bl, al] = [b.latency.startLatencyMs, a.latency.startLatencyMs];
+    return {
+      concurrency,
+      jobsPerSecond: {
+        before: before[i]!.map((l) => l.throughput.jobsPerSecond),
+        after: after[i]!.map((l) => l.throughput.jobsPerSecond),
+        ratio,
+        verdict: a.throughput.jobsPerSecond >= GATE_JOBS_PER_SECOND * b.throughput.jobsPerSecond ? 'PASS' : 'FAIL',
+      },
+      queuedToRunningMs: { before: bl, after: al, verdict: within(al.median, bl.median) && within(al.p99, bl.p99) ? 'PASS' : 'FAIL' },
+    };
+  });
+}
+
 function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
   const row = (name: string, l: Level) =>
     `| ${name} | ${l.concurrency} | ${l.latency.startLatencyMs.median} | ${l.latency.startLatencyMs.p99} | ${l.latency.ackToStartMs.median} | ${l.latency.ackToStartMs.p99} | **${l.throughput.jobsPerSecond}** | ${l.throughput.startLatencyMs.median} | ${l.throughput.startLatencyMs.p99} | ${l.loadAverage1m.toFixed(1)} |`;
@@ -260,10 +322,29 @@ function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
     (t) =>
       `| ${t.concurrency} | ${t.switchboardP99Ms} ≤ ${t.graphileWorkerP99Ms} | **${t.latency}** | ${t.switchboardJobsPerSecond} ≥ ${t.graphileWorkerJobsPerSecond} / 2 | **${t.throughput}** |`,
   );
+  const list = (xs: number[]) => xs.join(', ');
+  const gateRows = r.gates.map(
+    (g) =>
+      `| ${g.concurrency} | ${list(g.jobsPerSecond.before)} | ${list(g.jobsPerSecond.after)} | ${g.jobsPerSecond.ratio.toFixed(2)} | **${g.jobsPerSecond.verdict}** | ${g.queuedToRunningMs.before.median} / ${g.queuedToRunningMs.before.p99} | ${g.queuedToRunningMs.after.median} / ${g.queuedToRunningMs.after.p99} | **${g.queuedToRunningMs.verdict}** |`,
+  );
   return `# Jobs benchmark: Switchboard beside graphile-worker
 
-${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database} (both systems, one database)
+${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database} (every system, a database each)
 · load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after · graphile-worker ${r.graphileWorkerVersion}
+
+## Regression gate (issue #19): the working tree against ${r.baseline.revision} (${r.baseline.commit.slice(0, 12)})
+
+Switchboard at the baseline revision (main before issue #19's work), checked out and built beside the working tree and run
+the same way in the same run, each on a database of its own; before and after alternate, ${REPEATS} times each per level.
+Jobs/s: the throughput phase of each repeat (below); the verdict compares their medians, after ≥ ${GATE_JOBS_PER_SECOND} × before.
+Queued→running: the latency phase's median / p99 in ms (medians over the repeats), after ≤ ${GATE_LATENCY} × before or
+before + ${STAMP_MS} ms (times are stamped to the ms). Load average when each level started: ${r.gates.map((g, i) => `${g.concurrency}: ${r.switchboard[i]!.loadAverage1m.toFixed(1)}`).join(', ')}.
+
+| Concurrency | Jobs/s before | Jobs/s after | After ÷ before | Gate | Queued→running before | After | Gate |
+|---|---|---|---|---|---|---|---|
+${gateRows.join('\n')}
+
+## Beside graphile-worker (Switchboard: the working tree, medians over its repeats)
 
 Switchboard jobs do real work: created over REST on a new conversation, one model call through the openai client (the
 stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing
@@ -300,36 +381,61 @@ ${work.join('\n')}
 async function benchmark() {
   // Other work on the machine shows in every number; the load average says how much there was.
   const loadBefore = loadavg()[0]!;
+  const baseline: Baseline = buildBaseline(BASELINE);
+  const current = new URL('../../', import.meta.url);
+  // The baseline's schema is its own: a database migrated by its own code.
+  const { createScratchDatabase: createBaselineDatabase } = (await import(new URL('test/support/database.js', baseline.dist).href)) as {
+    createScratchDatabase: () => Promise<ScratchDatabase>;
+  };
   const database = await createScratchDatabase();
+  const baselineDatabase = await createBaselineDatabase();
+  const places: Record<Measured, Place> = {
+    switchboard: { dist: current, databaseUrl: database.url },
+    'switchboard-baseline': { dist: baseline.dist, databaseUrl: baselineDatabase.url },
+    'graphile-worker': { dist: current, databaseUrl: database.url },
+    'graphile-worker-work': { dist: current, databaseUrl: database.url },
+  };
   // The no-op reply: a job that gets it succeeds after one model call.
   const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {});
   try {
-    const levels: Record<System, Level[]> = { switchboard: [], 'graphile-worker': [], 'graphile-worker-work': [] };
-    const systems = Object.keys(levels) as System[];
+    const runs: Record<Measured, Level[][]> = { switchboard: [], 'switchboard-baseline': [], 'graphile-worker': [], 'graphile-worker-work': [] };
     for (const [i, concurrency] of LEVELS.entries()) {
-      // Rotating which system goes first keeps none from always meeting a warmer machine.
-      const order = [...systems.slice(i % systems.length), ...systems.slice(0, i % systems.length)];
+      // Before and after alternate, the first of each pair swapping, so neither always meets a
+      // warmer machine; graphile-worker's two between them.
+      const pairs = Array.from({ length: REPEATS }, (_, r): Measured[] =>
+        (r + i) % 2 ? ['switchboard', 'switchboard-baseline'] : ['switchboard-baseline', 'switchboard'],
+      );
+      const half = Math.ceil(REPEATS / 2);
+      const order: Measured[] = [...pairs.slice(0, half).flat(), 'graphile-worker', 'graphile-worker-work', ...pairs.slice(half).flat()];
+      for (const system of Object.keys(runs) as Measured[]) runs[system].push([]);
       for (const system of order) {
-        const level = await measure(system, concurrency, database.url, model.ready.url);
-        levels[system].push(level);
+        const level = await measure(system, concurrency, places[system], model.ready.url);
+        runs[system][i]!.push(level);
         process.stderr.write(`${system} at concurrency ${concurrency}: ${JSON.stringify(level)}\n`);
       }
     }
     const { version } = (await import('graphile-worker/package.json', { with: { type: 'json' } })).default as { version: string };
+    const [switchboard, graphileWorker, graphileWorkerWork] = (['switchboard', 'graphile-worker', 'graphile-worker-work'] as const).map((system) =>
+      runs[system].map(median),
+    );
     return {
       date: new Date().toISOString(),
       machine: machineInfo(loadBefore),
       database: database.server,
       graphileWorkerVersion: version,
-      jobs: { warmup: WARMUP_JOBS, latency: LATENCY_JOBS, throughput: THROUGHPUT_JOBS, submitters: SUBMITTERS },
-      switchboard: levels.switchboard,
-      graphileWorker: levels['graphile-worker'],
-      graphileWorkerWork: levels['graphile-worker-work'],
-      targets: targets(levels.switchboard, levels['graphile-worker']),
+      jobs: { warmup: WARMUP_JOBS, latency: LATENCY_JOBS, throughput: THROUGHPUT_JOBS, submitters: SUBMITTERS, repeats: REPEATS },
+      baseline: { revision: BASELINE, commit: baseline.commit },
+      gates: gates(runs['switchboard-baseline'], runs.switchboard),
+      switchboard: switchboard!,
+      graphileWorker: graphileWorker!,
+      graphileWorkerWork: graphileWorkerWork!,
+      targets: targets(switchboard!, graphileWorker!),
+      runs,
     };
   } finally {
     await model.close();
     await database.drop();
+    await baselineDatabase.drop();
   }
 }
 

@@ -5,7 +5,7 @@ import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
 import { prepared } from '../../db/prepared.js';
 import { sourcesOf, transition, type TriggerEvent, type TriggerStatus } from '../../triggers/state.js';
-import { nextDueTrigger } from './next-due.js';
+import { nextDueTrigger, statusLiterals } from './next-due.js';
 import type { TriggerRow } from './row.js';
 
 /** The state table's events that start a run: a queued job claimed, a waiting job's follow-up due. */
@@ -14,6 +14,18 @@ const CLAIM_EVENTS: readonly TriggerEvent[] = ['claim', 'follow_up_due'];
 export const CLAIMABLE: readonly TriggerStatus[] = CLAIM_EVENTS.flatMap(sourcesOf);
 /** The status a claimed job is in; every claim event leads to it (the state test checks it). */
 export const CLAIMED: TriggerStatus = transition(sourcesOf('claim')[0]!, 'claim')!;
+
+// The claim's plan must not hang on its values, or Postgres plans it anew for each claim (about 1 ms,
+// more than running it): statuses are written into the text, so the one plan can use the partial
+// indexes on status, and the time and the number of jobs are read through subqueries, which no
+// plan looks into, so the plan for the values costs the same as the generic one, which Postgres
+// then keeps from the sixth claim on a connection. An account's due jobs are compared as a row,
+// (tenant_id, due_at), which only triggers_tenant_claimable can serve: given a plain due_at bound,
+// the planner may walk an index in due order alone through every other account's backlog.
+const CLAIMABLE_LIST = statusLiterals(CLAIMABLE);
+const CLAIMED_LITERAL = statusLiterals([CLAIMED]);
+const NOW = '(select :now::timestamptz)';
+const MAX = '(select :max::int)';
 
 /** The claim event that moved a job out of `was`. */
 const claimEvent = (was: TriggerStatus): TriggerEvent => CLAIM_EVENTS.find((event) => sourcesOf(event).includes(was))!;
@@ -53,44 +65,38 @@ export async function claimDueTriggers(
          select live.tenant_id, served.at as served_at, head.due_at as head_due, room.jobs as room, room.free
          from live
          cross join lateral (
-           select min(h.due_at) as due_at from unnest(:claimable::text[]) s(status)
-           cross join lateral (
-             select t.due_at from triggers t
-             where t.tenant_id = live.tenant_id and t.status = s.status and t.due_at <= :now
-             order by t.due_at limit 1
-           ) h
+           select t.due_at from triggers t
+           where t.tenant_id = live.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (live.tenant_id, ${NOW})
+           order by t.due_at limit 1
          ) head
          join tenants n on n.id = live.tenant_id
          cross join lateral (
-           select case when n.max_concurrent_jobs is null then :max::int
-             else least(:max::int, n.max_concurrent_jobs - (select count(*)::int from triggers t
-               where t.tenant_id = live.tenant_id and t.status = :claimed and t.due_at is not null)) end as jobs,
+           select case when n.max_concurrent_jobs is null then ${MAX}
+             else least(${MAX}, n.max_concurrent_jobs - (select count(*)::int from triggers t
+               where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null)) end as jobs,
              -- The places under the cap that no running job holds.
              case when n.max_concurrent_jobs is not null then array(
                select p from generate_series(1, n.max_concurrent_jobs) p
                except select t.tenant_slot from triggers t
-                 where t.tenant_id = live.tenant_id and t.status = :claimed and t.due_at is not null
+                 where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null
                order by 1) end as free
          ) room
          cross join lateral (
            select coalesce(max(t.last_run_at), '-infinity') as at from triggers t
            where t.tenant_id = live.tenant_id and t.last_run_at is not null
          ) served
-         where head.due_at is not null and room.jobs > 0
+         where room.jobs > 0
          order by served.at, head.due_at
-         limit :max
+         limit ${MAX}
        ), locked as (
          select t.*, a.served_at, a.head_due, a.room, a.free from accounts a
          cross join lateral (
-           select t.* from unnest(:claimable::text[]) s(status)
-           cross join lateral (
-             select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
-             where t.tenant_id = a.tenant_id and t.status = s.status and t.due_at <= :now
-               and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :claimed)
-             order by t.due_at
-             limit a.room
-             for update skip locked
-           ) t
+           select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
+           where t.tenant_id = a.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (a.tenant_id, ${NOW})
+             and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${CLAIMED_LITERAL})
+           order by t.due_at
+           limit a.room
+           for update skip locked
          ) t
        ), candidate as (
          select distinct on (conversation_id) * from locked order by conversation_id, due_at
@@ -101,14 +107,14 @@ export async function claimDueTriggers(
          ) c
          where c.turn <= c.room
          order by c.turn, c.served_at, c.head_due
-         limit :max
+         limit ${MAX}
        )
-       update triggers t set status = :claimed, attempt_count = t.attempt_count + 1,
+       update triggers t set status = ${CLAIMED_LITERAL}, attempt_count = t.attempt_count + 1,
          started_at = coalesce(t.started_at, :now), last_run_at = :now, next_run_at = null,
          lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now, tenant_slot = taken.free[taken.turn]
        from taken where t.id = taken.id
        returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
-      { now, claimable: [...CLAIMABLE], claimed: CLAIMED, max, owner, until, channel: CHANNELS.triggers },
+      { now, max, owner, until, channel: CHANNELS.triggers },
     ),
   )
     .then((result) => result.rows)

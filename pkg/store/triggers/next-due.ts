@@ -4,6 +4,12 @@ import { prepared } from '../../db/prepared.js';
 import type { TriggerStatus } from '../../triggers/state.js';
 import type { TriggerRow } from './row.js';
 
+/** Statuses written into a statement's text rather than bound, so its generic plan can use the partial indexes on status. */
+export function statusLiterals(statuses: readonly TriggerStatus[]): string {
+  if (!statuses.every((status) => /^[a-z_]+$/.test(status))) throw new Error(`not a status: ${statuses.join(', ')}`);
+  return statuses.map((status) => `'${status}'`).join(', ');
+}
+
 /**
  * When anything but the jobs just claimed is next due, for the controller's sleep. Jobs in a
  * `claimable` status behind a `claimed` (running) job on their conversation, or of an account with
@@ -20,14 +26,14 @@ export async function nextDueTrigger(
     `with full_accounts as (
        select n.id from tenants n
        where n.max_concurrent_jobs is not null and n.max_concurrent_jobs <= (select count(*) from triggers r
-         where r.tenant_id = n.id and r.status = :running and r.due_at is not null)
+         where r.tenant_id = n.id and r.status = ${statusLiterals([running])} and r.due_at is not null)
      )
      select min(t.due_at) as next_due from triggers t
      where t.due_at is not null and t.id <> all(:claimed::uuid[])
-       and not (t.status = any(:claimable)
+       and not (t.status in (${statusLiterals(claimable)})
          and (t.tenant_id in (select id from full_accounts)
-           or exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = :running)))`,
-    { claimed: claimed.map((row) => row.id), claimable: [...claimable], running },
+           or exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${statusLiterals([running])})))`,
+    { claimed: claimed.map((row) => row.id) },
   ));
   return rows[0].next_due;
 }
