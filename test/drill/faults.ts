@@ -1,0 +1,256 @@
+// `make drill`'s fault drills: each scenario on its own database of a Postgres of the drill's own,
+// two API and two controller replicas as processes of the built app, under steady load, faults
+// injected, and what was lost, run twice or stuck counted in Postgres; one section each in
+// test/drill/results.md. Fails when a count that must be 0 is not.
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { writeSection } from './results.js';
+import { jobIn } from '../support/model.js';
+import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
+import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
+
+const RESULTS = fileURLToPath(new URL('../../../test/drill/results.md', import.meta.url));
+// Every job must be final this long after the load stopped (leases are 2 s).
+const SETTLE_MS = 60_000;
+
+const failures: string[] = [];
+const must = (what: string, n: number) => {
+  if (n !== 0) failures.push(`${what}: ${n}`);
+  return n;
+};
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const range = (ms: number[]) => (ms.length ? `${seconds(Math.min(...ms))} – ${seconds(Math.max(...ms))}` : 'n/a');
+
+/** Counts model requests per job: a job's first run and any run after it. */
+function countRuns(world: World, replyMs: number): Map<string, number> {
+  const runs = new Map<string, number>();
+  world.model.setDefault((request) => {
+    const job = jobIn(request);
+    if (job) runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+    return { content: 'Done.', delayMs: replyMs };
+  });
+  return runs;
+}
+
+/** Creates a job through one of the API replicas (round robin), retrying the same idempotency key until it is acknowledged. */
+function jobMaker(world: World, answers: Answer[], acknowledged: string[]) {
+  let next = 0;
+  return async (i: number) => {
+    const key = `drill-${i}`;
+    const until = Date.now() + 45_000;
+    while (Date.now() < until) {
+      const api = world.deployment.api[next++ % world.deployment.api.length]!;
+      const a = await ask(api.url!, world.company.apiKey, 'POST', '/api/v1/triggers', { agentId: world.company.agentId, task: `Job ${i}`, idempotencyKey: key });
+      answers.push(a);
+      if (a.status === 202 || a.status === 200) return void acknowledged.push(a.body.triggerId);
+      await sleep(a.status === 503 ? Number(a.retryAfter ?? 1) * 500 : 500);
+    }
+  };
+}
+
+function jobRows(c: JobCount, label: string): string[] {
+  return [
+    `| ${label}: jobs acknowledged | ${c.acknowledged} |`,
+    `| Jobs lost (acknowledged, no row) | ${must('jobs lost', c.lost)} |`,
+    `| Jobs stuck (not final ${SETTLE_MS / 1000} s after the load) | ${must('jobs stuck', c.stuck)} |`,
+    `| Jobs run twice (attempts > 1 or the model asked twice) | ${must('jobs run twice', c.runTwice)} |`,
+    `| Duplicate jobs from retried writes (rows of one idempotency key beyond the first) | ${must('duplicate idempotency keys', c.duplicateKeys)} |`,
+    `| Jobs succeeded | ${c.succeeded} |`,
+    `| Jobs failed as interrupted (their replica died mid-run: failed once, never run again, per the state table) | ${c.interrupted} |`,
+    `| Jobs failed otherwise | ${must('jobs failed otherwise', c.failedOther)} |`,
+  ];
+}
+
+async function dbQuery<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The controller replica holding a running job's lease, and the jobs it holds. */
+async function busyController(world: World): Promise<{ replica: Replica; jobs: string[] } | null> {
+  const rows = await dbQuery<{ id: string; lease_owner: string }>(world.databaseUrl, `select id, lease_owner from triggers where status = 'running' and lease_owner is not null`);
+  for (const replica of world.deployment.controllers) {
+    const jobs = rows.filter((r) => Number(r.lease_owner.split(':').at(-2)) === replica.process.pid).map((r) => r.id);
+    if (jobs.length) return { replica, jobs };
+  }
+  return null;
+}
+
+async function allFinal(databaseUrl: string, ids: string[]): Promise<boolean> {
+  const rows = await dbQuery<{ n: string }>(databaseUrl, `select count(*) as n from triggers where id = any($1) and status in ('succeeded', 'failed', 'expired', 'cancelled')`, [ids]);
+  return Number(rows[0]!.n) === ids.length;
+}
+
+async function controllerKills(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_controllers', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 30_000;
+  const RATE = 5;
+  try {
+    const runs = countRuns(world, 500);
+    const answers: Answer[] = [];
+    const acknowledged: string[] = [];
+    const kills: { at: number; jobs: string[]; recoveredMs?: number }[] = [];
+    const recoveries: Promise<void>[] = [];
+    const started = Date.now();
+    const load = steady(RATE, LOAD_MS, 40, jobMaker(world, answers, acknowledged));
+    // kill -9 every 4 s of a replica holding a running job's lease; a new one is started in its place.
+    while (Date.now() - started < LOAD_MS - 4_000) {
+      await sleep(4_000);
+      const busy = await busyController(world);
+      if (!busy) continue;
+      const kill = { at: Date.now(), jobs: busy.jobs } as (typeof kills)[number];
+      kills.push(kill);
+      await world.deployment.replace(busy.replica);
+      recoveries.push(
+        until(() => allFinal(world.databaseUrl, kill.jobs), SETTLE_MS, 100).then((ok) => {
+          if (ok) kill.recoveredMs = Date.now() - kill.at;
+        }),
+      );
+    }
+    const fired = await load;
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    await Promise.all(recoveries);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const recovered = kills.filter((k) => k.recoveredMs !== undefined).map((k) => k.recoveredMs!);
+    const bad = answers.filter((a) => a.status !== 202 && a.status !== 200).length;
+    writeSection(RESULTS, 'faults-controllers', [
+      '## `kill -9` of a controller replica, repeatedly, mid-job',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases 2 s, 4 jobs a replica at once), a model answering each job in 0.5 s; ` +
+        `jobs created at ${RATE}/s for ${seconds(loadMs)} (${fired.fired} submitters, ${fired.skipped} ticks skipped at the in-flight bound), ` +
+        `${(answers.length / (loadMs / 1000)).toFixed(1)} requests/s. Every 4 s the replica holding a running job's lease was killed with SIGKILL and a new one started.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected: \`kill -9\` of a controller replica mid-job | ${kills.length} (${kills.reduce((n, k) => n + k.jobs.length, 0)} jobs running on them) |`,
+      ...jobRows(count, 'Load'),
+      `| Job creations not acknowledged (API answers other than 202) | ${must('job creations refused', bad)} |`,
+      `| Kills whose jobs were not final within ${SETTLE_MS / 1000} s | ${must('kills not recovered', kills.length - recovered.length)} |`,
+      `| Recovery (kill → every job the killed replica held final) | ${range(recovered)} |`,
+      '',
+    ].join('\n'));
+    console.log(`faults: controllers: ${kills.length} kills, ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+  }
+}
+
+/** Kinds of answers while Postgres is faulted: what must never be seen is a 5xx other than 503 with Retry-After, or no answer. */
+function badAnswers(answers: Answer[]): Answer[] {
+  return answers.filter((a) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter)));
+}
+
+async function postgresFaults(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_postgres', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 50_000;
+  try {
+    const runs = countRuns(world, 200);
+    const writes: Answer[] = [];
+    const reads: Answer[] = [];
+    const acknowledged: string[] = [];
+    const pids = [...world.deployment.api, ...world.deployment.controllers].map((r) => r.process.pid);
+    const started = Date.now();
+    const makeJob = jobMaker(world, writes, acknowledged);
+    const writeLoad = steady(3, LOAD_MS, 60, makeJob);
+    // Reads of a job created before the faults, on both replicas.
+    const first = await ask(world.deployment.api[0]!.url!, world.company.apiKey, 'POST', '/api/v1/triggers', { agentId: world.company.agentId, task: 'Read me' });
+    acknowledged.push(first.body.triggerId);
+    const readLoad = steady(4, LOAD_MS, 60, async (i) => {
+      const api = world.deployment.api[i % 2]!;
+      reads.push(await ask(api.url!, world.company.apiKey, 'GET', `/api/v1/triggers/${first.body.triggerId}`));
+    });
+    const faults: { name: string; at: number; over: number; recoveredMs?: number }[] = [];
+    const fault = async (name: string, inject: () => Promise<void>) => {
+      const f: (typeof faults)[number] = { name, at: Date.now(), over: 0 };
+      await inject();
+      f.over = Date.now();
+      faults.push(f);
+      const ok = (a: Answer) => a.at >= f.over && (a.status === 200 || a.status === 202);
+      if (await until(() => writes.some(ok) && reads.some(ok), 30_000, 50)) {
+        f.recoveredMs = Math.min(...[...writes, ...reads].filter(ok).map((a) => a.at + a.ms)) - f.over;
+      }
+    };
+    await sleep(5_000);
+    await fault('connections cut (`pg_terminate_backend` of every connection of the database)', async () => {
+      const rows = await dbQuery<{ n: string }>(server.url, `select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = 'drill_postgres' and pid <> pg_backend_pid()`);
+      console.log(`faults: postgres: cut ${rows[0]!.n} connections`);
+    });
+    await sleep(5_000);
+    await fault('Postgres restarted fast (`pg_ctl stop -m fast` and start at once)', async () => {
+      server.stop('fast');
+      server.start();
+    });
+    await sleep(5_000);
+    await fault('Postgres restarted slow (stopped 10 s, then started)', async () => {
+      server.stop('fast');
+      await sleep(10_000);
+      server.start();
+    });
+    const [w, r] = await Promise.all([writeLoad, readLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const all = [...writes, ...reads];
+    const refused = all.filter((a) => a.status === 503 && a.retryAfter);
+    const bad = badAnswers(all);
+    const otherStatuses = all.filter((a) => a.status >= 200 && a.status < 500 && ![200, 202].includes(a.status));
+    const restarted = [...world.deployment.api, ...world.deployment.controllers].filter((r) => !r.process.running || !pids.includes(r.process.pid)).length;
+    const ready = await Promise.all(world.deployment.api.map(async (api) => (await fetch(`${api.url}/readyz`)).status));
+    writeSection(RESULTS, 'faults-postgres', [
+      '## Postgres restarted (fast and slow), and its connections cut',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas on a Postgres of the drill's own; for ${seconds(loadMs)} ` +
+        `jobs created at 3/s (${w.fired}, each retried with its idempotency key until acknowledged) and a job read at 4/s (${r.fired}) on both API replicas, ` +
+        `${(all.length / (loadMs / 1000)).toFixed(1)} requests/s; an answer not in ${HANG_MS / 1000} s counts as a hang.`,
+      '',
+      '| Fault | Injected for | Recovery (fault over → first 2xx) |',
+      '|---|---|---|',
+      ...faults.map((f) => `| ${f.name} | ${seconds(f.over - f.at)} | ${f.recoveredMs === undefined ? 'not recovered' : seconds(f.recoveredMs)} |`),
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Answers | ${tally(all)} |`,
+      `| Answered 503 with Retry-After while Postgres was away | ${refused.length} |`,
+      `| 500s, 503s without Retry-After, hangs, or no answer | ${must('bad answers while Postgres faulted', bad.length)}${bad.length ? ` (${tally(bad)})` : ''} |`,
+      `| Other answers (neither 2xx nor 503) | ${must('other answers', otherStatuses.length)}${otherStatuses.length ? ` (${tally(otherStatuses)})` : ''} |`,
+      `| Faults not recovered from within 30 s | ${must('faults not recovered', faults.filter((f) => f.recoveredMs === undefined).length)} |`,
+      `| Replicas restarted or exited (recovery must need none) | ${must('replicas restarted', restarted)} |`,
+      `| API replicas not ready at the end (/readyz) | ${must('replicas not ready', ready.filter((s) => s !== 200).length)} |`,
+      ...jobRows(count, 'Load'),
+      '',
+    ].join('\n'));
+    console.log(`faults: postgres: ${tally(all)}; bad ${bad.length}; ${JSON.stringify(count)}`);
+  } finally {
+    if (!world.deployment.api.length) server.start();
+    await world.close();
+  }
+}
+
+const only = process.env.DRILL_ONLY?.split(',');
+const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
+  ['controllers', controllerKills],
+  ['postgres', postgresFaults],
+];
+const server = await startPrivatePostgres();
+const began = Date.now();
+try {
+  for (const [name, drill] of drills) {
+    if (only && !only.includes(name)) continue;
+    const t = Date.now();
+    console.log(`faults: ${name}…`);
+    await drill(server);
+    console.log(`faults: ${name} took ${seconds(Date.now() - t)}`);
+  }
+} finally {
+  server.close();
+}
+console.log(`faults: ${seconds(Date.now() - began)}; ${failures.length ? `FAILED: ${failures.join('; ')}` : 'every count that must be 0 is 0'}`);
+if (failures.length) process.exitCode = 1;
+void startPrivateRedis;
