@@ -49,7 +49,8 @@ function jobMaker(world: World, answers: Answer[], acknowledged: string[]) {
   };
 }
 
-function jobRows(c: JobCount, label: string): string[] {
+/** `failedWhy`: why a failed run is allowed in this drill (else every failure but an interruption counts against it). */
+function jobRows(c: JobCount, label: string, failedWhy?: string): string[] {
   return [
     `| ${label}: jobs acknowledged | ${c.acknowledged} |`,
     `| Jobs lost (acknowledged, no row) | ${must('jobs lost', c.lost)} |`,
@@ -58,7 +59,7 @@ function jobRows(c: JobCount, label: string): string[] {
     `| Duplicate jobs from retried writes (rows of one idempotency key beyond the first) | ${must('duplicate idempotency keys', c.duplicateKeys)} |`,
     `| Jobs succeeded | ${c.succeeded} |`,
     `| Jobs failed as interrupted (their replica died mid-run: failed once, never run again, per the state table) | ${c.interrupted} |`,
-    `| Jobs failed otherwise | ${must('jobs failed otherwise', c.failedOther)} |`,
+    `| Jobs failed otherwise${failedWhy ? ` (${failedWhy})` : ''} | ${failedWhy ? c.failedOther : must('jobs failed otherwise', c.failedOther)}${c.otherErrors.length ? ` (${c.otherErrors.map((e) => `"${e}"`).join(', ')})` : ''} |`,
   ];
 }
 
@@ -223,7 +224,7 @@ async function postgresFaults(server: PrivatePostgres): Promise<void> {
       `| Faults not recovered from within 30 s | ${must('faults not recovered', faults.filter((f) => f.recoveredMs === undefined).length)} |`,
       `| Replicas restarted or exited (recovery must need none) | ${must('replicas restarted', restarted)} |`,
       `| API replicas not ready at the end (/readyz) | ${must('replicas not ready', ready.filter((s) => s !== 200).length)} |`,
-      ...jobRows(count, 'Load'),
+      ...jobRows(count, 'Load', 'their run lost Postgres mid-run and could not store its result: failed once, never run again'),
       '',
     ].join('\n'));
     console.log(`faults: postgres: ${tally(all)}; bad ${bad.length}; ${JSON.stringify(count)}`);
@@ -233,9 +234,128 @@ async function postgresFaults(server: PrivatePostgres): Promise<void> {
   }
 }
 
+/** A streamed turn read to its end: whether it was acknowledged (a `done` event), ended by an `error` event, or cut. */
+interface Turn {
+  conversationId: string;
+  /** `done`, `error` (an error event), `cut` (the stream ended or broke without either), `hang`, or `refused: <status>`. */
+  outcome: string;
+  ms: number;
+}
+
+async function streamTurn(url: string, apiKey: string, conversationId: string, message: string): Promise<Turn> {
+  const at = Date.now();
+  const outcome = async (): Promise<string> => {
+    try {
+      const res = await fetch(`${url}/api/v1/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message, stream: true }),
+        signal: AbortSignal.timeout(HANG_MS),
+      });
+      if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return `refused: ${res.status}`;
+      const text = await res.text();
+      if (/"type":"done"/.test(text)) return 'done';
+      return /"type":"error"/.test(text) ? 'error' : 'cut';
+    } catch (err) {
+      return (err as Error).name === 'TimeoutError' ? 'hang' : 'cut';
+    }
+  };
+  return { conversationId, outcome: await outcome(), ms: Date.now() - at };
+}
+
+const REPLY = 'The first part of the answer, then after a pause the rest of it, complete.';
+
+async function apiKills(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_api', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 30_000;
+  try {
+    const runs = countRuns(world, 200);
+    // Chat turns: the first words at once, the rest 1.5 s later, so a kill lands mid-stream.
+    world.model.setDefault((request) => {
+      const job = jobIn(request);
+      if (job) {
+        runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+        return { content: 'Done.', delayMs: 200 };
+      }
+      return { content: REPLY, holdAfterFirst: sleep(1_500) };
+    });
+    const writes: Answer[] = [];
+    const acknowledged: string[] = [];
+    const creates: Answer[] = [];
+    const turns: Turn[] = [];
+    const pick = (i: number) => world.deployment.api[i % world.deployment.api.length]!;
+    const started = Date.now();
+    const jobLoad = steady(2, LOAD_MS, 40, jobMaker(world, writes, acknowledged));
+    const turnLoad = steady(4, LOAD_MS, 40, async (i) => {
+      const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+      creates.push(created);
+      if (created.status !== 201) return;
+      turns.push(await streamTurn(pick(i + 1).url!, world.company.apiKey, created.body.conversationId, `Turn ${i}`));
+    });
+    let kills = 0;
+    while (Date.now() - started < LOAD_MS - 5_000) {
+      await sleep(5_000);
+      await world.deployment.replace(world.deployment.api[kills % world.deployment.api.length]!);
+      kills++;
+    }
+    const [j, t] = await Promise.all([jobLoad, turnLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const createdIds = creates.filter((a) => a.status === 201).map((a) => a.body.conversationId as string);
+    const conversations = await dbQuery<{ id: string }>(world.databaseUrl, 'select id from conversations where id = any($1)', [createdIds]);
+    const messages = await dbQuery<{ id: string; conversation_id: string; role: string; content: string }>(
+      world.databaseUrl,
+      `select id, conversation_id, role, content from messages where conversation_id = any($1) and role in ('user', 'assistant') order by seq`,
+      [createdIds],
+    );
+    const charges = await dbQuery<{ reference_id: string }>(world.databaseUrl, `select reference_id from credit_ledger where reference_type = 'api'`);
+    const charged = new Set(charges.map((c) => c.reference_id));
+    let lostTurns = 0;
+    let halfWritten = 0;
+    for (const turn of turns) {
+      const own = messages.filter((m) => m.conversation_id === turn.conversationId);
+      const user = own.filter((m) => m.role === 'user');
+      const assistant = own.filter((m) => m.role === 'assistant');
+      // A turn is whole with its reply complete and charged once, or has no reply and no charge.
+      const whole = user.length === 1 && ((assistant.length === 1 && assistant[0]!.content === REPLY && charged.has(user[0]!.id)) || (assistant.length === 0 && !charged.has(user[0]!.id)));
+      if (turn.outcome === 'done' && !(whole && assistant.length === 1)) lostTurns++;
+      else if (!whole && own.length > 0) halfWritten++;
+    }
+    const byOutcome = new Map<string, number>();
+    for (const turn of turns) byOutcome.set(turn.outcome, (byOutcome.get(turn.outcome) ?? 0) + 1);
+    const unclean = turns.filter((x) => x.outcome === 'hang' || x.outcome.startsWith('refused: 5')).length;
+    const badWrites = [...writes, ...creates].filter((a) => a.error === 'hang' || (a.status >= 500 && a.status !== 503)).length;
+    const cutMs = turns.filter((x) => x.outcome === 'cut').map((x) => x.ms);
+    writeSection(RESULTS, 'faults-api', [
+      '## `kill -9` of an API replica mid-request and mid-SSE stream',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas; for ${seconds(loadMs)} conversations created and a streamed turn sent on each at 4/s (${t.fired}), ` +
+        `each reply streamed over 1.5 s, and jobs created at 2/s (${j.fired}, each retried with its idempotency key on the other replica until acknowledged), ` +
+        `${((writes.length + creates.length + turns.length) / (loadMs / 1000)).toFixed(1)} requests/s. Every 5 s an API replica was killed with SIGKILL and a new one started.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected: \`kill -9\` of an API replica | ${kills} |`,
+      `| Streamed turns by outcome | ${[...byOutcome.entries()].map(([k, n]) => `${k}×${n}`).join(' ')} |`,
+      `| Conversations acknowledged (201) and not in Postgres | ${must('conversations lost', createdIds.length - conversations.length)} of ${createdIds.length} |`,
+      `| Turns acknowledged (\`done\`) whose user message, whole reply or one charge is missing | ${must('acknowledged turns lost', lostTurns)} |`,
+      `| Half-written turns (a reply cut short, a reply without its charge or a charge without its reply) | ${must('half-written turns', halfWritten)} |`,
+      `| Clients left hanging or answered 5xx by a live replica | ${must('unclean client errors', unclean + badWrites)} |`,
+      `| Streams cut by a kill: request to the client's error | ${range(cutMs)} |`,
+      ...jobRows(count, 'Jobs'),
+      '',
+    ].join('\n'));
+    console.log(`faults: api: ${kills} kills, turns ${JSON.stringify([...byOutcome])}, lost ${lostTurns}, half ${halfWritten}; ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+  }
+}
+
 const only = process.env.DRILL_ONLY?.split(',');
 const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['controllers', controllerKills],
+  ['api', apiKills],
   ['postgres', postgresFaults],
 ];
 const server = await startPrivatePostgres();

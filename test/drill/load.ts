@@ -83,6 +83,8 @@ export interface JobCount {
   interrupted: number;
   /** Failed for another reason. */
   failedOther: number;
+  /** Their error messages, each once. */
+  otherErrors: string[];
   /** Run more than once: attempts > 1 or the model asked more than once for the job. */
   runTwice: number;
   /** Rows of one idempotency key beyond the first. */
@@ -102,12 +104,15 @@ export async function countJobs(databaseUrl: string, acknowledged: Iterable<stri
       [ids],
     );
     const keys = await client.query<{ n: string }>('select count(*) - count(distinct (tenant_id, idempotency_key)) as n from triggers where idempotency_key is not null');
-    const count: JobCount = { acknowledged: ids.length, lost: ids.length - rows.length, stuck: 0, succeeded: 0, interrupted: 0, failedOther: 0, runTwice: 0, duplicateKeys: Number(keys.rows[0]!.n) };
+    const count: JobCount = { acknowledged: ids.length, lost: ids.length - rows.length, stuck: 0, succeeded: 0, interrupted: 0, failedOther: 0, otherErrors: [], runTwice: 0, duplicateKeys: Number(keys.rows[0]!.n) };
     for (const r of rows) {
       if (!FINAL.includes(r.status)) count.stuck++;
       else if (r.status === 'succeeded') count.succeeded++;
       else if (/interrupted/.test(r.error_message ?? '')) count.interrupted++;
-      else count.failedOther++;
+      else {
+        count.failedOther++;
+        if (!count.otherErrors.includes(String(r.error_message))) count.otherErrors.push(String(r.error_message));
+      }
       if (r.attempt_count > 1 || (runs.get(r.id) ?? 0) > 1) count.runTwice++;
     }
     return count;
