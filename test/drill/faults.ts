@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { writeSection } from './results.js';
 import { jobIn } from '../support/model.js';
-import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
+import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type PrivateRedis, type Replica, type World } from './cluster.js';
 import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
 
 const RESULTS = fileURLToPath(new URL('../../../test/drill/results.md', import.meta.url));
@@ -352,11 +352,122 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
   }
 }
 
+/** `switchboard_rate_limiter_fallback_total` summed over the API replicas, by scope. */
+async function fallbacks(world: World): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const api of world.deployment.api) {
+    const text = await (await fetch(`${api.url}/metrics`)).text();
+    for (const m of text.matchAll(/^switchboard_rate_limiter_fallback_total\{scope="(\w+)"\} (\d+)$/gm)) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
+  }
+  return out;
+}
+
+/** Live model-slot leases Redis holds (scores are lease ends). */
+function liveLeases(redis: PrivateRedis): number {
+  const keys = redis.cli('--scan', '--pattern', 'sb:model:*').split('\n').filter(Boolean);
+  return keys.reduce((n, key) => n + Number(redis.cli('zcount', key, `(${Date.now()}`, '+inf')), 0);
+}
+
+async function redisFaults(server: PrivatePostgres): Promise<void> {
+  const CAP = 4;
+  const REPLY_MS = 400;
+  const LOAD_MS = 35_000;
+  const LEASE_MS = 2_000;
+  const redis = await startPrivateRedis();
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_redis', redisUrl: redis.url, env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4', SWITCHBOARD_MODEL_CONCURRENCY: String(CAP) } });
+  try {
+    const runs = new Map<string, number>();
+    // Model calls open at the stand-in, sampled at each arrival.
+    let open = 0;
+    const samples: { at: number; open: number }[] = [];
+    world.model.setDefault(async (request) => {
+      const job = jobIn(request);
+      if (job) runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+      samples.push({ at: Date.now(), open: ++open });
+      await sleep(REPLY_MS);
+      open--;
+      return { content: 'Done.' };
+    });
+    const writes: Answer[] = [];
+    const acknowledged: string[] = [];
+    const chats: Answer[] = [];
+    const pick = (i: number) => world.deployment.api[i % 2]!;
+    const started = Date.now();
+    const jobLoad = steady(2, LOAD_MS, 40, jobMaker(world, writes, acknowledged));
+    const chatLoad = steady(4, LOAD_MS, 40, async (i) => {
+      const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+      chats.push(created);
+      if (created.status === 201) chats.push(await ask(pick(i + 1).url!, world.company.apiKey, 'POST', `/api/v1/conversations/${created.body.conversationId}/messages`, { message: `Turn ${i}` }));
+    });
+    // Windows where the cap may be passed: Redis away, and one lease after it returned or was flushed.
+    const unshared: [number, number][] = [];
+    await sleep(5_000);
+    const down = Date.now();
+    await redis.stop();
+    await sleep(8_000);
+    await redis.start();
+    const back = Date.now();
+    unshared.push([down, back + LEASE_MS + REPLY_MS]);
+    await sleep(7_000);
+    const flushed = Date.now();
+    redis.cli('flushall');
+    unshared.push([flushed, flushed + LEASE_MS + REPLY_MS]);
+    const [j, c] = await Promise.all([jobLoad, chatLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const leaked = liveLeases(redis);
+    // Every slot free again: CAP turns at once all reach the model together.
+    const before = samples.length;
+    await Promise.all(
+      Array.from({ length: CAP }, async (_, i) => {
+        const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+        chats.push(created, await ask(pick(i).url!, world.company.apiKey, 'POST', `/api/v1/conversations/${created.body.conversationId}/messages`, { message: 'After' }));
+      }),
+    );
+    const freeAfter = Math.max(...samples.slice(before).map((x) => x.open));
+    const shared = samples.filter((x) => !unshared.some(([a, b]) => x.at >= a && x.at <= b));
+    const overCap = shared.filter((x) => x.open > CAP).length;
+    const all = [...writes, ...chats];
+    const failed = all.filter((a) => a.status < 200 || a.status >= 300);
+    const fell = await fallbacks(world);
+    const recovered = world.deployment.api.every((api) => api.process.logs.some((l) => l.msg === 'redis is back: rate limits are shared across replicas again'));
+    writeSection(RESULTS, 'faults-redis', [
+      '## Redis down and back, and Redis flushed',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas on a Redis of the drill's own, model calls capped at ${CAP} across the deployment ` +
+        `(SWITCHBOARD_MODEL_CONCURRENCY, leases ${LEASE_MS / 1000} s), each answered in ${REPLY_MS} ms; for ${seconds(loadMs)} a conversation and a turn on it at 4/s (${c.fired}) ` +
+        `and jobs at 2/s (${j.fired}), ${(all.length / (loadMs / 1000)).toFixed(1)} requests/s. Redis was killed (SIGKILL) for ${seconds(back - down)} and started again, then flushed (FLUSHALL).`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected | Redis down ${seconds(back - down)} and back; FLUSHALL once |`,
+      `| Answers | ${tally(all)} |`,
+      `| Requests failed (anything but 2xx) | ${must('requests failed for Redis', failed.length)} |`,
+      `| Limit checks answered from memory while Redis was away (switchboard_rate_limiter_fallback_total) | ${Object.entries(fell).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'} |`,
+      `| API replicas that did not log Redis back (limits shared again) | ${must('replicas not back on Redis', recovered ? 0 : 1)} |`,
+      `| Most model calls open at once while Redis was shared (cap ${CAP}) | ${Math.max(...shared.map((x) => x.open))} |`,
+      `| Model calls admitted over the cap while Redis was shared (double-counted slots) | ${must('model calls over the cap', overCap)} |`,
+      `| Most model calls open at once while Redis was away or within a lease of coming back or being flushed (each replica counts its own) | ${Math.max(0, ...samples.filter((x) => !shared.includes(x)).map((x) => x.open))} |`,
+      `| Slot leases left live in Redis after the load | ${must('slots leaked in Redis', leaked)} |`,
+      `| Slots free after the load (${CAP} turns at once all reach the model together) | ${freeAfter} of ${CAP} |`,
+      ...jobRows(count, 'Jobs'),
+      '',
+    ].join('\n'));
+    must('slots not free after the load', CAP - freeAfter);
+    console.log(`faults: redis: ${tally(all)}; over cap ${overCap}; leaked ${leaked}; free ${freeAfter}; ${JSON.stringify(fell)}; ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+    await redis.stop();
+  }
+}
+
 const only = process.env.DRILL_ONLY?.split(',');
 const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['controllers', controllerKills],
   ['api', apiKills],
   ['postgres', postgresFaults],
+  ['redis', redisFaults],
 ];
 const server = await startPrivatePostgres();
 const began = Date.now();
@@ -373,4 +484,3 @@ try {
 }
 console.log(`faults: ${seconds(Date.now() - began)}; ${failures.length ? `FAILED: ${failures.join('; ')}` : 'every count that must be 0 is 0'}`);
 if (failures.length) process.exitCode = 1;
-void startPrivateRedis;
