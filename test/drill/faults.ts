@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { writeSection } from './results.js';
+import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { jobIn } from '../support/model.js';
 import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type PrivateRedis, type Replica, type World } from './cluster.js';
 import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
@@ -462,12 +463,103 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
   }
 }
 
+/** The model's answers in turn, over every request of the drill: fine, slow, refused with Retry-After, failing. */
+const MODEL_PATTERN: { kind: string; reply: (content: string) => ModelReply }[] = [
+  { kind: 'ok', reply: (content) => ({ content }) },
+  { kind: '429 (Retry-After 1 s)', reply: () => ({ fail: { status: 429, message: 'Rate limited', headers: { 'retry-after': '1' } } }) },
+  { kind: 'ok', reply: (content) => ({ content }) },
+  { kind: '500', reply: () => ({ fail: { status: 500, message: 'Internal error' } }) },
+  { kind: 'slow (3 s to the first byte)', reply: (content) => ({ content, delayMs: 3_000 }) },
+  { kind: 'ok', reply: (content) => ({ content }) },
+  { kind: '503 (retry-after-ms 500)', reply: () => ({ fail: { status: 503, message: 'Overloaded', headers: { 'retry-after-ms': '500' } } }) },
+  { kind: 'ok', reply: (content) => ({ content }) },
+];
+
+async function modelFaults(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_model', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 30_000;
+  const TURN_HANG_MS = 60_000;
+  try {
+    const runs = new Map<string, number>();
+    const injected = new Map<string, number>();
+    let n = 0;
+    world.model.setDefault((request) => {
+      const job = jobIn(request);
+      if (job) runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+      const { kind, reply } = MODEL_PATTERN[n++ % MODEL_PATTERN.length]!;
+      injected.set(kind, (injected.get(kind) ?? 0) + 1);
+      return reply(REPLY);
+    });
+    const writes: Answer[] = [];
+    const acknowledged: string[] = [];
+    const turns: { conversationId: string; answer: Answer }[] = [];
+    const pick = (i: number) => world.deployment.api[i % 2]!;
+    const started = Date.now();
+    const jobLoad = steady(1, LOAD_MS, 40, jobMaker(world, writes, acknowledged));
+    const turnLoad = steady(3, LOAD_MS, 60, async (i) => {
+      const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+      if (created.status !== 201) return void turns.push({ conversationId: '', answer: created });
+      const id = created.body.conversationId as string;
+      turns.push({ conversationId: id, answer: await ask(pick(i + 1).url!, world.company.apiKey, 'POST', `/api/v1/conversations/${id}/messages`, { message: `Turn ${i}` }, TURN_HANG_MS) });
+    });
+    const [j, t] = await Promise.all([jobLoad, turnLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, new Map());
+    const ids = turns.map((x) => x.conversationId).filter(Boolean);
+    const messages = await dbQuery<{ id: string; conversation_id: string; role: string; content: string }>(
+      world.databaseUrl,
+      `select id, conversation_id, role, content from messages where conversation_id = any($1) and role in ('user', 'assistant')`,
+      [ids],
+    );
+    const charges = await dbQuery<{ reference_id: string; n: string }>(world.databaseUrl, `select reference_id, count(*) as n from credit_ledger where reference_type = 'api' group by reference_id`);
+    const charged = new Map(charges.map((c) => [c.reference_id, Number(c.n)]));
+    let wrong = 0;
+    let unclean = 0;
+    for (const { conversationId, answer } of turns) {
+      const ok = answer.status === 200;
+      // A failed turn answers the API's error shape: a 5xx naming the model's failure, never a hang.
+      if (!ok && !(answer.status >= 500 && typeof answer.body?.error === 'string')) unclean++;
+      if (!conversationId) continue;
+      const own = messages.filter((m) => m.conversation_id === conversationId);
+      const user = own.filter((m) => m.role === 'user');
+      const assistant = own.filter((m) => m.role === 'assistant');
+      const charges = user[0] ? (charged.get(user[0].id) ?? 0) : 0;
+      // Succeeded: the whole reply, charged once; failed: no reply and no charge (none of its model calls finished).
+      const whole = user.length === 1 && (ok ? assistant.length === 1 && assistant[0]!.content === REPLY && charges === 1 : assistant.length === 0 && charges === 0);
+      if (!whole) wrong++;
+    }
+    const turnAnswers = turns.map((x) => x.answer);
+    const attempts = await dbQuery<{ attempt_count: number; n: string }>(world.databaseUrl, 'select attempt_count, count(*) as n from triggers group by attempt_count order by attempt_count');
+    writeSection(RESULTS, 'faults-model', [
+      '## Model server slow, 429, 500 and 503',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas; for ${seconds(loadMs)} a conversation and a turn on it at 3/s (${t.fired}) and jobs at 1/s (${j.fired}), ` +
+        `${((turnAnswers.length * 2 + writes.length) / (loadMs / 1000)).toFixed(1)} requests/s, the model answering in turn: ${MODEL_PATTERN.map((p) => p.kind).join(', ')}.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected (model answers by kind) | ${[...injected.entries()].map(([k, v]) => `${k}×${v}`).join(', ')} |`,
+      `| Turns | ${tally(turnAnswers)} |`,
+      `| Turns failed uncleanly (no answer within ${TURN_HANG_MS / 1000} s, or a refusal not in the API's error shape) | ${must('turns failed uncleanly', unclean)} |`,
+      `| Turns stored or charged wrongly (succeeded: whole reply, one charge; failed: no reply, no charge) | ${must('turns stored or charged wrongly', wrong)} |`,
+      `| Jobs by attempts | ${attempts.map((a) => `${a.attempt_count} attempt(s)×${a.n}`).join(', ')} |`,
+      ...jobRows(count, 'Jobs', "the model's error after its tries, per the state table").filter((row) => !row.includes('run twice')),
+      '',
+    ].join('\n'));
+    console.log(`faults: model: turns ${tally(turnAnswers)}; unclean ${unclean}; wrong ${wrong}; ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+  }
+}
+
 const only = process.env.DRILL_ONLY?.split(',');
 const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['controllers', controllerKills],
   ['api', apiKills],
   ['postgres', postgresFaults],
   ['redis', redisFaults],
+  ['model', modelFaults],
 ];
 const server = await startPrivatePostgres();
 const began = Date.now();
