@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { openConversation, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { eventually } from '../support/eventually.js';
-import { startPrivateRedis, type PrivateRedis } from '../support/private-servers.js';
+import { limitFallbacks, liveModelSlots, startPrivateRedis, type PrivateRedis } from '../support/private-servers.js';
 
 describe('A server whose Redis goes down, comes back and is flushed', function () {
   // A Redis of its own, killed and started: the shared one stays up for the other tests.
@@ -21,16 +21,7 @@ describe('A server whose Redis goes down, comes back and is flushed', function (
   });
 
   const turn = async () => (await client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: 'Hi' })).status;
-  const fallbacks = async () => {
-    const text = await (await fetch(`${app.url}/metrics`)).text();
-    return [...text.matchAll(/^switchboard_rate_limiter_fallback_total\{scope="(\w+)"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[2]), 0);
-  };
-  const liveSlots = () =>
-    redis
-      .cli('--scan', '--pattern', 'sb:model:*')
-      .split('\n')
-      .filter(Boolean)
-      .reduce((n, key) => n + Number(redis.cli('zcount', key, `(${Date.now()}`, '+inf')), 0);
+  const fallbacks = async () => Object.values(await limitFallbacks(app.url)).reduce((n, c) => n + c, 0);
 
   it('answers every turn meanwhile, counts in memory while it is away, and in Redis again once back or flushed, leaving no slot held', async () => {
     expect(await turn()).to.equal(200);
@@ -52,6 +43,6 @@ describe('A server whose Redis goes down, comes back and is flushed', function (
     expect(await turn()).to.equal(200);
     expect(await fallbacks()).to.equal(away);
     expect(Number(redis.cli('dbsize'))).to.be.greaterThan(0);
-    expect(liveSlots()).to.equal(0);
+    expect(liveModelSlots(redis)).to.equal(0);
   });
 });

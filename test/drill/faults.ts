@@ -5,9 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { writeSection } from './results.js';
+import { limitFallbacks, liveModelSlots } from '../support/private-servers.js';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { jobIn } from '../support/model.js';
-import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type PrivateRedis, type Replica, type World } from './cluster.js';
+import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
 import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
 
 const RESULTS = fileURLToPath(new URL('../../../test/drill/results.md', import.meta.url));
@@ -264,6 +265,26 @@ async function streamTurn(url: string, apiKey: string, conversationId: string, m
   return { conversationId, outcome: await outcome(), ms: Date.now() - at };
 }
 
+/** What Postgres holds of a turn on each conversation: its user messages, its replies' texts, and the charges of its user message. */
+async function storedTurns(databaseUrl: string, conversationIds: string[]): Promise<(id: string) => { users: number; replies: string[]; charges: number }> {
+  const messages = await dbQuery<{ id: string; conversation_id: string; role: string; content: string }>(
+    databaseUrl,
+    `select id, conversation_id, role, content from messages where conversation_id = any($1) and role in ('user', 'assistant') order by seq`,
+    [conversationIds],
+  );
+  const rows = await dbQuery<{ reference_id: string; n: string }>(databaseUrl, `select reference_id, count(*) as n from credit_ledger where reference_type = 'api' group by reference_id`);
+  const charged = new Map(rows.map((c) => [c.reference_id, Number(c.n)]));
+  return (id) => {
+    const own = messages.filter((m) => m.conversation_id === id);
+    const users = own.filter((m) => m.role === 'user');
+    return {
+      users: users.length,
+      replies: own.filter((m) => m.role === 'assistant').map((m) => m.content),
+      charges: users.reduce((n, u) => n + (charged.get(u.id) ?? 0), 0),
+    };
+  };
+}
+
 const REPLY = 'The first part of the answer, then after a pause the rest of it, complete.';
 
 async function apiKills(server: PrivatePostgres): Promise<void> {
@@ -305,23 +326,15 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
     const count = await countJobs(world.databaseUrl, acknowledged, runs);
     const createdIds = creates.filter((a) => a.status === 201).map((a) => a.body.conversationId as string);
     const conversations = await dbQuery<{ id: string }>(world.databaseUrl, 'select id from conversations where id = any($1)', [createdIds]);
-    const messages = await dbQuery<{ id: string; conversation_id: string; role: string; content: string }>(
-      world.databaseUrl,
-      `select id, conversation_id, role, content from messages where conversation_id = any($1) and role in ('user', 'assistant') order by seq`,
-      [createdIds],
-    );
-    const charges = await dbQuery<{ reference_id: string }>(world.databaseUrl, `select reference_id from credit_ledger where reference_type = 'api'`);
-    const charged = new Set(charges.map((c) => c.reference_id));
+    const stored = await storedTurns(world.databaseUrl, createdIds);
     let lostTurns = 0;
     let halfWritten = 0;
     for (const turn of turns) {
-      const own = messages.filter((m) => m.conversation_id === turn.conversationId);
-      const user = own.filter((m) => m.role === 'user');
-      const assistant = own.filter((m) => m.role === 'assistant');
+      const { users, replies, charges } = stored(turn.conversationId);
       // A turn is whole with its reply complete and charged once, or has no reply and no charge.
-      const whole = user.length === 1 && ((assistant.length === 1 && assistant[0]!.content === REPLY && charged.has(user[0]!.id)) || (assistant.length === 0 && !charged.has(user[0]!.id)));
-      if (turn.outcome === 'done' && !(whole && assistant.length === 1)) lostTurns++;
-      else if (!whole && own.length > 0) halfWritten++;
+      const whole = users === 1 && ((replies.length === 1 && replies[0] === REPLY && charges === 1) || (replies.length === 0 && charges === 0));
+      if (turn.outcome === 'done' && !(whole && replies.length === 1)) lostTurns++;
+      else if (!whole && users + replies.length > 0) halfWritten++;
     }
     const byOutcome = new Map<string, number>();
     for (const turn of turns) byOutcome.set(turn.outcome, (byOutcome.get(turn.outcome) ?? 0) + 1);
@@ -356,17 +369,8 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
 /** `switchboard_rate_limiter_fallback_total` summed over the API replicas, by scope. */
 async function fallbacks(world: World): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const api of world.deployment.api) {
-    const text = await (await fetch(`${api.url}/metrics`)).text();
-    for (const m of text.matchAll(/^switchboard_rate_limiter_fallback_total\{scope="(\w+)"\} (\d+)$/gm)) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
-  }
+  for (const api of world.deployment.api) for (const [scope, n] of Object.entries(await limitFallbacks(api.url!))) out[scope] = (out[scope] ?? 0) + n;
   return out;
-}
-
-/** Live model-slot leases Redis holds (scores are lease ends). */
-function liveLeases(redis: PrivateRedis): number {
-  const keys = redis.cli('--scan', '--pattern', 'sb:model:*').split('\n').filter(Boolean);
-  return keys.reduce((n, key) => n + Number(redis.cli('zcount', key, `(${Date.now()}`, '+inf')), 0);
 }
 
 async function redisFaults(server: PrivatePostgres): Promise<void> {
@@ -417,7 +421,7 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
     const loadMs = Date.now() - started;
     await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
     const count = await countJobs(world.databaseUrl, acknowledged, runs);
-    const leaked = liveLeases(redis);
+    const leaked = liveModelSlots(redis);
     // Every slot free again: CAP turns at once all reach the model together.
     const before = samples.length;
     await Promise.all(
@@ -507,13 +511,7 @@ async function modelFaults(server: PrivatePostgres): Promise<void> {
     await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
     const count = await countJobs(world.databaseUrl, acknowledged, new Map());
     const ids = turns.map((x) => x.conversationId).filter(Boolean);
-    const messages = await dbQuery<{ id: string; conversation_id: string; role: string; content: string }>(
-      world.databaseUrl,
-      `select id, conversation_id, role, content from messages where conversation_id = any($1) and role in ('user', 'assistant')`,
-      [ids],
-    );
-    const charges = await dbQuery<{ reference_id: string; n: string }>(world.databaseUrl, `select reference_id, count(*) as n from credit_ledger where reference_type = 'api' group by reference_id`);
-    const charged = new Map(charges.map((c) => [c.reference_id, Number(c.n)]));
+    const stored = await storedTurns(world.databaseUrl, ids);
     let wrong = 0;
     let unclean = 0;
     for (const { conversationId, answer } of turns) {
@@ -521,12 +519,9 @@ async function modelFaults(server: PrivatePostgres): Promise<void> {
       // A failed turn answers the API's error shape: a 5xx naming the model's failure, never a hang.
       if (!ok && !(answer.status >= 500 && typeof answer.body?.error === 'string')) unclean++;
       if (!conversationId) continue;
-      const own = messages.filter((m) => m.conversation_id === conversationId);
-      const user = own.filter((m) => m.role === 'user');
-      const assistant = own.filter((m) => m.role === 'assistant');
-      const charges = user[0] ? (charged.get(user[0].id) ?? 0) : 0;
+      const { users, replies, charges } = stored(conversationId);
       // Succeeded: the whole reply, charged once; failed: no reply and no charge (none of its model calls finished).
-      const whole = user.length === 1 && (ok ? assistant.length === 1 && assistant[0]!.content === REPLY && charges === 1 : assistant.length === 0 && charges === 0);
+      const whole = users === 1 && (ok ? replies.length === 1 && replies[0] === REPLY && charges === 1 : replies.length === 0 && charges === 0);
       if (!whole) wrong++;
     }
     const turnAnswers = turns.map((x) => x.answer);

@@ -2,20 +2,9 @@
 // restart or flush without disturbing other runs sharing the test services. Processes are ended by PID.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../pkg/db/embedded.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,4 +94,18 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     start,
     cli,
   };
+}
+
+/** Model-slot leases Redis holds live now (their scores are lease ends). */
+export function liveModelSlots(redis: PrivateRedis): number {
+  const keys = redis.cli('--scan', '--pattern', 'sb:model:*').split('\n').filter(Boolean);
+  return keys.reduce((n, key) => n + Number(redis.cli('zcount', key, `(${Date.now()}`, '+inf')), 0);
+}
+
+/** switchboard_rate_limiter_fallback_total of the server at `url`, by scope. */
+export async function limitFallbacks(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^switchboard_rate_limiter_fallback_total\{scope="(\w+)"\} (\d+)$/gm)) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
+  return out;
 }
