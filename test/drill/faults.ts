@@ -127,7 +127,7 @@ async function controllerKills(server: PrivatePostgres): Promise<void> {
       '## `kill -9` of a controller replica, repeatedly, mid-job',
       '',
       `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases 2 s, 4 jobs a replica at once), a model answering each job in 0.5 s; ` +
-        `jobs created at ${RATE}/s for ${seconds(loadMs)} (${fired.fired} submitters, ${fired.skipped} ticks skipped at the in-flight bound), ` +
+        `jobs created at ${RATE}/s for ${seconds(loadMs)} (${fired.fired} asked, ${fired.skipped} ticks skipped at the in-flight bound), ` +
         `${(answers.length / (loadMs / 1000)).toFixed(1)} requests/s. Every 4 s the replica holding a running job's lease was killed with SIGKILL and a new one started.`,
       '',
       '| Must hold | Figure |',
