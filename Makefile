@@ -35,10 +35,12 @@ bench: build
 	NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/run.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/jobs.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/fairness.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/voice.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/campaigns.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/inbound.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/relay.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/webhooks.js
 
 # Drills on the real app, Postgres and Redis, each writing its figures as a section of test/drill/results.md:
-# the fuzz of every endpoint of the Agent API, the Voice API and MCP (FUZZ_COUNT requests, default 20,000).
+# the fuzz of every endpoint of the Agent API, the Voice API and MCP (FUZZ_COUNT requests, default 20,000),
+# then the fault drills (test/drill/faults.ts; DRILL_ONLY=controllers,api,postgres,redis picks some).
 drill: build
 	@node dist/test/support/make-cert.js $(TLS_DIR)
 	test/support/setup.sh env NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/fuzz/drill.js
+	test/support/setup.sh env NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/drill/faults.js
 
 openapi: build
 	@mkdir -p openapi

@@ -13,7 +13,8 @@ export interface EmbeddedDatabase {
 
 const PASSWORD = 'switchboard';
 
-async function freePort(): Promise<number> {
+/** A loopback port free now. */
+export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.once('error', rej);

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { TestApp } from '../support/app.js';
+import pg from 'pg';
+import { startTestApp, type Client, type HttpResult, type TestApp } from '../support/app.js';
+import { createDatabase } from '../drill/cluster.js';
+import { startPrivatePostgres, type PrivatePostgres } from '../support/private-servers.js';
 import { eventually } from '../support/eventually.js';
 import { startSwitchboard, type RunningSwitchboard } from '../support/cli.js';
 import { heldReply, startJobsApp } from '../support/triggers.js';
@@ -150,3 +153,71 @@ describe('A server whose Postgres refuses connections', function () {
     }
   });
 });
+
+describe('A server whose Postgres restarts, and whose connections are cut', function () {
+  // A Postgres of its own, stopped and started: the shared one stays up for the other tests.
+  this.timeout(180_000);
+  let server: PrivatePostgres;
+  let app: TestApp;
+  let client: Client;
+  let agentId: string;
+  before(async () => {
+    server = await startPrivatePostgres();
+    app = await startTestApp({ databaseUrl: await createDatabase(server.url, 'restarts') });
+    ({ client, agentId } = await app.company());
+  });
+  after(async () => {
+    await app?.close();
+    server?.close();
+  });
+
+  const createJob = (idempotencyKey: string) => client.post('/api/v1/triggers', { agentId, task: 'Tally the orders', idempotencyKey });
+  const rowsOfKey = async (key: string) => Number((await app.runtime.ctx.db('triggers').where({ idempotency_key: key }).count({ n: '*' }))[0]!.n);
+
+  it('answers 503 with Retry-After while Postgres is down, and once it is back takes the retried write once, with no restart', async () => {
+    const before = await createJob('before-restart');
+    expect(before.status).to.equal(202);
+
+    server.stop('fast');
+    const refused = [await createJob('during-restart'), await client.get(`/api/v1/triggers/${before.body.triggerId}`)];
+    for (const res of refused) {
+      expect(res.status).to.equal(503);
+      expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
+      expect(res.body.error).to.be.a('string');
+    }
+    expect((await fetch(`${app.url}/readyz`)).status).to.equal(503);
+    server.start();
+
+    const retried = await eventuallyAnswered(() => createJob('during-restart'));
+    expect(retried.status).to.equal(202);
+    const again = await createJob('during-restart');
+    expect(again.body.triggerId).to.equal(retried.body.triggerId);
+    expect(await rowsOfKey('during-restart')).to.equal(1);
+    expect((await client.get(`/api/v1/triggers/${before.body.triggerId}`)).status).to.equal(200);
+    expect((await fetch(`${app.url}/readyz`)).status).to.equal(200);
+  });
+
+  it('answers a request on a cut connection 503 with Retry-After or at once, never 500, and the next one on a new connection', async () => {
+    const job = await createJob('before-cut');
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    const cut = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = 'restarts' and pid <> pg_backend_pid()`);
+    await admin.end();
+    expect(cut.rowCount).to.be.greaterThan(0);
+
+    const first = await client.get(`/api/v1/triggers/${job.body.triggerId}`);
+    if (first.status !== 200) {
+      expect(first.status).to.equal(503);
+      expect(Number(first.headers.get('retry-after'))).to.be.greaterThan(0);
+    }
+    expect((await eventuallyAnswered(() => client.get(`/api/v1/triggers/${job.body.triggerId}`))).status).to.equal(200);
+    expect((await createJob('after-cut')).status).to.equal(202);
+  });
+});
+
+/** The request repeated (as a client honouring Retry-After would, sooner) until it is not answered 503. */
+async function eventuallyAnswered(request: () => Promise<HttpResult>): Promise<HttpResult> {
+  let res: HttpResult | undefined;
+  await eventually('an answer other than 503', async () => (res = await request()).status !== 503, { everyMs: 500 });
+  return res!;
+}

@@ -32,7 +32,7 @@ export class SwitchboardProcess {
 
   constructor(readonly command: string, env: Record<string, string>) {
     this.child = spawn(process.execPath, [ENTRY, command], {
-      env: { ...process.env, DATABASE_URL: testDatabaseUrl(), HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env },
+      env: { ...process.env, DATABASE_URL: env.DATABASE_URL ?? testDatabaseUrl(), HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));

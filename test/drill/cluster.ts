@@ -1,0 +1,136 @@
+// The fault drills' deployment on loopback: a Postgres and a Redis of the drill's own (so restarting
+// or flushing them disturbs no other run), two `switchboard api` and two `switchboard controllers`
+// replicas as child processes of the built app, a model stand-in, and a company with its API key.
+import pg from 'pg';
+import { loadConfig } from '../../pkg/config.js';
+import { createDb, migrate } from '../../pkg/db/index.js';
+import { createLogger } from '../../pkg/log.js';
+import { startRuntime } from '../../pkg/runtime.js';
+import { bootstrapTenant } from '../../pkg/store/bootstrap.js';
+import { systemClock } from '../../pkg/clock.js';
+import { Writable } from 'node:stream';
+import { TEST_ENCRYPTION_KEY } from '../support/app.js';
+import { startScriptedModel, type ScriptedModel } from '../support/model.js';
+import { startProcess, type SwitchboardProcess } from '../support/processes.js';
+export { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '../support/private-servers.js';
+
+/** A migrated database `name` on the server. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = createDb(url.toString(), 2);
+  await migrate(db);
+  await db.destroy();
+  return url.toString();
+}
+
+export interface Company {
+  tenantId: string;
+  agentId: string;
+  apiKey: string;
+}
+
+/** A company made on the database directly, as `switchboard admin tenant create` does. */
+export async function makeCompany(databaseUrl: string, opts: { credits?: number } = {}): Promise<Company> {
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_DB_POOL_MAX: '3' });
+  const runtime = await startRuntime(config, createLogger('warn', quiet), systemClock);
+  try {
+    const made = await bootstrapTenant(runtime.ctx, { name: 'Drill Company', credits: opts.credits ?? 1_000_000 });
+    // The drill's load is above the default 300 requests a minute of a key.
+    await runtime.ctx.db('tenants').where({ id: made.tenantId }).update({ requests_per_minute: 100_000 });
+    return { tenantId: made.tenantId, agentId: made.agentId, apiKey: made.apiKey };
+  } finally {
+    await runtime.close();
+  }
+}
+
+export interface Replica {
+  process: SwitchboardProcess;
+  /** The API's base URL (api replicas). */
+  url?: string;
+}
+
+/**
+ * Replicas of one deployment: `api` and `controllers` processes sharing env (database, Redis,
+ * model, encryption key); each may be killed and started again in its place.
+ */
+export class Deployment {
+  readonly api: Replica[] = [];
+  readonly controllers: Replica[] = [];
+  private readonly all: SwitchboardProcess[] = [];
+
+  constructor(readonly env: Record<string, string>) {}
+
+  async startApi(extra: Record<string, string> = {}): Promise<Replica> {
+    const p = await startProcess('api', { ...this.env, ...extra });
+    this.all.push(p);
+    const { address } = p.logs.find((l) => l.msg === 'listening')!;
+    const replica = { process: p, url: `http://127.0.0.1:${address.port}` };
+    this.api.push(replica);
+    return replica;
+  }
+
+  async startControllers(extra: Record<string, string> = {}): Promise<Replica> {
+    const p = await startProcess('controllers', { ...this.env, ...extra }, 'controllers started');
+    this.all.push(p);
+    const replica = { process: p };
+    this.controllers.push(replica);
+    return replica;
+  }
+
+  /** kill -9 of the replica, and a new one started in its place (same role, same env). */
+  async replace(replica: Replica): Promise<Replica> {
+    await replica.process.kill();
+    const list = replica.url ? this.api : this.controllers;
+    list.splice(list.indexOf(replica), 1);
+    return replica.url ? this.startApi() : this.startControllers();
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.all) await p.kill();
+  }
+}
+
+export interface World {
+  model: ScriptedModel;
+  databaseUrl: string;
+  company: Company;
+  deployment: Deployment;
+  close(): Promise<void>;
+}
+
+/** A model stand-in, a fresh database on `serverUrl`, a company, and a deployment of both roles. */
+export async function startWorld(opts: { serverUrl: string; name: string; redisUrl?: string; env?: Record<string, string>; apis?: number; controllers?: number }): Promise<World> {
+  const model = await startScriptedModel();
+  const databaseUrl = await createDatabase(opts.serverUrl, opts.name);
+  const company = await makeCompany(databaseUrl);
+  const deployment = new Deployment({
+    DATABASE_URL: databaseUrl,
+    OPENAI_BASE_URL: model.url,
+    SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32',
+    SWITCHBOARD_LEASE_SEC: '2',
+    SWITCHBOARD_DB_POOL_MAX: '10',
+    ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+    ...opts.env,
+  });
+  await Promise.all([
+    ...Array.from({ length: opts.apis ?? 2 }, () => deployment.startApi()),
+    ...Array.from({ length: opts.controllers ?? 2 }, () => deployment.startControllers()),
+  ]);
+  return {
+    model,
+    databaseUrl,
+    company,
+    deployment,
+    async close() {
+      await deployment.close();
+      await model.close();
+    },
+  };
+}

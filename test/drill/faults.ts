@@ -1,0 +1,573 @@
+// `make drill`'s fault drills: each scenario on its own database of a Postgres of the drill's own,
+// two API and two controller replicas as processes of the built app, under steady load, faults
+// injected, and what was lost, run twice or stuck counted in Postgres; one section each in
+// test/drill/results.md. Fails when a count that must be 0 is not.
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { writeSection } from './results.js';
+import { limitFallbacks, liveModelSlots } from '../support/private-servers.js';
+import type { ModelReply } from '../../pkg/agent/openai-server.js';
+import { jobIn } from '../support/model.js';
+import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
+import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
+
+const RESULTS = fileURLToPath(new URL('../../../test/drill/results.md', import.meta.url));
+// Every job must be final this long after the load stopped (leases are 2 s).
+const SETTLE_MS = 60_000;
+
+const failures: string[] = [];
+const must = (what: string, n: number) => {
+  if (n !== 0) failures.push(`${what}: ${n}`);
+  return n;
+};
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const range = (ms: number[]) => (ms.length ? `${seconds(Math.min(...ms))} – ${seconds(Math.max(...ms))}` : 'n/a');
+
+/** Counts model requests per job: a job's first run and any run after it. */
+function countRuns(world: World, replyMs: number): Map<string, number> {
+  const runs = new Map<string, number>();
+  world.model.setDefault((request) => {
+    const job = jobIn(request);
+    if (job) runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+    return { content: 'Done.', delayMs: replyMs };
+  });
+  return runs;
+}
+
+/** Creates a job through one of the API replicas (round robin), retrying the same idempotency key until it is acknowledged. */
+function jobMaker(world: World, answers: Answer[], acknowledged: string[]) {
+  let next = 0;
+  return async (i: number) => {
+    const key = `drill-${i}`;
+    const until = Date.now() + 45_000;
+    while (Date.now() < until) {
+      const api = world.deployment.api[next++ % world.deployment.api.length]!;
+      const a = await ask(api.url!, world.company.apiKey, 'POST', '/api/v1/triggers', { agentId: world.company.agentId, task: `Job ${i}`, idempotencyKey: key });
+      answers.push(a);
+      if (a.status === 202 || a.status === 200) return void acknowledged.push(a.body.triggerId);
+      await sleep(a.status === 503 ? Number(a.retryAfter ?? 1) * 500 : 500);
+    }
+  };
+}
+
+/** `failedWhy`: why a failed run is allowed in this drill (else every failure but an interruption counts against it). */
+function jobRows(c: JobCount, label: string, failedWhy?: string): string[] {
+  return [
+    `| ${label}: jobs acknowledged | ${c.acknowledged} |`,
+    `| Jobs lost (acknowledged, no row) | ${must('jobs lost', c.lost)} |`,
+    `| Jobs stuck (not final ${SETTLE_MS / 1000} s after the load) | ${must('jobs stuck', c.stuck)} |`,
+    `| Jobs run twice (attempts > 1 or the model asked twice) | ${must('jobs run twice', c.runTwice)} |`,
+    `| Duplicate jobs from retried writes (rows of one idempotency key beyond the first) | ${must('duplicate idempotency keys', c.duplicateKeys)} |`,
+    `| Jobs succeeded | ${c.succeeded} |`,
+    `| Jobs failed as interrupted (their replica died mid-run: failed once, never run again, per the state table) | ${c.interrupted} |`,
+    `| Jobs failed otherwise${failedWhy ? ` (${failedWhy})` : ''} | ${failedWhy ? c.failedOther : must('jobs failed otherwise', c.failedOther)}${c.otherErrors.length ? ` (${c.otherErrors.map((e) => `"${e}"`).join(', ')})` : ''} |`,
+  ];
+}
+
+async function dbQuery<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The controller replica holding a running job's lease, and the jobs it holds. */
+async function busyController(world: World): Promise<{ replica: Replica; jobs: string[] } | null> {
+  const rows = await dbQuery<{ id: string; lease_owner: string }>(world.databaseUrl, `select id, lease_owner from triggers where status = 'running' and lease_owner is not null`);
+  for (const replica of world.deployment.controllers) {
+    const jobs = rows.filter((r) => Number(r.lease_owner.split(':').at(-2)) === replica.process.pid).map((r) => r.id);
+    if (jobs.length) return { replica, jobs };
+  }
+  return null;
+}
+
+async function allFinal(databaseUrl: string, ids: string[]): Promise<boolean> {
+  const rows = await dbQuery<{ n: string }>(databaseUrl, `select count(*) as n from triggers where id = any($1) and status in ('succeeded', 'failed', 'expired', 'cancelled')`, [ids]);
+  return Number(rows[0]!.n) === ids.length;
+}
+
+async function controllerKills(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_controllers', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 30_000;
+  const RATE = 5;
+  try {
+    const runs = countRuns(world, 500);
+    const answers: Answer[] = [];
+    const acknowledged: string[] = [];
+    const kills: { at: number; jobs: string[]; recoveredMs?: number }[] = [];
+    const recoveries: Promise<void>[] = [];
+    const started = Date.now();
+    const load = steady(RATE, LOAD_MS, 40, jobMaker(world, answers, acknowledged));
+    // kill -9 every 4 s of a replica holding a running job's lease; a new one is started in its place.
+    while (Date.now() - started < LOAD_MS - 4_000) {
+      await sleep(4_000);
+      const busy = await busyController(world);
+      if (!busy) continue;
+      const kill = { at: Date.now(), jobs: busy.jobs } as (typeof kills)[number];
+      kills.push(kill);
+      await world.deployment.replace(busy.replica);
+      recoveries.push(
+        until(() => allFinal(world.databaseUrl, kill.jobs), SETTLE_MS, 100).then((ok) => {
+          if (ok) kill.recoveredMs = Date.now() - kill.at;
+        }),
+      );
+    }
+    const fired = await load;
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    await Promise.all(recoveries);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const recovered = kills.filter((k) => k.recoveredMs !== undefined).map((k) => k.recoveredMs!);
+    const bad = answers.filter((a) => a.status !== 202 && a.status !== 200).length;
+    writeSection(RESULTS, 'faults-controllers', [
+      '## `kill -9` of a controller replica, repeatedly, mid-job',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases 2 s, 4 jobs a replica at once), a model answering each job in 0.5 s; ` +
+        `jobs created at ${RATE}/s for ${seconds(loadMs)} (${fired.fired} asked, ${fired.skipped} ticks skipped at the in-flight bound), ` +
+        `${(answers.length / (loadMs / 1000)).toFixed(1)} requests/s. Every 4 s the replica holding a running job's lease was killed with SIGKILL and a new one started.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected: \`kill -9\` of a controller replica mid-job | ${kills.length} (${kills.reduce((n, k) => n + k.jobs.length, 0)} jobs running on them) |`,
+      ...jobRows(count, 'Load'),
+      `| Job creations not acknowledged (API answers other than 202) | ${must('job creations refused', bad)} |`,
+      `| Kills whose jobs were not final within ${SETTLE_MS / 1000} s | ${must('kills not recovered', kills.length - recovered.length)} |`,
+      `| Recovery (kill → every job the killed replica held final) | ${range(recovered)} |`,
+      '',
+    ].join('\n'));
+    console.log(`faults: controllers: ${kills.length} kills, ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+  }
+}
+
+/** Kinds of answers while Postgres is faulted: what must never be seen is a 5xx other than 503 with Retry-After, or no answer. */
+function badAnswers(answers: Answer[]): Answer[] {
+  return answers.filter((a) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter)));
+}
+
+async function postgresFaults(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_postgres', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 50_000;
+  try {
+    const runs = countRuns(world, 200);
+    const writes: Answer[] = [];
+    const reads: Answer[] = [];
+    const acknowledged: string[] = [];
+    const pids = [...world.deployment.api, ...world.deployment.controllers].map((r) => r.process.pid);
+    const started = Date.now();
+    const makeJob = jobMaker(world, writes, acknowledged);
+    const writeLoad = steady(3, LOAD_MS, 60, makeJob);
+    // Reads of a job created before the faults, on both replicas.
+    const first = await ask(world.deployment.api[0]!.url!, world.company.apiKey, 'POST', '/api/v1/triggers', { agentId: world.company.agentId, task: 'Read me' });
+    acknowledged.push(first.body.triggerId);
+    const readLoad = steady(4, LOAD_MS, 60, async (i) => {
+      const api = world.deployment.api[i % 2]!;
+      reads.push(await ask(api.url!, world.company.apiKey, 'GET', `/api/v1/triggers/${first.body.triggerId}`));
+    });
+    const faults: { name: string; at: number; over: number; recoveredMs?: number }[] = [];
+    const fault = async (name: string, inject: () => Promise<void>) => {
+      const f: (typeof faults)[number] = { name, at: Date.now(), over: 0 };
+      await inject();
+      f.over = Date.now();
+      faults.push(f);
+      const ok = (a: Answer) => a.at >= f.over && (a.status === 200 || a.status === 202);
+      if (await until(() => writes.some(ok) && reads.some(ok), 30_000, 50)) {
+        f.recoveredMs = Math.min(...[...writes, ...reads].filter(ok).map((a) => a.at + a.ms)) - f.over;
+      }
+    };
+    await sleep(5_000);
+    await fault('connections cut (`pg_terminate_backend` of every connection of the database)', async () => {
+      const rows = await dbQuery<{ n: string }>(server.url, `select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = 'drill_postgres' and pid <> pg_backend_pid()`);
+      console.log(`faults: postgres: cut ${rows[0]!.n} connections`);
+    });
+    await sleep(5_000);
+    await fault('Postgres restarted fast (`pg_ctl stop -m fast` and start at once)', async () => {
+      server.stop('fast');
+      server.start();
+    });
+    await sleep(5_000);
+    await fault('Postgres restarted slow (stopped 10 s, then started)', async () => {
+      server.stop('fast');
+      await sleep(10_000);
+      server.start();
+    });
+    const [w, r] = await Promise.all([writeLoad, readLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const all = [...writes, ...reads];
+    const refused = all.filter((a) => a.status === 503 && a.retryAfter);
+    const bad = badAnswers(all);
+    const otherStatuses = all.filter((a) => a.status >= 200 && a.status < 500 && ![200, 202].includes(a.status));
+    const restarted = [...world.deployment.api, ...world.deployment.controllers].filter((r) => !r.process.running || !pids.includes(r.process.pid)).length;
+    const ready = await Promise.all(world.deployment.api.map(async (api) => (await fetch(`${api.url}/readyz`)).status));
+    writeSection(RESULTS, 'faults-postgres', [
+      '## Postgres restarted (fast and slow), and its connections cut',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas on a Postgres of the drill's own; for ${seconds(loadMs)} ` +
+        `jobs created at 3/s (${w.fired}, each retried with its idempotency key until acknowledged) and a job read at 4/s (${r.fired}) on both API replicas, ` +
+        `${(all.length / (loadMs / 1000)).toFixed(1)} requests/s; an answer not in ${HANG_MS / 1000} s counts as a hang.`,
+      '',
+      '| Fault | Injected for | Recovery (fault over → first 2xx) |',
+      '|---|---|---|',
+      ...faults.map((f) => `| ${f.name} | ${seconds(f.over - f.at)} | ${f.recoveredMs === undefined ? 'not recovered' : seconds(f.recoveredMs)} |`),
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Answers | ${tally(all)} |`,
+      `| Answered 503 with Retry-After while Postgres was away | ${refused.length} |`,
+      `| 500s, 503s without Retry-After, hangs, or no answer | ${must('bad answers while Postgres faulted', bad.length)}${bad.length ? ` (${tally(bad)})` : ''} |`,
+      `| Other answers (neither 2xx nor 503) | ${must('other answers', otherStatuses.length)}${otherStatuses.length ? ` (${tally(otherStatuses)})` : ''} |`,
+      `| Faults not recovered from within 30 s | ${must('faults not recovered', faults.filter((f) => f.recoveredMs === undefined).length)} |`,
+      `| Replicas restarted or exited (recovery must need none) | ${must('replicas restarted', restarted)} |`,
+      `| API replicas not ready at the end (/readyz) | ${must('replicas not ready', ready.filter((s) => s !== 200).length)} |`,
+      ...jobRows(count, 'Load', 'their run lost Postgres mid-run and could not store its result: failed once, never run again'),
+      '',
+    ].join('\n'));
+    console.log(`faults: postgres: ${tally(all)}; bad ${bad.length}; ${JSON.stringify(count)}`);
+  } finally {
+    if (!world.deployment.api.length) server.start();
+    await world.close();
+  }
+}
+
+/** A streamed turn read to its end: whether it was acknowledged (a `done` event), ended by an `error` event, or cut. */
+interface Turn {
+  conversationId: string;
+  /** `done`, `error` (an error event), `cut` (the stream ended or broke without either), `hang`, or `refused: <status>`. */
+  outcome: string;
+  ms: number;
+}
+
+async function streamTurn(url: string, apiKey: string, conversationId: string, message: string): Promise<Turn> {
+  const at = Date.now();
+  const outcome = async (): Promise<string> => {
+    try {
+      const res = await fetch(`${url}/api/v1/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message, stream: true }),
+        signal: AbortSignal.timeout(HANG_MS),
+      });
+      if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return `refused: ${res.status}`;
+      const text = await res.text();
+      if (/"type":"done"/.test(text)) return 'done';
+      return /"type":"error"/.test(text) ? 'error' : 'cut';
+    } catch (err) {
+      return (err as Error).name === 'TimeoutError' ? 'hang' : 'cut';
+    }
+  };
+  return { conversationId, outcome: await outcome(), ms: Date.now() - at };
+}
+
+/** What Postgres holds of a turn on each conversation: its user messages, its replies' texts, and the charges of its user message. */
+async function storedTurns(databaseUrl: string, conversationIds: string[]): Promise<(id: string) => { users: number; replies: string[]; charges: number }> {
+  const messages = await dbQuery<{ id: string; conversation_id: string; role: string; content: string }>(
+    databaseUrl,
+    `select id, conversation_id, role, content from messages where conversation_id = any($1) and role in ('user', 'assistant') order by seq`,
+    [conversationIds],
+  );
+  const rows = await dbQuery<{ reference_id: string; n: string }>(databaseUrl, `select reference_id, count(*) as n from credit_ledger where reference_type = 'api' group by reference_id`);
+  const charged = new Map(rows.map((c) => [c.reference_id, Number(c.n)]));
+  return (id) => {
+    const own = messages.filter((m) => m.conversation_id === id);
+    const users = own.filter((m) => m.role === 'user');
+    return {
+      users: users.length,
+      replies: own.filter((m) => m.role === 'assistant').map((m) => m.content),
+      charges: users.reduce((n, u) => n + (charged.get(u.id) ?? 0), 0),
+    };
+  };
+}
+
+const REPLY = 'The first part of the answer, then after a pause the rest of it, complete.';
+
+async function apiKills(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_api', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 30_000;
+  try {
+    const runs = countRuns(world, 200);
+    // Chat turns: the first words at once, the rest 1.5 s later, so a kill lands mid-stream.
+    world.model.setDefault((request) => {
+      const job = jobIn(request);
+      if (job) {
+        runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+        return { content: 'Done.', delayMs: 200 };
+      }
+      return { content: REPLY, holdAfterFirst: sleep(1_500) };
+    });
+    const writes: Answer[] = [];
+    const acknowledged: string[] = [];
+    const creates: Answer[] = [];
+    const turns: Turn[] = [];
+    const pick = (i: number) => world.deployment.api[i % world.deployment.api.length]!;
+    const started = Date.now();
+    const jobLoad = steady(2, LOAD_MS, 40, jobMaker(world, writes, acknowledged));
+    const turnLoad = steady(4, LOAD_MS, 40, async (i) => {
+      const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+      creates.push(created);
+      if (created.status !== 201) return;
+      turns.push(await streamTurn(pick(i + 1).url!, world.company.apiKey, created.body.conversationId, `Turn ${i}`));
+    });
+    let kills = 0;
+    while (Date.now() - started < LOAD_MS - 5_000) {
+      await sleep(5_000);
+      await world.deployment.replace(world.deployment.api[kills % world.deployment.api.length]!);
+      kills++;
+    }
+    const [j, t] = await Promise.all([jobLoad, turnLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const createdIds = creates.filter((a) => a.status === 201).map((a) => a.body.conversationId as string);
+    const conversations = await dbQuery<{ id: string }>(world.databaseUrl, 'select id from conversations where id = any($1)', [createdIds]);
+    const stored = await storedTurns(world.databaseUrl, createdIds);
+    let lostTurns = 0;
+    let halfWritten = 0;
+    for (const turn of turns) {
+      const { users, replies, charges } = stored(turn.conversationId);
+      // A turn is whole with its reply complete and charged once, or has no reply and no charge.
+      const whole = users === 1 && ((replies.length === 1 && replies[0] === REPLY && charges === 1) || (replies.length === 0 && charges === 0));
+      if (turn.outcome === 'done' && !(whole && replies.length === 1)) lostTurns++;
+      else if (!whole && users + replies.length > 0) halfWritten++;
+    }
+    const byOutcome = new Map<string, number>();
+    for (const turn of turns) byOutcome.set(turn.outcome, (byOutcome.get(turn.outcome) ?? 0) + 1);
+    const unclean = turns.filter((x) => x.outcome === 'hang' || x.outcome.startsWith('refused: 5')).length;
+    const badWrites = [...writes, ...creates].filter((a) => a.error === 'hang' || (a.status >= 500 && a.status !== 503)).length;
+    const cutMs = turns.filter((x) => x.outcome === 'cut').map((x) => x.ms);
+    writeSection(RESULTS, 'faults-api', [
+      '## `kill -9` of an API replica mid-request and mid-SSE stream',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas; for ${seconds(loadMs)} conversations created and a streamed turn sent on each at 4/s (${t.fired}), ` +
+        `each reply streamed over 1.5 s, and jobs created at 2/s (${j.fired}, each retried with its idempotency key on the other replica until acknowledged), ` +
+        `${((writes.length + creates.length + turns.length) / (loadMs / 1000)).toFixed(1)} requests/s. Every 5 s an API replica was killed with SIGKILL and a new one started.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected: \`kill -9\` of an API replica | ${kills} |`,
+      `| Streamed turns by outcome | ${[...byOutcome.entries()].map(([k, n]) => `${k}×${n}`).join(' ')} |`,
+      `| Conversations acknowledged (201) and not in Postgres | ${must('conversations lost', createdIds.length - conversations.length)} of ${createdIds.length} |`,
+      `| Turns acknowledged (\`done\`) whose user message, whole reply or one charge is missing | ${must('acknowledged turns lost', lostTurns)} |`,
+      `| Half-written turns (a reply cut short, a reply without its charge or a charge without its reply) | ${must('half-written turns', halfWritten)} |`,
+      `| Clients left hanging or answered 5xx by a live replica | ${must('unclean client errors', unclean + badWrites)} |`,
+      `| Streams cut by a kill: request to the client's error | ${range(cutMs)} |`,
+      ...jobRows(count, 'Jobs'),
+      '',
+    ].join('\n'));
+    console.log(`faults: api: ${kills} kills, turns ${JSON.stringify([...byOutcome])}, lost ${lostTurns}, half ${halfWritten}; ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+  }
+}
+
+/** `switchboard_rate_limiter_fallback_total` summed over the API replicas, by scope. */
+async function fallbacks(world: World): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const api of world.deployment.api) for (const [scope, n] of Object.entries(await limitFallbacks(api.url!))) out[scope] = (out[scope] ?? 0) + n;
+  return out;
+}
+
+async function redisFaults(server: PrivatePostgres): Promise<void> {
+  const CAP = 4;
+  const REPLY_MS = 400;
+  const LOAD_MS = 35_000;
+  const LEASE_MS = 2_000;
+  const redis = await startPrivateRedis();
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_redis', redisUrl: redis.url, env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4', SWITCHBOARD_MODEL_CONCURRENCY: String(CAP) } });
+  try {
+    const runs = new Map<string, number>();
+    // Model calls open at the stand-in, sampled at each arrival.
+    let open = 0;
+    const samples: { at: number; open: number }[] = [];
+    world.model.setDefault(async (request) => {
+      const job = jobIn(request);
+      if (job) runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+      samples.push({ at: Date.now(), open: ++open });
+      await sleep(REPLY_MS);
+      open--;
+      return { content: 'Done.' };
+    });
+    const writes: Answer[] = [];
+    const acknowledged: string[] = [];
+    const chats: Answer[] = [];
+    const pick = (i: number) => world.deployment.api[i % 2]!;
+    const started = Date.now();
+    const jobLoad = steady(2, LOAD_MS, 40, jobMaker(world, writes, acknowledged));
+    const chatLoad = steady(4, LOAD_MS, 40, async (i) => {
+      const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+      chats.push(created);
+      if (created.status === 201) chats.push(await ask(pick(i + 1).url!, world.company.apiKey, 'POST', `/api/v1/conversations/${created.body.conversationId}/messages`, { message: `Turn ${i}` }));
+    });
+    // Windows where the cap may be passed: Redis away, and one lease after it returned or was flushed.
+    const unshared: [number, number][] = [];
+    await sleep(5_000);
+    const down = Date.now();
+    await redis.stop();
+    await sleep(8_000);
+    await redis.start();
+    const back = Date.now();
+    unshared.push([down, back + LEASE_MS + REPLY_MS]);
+    await sleep(7_000);
+    const flushed = Date.now();
+    redis.cli('flushall');
+    unshared.push([flushed, flushed + LEASE_MS + REPLY_MS]);
+    const [j, c] = await Promise.all([jobLoad, chatLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const leaked = liveModelSlots(redis);
+    // Every slot free again: CAP turns at once all reach the model together.
+    const before = samples.length;
+    await Promise.all(
+      Array.from({ length: CAP }, async (_, i) => {
+        const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+        chats.push(created, await ask(pick(i).url!, world.company.apiKey, 'POST', `/api/v1/conversations/${created.body.conversationId}/messages`, { message: 'After' }));
+      }),
+    );
+    const freeAfter = Math.max(...samples.slice(before).map((x) => x.open));
+    const shared = samples.filter((x) => !unshared.some(([a, b]) => x.at >= a && x.at <= b));
+    const overCap = shared.filter((x) => x.open > CAP).length;
+    const all = [...writes, ...chats];
+    const failed = all.filter((a) => a.status < 200 || a.status >= 300);
+    const fell = await fallbacks(world);
+    const recovered = world.deployment.api.every((api) => api.process.logs.some((l) => l.msg === 'redis is back: rate limits are shared across replicas again'));
+    writeSection(RESULTS, 'faults-redis', [
+      '## Redis down and back, and Redis flushed',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas on a Redis of the drill's own, model calls capped at ${CAP} across the deployment ` +
+        `(SWITCHBOARD_MODEL_CONCURRENCY, leases ${LEASE_MS / 1000} s), each answered in ${REPLY_MS} ms; for ${seconds(loadMs)} a conversation and a turn on it at 4/s (${c.fired}) ` +
+        `and jobs at 2/s (${j.fired}), ${(all.length / (loadMs / 1000)).toFixed(1)} requests/s. Redis was killed (SIGKILL) for ${seconds(back - down)} and started again, then flushed (FLUSHALL).`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected | Redis down ${seconds(back - down)} and back; FLUSHALL once |`,
+      `| Answers | ${tally(all)} |`,
+      `| Requests failed (anything but 2xx) | ${must('requests failed for Redis', failed.length)} |`,
+      `| Limit checks answered from memory while Redis was away (switchboard_rate_limiter_fallback_total) | ${Object.entries(fell).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'} |`,
+      `| API replicas that did not log Redis back (limits shared again) | ${must('replicas not back on Redis', recovered ? 0 : 1)} |`,
+      `| Most model calls open at once while Redis was shared (cap ${CAP}) | ${Math.max(...shared.map((x) => x.open))} |`,
+      `| Model calls admitted over the cap while Redis was shared (double-counted slots) | ${must('model calls over the cap', overCap)} |`,
+      `| Most model calls open at once while Redis was away or within a lease of coming back or being flushed (each replica counts its own) | ${Math.max(0, ...samples.filter((x) => !shared.includes(x)).map((x) => x.open))} |`,
+      `| Slot leases left live in Redis after the load | ${must('slots leaked in Redis', leaked)} |`,
+      `| Slots free after the load (${CAP} turns at once all reach the model together) | ${freeAfter} of ${CAP} |`,
+      ...jobRows(count, 'Jobs'),
+      '',
+    ].join('\n'));
+    must('slots not free after the load', CAP - freeAfter);
+    console.log(`faults: redis: ${tally(all)}; over cap ${overCap}; leaked ${leaked}; free ${freeAfter}; ${JSON.stringify(fell)}; ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+    await redis.stop();
+  }
+}
+
+/** The model's answers in turn, over every request of the drill: fine, slow, refused with Retry-After, failing. */
+const MODEL_PATTERN: { kind: string; reply: (content: string) => ModelReply }[] = [
+  { kind: 'ok', reply: (content) => ({ content }) },
+  { kind: '429 (Retry-After 1 s)', reply: () => ({ fail: { status: 429, message: 'Rate limited', headers: { 'retry-after': '1' } } }) },
+  { kind: 'ok', reply: (content) => ({ content }) },
+  { kind: '500', reply: () => ({ fail: { status: 500, message: 'Internal error' } }) },
+  { kind: 'slow (3 s to the first byte)', reply: (content) => ({ content, delayMs: 3_000 }) },
+  { kind: 'ok', reply: (content) => ({ content }) },
+  { kind: '503 (retry-after-ms 500)', reply: () => ({ fail: { status: 503, message: 'Overloaded', headers: { 'retry-after-ms': '500' } } }) },
+  { kind: 'ok', reply: (content) => ({ content }) },
+];
+
+async function modelFaults(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_model', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 30_000;
+  const TURN_HANG_MS = 60_000;
+  try {
+    const runs = new Map<string, number>();
+    const injected = new Map<string, number>();
+    let n = 0;
+    world.model.setDefault((request) => {
+      const job = jobIn(request);
+      if (job) runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+      const { kind, reply } = MODEL_PATTERN[n++ % MODEL_PATTERN.length]!;
+      injected.set(kind, (injected.get(kind) ?? 0) + 1);
+      return reply(REPLY);
+    });
+    const writes: Answer[] = [];
+    const acknowledged: string[] = [];
+    const turns: { conversationId: string; answer: Answer }[] = [];
+    const pick = (i: number) => world.deployment.api[i % 2]!;
+    const started = Date.now();
+    const jobLoad = steady(1, LOAD_MS, 40, jobMaker(world, writes, acknowledged));
+    const turnLoad = steady(3, LOAD_MS, 60, async (i) => {
+      const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+      if (created.status !== 201) return void turns.push({ conversationId: '', answer: created });
+      const id = created.body.conversationId as string;
+      turns.push({ conversationId: id, answer: await ask(pick(i + 1).url!, world.company.apiKey, 'POST', `/api/v1/conversations/${id}/messages`, { message: `Turn ${i}` }, TURN_HANG_MS) });
+    });
+    const [j, t] = await Promise.all([jobLoad, turnLoad]);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, new Map());
+    const ids = turns.map((x) => x.conversationId).filter(Boolean);
+    const stored = await storedTurns(world.databaseUrl, ids);
+    let wrong = 0;
+    let unclean = 0;
+    for (const { conversationId, answer } of turns) {
+      const ok = answer.status === 200;
+      // A failed turn answers the API's error shape: a 5xx naming the model's failure, never a hang.
+      if (!ok && !(answer.status >= 500 && typeof answer.body?.error === 'string')) unclean++;
+      if (!conversationId) continue;
+      const { users, replies, charges } = stored(conversationId);
+      // Succeeded: the whole reply, charged once; failed: no reply and no charge (none of its model calls finished).
+      const whole = users === 1 && (ok ? replies.length === 1 && replies[0] === REPLY && charges === 1 : replies.length === 0 && charges === 0);
+      if (!whole) wrong++;
+    }
+    const turnAnswers = turns.map((x) => x.answer);
+    const attempts = await dbQuery<{ attempt_count: number; n: string }>(world.databaseUrl, 'select attempt_count, count(*) as n from triggers group by attempt_count order by attempt_count');
+    writeSection(RESULTS, 'faults-model', [
+      '## Model server slow, 429, 500 and 503',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas; for ${seconds(loadMs)} a conversation and a turn on it at 3/s (${t.fired}) and jobs at 1/s (${j.fired}), ` +
+        `${((turnAnswers.length * 2 + writes.length) / (loadMs / 1000)).toFixed(1)} requests/s, the model answering in turn: ${MODEL_PATTERN.map((p) => p.kind).join(', ')}.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected (model answers by kind) | ${[...injected.entries()].map(([k, v]) => `${k}×${v}`).join(', ')} |`,
+      `| Turns | ${tally(turnAnswers)} |`,
+      `| Turns failed uncleanly (no answer within ${TURN_HANG_MS / 1000} s, or a refusal not in the API's error shape) | ${must('turns failed uncleanly', unclean)} |`,
+      `| Turns stored or charged wrongly (succeeded: whole reply, one charge; failed: no reply, no charge) | ${must('turns stored or charged wrongly', wrong)} |`,
+      `| Jobs by attempts | ${attempts.map((a) => `${a.attempt_count} attempt(s)×${a.n}`).join(', ')} |`,
+      ...jobRows(count, 'Jobs', "the model's error after its tries, per the state table").filter((row) => !row.includes('run twice')),
+      '',
+    ].join('\n'));
+    console.log(`faults: model: turns ${tally(turnAnswers)}; unclean ${unclean}; wrong ${wrong}; ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+  }
+}
+
+const only = process.env.DRILL_ONLY?.split(',');
+const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
+  ['controllers', controllerKills],
+  ['api', apiKills],
+  ['postgres', postgresFaults],
+  ['redis', redisFaults],
+  ['model', modelFaults],
+];
+const server = await startPrivatePostgres();
+const began = Date.now();
+try {
+  for (const [name, drill] of drills) {
+    if (only && !only.includes(name)) continue;
+    const t = Date.now();
+    console.log(`faults: ${name}…`);
+    await drill(server);
+    console.log(`faults: ${name} took ${seconds(Date.now() - t)}`);
+  }
+} finally {
+  server.close();
+}
+console.log(`faults: ${seconds(Date.now() - began)}; ${failures.length ? `FAILED: ${failures.join('; ')}` : 'every count that must be 0 is 0'}`);
+if (failures.length) process.exitCode = 1;
