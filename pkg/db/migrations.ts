@@ -20,6 +20,7 @@ import * as m017 from './migrations/017_calls_conversation.js';
 import * as m018 from './migrations/018_console_sso.js';
 import * as m019 from './migrations/019_webhook_heads.js';
 import * as m020 from './migrations/020_fair_claim.js';
+import * as m021 from './migrations/021_webhook_fair_claim.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '018_console_sso': m018,
   '019_webhook_heads': m019,
   '020_fair_claim': m020,
+  '021_webhook_fair_claim': m021,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;
