@@ -29,7 +29,6 @@ export interface OutboxRow {
   due_at: Date | null;
   lease_owner: string | null;
   lease_until: Date | null;
-  claimed_at: Date | null;
 }
 
 /** The envelope as sent: the spec's field order (jsonb keeps keys in its own order). */
@@ -40,6 +39,14 @@ export const envelopeOf = ({ payload: p }: OutboxRow): Envelope => ({
   tenant_id: p.tenant_id,
   data: p.data,
 });
+
+/** The CTE live: each account with rows that have a due time, one index probe apiece (a loose index scan). */
+const LIVE_ACCOUNTS = `live as (
+  (select o.tenant_id from webhook_outbox o where o.due_at is not null order by o.tenant_id limit 1)
+  union all
+  select (select o.tenant_id from webhook_outbox o where o.due_at is not null and o.tenant_id > live.tenant_id order by o.tenant_id limit 1)
+  from live where live.tenant_id is not null
+)`;
 
 /** A claimed row, with its account's webhook_secret column as stored (sealed; null before its first use). */
 export type ClaimedDelivery = OutboxRow & { stored_secret: string | null };
@@ -60,26 +67,17 @@ export async function claimDueDeliveries(
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
   const { rows } = await ctx.db.raw(
-    `with recursive live as (
-       -- Each account with rows that have a due time, one index probe apiece (a loose index scan).
-       (select o.tenant_id from webhook_outbox o where o.due_at is not null order by o.tenant_id limit 1)
-       union all
-       select (select o.tenant_id from webhook_outbox o where o.due_at is not null and o.tenant_id > live.tenant_id order by o.tenant_id limit 1)
-       from live where live.tenant_id is not null
-     ), accounts as (
+    `with recursive ${LIVE_ACCOUNTS}, accounts as (
        -- Accounts with due rows, least recently served first.
-       select live.tenant_id, served.at as served_at, head.due_at as head_due
+       select live.tenant_id, coalesce(served.served_at, '-infinity') as served_at, head.due_at as head_due
        from live
        cross join lateral (
          select o.due_at from webhook_outbox o
          where o.tenant_id = live.tenant_id and o.due_at <= :now
          order by o.due_at, o.seq limit 1
        ) head
-       cross join lateral (
-         select coalesce(max(o.claimed_at), '-infinity') as at from webhook_outbox o
-         where o.tenant_id = live.tenant_id and o.claimed_at is not null
-       ) served
-       order by served.at, head.due_at
+       left join webhook_served served on served.tenant_id = live.tenant_id
+       order by 2, head.due_at
        limit :max
      ), candidate as (
        select o.id, o.tenant_id, o.due_at, o.seq, a.served_at, a.head_due from accounts a
@@ -97,10 +95,14 @@ export async function claimDueDeliveries(
        ) c
        order by c.turn, c.served_at, c.head_due
        limit :max
+     ), served as (
+       insert into webhook_served (tenant_id, served_at) select distinct tenant_id, :now::timestamptz from taken
+       on conflict (tenant_id) do update set served_at = excluded.served_at
      )
-     update webhook_outbox o set attempts = o.attempts + 1, lease_owner = :owner, lease_until = :until, due_at = :until, claimed_at = :now
+     update webhook_outbox o set attempts = o.attempts + 1, lease_owner = :owner, lease_until = :until, due_at = :until
      from taken join tenants n on n.id = taken.tenant_id
-     where o.id = taken.id
+     -- By the primary key: a join on a few hundred ids can otherwise be planned as a scan of the table.
+     where o.id = any(array(select id from taken)) and o.id = taken.id
      returning o.*, taken.due_at as was_due, taken.turn, n.webhook_secret as stored_secret`,
     { now, max, owner, until },
   );
@@ -286,6 +288,10 @@ export async function releaseDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: str
 
 /** The earliest due time of a pending row: only heads of keys have one (the others wait, and each settling is announced). */
 export async function nextDeliveryDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
-  const row = await ctx.db('webhook_outbox').where({ status: 'pending' }).whereNotNull('due_at').min({ at: 'due_at' }).first();
-  return row?.at ?? null;
+  const { rows } = await ctx.db.raw(
+    `with recursive ${LIVE_ACCOUNTS}
+     select min(head.due_at) as at from live
+     cross join lateral (select o.due_at from webhook_outbox o where o.tenant_id = live.tenant_id and o.due_at is not null order by o.due_at, o.seq limit 1) head`,
+  );
+  return rows[0]?.at ?? null;
 }
