@@ -178,11 +178,16 @@ async function settleRows(
   });
 }
 
-/** Settles `settlements`: those whose key is being written are settled after, waiting their turn one key at a time. */
-async function settle(ctx: Pick<Ctx, 'db' | 'clock'>, settlements: Settlement[], condition: Knex.Raw): Promise<Set<string>> {
+/**
+ * Settles `settlements`, resolving once those whose keys could be locked at once are settled, to
+ * each row's own promise of being settled: a row whose key is being written waits for it in a
+ * transaction of its own, holding up no other row.
+ */
+async function settle(ctx: Pick<Ctx, 'db' | 'clock'>, settlements: Settlement[], condition: Knex.Raw): Promise<Map<string, Promise<boolean>>> {
   const { settled, busy } = await settleRows(ctx, settlements, condition, false);
-  for (const one of busy) for (const id of (await settleRows(ctx, [one], condition, true)).settled) settled.add(id);
-  return settled;
+  const each = new Map(settlements.map((s) => [s.id, Promise.resolve(settled.has(s.id))]));
+  for (const one of busy) each.set(one.id, settleRows(ctx, [one], condition, true).then((r) => r.settled.has(one.id)));
+  return each;
 }
 
 /** Those of `keys` whose locks could be taken at once, taken; never waits. */
@@ -239,8 +244,8 @@ export class AttemptRecorder {
     while (this.waiting.length) {
       const batch = this.waiting.splice(0, RECORD_BATCH);
       try {
-        const settled = await settle(this.ctx, batch.map((r) => r.settlement), this.ctx.db.raw('o.lease_owner = ?', [this.owner]));
-        for (const r of batch) r.done(settled.has(r.row.id) ? r.event : null);
+        const each = await settle(this.ctx, batch.map((r) => r.settlement), this.ctx.db.raw('o.lease_owner = ?', [this.owner]));
+        for (const r of batch) each.get(r.row.id)!.then((settled) => r.done(settled ? r.event : null), r.failed);
       } catch (err) {
         for (const r of batch) r.failed(err);
       }
@@ -263,12 +268,13 @@ export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>
   if (!lost.length) return;
   const status = transition('pending', 'interrupted')!;
   const last_error = 'interrupted: the controller delivering it stopped before the receiver answered';
-  const failed = await settle(
+  const each = await settle(
     ctx,
     lost.map(({ id, ordering_key }) => ({ id, ordering_key, status, delivered_at: null, last_error, due_at: null })),
     ctx.db.raw('o.lease_until <= ? and o.attempts >= o.max_attempts', [now]),
   );
-  ctx.metrics.webhookDeliveries.inc({ result: 'failed' }, failed.size);
+  const failed = (await Promise.all(each.values())).filter(Boolean).length;
+  ctx.metrics.webhookDeliveries.inc({ result: 'failed' }, failed);
 }
 
 export async function heartbeatDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {

@@ -331,6 +331,35 @@ describe('The webhook deliveries claim between companies', function () {
     await app?.close();
   });
 
+  it("records another call's outcome while settling a head waits for its key's open write", async () => {
+    const { ctx } = app.runtime;
+    const { tenantId } = await app.company({ name: 'Waiting Co' });
+    const key = prefixedId('cal');
+    let answerHead!: () => void;
+    const held = await startHttpsServer((_req, res) => (answerHead = () => res.writeHead(200).end()));
+    const live = await startHttpsServer((_req, res) => res.writeHead(200).end());
+    try {
+      const head = await enqueue(app, { tenantId, url: `${held.url}/hooks`, orderingKey: key });
+      await eventually('the head to be sent', async () => held.requests.length === 1);
+      const trx = await ctx.db.transaction();
+      const next = await enqueueEvent(ctx, trx, { tenantId, url: `${live.url}/hooks`, orderingKey: key, type: 'call.updated', target: 'events', data: { key } });
+      answerHead();
+      const waitingForKey = async () =>
+        (await ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`)).rows.length > 0;
+      await eventually('settling the head to wait for the key', waitingForKey);
+      // The one replica sends another call's event and records its outcome meanwhile.
+      const elsewhere = await enqueue(app, { tenantId, url: `${live.url}/hooks`, orderingKey: prefixedId('cal') });
+      await settled(app, elsewhere.id, 'delivered');
+      expect((await stored(app, head.id)).status, 'the head while its key is being written').to.equal('pending');
+      await trx.commit();
+      await settled(app, head.id, 'delivered');
+      await settled(app, next.id, 'delivered');
+    } finally {
+      await held.close();
+      await live.close();
+    }
+  });
+
   it("sends another company's event next, not after the backlog one company wrote before it", async () => {
     const a = await app.company({ name: 'Backlog Co' });
     const b = await app.company({ name: 'Single Co' });
