@@ -2,14 +2,14 @@
 import { CHANNELS } from '../pkg/db/notify.js';
 import type { Ctx } from '../pkg/context.js';
 import {
+  AttemptRecorder,
   claimDueDeliveries,
   envelopeOf,
   heartbeatDeliveries,
   nextDeliveryDue,
-  recordAttempt,
   releaseDeliveries,
   sweepDeliveries,
-  type OutboxRow,
+  type ClaimedDelivery,
 } from '../pkg/store/webhooks.js';
 import { envelopeOutgoing, sendEvent } from '../pkg/webhooks/deliver.js';
 import { campaignOutgoing } from '../pkg/campaigns/outgoing.js';
@@ -17,11 +17,13 @@ import { wakeRun } from '../pkg/store/campaigns/runs.js';
 import { deliveryPolicy } from '../pkg/webhooks/policy.js';
 import type { Reconciler } from './manager.js';
 
-async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
-  const { run_id: runId } = row;
+async function deliver(ctx: Ctx, row: ClaimedDelivery, recorder: AttemptRecorder, closing: () => void): Promise<void> {
+  const { run_id: runId, stored_secret: storedSecret } = row;
   const outgoing = runId ? campaignOutgoing(ctx, { ...row, run_id: runId }) : envelopeOutgoing(envelopeOf(row));
-  const outcome = await sendEvent(ctx, row.url, outgoing);
-  const result = await recordAttempt(ctx, row, owner, outcome, deliveryPolicy(ctx.config, row.type));
+  const outcome = await sendEvent(ctx, row.url, { ...outgoing, storedSecret });
+  // Only the outcome's write is left: the next delivery may take this one's place meanwhile.
+  closing();
+  const result = await recorder.record(row, outcome, deliveryPolicy(ctx.config, row.type));
   if (!result) return;
   ctx.metrics.webhookDeliveries.inc({ result });
   if (runId && result !== 'retry') {
@@ -37,6 +39,8 @@ async function deliver(ctx: Ctx, row: OutboxRow, owner: string): Promise<void> {
 
 /** `concurrency`: deliveries one replica has in flight; each only waits on its receiver, holding no connection. */
 export function webhooksReconciler(concurrency: number): Reconciler {
+  // One per claiming owner: its outcomes are written together.
+  const recorders = new Map<string, AttemptRecorder>();
   return {
     name: 'webhooks',
     channel: CHANNELS.webhooks,
@@ -48,7 +52,11 @@ export function webhooksReconciler(concurrency: number): Reconciler {
     sweep: sweepDeliveries,
     async claim(ctx, owner, leaseMs, max) {
       const rows = await claimDueDeliveries(ctx, owner, leaseMs, max);
-      return { claimed: rows.map((row) => ({ id: row.id, run: () => deliver(ctx, row, owner) })), nextDue: () => nextDeliveryDue(ctx) };
+      const recorder = recorders.get(owner) ?? recorders.set(owner, new AttemptRecorder(ctx, owner)).get(owner)!;
+      return {
+        claimed: rows.map((row) => ({ id: row.id, run: (closing) => deliver(ctx, row, recorder, closing) })),
+        nextDue: () => nextDeliveryDue(ctx),
+      };
     },
     heartbeat: heartbeatDeliveries,
     release: releaseDeliveries,

@@ -22,6 +22,7 @@ import * as m019 from './migrations/019_webhook_heads.js';
 import * as m020 from './migrations/020_fair_claim.js';
 import * as m021 from './migrations/021_turn_locks.js';
 import * as m022 from './migrations/022_claim_by_account.js';
+import * as m023 from './migrations/023_webhook_fair_claim.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '020_fair_claim': m020,
   '021_turn_locks': m021,
   '022_claim_by_account': m022,
+  '023_webhook_fair_claim': m023,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -3,8 +3,8 @@
 // a call's events go out one at a time in the order they were written, however many replicas deliver.
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
-import { CHANNELS, notify, notifyIdColumn } from '../db/notify.js';
-import { lockOrderingKey, type Envelope, type WebhookTarget } from '../webhooks/outbox.js';
+import { CHANNELS, notify } from '../db/notify.js';
+import { lockOrderingKey, ORDERING_LOCK_SQL, type Envelope, type WebhookTarget } from '../webhooks/outbox.js';
 import type { DeliveryOutcome } from '../webhooks/deliver.js';
 import { retryAfterMs, type DeliveryPolicy } from '../webhooks/policy.js';
 import { afterTry, transition, type DeliveryStatus } from '../webhooks/state.js';
@@ -40,35 +40,75 @@ export const envelopeOf = ({ payload: p }: OutboxRow): Envelope => ({
   data: p.data,
 });
 
+/** The CTE live: each account with rows that have a due time, one index probe apiece (a loose index scan). */
+const LIVE_ACCOUNTS = `live as (
+  (select o.tenant_id from webhook_outbox o where o.due_at is not null order by o.tenant_id limit 1)
+  union all
+  select (select o.tenant_id from webhook_outbox o where o.due_at is not null and o.tenant_id > live.tenant_id order by o.tenant_id limit 1)
+  from live where live.tenant_id is not null
+)`;
+
+/** A claimed row, with its account's webhook_secret column as stored (sealed; null before its first use). */
+export type ClaimedDelivery = OutboxRow & { stored_secret: string | null };
+
 /**
  * Claim up to `max` due deliveries for `owner`: due rows head their keys, so one statement never
- * takes two rows of one key. The try is counted at claim, so a try whose worker died counts too:
- * an event allowed one try is not sent twice because a replica crashed.
+ * takes two rows of one key. Fair between accounts: round-robin over the accounts with due rows,
+ * the least recently served first, so one account's backlog does not hold up another's deliveries.
+ * The try is counted at claim, so a try whose worker died counts too: an event allowed one try is
+ * not sent twice because a replica crashed.
  */
 export async function claimDueDeliveries(
   ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
   owner: string,
   leaseMs: number,
   max: number,
-): Promise<OutboxRow[]> {
+): Promise<ClaimedDelivery[]> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
   const { rows } = await ctx.db.raw(
-    `with candidate as (
-       select o.id, o.due_at from webhook_outbox o
-       where o.status = 'pending' and o.due_at <= ? and o.attempts < o.max_attempts
-       order by o.due_at, o.seq
-       limit ?
-       for update skip locked
+    `with recursive ${LIVE_ACCOUNTS}, accounts as (
+       -- Accounts with due rows, least recently served first.
+       select live.tenant_id, coalesce(served.served_at, '-infinity') as served_at, head.due_at as head_due
+       from live
+       cross join lateral (
+         select o.due_at from webhook_outbox o
+         where o.tenant_id = live.tenant_id and o.due_at <= :now
+         order by o.due_at, o.seq limit 1
+       ) head
+       left join webhook_served served on served.tenant_id = live.tenant_id
+       order by 2, head.due_at
+       limit :max
+     ), candidate as (
+       select o.id, o.tenant_id, o.due_at, o.seq, a.served_at, a.head_due from accounts a
+       cross join lateral (
+         select o.id, o.tenant_id, o.due_at, o.seq from webhook_outbox o
+         where o.tenant_id = a.tenant_id and o.due_at <= :now and o.status = 'pending' and o.attempts < o.max_attempts
+         order by o.due_at, o.seq
+         limit :max
+         for update skip locked
+       ) o
+     ), taken as (
+       -- Round-robin: every account's first row, then every account's second, and so on.
+       select * from (
+         select c.*, row_number() over (partition by c.tenant_id order by c.due_at, c.seq) as turn from candidate c
+       ) c
+       order by c.turn, c.served_at, c.head_due
+       limit :max
+     ), served as (
+       insert into webhook_served (tenant_id, served_at) select distinct tenant_id, :now::timestamptz from taken
+       on conflict (tenant_id) do update set served_at = excluded.served_at
      )
-     update webhook_outbox o set attempts = o.attempts + 1, lease_owner = ?, lease_until = ?, due_at = ?
-     from candidate where o.id = candidate.id
-     returning o.*, candidate.due_at as was_due`,
-    [now, max, owner, until, until],
+     update webhook_outbox o set attempts = o.attempts + 1, lease_owner = :owner, lease_until = :until, due_at = :until
+     from taken join tenants n on n.id = taken.tenant_id
+     -- By the primary key: a join on a few hundred ids can otherwise be planned as a scan of the table.
+     where o.id = any(array(select id from taken)) and o.id = taken.id
+     returning o.*, taken.due_at as was_due, taken.turn, n.webhook_secret as stored_secret`,
+    { now, max, owner, until },
   );
-  return (rows as (OutboxRow & { was_due: Date })[])
-    .sort((a, b) => a.was_due.getTime() - b.was_due.getTime() || a.seq - b.seq)
-    .map(({ was_due: due, ...row }) => {
+  return (rows as (ClaimedDelivery & { was_due: Date; turn: string })[])
+    .sort((a, b) => Number(a.turn) - Number(b.turn) || a.was_due.getTime() - b.was_due.getTime() || a.seq - b.seq)
+    .map(({ was_due: due, turn: _, ...row }) => {
       ctx.metrics.queueLag.observe({ reconciler: 'webhooks' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
       return row;
     });
@@ -78,65 +118,144 @@ type AttemptResult = ReturnType<typeof afterTry>;
 
 /** What settling a row writes: its new status and when it is next due (null once out of pending). */
 interface Settlement {
-  status: DeliveryStatus | null;
+  id: string;
+  ordering_key: string;
+  status: DeliveryStatus;
   delivered_at: Date | null;
   last_error: string | null;
   due_at: Date | null;
 }
 
 /**
- * Settles the pending row `id` of `key` where `condition` still holds; one that leaves pending makes
- * the next row of its key due. Under the key's lock, so an event written meanwhile is either seen
- * here or sees this row settled (and is due at once). Announces the row; false when `condition` failed.
+ * Settles the pending rows of `settlements` where `condition` (SQL on `o`, the row) still holds;
+ * a row that leaves pending makes the next row of its key due. Under the keys' locks, so an event
+ * written meanwhile is either seen here or sees its key's row settled (and is due at once). With
+ * `wait` unset a key whose lock is held (an event of it being written) is left out, so this never
+ * waits holding another key's lock (a writer may take several keys in any order). Announces each
+ * row settled; returns the ids settled and those left out.
  */
-async function settle(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, key: string, condition: (q: Knex.QueryBuilder) => void, settlement: Settlement): Promise<boolean> {
+async function settleRows(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  settlements: Settlement[],
+  condition: Knex.Raw,
+  wait: boolean,
+): Promise<{ settled: Set<string>; busy: Settlement[] }> {
   return ctx.db.transaction(async (trx) => {
-    await lockOrderingKey(trx, key);
-    const settled = trx('webhook_outbox')
-      .where({ id, status: 'pending' })
-      .andWhere(condition)
-      .update({ ...settlement, lease_owner: null, lease_until: null })
-      .returning(['ordering_key', 'seq', 'status', notifyIdColumn(trx, CHANNELS.webhooks)]);
-    const next = trx('webhook_outbox')
-      .whereIn(
-        'id',
-        trx('webhook_outbox as e')
-          .join('settled as s', 'e.ordering_key', 's.ordering_key')
-          .where('e.status', 'pending')
-          .andWhereNot('s.status', 'pending')
-          .andWhereRaw('e.seq > s.seq')
-          .orderBy('e.seq')
-          .limit(1)
-          .select('e.id'),
-      )
-      .update({ due_at: ctx.clock.now() });
-    const rows = await trx.with('settled', settled).with('next', next).select('seq').from('settled');
-    return rows.length > 0;
+    const keys = [...new Set(settlements.map((s) => s.ordering_key))];
+    let rows = settlements;
+    let busy: Settlement[] = [];
+    if (wait) for (const key of keys) await lockOrderingKey(trx, key);
+    else {
+      const locked = new Set(await tryLockOrderingKeys(trx, keys));
+      rows = settlements.filter((s) => locked.has(s.ordering_key));
+      busy = settlements.filter((s) => !locked.has(s.ordering_key));
+    }
+    if (!rows.length) return { settled: new Set<string>(), busy };
+    const column = <K extends keyof Settlement>(k: K): Knex.Value => rows.map((r) => r[k]) as Knex.Value;
+    const { rows: done } = await trx.raw(
+      `with v as (
+         select ?::text[] as ids, ?::text[] as statuses, ?::timestamptz[] as delivered, ?::text[] as errors, ?::timestamptz[] as due
+       ), settled as (
+         -- Each row's values by its place in the arrays: a join on the unnested arrays can be planned
+         -- as one scan of them for every row.
+         update webhook_outbox o set status = v.statuses[array_position(v.ids, o.id)], delivered_at = v.delivered[array_position(v.ids, o.id)],
+           last_error = v.errors[array_position(v.ids, o.id)], due_at = v.due[array_position(v.ids, o.id)], lease_owner = null, lease_until = null
+         from v where o.id = any(v.ids) and o.status = 'pending' and ?
+         returning o.id, o.ordering_key, o.seq, o.status, pg_notify(?, o.id::text) as announced
+       ), next as (
+         update webhook_outbox o set due_at = ?
+         from settled s cross join lateral (
+           select e.id from webhook_outbox e
+           where e.ordering_key = s.ordering_key and e.status = 'pending' and e.seq > s.seq
+           order by e.seq limit 1
+         ) e
+         where s.status <> 'pending' and o.id = e.id
+       )
+       select id from settled`,
+      [column('id'), column('status'), column('delivered_at'), column('last_error'), column('due_at'), condition, CHANNELS.webhooks, ctx.clock.now()],
+    );
+    return { settled: new Set((done as { id: string }[]).map((r) => r.id)), busy };
   });
 }
 
 /**
- * Record a try's outcome if `owner` still holds the lease, as the state table says: delivered, due
- * again after the policy's wait while tries are left, else failed. Returns null when the lease was
- * lost meanwhile.
+ * Settles `settlements`, resolving once those whose keys could be locked at once are settled, to
+ * each row's own promise of being settled: a row whose key is being written waits for it in a
+ * transaction of its own, holding up no other row.
  */
-export async function recordAttempt(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
-  row: OutboxRow,
-  owner: string,
-  outcome: DeliveryOutcome,
-  policy: DeliveryPolicy,
-): Promise<AttemptResult | null> {
-  const now = ctx.clock.now();
-  const event = afterTry(outcome.delivered, row.attempts < row.max_attempts);
-  const settled = await settle(ctx, row.id, row.ordering_key, (q) => q.where({ lease_owner: owner }), {
-    status: transition('pending', event),
-    delivered_at: event === 'delivered' ? now : null,
-    last_error: outcome.error,
-    due_at: event === 'retry' ? new Date(now.getTime() + retryAfterMs(policy, row.attempts)) : null,
-  });
-  return settled ? event : null;
+async function settle(ctx: Pick<Ctx, 'db' | 'clock'>, settlements: Settlement[], condition: Knex.Raw): Promise<Map<string, Promise<boolean>>> {
+  const { settled, busy } = await settleRows(ctx, settlements, condition, false);
+  const each = new Map(settlements.map((s) => [s.id, Promise.resolve(settled.has(s.id))]));
+  for (const one of busy) each.set(one.id, settleRows(ctx, [one], condition, true).then((r) => r.settled.has(one.id)));
+  return each;
 }
+
+/** Those of `keys` whose locks could be taken at once, taken; never waits. */
+async function tryLockOrderingKeys(trx: Knex, keys: string[]): Promise<string[]> {
+  const { rows } = await trx.raw(`select key from unnest(?::text[]) key where pg_try_advisory_xact_lock(hashtext(${ORDERING_LOCK_SQL}))`, [keys]);
+  return (rows as { key: string }[]).map((r) => r.key);
+}
+
+/** An outcome waiting to be recorded. */
+interface Recording {
+  row: OutboxRow;
+  settlement: Settlement;
+  event: AttemptResult;
+  done: (result: AttemptResult | null) => void;
+  failed: (err: unknown) => void;
+}
+
+/**
+ * Records tries' outcomes for `owner` if it still holds their leases, as the state table says:
+ * delivered, due again after the policy's wait while tries are left, else failed. The outcomes
+ * that come in while one write is under way go in the next, all in one transaction.
+ */
+export class AttemptRecorder {
+  private waiting: Recording[] = [];
+  private writing = false;
+
+  constructor(
+    private readonly ctx: Pick<Ctx, 'db' | 'clock'>,
+    private readonly owner: string,
+  ) {}
+
+  /** Resolves to null when the lease was lost meanwhile. */
+  record(row: OutboxRow, outcome: DeliveryOutcome, policy: DeliveryPolicy): Promise<AttemptResult | null> {
+    const now = this.ctx.clock.now();
+    const event = afterTry(outcome.delivered, row.attempts < row.max_attempts);
+    const settlement: Settlement = {
+      id: row.id,
+      ordering_key: row.ordering_key,
+      status: transition('pending', event)!,
+      delivered_at: event === 'delivered' ? now : null,
+      last_error: outcome.error,
+      due_at: event === 'retry' ? new Date(now.getTime() + retryAfterMs(policy, row.attempts)) : null,
+    };
+    return new Promise((done, failed) => {
+      this.waiting.push({ row, settlement, event, done, failed });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    // Outcomes of the same turn of the event loop go together.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.waiting.length) {
+      const batch = this.waiting.splice(0, RECORD_BATCH);
+      try {
+        const each = await settle(this.ctx, batch.map((r) => r.settlement), this.ctx.db.raw('o.lease_owner = ?', [this.owner]));
+        for (const r of batch) each.get(r.row.id)!.then((settled) => r.done(settled ? r.event : null), r.failed);
+      } catch (err) {
+        for (const r of batch) r.failed(err);
+      }
+    }
+    this.writing = false;
+  }
+}
+
+/** Outcomes recorded in one transaction at most. */
+const RECORD_BATCH = 500;
 
 /** Rows whose last try's worker died with no tries left: failed, so the rest of their key can go. */
 export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>): Promise<void> {
@@ -146,15 +265,16 @@ export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>
     .andWhere('lease_until', '<=', now)
     .andWhereRaw('attempts >= max_attempts')
     .select('id', 'ordering_key');
-  for (const { id, ordering_key: key } of lost) {
-    const failed = await settle(ctx, id, key, (q) => q.where('lease_until', '<=', now).andWhereRaw('attempts >= max_attempts'), {
-      status: transition('pending', 'interrupted'),
-      delivered_at: null,
-      last_error: 'interrupted: the controller delivering it stopped before the receiver answered',
-      due_at: null,
-    });
-    if (failed) ctx.metrics.webhookDeliveries.inc({ result: 'failed' });
-  }
+  if (!lost.length) return;
+  const status = transition('pending', 'interrupted')!;
+  const last_error = 'interrupted: the controller delivering it stopped before the receiver answered';
+  const each = await settle(
+    ctx,
+    lost.map(({ id, ordering_key }) => ({ id, ordering_key, status, delivered_at: null, last_error, due_at: null })),
+    ctx.db.raw('o.lease_until <= ? and o.attempts >= o.max_attempts', [now]),
+  );
+  const failed = (await Promise.all(each.values())).filter(Boolean).length;
+  ctx.metrics.webhookDeliveries.inc({ result: 'failed' }, failed);
 }
 
 export async function heartbeatDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
@@ -177,6 +297,10 @@ export async function releaseDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: str
 
 /** The earliest due time of a pending row: only heads of keys have one (the others wait, and each settling is announced). */
 export async function nextDeliveryDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
-  const row = await ctx.db('webhook_outbox').where({ status: 'pending' }).whereNotNull('due_at').min({ at: 'due_at' }).first();
-  return row?.at ?? null;
+  const { rows } = await ctx.db.raw(
+    `with recursive ${LIVE_ACCOUNTS}
+     select min(head.due_at) as at from live
+     cross join lateral (select o.due_at from webhook_outbox o where o.tenant_id = live.tenant_id and o.due_at is not null order by o.due_at, o.seq limit 1) head`,
+  );
+  return rows[0]?.at ?? null;
 }

@@ -5,7 +5,7 @@ import { DomainError } from '../errors.js';
 import { OutboundError } from '../outbound/client.js';
 import type { Envelope } from './outbox.js';
 import { deliveryPolicy } from './policy.js';
-import { webhookSecret } from './secret.js';
+import { openWebhookSecret, webhookSecret } from './secret.js';
 import { signatureHeaders } from './sign.js';
 
 export interface DeliveryOutcome {
@@ -27,6 +27,8 @@ export interface Outgoing {
   body: unknown;
   /** Headers sent besides the signature headers (a campaign connection's sign-in header). */
   headers?: () => Promise<Record<string, string>>;
+  /** The tenant's webhook_secret column as read with the outbox row (sealed; null before its first use); unset: read now. */
+  storedSecret?: string | null;
 }
 
 /** A webhook event: the envelope is the body. */
@@ -41,7 +43,8 @@ export async function sendEvent(ctx: SendCtx, url: string, outgoing: Outgoing): 
 export async function askReceiver(ctx: SendCtx, url: string, outgoing: Outgoing): Promise<DeliveryOutcome & { answer: string | null }> {
   const body = JSON.stringify(outgoing.body);
   try {
-    const secret = await webhookSecret(ctx, outgoing.tenantId);
+    const secret =
+      outgoing.storedSecret === undefined ? await webhookSecret(ctx, outgoing.tenantId) : await openWebhookSecret(ctx, outgoing.tenantId, outgoing.storedSecret);
     const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
     const res = await ctx.outbound.request({
       method: 'POST',

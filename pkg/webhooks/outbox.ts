@@ -36,9 +36,12 @@ export function newEnvelope(now: Date, tenantId: string, type: string, data: Rec
   return { id: prefixedId('evt'), type, created_at: now.toISOString(), tenant_id: tenantId, data };
 }
 
+/** The text whose hash is the advisory lock of the ordering key `key` (SQL on a column or parameter named key). */
+export const ORDERING_LOCK_SQL = `'webhook-order:' || key`;
+
 /** Holds an ordering key's lock to the end of `db`'s transaction: writing an event of the key and settling one take it. */
 export async function lockOrderingKey(db: Knex, key: string): Promise<void> {
-  await db.raw('select pg_advisory_xact_lock(hashtext(?))', [`webhook-order:${key}`]);
+  await db.raw(`select pg_advisory_xact_lock(hashtext(${ORDERING_LOCK_SQL})) from (select ?::text as key) k`, [key]);
 }
 
 /** Write an event to the outbox inside `db` (the caller's transaction). Returns the envelope. */

@@ -31,7 +31,12 @@ function unseal(ctx: SecretCtx, stored: string): string {
 export async function webhookSecret(ctx: SecretCtx, tenantId: string): Promise<string> {
   const row = await ctx.db('tenants').where({ id: tenantId }).first('webhook_secret');
   if (!row) throw new NotFound(`Unknown tenant ${tenantId}`);
-  if (row.webhook_secret) return unseal(ctx, row.webhook_secret);
+  return openWebhookSecret(ctx, tenantId, row.webhook_secret);
+}
+
+/** The secret from `stored`, the tenant's webhook_secret as read along with other rows; made now if it was null. */
+export async function openWebhookSecret(ctx: SecretCtx, tenantId: string, stored: string | null): Promise<string> {
+  if (stored) return unseal(ctx, stored);
   // Two first needs at once: the first write wins and both read it back.
   await ctx.db('tenants').where({ id: tenantId }).whereNull('webhook_secret').update({ webhook_secret: seal(ctx, newWebhookSecret()) });
   return webhookSecret(ctx, tenantId);

@@ -319,3 +319,73 @@ describe('Webhook timestamps', function () {
     expect(receiver.events.map((e) => e.id)).to.deep.equal([fresh.id]);
   });
 });
+
+describe('The webhook deliveries claim between companies', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  before(async () => {
+    // One delivery at a time: the order the claims take deliveries in is the order they arrive in.
+    app = await startJobsApp({ controllers: true, env: { SWITCHBOARD_WEBHOOK_CONCURRENCY: '1' } });
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it("records another call's outcome while settling a head waits for its key's open write", async () => {
+    const { ctx } = app.runtime;
+    const { tenantId } = await app.company({ name: 'Waiting Co' });
+    const key = prefixedId('cal');
+    let answerHead!: () => void;
+    const held = await startHttpsServer((_req, res) => (answerHead = () => res.writeHead(200).end()));
+    const live = await startHttpsServer((_req, res) => res.writeHead(200).end());
+    try {
+      const head = await enqueue(app, { tenantId, url: `${held.url}/hooks`, orderingKey: key });
+      await eventually('the head to be sent', async () => held.requests.length === 1);
+      const trx = await ctx.db.transaction();
+      const next = await enqueueEvent(ctx, trx, { tenantId, url: `${live.url}/hooks`, orderingKey: key, type: 'call.updated', target: 'events', data: { key } });
+      answerHead();
+      const waitingForKey = async () =>
+        (await ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`)).rows.length > 0;
+      await eventually('settling the head to wait for the key', waitingForKey);
+      // The one replica sends another call's event and records its outcome meanwhile.
+      const elsewhere = await enqueue(app, { tenantId, url: `${live.url}/hooks`, orderingKey: prefixedId('cal') });
+      await settled(app, elsewhere.id, 'delivered');
+      expect((await stored(app, head.id)).status, 'the head while its key is being written').to.equal('pending');
+      await trx.commit();
+      await settled(app, head.id, 'delivered');
+      await settled(app, next.id, 'delivered');
+    } finally {
+      await held.close();
+      await live.close();
+    }
+  });
+
+  it("sends another company's event next, not after the backlog one company wrote before it", async () => {
+    const a = await app.company({ name: 'Backlog Co' });
+    const b = await app.company({ name: 'Single Co' });
+    let answerFirst!: () => void;
+    const arrived: string[] = [];
+    const server = await startHttpsServer((_req, res) => {
+      const { id } = JSON.parse(server.requests.at(-1)!.body) as Envelope;
+      arrived.push(id);
+      if (arrived.length === 1) answerFirst = () => res.writeHead(200).end();
+      else res.writeHead(200).end();
+    });
+    try {
+      const url = `${server.url}/hooks`;
+      const first = await enqueue(app, { tenantId: a.tenantId, url, orderingKey: prefixedId('cal') });
+      await eventually('the first event to be sent', async () => arrived.length === 1);
+      // Each on a call of its own: all due at once.
+      const backlog: string[] = [];
+      for (let n = 0; n < 8; n++) backlog.push((await enqueue(app, { tenantId: a.tenantId, url, orderingKey: prefixedId('cal') })).id);
+      const single = await enqueue(app, { tenantId: b.tenantId, url, orderingKey: prefixedId('cal') });
+      answerFirst();
+      await eventually('every event to arrive', async () => arrived.length === 10);
+      expect(arrived.indexOf(single.id), 'place of the single event among the arrivals').to.equal(1);
+      // The backlog keeps its own order.
+      expect(arrived.filter((id) => id !== single.id)).to.deep.equal([first.id, ...backlog]);
+    } finally {
+      await server.close();
+    }
+  });
+});
