@@ -32,7 +32,7 @@ test: build
 
 bench: build
 	@node dist/test/support/make-cert.js $(TLS_DIR)
-	NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/run.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/jobs.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/fairness.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/voice.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/campaigns.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/inbound.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/relay.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/webhooks.js
+	NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/run.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/jobs.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/fairness.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/voice.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/campaigns.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/inbound.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/relay.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/webhooks.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/inflight.js && NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/bench/wakes.js
 
 # Drills on the real app, Postgres and Redis, each writing its figures as a section of test/drill/results.md:
 # the fuzz of every endpoint of the Agent API, the Voice API and MCP (FUZZ_COUNT requests, default 20,000),

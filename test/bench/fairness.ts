@@ -9,11 +9,11 @@ import { loadavg } from 'node:os';
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats, type Stats } from './stats.js';
-import { benchClient, type BenchClient } from './http-client.js';
+import type { BenchClient } from './http-client.js';
+import { benchCompany, enqueue } from './job-client.js';
 import { createScratchDatabase } from '../support/database.js';
 import { startTestApp } from '../support/app.js';
 import { jobIn, startScriptedModel } from '../support/model.js';
-import { updateTenant } from '../../pkg/store/tenants.js';
 
 const BACKLOG = 10_000;
 const REPEATS = 50;
@@ -24,12 +24,6 @@ const CONCURRENCY = 8;
 const POOL_MAX = 41;
 // The target: B's job starts within this of being created, at p99.
 const TARGET_P99_MS = 1_000;
-
-async function enqueue(client: BenchClient, agentId: string, task: string): Promise<{ triggerId: string }> {
-  const res = await client.request('POST', '/api/v1/triggers', { agentId, task });
-  if (res.status !== 202) throw new Error(`creating a job answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 async function finished(client: BenchClient, id: string): Promise<{ createdAt: string; startedAt: string }> {
   for (let poll = 0; poll < 20; poll++) {
@@ -52,10 +46,8 @@ async function benchmark() {
     env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: String(CONCURRENCY), SWITCHBOARD_DB_POOL_MAX: String(POOL_MAX) },
   });
   try {
-    const [a, b] = [await app.company({ name: 'Backlog Co', credits: 1e9 }), await app.company({ name: 'Single Co', credits: 1e9 })];
-    // The default per-key rate limit would refuse the backlog's pace.
-    for (const company of [a, b]) await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 1_000_000 });
-    const [clientA, clientB] = [benchClient(app.url, a.apiKey), benchClient(app.url, b.apiKey)];
+    const [a, b] = [await benchCompany(app, 'Backlog Co'), await benchCompany(app, 'Single Co')];
+    const [clientA, clientB] = [a.bench, b.bench];
 
     const enqueueStart = Date.now();
     let next = 0;

@@ -21,6 +21,7 @@ import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
 import { buildBaseline, type Baseline } from './baseline.js';
 import { benchClient } from './http-client.js';
+import { inParallel } from './parallel.js';
 // Types only: importing a value would run the server thread's script here.
 import type { GraphileRun, GraphileTask, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
 import { startThread } from './threads.js';
@@ -96,18 +97,6 @@ function phase(jobs: Job[]): Phase {
 function throughput(jobs: Job[]): Level['throughput'] {
   const seconds = (Math.max(...jobs.map((j) => j.finished)) - Math.min(...jobs.map((j) => j.enqueued))) / 1000;
   return { ...phase(jobs), seconds: Math.round(seconds * 100) / 100, jobsPerSecond: Math.round((jobs.length / seconds) * 10) / 10 };
-}
-
-/** Runs `count` calls of `fn` with `parallel` of them in flight, collecting their results. */
-async function inParallel<T>(count: number, parallel: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, count) }, async () => {
-      while (next < count) out.push(await fn(next++));
-    }),
-  );
-  return out;
 }
 
 interface Enqueued {

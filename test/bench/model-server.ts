@@ -9,8 +9,11 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { startModelServer, type ModelReply } from '../../pkg/agent/openai-server.js';
 import { hrMs } from './clock.js';
 
-/** How streamed turns are answered: at once; the first chunk, then nothing until the client closes; or after a delay. */
-export type ModelAnswer = { type: 'at-once' } | { type: 'hold' } | { type: 'delay'; ms: number };
+/**
+ * How streamed turns are answered: at once; the first chunk, then nothing until the client closes; or
+ * after a delay. `slow`: every request, streamed or not, after `ms` (a real model's wait, for jobs too).
+ */
+export type ModelAnswer = { type: 'at-once' } | { type: 'hold' } | { type: 'delay'; ms: number } | { type: 'slow'; ms: number };
 
 export type ModelMessage = 'timings' | { answer: ModelAnswer } | 'close';
 
@@ -38,6 +41,7 @@ const server = await startModelServer((request): ModelReply => {
   const seen = current.getStore()!;
   seen.timing.streamed = request.stream === true;
   seen.timing.lastUserMessage = lastUserMessage(request);
+  if (answer.type === 'slow') return { ...reply, delayMs: answer.ms };
   if (!request.stream || answer.type === 'at-once') return reply;
   if (answer.type === 'delay') return { ...reply, delayMs: answer.ms };
   return { chunks: ['One moment, ', 'let me check that for you.'], holdAfterFirst: seen.closed };

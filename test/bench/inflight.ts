@@ -1,0 +1,290 @@
+// `make bench`, in-flight capacity (issue #19): how much I/O-bound work one controller replica carries
+// at once, the replica (`switchboard controllers`) in a child process of its own at the deployment's
+// defaults (replica.ts), the API in this process, the model stand-in in a thread of its own:
+// - jobs: JOBS jobs created at once, each one model call answered after JOB_MODEL_MS; the time to
+//   finish them all against the ideal (JOBS × JOB_MODEL_MS ÷ in-flight capacity), the most running at
+//   once, the replica's event loop lag p99 and peak RSS meanwhile;
+// - calls: CALLS calls placed at once to the simulated network, each callee saying LINES lines, the
+//   agent's model answering each after CALL_MODEL_MS; the time from a callee's line to the agent's
+//   reply beyond the model's own, the most calls live at once, the replica's lag and RSS meanwhile.
+// Each part has a time bound: work not done by then is reported unfinished (FAIL), not waited for.
+// Writes test/bench/results/inflight.{json,md} and prints the table.
+import { writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
+import { updateTenant } from '../../pkg/store/tenants.js';
+import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
+import { benchCompany, enqueue } from './job-client.js';
+import { machineInfo } from './machine.js';
+import type { ModelAnswer, ModelMessage, ModelTiming } from './model-server.js';
+import { inParallel } from './parallel.js';
+import { capacityOverrides, onFreshReplica, reaches, resultsName, watchReplica } from './replica.js';
+import { writeResults } from './results.js';
+import { peakOverlap, stats } from './stats.js';
+import { startThread, type Thread } from './threads.js';
+
+const JOBS = 2000;
+const JOB_MODEL_MS = 2000;
+const CALLS = 500;
+const LINES = 20;
+const CALL_MODEL_MS = 500;
+const SUBMITTERS = 16;
+/** What one replica must carry at once, and within what. */
+const TARGET = { jobsInFlight: 1000, liveCalls: CALLS, eventLoopLagP99Ms: 50, rssMB: 400, replyBeyondModelP99Ms: 50 };
+/** How long each part may take before what is left is reported unfinished. */
+const JOBS_BOUND_S = 150;
+const CALLS_BOUND_S = 180;
+/** The simulated network's callees: each answers at once and says its lines, each at once after the agent's reply. */
+const AREA_CODES = ['206', '212', '213', '305', '312'];
+const calleeNumber = (i: number) => `+1${AREA_CODES[Math.floor(i / 100)]}55501${String(i % 100).padStart(2, '0')}`;
+const calleeLine = (i: number, k: number) => `Callee ${i}, line ${k}.`;
+const CALLEE_LINE = /^Callee (\d+), line (\d+)\.$/;
+
+type Model = Thread<{ url: string }>;
+
+const setModel = (model: Model, answer: ModelAnswer) => model.worker.postMessage({ answer } satisfies ModelMessage);
+
+async function modelTimings(model: Model): Promise<ModelTiming[]> {
+  const answered = new Promise<{ timings: ModelTiming[] }>((resolve) => model.worker.once('message', resolve));
+  model.worker.postMessage('timings' satisfies ModelMessage);
+  return (await answered).timings;
+}
+
+/** How many times each value occurs. */
+const countBy = (values: string[]): Record<string, number> => Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
+const seconds = (ms: number) => Math.round(ms / 10) / 100;
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
+
+async function measureJobs(model: Model) {
+  setModel(model, { type: 'slow', ms: JOB_MODEL_MS });
+  return onFreshReplica(model.ready.url, {}, async (app, replica) => {
+    const company = await benchCompany(app, 'In-flight jobs');
+    const { db } = app.runtime.ctx;
+    const done = async () => Number((await db('triggers').whereIn('status', ['succeeded', 'failed']).count({ n: '*' }))[0]!.n);
+    const watched = await watchReplica(replica, async () => {
+      const begin = Date.now();
+      await inParallel(JOBS, SUBMITTERS, (i) => enqueue(company.bench, company.agentId, `In-flight job ${i}`));
+      const createdS = seconds(Date.now() - begin);
+      const finished = await reaches(done, JOBS, JOBS_BOUND_S);
+      return { createdS, finished, endedAt: Date.now() };
+    });
+    const rows: { status: string; error_message: string | null; created_at: Date; started_at: Date | null; completed_at: Date | null }[] = await db('triggers').select(
+      'status',
+      'error_message',
+      'created_at',
+      'started_at',
+      'completed_at',
+    );
+    const started = rows.filter((r): r is typeof r & { started_at: Date } => r.started_at !== null);
+    const completed = started.filter((r): r is typeof r & { completed_at: Date } => r.completed_at !== null);
+    const first = Math.min(...rows.map((r) => r.created_at.getTime()));
+    const lastDone = Math.max(...completed.map((r) => r.completed_at.getTime()));
+    const peakInFlight = peakOverlap(started.map((r) => ({ start: r.started_at.getTime(), end: r.completed_at?.getTime() ?? watched.result.endedAt })));
+    const elapsedS = seconds((watched.result.finished ? lastDone : watched.result.endedAt) - first);
+    const completedPerSecond = Math.round((completed.length / elapsedS) * 10) / 10;
+    return {
+      jobs: JOBS,
+      modelMs: JOB_MODEL_MS,
+      createdS: watched.result.createdS,
+      finished: watched.result.finished,
+      boundS: JOBS_BOUND_S,
+      succeeded: rows.filter((r) => r.status === 'succeeded').length,
+      failed: rows.filter((r) => r.status === 'failed').length,
+      /** Why jobs failed: each error and how many jobs ended with it. */
+      failures: countBy(rows.filter((r) => r.status === 'failed').map((r) => r.error_message ?? '(none)')),
+      completed: completed.length,
+      elapsedS,
+      completedPerSecond,
+      /** All JOBS at the rate reached; the measured time when they all finished. */
+      projectedS: watched.result.finished ? elapsedS : Math.round(JOBS / completedPerSecond),
+      peakInFlight,
+      idealS: { atTarget: (JOBS * JOB_MODEL_MS) / 1000 / TARGET.jobsInFlight, atPeakInFlight: Math.round((JOBS * JOB_MODEL_MS) / 1000 / peakInFlight) },
+      startDelayMs: stats(started.map((r) => r.started_at.getTime() - r.created_at.getTime())),
+      eventLoopLagP99Ms: watched.eventLoopLagP99Ms,
+      rssPeakMB: watched.rssPeakMB,
+    };
+  });
+}
+
+/** Each callee's lines in a scenario of its own, in a file the replica reads (SWITCHBOARD_SIM_SCENARIOS). */
+function writeNetwork(): string {
+  const numbers = Object.fromEntries(
+    Array.from({ length: CALLS }, (_, i) => [
+      calleeNumber(i),
+      { scenario: 'answer' as const, ring_ms: 0, reply_ms: 0, lines: Array.from({ length: LINES }, (_, k) => calleeLine(i, k)) },
+    ]),
+  );
+  const table: ScenarioTable = { default: { scenario: 'busy', ring_ms: 0, reply_ms: 0, lines: [] }, numbers };
+  const path = join(tmpdir(), `switchboard-bench-inflight-${process.pid}.json`);
+  writeFileSync(path, JSON.stringify(table));
+  return path;
+}
+
+/**
+ * A callee's line → the agent's reply, beyond the model: for each line after a callee's first, the
+ * time from the model starting to answer its previous line (first content written) to the model
+ * receiving this one. That is one whole turn of the replica's round the model (the reply read and
+ * stored, said on the line, the callee's next line heard, stored and sent to the model), with the
+ * model's own time left out exactly as the model measured it.
+ */
+function beyondModel(timings: ModelTiming[]) {
+  const byCallee = new Map<number, Map<number, ModelTiming>>();
+  for (const t of timings) {
+    const line = CALLEE_LINE.exec(t.lastUserMessage);
+    if (!line || !t.streamed) continue;
+    const [callee, k] = [Number(line[1]), Number(line[2])];
+    if (!byCallee.has(callee)) byCallee.set(callee, new Map());
+    byCallee.get(callee)!.set(k, t);
+  }
+  const gaps: number[] = [];
+  const modelMs: number[] = [];
+  for (const turns of byCallee.values()) {
+    for (const [k, t] of turns) {
+      if (t.firstChunkMs !== undefined) modelMs.push(t.firstChunkMs - t.receivedMs);
+      const previous = turns.get(k - 1)?.firstChunkMs;
+      if (previous !== undefined) gaps.push(t.receivedMs - previous);
+    }
+  }
+  return { turns: gaps.length, beyondModelMs: stats(gaps), modelAnsweredMs: stats(modelMs) };
+}
+
+async function measureCalls(model: Model) {
+  setModel(model, { type: 'delay', ms: CALL_MODEL_MS });
+  await modelTimings(model);
+  return onFreshReplica(model.ready.url, { SWITCHBOARD_SIM_SCENARIOS: writeNetwork() }, async (app, replica) => {
+    // Each account places at most its per-minute placement limit.
+    const accounts = await Promise.all(
+      Array.from({ length: Math.ceil(CALLS / CALLS_PER_MINUTE) }, async (_, a) => {
+        const company = await benchCompany(app, `In-flight calls ${a}`);
+        await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], maxConcurrentCalls: 1_000_000 });
+        return company.bench;
+      }),
+    );
+    const { db } = app.runtime.ctx;
+    const ended = async () => Number((await db('calls').whereNotNull('ended_at').count({ n: '*' }))[0]!.n);
+    const watched = await watchReplica(replica, async () => {
+      const begin = Date.now();
+      await inParallel(CALLS, SUBMITTERS, async (i) => {
+        const res = await accounts[Math.floor(i / CALLS_PER_MINUTE)]!.request('POST', '/v1/calls', { to: calleeNumber(i), task: 'Benchmark call: answer each line briefly.' });
+        if (res.status !== 201) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+      });
+      const placedS = seconds(Date.now() - begin);
+      const finished = await reaches(ended, CALLS, CALLS_BOUND_S);
+      return { placedS, finished, endedAt: Date.now() };
+    });
+    const rows: { status: string; answered_at: Date | null; ended_at: Date | null }[] = await db('calls').select('status', 'answered_at', 'ended_at');
+    const answered = rows.filter((r): r is typeof r & { answered_at: Date } => r.answered_at !== null);
+    const replies = beyondModel(await modelTimings(model));
+    return {
+      calls: CALLS,
+      linesPerCall: LINES,
+      modelMs: CALL_MODEL_MS,
+      placedS: watched.result.placedS,
+      finished: watched.result.finished,
+      boundS: CALLS_BOUND_S,
+      answered: answered.length,
+      ended: rows.filter((r) => r.ended_at !== null).length,
+      statuses: countBy(rows.map((r) => r.status)),
+      peakLive: peakOverlap(answered.map((r) => ({ start: r.answered_at.getTime(), end: r.ended_at?.getTime() ?? watched.result.endedAt }))),
+      ...replies,
+      eventLoopLagP99Ms: watched.eventLoopLagP99Ms,
+      rssPeakMB: watched.rssPeakMB,
+    };
+  });
+}
+
+function targets(jobs: Awaited<ReturnType<typeof measureJobs>>, calls: Awaited<ReturnType<typeof measureCalls>>) {
+  return [
+    {
+      target: `jobs: all ${JOBS} succeeded within ${JOBS_BOUND_S} s`,
+      measured: `${jobs.succeeded} succeeded, ${jobs.failed} failed${jobs.finished ? ` in ${jobs.elapsedS} s` : ''}`,
+      pass: jobs.finished && jobs.succeeded === JOBS,
+    },
+    { target: `jobs: one replica carries ≥ ${TARGET.jobsInFlight} jobs in flight`, measured: `${jobs.peakInFlight}`, pass: jobs.peakInFlight >= TARGET.jobsInFlight },
+    { target: `jobs: event loop lag p99 ≤ ${TARGET.eventLoopLagP99Ms} ms`, measured: `${jobs.eventLoopLagP99Ms} ms`, pass: jobs.eventLoopLagP99Ms <= TARGET.eventLoopLagP99Ms },
+    { target: `jobs: RSS ≤ ${TARGET.rssMB} MB`, measured: `${jobs.rssPeakMB} MB`, pass: jobs.rssPeakMB <= TARGET.rssMB },
+    {
+      target: `calls: all ${CALLS} completed within ${CALLS_BOUND_S} s`,
+      measured: Object.entries(calls.statuses).map(([status, n]) => `${status} ${n}`).join(', '),
+      pass: calls.finished && calls.statuses.completed === CALLS,
+    },
+    { target: `calls: one replica carries ${TARGET.liveCalls} live calls at once`, measured: `${calls.peakLive}`, pass: calls.peakLive >= TARGET.liveCalls },
+    {
+      target: `calls: callee line → agent reply p99 minus the model's ${CALL_MODEL_MS} ms ≤ ${TARGET.replyBeyondModelP99Ms} ms`,
+      measured: `${calls.beyondModelMs.p99} ms`,
+      pass: calls.turns > 0 && calls.beyondModelMs.p99 <= TARGET.replyBeyondModelP99Ms,
+    },
+    { target: `calls: event loop lag p99 ≤ ${TARGET.eventLoopLagP99Ms} ms`, measured: `${calls.eventLoopLagP99Ms} ms`, pass: calls.eventLoopLagP99Ms <= TARGET.eventLoopLagP99Ms },
+    { target: `calls: RSS ≤ ${TARGET.rssMB} MB`, measured: `${calls.rssPeakMB} MB`, pass: calls.rssPeakMB <= TARGET.rssMB },
+  ].map(({ pass, ...t }) => ({ ...t, verdict: verdict(pass) }));
+}
+
+async function benchmark() {
+  const loadBefore = loadavg()[0]!;
+  const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {});
+  try {
+    const jobs = await measureJobs(model);
+    process.stderr.write(`jobs: ${JSON.stringify(jobs)}\n`);
+    const calls = await measureCalls(model);
+    process.stderr.write(`calls: ${JSON.stringify(calls)}\n`);
+    return {
+      date: new Date().toISOString(),
+      machine: machineInfo(loadBefore),
+      settings: Object.keys(capacityOverrides()).length ? capacityOverrides() : 'the deployment defaults',
+      jobs,
+      calls,
+      targets: targets(jobs, calls),
+    };
+  } finally {
+    await model.close();
+  }
+}
+
+function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
+  const { jobs: j, calls: c } = r;
+  const settings = typeof r.settings === 'string' ? r.settings : Object.entries(r.settings).map(([k, v]) => `${k}=${v}`).join(', ');
+  return `# In-flight capacity benchmark
+
+${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node}
+· load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after
+
+One controller replica (\`switchboard controllers\`, a child process of its own) at ${settings}; the API in the
+benchmark's process, the model stand-in (loopback, OpenAI-compatible) in a thread of its own; each part on a scratch
+database and a fresh replica. Event loop lag: the replica's own monitorEventLoopDelay (its /metrics, prom-client) over the
+part; RSS: the replica's, sampled every 250 ms.
+
+Jobs: ${j.jobs} jobs created over REST at once (${SUBMITTERS} submitters, ${j.createdS} s), one model call each, answered after ${j.modelMs} ms.
+
+| | |
+|---|---|
+| Finished | ${j.completed} of ${j.jobs} (${j.succeeded} succeeded, ${j.failed} failed) ${j.finished ? `in **${j.elapsedS} s**` : `when cut at the ${j.boundS} s bound (${j.elapsedS} s after the first was created)`} |${Object.entries(j.failures).map(([message, n]) => `\n| · failed with | ${n} × ${message} |`).join('')}
+| Rate | ${j.completedPerSecond} jobs/s; all ${j.jobs} at that rate: ${j.projectedS} s |
+| Ideal (${j.jobs} × ${j.modelMs / 1000} s ÷ in-flight capacity) | ${j.idealS.atTarget} s at the target's ${TARGET.jobsInFlight}; ${j.idealS.atPeakInFlight} s at the ${j.peakInFlight} reached |
+| Against the ideal at ${TARGET.jobsInFlight} in flight | ${(j.projectedS / j.idealS.atTarget).toFixed(1)}× |
+| **Most jobs running at once** | **${j.peakInFlight}** |
+| Created → started, median / p99 | ${j.startDelayMs.median} / ${j.startDelayMs.p99} ms |
+| Replica event loop lag p99 / peak RSS | ${j.eventLoopLagP99Ms} ms / ${j.rssPeakMB} MB |
+
+Calls: ${c.calls} calls placed over \`POST /v1/calls\` at once (${SUBMITTERS} submitters, ${c.placedS} s) to the simulated network,
+each callee answering at once and saying ${c.linesPerCall} lines, each at once after the agent's reply; the agent's model
+answers each line after ${c.modelMs} ms (streamed). Callee line → agent reply beyond the model: for each line after a callee's
+first, the model starting to answer the previous line → the model receiving this one, i.e. one turn of the replica's round
+(the reply read, stored and said, the callee's next line heard, stored and sent) with the model's own time left out as
+the model measured it (${c.modelMs} ms asked; measured median ${c.modelAnsweredMs.median} ms).
+
+| | |
+|---|---|
+| Ended | ${c.ended} of ${c.calls} (${Object.entries(c.statuses).map(([s, n]) => `${s} ${n}`).join(', ')})${c.finished ? '' : ` when cut at the ${c.boundS} s bound`} |
+| **Most calls live at once** (answered → ended) | **${c.peakLive}** |
+| **Callee line → agent reply beyond the model**, median / p99 (${c.turns} turns) | ${c.beyondModelMs.median} / **${c.beyondModelMs.p99} ms** |
+| Replica event loop lag p99 / peak RSS | ${c.eventLoopLagP99Ms} ms / ${c.rssPeakMB} MB |
+
+| Target | Measured | |
+|---|---|---|
+${r.targets.map((t) => `| ${t.target} | ${t.measured} | **${t.verdict}** |`).join('\n')}
+`;
+}
+
+const result = await benchmark();
+writeResults(resultsName('inflight'), result, markdown(result));

@@ -1,0 +1,135 @@
+// A controller replica as deployed: `switchboard controllers` in a child process of its own, so its
+// RSS and event loop are its own. Configured as a deployment's defaults are, except where the
+// bench's own environment sets SWITCHBOARD_CONTROLLER_CONCURRENCY, SWITCHBOARD_CALL_CONCURRENCY or
+// SWITCHBOARD_DB_POOL_MAX (a run at other settings, written under another name).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
+import { createScratchDatabase } from '../support/database.js';
+
+const SWITCHBOARD = fileURLToPath(new URL('../../cmd/switchboard.js', import.meta.url));
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** The capacity settings a run may set from its environment; unset, the deployment's defaults apply. */
+export const CAPACITY_SETTINGS = ['SWITCHBOARD_CONTROLLER_CONCURRENCY', 'SWITCHBOARD_CALL_CONCURRENCY', 'SWITCHBOARD_DB_POOL_MAX'] as const;
+
+/** The capacity settings this run overrides (empty: the defaults). */
+export function capacityOverrides(): Record<string, string> {
+  return Object.fromEntries(CAPACITY_SETTINGS.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));
+}
+
+/** Where a bench's results go: `name`, or `name-overrides` when the capacity settings are not the defaults. */
+export const resultsName = (name: string): string => (Object.keys(capacityOverrides()).length ? `${name}-overrides` : name);
+
+export interface Replica {
+  pid: number;
+  /** Its health and metrics server. */
+  url: string;
+  /** The replica's event loop delay p99 (prom-client's monitorEventLoopDelay) since the last call, in ms. */
+  eventLoopLagP99Ms(): Promise<number>;
+  /** Its resident set size now, in MB. */
+  rssMB(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts a replica on `databaseUrl` calling the model at `modelUrl`; `env` adds settings that are not capacity (the sim's scenarios). */
+export async function startReplica(databaseUrl: string, modelUrl: string, env: Record<string, string> = {}): Promise<Replica> {
+  // Nothing of the bench's own environment but the basics: no cluster, no Redis, no stray settings.
+  const child: ChildProcess = spawn(process.execPath, [SWITCHBOARD, 'controllers'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...(process.env.NODE_EXTRA_CA_CERTS && { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }),
+      DATABASE_URL: databaseUrl,
+      OPENAI_BASE_URL: modelUrl,
+      SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...env,
+      ...capacityOverrides(),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the replica did not listen within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    void exited.then(([code]) => reject(new Error(`the replica exited with ${code} before listening`)));
+    lines.on('line', (line) => {
+      const entry = JSON.parse(line) as { msg?: string; address?: { port: number } };
+      if (entry.msg !== 'listening') return;
+      clearTimeout(timer);
+      resolve(entry.address!.port);
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const replica: Replica = {
+    pid: child.pid!,
+    url,
+    async eventLoopLagP99Ms() {
+      // prom-client resets its histogram on each collection: each reading covers the time since the last.
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const p99 = /^switchboard_nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(text);
+      if (!p99) throw new Error('the replica exports no event loop lag p99');
+      return Math.round(Number(p99[1]) * 1e5) / 100;
+    },
+    rssMB() {
+      if (child.exitCode !== null) return 0;
+      const kB = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return Math.round(Number(kB![1]) / 1024);
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  // The lag before this point (start-up) is not the run's.
+  await replica.eventLoopLagP99Ms();
+  return replica;
+}
+
+/** Runs `work` while sampling the replica's RSS; its peak RSS and event loop lag p99 meanwhile. */
+export async function watchReplica<T>(replica: Replica, work: () => Promise<T>): Promise<{ result: T; eventLoopLagP99Ms: number; rssPeakMB: number }> {
+  await replica.eventLoopLagP99Ms();
+  let rssPeak = replica.rssMB();
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, replica.rssMB())), 250);
+  try {
+    const result = await work();
+    return { result, eventLoopLagP99Ms: await replica.eventLoopLagP99Ms(), rssPeakMB: rssPeak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** A scratch database, the API in this process and a replica of its own, all calling the model at `modelUrl`; `run` measures on them. */
+export async function onFreshReplica<T>(modelUrl: string, env: Record<string, string>, run: (app: TestApp, replica: Replica) => Promise<T>): Promise<T> {
+  const database = await createScratchDatabase();
+  let app: TestApp | undefined;
+  let replica: Replica | undefined;
+  try {
+    app = await startTestApp({ databaseUrl: database.url, env: { OPENAI_BASE_URL: modelUrl } });
+    replica = await startReplica(database.url, modelUrl, env);
+    return await run(app, replica);
+  } finally {
+    await replica?.stop();
+    await app?.close();
+    await database.drop();
+  }
+}
+
+/** Reads `count` every second until it reaches `want` or `boundS` seconds pass; whether it did. */
+export async function reaches(count: () => Promise<number>, want: number, boundS: number): Promise<boolean> {
+  const deadline = Date.now() + boundS * 1000;
+  while (Date.now() < deadline) {
+    if ((await count()) >= want) return true;
+    await sleep(1000);
+  }
+  return (await count()) >= want;
+}
