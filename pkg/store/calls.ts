@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
-import { CHANNELS, notify } from '../db/notify.js';
+import { CHANNELS, notify, notifyIdColumn } from '../db/notify.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 import type { CallerScript } from '../voice/gateways/gateway.js';
 import type { WaitingIn } from '../voice/routing/queue-events.js';
@@ -200,16 +200,16 @@ export async function reviseLastAgentWords(ctx: Pick<Ctx, 'db' | 'clock'>, id: s
         [item, item],
       ),
       updated_at: ctx.clock.now(),
-    });
-  await notify(ctx.db, CHANNELS.transcripts, id);
+    })
+    .returning(notifyIdColumn(ctx.db, CHANNELS.transcripts));
 }
 
 export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Promise<void> {
   await ctx.db('calls')
     .where({ id })
-    .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() });
-  // The console's live calls show the transcript as it grows.
-  await notify(ctx.db, CHANNELS.transcripts, id);
+    .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() })
+    // The console's live calls show the transcript as it grows.
+    .returning(notifyIdColumn(ctx.db, CHANNELS.transcripts));
 }
 
 /** Adds a steering item to a call that is on the line; null when it is not. */
@@ -323,7 +323,7 @@ export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string
   if (!ids.length) return [];
   const until = new Date(ctx.clock.now().getTime() + leaseMs);
   const rows: Pick<CallRow, 'id' | 'tenant_id' | 'status'>[] = await ctx.db('calls')
-    .whereRaw('id = any(?::uuid[])', [ids])
+    .whereRaw('id = any(?::text[])', [ids])
     .andWhere({ lease_owner: owner })
     .update({
       lease_until: until,

@@ -200,8 +200,8 @@ class CallSession extends BridgingCall {
       });
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
-      // Hung up (or the lease lost) while the agent was thinking: nothing more is said.
-      if (!(await this.stillOurs())) return null;
+      // Hung up (or the lease lost) while the agent was thinking, as announced since the last reading: nothing more is said.
+      if (this.signal.pokes !== this.lookedAt && !(await this.stillOurs())) return null;
       const said = turn.messages.join(' ').trim();
       if (voice) {
         await voice.end();
