@@ -67,6 +67,11 @@ const find = (r: Rendered, kind: string, name: string): Json => {
   if (!found) throw new Error(`no ${kind} ${name} rendered`);
   return found;
 };
+/** A Kubernetes memory quantity in Mi or Gi, in MiB. */
+const mebibytes = (quantity: string): number => {
+  const [, n, unit] = /^(\d+)(Mi|Gi)$/.exec(quantity)!;
+  return Number(n) * (unit === 'Gi' ? 1024 : 1);
+};
 const ofKind = (r: Rendered, kind: string): Json[] => r.objects.filter((o) => o.kind === kind);
 const selects = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -244,6 +249,15 @@ describe('charts/switchboard', function () {
             expect(container.resources.requests, `${what} ${container.name}`).to.have.keys('cpu', 'memory');
             expect(container.resources.limits, `${what} ${container.name}`).to.have.key('memory');
           }
+        }
+      });
+
+      it("limits V8's heap of the api and the controllers to their heapLimitMB, under their memory limit", () => {
+        for (const component of ['api', 'controllers']) {
+          const [container] = deployment(component).spec.template.spec.containers;
+          const heapLimitMB = c.values[component].heapLimitMB;
+          expect(container.env.filter((e: Json) => e.name === 'NODE_OPTIONS'), component).to.deep.equal([{ name: 'NODE_OPTIONS', value: `--max-old-space-size=${heapLimitMB}` }]);
+          expect(heapLimitMB, component).to.be.below(mebibytes(container.resources.limits.memory));
         }
       });
 

@@ -144,6 +144,8 @@ containers:
       - configMapRef:
           name: {{ include "switchboard.configMapName" $root }}
     env:
+      - name: NODE_OPTIONS
+        value: {{ printf "--max-old-space-size=%d" (int $values.heapLimitMB) | quote }}
       {{- include "switchboard.secretEnv" $root | nindent 6 }}
       {{- with $root.Values.extraEnv }}
       {{- toYaml . | nindent 6 }}
