@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { openConversation, startTestApp, type Client, type TestApp } from '../support/app.js';
 import { eventually } from '../support/eventually.js';
-import { limitFallbacks, liveModelSlots, startPrivateRedis, type PrivateRedis } from '../support/private-servers.js';
+import { limitFallbacks, liveLeases, startPrivateRedis, type PrivateRedis } from '../support/private-servers.js';
 
 describe('A server whose Redis goes down, comes back and is flushed', function () {
   // A Redis of its own, killed and started: the shared one stays up for the other tests.
@@ -43,6 +43,6 @@ describe('A server whose Redis goes down, comes back and is flushed', function (
     expect(await turn()).to.equal(200);
     expect(await fallbacks()).to.equal(away);
     expect(Number(redis.cli('dbsize'))).to.be.greaterThan(0);
-    expect(liveModelSlots(redis)).to.equal(0);
+    expect(liveLeases(redis, 'sb:model')).to.equal(0);
   });
 });

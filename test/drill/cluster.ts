@@ -7,12 +7,17 @@ import { createDb, migrate } from '../../pkg/db/index.js';
 import { createLogger } from '../../pkg/log.js';
 import { startRuntime } from '../../pkg/runtime.js';
 import { bootstrapTenant } from '../../pkg/store/bootstrap.js';
+import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
+import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import { systemClock } from '../../pkg/clock.js';
 import { Writable } from 'node:stream';
 import { TEST_ENCRYPTION_KEY } from '../support/app.js';
 import { startScriptedModel, type ScriptedModel } from '../support/model.js';
 import { startProcess, type SwitchboardProcess } from '../support/processes.js';
 export { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from '../support/private-servers.js';
+
+/** The customers' systems (receivers) are on loopback. */
+const OUTBOUND_ALLOW = '127.0.0.1/32';
 
 /** A migrated database `name` on the server. */
 export async function createDatabase(serverUrl: string, name: string): Promise<string> {
@@ -32,18 +37,22 @@ export interface Company {
   tenantId: string;
   agentId: string;
   apiKey: string;
+  /** The secret its webhooks are signed with. */
+  webhookSecret: string;
 }
 
-/** A company made on the database directly, as `switchboard admin tenant create` does. */
-export async function makeCompany(databaseUrl: string, opts: { credits?: number } = {}): Promise<Company> {
+/** A company made on the database directly, as `switchboard admin tenant create` does, with `settings` besides. */
+export async function makeCompany(databaseUrl: string, opts: { credits?: number; settings?: TenantSettings } = {}): Promise<Company> {
   const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const config = loadConfig({ DATABASE_URL: databaseUrl, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_DB_POOL_MAX: '3' });
+  // Its webhook addresses are the drill's receivers, on loopback as the deployment allows.
+  const config = loadConfig({ DATABASE_URL: databaseUrl, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_DB_POOL_MAX: '3', SWITCHBOARD_OUTBOUND_ALLOW: OUTBOUND_ALLOW });
   const runtime = await startRuntime(config, createLogger('warn', quiet), systemClock);
   try {
     const made = await bootstrapTenant(runtime.ctx, { name: 'Drill Company', credits: opts.credits ?? 1_000_000 });
     // The drill's load is above the default 300 requests a minute of a key.
     await runtime.ctx.db('tenants').where({ id: made.tenantId }).update({ requests_per_minute: 100_000 });
-    return { tenantId: made.tenantId, agentId: made.agentId, apiKey: made.apiKey };
+    if (opts.settings) await updateTenant(runtime.ctx, made.tenantId, opts.settings);
+    return { tenantId: made.tenantId, agentId: made.agentId, apiKey: made.apiKey, webhookSecret: await webhookSecret(runtime.ctx, made.tenantId) };
   } finally {
     await runtime.close();
   }
@@ -105,15 +114,23 @@ export interface World {
 }
 
 /** A model stand-in, a fresh database on `serverUrl`, a company, and a deployment of both roles. */
-export async function startWorld(opts: { serverUrl: string; name: string; redisUrl?: string; env?: Record<string, string>; apis?: number; controllers?: number }): Promise<World> {
+export async function startWorld(opts: {
+  serverUrl: string;
+  name: string;
+  redisUrl?: string;
+  env?: Record<string, string>;
+  apis?: number;
+  controllers?: number;
+  company?: TenantSettings;
+}): Promise<World> {
   const model = await startScriptedModel();
   const databaseUrl = await createDatabase(opts.serverUrl, opts.name);
-  const company = await makeCompany(databaseUrl);
+  const company = await makeCompany(databaseUrl, { settings: opts.company });
   const deployment = new Deployment({
     DATABASE_URL: databaseUrl,
     OPENAI_BASE_URL: model.url,
     SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32',
+    SWITCHBOARD_OUTBOUND_ALLOW: OUTBOUND_ALLOW,
     SWITCHBOARD_LEASE_SEC: '2',
     SWITCHBOARD_DB_POOL_MAX: '10',
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),

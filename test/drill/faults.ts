@@ -2,10 +2,15 @@
 // two API and two controller replicas as processes of the built app, under steady load, faults
 // injected, and what was lost, run twice or stuck counted in Postgres; one section each in
 // test/drill/results.md. Fails when a count that must be 0 is not.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { writeSection } from './results.js';
-import { limitFallbacks, liveModelSlots } from '../support/private-servers.js';
+import { limitFallbacks, liveLeases } from '../support/private-servers.js';
+import { startReceiver } from '../support/webhooks.js';
+import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { jobIn } from '../support/model.js';
 import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
@@ -142,6 +147,171 @@ async function controllerKills(server: PrivatePostgres): Promise<void> {
     console.log(`faults: controllers: ${kills.length} kills, ${JSON.stringify(count)}`);
   } finally {
     await world.close();
+  }
+}
+
+/** The drill's callees: each answers after 300 ms and says these lines, each 800 ms after the agent's reply. */
+const CALLEE_LINES = ['Hello?', 'Yes, go on.', 'I see.', 'And then?', 'Right.', 'Okay.', 'Thanks, bye.'];
+
+function calleeNetwork(): string {
+  const table: ScenarioTable = { default: { scenario: 'answer', ring_ms: 300, reply_ms: 800, lines: CALLEE_LINES }, numbers: {} };
+  const path = join(tmpdir(), `switchboard-drill-calls-${process.pid}.json`);
+  writeFileSync(path, JSON.stringify(table));
+  return path;
+}
+
+/** `items` by `keyOf`, in their order (Map.groupBy, which Node 20 lacks). */
+function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  return groups;
+}
+
+const LIVE_CALL = `status in ('queued', 'ringing', 'in-progress')`;
+
+/** The controller replica holding the most live calls, with those calls and the deliveries it has in flight. */
+async function busiestCallController(world: World): Promise<{ replica: Replica; calls: string[]; deliveries: number } | null> {
+  const calls = await dbQuery<{ id: string; lease_owner: string }>(world.databaseUrl, `select id, lease_owner from calls where ${LIVE_CALL} and lease_owner is not null`);
+  const deliveries = await dbQuery<{ lease_owner: string }>(world.databaseUrl, `select lease_owner from webhook_outbox where status = 'pending' and lease_owner is not null`);
+  const ownedBy = (owner: string, replica: Replica) => Number(owner.split(':').at(-2)) === replica.process.pid;
+  const held = world.deployment.controllers.map((replica) => ({
+    replica,
+    calls: calls.filter((c) => ownedBy(c.lease_owner, replica)).map((c) => c.id),
+    deliveries: deliveries.filter((d) => ownedBy(d.lease_owner, replica)).length,
+  }));
+  const busiest = held.sort((a, b) => b.calls.length - a.calls.length)[0];
+  return busiest?.calls.length ? busiest : null;
+}
+
+async function callKills(server: PrivatePostgres): Promise<void> {
+  const redis = await startPrivateRedis();
+  // Each delivery answered after 300 ms: a kill finds some in flight.
+  const receiver = await startReceiver('', { delayMs: 300 });
+  const world = await startWorld({
+    serverUrl: server.url,
+    name: 'drill_calls',
+    redisUrl: redis.url,
+    env: { SWITCHBOARD_SIM_SCENARIOS: calleeNetwork() },
+    company: { features: ['voice_api'], eventsUrl: receiver.url, maxConcurrentCalls: 100 },
+  });
+  receiver.secret = world.company.webhookSecret;
+  const LOAD_MS = 60_000;
+  // The account's 30 placements a minute.
+  const RATE = 0.45;
+  try {
+    // Who the agent greeted: a call dialled twice is greeted twice.
+    const greeted = new Map<string, number>();
+    world.model.setDefault((request) => {
+      const task = request.messages.map((m) => (typeof m.content === 'string' ? /^Task: (Drill call \d+)$/m.exec(m.content)?.[1] : undefined)).find(Boolean);
+      const last = request.messages.at(-1);
+      if (task && last?.role === 'user' && last.content === CALLEE_LINES[0]) greeted.set(task, (greeted.get(task) ?? 0) + 1);
+      return { content: 'Understood.', delayMs: 300 };
+    });
+    const answers: Answer[] = [];
+    const placed: string[] = [];
+    let next = 0;
+    const place = async (i: number) => {
+      const end = Date.now() + 45_000;
+      while (Date.now() < end) {
+        const api = world.deployment.api[next++ % world.deployment.api.length]!;
+        const body = { to: `+1202555${String(1000 + i)}`, task: `Drill call ${i}`, callback_url: receiver.url };
+        const a = await ask(api.url!, world.company.apiKey, 'POST', '/v1/calls', body, HANG_MS, { 'idempotency-key': `drill-call-${i}` });
+        answers.push(a);
+        if (a.status === 201 || a.status === 200) return void placed.push(a.body.id);
+        await sleep(Number(a.retryAfter ?? 1) * 1000);
+      }
+    };
+    const kills: { at: number; calls: string[]; deliveries: number; recoveredMs?: number }[] = [];
+    const recoveries: Promise<void>[] = [];
+    const started = Date.now();
+    const load = steady(RATE, LOAD_MS, 40, place);
+    // kill -9 every 5 s of the replica on the line with the most calls; a new one is started in its place.
+    while (Date.now() - started < LOAD_MS - 5_000) {
+      await sleep(5_000);
+      const busy = await busiestCallController(world);
+      if (!busy) continue;
+      const kill = { at: Date.now(), calls: busy.calls, deliveries: busy.deliveries } as (typeof kills)[number];
+      kills.push(kill);
+      await world.deployment.replace(busy.replica);
+      // Recovered: every call it held has ended, and their slots are free.
+      const recovered = async () =>
+        (await dbQuery(world.databaseUrl, `select id from calls where id = any($1) and ${LIVE_CALL}`, [kill.calls])).length === 0 &&
+        liveLeases(redis, 'sb:calls:slots', kill.calls) === 0;
+      recoveries.push(
+        until(recovered, SETTLE_MS, 100).then((ok) => {
+          if (ok) kill.recoveredMs = Date.now() - kill.at;
+        }),
+      );
+    }
+    const fired = await load;
+    const loadMs = Date.now() - started;
+    const settled = async () =>
+      (await dbQuery(world.databaseUrl, `select id from calls where not final`)).length === 0 &&
+      (await dbQuery(world.databaseUrl, `select id from webhook_outbox where status = 'pending'`)).length === 0;
+    await until(settled, SETTLE_MS);
+    await Promise.all(recoveries);
+
+    const rows = await dbQuery<{ id: string; status: string; hangup_cause: string | null; final: boolean }>(
+      world.databaseUrl,
+      'select id, status, hangup_cause, final from calls where id = any($1)',
+      [placed],
+    );
+    const outbox = await dbQuery<{ id: string; ordering_key: string; type: string; status: string; attempts: number; last_error: string | null }>(
+      world.databaseUrl,
+      'select id, ordering_key, type, status, attempts, last_error from webhook_outbox order by seq',
+    );
+    const received = new Set(receiver.events.map((e) => e.id as string));
+    // Each ordering key's events in the order they first arrived, against the order they were written.
+    const firstArrivals = [...new Set(receiver.events.map((e) => e.id as string))];
+    const arrivalOf = new Map(firstArrivals.map((id, i) => [id, i]));
+    const keys = groupBy(outbox, (o) => o.ordering_key);
+    const outOfOrder = [...keys.values()].filter((events) => {
+      const arrivals = events.map((o) => arrivalOf.get(o.id)).filter((i): i is number => i !== undefined);
+      return arrivals.some((a, i) => i > 0 && a < arrivals[i - 1]!);
+    }).length;
+    // A try cut by its controller's death counts as the one try of an event sent once (spec delivery rule 2).
+    const cut = outbox.filter((o) => o.status === 'failed' && o.last_error?.startsWith('interrupted:'));
+    const lostEvents = outbox.filter((o) => !cut.includes(o) && (o.status !== 'delivered' || !received.has(o.id)));
+    const lost = lostEvents.length;
+    if (lost) console.log(`faults: calls: events lost: ${JSON.stringify(lostEvents)}`);
+    const dialledTwice = [...greeted.values()].filter((n) => n > 1).length;
+    const recovered = kills.filter((k) => k.recoveredMs !== undefined).map((k) => k.recoveredMs!);
+    const refused = answers.filter((a) => ![200, 201, 429].includes(a.status));
+    const statuses = groupBy(rows, (r) => `${r.status}${r.hangup_cause ? ` (${r.hangup_cause})` : ''}`);
+    writeSection(RESULTS, 'faults-calls', [
+      '## `kill -9` of a controller replica, repeatedly, mid-call and mid-delivery',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases 2 s) sharing a Redis of the drill's own (call slots); ` +
+        `calls placed at ${RATE}/s for ${seconds(loadMs)} (${fired.fired} asked, each retried with its Idempotency-Key until acknowledged) ` +
+        `to simulated callees who answer and say ${CALLEE_LINES.length} lines, the agent's model answering in 0.3 s; every call's events delivered ` +
+        `to a loopback HTTPS receiver that checks their signatures and answers each after 0.3 s. Every 5 s the replica on the line with the most calls ` +
+        'was killed with SIGKILL and a new one started.',
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected: \`kill -9\` of a controller replica mid-call | ${kills.length} (${kills.reduce((n, k) => n + k.calls.length, 0)} calls on the line on them, ${kills.reduce((n, k) => n + k.deliveries, 0)} deliveries in flight) |`,
+      `| Calls acknowledged (201) | ${placed.length} |`,
+      `| Calls lost (acknowledged, no row) | ${must('calls lost', placed.length - rows.length)} |`,
+      `| Calls stuck (not final ${SETTLE_MS / 1000} s after the load) | ${must('calls stuck', rows.filter((r) => !r.final).length)} |`,
+      `| Calls dialled twice (the agent greeted the callee more than once) | ${must('calls dialled twice', dialledTwice)} |`,
+      `| Calls by status | ${[...statuses].map(([k, v]) => `${k}×${v.length}`).join(', ')} |`,
+      `| Placements not acknowledged (answers other than 201, 200 or 429 to be retried) | ${must('placements refused', refused.length)}${refused.length ? ` (${tally(refused)})` : ''} |`,
+      `| Events written | ${outbox.length} over ${keys.size} ordering keys |`,
+      `| Events whose one try a kill cut short (call events are sent once and not resent, spec delivery rule 2; the result stays at /v1/calls/{id}/result) | ${cut.length} |`,
+      `| Events lost (not delivered for any other reason, or never received) | ${must('events lost', lost)} |`,
+      `| Ordering keys with events received out of order | ${must('events out of order', outOfOrder)} |`,
+      `| Events received more than once (each is sent once) | ${must('events received twice', receiver.events.length - received.size)} |`,
+      `| Deliveries refused by the receiver's signature check | ${must('deliveries with bad signatures', receiver.rejected.length)} |`,
+      `| Call slots still held at the end | ${must('call slots leaked', liveLeases(redis, 'sb:calls:slots'))} |`,
+      `| Kills whose calls had not ended, slots freed, within ${SETTLE_MS / 1000} s | ${must('call kills not recovered', kills.length - recovered.length)} |`,
+      `| Recovery (kill → every call the killed replica held ended and its slot free) | ${range(recovered)} |`,
+      '',
+    ].join('\n'));
+    console.log(`faults: calls: ${kills.length} kills, ${placed.length} placed, ${outbox.length} events, lost ${lost}, out of order ${outOfOrder}`);
+  } finally {
+    await world.close();
+    await receiver.close();
+    await redis.stop();
   }
 }
 
@@ -421,7 +591,7 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
     const loadMs = Date.now() - started;
     await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
     const count = await countJobs(world.databaseUrl, acknowledged, runs);
-    const leaked = liveModelSlots(redis);
+    const leaked = liveLeases(redis, 'sb:model');
     // Every slot free again: CAP turns at once all reach the model together.
     const before = samples.length;
     await Promise.all(
@@ -551,6 +721,7 @@ async function modelFaults(server: PrivatePostgres): Promise<void> {
 const only = process.env.DRILL_ONLY?.split(',');
 const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['controllers', controllerKills],
+  ['calls', callKills],
   ['api', apiKills],
   ['postgres', postgresFaults],
   ['redis', redisFaults],

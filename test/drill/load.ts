@@ -16,12 +16,12 @@ export interface Answer {
 export const HANG_MS = 10_000;
 
 /** One request; never throws, the failure is in the answer. */
-export async function ask(url: string, apiKey: string, method: string, path: string, body?: unknown, timeoutMs = HANG_MS): Promise<Answer> {
+export async function ask(url: string, apiKey: string, method: string, path: string, body?: unknown, timeoutMs = HANG_MS, headers: Record<string, string> = {}): Promise<Answer> {
   const at = Date.now();
   try {
     const res = await fetch(`${url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -96,10 +96,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
 }
 
-/** Model-slot leases Redis holds live now (their scores are lease ends). */
-export function liveModelSlots(redis: PrivateRedis): number {
-  const keys = redis.cli('--scan', '--pattern', 'sb:model:*').split('\n').filter(Boolean);
-  return keys.reduce((n, key) => n + Number(redis.cli('zcount', key, `(${Date.now()}`, '+inf')), 0);
+/** Leases under `prefix` (model slots `sb:model`, call slots `sb:calls:slots`) Redis holds live now (their scores are lease ends); of `ids` only, if given. */
+export function liveLeases(redis: PrivateRedis, prefix: string, ids?: string[]): number {
+  const keys = redis.cli('--scan', '--pattern', `${prefix}:*`).split('\n').filter(Boolean);
+  const live = (key: string) => Number(redis.cli('zcount', key, `(${Date.now()}`, '+inf'));
+  if (!ids) return keys.reduce((n, key) => n + live(key), 0);
+  const liveId = (key: string, id: string) => Number(redis.cli('zscore', key, id) || 0) > Date.now();
+  return keys.reduce((n, key) => n + ids.filter((id) => liveId(key, id)).length, 0);
 }
 
 /** switchboard_rate_limiter_fallback_total of the server at `url`, by scope. */
