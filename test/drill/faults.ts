@@ -10,10 +10,13 @@ import pg from 'pg';
 import { writeSection } from './results.js';
 import { limitFallbacks, liveLeases } from '../support/private-servers.js';
 import { startReceiver } from '../support/webhooks.js';
+import { startHttpsServer } from '../support/https.js';
+import { stats } from '../bench/stats.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
+import type { TenantSettings } from '../../pkg/store/tenants.js';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { jobIn } from '../support/model.js';
-import { startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
+import { makeCompany, startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
 import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
 
 const RESULTS = fileURLToPath(new URL('../../../test/drill/results.md', import.meta.url));
@@ -153,8 +156,8 @@ async function controllerKills(server: PrivatePostgres): Promise<void> {
 /** The drill's callees: each answers after 300 ms and says these lines, each 800 ms after the agent's reply. */
 const CALLEE_LINES = ['Hello?', 'Yes, go on.', 'I see.', 'And then?', 'Right.', 'Okay.', 'Thanks, bye.'];
 
-function calleeNetwork(): string {
-  const table: ScenarioTable = { default: { scenario: 'answer', ring_ms: 300, reply_ms: 800, lines: CALLEE_LINES }, numbers: {} };
+function calleeNetwork(lines = CALLEE_LINES): string {
+  const table: ScenarioTable = { default: { scenario: 'answer', ring_ms: 300, reply_ms: 800, lines }, numbers: {} };
   const path = join(tmpdir(), `switchboard-drill-calls-${process.pid}.json`);
   writeFileSync(path, JSON.stringify(table));
   return path;
@@ -183,6 +186,22 @@ async function busiestCallController(world: World): Promise<{ replica: Replica; 
   return busiest?.calls.length ? busiest : null;
 }
 
+/** Places call `i` for the company of `apiKey` through the API replicas in turn, retrying its Idempotency-Key until acknowledged. */
+function callPlacer(world: World, apiKey: string, callbackUrl: string, answers: Answer[], placed: string[]) {
+  let next = 0;
+  return async (i: number) => {
+    const end = Date.now() + 45_000;
+    while (Date.now() < end) {
+      const api = world.deployment.api[next++ % world.deployment.api.length]!;
+      const body = { to: `+1202555${String(1000 + i)}`, task: `Drill call ${i}`, callback_url: callbackUrl };
+      const a = await ask(api.url!, apiKey, 'POST', '/v1/calls', body, HANG_MS, { 'idempotency-key': `drill-call-${i}` });
+      answers.push(a);
+      if (a.status === 201 || a.status === 200) return void placed.push(a.body.id);
+      await sleep(Number(a.retryAfter ?? 1) * 1000);
+    }
+  };
+}
+
 async function callKills(server: PrivatePostgres): Promise<void> {
   const redis = await startPrivateRedis();
   // Each delivery answered after 300 ms: a kill finds some in flight.
@@ -209,18 +228,7 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     });
     const answers: Answer[] = [];
     const placed: string[] = [];
-    let next = 0;
-    const place = async (i: number) => {
-      const end = Date.now() + 45_000;
-      while (Date.now() < end) {
-        const api = world.deployment.api[next++ % world.deployment.api.length]!;
-        const body = { to: `+1202555${String(1000 + i)}`, task: `Drill call ${i}`, callback_url: receiver.url };
-        const a = await ask(api.url!, world.company.apiKey, 'POST', '/v1/calls', body, HANG_MS, { 'idempotency-key': `drill-call-${i}` });
-        answers.push(a);
-        if (a.status === 201 || a.status === 200) return void placed.push(a.body.id);
-        await sleep(Number(a.retryAfter ?? 1) * 1000);
-      }
-    };
+    const place = callPlacer(world, world.company.apiKey, receiver.url, answers, placed);
     const kills: { at: number; calls: string[]; deliveries: number; recoveredMs?: number }[] = [];
     const recoveries: Promise<void>[] = [];
     const started = Date.now();
@@ -312,6 +320,90 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     await world.close();
     await receiver.close();
     await redis.stop();
+  }
+}
+
+/** The answer window of call events (pkg/webhooks/policy.ts): a delivery held up behind a dead receiver would wait at least this. */
+const ANSWER_WINDOW_MS = 5_000;
+
+async function receiverFaults(server: PrivatePostgres): Promise<void> {
+  const healthy = await startReceiver('');
+  const slow = await startReceiver('', { delayMs: 2_000 });
+  const failing = await startHttpsServer((_req, res) => res.writeHead(500).end());
+  const dropping = await startHttpsServer((req) => req.socket.destroy());
+  const late = await startHttpsServer((_req, res) => setTimeout(() => res.end('ok'), ANSWER_WINDOW_MS + 2_000));
+  // One account each, its events and its calls' results sent to it.
+  const receivers = [
+    { name: 'answering at once', url: healthy.url, requests: healthy.requests, delivers: true },
+    { name: 'answering after 2 s, within the window', url: slow.url, requests: slow.requests, delivers: true },
+    { name: 'answering 500', url: `${failing.url}/hooks`, requests: failing.requests, delivers: false },
+    { name: 'dropping the connection', url: `${dropping.url}/hooks`, requests: dropping.requests, delivers: false },
+    { name: `answering after ${(ANSWER_WINDOW_MS + 2_000) / 1000} s, past the window`, url: `${late.url}/hooks`, requests: late.requests, delivers: false },
+  ];
+  const settings = (url: string): TenantSettings => ({ features: ['voice_api'], eventsUrl: url, maxConcurrentCalls: 100 });
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_receivers', env: { SWITCHBOARD_SIM_SCENARIOS: calleeNetwork(CALLEE_LINES.slice(0, 2)) }, company: settings(healthy.url) });
+  const LOAD_MS = 40_000;
+  // Each account's: within its 30 placements a minute.
+  const RATE = 0.3;
+  try {
+    const companies = [world.company, ...(await Promise.all(receivers.slice(1).map((r) => makeCompany(world.databaseUrl, { settings: settings(r.url) }))))];
+    healthy.secret = companies[0]!.webhookSecret;
+    slow.secret = companies[1]!.webhookSecret;
+    world.model.setDefault(() => ({ content: 'Understood.', delayMs: 200 }));
+    const answers: Answer[] = [];
+    const placed: string[] = [];
+    const started = Date.now();
+    const loads = receivers.map((r, n) => steady(RATE, LOAD_MS, 20, callPlacer(world, companies[n]!.apiKey, r.url, answers, placed)));
+    const fired = (await Promise.all(loads)).reduce((sum, l) => sum + l.fired, 0);
+    const loadMs = Date.now() - started;
+    const settled = async () =>
+      (await dbQuery(world.databaseUrl, `select id from calls where not final`)).length === 0 &&
+      (await dbQuery(world.databaseUrl, `select id from webhook_outbox where status = 'pending'`)).length === 0;
+    const stuck = !(await until(settled, SETTLE_MS));
+    const outbox = await dbQuery<{ id: string; url: string; status: string; created_at: Date }>(world.databaseUrl, 'select id, url, status, created_at from webhook_outbox');
+    const figures = receivers.map((r) => {
+      const events = outbox.filter((o) => o.url === r.url);
+      const tries = new Map<string, number>();
+      for (const q of r.requests) tries.set(String(q.headers['webhook-id']), (tries.get(String(q.headers['webhook-id'])) ?? 0) + 1);
+      const arrived = new Map(r.requests.map((q) => [String(q.headers['webhook-id']), q.at]));
+      return {
+        ...r,
+        events: events.length,
+        notTriedOnce: events.filter((o) => tries.get(o.id) !== 1).length,
+        // Delivering receivers must have every event, marked delivered; the others none marked delivered and none left pending.
+        wrong: events.filter((o) => (r.delivers ? o.status !== 'delivered' || !arrived.has(o.id) : o.status !== 'failed')).length,
+        latencyMs: stats(events.filter((o) => arrived.has(o.id)).map((o) => arrived.get(o.id)! - o.created_at.getTime())),
+      };
+    });
+    const refused = answers.filter((a) => ![200, 201, 429].includes(a.status));
+    const healthyP99 = figures[0]!.latencyMs.p99;
+    writeSection(RESULTS, 'faults-receivers', [
+      '## Receivers slow, answering 5xx, dropping connections, answering after the window',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas; ${receivers.length} accounts, each with its events address and its calls' ` +
+        `\`callback_url\` on a loopback HTTPS receiver of its own, each placing calls at ${RATE}/s for ${seconds(loadMs)} (${fired} asked) to simulated callees; ` +
+        `call events and results are sent once, a try failing on a non-2xx answer or none within ${ANSWER_WINDOW_MS / 1000} s (spec delivery rules 1 and 2).`,
+      '',
+      '| Receiver | Events | Tried other than once | Not as the rules say (delivered / failed) | Event written → received, median / p99 |',
+      '|---|---|---|---|---|',
+      ...figures.map(
+        (f) =>
+          `| ${f.name} | ${f.events} | ${must(`events tried other than once (${f.name})`, f.notTriedOnce)} | ${must(`events not as the rules say (${f.name})`, f.wrong)} | ${f.delivers ? `${f.latencyMs.median} / ${f.latencyMs.p99} ms` : '—'} |`,
+      ),
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Calls acknowledged (201) | ${placed.length} |`,
+      `| Placements not acknowledged (answers other than 201, 200 or 429 to be retried) | ${must('placements refused', refused.length)}${refused.length ? ` (${tally(refused)})` : ''} |`,
+      `| Calls not final, or events still pending, ${SETTLE_MS / 1000} s after the load | ${must('calls or events stuck', stuck ? 1 : 0)} |`,
+      `| The healthy receiver held up by the others (its p99 past the ${ANSWER_WINDOW_MS / 1000} s window) | ${must('healthy receiver delayed', healthyP99 > ANSWER_WINDOW_MS ? 1 : 0)} (p99 ${healthyP99} ms) |`,
+      `| Deliveries refused by the receivers' signature check | ${must('deliveries with bad signatures', healthy.rejected.length + slow.rejected.length)} |`,
+      '',
+    ].join('\n'));
+    console.log(`faults: receivers: ${JSON.stringify(figures.map(({ requests: _, ...f }) => f))}`);
+  } finally {
+    await world.close();
+    for (const r of [healthy, slow, failing, dropping, late]) await r.close();
   }
 }
 
@@ -722,6 +814,7 @@ const only = process.env.DRILL_ONLY?.split(',');
 const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['controllers', controllerKills],
   ['calls', callKills],
+  ['receivers', receiverFaults],
   ['api', apiKills],
   ['postgres', postgresFaults],
   ['redis', redisFaults],
