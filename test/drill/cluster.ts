@@ -9,6 +9,7 @@ import { startRuntime } from '../../pkg/runtime.js';
 import { bootstrapTenant } from '../../pkg/store/bootstrap.js';
 import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
+import { addNumber } from '../../pkg/store/phone-numbers.js';
 import { systemClock } from '../../pkg/clock.js';
 import { Writable } from 'node:stream';
 import { TEST_ENCRYPTION_KEY } from '../support/app.js';
@@ -41,8 +42,8 @@ export interface Company {
   webhookSecret: string;
 }
 
-/** A company made on the database directly, as `switchboard admin tenant create` does, with `settings` besides. */
-export async function makeCompany(databaseUrl: string, opts: { credits?: number; settings?: TenantSettings } = {}): Promise<Company> {
+/** A company made on the database directly, as `switchboard admin tenant create` does, with `settings` and the operator's `numbers` (the first its default) besides. */
+export async function makeCompany(databaseUrl: string, opts: { credits?: number; settings?: TenantSettings; numbers?: string[] } = {}): Promise<Company> {
   const quiet = new Writable({ write: (_c, _e, done) => done() });
   // Its webhook addresses are the drill's receivers, on loopback as the deployment allows.
   const config = loadConfig({ DATABASE_URL: databaseUrl, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_DB_POOL_MAX: '3', SWITCHBOARD_OUTBOUND_ALLOW: OUTBOUND_ALLOW });
@@ -52,6 +53,7 @@ export async function makeCompany(databaseUrl: string, opts: { credits?: number;
     // The drill's load is above the default 300 requests a minute of a key.
     await runtime.ctx.db('tenants').where({ id: made.tenantId }).update({ requests_per_minute: 100_000 });
     if (opts.settings) await updateTenant(runtime.ctx, made.tenantId, opts.settings);
+    for (const number of opts.numbers ?? []) await addNumber(runtime.ctx, made.tenantId, number);
     return { tenantId: made.tenantId, agentId: made.agentId, apiKey: made.apiKey, webhookSecret: await webhookSecret(runtime.ctx, made.tenantId) };
   } finally {
     await runtime.close();
@@ -121,11 +123,12 @@ export async function startWorld(opts: {
   env?: Record<string, string>;
   apis?: number;
   controllers?: number;
-  company?: TenantSettings;
+  company?: TenantSettings & { numbers?: string[] };
 }): Promise<World> {
   const model = await startScriptedModel();
   const databaseUrl = await createDatabase(opts.serverUrl, opts.name);
-  const company = await makeCompany(databaseUrl, { settings: opts.company });
+  const { numbers, ...settings } = opts.company ?? {};
+  const company = await makeCompany(databaseUrl, { settings, numbers });
   const deployment = new Deployment({
     DATABASE_URL: databaseUrl,
     OPENAI_BASE_URL: model.url,

@@ -11,6 +11,7 @@ import { writeSection } from './results.js';
 import { limitFallbacks, liveLeases } from '../support/private-servers.js';
 import { startReceiver } from '../support/webhooks.js';
 import { startHttpsServer } from '../support/https.js';
+import { noonZone, SIGN_IN, startCustomerSystem } from '../support/campaigns.js';
 import { stats } from '../bench/stats.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import type { TenantSettings } from '../../pkg/store/tenants.js';
@@ -320,6 +321,88 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     await world.close();
     await receiver.close();
     await redis.stop();
+  }
+}
+
+async function campaignKills(server: PrivatePostgres): Promise<void> {
+  const CONTACTS = 40;
+  const world = await startWorld({
+    serverUrl: server.url,
+    name: 'drill_campaigns',
+    env: { SWITCHBOARD_SIM_SCENARIOS: calleeNetwork(CALLEE_LINES.slice(0, 4)) },
+    company: { features: ['voice_api', 'campaigns', 'ai_agents'], maxConcurrentCalls: 100, numbers: ['+12025550100'] },
+  });
+  const system = await startCustomerSystem(world.company.webhookSecret);
+  try {
+    world.model.setDefault(() => ({ content: 'Understood.', delayMs: 300 }));
+    const contacts = Array.from({ length: CONTACTS }, (_, i) => ({ contact_id: `person-${i}`, phone: `+1312555${String(1000 + i)}` }));
+    system.lists.push({ status: 200, body: { contacts } });
+    const api = world.deployment.api[0]!.url!;
+    const key = world.company.apiKey;
+    const connection = await ask(api, key, 'POST', '/v1/connections', { name: 'CRM', base_url: system.url, sign_in_header: SIGN_IN });
+    const campaign = await ask(api, key, 'POST', '/v1/campaigns', {
+      name: 'Drill',
+      connection_id: connection.body.id,
+      task: 'Renewal call',
+      timezone: noonZone(),
+      concurrency: 6,
+      max_attempts: 1,
+    });
+    const started = Date.now();
+    const run = await ask(api, key, 'POST', `/v1/campaigns/${campaign.body.id}/runs`, {});
+    if (run.status !== 202) throw new Error(`the run did not start: ${run.status} ${JSON.stringify(run.body)}`);
+    const runId: string = run.body.id;
+    const running = async () => (await ask(api, key, 'GET', `/v1/campaign-runs/${runId}`)).body?.status === 'running';
+    const kills: { at: number; calls: number; run: boolean }[] = [];
+    // kill -9 every 4 s, while it runs, of the replica on the line with the most of its calls, every other time of the one holding the run if one does; a new one is started in its place.
+    while (Date.now() - started < 90_000 && (await running())) {
+      await sleep(4_000);
+      const [runRow] = await dbQuery<{ lease_owner: string | null }>(world.databaseUrl, 'select lease_owner from campaign_runs where id = $1', [runId]);
+      const busy = await busiestCallController(world);
+      const ownsRun = (r: Replica) => Number(runRow?.lease_owner?.split(':').at(-2)) === r.process.pid;
+      const holder = world.deployment.controllers.find(ownsRun);
+      const victim = (kills.length % 2 === 1 && holder) || busy?.replica || holder;
+      if (!victim) continue;
+      kills.push({ at: Date.now(), calls: busy?.replica === victim ? busy.calls.length : 0, run: ownsRun(victim) });
+      await world.deployment.replace(victim);
+    }
+    const finished = await until(async () => !(await running()), SETTLE_MS, 500);
+    const runMs = Date.now() - started;
+    const final = (await ask(api, key, 'GET', `/v1/campaign-runs/${runId}`)).body;
+    await until(() => system.summaries.some((s) => s.run?.id === runId), SETTLE_MS, 500);
+    const dialled = await dbQuery<{ contact_id: string; n: string }>(
+      world.databaseUrl,
+      `select campaign->>'contact_id' as contact_id, count(*) as n from calls where campaign->>'run_id' = $1 group by 1`,
+      [runId],
+    );
+    const calls = await dbQuery<{ status: string; hangup_cause: string | null }>(world.databaseUrl, `select status, hangup_cause from calls where campaign->>'run_id' = $1`, [runId]);
+    const results = system.results.filter((r) => r.run?.id === runId);
+    const resultOf = new Set(results.map((r) => r.contact_id as string));
+    const byStatus = groupBy(calls, (c) => `${c.status}${c.hangup_cause ? ` (${c.hangup_cause})` : ''}`);
+    writeSection(RESULTS, 'faults-campaigns', [
+      '## `kill -9` of a controller replica, repeatedly, mid-campaign',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases 2 s); one campaign run over ${CONTACTS} people from a customer system on ` +
+        'loopback HTTPS (its list, then each result and the summary posted to it, signed), 6 calls at once, one attempt each, to simulated callees ' +
+        `who answer and say 4 lines. Every 4 s while the run went on, the replica on the line with the most of its calls (every other time the one holding the run, if one did) ` +
+        `was killed with SIGKILL and a new one started; the run took ${seconds(runMs)}.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Faults injected: \`kill -9\` of a controller replica mid-campaign | ${kills.length} (${kills.reduce((n, k) => n + k.calls, 0)} of its calls on the line on them; ${kills.filter((k) => k.run).length} holding the run) |`,
+      `| Run not finished ${SETTLE_MS / 1000} s after the last kill | ${must('campaign run stuck', finished ? 0 : 1)} (status ${final?.status}) |`,
+      `| People called more than once (one attempt each) | ${must('people called twice', dialled.filter((d) => Number(d.n) > 1).length)} |`,
+      `| People without a result at the customer system | ${must('people without a result', contacts.filter((c) => !resultOf.has(c.contact_id)).length)} |`,
+      `| Results received more than once (allowed: a result can arrive twice, keyed by contact_id and run.id) | ${results.length - resultOf.size} |`,
+      `| Run summary not received | ${must('summary missing', system.summaries.some((s) => s.run?.id === runId) ? 0 : 1)} |`,
+      `| Calls by status | ${[...byStatus].map(([k, v]) => `${k}×${v.length}`).join(', ')} |`,
+      `| Requests the customer system refused (signature or sign-in header) | ${must('customer system refusals', system.rejected.length)} |`,
+      '',
+    ].join('\n'));
+    console.log(`faults: campaigns: ${kills.length} kills, run ${final?.status}, ${results.length} results, ${calls.length} calls`);
+  } finally {
+    await world.close();
+    await system.close();
   }
 }
 
@@ -815,6 +898,7 @@ const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['controllers', controllerKills],
   ['calls', callKills],
   ['receivers', receiverFaults],
+  ['campaigns', campaignKills],
   ['api', apiKills],
   ['postgres', postgresFaults],
   ['redis', redisFaults],
