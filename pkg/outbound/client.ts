@@ -2,7 +2,7 @@
 // guard allows, no redirects to refused addresses, a timeout, a size cap.
 import { lookup as dnsLookup } from 'node:dns';
 import https from 'node:https';
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Config } from '../config.js';
 import { parseAllowList, type Guard } from './guard.js';
@@ -38,8 +38,6 @@ export interface Outbound {
 export class OutboundError extends Error {}
 
 const MAX_REDIRECTS = 5;
-/** How a pooled connection the server had closed fails when reused. */
-const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 interface Hop {
@@ -65,7 +63,7 @@ export function createOutbound(config: Config): Outbound {
     return new Promise((resolve, reject) => {
       const fail = (err: unknown) => reject(err instanceof OutboundError ? err : failure(host, err));
       try {
-        const req: ClientRequest = https.request(
+        const req = https.request(
           {
             agent,
             lookup,
@@ -79,11 +77,7 @@ export function createOutbound(config: Config): Outbound {
           },
           resolve,
         );
-        req.on('error', (err: NodeJS.ErrnoException) => {
-          // The keep-alive race: the server closed the idle connection just as it was reused. Sent again on another.
-          if (req.reusedSocket && STALE_CONNECTION.has(err.code ?? '') && !signal.aborted) return void send(hop, signal).then(resolve, reject);
-          fail(err);
-        });
+        req.on('error', fail);
         req.end(hop.body);
       } catch (err) {
         fail(err);
