@@ -38,6 +38,12 @@ export interface Outbound {
 export class OutboundError extends Error {}
 
 const MAX_REDIRECTS = 5;
+/**
+ * A pooled connection idle this long is closed, sooner when the server's Keep-Alive hint says so (Node
+ * takes a second off it, but only when a timeout is set): reusing one the server has just closed
+ * fails the request, and a call event has one try. Under Node's 5 s, the shortest common server timeout.
+ */
+const IDLE_CONNECTION_MS = 4_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 interface Hop {
@@ -50,7 +56,7 @@ interface Hop {
 export function createOutbound(config: Config): Outbound {
   const guard = parseAllowList(config.SWITCHBOARD_OUTBOUND_ALLOW);
   // Our own agent, so a pooled socket is always one that went through the guarded lookup.
-  const agent = new https.Agent({ keepAlive: true });
+  const agent = new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
   const lookup = guardedLookup(guard);
   const timeoutMs = config.SWITCHBOARD_OUTBOUND_TIMEOUT_MS;
 

@@ -1,10 +1,13 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { generate } from 'selfsigned';
 import { ConfigError, loadConfig } from '../../../pkg/config.js';
 import { createOutbound, OutboundError, type Outbound } from '../../../pkg/outbound/client.js';
-import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
+import { startHttpsServer, TLS_DIR, type TestHttpsServer } from '../../support/https.js';
 
 const SECRET = 'sk-live-never-in-messages';
 
@@ -196,6 +199,31 @@ describe('outbound requests', () => {
       });
       expect(res).to.include({ status: 200, truncated: true });
       expect(res.body).to.equal('x'.repeat(1024));
+    });
+  });
+
+  describe('kept-alive connections', () => {
+    it("closes a pooled connection before the server's Keep-Alive hint runs out, and sends the next request on a new one", async () => {
+      // A server that says it closes idle connections after 2 s but never does: only the client's own timer closes them.
+      const connections = new Set<object>();
+      const hinting = createServer({ cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) }, (req, res) => {
+        connections.add(req.socket);
+        res.setHeader('keep-alive', 'timeout=2');
+        res.end('hello');
+      });
+      hinting.keepAliveTimeout = 0;
+      await new Promise<void>((resolve) => hinting.listen(0, '127.0.0.1', resolve));
+      const url = `https://127.0.0.1:${(hinting.address() as AddressInfo).port}/`;
+      try {
+        const client = allowing('127.0.0.1/32');
+        expect((await client.request({ method: 'POST', url, body: '{}' })).status).to.equal(200);
+        await sleep(2_500);
+        expect((await client.request({ method: 'POST', url, body: '{}' })).status).to.equal(200);
+        expect(connections.size, 'connections used').to.equal(2);
+      } finally {
+        hinting.closeAllConnections();
+        await new Promise((resolve) => hinting.close(resolve));
+      }
     });
   });
 
