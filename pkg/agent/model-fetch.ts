@@ -5,11 +5,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
-import { flatten } from '../outbound/client.js';
+import { flatten, IDLE_CONNECTION_MS } from '../outbound/client.js';
 
 const agents: Record<string, http.Agent> = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
 };
 
 // Statuses whose responses have no body (the Response constructor refuses one).

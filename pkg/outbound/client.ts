@@ -41,9 +41,9 @@ const MAX_REDIRECTS = 5;
 /**
  * A pooled connection idle this long is closed, sooner when the server's Keep-Alive hint says so (Node
  * takes a second off it, but only when a timeout is set): reusing one the server has just closed
- * fails the request, and a call event has one try. Under Node's 5 s, the shortest common server timeout.
+ * fails the request (a call event has one try, a model call none). Under Node's 5 s, the shortest common server timeout.
  */
-const IDLE_CONNECTION_MS = 4_000;
+export const IDLE_CONNECTION_MS = 4_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 interface Hop {

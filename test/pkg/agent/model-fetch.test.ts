@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createModelClient } from '../../../pkg/agent/model.js';
 import { modelFetch } from '../../../pkg/agent/model-fetch.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
@@ -70,6 +72,28 @@ describe("The model client's fetch (node http/https with keep-alive)", () => {
     const [a, b] = server.requests.slice(-2);
     expect(a!.headers.connection).to.equal('keep-alive');
     expect(b!.headers.connection).to.equal('keep-alive');
+  });
+
+  it("closes a kept-alive connection before the server's Keep-Alive hint runs out, and asks again on a new one", async () => {
+    // A model endpoint that says it closes idle connections after 2 s but never does: only the client's own timer closes them.
+    const connections = new Set<object>();
+    const hinting = createHttpServer((req, res) => {
+      connections.add(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' });
+      res.end('{}');
+    });
+    hinting.keepAliveTimeout = 0;
+    await new Promise<void>((resolve) => hinting.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hinting.address() as AddressInfo).port}/v1/models`;
+    try {
+      expect((await modelFetch(url)).status).to.equal(200);
+      await sleep(2_500);
+      expect((await modelFetch(url)).status).to.equal(200);
+      expect(connections.size, 'connections used').to.equal(2);
+    } finally {
+      hinting.closeAllConnections();
+      await new Promise((resolve) => hinting.close(resolve));
+    }
   });
 
   it("turns the endpoint's error answer into the client's error, with its status and message", async () => {
