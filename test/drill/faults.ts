@@ -2,7 +2,7 @@
 // two API and two controller replicas as processes of the built app, under steady load, faults
 // injected, and what was lost, run twice or stuck counted in Postgres; one section each in
 // test/drill/results.md. Fails when a count that must be 0 is not.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -490,6 +490,79 @@ async function receiverFaults(server: PrivatePostgres): Promise<void> {
   }
 }
 
+// Debian's libfaketime (test/support/setup.sh installs it), to set one replica's wall clock off.
+const FAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1'].find(existsSync);
+
+async function clockJumps(server: PrivatePostgres): Promise<void> {
+  if (!FAKETIME) throw new Error('libfaketime is missing: run test/support/setup.sh');
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_clock', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 50_000;
+  const RATE = 2;
+  try {
+    const runs = new Map<string, number>();
+    const firstAsked = new Map<string, number>();
+    world.model.setDefault((request) => {
+      const job = jobIn(request);
+      if (job) {
+        runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+        if (!firstAsked.has(job.id)) firstAsked.set(job.id, Date.now());
+      }
+      return { content: 'Done.', delayMs: 500 };
+    });
+    const answers: Answer[] = [];
+    const acknowledged: string[] = [];
+    const dueAt = new Map<string, number>();
+    const makeJob = jobMaker(world, answers, acknowledged);
+    // A timed job, due 5 to 20 s after it is created.
+    const makeTimedJob = async (i: number) => {
+      const runAt = Date.now() + 5_000 + (i % 16) * 1_000;
+      const api = world.deployment.api[i % world.deployment.api.length]!;
+      const body = { agentId: world.company.agentId, task: `Timed job ${i}`, runAt: new Date(runAt).toISOString(), idempotencyKey: `drill-timed-${i}` };
+      const a = await ask(api.url!, world.company.apiKey, 'POST', '/api/v1/triggers', body);
+      answers.push(a);
+      if (a.status !== 202 && a.status !== 200) return;
+      acknowledged.push(a.body.triggerId);
+      dueAt.set(a.body.triggerId, runAt);
+    };
+    const started = Date.now();
+    const loads = [steady(RATE, LOAD_MS, 40, makeJob), steady(RATE, LOAD_MS, 40, makeTimedJob)];
+    // Two more replicas join the two on the database's time: one 5 minutes ahead, later one 5 minutes behind.
+    const skews: number[] = [];
+    for (const [at, offset] of [[10_000, '+5m'], [25_000, '-5m']] as const) {
+      await sleep(started + at - Date.now());
+      const skewed = await world.deployment.startControllers({ LD_PRELOAD: FAKETIME, FAKETIME: offset });
+      skews.push((await skewed.process.waitForLog((line) => line.skewMs !== undefined)).skewMs);
+    }
+    const fired = await Promise.all(loads);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const earlyMs = [...dueAt].map(([id, due]) => due - (firstAsked.get(id) ?? Infinity)).filter((ms) => ms > 0);
+    const lateMs = stats([...dueAt].filter(([id]) => firstAsked.has(id)).map(([id, due]) => firstAsked.get(id)! - due));
+    const bad = answers.filter((a) => a.status !== 202 && a.status !== 200);
+    writeSection(RESULTS, 'faults-clock', [
+      '## A replica whose clock is 5 minutes ahead, and one 5 minutes behind',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases 2 s, 4 jobs a replica at once), a model answering each job in 0.5 s; ` +
+        `for ${seconds(loadMs)} jobs created at ${RATE}/s to run at once and ${RATE}/s due 5 to 20 s later (${fired.reduce((n, f) => n + f.fired, 0)} asked). ` +
+        `After 10 s a third controller replica joined with its wall clock 5 minutes ahead (libfaketime), after 25 s a fourth 5 minutes behind; ` +
+        `each logged its clock's distance from the database's: ${skews.map((ms) => `${(ms / 60_000).toFixed(1)} min`).join(', ')}.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      ...jobRows(count, 'Load').filter((row) => !row.includes('failed as interrupted')),
+      `| Jobs failed as interrupted (a lease taken from a live holder would show here: nobody was killed) | ${must('leases stolen', count.interrupted)} |`,
+      `| Timed jobs started before they were due (the model asked before runAt, by this drill's clock) | ${must('timed jobs run early', earlyMs.length)}${earlyMs.length ? ` (by up to ${Math.max(...earlyMs)} ms)` : ''} |`,
+      `| Timed jobs, due → the model asked, median / p99 | ${lateMs.median} / ${lateMs.p99} ms |`,
+      `| Job creations not acknowledged | ${must('job creations refused', bad.length)}${bad.length ? ` (${tally(bad)})` : ''} |`,
+      '',
+    ].join('\n'));
+    console.log(`faults: clock: skews ${skews.join(', ')} ms; ${JSON.stringify(count)}; early ${earlyMs.length}`);
+  } finally {
+    await world.close();
+  }
+}
+
 /** Kinds of answers while Postgres is faulted: what must never be seen is a 5xx other than 503 with Retry-After, or no answer. */
 function badAnswers(answers: Answer[]): Answer[] {
   return answers.filter((a) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter)));
@@ -899,6 +972,7 @@ const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['calls', callKills],
   ['receivers', receiverFaults],
   ['campaigns', campaignKills],
+  ['clock', clockJumps],
   ['api', apiKills],
   ['postgres', postgresFaults],
   ['redis', redisFaults],
