@@ -36,7 +36,7 @@ bench: build
 
 # Drills on the real app, Postgres and Redis, each writing its figures as a section of test/drill/results.md:
 # the fuzz of every endpoint of the Agent API, the Voice API and MCP (FUZZ_COUNT requests, default 20,000),
-# then the fault drills (test/drill/faults.ts; DRILL_ONLY=controllers,calls,receivers,campaigns,clock,api,postgres,redis,model picks some).
+# then the fault drills (test/drill/faults.ts; DRILL_ONLY=controllers,calls,receivers,campaigns,clock,disk,api,postgres,redis,model picks some).
 drill: build
 	@node dist/test/support/make-cert.js $(TLS_DIR)
 	test/support/setup.sh env NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem node dist/test/fuzz/drill.js

@@ -654,6 +654,76 @@ async function postgresFaults(server: PrivatePostgres): Promise<void> {
   }
 }
 
+async function diskFull(server: PrivatePostgres): Promise<void> {
+  const world = await startWorld({ serverUrl: server.url, name: 'drill_disk', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  const LOAD_MS = 40_000;
+  const FAULT = { at: 10_000, ms: 10_000 };
+  try {
+    const runs = countRuns(world, 300);
+    const jobAnswers: Answer[] = [];
+    const acknowledged: string[] = [];
+    const turns: { conversationId: string; answer: Answer }[] = [];
+    const started = Date.now();
+    const loads = [
+      steady(3, LOAD_MS, 40, jobMaker(world, jobAnswers, acknowledged)),
+      // Each turn on a conversation of its own, so that what it stored can be told apart.
+      steady(2, LOAD_MS, 40, async (i) => {
+        const replica = world.deployment.api[i % world.deployment.api.length]!;
+        const created = await ask(replica.url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+        if (created.status !== 201) return void turns.push({ conversationId: '', answer: created });
+        const conversationId: string = created.body.conversationId;
+        turns.push({ conversationId, answer: await ask(replica.url!, world.company.apiKey, 'POST', `/api/v1/conversations/${conversationId}/messages`, { message: `Turn ${i}` }) });
+      }),
+    ];
+    // Inserts into the jobs' and the messages' tables fail as on a full disk (SQLSTATE 53100) for FAULT.ms.
+    await sleep(started + FAULT.at - Date.now());
+    await dbQuery(world.databaseUrl, `create function refuse_writes() returns trigger language plpgsql as $$
+      begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`);
+    const tables = ['triggers', 'messages'];
+    for (const table of tables) await dbQuery(world.databaseUrl, `create trigger disk_full before insert on ${table} for each row execute function refuse_writes()`);
+    const faultStart = Date.now();
+    await sleep(FAULT.ms);
+    for (const table of tables) await dbQuery(world.databaseUrl, `drop trigger disk_full on ${table}`);
+    const faultEnd = Date.now();
+    const fired = await Promise.all(loads);
+    const loadMs = Date.now() - started;
+    await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const stored = await storedTurns(world.databaseUrl, turns.map((t) => t.conversationId).filter(Boolean));
+    // Answered 200: its message, the whole reply and one charge; refused: no reply and no charge (its message may stay, as for any failed turn).
+    const wrong = turns.filter(({ conversationId, answer }) => {
+      if (!conversationId) return false;
+      const { users, replies, charges } = stored(conversationId);
+      return answer.status === 200 ? !(users === 1 && replies.length === 1 && charges === 1) : !(users <= 1 && replies.length === 0 && charges === 0);
+    });
+    const turnAnswers = turns.map((t) => t.answer);
+    const all = [...jobAnswers, ...turnAnswers];
+    const during = all.filter((a) => a.at >= faultStart && a.at + a.ms <= faultEnd);
+    const bad = badAnswers(all);
+    const ok = (a: Answer) => a.at >= faultEnd && (a.status === 200 || a.status === 202);
+    const recoveredMs = Math.min(...all.filter(ok).map((a) => a.at + a.ms)) - faultEnd;
+    writeSection(RESULTS, 'faults-disk', [
+      '## Postgres refusing writes as with a full disk',
+      '',
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (4 jobs a replica at once), a model answering in 0.3 s; for ${seconds(loadMs)} ` +
+        `jobs created at 3/s (${fired[0]!.fired}, each retried with its idempotency key until acknowledged) and chat turns at 2/s (${fired[1]!.fired}) on 4 conversations. ` +
+        `After ${FAULT.at / 1000} s every insert into the jobs' and the messages' tables failed with SQLSTATE 53100 (disk_full) for ${FAULT.ms / 1000} s.`,
+      '',
+      '| Must hold | Figure |',
+      '|---|---|',
+      `| Answers to requests asked and answered while writes were refused | ${tally(during)} |`,
+      `| 500s, 503s without Retry-After, hangs, or no answer | ${must('bad answers while the disk was full', bad.length)}${bad.length ? ` (${tally(bad)})` : ''} |`,
+      `| Turns half-written (answered 200 without its message, whole reply and one charge; refused with a reply or a charge) | ${must('turns half-written', wrong.length)} |`,
+      `| Recovery (writes taken again → first 2xx) | ${Number.isFinite(recoveredMs) ? seconds(Math.max(0, recoveredMs)) : must('not recovered', 1)} |`,
+      ...jobRows(count, 'Jobs', 'their run could not store its result while writes were refused: failed once, never run again'),
+      '',
+    ].join('\n'));
+    console.log(`faults: disk: ${tally(all)}; bad ${bad.length}; half-written ${wrong.length}; ${JSON.stringify(count)}`);
+  } finally {
+    await world.close();
+  }
+}
+
 /** A streamed turn read to its end: whether it was acknowledged (a `done` event), ended by an `error` event, or cut. */
 interface Turn {
   conversationId: string;
@@ -973,6 +1043,7 @@ const drills: [string, (server: PrivatePostgres) => Promise<void>][] = [
   ['receivers', receiverFaults],
   ['campaigns', campaignKills],
   ['clock', clockJumps],
+  ['disk', diskFull],
   ['api', apiKills],
   ['postgres', postgresFaults],
   ['redis', redisFaults],
