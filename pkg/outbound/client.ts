@@ -39,9 +39,10 @@ export class OutboundError extends Error {}
 
 const MAX_REDIRECTS = 5;
 /**
- * A pooled connection idle this long is closed, sooner when the server's Keep-Alive hint says so (Node
- * takes a second off it, but only when a timeout is set): reusing one the server has just closed
- * fails the request (a call event has one try, a model call none). Under Node's 5 s, the shortest common server timeout.
+ * A pooled connection idle this long is closed, sooner when the server's Keep-Alive hint says so
+ * (Node takes a second off it, but only when a timeout is set): reusing one the server has just
+ * closed fails the request (a call event has one try, a model call none). Under Node's 5 s, the
+ * shortest common server timeout.
  */
 export const IDLE_CONNECTION_MS = 4_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

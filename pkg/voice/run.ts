@@ -200,7 +200,7 @@ class CallSession extends BridgingCall {
       });
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
-      // Hung up (or the lease lost) while the agent was thinking, as announced since the last reading: nothing more is said.
+      // Hung up (or the lease lost) while the agent was thinking, as announced: nothing more is said.
       if (this.signal.pokes !== this.lookedAt && !(await this.stillOurs())) return null;
       const said = turn.messages.join(' ').trim();
       if (voice) {

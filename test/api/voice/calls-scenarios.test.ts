@@ -164,6 +164,19 @@ describe('Calls on the simulated network', () => {
     expect((await client.post(`/v1/calls/${placed.body.id}/hangup`)).body.error.code).to.equal('call_ended');
   });
 
+  it('a call hung up by the API while the agent is answering says nothing more: the reply is never spoken or written', async () => {
+    const { client } = await company();
+    const task = 'Hung up mid-answer';
+    const held = heldReply({ content: 'Words nobody hears.' });
+    app.script(task, held.reply);
+    const placed = await client.post('/v1/calls', { to: NUMBERS.stays, task });
+    await eventually('the model asked', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes(task)));
+    const hung = await client.post(`/v1/calls/${placed.body.id}/hangup`);
+    expect(hung.body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
+    held.release();
+    expect((await finalResult(client, placed.body.id)).transcript).to.deep.equal([{ speaker: 'caller', text: 'Hello?' }]);
+  });
+
   it('a steered call: the instruction joins the agent\'s context before its next turn, and say is spoken', async () => {
     const { client } = await company();
     const task = 'Sell the premium plan';
