@@ -228,8 +228,12 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     /** The number a run of `campaign` calls `phone` from; the account's own second number on the list is skipped. */
     const fromOf = async (campaign: any, phone: string) => {
       company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'ann', phone }, { contact_id: 'own', phone: second }] } });
-      const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-      const result = await pumpUntil(suite.app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'ann'));
+      const started = await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {});
+      expect(started.status, JSON.stringify(started.body)).to.equal(202);
+      const run = started.body;
+      // Waiting for the run to end, not only for her result: a campaign has one active run at a time.
+      await runOnce(suite.app, company.client, run.id, 'the run to be done', (r) => r.status === 'done');
+      const result = company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'ann');
       const own = company.system.results.find((r) => r.run.id === run.id && r.contact_id === 'own');
       const call = (await company.client.get(`/v1/calls/${result.call_id}`)).body;
       expect(call.campaign).to.deep.equal({ id: campaign.id, run_id: run.id, contact_id: 'ann' });
