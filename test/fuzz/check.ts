@@ -147,9 +147,7 @@ export function answerChecker(docs: { agent: any; voice: any }, tools: McpTool[]
     if (!Array.isArray(result.content)) return ['tool result without content'];
     if (result.isError) {
       if (typeof result.content[0]?.text !== 'string') return ['tool error without a text'];
-      // The SDK refuses arguments outside the tool's input schema before the tool runs, with a text alone.
-      if (!result.structuredContent) return /^MCP error -32602: /.test(result.content[0].text) ? [] : ['tool error of the tool without structuredContent.error'];
-      const error = result.structuredContent.error;
+      const error = result.structuredContent?.error;
       if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') return ['tool error without structuredContent.error {code, message}'];
       return [];
     }

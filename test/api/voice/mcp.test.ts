@@ -139,9 +139,14 @@ describe('MCP server at /mcp', () => {
     const { apiKey } = await suite.app.voiceCompany();
     const client = await mcp(apiKey);
     toolError(await call(client, 'place_call', { to: 'not a number' }), 'invalid_to');
-    const unknown = await call(client, 'place_call', { to: NUMBERS.answer, priority: 'high' });
-    expect(unknown.isError).to.equal(true);
-    expect((unknown.content[0] as { text: string }).text).to.match(/priority/);
+    // Refused by the schema itself (a type, a bound, a field it does not take): the REST body's code.
+    toolError(await call(client, 'place_call', { to: 15551234567 }), 'invalid_to');
+    toolError(await call(client, 'get_call_result', { call_id: 'cal_x', wait: 'soon' }), 'invalid_wait');
+    toolError(await call(client, 'steer_call', { call_id: 'cal_x', say: 'x'.repeat(5000) }), 'invalid_say');
+    toolError(await call(client, 'get_call', {}), 'invalid_call_id');
+    expect(toolError(await call(client, 'place_call', { to: NUMBERS.answer, priority: 'high' }), 'invalid_json')).to.match(/priority/);
+    // A tool that does not exist is a protocol error, as the MCP specification has it.
+    expect(await call(client, 'fly_me').catch((err: { code?: number }) => err.code)).to.equal(-32602);
     toolError(await call(client, 'steer_call', { call_id: 'cal_01J00000000000000000000000', say: 'Hello' }), 'not_found');
   });
 
