@@ -28,6 +28,12 @@ export abstract class BridgingCall extends HeldCall {
     super(ctx, line, row, owner);
   }
 
+  /** Reads the row again; the changes announced so far are covered by this reading. */
+  protected override async stillOurs(): Promise<boolean> {
+    this.signal.take();
+    return super.stillOurs();
+  }
+
   /** The caller hung up (other events: nothing to do): the call is over. */
   protected async ended(event: LineEvent | { type: 'timeout' | 'gone' }): Promise<void> {
     if (event.type === 'ended') await applyCallEvent(this.ctx, this.row.id, 'hang_up', ending(this.row, this.ctx.clock.now(), event.cause), this.owner);

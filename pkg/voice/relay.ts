@@ -204,6 +204,7 @@ export class RelayLeases {
       const waited = new AbortController();
       const waitOver = sleep(ctx.clock, CARRIER_REPORT_MS, waited.signal).then(() => (waited.signal.aborted ? undefined : 'over'));
       for (;;) {
+        signal.take();
         if (!isLive((await callById(ctx.db, row.id))!.status)) break;
         if ((await Promise.race([signal.wait(), waitOver])) === 'over') break;
       }

@@ -55,8 +55,6 @@ class CallSession extends BridgingCall {
   /** The conversation's messages, kept here: the Agent API hides voice conversations, so this session is their only writer. */
   private readonly history: StoredMessage[] = [];
   private steered = 0;
-  /** The row's announced changes (signal pokes) its last reading covers. */
-  private lookedAt = 0;
 
   constructor(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal, next?: Promise<LineEvent>) {
     super(ctx, gateway, line, row, owner, signal, next);
@@ -73,12 +71,6 @@ class CallSession extends BridgingCall {
   private async end(event: CallEvent, cause: string): Promise<void> {
     await this.line.hangup();
     await this.move(event, ending(this.row, this.ctx.clock.now(), cause));
-  }
-
-  /** Reads the row again, noting which of its announced changes the reading covers. */
-  protected override async stillOurs(): Promise<boolean> {
-    this.lookedAt = this.signal.pokes;
-    return super.stillOurs();
   }
 
   /** Stores a message of the call's conversation; it is in the agent's next prompt at once. */
@@ -201,7 +193,7 @@ class CallSession extends BridgingCall {
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
       // Hung up (or the lease lost) while the agent was thinking, as announced: nothing more is said.
-      if (this.signal.pokes !== this.lookedAt && !(await this.stillOurs())) return null;
+      if (this.signal.poked && !(await this.stillOurs())) return null;
       const said = turn.messages.join(' ').trim();
       if (voice) {
         await voice.end();
@@ -248,7 +240,7 @@ class CallSession extends BridgingCall {
   private async heard(text: string): Promise<boolean> {
     const stored = Promise.all([appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text }), this.remember('user', text)]);
     // The row changed since it was last acted on (steered while the agent spoke): it is read, and acted on, first.
-    if (this.signal.pokes !== this.lookedAt || this.row.steering.length > this.steered) {
+    if (this.signal.poked || this.row.steering.length > this.steered) {
       const [, ours] = await Promise.all([stored, this.stillOurs()]);
       if (!ours) return false;
       await this.applySteering();

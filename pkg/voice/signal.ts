@@ -1,27 +1,38 @@
 // A call loop's wake-up when its row changes (hung up or steered by the API, the lease lost).
 
-/** A wake-up that is remembered when nobody is waiting for it. */
+/**
+ * Announced changes to a row not yet covered by a reading of it. A poke stays pending until the
+ * loop reads the row (`take`), so a waiter that lost its race leaves no poke unseen.
+ */
 export class Signal {
   private pending = false;
-  private wake: (() => void) | null = null;
-  /** How many times it was poked: a waiter that stopped waiting can tell whether it missed one. */
-  pokes = 0;
+  /** Shared by every waiter until the next poke: an abandoned wait holds nothing. */
+  private waiting: { promise: Promise<void>; release: () => void } | null = null;
+
   poke(): void {
-    this.pokes++;
     this.pending = true;
-    this.wake?.();
+    this.waiting?.release();
+    this.waiting = null;
   }
+
+  /** Whether a change was announced since the row was last read. */
+  get poked(): boolean {
+    return this.pending;
+  }
+
+  /** Settles once a change is announced (at once if one is pending); leaves it pending. */
   wait(): Promise<void> {
-    if (this.pending) {
-      this.pending = false;
-      return Promise.resolve();
+    if (this.pending) return Promise.resolve();
+    if (!this.waiting) {
+      let release = () => {};
+      const promise = new Promise<void>((resolve) => (release = resolve));
+      this.waiting = { promise, release };
     }
-    return new Promise((resolve) => {
-      this.wake = () => {
-        this.wake = null;
-        this.pending = false;
-        resolve();
-      };
-    });
+    return this.waiting.promise;
+  }
+
+  /** The row is about to be read: what was announced so far is covered by that reading. */
+  take(): void {
+    this.pending = false;
   }
 }
