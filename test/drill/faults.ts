@@ -16,7 +16,8 @@ import { stats } from '../bench/stats.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import type { TenantSettings } from '../../pkg/store/tenants.js';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
-import { jobIn } from '../support/model.js';
+import { callIn, jobIn } from '../support/model.js';
+import { agentRef } from '../../pkg/ids.js';
 import { makeCompany, startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
 import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
 
@@ -154,6 +155,9 @@ async function controllerKills(server: PrivatePostgres): Promise<void> {
   }
 }
 
+/** The company's number: the calls rung in ring it, the calls placed come from it. */
+const NUMBER = '+12025550100';
+
 /** The drill's callees: each answers after 300 ms and says these lines, each 800 ms after the agent's reply. */
 const CALLEE_LINES = ['Hello?', 'Yes, go on.', 'I see.', 'And then?', 'Right.', 'Okay.', 'Thanks, bye.'];
 
@@ -187,14 +191,17 @@ async function busiestCallController(world: World): Promise<{ replica: Replica; 
   return busiest?.calls.length ? busiest : null;
 }
 
+/** The number call `i` of a drill dials. */
+const calleeNumber = (i: number) => `+1202555${String(1000 + i)}`;
+
 /** Places call `i` for the company of `apiKey` through the API replicas in turn, retrying its Idempotency-Key until acknowledged. */
-function callPlacer(world: World, apiKey: string, callbackUrl: string, answers: Answer[], placed: string[]) {
+function callPlacer(world: World, apiKey: string, callbackUrl: string | null, answers: Answer[], placed: string[]) {
   let next = 0;
   return async (i: number) => {
     const end = Date.now() + 45_000;
     while (Date.now() < end) {
       const api = world.deployment.api[next++ % world.deployment.api.length]!;
-      const body = { to: `+1202555${String(1000 + i)}`, task: `Drill call ${i}`, callback_url: callbackUrl };
+      const body = { to: calleeNumber(i), task: `Drill call ${i}`, ...(callbackUrl && { callback_url: callbackUrl }) };
       const a = await ask(api.url!, apiKey, 'POST', '/v1/calls', body, HANG_MS, { 'idempotency-key': `drill-call-${i}` });
       answers.push(a);
       if (a.status === 201 || a.status === 200) return void placed.push(a.body.id);
@@ -212,28 +219,40 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     name: 'drill_calls',
     redisUrl: redis.url,
     env: { SWITCHBOARD_SIM_SCENARIOS: calleeNetwork() },
-    company: { features: ['voice_api'], eventsUrl: receiver.url, maxConcurrentCalls: 100 },
+    company: { features: ['voice_api'], eventsUrl: receiver.url, maxConcurrentCalls: 100, numbers: [NUMBER] },
   });
   receiver.secret = world.company.webhookSecret;
   const LOAD_MS = 60_000;
   // The account's 30 placements a minute.
   const RATE = 0.45;
+  // Inbound calls take no placement.
+  const INBOUND_RATE = 0.4;
   try {
-    // Who the agent greeted: a call dialled twice is greeted twice.
+    // Whose first line the agent answered: a call dialled or answered twice is heard twice.
     const greeted = new Map<string, number>();
     world.model.setDefault((request) => {
-      const task = request.messages.map((m) => (typeof m.content === 'string' ? /^Task: (Drill call \d+)$/m.exec(m.content)?.[1] : undefined)).find(Boolean);
+      const call = callIn(request);
       const last = request.messages.at(-1);
-      if (task && last?.role === 'user' && last.content === CALLEE_LINES[0]) greeted.set(task, (greeted.get(task) ?? 0) + 1);
+      if (call && last?.role === 'user' && last.content === CALLEE_LINES[0]) greeted.set(call, (greeted.get(call) ?? 0) + 1);
       return { content: 'Understood.', delayMs: 300 };
     });
+    const api = world.deployment.api[0]!.url!;
+    const routed = await ask(api, world.company.apiKey, 'PATCH', `/v1/numbers/${encodeURIComponent(NUMBER)}`, { routing: { type: 'ai', agent_id: agentRef(world.company.agentId), greeting: 'Acme, how can I help?' } });
+    if (routed.status !== 200) throw new Error(`routing the number failed: ${routed.status} ${JSON.stringify(routed.body)}`);
     const answers: Answer[] = [];
     const placed: string[] = [];
+    const rung: string[] = [];
     const place = callPlacer(world, world.company.apiKey, receiver.url, answers, placed);
+    // Simulated callers ring the number through the API replicas in turn (the API is not at fault here: each is asked once).
+    const ring = async (i: number) => {
+      const a = await ask(world.deployment.api[i % world.deployment.api.length]!.url!, world.company.apiKey, 'POST', '/v1/sim/calls', { to: NUMBER, from: `+1312555${String(1000 + i)}`, lines: CALLEE_LINES });
+      answers.push(a);
+      if (a.status === 201) rung.push(a.body.id);
+    };
     const kills: { at: number; calls: string[]; deliveries: number; recoveredMs?: number }[] = [];
     const recoveries: Promise<void>[] = [];
     const started = Date.now();
-    const load = steady(RATE, LOAD_MS, 40, place);
+    const load = Promise.all([steady(RATE, LOAD_MS, 40, place), steady(INBOUND_RATE, LOAD_MS, 40, ring)]);
     // kill -9 every 5 s of the replica on the line with the most calls; a new one is started in its place.
     while (Date.now() - started < LOAD_MS - 5_000) {
       await sleep(5_000);
@@ -252,7 +271,7 @@ async function callKills(server: PrivatePostgres): Promise<void> {
         }),
       );
     }
-    const fired = await load;
+    const [fired, inbound] = await load;
     const loadMs = Date.now() - started;
     const settled = async () =>
       (await dbQuery(world.databaseUrl, `select id from calls where not final`)).length === 0 &&
@@ -260,10 +279,10 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     await until(settled, SETTLE_MS);
     await Promise.all(recoveries);
 
-    const rows = await dbQuery<{ id: string; status: string; hangup_cause: string | null; final: boolean }>(
+    const rows = await dbQuery<{ id: string; direction: string; status: string; hangup_cause: string | null; final: boolean }>(
       world.databaseUrl,
-      'select id, status, hangup_cause, final from calls where id = any($1)',
-      [placed],
+      'select id, direction, status, hangup_cause, final from calls where id = any($1)',
+      [[...placed, ...rung]],
     );
     const outbox = await dbQuery<{ id: string; ordering_key: string; type: string; status: string; attempts: number; last_error: string | null }>(
       world.databaseUrl,
@@ -286,25 +305,29 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     const dialledTwice = [...greeted.values()].filter((n) => n > 1).length;
     const recovered = kills.filter((k) => k.recoveredMs !== undefined).map((k) => k.recoveredMs!);
     const refused = answers.filter((a) => ![200, 201, 429].includes(a.status));
-    const statuses = groupBy(rows, (r) => `${r.status}${r.hangup_cause ? ` (${r.hangup_cause})` : ''}`);
+    const killedCalls = kills.flatMap((k) => k.calls);
+    const inboundIds = new Set(rung);
+    const statuses = groupBy(rows, (r) => `${r.direction} ${r.status}${r.hangup_cause ? ` (${r.hangup_cause})` : ''}`);
     writeSection(RESULTS, 'faults-calls', [
       '## `kill -9` of a controller replica, repeatedly, mid-call and mid-delivery',
       '',
       `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases 2 s) sharing a Redis of the drill's own (call slots); ` +
         `calls placed at ${RATE}/s for ${seconds(loadMs)} (${fired.fired} asked, each retried with its Idempotency-Key until acknowledged) ` +
-        `to simulated callees who answer and say ${CALLEE_LINES.length} lines, the agent's model answering in 0.3 s; every call's events delivered ` +
+        `to simulated callees who answer and say ${CALLEE_LINES.length} lines, and inbound calls rung at ${INBOUND_RATE}/s (${inbound.fired}, \`POST /v1/sim/calls\`) ` +
+        `on a number routed to the agent, whose simulated callers say the same lines after its greeting; ` +
+        `${(answers.length / (loadMs / 1000)).toFixed(1)} requests/s; the agent's model answering in 0.3 s; every call's events delivered ` +
         `to a loopback HTTPS receiver that checks their signatures and answers each after 0.3 s. Every 5 s the replica on the line with the most calls ` +
         'was killed with SIGKILL and a new one started.',
       '',
       '| Must hold | Figure |',
       '|---|---|',
-      `| Faults injected: \`kill -9\` of a controller replica mid-call | ${kills.length} (${kills.reduce((n, k) => n + k.calls.length, 0)} calls on the line on them, ${kills.reduce((n, k) => n + k.deliveries, 0)} deliveries in flight) |`,
-      `| Calls acknowledged (201) | ${placed.length} |`,
-      `| Calls lost (acknowledged, no row) | ${must('calls lost', placed.length - rows.length)} |`,
+      `| Faults injected: \`kill -9\` of a controller replica mid-call | ${kills.length} (${killedCalls.length} calls on the line on them, ${killedCalls.filter((id) => inboundIds.has(id)).length} of them rung in; ${kills.reduce((n, k) => n + k.deliveries, 0)} deliveries in flight) |`,
+      `| Calls acknowledged (201) | ${placed.length} placed, ${rung.length} rung in |`,
+      `| Calls lost (acknowledged, no row) | ${must('calls lost', placed.length + rung.length - rows.length)} |`,
       `| Calls stuck (not final ${SETTLE_MS / 1000} s after the load) | ${must('calls stuck', rows.filter((r) => !r.final).length)} |`,
-      `| Calls dialled twice (the agent greeted the callee more than once) | ${must('calls dialled twice', dialledTwice)} |`,
+      `| Calls dialled or answered twice (the agent heard the first line more than once) | ${must('calls dialled or answered twice', dialledTwice)} |`,
       `| Calls by status | ${[...statuses].map(([k, v]) => `${k}×${v.length}`).join(', ')} |`,
-      `| Placements not acknowledged (answers other than 201, 200 or 429 to be retried) | ${must('placements refused', refused.length)}${refused.length ? ` (${tally(refused)})` : ''} |`,
+      `| Placements and rings not acknowledged (answers other than 201, 200 or 429 to be retried) | ${must('placements refused', refused.length)}${refused.length ? ` (${tally(refused)})` : ''} |`,
       `| Events written | ${outbox.length} over ${keys.size} ordering keys |`,
       `| Events whose one try a kill cut short (call events are sent once and not resent, spec delivery rule 2; the result stays at /v1/calls/{id}/result) | ${cut.length} |`,
       `| Events lost (not delivered for any other reason, or never received) | ${must('events lost', lost)} |`,

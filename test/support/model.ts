@@ -49,3 +49,12 @@ export function jobIn(request: ChatCompletionCreateParams): { id: string; task: 
   }
   return null;
 }
+
+/** The call a request converses on (the id its PHONE CALL instructions name), or null. */
+export function callIn(request: ChatCompletionCreateParams): string | null {
+  for (const message of request.messages) {
+    const found = message.role === 'system' && typeof message.content === 'string' ? /^PHONE CALL (\S+):/.exec(message.content) : null;
+    if (found) return found[1]!;
+  }
+  return null;
+}
