@@ -18,8 +18,12 @@ import type { TenantSettings } from '../../pkg/store/tenants.js';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { callIn, jobIn } from '../support/model.js';
 import { agentRef } from '../../pkg/ids.js';
-import { makeCompany, startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type Replica, type World } from './cluster.js';
+import { makeCompany, startPrivatePostgres, startPrivateRedis, startWorld, type PrivatePostgres, type PrivateRedis, type Replica, type World } from './cluster.js';
 import { ask, countJobs, HANG_MS, openJobs, sleep, steady, tally, until, type Answer, type JobCount } from './load.js';
+import { missingLines, placementsByCall, talker, type RelayTalk } from './relay-calls.js';
+import { consoleUser, type ConsoleRead, type ConsoleSession } from './console-sessions.js';
+import { carrierSettings, startTwilio, type TwilioStandIn } from '../support/carrier/twilio.js';
+import { startTlsFront } from '../support/tls-front.js';
 
 const RESULTS = fileURLToPath(new URL('../../../test/drill/results.md', import.meta.url));
 // Every job must be final this long after the load stopped (leases are 2 s).
@@ -798,9 +802,98 @@ async function storedTurns(databaseUrl: string, conversationIds: string[]): Prom
 
 const REPLY = 'The first part of the answer, then after a pause the rest of it, complete.';
 
+/** The Twilio account of the api drill's deployment. */
+const TWILIO = { accountSid: `AC${'d1'.repeat(16)}`, authToken: 'twilio-auth-token-for-the-drill' };
+/** The drill's leases (SWITCHBOARD_LEASE_SEC of its deployment). */
+const LEASE_MS = 2_000;
+/** The console users of the api drill's company, each signing in once. */
+const CONSOLE_USERS = 6;
+
+/** An API replica killed, and the relay calls it conducted then. */
+interface ApiKill {
+  at: number;
+  pid: number;
+  relayCalls: string[];
+  /** Of those, the calls whose slot Redis still held one lease after the kill. */
+  slotsHeld?: number;
+}
+
+interface RelayCallRow {
+  id: string;
+  to_number: string;
+  status: string;
+  hangup_cause: string | null;
+  final: boolean;
+  transcript: { speaker: string; text: string }[];
+}
+
+/** The relay drill's must-hold rows: what the callees said and heard against what Postgres stored of their calls. */
+async function relayRows(world: World, twilio: TwilioStandIn, talks: Map<string, RelayTalk>, placed: string[], kills: ApiKill[], redis: PrivateRedis): Promise<string[]> {
+  const rows = await dbQuery<RelayCallRow>(
+    world.databaseUrl,
+    'select id, to_number, status, hangup_cause, final, transcript from calls where id = any($1)',
+    [placed],
+  );
+  const spoken = (row: RelayCallRow, speaker: string) => row.transcript.filter((t) => t.speaker === speaker).map((t) => t.text);
+  const talkOf = (row: RelayCallRow) => talks.get(row.to_number)!;
+  const acknowledged = rows.reduce((n, row) => n + talkOf(row).acknowledged.length, 0);
+  const linesMissing = rows.reduce((n, row) => n + missingLines(talkOf(row).acknowledged, spoken(row, 'caller')), 0);
+  const repliesMissing = rows.reduce((n, row) => n + Math.max(0, talkOf(row).acknowledged.length - spoken(row, 'agent').length), 0);
+  const placedTwice = [...placementsByCall(twilio).values()].filter((n) => n > 1).length;
+  // The carrier saw the application close the socket: the replica conducting the call was killed.
+  const dropped = rows.filter((row) => talkOf(row).end?.by === 'application-close');
+  const endOf = (row: RelayCallRow) => `${row.status}${row.hangup_cause ? ` (${row.hangup_cause})` : ''}`;
+  const carrierErrors = twilio.calls.flatMap((c) => c.errors.map((e) => e.replace(/:.*/s, '')));
+  const byKind = [...groupBy(carrierErrors, (e) => e)].map(([k, v]) => `${k}×${v.length}`).join(', ');
+  return [
+    `| Relay calls acknowledged (201) | ${placed.length}, ${twilio.calls.length} placed at the carrier, ${twilio.calls.filter((c) => c.relays.length).length} with a relay socket |`,
+    `| Relay calls lost (acknowledged, no row) | ${must('relay calls lost', placed.length - rows.length)} |`,
+    `| Relay calls stuck (not final ${SETTLE_MS / 1000} s after the load) | ${must('relay calls stuck', rows.filter((r) => !r.final).length)} |`,
+    `| Calls placed twice at the carrier (the stand-in's placements of one call id beyond the first) | ${must('relay calls placed twice', placedTwice)} |`,
+    `| Lines the callee said and the agent replied to, missing from the call's stored transcript | ${must('acknowledged caller lines lost', linesMissing)} of ${acknowledged} |`,
+    `| Replies the callee heard whole, missing from the call's stored transcript | ${must('heard replies lost', repliesMissing)} |`,
+    `| Relay sockets a kill dropped (the carrier saw the application close them), and how those calls ended | ${dropped.length}: ${[...groupBy(dropped, endOf)].map(([k, v]) => `${k}×${v.length}`).join(', ') || 'none'} |`,
+    `| Relay calls by status | ${[...groupBy(rows, endOf)].map(([k, v]) => `${k}×${v.length}`).join(', ')} |`,
+    `| The carrier's errors on the calls (as Twilio would log them: a request to a killed replica unanswered, a relay dropped mid-reply) | ${byKind || 'none'} |`,
+    `| Call slots of a killed replica's relay calls still held one lease (${LEASE_MS / 1000} s) after the kill | ${must('relay call slots held past a lease', kills.reduce((n, k) => n + (k.slotsHeld ?? 0), 0))} of ${kills.reduce((n, k) => n + k.relayCalls.length, 0)} |`,
+    `| Call slots still held at the end | ${must('call slots leaked', liveLeases(redis, 'sb:calls:slots'))} |`,
+  ];
+}
+
+/** The console drill's must-hold rows: every user signed in, and no session lost to a kill. */
+function consoleRows(sessions: (ConsoleSession | null)[], reads: ConsoleRead[], kills: ApiKill[]): string[] {
+  const made = sessions.filter((x): x is ConsoleSession => x !== null);
+  const lost = made.filter((x) => reads.some((r) => r.session === x && r.answer.status === 401));
+  const killedAt = (x: ConsoleSession) => kills.find((k) => k.pid === x.madeOn)?.at;
+  const orphaned = made.filter((x) => killedAt(x) !== undefined);
+  const readAfter = orphaned.filter((x) => reads.some((r) => r.session === x && r.on !== x.madeOn && r.answer.at > killedAt(x)! && r.answer.status === 200));
+  return [
+    `| Console users who could not sign in | ${must('console users not signed in', CONSOLE_USERS - made.length)} of ${CONSOLE_USERS} |`,
+    `| Console reads | ${tally(reads.map((r) => r.answer))} |`,
+    `| Console sessions lost (a read answered 401) | ${must('console sessions lost', lost.length)} |`,
+    `| Console sessions made on a replica later killed and not read (200) on another after the kill | ${must('console sessions not read after a kill', orphaned.length - readAfter.length)} of ${orphaned.length} |`,
+  ];
+}
+
 async function apiKills(server: PrivatePostgres): Promise<void> {
-  const world = await startWorld({ serverUrl: server.url, name: 'drill_api', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
-  const LOAD_MS = 30_000;
+  const redis = await startPrivateRedis();
+  const twilio = await startTwilio(TWILIO);
+  // The deployment's public address, where the carrier reaches it: a load balancer before both API replicas.
+  const front = await startTlsFront();
+  const world = await startWorld({
+    serverUrl: server.url,
+    name: 'drill_api',
+    redisUrl: redis.url,
+    front,
+    env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4', ...carrierSettings(twilio, front.url) },
+    company: { features: ['voice_api'], maxConcurrentCalls: 100, numbers: [NUMBER], users: CONSOLE_USERS },
+  });
+  const LOAD_MS = 40_000;
+  // The account's 30 placements a minute.
+  const RELAY_RATE = 0.45;
+  const CONSOLE_RATE = 4;
+  // Relay callees pause this long after each reply, so that kills land mid-call.
+  const PAUSE_MS = 800;
   try {
     const runs = countRuns(world, 200);
     // Chat turns: the first words at once, the rest 1.5 s later, so a kill lands mid-stream.
@@ -810,13 +903,21 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
         runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
         return { content: 'Done.', delayMs: 200 };
       }
+      if (callIn(request)) return { content: 'Understood.', delayMs: 300 };
       return { content: REPLY, holdAfterFirst: sleep(1_500) };
     });
     const writes: Answer[] = [];
     const acknowledged: string[] = [];
     const creates: Answer[] = [];
     const turns: Turn[] = [];
+    const placements: Answer[] = [];
+    const placed: string[] = [];
+    // What each relay callee said and heard, by its number.
+    const talks = new Map<string, RelayTalk>();
+    const sessions: (ConsoleSession | null)[] = [];
+    const reads: ConsoleRead[] = [];
     const pick = (i: number) => world.deployment.api[i % world.deployment.api.length]!;
+    const place = callPlacer(world, world.company.apiKey, null, placements, placed);
     const started = Date.now();
     const jobLoad = steady(2, LOAD_MS, 40, jobMaker(world, writes, acknowledged));
     const turnLoad = steady(4, LOAD_MS, 40, async (i) => {
@@ -825,15 +926,29 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
       if (created.status !== 201) return;
       turns.push(await streamTurn(pick(i + 1).url!, world.company.apiKey, created.body.conversationId, `Turn ${i}`));
     });
-    let kills = 0;
+    const relayLoad = steady(RELAY_RATE, LOAD_MS, 40, (i) => {
+      const talk: RelayTalk = { said: [], acknowledged: [] };
+      talks.set(calleeNumber(i), talk);
+      twilio.phones[calleeNumber(i)] = { answer: 'human', caller: talker(CALLEE_LINES, PAUSE_MS, talk) };
+      return place(i);
+    });
+    const consoleLoad = steady(CONSOLE_RATE, LOAD_MS, 40, consoleUser(world, sessions, reads));
+    const kills: ApiKill[] = [];
+    const slotChecks: Promise<void>[] = [];
     while (Date.now() - started < LOAD_MS - 5_000) {
       await sleep(5_000);
-      await world.deployment.replace(world.deployment.api[kills % world.deployment.api.length]!);
-      kills++;
+      const victim = world.deployment.api[kills.length % world.deployment.api.length]!;
+      const conducted = await dbQuery<{ id: string }>(world.databaseUrl, 'select id from calls where lease_owner like $1', [`%:${victim.process.pid}:relay:%`]);
+      const kill: ApiKill = { at: Date.now(), pid: victim.process.pid, relayCalls: conducted.map((c) => c.id) };
+      kills.push(kill);
+      await world.deployment.replace(victim);
+      // Nobody renews the slots of the calls the killed replica conducted: each runs out within one lease.
+      slotChecks.push(sleep(kill.at + LEASE_MS + 250 - Date.now()).then(() => void (kill.slotsHeld = liveLeases(redis, 'sb:calls:slots', kill.relayCalls))));
     }
-    const [j, t] = await Promise.all([jobLoad, turnLoad]);
+    const [j, t, r] = await Promise.all([jobLoad, turnLoad, relayLoad, consoleLoad, ...slotChecks]);
     const loadMs = Date.now() - started;
     await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    await until(async () => (await dbQuery(world.databaseUrl, 'select id from calls where not final')).length === 0, SETTLE_MS);
     const count = await countJobs(world.databaseUrl, acknowledged, runs);
     const createdIds = creates.filter((a) => a.status === 201).map((a) => a.body.conversationId as string);
     const conversations = await dbQuery<{ id: string }>(world.databaseUrl, 'select id from conversations where id = any($1)', [createdIds]);
@@ -850,30 +965,42 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
     const byOutcome = new Map<string, number>();
     for (const turn of turns) byOutcome.set(turn.outcome, (byOutcome.get(turn.outcome) ?? 0) + 1);
     const unclean = turns.filter((x) => x.outcome === 'hang' || x.outcome.startsWith('refused: 5')).length;
-    const badWrites = [...writes, ...creates].filter((a) => a.error === 'hang' || (a.status >= 500 && a.status !== 503)).length;
+    const answers = [...writes, ...creates, ...placements, ...reads.map((x) => x.answer)];
+    const badAnswers = answers.filter((a) => a.error === 'hang' || (a.status >= 500 && a.status !== 503)).length;
     const cutMs = turns.filter((x) => x.outcome === 'cut').map((x) => x.ms);
     writeSection(RESULTS, 'faults-api', [
-      '## `kill -9` of an API replica mid-request and mid-SSE stream',
+      '## `kill -9` of an API replica mid-request, mid-SSE stream, mid-relay call and mid-console session',
       '',
-      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas; for ${seconds(loadMs)} conversations created and a streamed turn sent on each at 4/s (${t.fired}), ` +
-        `each reply streamed over 1.5 s, and jobs created at 2/s (${j.fired}, each retried with its idempotency key on the other replica until acknowledged), ` +
-        `${((writes.length + creates.length + turns.length) / (loadMs / 1000)).toFixed(1)} requests/s. Every 5 s an API replica was killed with SIGKILL and a new one started.`,
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas (leases ${LEASE_MS / 1000} s) sharing a Redis of the drill's own, on the Twilio stand-in as carrier, ` +
+        'which reaches the deployment through a TLS front before both API replicas (each connection to the next replica, on to the other when one refuses it); ' +
+        `for ${seconds(loadMs)} conversations created and a streamed turn sent on each at 4/s (${t.fired}), ` +
+        `each reply streamed over 1.5 s, jobs created at 2/s (${j.fired}, each retried with its idempotency key on the other replica until acknowledged), ` +
+        `relay calls placed at ${RELAY_RATE}/s (${r.fired}, each retried with its Idempotency-Key until acknowledged) to callees who say ${CALLEE_LINES.length} lines over ConversationRelay, ` +
+        `each ${PAUSE_MS / 1000} s after the agent's reply (0.3 s), and ${CONSOLE_USERS} console users signed in once each, then reading their session, calls and jobs ` +
+        `over both replicas in turn at ${CONSOLE_RATE} reads/s; ${((answers.length + turns.length) / (loadMs / 1000)).toFixed(1)} requests/s. ` +
+        'Every 5 s an API replica was killed with SIGKILL and a new one started.',
       '',
       '| Must hold | Figure |',
       '|---|---|',
-      `| Faults injected: \`kill -9\` of an API replica | ${kills} |`,
+      `| Faults injected: \`kill -9\` of an API replica | ${kills.length} (${kills.reduce((n, k) => n + k.relayCalls.length, 0)} relay calls conducted on them) |`,
+      `| Connections a killed replica refused at the front, passed on to the other | ${front.refused} |`,
       `| Streamed turns by outcome | ${[...byOutcome.entries()].map(([k, n]) => `${k}×${n}`).join(' ')} |`,
       `| Conversations acknowledged (201) and not in Postgres | ${must('conversations lost', createdIds.length - conversations.length)} of ${createdIds.length} |`,
       `| Turns acknowledged (\`done\`) whose user message, whole reply or one charge is missing | ${must('acknowledged turns lost', lostTurns)} |`,
       `| Half-written turns (a reply cut short, a reply without its charge or a charge without its reply) | ${must('half-written turns', halfWritten)} |`,
-      `| Clients left hanging or answered 5xx by a live replica | ${must('unclean client errors', unclean + badWrites)} |`,
+      `| Clients left hanging or answered 5xx by a live replica | ${must('unclean client errors', unclean + badAnswers)} |`,
       `| Streams cut by a kill: request to the client's error | ${range(cutMs)} |`,
       ...jobRows(count, 'Jobs'),
+      ...(await relayRows(world, twilio, talks, placed, kills, redis)),
+      ...consoleRows(sessions, reads, kills),
       '',
     ].join('\n'));
-    console.log(`faults: api: ${kills} kills, turns ${JSON.stringify([...byOutcome])}, lost ${lostTurns}, half ${halfWritten}; ${JSON.stringify(count)}`);
+    console.log(`faults: api: ${kills.length} kills, turns ${JSON.stringify([...byOutcome])}, lost ${lostTurns}, half ${halfWritten}; ${JSON.stringify(count)}`);
   } finally {
     await world.close();
+    await front.close();
+    await twilio.close();
+    await redis.stop();
   }
 }
 

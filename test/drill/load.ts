@@ -15,13 +15,13 @@ export interface Answer {
 
 export const HANG_MS = 10_000;
 
-/** One request; never throws, the failure is in the answer. */
-export async function ask(url: string, apiKey: string, method: string, path: string, body?: unknown, timeoutMs = HANG_MS, headers: Record<string, string> = {}): Promise<Answer> {
+/** One request, with the API key (null: none, the console's cookie in `headers`, say); never throws, the failure is in the answer. */
+export async function ask(url: string, apiKey: string | null, method: string, path: string, body?: unknown, timeoutMs = HANG_MS, headers: Record<string, string> = {}): Promise<Answer> {
   const at = Date.now();
   try {
     const res = await fetch(`${url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
+      headers: { ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }), 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });
