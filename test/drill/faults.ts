@@ -978,7 +978,7 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
         `relay calls placed at ${RELAY_RATE}/s (${r.fired}, each retried with its Idempotency-Key until acknowledged) to callees who say ${CALLEE_LINES.length} lines over ConversationRelay, ` +
         `each ${PAUSE_MS / 1000} s after the agent's reply (0.3 s), and ${CONSOLE_USERS} console users signed in once each, then reading their session, calls and jobs ` +
         `over both replicas in turn at ${CONSOLE_RATE} reads/s; ${((answers.length + turns.length) / (loadMs / 1000)).toFixed(1)} requests/s. ` +
-        'Every 5 s an API replica was killed with SIGKILL and a new one started.',
+        'Every 5 s after the last new replica was up, an API replica was killed with SIGKILL and a new one started in its place.',
       '',
       '| Must hold | Figure |',
       '|---|---|',
