@@ -13,8 +13,11 @@ import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.
 import { createScratchDatabase } from '../support/database.js';
 
 const SWITCHBOARD = fileURLToPath(new URL('../../cmd/switchboard.js', import.meta.url));
-/** The heap limit the chart gives a controller replica (NODE_OPTIONS); Node would otherwise size its heap from this machine's memory. */
-export const DEPLOYED_HEAP_LIMIT_MB: number = YAML.parse(readFileSync(new URL('../../../charts/switchboard/values.yaml', import.meta.url), 'utf8')).controllers.heapLimitMB;
+/** The chart's values of a controllers pod: its replica runs under the same V8 settings (NODE_OPTIONS), not Node's defaults for this machine. */
+const DEPLOYED = YAML.parse(readFileSync(new URL('../../../charts/switchboard/values.yaml', import.meta.url), 'utf8')).controllers;
+/** V8's heap limit and young-generation semi-space, in MiB. */
+export const DEPLOYED_HEAP_LIMIT_MB: number = DEPLOYED.heapLimitMB;
+export const DEPLOYED_SEMI_SPACE_MB: number = DEPLOYED.semiSpaceMB;
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 /** pino's level of a warning. */
@@ -47,7 +50,7 @@ export interface Replica {
 /** Starts a replica on `databaseUrl` calling the model at `modelUrl`; `env` adds settings that are not capacity (the sim's scenarios). */
 export async function startReplica(databaseUrl: string, modelUrl: string, env: Record<string, string> = {}): Promise<Replica> {
   // Nothing of the bench's own environment but the basics: no cluster, no Redis, no stray settings.
-  const child: ChildProcess = spawn(process.execPath, [`--max-old-space-size=${DEPLOYED_HEAP_LIMIT_MB}`, SWITCHBOARD, 'controllers'], {
+  const child: ChildProcess = spawn(process.execPath, [`--max-old-space-size=${DEPLOYED_HEAP_LIMIT_MB}`, `--max-semi-space-size=${DEPLOYED_SEMI_SPACE_MB}`, SWITCHBOARD, 'controllers'], {
     env: {
       PATH: process.env.PATH ?? '',
       ...(process.env.NODE_EXTRA_CA_CERTS && { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }),

@@ -252,12 +252,15 @@ describe('charts/switchboard', function () {
         }
       });
 
-      it("limits V8's heap of the api and the controllers to their heapLimitMB, under their memory limit", () => {
+      it("sizes V8's heap of the api and the controllers from heapLimitMB and semiSpaceMB, together under their memory limit", () => {
         for (const component of ['api', 'controllers']) {
           const [container] = deployment(component).spec.template.spec.containers;
-          const heapLimitMB = c.values[component].heapLimitMB;
-          expect(container.env.filter((e: Json) => e.name === 'NODE_OPTIONS'), component).to.deep.equal([{ name: 'NODE_OPTIONS', value: `--max-old-space-size=${heapLimitMB}` }]);
-          expect(heapLimitMB, component).to.be.below(mebibytes(container.resources.limits.memory));
+          const { heapLimitMB, semiSpaceMB } = c.values[component];
+          expect(container.env.filter((e: Json) => e.name === 'NODE_OPTIONS'), component).to.deep.equal([
+            { name: 'NODE_OPTIONS', value: `--max-old-space-size=${heapLimitMB} --max-semi-space-size=${semiSpaceMB}` },
+          ]);
+          // The young generation is two semi-spaces.
+          expect(heapLimitMB + 2 * semiSpaceMB, component).to.be.below(mebibytes(container.resources.limits.memory));
         }
       });
 

@@ -145,7 +145,7 @@ containers:
           name: {{ include "switchboard.configMapName" $root }}
     env:
       - name: NODE_OPTIONS
-        value: {{ printf "--max-old-space-size=%d" (int $values.heapLimitMB) | quote }}
+        value: {{ printf "--max-old-space-size=%d --max-semi-space-size=%d" (int $values.heapLimitMB) (int $values.semiSpaceMB) | quote }}
       {{- include "switchboard.secretEnv" $root | nindent 6 }}
       {{- with $root.Values.extraEnv }}
       {{- toYaml . | nindent 6 }}
