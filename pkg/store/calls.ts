@@ -338,12 +338,11 @@ export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string
 export async function releaseCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
   if (!ids.length) return;
   const now = ctx.clock.now();
-  const rows: { id: string }[] = await ctx.db('calls')
+  await ctx.db('calls')
     .whereIn('id', ids)
     .andWhere({ lease_owner: owner })
     .update({ lease_owner: null, lease_until: now, due_at: now })
-    .returning('id');
-  for (const { id } of rows) await notify(ctx.db, CHANNELS.calls, id);
+    .returning(notifyIdColumn(ctx.db, CHANNELS.calls));
 }
 
 /** Hand the call back after a run: due now when it still needs finalising, never again otherwise. */

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
+import pg from 'pg';
+import { CHANNELS } from '../../pkg/db/notify.js';
 import { NUMBERS, startCallsApp, type CallsApp } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
 
@@ -53,5 +55,32 @@ describe('Live calls on one replica', function () {
       const hung = await client.post(`/v1/calls/${id}/hangup`);
       expect([hung.status, hung.body.status]).to.deep.equal([200, 'completed']);
     }
+  });
+  it('hands every call on the line back when it stops past its grace, each announced, in one statement', async () => {
+    const { client } = await app.voiceCompany({ maxConcurrentCalls: CALLS_EACH });
+    const calls = await Promise.all(Array.from({ length: 5 }, (_, i) => client.post('/v1/calls', { to: NUMBERS.stays, task: `Stay on ${i}` })));
+    const ids = calls.map((r) => r.body.id as string).sort();
+    const db = app.runtime.ctx.db;
+    await eventually('every call on the line', async () => Number((await db('calls').whereIn('id', ids).where({ status: 'in-progress' }).count({ n: '*' }).first())!.n) === ids.length);
+    const listener = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
+    await listener.connect();
+    const announced: string[] = [];
+    listener.on('notification', (n) => n.channel === CHANNELS.calls && ids.includes(n.payload!) && announced.push(n.payload!));
+    await listener.query(`listen ${CHANNELS.calls}`);
+    const releases: number[] = [];
+    // The release's update (the runs' own hand-backs that follow announce nothing).
+    const count = (q: { sql: string; bindings: unknown[] }) => q.sql.startsWith('update "calls" set "lease_owner"') && q.sql.includes('pg_notify') && releases.push(q.bindings.filter((b) => ids.includes(b as string)).length);
+    db.on('query', count);
+    try {
+      await app.controllers!.stop();
+      await eventually('each release announced', () => announced.length >= ids.length);
+    } finally {
+      db.off('query', count);
+      await listener.end();
+    }
+    expect(releases, 'calls released by each release statement').to.deep.equal([ids.length]);
+    expect(announced.sort()).to.deep.equal(ids);
+    const rows = await db('calls').whereIn('id', ids).select('lease_owner', 'due_at');
+    expect(rows.map((r) => [r.lease_owner, r.due_at !== null])).to.deep.equal(ids.map(() => [null, true]));
   });
 });
