@@ -29,9 +29,27 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
-// Only leases still held are extended: a released one stays released.
+// Leases still held are extended, and those Redis lost (a flush, a restart) taken again: their holders
+// are live. A lease released within the last lease (its tombstone) stays released. KEYS: each lease's
+// group key, then its tombstones' key; ARGV: now, the new lease end, the key TTL, then the holders.
 const RENEW = `
-for i = 1, #KEYS do redis.call('ZADD', KEYS[i], 'XX', ARGV[1], ARGV[i + 1]) end
+for i = 1, #KEYS / 2 do
+  local id = ARGV[i + 3]
+  local released = redis.call('ZSCORE', KEYS[2 * i], id)
+  if redis.call('ZSCORE', KEYS[2 * i - 1], id) or not released or tonumber(released) <= tonumber(ARGV[1]) then
+    redis.call('ZADD', KEYS[2 * i - 1], ARGV[2], id)
+    redis.call('PEXPIRE', KEYS[2 * i - 1], ARGV[3])
+  end
+end
+return 0`;
+
+// Frees the lease and leaves its tombstone for one lease, so that a renewal racing the release does
+// not take it again. KEYS: the group key, its tombstones' key; ARGV: now, the tombstone's end, the holder, the lease.
+const RELEASE = `
+redis.call('ZREM', KEYS[1], ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 0`;
 
 const KEY_TTL_MS = 24 * 3_600_000;
@@ -80,6 +98,8 @@ export interface LeaseOptions {
 
 export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: LeaseOptions): LeaseStore {
   const key = (group: string) => `${prefix}:${group}`;
+  // Outside the prefix's keyspace: counting a prefix's leases counts no tombstone.
+  const tombstones = (group: string) => `${prefix}-released:${group}`;
   const memory = memoryLeases(clock, leaseMs);
 
   if (!redis) {
@@ -125,17 +145,18 @@ export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: Lea
       memory.renew(leases);
       const shared = leases.filter((l) => !memory.holds(l));
       if (!shared.length) return;
-      const until = String(clock.now().getTime() + leaseMs);
+      const now = clock.now().getTime();
+      const keys = shared.flatMap((l) => [key(l.group), tombstones(l.group)]);
+      const args = [String(now), String(now + leaseMs), String(KEY_TTL_MS), ...shared.map((l) => l.id)];
       // Leases Redis cannot extend now run out there: nothing to keep in memory.
-      await orMemory(
-        async () => void (await redis.eval(RENEW, { keys: shared.map((l) => key(l.group)), arguments: [until, ...shared.map((l) => l.id)] })),
-        () => undefined,
-      );
+      await orMemory(async () => void (await redis.eval(RENEW, { keys, arguments: args })), () => undefined);
     },
     async release(lease) {
       // A lease is released where it was taken.
-      if (memory.holds(lease)) memory.release(lease);
-      else await redis.zRem(key(lease.group), lease.id);
+      if (memory.holds(lease)) return memory.release(lease);
+      const now = clock.now().getTime();
+      const args = [String(now), String(now + leaseMs), lease.id, String(leaseMs)];
+      await redis.eval(RELEASE, { keys: [key(lease.group), tombstones(lease.group)], arguments: args });
     },
   };
 }

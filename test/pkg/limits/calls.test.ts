@@ -93,6 +93,16 @@ describe('Call limits', () => {
       });
       behaves((clock) => createCallLimits({ redis, limits: createRateLimits(redis, obs), clock, log: obs.log, leaseMs: LEASE_MS }));
 
+      it('takes again on renewal the slot of a live call that Redis lost (flushed or restarted empty)', async () => {
+        const clock = new ManualClock();
+        const tenantId = `tnt_${ulid()}`;
+        const limits = createCallLimits({ redis, limits: createRateLimits(redis, obs), clock, log: obs.log, leaseMs: LEASE_MS });
+        expect(await takes(limits, tenantId, 'a', 1)).to.equal(true);
+        await redis.del(`sb:calls:slots:${tenantId}`);
+        await limits.renewSlots([{ tenant_id: tenantId, id: 'a' }]);
+        expect(await takes(limits, tenantId, 'b', 1)).to.equal(false);
+      });
+
       it('does not fail a release Redis cannot do: the slot frees itself when its lease runs out', async () => {
         const clock = new ManualClock();
         const tenantId = `tnt_${ulid()}`;
