@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { writeSection } from './results.js';
 import { limitFallbacks, liveLeases } from '../support/private-servers.js';
-import { startReceiver } from '../support/webhooks.js';
+import { startReceiver, type Receiver } from '../support/webhooks.js';
 import { startHttpsServer } from '../support/https.js';
 import { noonZone, SIGN_IN, startCustomerSystem } from '../support/campaigns.js';
 import { stats } from '../bench/stats.js';
@@ -181,6 +181,11 @@ function groupBy<T>(items: T[], keyOf: (item: T) => string): Map<string, T[]> {
 
 const LIVE_CALL = `status in ('queued', 'ringing', 'in-progress')`;
 
+/** Every call of the world final, and none of its events still to be sent. */
+const callsSettled = (world: World) => async () =>
+  (await dbQuery(world.databaseUrl, `select id from calls where not final`)).length === 0 &&
+  (await dbQuery(world.databaseUrl, `select id from webhook_outbox where status = 'pending'`)).length === 0;
+
 /** The controller replica holding the most live calls, with those calls and the deliveries it has in flight. */
 async function busiestCallController(world: World): Promise<{ replica: Replica; calls: string[]; deliveries: number } | null> {
   const calls = await dbQuery<{ id: string; lease_owner: string }>(world.databaseUrl, `select id, lease_owner from calls where ${LIVE_CALL} and lease_owner is not null`);
@@ -214,6 +219,77 @@ function callPlacer(world: World, apiKey: string, callbackUrl: string | null, an
   };
 }
 
+/** Counts the agent's turns on each call's first callee line into `greeted`: a call dialled or answered twice is heard twice. */
+function countGreeting(greeted: Map<string, number>, request: Parameters<typeof callIn>[0]): void {
+  const call = callIn(request);
+  const last = request.messages.at(-1);
+  if (call && last?.role === 'user' && last.content === CALLEE_LINES[0]) greeted.set(call, (greeted.get(call) ?? 0) + 1);
+}
+
+interface CallEnd {
+  id: string;
+  direction: string;
+  status: string;
+  hangup_cause: string | null;
+  final: boolean;
+}
+
+const endOf = (r: Pick<CallEnd, 'status' | 'hangup_cause'>) => `${r.status}${r.hangup_cause ? ` (${r.hangup_cause})` : ''}`;
+
+/** `items` counted by `keyOf`, as `key×n, …`. */
+function countedBy<T>(items: T[], keyOf: (item: T) => string): string {
+  return [...groupBy(items, keyOf)].map(([k, v]) => `${k}×${v.length}`).join(', ') || 'none';
+}
+
+/** Calls counted by how they ended, as `completed (callee_hangup)×n, …`. */
+const byEnd = (calls: Pick<CallEnd, 'status' | 'hangup_cause'>[]) => countedBy(calls, endOf);
+
+/** The must-hold rows of the calls acknowledged (`ids`): none lost, stuck or dialled twice (`greeted`, as countGreeting counts), and how they ended. */
+async function callRows(world: World, ids: string[], greeted: Map<string, number>): Promise<{ rows: string[]; calls: CallEnd[] }> {
+  const calls = await dbQuery<CallEnd>(world.databaseUrl, 'select id, direction, status, hangup_cause, final from calls where id = any($1)', [ids]);
+  const dialledTwice = [...greeted.values()].filter((n) => n > 1).length;
+  return {
+    calls,
+    rows: [
+      `| Calls lost (acknowledged, no row) | ${must('calls lost', ids.length - calls.length)} |`,
+      `| Calls stuck (not final ${SETTLE_MS / 1000} s after the load) | ${must('calls stuck', calls.filter((r) => !r.final).length)} |`,
+      `| Calls dialled or answered twice (the agent heard the first line more than once) | ${must('calls dialled or answered twice', dialledTwice)} |`,
+      `| Calls by status | ${countedBy(calls, (r) => `${r.direction} ${endOf(r)}`)} |`,
+    ],
+  };
+}
+
+/** The must-hold rows of every call event of the world's outbox against what `receiver` got; a try `fault` cut short counts apart (events are sent once). */
+async function callEventRows(world: World, receiver: Receiver, fault: string): Promise<{ rows: string[]; summary: string }> {
+  const outbox = await dbQuery<{ id: string; ordering_key: string; type: string; status: string; attempts: number; last_error: string | null }>(
+    world.databaseUrl,
+    'select id, ordering_key, type, status, attempts, last_error from webhook_outbox order by seq',
+  );
+  const received = new Set(receiver.events.map((e) => e.id as string));
+  // Each ordering key's events in the order they first arrived, against the order they were written.
+  const arrivalOf = new Map([...received].map((id, i) => [id, i]));
+  const keys = groupBy(outbox, (o) => o.ordering_key);
+  const outOfOrder = [...keys.values()].filter((events) => {
+    const arrivals = events.map((o) => arrivalOf.get(o.id)).filter((i): i is number => i !== undefined);
+    return arrivals.some((a, i) => i > 0 && a < arrivals[i - 1]!);
+  }).length;
+  // A try cut by its controller's loss counts as the one try of an event sent once (spec delivery rule 2).
+  const cut = outbox.filter((o) => o.status === 'failed' && o.last_error?.startsWith('interrupted:'));
+  const lost = outbox.filter((o) => !cut.includes(o) && (o.status !== 'delivered' || !received.has(o.id)));
+  if (lost.length) console.log(`faults: events lost: ${JSON.stringify(lost)}`);
+  return {
+    summary: `${outbox.length} events, lost ${lost.length}, out of order ${outOfOrder}`,
+    rows: [
+      `| Events written | ${outbox.length} over ${keys.size} ordering keys |`,
+      `| Events whose one try ${fault} cut short (call events are sent once and not resent, spec delivery rule 2; the result stays at /v1/calls/{id}/result) | ${cut.length} |`,
+      `| Events lost (not delivered for any other reason, or never received) | ${must('events lost', lost.length)} |`,
+      `| Ordering keys with events received out of order | ${must('events out of order', outOfOrder)} |`,
+      `| Events received more than once (each is sent once) | ${must('events received twice', receiver.events.length - received.size)} |`,
+      `| Deliveries refused by the receiver's signature check | ${must('deliveries with bad signatures', receiver.rejected.length)} |`,
+    ],
+  };
+}
+
 async function callKills(server: PrivatePostgres): Promise<void> {
   const redis = await startPrivateRedis();
   // Each delivery answered after 300 ms: a kill finds some in flight.
@@ -235,9 +311,7 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     // Whose first line the agent answered: a call dialled or answered twice is heard twice.
     const greeted = new Map<string, number>();
     world.model.setDefault((request) => {
-      const call = callIn(request);
-      const last = request.messages.at(-1);
-      if (call && last?.role === 'user' && last.content === CALLEE_LINES[0]) greeted.set(call, (greeted.get(call) ?? 0) + 1);
+      countGreeting(greeted, request);
       return { content: 'Understood.', delayMs: 300 };
     });
     const api = world.deployment.api[0]!.url!;
@@ -277,41 +351,15 @@ async function callKills(server: PrivatePostgres): Promise<void> {
     }
     const [fired, inbound] = await load;
     const loadMs = Date.now() - started;
-    const settled = async () =>
-      (await dbQuery(world.databaseUrl, `select id from calls where not final`)).length === 0 &&
-      (await dbQuery(world.databaseUrl, `select id from webhook_outbox where status = 'pending'`)).length === 0;
-    await until(settled, SETTLE_MS);
+    await until(callsSettled(world), SETTLE_MS);
     await Promise.all(recoveries);
 
-    const rows = await dbQuery<{ id: string; direction: string; status: string; hangup_cause: string | null; final: boolean }>(
-      world.databaseUrl,
-      'select id, direction, status, hangup_cause, final from calls where id = any($1)',
-      [[...placed, ...rung]],
-    );
-    const outbox = await dbQuery<{ id: string; ordering_key: string; type: string; status: string; attempts: number; last_error: string | null }>(
-      world.databaseUrl,
-      'select id, ordering_key, type, status, attempts, last_error from webhook_outbox order by seq',
-    );
-    const received = new Set(receiver.events.map((e) => e.id as string));
-    // Each ordering key's events in the order they first arrived, against the order they were written.
-    const firstArrivals = [...new Set(receiver.events.map((e) => e.id as string))];
-    const arrivalOf = new Map(firstArrivals.map((id, i) => [id, i]));
-    const keys = groupBy(outbox, (o) => o.ordering_key);
-    const outOfOrder = [...keys.values()].filter((events) => {
-      const arrivals = events.map((o) => arrivalOf.get(o.id)).filter((i): i is number => i !== undefined);
-      return arrivals.some((a, i) => i > 0 && a < arrivals[i - 1]!);
-    }).length;
-    // A try cut by its controller's death counts as the one try of an event sent once (spec delivery rule 2).
-    const cut = outbox.filter((o) => o.status === 'failed' && o.last_error?.startsWith('interrupted:'));
-    const lostEvents = outbox.filter((o) => !cut.includes(o) && (o.status !== 'delivered' || !received.has(o.id)));
-    const lost = lostEvents.length;
-    if (lost) console.log(`faults: calls: events lost: ${JSON.stringify(lostEvents)}`);
-    const dialledTwice = [...greeted.values()].filter((n) => n > 1).length;
+    const calls = await callRows(world, [...placed, ...rung], greeted);
+    const events = await callEventRows(world, receiver, 'a kill');
     const recovered = kills.filter((k) => k.recoveredMs !== undefined).map((k) => k.recoveredMs!);
     const refused = answers.filter((a) => ![200, 201, 429].includes(a.status));
     const killedCalls = kills.flatMap((k) => k.calls);
     const inboundIds = new Set(rung);
-    const statuses = groupBy(rows, (r) => `${r.direction} ${r.status}${r.hangup_cause ? ` (${r.hangup_cause})` : ''}`);
     writeSection(RESULTS, 'faults-calls', [
       '## `kill -9` of a controller replica, repeatedly, mid-call and mid-delivery',
       '',
@@ -327,23 +375,15 @@ async function callKills(server: PrivatePostgres): Promise<void> {
       '|---|---|',
       `| Faults injected: \`kill -9\` of a controller replica mid-call | ${kills.length} (${killedCalls.length} calls on the line on them, ${killedCalls.filter((id) => inboundIds.has(id)).length} of them rung in; ${kills.reduce((n, k) => n + k.deliveries, 0)} deliveries in flight) |`,
       `| Calls acknowledged (201) | ${placed.length} placed, ${rung.length} rung in |`,
-      `| Calls lost (acknowledged, no row) | ${must('calls lost', placed.length + rung.length - rows.length)} |`,
-      `| Calls stuck (not final ${SETTLE_MS / 1000} s after the load) | ${must('calls stuck', rows.filter((r) => !r.final).length)} |`,
-      `| Calls dialled or answered twice (the agent heard the first line more than once) | ${must('calls dialled or answered twice', dialledTwice)} |`,
-      `| Calls by status | ${[...statuses].map(([k, v]) => `${k}×${v.length}`).join(', ')} |`,
+      ...calls.rows,
       `| Placements and rings not acknowledged (answers other than 201, 200 or 429 to be retried) | ${must('placements refused', refused.length)}${refused.length ? ` (${tally(refused)})` : ''} |`,
-      `| Events written | ${outbox.length} over ${keys.size} ordering keys |`,
-      `| Events whose one try a kill cut short (call events are sent once and not resent, spec delivery rule 2; the result stays at /v1/calls/{id}/result) | ${cut.length} |`,
-      `| Events lost (not delivered for any other reason, or never received) | ${must('events lost', lost)} |`,
-      `| Ordering keys with events received out of order | ${must('events out of order', outOfOrder)} |`,
-      `| Events received more than once (each is sent once) | ${must('events received twice', receiver.events.length - received.size)} |`,
-      `| Deliveries refused by the receiver's signature check | ${must('deliveries with bad signatures', receiver.rejected.length)} |`,
+      ...events.rows,
       `| Call slots still held at the end | ${must('call slots leaked', liveLeases(redis, 'sb:calls:slots'))} |`,
       `| Kills whose calls had not ended, slots freed, within ${SETTLE_MS / 1000} s | ${must('call kills not recovered', kills.length - recovered.length)} |`,
       `| Recovery (kill → every call the killed replica held ended and its slot free) | ${range(recovered)} |`,
       '',
     ].join('\n'));
-    console.log(`faults: calls: ${kills.length} kills, ${placed.length} placed, ${outbox.length} events, lost ${lost}, out of order ${outOfOrder}`);
+    console.log(`faults: calls: ${kills.length} kills, ${placed.length} placed, ${events.summary}`);
   } finally {
     await world.close();
     await receiver.close();
@@ -405,7 +445,6 @@ async function campaignKills(server: PrivatePostgres): Promise<void> {
     const calls = await dbQuery<{ status: string; hangup_cause: string | null }>(world.databaseUrl, `select status, hangup_cause from calls where campaign->>'run_id' = $1`, [runId]);
     const results = system.results.filter((r) => r.run?.id === runId);
     const resultOf = new Set(results.map((r) => r.contact_id as string));
-    const byStatus = groupBy(calls, (c) => `${c.status}${c.hangup_cause ? ` (${c.hangup_cause})` : ''}`);
     writeSection(RESULTS, 'faults-campaigns', [
       '## `kill -9` of a controller replica, repeatedly, mid-campaign',
       '',
@@ -422,7 +461,7 @@ async function campaignKills(server: PrivatePostgres): Promise<void> {
       `| People without a result at the customer system | ${must('people without a result', contacts.filter((c) => !resultOf.has(c.contact_id)).length)} |`,
       `| Results received more than once (allowed: a result can arrive twice, keyed by contact_id and run.id) | ${results.length - resultOf.size} |`,
       `| Run summary not received | ${must('summary missing', system.summaries.some((s) => s.run?.id === runId) ? 0 : 1)} |`,
-      `| Calls by status | ${[...byStatus].map(([k, v]) => `${k}×${v.length}`).join(', ')} |`,
+      `| Calls by status | ${byEnd(calls)} |`,
       `| Requests the customer system refused (signature or sign-in header) | ${must('customer system refusals', system.rejected.length)} |`,
       '',
     ].join('\n'));
@@ -466,10 +505,7 @@ async function receiverFaults(server: PrivatePostgres): Promise<void> {
     const loads = receivers.map((r, n) => steady(RATE, LOAD_MS, 20, callPlacer(world, companies[n]!.apiKey, r.url, answers, placed)));
     const fired = (await Promise.all(loads)).reduce((sum, l) => sum + l.fired, 0);
     const loadMs = Date.now() - started;
-    const settled = async () =>
-      (await dbQuery(world.databaseUrl, `select id from calls where not final`)).length === 0 &&
-      (await dbQuery(world.databaseUrl, `select id from webhook_outbox where status = 'pending'`)).length === 0;
-    const stuck = !(await until(settled, SETTLE_MS));
+    const stuck = !(await until(callsSettled(world), SETTLE_MS));
     const outbox = await dbQuery<{ id: string; url: string; status: string; created_at: Date }>(world.databaseUrl, 'select id, url, status, created_at from webhook_outbox');
     const figures = receivers.map((r) => {
       const events = outbox.filter((o) => o.url === r.url);
@@ -596,13 +632,33 @@ function badAnswers(answers: Answer[]): Answer[] {
 }
 
 async function postgresFaults(server: PrivatePostgres): Promise<void> {
-  const world = await startWorld({ serverUrl: server.url, name: 'drill_postgres', env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4' } });
+  // Call slots are shared there, so that what is left of them can be counted.
+  const redis = await startPrivateRedis();
+  const receiver = await startReceiver('');
+  const world = await startWorld({
+    serverUrl: server.url,
+    name: 'drill_postgres',
+    redisUrl: redis.url,
+    env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4', SWITCHBOARD_SIM_SCENARIOS: calleeNetwork() },
+    company: { features: ['voice_api'], eventsUrl: receiver.url, maxConcurrentCalls: 100 },
+  });
+  receiver.secret = world.company.webhookSecret;
   const LOAD_MS = 50_000;
+  // Within the account's 30 placements a minute, retries included.
+  const CALL_RATE = 0.4;
+  const TURN_RATE = 2;
   try {
-    const runs = countRuns(world, 200);
+    const greeted = new Map<string, number>();
+    // Chat replies: the first words at once, the rest 1 s later, so a fault lands mid-stream.
+    const runs = jobsCallsAndChat(world, greeted, 1_000);
     const writes: Answer[] = [];
     const reads: Answer[] = [];
     const acknowledged: string[] = [];
+    const placements: Answer[] = [];
+    const placed: string[] = [];
+    const creates: Answer[] = [];
+    const turns: Turn[] = [];
+    const pick = (i: number) => world.deployment.api[i % world.deployment.api.length]!;
     const pids = [...world.deployment.api, ...world.deployment.controllers].map((r) => r.process.pid);
     const started = Date.now();
     const makeJob = jobMaker(world, writes, acknowledged);
@@ -611,12 +667,18 @@ async function postgresFaults(server: PrivatePostgres): Promise<void> {
     const first = await ask(world.deployment.api[0]!.url!, world.company.apiKey, 'POST', '/api/v1/triggers', { agentId: world.company.agentId, task: 'Read me' });
     acknowledged.push(first.body.triggerId);
     const readLoad = steady(4, LOAD_MS, 60, async (i) => {
-      const api = world.deployment.api[i % 2]!;
-      reads.push(await ask(api.url!, world.company.apiKey, 'GET', `/api/v1/triggers/${first.body.triggerId}`));
+      reads.push(await ask(pick(i).url!, world.company.apiKey, 'GET', `/api/v1/triggers/${first.body.triggerId}`));
     });
-    const faults: { name: string; at: number; over: number; recoveredMs?: number }[] = [];
+    const callLoad = steady(CALL_RATE, LOAD_MS, 40, callPlacer(world, world.company.apiKey, null, placements, placed));
+    const turnLoad = steady(TURN_RATE, LOAD_MS, 40, async (i) => {
+      const created = await ask(pick(i).url!, world.company.apiKey, 'POST', '/api/v1/conversations', { agentId: world.company.agentId });
+      creates.push(created);
+      if (created.status === 201) turns.push(await streamTurn(pick(i + 1).url!, world.company.apiKey, created.body.conversationId, `Turn ${i}`));
+    });
+    const faults: { name: string; at: number; over: number; calls: string[]; recoveredMs?: number }[] = [];
     const fault = async (name: string, inject: () => Promise<void>) => {
-      const f: (typeof faults)[number] = { name, at: Date.now(), over: 0 };
+      const calls = (await dbQuery<{ id: string }>(world.databaseUrl, `select id from calls where ${LIVE_CALL}`)).map((c) => c.id);
+      const f: (typeof faults)[number] = { name, at: Date.now(), over: 0, calls };
       await inject();
       f.over = Date.now();
       faults.push(f);
@@ -641,30 +703,44 @@ async function postgresFaults(server: PrivatePostgres): Promise<void> {
       await sleep(10_000);
       server.start();
     });
-    const [w, r] = await Promise.all([writeLoad, readLoad]);
+    const [w, r, c, t] = await Promise.all([writeLoad, readLoad, callLoad, turnLoad]);
     const loadMs = Date.now() - started;
     await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    await until(callsSettled(world), SETTLE_MS);
     const count = await countJobs(world.databaseUrl, acknowledged, runs);
-    const all = [...writes, ...reads];
+    const calls = await callRows(world, placed, greeted);
+    const events = await callEventRows(world, receiver, 'a fault');
+    const streamed = await streamedTurns(world.databaseUrl, turns);
+    const all = [...writes, ...reads, ...placements, ...creates];
     const refused = all.filter((a) => a.status === 503 && a.retryAfter);
     const bad = badAnswers(all);
-    const otherStatuses = all.filter((a) => a.status >= 200 && a.status < 500 && ![200, 202].includes(a.status));
+    if (bad.length) {
+      const unexpected = world.deployment.api.flatMap((api) => api.process.logs.filter((l) => l.msg === 'unexpected error'));
+      console.log(`faults: postgres: bad answers: ${JSON.stringify(bad)}; the API's unexpected errors: ${JSON.stringify(unexpected)}`);
+    }
+    const otherStatuses = all.filter((a) => a.status >= 200 && a.status < 500 && ![200, 201, 202].includes(a.status));
+    // With no replica killed, a stream ends with `done` or an `error` event, or is refused 503 with Retry-After.
+    const unclean = turns.filter((x) => ['hang', 'cut'].includes(x.outcome) || (x.outcome.startsWith('refused: 5') && x.outcome !== 'refused: 503'));
     const restarted = [...world.deployment.api, ...world.deployment.controllers].filter((r) => !r.process.running || !pids.includes(r.process.pid)).length;
     const ready = await Promise.all(world.deployment.api.map(async (api) => (await fetch(`${api.url}/readyz`)).status));
+    const endedAs = (ids: string[]) => byEnd(calls.calls.filter((x) => ids.includes(x.id)));
     writeSection(RESULTS, 'faults-postgres', [
       '## Postgres restarted (fast and slow), and its connections cut',
       '',
-      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas on a Postgres of the drill's own; for ${seconds(loadMs)} ` +
+      `Run ${new Date().toISOString()}: 2 API and 2 controller replicas on a Postgres and a Redis (call slots) of the drill's own; for ${seconds(loadMs)} ` +
         `jobs created at 3/s (${w.fired}, each retried with its idempotency key until acknowledged) and a job read at 4/s (${r.fired}) on both API replicas, ` +
-        `${(all.length / (loadMs / 1000)).toFixed(1)} requests/s; an answer not in ${HANG_MS / 1000} s counts as a hang.`,
+        `calls placed at ${CALL_RATE}/s (${c.fired}, each retried with its Idempotency-Key until acknowledged) to simulated callees who answer and say ${CALLEE_LINES.length} lines, ` +
+        `each 0.8 s after the agent's reply (0.3 s), their events delivered to a loopback HTTPS receiver that checks their signatures, ` +
+        `and conversations created and a streamed turn sent on each at ${TURN_RATE}/s (${t.fired}), each reply streamed over 1 s; ` +
+        `${((all.length + turns.length) / (loadMs / 1000)).toFixed(1)} requests/s; an answer not in ${HANG_MS / 1000} s counts as a hang.`,
       '',
-      '| Fault | Injected for | Recovery (fault over → first 2xx) |',
-      '|---|---|---|',
-      ...faults.map((f) => `| ${f.name} | ${seconds(f.over - f.at)} | ${f.recoveredMs === undefined ? 'not recovered' : seconds(f.recoveredMs)} |`),
+      '| Fault | Injected for | Recovery (fault over → first 2xx) | Calls on the line then, and how they ended |',
+      '|---|---|---|---|',
+      ...faults.map((f) => `| ${f.name} | ${seconds(f.over - f.at)} | ${f.recoveredMs === undefined ? 'not recovered' : seconds(f.recoveredMs)} | ${f.calls.length}: ${endedAs(f.calls)} |`),
       '',
       '| Must hold | Figure |',
       '|---|---|',
-      `| Answers | ${tally(all)} |`,
+      `| Answers (jobs, job reads, placements, conversations) | ${tally(all)} |`,
       `| Answered 503 with Retry-After while Postgres was away | ${refused.length} |`,
       `| 500s, 503s without Retry-After, hangs, or no answer | ${must('bad answers while Postgres faulted', bad.length)}${bad.length ? ` (${tally(bad)})` : ''} |`,
       `| Other answers (neither 2xx nor 503) | ${must('other answers', otherStatuses.length)}${otherStatuses.length ? ` (${tally(otherStatuses)})` : ''} |`,
@@ -672,12 +748,21 @@ async function postgresFaults(server: PrivatePostgres): Promise<void> {
       `| Replicas restarted or exited (recovery must need none) | ${must('replicas restarted', restarted)} |`,
       `| API replicas not ready at the end (/readyz) | ${must('replicas not ready', ready.filter((s) => s !== 200).length)} |`,
       ...jobRows(count, 'Load', 'their run lost Postgres mid-run and could not store its result: failed once, never run again'),
+      `| Calls acknowledged (201) | ${placed.length} |`,
+      ...calls.rows,
+      ...events.rows,
+      `| Call slots still held at the end | ${must('call slots leaked', liveLeases(redis, 'sb:calls:slots'))} |`,
+      `| Streamed turns by outcome | ${streamed.byOutcome} |`,
+      ...streamed.rows,
+      `| Streams cut (no \`done\` or \`error\` event), hanging, or refused 5xx other than 503 with Retry-After | ${must('unclean streams', unclean.length)}${unclean.length ? ` (${countedBy(unclean, (x) => x.outcome)})` : ''} |`,
       '',
     ].join('\n'));
-    console.log(`faults: postgres: ${tally(all)}; bad ${bad.length}; ${JSON.stringify(count)}`);
+    console.log(`faults: postgres: ${tally(all)}; bad ${bad.length}; ${JSON.stringify(count)}; calls ${byEnd(calls.calls)}; ${events.summary}; turns ${streamed.byOutcome}, ${streamed.summary}`);
   } finally {
     if (!world.deployment.api.length) server.start();
     await world.close();
+    await receiver.close();
+    await redis.stop();
   }
 }
 
@@ -769,7 +854,7 @@ async function streamTurn(url: string, apiKey: string, conversationId: string, m
         body: JSON.stringify({ message, stream: true }),
         signal: AbortSignal.timeout(HANG_MS),
       });
-      if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return `refused: ${res.status}`;
+      if (!res.headers.get('content-type')?.startsWith('text/event-stream')) return `refused: ${res.status}${res.status === 503 && !res.headers.get('retry-after') ? ' without Retry-After' : ''}`;
       const text = await res.text();
       if (/"type":"done"/.test(text)) return 'done';
       return /"type":"error"/.test(text) ? 'error' : 'cut';
@@ -797,6 +882,51 @@ async function storedTurns(databaseUrl: string, conversationIds: string[]): Prom
       replies: own.filter((m) => m.role === 'assistant').map((m) => m.content),
       charges: users.reduce((n, u) => n + (charged.get(u.id) ?? 0), 0),
     };
+  };
+}
+
+/**
+ * The model of a drill loading jobs, calls and streamed chat: a job answered in 0.2 s (the runs per
+ * job returned), a call's turn in 0.3 s (its greeting counted into `greeted`), a chat reply's first
+ * words at once and the rest `holdMs` later.
+ */
+function jobsCallsAndChat(world: World, greeted: Map<string, number>, holdMs: number): Map<string, number> {
+  const runs = new Map<string, number>();
+  world.model.setDefault((request) => {
+    const job = jobIn(request);
+    if (job) {
+      runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+      return { content: 'Done.', delayMs: 200 };
+    }
+    if (callIn(request)) {
+      countGreeting(greeted, request);
+      return { content: 'Understood.', delayMs: 300 };
+    }
+    return { content: REPLY, holdAfterFirst: sleep(holdMs) };
+  });
+  return runs;
+}
+
+/** Streamed turns against what Postgres stored of them: how they ended, and the must-hold rows (none acknowledged and missing, none half-written). */
+async function streamedTurns(databaseUrl: string, turns: Turn[]): Promise<{ byOutcome: string; rows: string[]; summary: string }> {
+  const stored = await storedTurns(databaseUrl, turns.map((t) => t.conversationId));
+  let lost = 0;
+  let halfWritten = 0;
+  for (const turn of turns) {
+    const { users, replies, charges } = stored(turn.conversationId);
+    // A turn is whole with its reply complete and charged once, or has no reply and no charge.
+    const whole = users === 1 && ((replies.length === 1 && replies[0] === REPLY && charges === 1) || (replies.length === 0 && charges === 0));
+    if (turn.outcome === 'done' && !(whole && replies.length === 1)) lost++;
+    else if (!whole && users + replies.length > 0) halfWritten++;
+  }
+  const byOutcome = countedBy(turns, (t) => t.outcome);
+  return {
+    byOutcome,
+    summary: `lost ${lost}, half ${halfWritten}`,
+    rows: [
+      `| Turns acknowledged (\`done\`) whose user message, whole reply or one charge is missing | ${must('acknowledged turns lost', lost)} |`,
+      `| Half-written turns (a reply cut short, a reply without its charge or a charge without its reply) | ${must('half-written turns', halfWritten)} |`,
+    ],
   };
 }
 
@@ -842,7 +972,6 @@ async function relayRows(world: World, twilio: TwilioStandIn, talks: Map<string,
   const placedTwice = [...placementsByCall(twilio).values()].filter((n) => n > 1).length;
   // The carrier saw the application close the socket: the replica conducting the call was killed.
   const dropped = rows.filter((row) => talkOf(row).end?.by === 'application-close');
-  const endOf = (row: RelayCallRow) => `${row.status}${row.hangup_cause ? ` (${row.hangup_cause})` : ''}`;
   const carrierErrors = twilio.calls.flatMap((c) => c.errors.map((e) => e.replace(/:.*/s, '')));
   const byKind = [...groupBy(carrierErrors, (e) => e)].map(([k, v]) => `${k}×${v.length}`).join(', ');
   return [
@@ -852,8 +981,8 @@ async function relayRows(world: World, twilio: TwilioStandIn, talks: Map<string,
     `| Calls placed twice at the carrier (the stand-in's placements of one call id beyond the first) | ${must('relay calls placed twice', placedTwice)} |`,
     `| Lines the callee said and the agent replied to, missing from the call's stored transcript | ${must('acknowledged caller lines lost', linesMissing)} of ${acknowledged} |`,
     `| Replies the callee heard whole, missing from the call's stored transcript | ${must('heard replies lost', repliesMissing)} |`,
-    `| Relay sockets a kill dropped (the carrier saw the application close them), and how those calls ended | ${dropped.length}: ${[...groupBy(dropped, endOf)].map(([k, v]) => `${k}×${v.length}`).join(', ') || 'none'} |`,
-    `| Relay calls by status | ${[...groupBy(rows, endOf)].map(([k, v]) => `${k}×${v.length}`).join(', ')} |`,
+    `| Relay sockets a kill dropped (the carrier saw the application close them), and how those calls ended | ${dropped.length}: ${byEnd(dropped)} |`,
+    `| Relay calls by status | ${byEnd(rows)} |`,
     `| The carrier's errors on the calls (as Twilio would log them: a request to a killed replica unanswered, a relay dropped mid-reply) | ${byKind || 'none'} |`,
     `| Call slots of a killed replica's relay calls still held one lease (${LEASE_MS / 1000} s) after the kill | ${must('relay call slots held past a lease', kills.reduce((n, k) => n + (k.slotsHeld ?? 0), 0))} of ${kills.reduce((n, k) => n + k.relayCalls.length, 0)} |`,
     `| Call slots still held at the end | ${must('call slots leaked', liveLeases(redis, 'sb:calls:slots'))} |`,
@@ -895,17 +1024,8 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
   // Relay callees pause this long after each reply, so that kills land mid-call.
   const PAUSE_MS = 800;
   try {
-    const runs = countRuns(world, 200);
     // Chat turns: the first words at once, the rest 1.5 s later, so a kill lands mid-stream.
-    world.model.setDefault((request) => {
-      const job = jobIn(request);
-      if (job) {
-        runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
-        return { content: 'Done.', delayMs: 200 };
-      }
-      if (callIn(request)) return { content: 'Understood.', delayMs: 300 };
-      return { content: REPLY, holdAfterFirst: sleep(1_500) };
-    });
+    const runs = jobsCallsAndChat(world, new Map(), 1_500);
     const writes: Answer[] = [];
     const acknowledged: string[] = [];
     const creates: Answer[] = [];
@@ -952,18 +1072,7 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
     const count = await countJobs(world.databaseUrl, acknowledged, runs);
     const createdIds = creates.filter((a) => a.status === 201).map((a) => a.body.conversationId as string);
     const conversations = await dbQuery<{ id: string }>(world.databaseUrl, 'select id from conversations where id = any($1)', [createdIds]);
-    const stored = await storedTurns(world.databaseUrl, createdIds);
-    let lostTurns = 0;
-    let halfWritten = 0;
-    for (const turn of turns) {
-      const { users, replies, charges } = stored(turn.conversationId);
-      // A turn is whole with its reply complete and charged once, or has no reply and no charge.
-      const whole = users === 1 && ((replies.length === 1 && replies[0] === REPLY && charges === 1) || (replies.length === 0 && charges === 0));
-      if (turn.outcome === 'done' && !(whole && replies.length === 1)) lostTurns++;
-      else if (!whole && users + replies.length > 0) halfWritten++;
-    }
-    const byOutcome = new Map<string, number>();
-    for (const turn of turns) byOutcome.set(turn.outcome, (byOutcome.get(turn.outcome) ?? 0) + 1);
+    const streamed = await streamedTurns(world.databaseUrl, turns);
     const unclean = turns.filter((x) => x.outcome === 'hang' || x.outcome.startsWith('refused: 5')).length;
     const answers = [...writes, ...creates, ...placements, ...reads.map((x) => x.answer)];
     const badAnswers = answers.filter((a) => a.error === 'hang' || (a.status >= 500 && a.status !== 503)).length;
@@ -984,10 +1093,9 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
       '|---|---|',
       `| Faults injected: \`kill -9\` of an API replica | ${kills.length} (${kills.reduce((n, k) => n + k.relayCalls.length, 0)} relay calls conducted on them) |`,
       `| Connections a killed replica refused at the front, passed on to the other | ${front.refused} |`,
-      `| Streamed turns by outcome | ${[...byOutcome.entries()].map(([k, n]) => `${k}×${n}`).join(' ')} |`,
+      `| Streamed turns by outcome | ${streamed.byOutcome} |`,
       `| Conversations acknowledged (201) and not in Postgres | ${must('conversations lost', createdIds.length - conversations.length)} of ${createdIds.length} |`,
-      `| Turns acknowledged (\`done\`) whose user message, whole reply or one charge is missing | ${must('acknowledged turns lost', lostTurns)} |`,
-      `| Half-written turns (a reply cut short, a reply without its charge or a charge without its reply) | ${must('half-written turns', halfWritten)} |`,
+      ...streamed.rows,
       `| Clients left hanging or answered 5xx by a live replica | ${must('unclean client errors', unclean + badAnswers)} |`,
       `| Streams cut by a kill: request to the client's error | ${range(cutMs)} |`,
       ...jobRows(count, 'Jobs'),
@@ -995,7 +1103,7 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
       ...consoleRows(sessions, reads, kills),
       '',
     ].join('\n'));
-    console.log(`faults: api: ${kills.length} kills, turns ${JSON.stringify([...byOutcome])}, lost ${lostTurns}, half ${halfWritten}; ${JSON.stringify(count)}`);
+    console.log(`faults: api: ${kills.length} kills, turns ${streamed.byOutcome}, ${streamed.summary}; ${JSON.stringify(count)}`);
   } finally {
     await world.close();
     await front.close();
@@ -1016,20 +1124,33 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
   const REPLY_MS = 400;
   const LOAD_MS = 35_000;
   const LEASE_MS = 2_000;
+  // The account's simultaneous calls, and placements faster than calls of CALLEE_LINES (about 9 s each) free them.
+  const CALL_CAP = 3;
+  const CALL_RATE = 0.45;
+  // A call slot's lease (twice the calls' lease, pkg/runtime.ts).
+  const CALL_SLOT_MS = 2 * LEASE_MS;
   const redis = await startPrivateRedis();
-  const world = await startWorld({ serverUrl: server.url, name: 'drill_redis', redisUrl: redis.url, env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4', SWITCHBOARD_MODEL_CONCURRENCY: String(CAP) } });
+  const world = await startWorld({
+    serverUrl: server.url,
+    name: 'drill_redis',
+    redisUrl: redis.url,
+    env: { SWITCHBOARD_CONTROLLER_CONCURRENCY: '4', SWITCHBOARD_MODEL_CONCURRENCY: String(CAP), SWITCHBOARD_SIM_SCENARIOS: calleeNetwork() },
+    company: { features: ['voice_api'], maxConcurrentCalls: CALL_CAP },
+  });
   try {
     const runs = new Map<string, number>();
+    const greeted = new Map<string, number>();
     // Model calls open at the stand-in, sampled at each arrival.
     let open = 0;
     const samples: { at: number; open: number }[] = [];
     world.model.setDefault(async (request) => {
       const job = jobIn(request);
       if (job) runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+      countGreeting(greeted, request);
       samples.push({ at: Date.now(), open: ++open });
       await sleep(REPLY_MS);
       open--;
-      return { content: 'Done.' };
+      return { content: callIn(request) ? 'Understood.' : 'Done.' };
     });
     const writes: Answer[] = [];
     const acknowledged: string[] = [];
@@ -1042,8 +1163,21 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
       chats.push(created);
       if (created.status === 201) chats.push(await ask(pick(i + 1).url!, world.company.apiKey, 'POST', `/api/v1/conversations/${created.body.conversationId}/messages`, { message: `Turn ${i}` }));
     });
-    // Windows where the cap may be passed: Redis away, and one lease after it returned or was flushed.
+    const placements: Answer[] = [];
+    const placed: string[] = [];
+    const callLoad = steady(CALL_RATE, LOAD_MS, 40, callPlacer(world, world.company.apiKey, null, placements, placed));
+    // The account's calls on the line (each holds a slot from before its row is written until after it ends), sampled every 100 ms.
+    const onLine: { at: number; live: number }[] = [];
+    let sampling = true;
+    const callSampler = (async () => {
+      for (; sampling; await sleep(100)) {
+        const [row] = await dbQuery<{ n: string }>(world.databaseUrl, `select count(*) as n from calls where ${LIVE_CALL}`);
+        onLine.push({ at: Date.now(), live: Number(row!.n) });
+      }
+    })();
+    // Windows where the caps may be passed: Redis away, and one lease after it returned or was flushed.
     const unshared: [number, number][] = [];
+    const callsUnshared: [number, number][] = [];
     await sleep(5_000);
     const down = Date.now();
     await redis.stop();
@@ -1051,15 +1185,25 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
     await redis.start();
     const back = Date.now();
     unshared.push([down, back + LEASE_MS + REPLY_MS]);
+    callsUnshared.push([down, back + CALL_SLOT_MS]);
     await sleep(7_000);
     const flushed = Date.now();
     redis.cli('flushall');
     unshared.push([flushed, flushed + LEASE_MS + REPLY_MS]);
-    const [j, c] = await Promise.all([jobLoad, chatLoad]);
+    callsUnshared.push([flushed, flushed + CALL_SLOT_MS]);
+    const [j, c, p] = await Promise.all([jobLoad, chatLoad, callLoad]);
     const loadMs = Date.now() - started;
     await until(async () => (await openJobs(world.databaseUrl)) === 0, SETTLE_MS);
+    await until(callsSettled(world), SETTLE_MS);
+    sampling = false;
+    await callSampler;
     const count = await countJobs(world.databaseUrl, acknowledged, runs);
+    const calls = await callRows(world, placed, greeted);
     const leaked = liveLeases(redis, 'sb:model');
+    const callSlotsLeaked = liveLeases(redis, 'sb:calls:slots');
+    const callsShared = onLine.filter((x) => !callsUnshared.some(([a, b]) => x.at >= a && x.at <= b));
+    const callsOverCap = callsShared.filter((x) => x.live > CALL_CAP);
+    const mostOnLine = (xs: typeof onLine) => Math.max(0, ...xs.map((x) => x.live));
     // Every slot free again: CAP turns at once all reach the model together.
     const before = samples.length;
     await Promise.all(
@@ -1073,14 +1217,18 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
     const overCap = shared.filter((x) => x.open > CAP).length;
     const all = [...writes, ...chats];
     const failed = all.filter((a) => a.status < 200 || a.status >= 300);
+    // At the cap a placement is refused 429 (tenant_busy, or rate_limited past 30 a minute) and retried; nothing else.
+    const placementsFailed = placements.filter((a) => ![200, 201, 429].includes(a.status));
     const fell = await fallbacks(world);
     const recovered = world.deployment.api.every((api) => api.process.logs.some((l) => l.msg === 'redis is back: rate limits are shared across replicas again'));
     writeSection(RESULTS, 'faults-redis', [
       '## Redis down and back, and Redis flushed',
       '',
       `Run ${new Date().toISOString()}: 2 API and 2 controller replicas on a Redis of the drill's own, model calls capped at ${CAP} across the deployment ` +
-        `(SWITCHBOARD_MODEL_CONCURRENCY, leases ${LEASE_MS / 1000} s), each answered in ${REPLY_MS} ms; for ${seconds(loadMs)} a conversation and a turn on it at 4/s (${c.fired}) ` +
-        `and jobs at 2/s (${j.fired}), ${(all.length / (loadMs / 1000)).toFixed(1)} requests/s. Redis was killed (SIGKILL) for ${seconds(back - down)} and started again, then flushed (FLUSHALL).`,
+        `(SWITCHBOARD_MODEL_CONCURRENCY, leases ${LEASE_MS / 1000} s), each answered in ${REPLY_MS} ms; for ${seconds(LOAD_MS)} a conversation and a turn on it at 4/s (${c.fired}), ` +
+        `jobs at 2/s (${j.fired}) and calls placed at ${CALL_RATE}/s (${p.fired}, each retried with its Idempotency-Key until acknowledged, the load ending after ${seconds(loadMs)}) ` +
+        `for an account of at most ${CALL_CAP} simultaneous calls to simulated callees who answer and say ${CALLEE_LINES.length} lines, so the cap binds; ` +
+        `${((all.length + placements.length) / (loadMs / 1000)).toFixed(1)} requests/s. Redis was killed (SIGKILL) for ${seconds(back - down)} and started again, then flushed (FLUSHALL).`,
       '',
       '| Must hold | Figure |',
       '|---|---|',
@@ -1095,10 +1243,18 @@ async function redisFaults(server: PrivatePostgres): Promise<void> {
       `| Slot leases left live in Redis after the load | ${must('slots leaked in Redis', leaked)} |`,
       `| Slots free after the load (${CAP} turns at once all reach the model together) | ${freeAfter} of ${CAP} |`,
       ...jobRows(count, 'Jobs'),
+      `| Placements | ${tally(placements)} |`,
+      `| Placements failed (anything but 201, 200 or 429 at the cap) | ${must('placements failed for Redis', placementsFailed.length)}${placementsFailed.length ? ` (${tally(placementsFailed)})` : ''} |`,
+      `| Calls acknowledged (201) | ${placed.length} |`,
+      ...calls.rows,
+      `| Most calls on the line at once while Redis was shared (cap ${CALL_CAP}) | ${mostOnLine(callsShared)} |`,
+      `| Samples (every 100 ms) with calls on the line over the cap while Redis was shared | ${must('calls over the cap', callsOverCap.length)} |`,
+      `| Most calls on the line at once while Redis was away or within a slot lease (${CALL_SLOT_MS / 1000} s) of coming back or being flushed (each replica counts its own) | ${mostOnLine(onLine.filter((x) => !callsShared.includes(x)))} |`,
+      `| Call slots left live in Redis after the load | ${must('call slots leaked in Redis', callSlotsLeaked)} |`,
       '',
     ].join('\n'));
     must('slots not free after the load', CAP - freeAfter);
-    console.log(`faults: redis: ${tally(all)}; over cap ${overCap}; leaked ${leaked}; free ${freeAfter}; ${JSON.stringify(fell)}; ${JSON.stringify(count)}`);
+    console.log(`faults: redis: ${tally(all)}; over cap ${overCap}; leaked ${leaked}; free ${freeAfter}; ${JSON.stringify(fell)}; ${JSON.stringify(count)}; placements ${tally(placements)}; calls ${byEnd(calls.calls)}; on the line over the cap ${callsOverCap.length} (most ${mostOnLine(callsShared)})`);
   } finally {
     await world.close();
     await redis.stop();
