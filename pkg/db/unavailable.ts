@@ -14,11 +14,15 @@ const CLASSES = ['08', '53'];
 /** What pg.Pool throws when its connectionTimeoutMillis runs out (no code of its own). */
 const POOL_TIMEOUTS = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
 
+/** What pg throws, with no code, for a query on a connection that broke (knex puts the query first: `ROLLBACK - …`). */
+const BROKEN_CONNECTION = ['Client has encountered a connection error and is not queryable', 'Connection terminated unexpectedly'];
+
 function databaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const { code, name, message, errors } = err as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown };
   if (typeof code === 'string' && (CODES.has(code) || CLASSES.some((c) => code.startsWith(c)))) return true;
   if (name === 'KnexTimeoutError' || POOL_TIMEOUTS.has(message as string)) return true;
+  if (typeof message === 'string' && BROKEN_CONNECTION.some((m) => message.endsWith(m))) return true;
   // An AggregateError: one connection attempt per address of the host.
   return Array.isArray(errors) && errors.some(databaseUnavailable);
 }
