@@ -7,6 +7,7 @@ import type { LineEvent } from '../../../pkg/voice/gateways/index.js';
 import { createSimGateway, loadScenarios, type ScenarioTable } from '../../../pkg/voice/gateways/sim.js';
 import { ManualClock } from '../../support/clock.js';
 import { readWav } from '../../support/wav.js';
+import { settledNow } from '../../support/settled.js';
 
 const RING_MS = 2000;
 const REPLY_MS = 500;
@@ -25,12 +26,7 @@ const clock = new ManualClock();
 const gateway = createSimGateway(table, clock);
 const dial = (to: string) => gateway.dial({ callId: 'cal_test', from: '+12025550100', to });
 /** Whether `event` has arrived: the sim pushes events as its timers fire, so a turn of the event loop settles it. */
-async function arrived(event: Promise<LineEvent>): Promise<boolean> {
-  let settled = false;
-  void event.then(() => (settled = true));
-  await new Promise((resolve) => setImmediate(resolve));
-  return settled;
-}
+const arrived = (event: Promise<LineEvent>): Promise<boolean> => settledNow(event);
 
 describe('The simulated phone network', () => {
   it('answers and speaks the callee\'s lines, one after each thing said, then hangs up', async () => {
