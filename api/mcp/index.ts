@@ -59,7 +59,7 @@ export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   r.use(express.json({ limit: '128kb' }));
 
   r.post('/', async (req, res) => {
-    // Before the SDK validates the arguments: its schemas measure them with JSON.stringify.
+    // Before the JSON-RPC layer or a tool reads the arguments: deep nesting overflows recursive checks.
     const tooDeep = tooDeepRefusal(req.body);
     if (tooDeep) {
       res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: ${tooDeep.message}` }, id: null });

@@ -219,7 +219,7 @@ async function measureCalls(model: Model, part: CallPart) {
     const watched = await watchReplica(replica, async () => {
       const begin = Date.now();
       await inParallel(CALLS, SUBMITTERS, async (i) => {
-        await sleep(begin + (i * part.rampMs) / CALLS - Date.now());
+        await sleep(Math.max(0, begin + (i * part.rampMs) / CALLS - Date.now()));
         const res = await accounts[Math.floor(i / CALLS_PER_MINUTE)]!.request('POST', '/v1/calls', { to: calleeNumber(i), task: 'Benchmark call: answer each line briefly.' });
         if (res.status !== 201) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
       });
