@@ -7,6 +7,7 @@ import type { SecretBox } from './tools/secrets.js';
 import type { ModelClient } from './agent/model.js';
 import type { Outbound } from './outbound/client.js';
 import type { TurnLocks } from './db/locks.js';
+import type { PipelinedPool } from './db/pipeline.js';
 import type { Notifier } from './db/notify.js';
 import type { Metrics } from './metrics/index.js';
 import type { UsageMeter } from './metering/meter.js';
@@ -25,6 +26,8 @@ export interface Ctx {
   /** Slots of the deployment-wide cap on simultaneous model calls (pkg/agent/model-call.ts takes them). */
   modelSlots: ModelSlots;
   outbound: Outbound;
+  /** Statements sent together in one round trip: turn locks' and turns' writes. */
+  pipelined: PipelinedPool;
   locks: TurnLocks;
   notifier: Notifier;
   metrics: Metrics;

@@ -12,6 +12,7 @@ import type { Logger } from './log.js';
 import { createDb, shareConnections } from './db/index.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { TurnLocks } from './db/locks.js';
+import { PipelinedPool } from './db/pipeline.js';
 import { Notifier } from './db/notify.js';
 import { createModelClient } from './agent/model.js';
 import { startOfflineModel } from './agent/offline-model.js';
@@ -53,8 +54,9 @@ export async function startRuntime(config: Config, log: Logger, given?: Clock): 
   const notifier = new Notifier(databaseUrl, log);
   await notifier.open();
   closers.unshift(() => notifier.close());
-  const locks = new TurnLocks(databaseUrl, connections.locks, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS, db, notifier, log);
-  closers.unshift(() => locks.close());
+  const pipelined = new PipelinedPool(databaseUrl, connections.pipelined, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS, log);
+  closers.unshift(() => pipelined.close());
+  const locks = new TurnLocks(pipelined, db, notifier, log);
 
   let baseURL = config.OPENAI_BASE_URL;
   if (!baseURL && !config.OPENAI_API_KEY) {
@@ -103,6 +105,7 @@ export async function startRuntime(config: Config, log: Logger, given?: Clock): 
     secrets: config.SWITCHBOARD_ENCRYPTION_KEY ? new SecretBox(config.SWITCHBOARD_ENCRYPTION_KEY) : null,
     model,
     outbound: createOutbound(config),
+    pipelined,
     locks,
     notifier,
     metrics,

@@ -10,12 +10,12 @@ export type Db = Knex;
 
 /**
  * How a process's connections (SWITCHBOARD_DB_POOL_MAX, at least 3) are shared: one listens
- * (pkg/db/notify.ts), the rest are split between queries and conversation locks (a running turn
- * holds its lock's connection for the whole turn), the odd one to queries.
+ * (pkg/db/notify.ts), the rest are split between queries and pipelined statements (turn locks and
+ * turns' writes, pkg/db/pipeline.ts), the odd one to queries.
  */
-export function shareConnections(total: number): { queries: number; locks: number } {
-  const locks = Math.floor((total - 1) / 2);
-  return { queries: total - 1 - locks, locks };
+export function shareConnections(total: number): { queries: number; pipelined: number } {
+  const pipelined = Math.floor((total - 1) / 2);
+  return { queries: total - 1 - pipelined, pipelined };
 }
 
 /** A pool of at most `poolMax` connections; a query waits `acquireTimeoutMs` at most for one (then KnexTimeoutError). */

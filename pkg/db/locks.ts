@@ -10,13 +10,13 @@ import pg from 'pg';
 import { Unavailable } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CHANNELS, PRESENCE_LOCK_CLASS, type Notifier } from './notify.js';
-import { inOneWrite, send, sendSql, sendTransaction, type Statement } from './pipeline.js';
+import { inOneWrite, send, sendSql, type PipelinedPool, type Statement } from './pipeline.js';
 
 /** The lock held: the rows of withLock's `reads`, and the lock's statements. */
 export interface HeldLock {
   /** The rows of each of withLock's `reads`, in order. */
   reads: Record<string, any>[][];
-  /** One statement on its own, on a connection of the locks' pool. */
+  /** One statement on its own, on a pipelined connection. */
   send(statement: Statement): Promise<pg.QueryResult>;
   /** The closing transaction: `statements` with the lock given up, one round trip; returns their results. */
   close(statements: Statement[]): Promise<pg.QueryResult[]>;
@@ -50,7 +50,6 @@ const take = (condition: string, first: number) => `
   select (select ok from allowed) as allowed, exists (select 1 from taken) as held`;
 
 export class TurnLocks {
-  private readonly pool: pg.Pool;
   /** Per holder and key, the last caller in this process: the ones after it wait here. */
   private readonly queues = new Map<string, Promise<void>>();
   /** Per key, the wakers of callers here waiting for another process to give it up. */
@@ -59,22 +58,12 @@ export class TurnLocks {
   /** Callers waiting in this process for a lock another caller holds. */
   waiting = 0;
 
-  /** A statement waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
   constructor(
-    url: string,
-    max: number,
-    acquireTimeoutMs: number,
+    private readonly pool: PipelinedPool,
     private readonly db: Knex,
     private readonly notifier: Notifier,
     private readonly log: Logger,
-  ) {
-    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-locks', pipeline: true });
-    // A connection the server ends (a restart, a failover, an operator) errors its statements and
-    // leaves the pool; its error event, unheard, would end the process, whether it was idle or held.
-    this.pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'lock connection lost')));
-    // The client's own listener has logged it.
-    this.pool.on('error', () => {});
-  }
+  ) {}
 
   /**
    * Runs `fn` while holding the lock named by `key`; callers for the same key run one at a time,
@@ -114,10 +103,10 @@ export class TurnLocks {
     let given = !held;
     const lock: HeldLock = {
       reads: answers,
-      send: (statement) => this.connected((client) => send(client, statement)),
+      send: (statement) => this.pool.send(statement),
       close: async (statements) => {
         try {
-          const results = await this.connected((client) => sendTransaction(client, [this.release(key, token), ...statements]));
+          const results = await this.pool.transaction([this.release(key, token), ...statements]);
           given = true;
           return results.slice(1);
         } catch (err) {
@@ -188,7 +177,7 @@ export class TurnLocks {
       sql: take(condition ? `exists (${condition.sql})` : 'true', (condition?.bindings.length ?? 0) + 1),
       bindings: [...(condition?.bindings ?? []), key, token, this.notifier.presencePid, PRESENCE_LOCK_CLASS],
     };
-    return this.connected(async (client) => {
+    return this.pool.connected(async (client) => {
       const sent = inOneWrite(client, () => [
         ...(wanting ? [sendSql(client, { sql: 'update turn_locks set wanted = true where key = $1 and not wanted', bindings: [key] })] : []),
         sendSql(client, statement),
@@ -216,29 +205,11 @@ export class TurnLocks {
   /** Gives the lock up outside a closing transaction; tried again until it goes, since a row left behind would hold the key while this process lives. */
   private async giveUp(key: string, token: string): Promise<void> {
     try {
-      await this.connected((client) => send(client, this.release(key, token)));
+      await this.pool.send(this.release(key, token));
     } catch (err) {
       if ((err as { code?: string }).code === LOST) return;
       this.log.warn({ err: (err as Error).message, key }, 'giving up a turn lock failed; trying again');
       setTimeout(() => void this.giveUp(key, token), RECHECK_MS).unref();
     }
-  }
-
-  private async connected<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      return await fn(client);
-    } catch (err) {
-      // A statement's error leaves the connection usable; a lost connection's does not.
-      broken = !(err instanceof pg.DatabaseError);
-      throw err;
-    } finally {
-      client.release(broken);
-    }
-  }
-
-  close(): Promise<void> {
-    return this.pool.end();
   }
 }

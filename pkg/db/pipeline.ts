@@ -1,8 +1,9 @@
-// Statements sent together on a pipelined connection (pg's `pipeline` mode, the turn locks' pool):
+// Statements sent together on a pipelined connection (pg's `pipeline` mode, PipelinedPool below):
 // they go out without waiting for each other's answers, so they cost one round trip, and each
 // still runs on its own, in order, seeing everything before it. Each is a named prepared statement.
-import type pg from 'pg';
+import pg from 'pg';
 import type { Knex } from 'knex';
+import type { Logger } from '../log.js';
 import { asPrepared, isStalePlan, nameOf, renameStatement } from './prepared.js';
 
 /** A query built with knex, sent on a pipelined connection with its values as parameters. */
@@ -58,4 +59,48 @@ async function sendTransactionOnce(client: pg.PoolClient, compiled: Knex.SqlNati
   const failed = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected');
   if (failed) throw failed.reason;
   return answers.slice(1, -1).map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value);
+}
+
+/** The process's pipelined connections: what turn locks (pkg/db/locks.ts) and turns' writes are sent on. */
+export class PipelinedPool {
+  private readonly pool: pg.Pool;
+
+  /** A statement waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
+  constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
+    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-pipelined', pipeline: true });
+    // A connection the server ends (a restart, a failover, an operator) errors its statements and
+    // leaves the pool; its error event, unheard, would end the process, whether it was idle or held.
+    this.pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'pipelined connection lost')));
+    // The client's own listener has logged it.
+    this.pool.on('error', () => {});
+  }
+
+  /** Runs `fn` on a connection of the pool; a connection lost meanwhile is dropped from it. */
+  async connected<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      return await fn(client);
+    } catch (err) {
+      // A statement's error leaves the connection usable; a lost connection's does not.
+      broken = !(err instanceof pg.DatabaseError);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** One statement on its own. */
+  send(statement: Statement): Promise<pg.QueryResult> {
+    return this.connected((client) => send(client, statement));
+  }
+
+  /** `statements` as one transaction in one round trip (sendTransaction); returns each one's result. */
+  transaction(statements: Statement[]): Promise<pg.QueryResult[]> {
+    return this.connected((client) => sendTransaction(client, statements));
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
 }

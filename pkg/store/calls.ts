@@ -115,11 +115,9 @@ export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => 
 /** The call a carrier knows by `sid` (its CallSid). */
 export const callByCarrierSid = (db: Knex, sid: string): Promise<CallRow | undefined> => db('calls').where({ carrier_sid: sid }).first();
 
-/** The call while it is live and leased to `owner`; undefined once it moved on (hung up by the API, the lease lost). */
-export async function heldLiveCall(db: Knex, id: string, owner: string): Promise<CallRow | undefined> {
-  const row = await callById(db, id);
-  return row && row.lease_owner === owner && LIVE.includes(row.status) ? row : undefined;
-}
+/** `row` while it is live and leased to `owner`; undefined once it moved on (hung up by the API, the lease lost). */
+export const heldLive = (row: CallRow | undefined, owner: string): CallRow | undefined =>
+  row && row.lease_owner === owner && LIVE.includes(row.status) ? row : undefined;
 
 /** callById, holding the row until the transaction `db` ends: a transition of the call waits for it, or it for the transition. */
 export const lockCallById = (db: Knex, id: string): Promise<CallRow | undefined> => db('calls').where({ id }).forUpdate().first();
@@ -205,11 +203,16 @@ export async function reviseLastAgentWords(ctx: Pick<Ctx, 'db' | 'clock'>, id: s
 }
 
 export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Promise<void> {
-  await ctx.db('calls')
+  await transcriptAppend(ctx, id, item);
+}
+
+/** appendTranscript's statement, unsent, answering the row's `columns` as the append left them. */
+export function transcriptAppend(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem, columns: string[] = []): Knex.QueryBuilder {
+  return ctx.db('calls')
     .where({ id })
     .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() })
     // The console's live calls show the transcript as it grows.
-    .returning(notifyIdColumn(ctx.db, CHANNELS.transcripts));
+    .returning([...columns, notifyIdColumn(ctx.db, CHANNELS.transcripts)]);
 }
 
 /** Adds a steering item to a call that is on the line; null when it is not. */

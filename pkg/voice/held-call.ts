@@ -1,7 +1,7 @@
 // A call on the line held by one controller: what it says is heard and written to the transcript,
 // and before acting it checks the call is still live and still its own.
 import type { Ctx } from '../context.js';
-import { appendTranscript, heldLiveCall, type CallRow } from '../store/calls.js';
+import { appendTranscript, callById, heldLive, type CallRow } from '../store/calls.js';
 import type { Line } from './gateways/index.js';
 
 export abstract class HeldCall {
@@ -19,7 +19,12 @@ export abstract class HeldCall {
 
   /** Whether this loop still holds a live call (the API may have hung up, the lease may be lost); reads the row again. */
   protected async stillOurs(): Promise<boolean> {
-    const row = await heldLiveCall(this.ctx.db, this.row.id, this.owner);
+    return this.isOurs(await callById(this.ctx.db, this.row.id));
+  }
+
+  /** Whether `row`, as just read, is still live and this loop's; if so it is the row acted on from now. */
+  protected isOurs(read: CallRow | undefined): boolean {
+    const row = heldLive(read, this.owner);
     if (row) this.row = row;
     return row !== undefined;
   }

@@ -3,14 +3,14 @@
 // model client and tool loop). The API reaches a running call only through its row: hang-ups and
 // steering are written there and announced, and this loop acts on them.
 import type { Ctx } from '../context.js';
-import { CHANNELS } from '../db/notify.js';
-import { runTurn, type TurnEvent } from '../agent/turn.js';
+import { CHANNELS, withoutAnnounced } from '../db/notify.js';
+import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { getUsableAgent, type Agent } from '../store/agents.js';
 import { accountConversation, createConversation, type Conversation } from '../store/conversations.js';
-import { appendMessages, listMessages, unstoredMessage, type StoredMessage } from '../store/messages.js';
+import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
-import { appendTranscript, callById, reviseLastAgentWords, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
+import { callById, reviseLastAgentWords, transcriptAppend, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { CarrierFailure } from './gateways/twilio/rest.js';
 import { connectTransfer, TRANSFER_RING_SEC, transferNotAnswered, transferStatus } from './ai-transfer.js';
@@ -45,6 +45,9 @@ function instructions(call: CallRow, agent: Agent, machine: boolean): string {
   return lines.join('\n');
 }
 
+/** What the agent said in a turn. */
+const said = (turn: TurnResult): string => turn.messages.join(' ').trim();
+
 /** What reading the call's row again found, while the agent was being asked. */
 type Look = 'unchanged' | 'steered' | 'ended';
 
@@ -75,9 +78,26 @@ class CallSession extends BridgingCall {
 
   /** Stores a message of the call's conversation; it is in the agent's next prompt at once. */
   private async remember(role: StoredMessage['role'], content: string, metadata: Record<string, unknown> | null = null): Promise<void> {
-    const message = unstoredMessage(role, content, metadata);
+    await appendMessages(this.ctx, this.conversation!.id, [this.kept(unstoredMessage(role, content, metadata))]);
+  }
+
+  /** `message`, in the agent's next prompt at once; its caller stores it. */
+  private kept(message: UnstoredMessage): UnstoredMessage {
     this.history.push({ ...message, createdAt: this.ctx.clock.now().toISOString() });
-    await appendMessages(this.ctx, this.conversation!.id, [message]);
+    return message;
+  }
+
+  /**
+   * The person's words, in the transcript and the conversation (one transaction, one round trip),
+   * which reads the row again as it stores them: whether the call is still ours.
+   */
+  private async storeHeard(text: string): Promise<boolean> {
+    this.signal.take();
+    const [appended] = await this.ctx.pipelined.transaction([
+      transcriptAppend(this.ctx, this.row.id, { speaker: 'caller', text }, ['*']),
+      insertMessages(this.ctx, this.conversation!.id, [this.kept(unstoredMessage('user', text))]),
+    ]);
+    return this.isOurs(withoutAnnounced(appended!.rows[0] as CallRow));
   }
 
   /** Steering written since the last look: instructions join the agent's context, `say` is spoken now. */
@@ -177,6 +197,7 @@ class CallSession extends BridgingCall {
     });
     // Awaited by the turn unless the model fails first; judged below either way.
     looked?.catch(() => {});
+    const charge = new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id);
     try {
       const turn = await runTurn(this.ctx, {
         tenant: this.tenant,
@@ -187,18 +208,24 @@ class CallSession extends BridgingCall {
         signal: stop,
         turnSystemMessage: instructions(this.row, this.agent, machine),
         extraTools: () => callTools(this.ctx, { call: this.row, agent: this.agent, tenant: this.tenant }, decision, machine),
-        charge: new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id),
+        charge,
+        // The reply and the turn's charge, and a streamed reply's transcript line (heard as the model wrote it): one transaction.
+        storeLast: async (last, turn, unstored) => {
+          const reply = [...unstored, unstoredMessage('assistant', last.content, last.metadata)].map((m) => this.kept(m));
+          const spoken = voice ? said(turn) : '';
+          await charge.close({ close: (statements) => this.ctx.pipelined.transaction(statements) }, [
+            insertMessages(this.ctx, this.conversation!.id, reply),
+            ...(spoken ? [transcriptAppend(this.ctx, this.row.id, { speaker: 'agent', text: spoken })] : []),
+          ]);
+        },
         ...(voice && { emit: (e: TurnEvent) => e.type === 'content' && !stop.aborted && voice.piece(e.content) }),
       });
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
       // Hung up (or the lease lost) while the agent was thinking, as announced: nothing more is said.
       if (this.signal.poked && !(await this.stillOurs())) return null;
-      const said = turn.messages.join(' ').trim();
-      if (voice) {
-        await voice.end();
-        if (said) await appendTranscript(this.ctx, this.row.id, { speaker: 'agent', text: said });
-      } else if (said) await this.speak(said);
+      if (voice) await voice.end();
+      else if (said(turn)) await this.speak(said(turn));
       return decision;
     } catch (err) {
       await look?.catch(() => {});
@@ -238,15 +265,15 @@ class CallSession extends BridgingCall {
    * and the row is read again; a hang-up or steering found then comes first. False when the call is over.
    */
   private async heard(text: string): Promise<boolean> {
-    const stored = Promise.all([appendTranscript(this.ctx, this.row.id, { speaker: 'caller', text }), this.remember('user', text)]);
     // The row changed since it was last acted on (steered while the agent spoke): it is read, and acted on, first.
-    if (this.signal.poked || this.row.steering.length > this.steered) {
-      const [, ours] = await Promise.all([stored, this.stillOurs()]);
-      if (!ours) return false;
+    const changed = this.signal.poked || this.row.steering.length > this.steered;
+    const stored = this.storeHeard(text);
+    if (changed) {
+      if (!(await stored)) return false;
       await this.applySteering();
       return this.respond();
     }
-    const look = Promise.all([stored, this.stillOurs()]).then(([, ours]): Look => (!ours ? 'ended' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
+    const look = stored.then((ours): Look => (!ours ? 'ended' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
     const decision = await this.turn(false, look);
     // A write that failed has failed the turn, which said so and ended the call.
     const seen = await look.catch(() => 'unchanged' as const);

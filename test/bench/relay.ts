@@ -276,8 +276,8 @@ answers from a worker thread of its own and times each request itself. Turns are
 ${first!.switchboard.pauseMs} ms after each reply; ${first!.switchboard.calls} calls of ${PROMPTS_PER_CALL} prompts each, after a warm-up call of ${first!.switchboard.warmUpPrompts} not counted.
 The reference is the least a relay application does, in the replica's place (its own thread and TLS front): each
 final prompt asks the model through the same client and streams its tokens back; no call, agent or database.
-With a real model, Switchboard's writes of each turn (the words, the transcript, the call's row read again) are
-made while the model is asked; with the model answering at once, they are all that is left to wait for.
+With a real model, Switchboard's write of each turn's words (one transaction: the message and the transcript line,
+reading the call's row again) is made while the model is asked; with the model answering at once, it is what is left.
 
 | ${first!.switchboard.prompts} prompts a column pair, ms | ${ttft.map((p) => `Model answering ${p.model}: median | p99`).join(' | ')} |
 |---|${ttft.map(() => '---|---|').join('')}

@@ -14,7 +14,7 @@ describe('Conversation lock connections', () => {
   const endLockConnections = async () =>
     (
       await app.runtime.ctx.db.raw(
-        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'switchboard-pipelined' and datname = current_database()`,
       )
     ).rows;
 
@@ -25,18 +25,18 @@ describe('Conversation lock connections', () => {
     // The turn is answered before its unlock is: ended while still held, a connection would not be idle.
     await eventually('the lock connections idle', async () => {
       const { rows } = await app.runtime.ctx.db.raw(
-        `select count(*) filter (where state <> 'idle') as busy from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
+        `select count(*) filter (where state <> 'idle') as busy from pg_stat_activity where application_name = 'switchboard-pipelined' and datname = current_database()`,
       );
       return rows[0].busy === 0;
     });
     const ended = { rows: await endLockConnections() };
     expect(ended.rows.length, 'idle lock connections').to.be.greaterThan(0);
-    await eventually('the lost lock connections noticed', () => app.logs.some((line) => line.includes('lock connection lost')));
+    await eventually('the lost lock connections noticed', () => app.logs.some((line) => line.includes('pipelined connection lost')));
 
     const again = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Two' });
 
     expect(again.status).to.equal(200);
-    expect(app.logs.filter((line) => line.includes('lock connection lost'))).to.have.length(ended.rows.length);
+    expect(app.logs.filter((line) => line.includes('pipelined connection lost'))).to.have.length(ended.rows.length);
   });
 
   /** A turn of a new conversation, waiting for the model until `answer` lets it reply `content`. */
@@ -58,10 +58,10 @@ describe('Conversation lock connections', () => {
   it('hold none while a turn waits for the model: ending them all then fails no turn', async () => {
     const { turn, answer } = await turnAtTheModel('Still mine');
     const { rows } = await app.runtime.ctx.db.raw(
-      `select count(*) filter (where state <> 'idle') as busy from pg_stat_activity where application_name = 'switchboard-locks' and datname = current_database()`,
+      `select count(*) filter (where state <> 'idle') as busy from pg_stat_activity where application_name = 'switchboard-pipelined' and datname = current_database()`,
     );
     expect(Number(rows[0].busy), 'lock connections busy while the turn waits').to.equal(0);
-    const lost = () => app.logs.filter((line) => line.includes('lock connection lost')).length;
+    const lost = () => app.logs.filter((line) => line.includes('pipelined connection lost')).length;
     const before = lost();
     const ended = (await endLockConnections()).length;
     await eventually('the ended connections noticed', () => lost() === before + ended);

@@ -407,6 +407,32 @@ describe('Calls on the simulated network', () => {
     expect((await client.get(`/v1/calls/${placed.body.id}`)).body.hangup_cause).to.equal('agent_error');
   });
 
+  it("stores the caller's words whole or not at all: a line the database refuses is in neither the transcript nor the conversation, and the call fails", async () => {
+    const { client } = await company();
+    const task = 'Ask Ann about her budget; her answer cannot be stored';
+    app.script(task, { content: 'Hi Ann, what is your budget?' }, { content: 'Never said' });
+    const { db } = app.runtime.ctx;
+    await db.raw(`create function refuse_budget() returns trigger language plpgsql as $$
+      begin if new.content = 'My budget is 500 dollars.' then raise exception 'no room' using errcode = 'disk_full'; end if; return new; end $$`);
+    await db.raw('create trigger refuse_budget before insert on messages for each row execute function refuse_budget()');
+    try {
+      const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
+      const result = await finalResult(client, placed.body.id);
+      expect(result).to.deep.include({ status: 'failed', outcome: 'failed' });
+      expect(result.transcript).to.deep.equal([
+        { speaker: 'caller', text: 'Hello, this is Ann.' },
+        { speaker: 'agent', text: 'Hi Ann, what is your budget?' },
+      ]);
+      expect((await client.get(`/v1/calls/${placed.body.id}`)).body.hangup_cause).to.equal('agent_error');
+      const { conversation_id } = await db('calls').where({ id: placed.body.id }).first();
+      const said = await db('messages').where({ conversation_id, role: 'user' }).pluck('content');
+      expect(said).to.deep.equal(['Hello, this is Ann.']);
+    } finally {
+      await db.raw('drop trigger refuse_budget on messages');
+      await db.raw('drop function refuse_budget()');
+    }
+  });
+
   it('GET /v1/calls/{id}/result?wait= holds the request until the result is final', async () => {
     const { client } = await company();
     const placed = await client.post('/v1/calls', { to: NUMBERS.longRing });

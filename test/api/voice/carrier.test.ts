@@ -123,6 +123,46 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect(JSON.stringify(second.messages)).to.include('they heard only: \\"Our big \\"');
   });
 
+  it("stores the agent's reply in the transcript before the caller hears its end: no word heard is lost", async () => {
+    const to = '+12025550129';
+    let id = '';
+    let atEnd: { speaker: string; text: string }[] | undefined;
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('When do you open?');
+        await c.reply();
+        atEnd = (await client.get(`/v1/calls/${id}/result`)).body.transcript;
+        await c.hangUp();
+      },
+    };
+    const task = 'Say when the shop opens';
+    let rest!: () => void;
+    app.script(task, { chunks: ['We open ', 'at nine.'], holdAfterFirst: new Promise<void>((resolve) => (rest = resolve)) });
+    id = await place(to, task);
+    const { db } = app.runtime.ctx;
+    const transcript = async () => ((await db('calls').where({ id }).first())?.transcript ?? []) as unknown[];
+    await eventually("the caller's words stored", async () => (await transcript()).length === 1);
+
+    // The call's row held while the model writes the rest: the reply's end waits for it, or is heard first.
+    const holder = await db.transaction();
+    try {
+      await holder('calls').where({ id }).forUpdate().first();
+      rest();
+      const waiting = async () => Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n) > 0;
+      await eventually('a write waiting on the row, or the end heard', async () => atEnd !== undefined || (await waiting()));
+      // A reply whose end went out before its transcript line would be heard meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    } finally {
+      await holder.commit();
+    }
+    await finalResult(client, id);
+    expect(atEnd).to.deep.equal([
+      { speaker: 'caller', text: 'When do you open?' },
+      { speaker: 'agent', text: 'We open at nine.' },
+    ]);
+  });
+
   it('gives the agent the keys the caller presses, digits in quick succession as one entry', async () => {
     const to = '+12025550123';
     let answer = '';
