@@ -17,6 +17,10 @@ export interface Baseline {
   dist: URL;
 }
 
+/** What a benchmark's baseline stands for in its results: the default's, or a revision asked for by its run. */
+export const baselineMeaning = (revision: string, byDefault: string): string =>
+  revision === byDefault ? "main before issue #19's work" : 'a revision this run was asked to compare with';
+
 const git = (...args: string[]): string => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8' }).trim();
 
 type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };

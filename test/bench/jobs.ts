@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
-import { buildBaseline, type Baseline } from './baseline.js';
+import { baselineMeaning, buildBaseline, type Baseline } from './baseline.js';
 import { benchClient } from './http-client.js';
 import { inParallel } from './parallel.js';
 // Types only: importing a value would run the server thread's script here.
@@ -28,7 +28,8 @@ import { startThread } from './threads.js';
 
 const LEVELS = [1, 4, 16];
 // Main before issue #19's work: the regression gate's "before".
-const BASELINE = process.env.BENCH_JOBS_BASELINE ?? '29c84e9';
+const DEFAULT_BASELINE = '29c84e9';
+const BASELINE = process.env.BENCH_JOBS_BASELINE ?? DEFAULT_BASELINE;
 // Before and after each measured this many times per level, alternating, so noise on the shared
 // cores falls on both; each figure is the median over the repeats.
 const REPEATS = Number(process.env.BENCH_JOBS_REPEATS ?? 4);
@@ -323,7 +324,7 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 
 ## Regression gate (issue #19): the working tree against ${r.baseline.revision} (${r.baseline.commit.slice(0, 12)})
 
-Switchboard at the baseline revision (main before issue #19's work), checked out and built beside the working tree and run
+Switchboard at the baseline revision (${baselineMeaning(r.baseline.revision, DEFAULT_BASELINE)}), checked out and built beside the working tree and run
 the same way in the same run, each on a database of its own; before and after alternate, ${REPEATS} times each per level.
 Jobs/s: the throughput phase of each repeat (below); the verdict compares their medians, after ≥ ${GATE_JOBS_PER_SECOND} × before.
 Queued→running: the latency phase's median / p99 in ms (medians over the repeats), after ≤ ${GATE_LATENCY} × before or
