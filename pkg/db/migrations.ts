@@ -23,6 +23,7 @@ import * as m020 from './migrations/020_fair_claim.js';
 import * as m021 from './migrations/021_turn_locks.js';
 import * as m022 from './migrations/022_claim_by_account.js';
 import * as m023 from './migrations/023_webhook_fair_claim.js';
+import * as m024 from './migrations/024_upgrade_leftovers.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '021_turn_locks': m021,
   '022_claim_by_account': m022,
   '023_webhook_fair_claim': m023,
+  '024_upgrade_leftovers': m024,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -10,6 +10,11 @@ export async function up(db: Knex): Promise<void> {
   // table, whose finished rows then cost every claim more as they grew), and its cached plan is good
   // whatever the values.
   await db.raw(`create index triggers_claimable on triggers (due_at) where status in ('queued', 'waiting')`);
+  await createClaimFunction(db);
+}
+
+/** The function alone (024 dropped it; its down brings it back). */
+export async function createClaimFunction(db: Knex): Promise<void> {
   await db.raw(`
     create function switchboard_claim_triggers(p_owner text, p_now timestamptz, p_until timestamptz, p_max int, p_channel text, p_next boolean)
     returns table (claimed triggers, was_status text, was_due timestamptz, next_due timestamptz)
@@ -67,6 +72,10 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.raw('drop function switchboard_claim_triggers(text, timestamptz, timestamptz, int, text, boolean)');
+  await dropClaimFunction(db);
   await db.raw('drop index triggers_claimable');
+}
+
+export async function dropClaimFunction(db: Knex): Promise<void> {
+  await db.raw('drop function switchboard_claim_triggers(text, timestamptz, timestamptz, int, text, boolean)');
 }

@@ -19,6 +19,11 @@ export async function up(db: Knex): Promise<void> {
       primary key (tenant_id, stripe)
     )`);
   await db.raw('insert into credit_balances (tenant_id, stripe, balance) select id, 0, credit_balance from tenants where credit_balance <> 0');
+  await forwardCreditBalance(db);
+}
+
+/** The trigger that carries a charge to tenants.credit_balance into the stripes (024 dropped it; its down brings it back). */
+export async function forwardCreditBalance(db: Knex): Promise<void> {
   await db.raw(`
     create function switchboard_forward_credit_balance() returns trigger language plpgsql as $$
     begin
@@ -32,8 +37,12 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  await db.raw('drop trigger tenants_forward_credit_balance on tenants');
-  await db.raw('drop function switchboard_forward_credit_balance()');
+  await stopForwardingCreditBalance(db);
   await db.raw('update tenants t set credit_balance = coalesce((select sum(b.balance) from credit_balances b where b.tenant_id = t.id), 0)');
   await db.raw('drop table credit_balances');
+}
+
+export async function stopForwardingCreditBalance(db: Knex): Promise<void> {
+  await db.raw('drop trigger tenants_forward_credit_balance on tenants');
+  await db.raw('drop function switchboard_forward_credit_balance()');
 }

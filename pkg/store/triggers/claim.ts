@@ -1,6 +1,4 @@
 // The controllers' claim: due jobs start a run, leased to one replica, each on its own conversation.
-// Migration 005's switchboard_claim_triggers is no longer called; it stays for the previous
-// release's replicas during a rolling upgrade and is to be dropped by the next release.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
 import { prepared } from '../../db/prepared.js';
