@@ -224,8 +224,9 @@ class CallSession extends BridgingCall {
       this.conversation = turn.conversation;
       // Hung up (or the lease lost) while the agent was thinking, as announced: nothing more is said.
       if (this.signal.poked && !(await this.stillOurs())) return null;
+      const words = said(turn);
       if (voice) await voice.end();
-      else if (said(turn)) await this.speak(said(turn));
+      else if (words) await this.speak(words);
       return decision;
     } catch (err) {
       await look?.catch(() => {});
