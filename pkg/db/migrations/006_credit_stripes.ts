@@ -38,8 +38,13 @@ export async function forwardCreditBalance(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   await stopForwardingCreditBalance(db);
-  await db.raw('update tenants t set credit_balance = coalesce((select sum(b.balance) from credit_balances b where b.tenant_id = t.id), 0)');
+  await balanceIntoColumn(db);
   await db.raw('drop table credit_balances');
+}
+
+/** Each company's balance, the sum of its stripes, written to tenants.credit_balance. */
+export async function balanceIntoColumn(db: Knex): Promise<void> {
+  await db.raw('update tenants t set credit_balance = coalesce((select sum(b.balance) from credit_balances b where b.tenant_id = t.id), 0)');
 }
 
 export async function stopForwardingCreditBalance(db: Knex): Promise<void> {

@@ -4,7 +4,7 @@
 // or reads them since; down brings them back, the column holding the balance.
 import type { Knex } from 'knex';
 import { createClaimFunction, dropClaimFunction } from './005_claim.js';
-import { forwardCreditBalance, stopForwardingCreditBalance } from './006_credit_stripes.js';
+import { balanceIntoColumn, forwardCreditBalance, stopForwardingCreditBalance } from './006_credit_stripes.js';
 
 export async function up(db: Knex): Promise<void> {
   await dropClaimFunction(db);
@@ -14,7 +14,7 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   await db.raw('alter table tenants add column credit_balance numeric(20, 6) not null default 0');
-  await db.raw('update tenants t set credit_balance = coalesce((select sum(b.balance) from credit_balances b where b.tenant_id = t.id), 0)');
+  await balanceIntoColumn(db);
   await forwardCreditBalance(db);
   await createClaimFunction(db);
 }
