@@ -1,7 +1,7 @@
 // Embedded Postgres for `make run` and for tests without DATABASE_URL: real Postgres binaries.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { reachableBinaries, reachableDataDir } from './postgres-user.js';
 
 export interface EmbeddedDatabase {
@@ -13,16 +13,41 @@ export interface EmbeddedDatabase {
 
 const PASSWORD = 'switchboard';
 
-/** A loopback port free now. */
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
+/** The lowest port the kernel hands out for outgoing connections and `listen(0)`; 0 when unknown. */
+function ephemeralFloor(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Binds `port` on loopback (0: any) and lets it go: the port bound, or null when it is taken. */
+function tryPort(port: number): Promise<number | null> {
+  return new Promise((resolve, reject) => {
     const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
+    srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(null) : reject(err)));
+    srv.listen(port, '127.0.0.1', () => {
+      const { port: bound } = srv.address() as AddressInfo;
+      srv.close(() => resolve(bound));
     });
   });
+}
+
+/** Below the kernel's ports, where a port picked at random is sought. */
+const PICKED_FROM = 10_000;
+
+/**
+ * A loopback port free now, for a daemon to bind a moment later. It is picked below the ports the
+ * kernel hands out for outgoing connections and `listen(0)`, so none of those can take it meanwhile.
+ */
+export async function freePort(): Promise<number> {
+  const floor = ephemeralFloor();
+  for (let tries = 0; floor - PICKED_FROM >= 1000 && tries < 100; tries++) {
+    const port = await tryPort(PICKED_FROM + Math.floor(Math.random() * (floor - PICKED_FROM)));
+    if (port) return port;
+  }
+  return (await tryPort(0))!;
 }
 
 /** The port of a live postmaster already serving `dir`, if any (postmaster.pid: pid, dir, start, port). */

@@ -1,11 +1,23 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../../pkg/db/embedded.js';
+import { freePort, startEmbeddedPostgres } from '../../../pkg/db/embedded.js';
 
 describe('Embedded Postgres', () => {
+  it("picks its port below the kernel's ports for outgoing connections, so none of them takes it before Postgres binds it", async () => {
+    const floor = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    for (let i = 0; i < 20; i++) {
+      const port = await freePort();
+      expect(port).to.be.below(floor);
+      const server = createServer();
+      await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('starts as root in a folder only root may enter, which stays private', async function () {
     // As root, Postgres runs as the `postgres` user; elsewhere there is nobody to keep out.
     if (process.getuid?.() !== 0) this.skip();

@@ -7,12 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from '../eventually.js';
 import { TLS_DIR } from '../https.js';
 import { ROOT } from '../root.js';
+import { freePort } from '../../../pkg/db/embedded.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { kubectl, kubectlOk } from './kubectl.js';
 import { kubeTool, serviceMonitorCrd } from './tools.js';
@@ -69,14 +69,6 @@ export async function stopTestCluster(): Promise<void> {
 interface RunningCluster {
   cluster: TestCluster;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A child process whose output goes to `log`, killed if the test process exits first. */
