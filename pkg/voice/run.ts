@@ -92,6 +92,7 @@ class CallSession extends BridgingCall {
    * which reads the row again as it stores them: whether the call is still ours.
    */
   private async storeHeard(text: string): Promise<boolean> {
+    // This reads the row, as stillOurs does: the changes announced so far are covered by it.
     this.signal.take();
     const [appended] = await this.ctx.pipelined.transaction([
       transcriptAppend(this.ctx, this.row.id, { speaker: 'caller', text }, ['*']),
