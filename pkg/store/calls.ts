@@ -115,6 +115,10 @@ export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => 
 /** The call a carrier knows by `sid` (its CallSid). */
 export const callByCarrierSid = (db: Knex, sid: string): Promise<CallRow | undefined> => db('calls').where({ carrier_sid: sid }).first();
 
+/** What others change on a live call's row (a hang-up, its lease, steering): all its loop reads again turn by turn. */
+export const CHANGED_WHILE_LIVE = ['status', 'lease_owner', 'lease_until', 'due_at', 'steering'] as const;
+export type ChangedWhileLive = Pick<CallRow, (typeof CHANGED_WHILE_LIVE)[number]>;
+
 /** `row` while it is live and leased to `owner`; undefined once it moved on (hung up by the API, the lease lost). */
 export const heldLive = (row: CallRow | undefined, owner: string): CallRow | undefined =>
   row && row.lease_owner === owner && LIVE.includes(row.status) ? row : undefined;

@@ -10,7 +10,7 @@ import { getUsableAgent, type Agent } from '../store/agents.js';
 import { accountConversation, createConversation, type Conversation } from '../store/conversations.js';
 import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
-import { callById, reviseLastAgentWords, transcriptAppend, unleaseCall, updateCall, type CallRow } from '../store/calls.js';
+import { callById, CHANGED_WHILE_LIVE, reviseLastAgentWords, transcriptAppend, unleaseCall, updateCall, type CallRow, type ChangedWhileLive } from '../store/calls.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { CarrierFailure } from './gateways/twilio/rest.js';
 import { connectTransfer, TRANSFER_RING_SEC, transferNotAnswered, transferStatus } from './ai-transfer.js';
@@ -89,16 +89,17 @@ class CallSession extends BridgingCall {
 
   /**
    * The person's words, in the transcript and the conversation (one transaction, one round trip),
-   * which reads the row again as it stores them: whether the call is still ours.
+   * which reads again what others change on the row as it stores them: whether the call is still ours.
    */
   private async storeHeard(text: string): Promise<boolean> {
     // This reads the row, as stillOurs does: the changes announced so far are covered by it.
     this.signal.take();
     const [appended] = await this.ctx.pipelined.transaction([
-      transcriptAppend(this.ctx, this.row.id, { speaker: 'caller', text }, ['*']),
+      // Not the whole row: its transcript, parsed again each turn and kept across the caller's pause, fed the old generation.
+      transcriptAppend(this.ctx, this.row.id, { speaker: 'caller', text }, [...CHANGED_WHILE_LIVE]),
       insertMessages(this.ctx, this.conversation!.id, [this.kept(unstoredMessage('user', text))]),
     ]);
-    return this.isOurs(withoutAnnounced(appended!.rows[0] as CallRow));
+    return this.isOurs({ ...this.row, ...withoutAnnounced<ChangedWhileLive>(appended!.rows[0]) });
   }
 
   /** Steering written since the last look: instructions join the agent's context, `say` is spoken now. */
