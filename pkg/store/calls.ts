@@ -279,6 +279,7 @@ export async function claimDueCall(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, o
  * sees the status change and puts the phone down). Returns the calls that ended here.
  */
 export async function sweepCalls(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<{ interrupted: CallRow[]; overtime: CallRow[] }> {
+  // Each looks only at calls not yet final (`not final`, index calls_unfinished), never at the account's call history.
   const now = ctx.clock.now();
   const live = LIVE.map(() => '?').join(', ');
   const interrupted: CallRow[] = (
@@ -286,7 +287,7 @@ export async function sweepCalls(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<{ inte
       `update calls set status = 'failed', hangup_cause = 'interrupted', ended_at = ?, updated_at = ?,
          duration_sec = case when answered_at is null then 0 else greatest(0, floor(extract(epoch from (?::timestamptz - answered_at))))::int end,
          lease_owner = null, lease_until = null, due_at = ?
-       where id in (select id from calls where status in (${live}) and lease_until <= ? for update skip locked)
+       where id in (select id from calls where not final and status in (${live}) and lease_until <= ? for update skip locked)
        returning *`,
       [now, now, now, now, ...LIVE, now],
     )
@@ -299,7 +300,7 @@ export async function sweepCalls(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<{ inte
   const overtime: CallRow[] = (
     await ctx.db.raw(
       `update calls set status = 'completed', hangup_cause = 'max_duration', ended_at = ?, updated_at = ?, duration_sec = max_duration_sec
-       where id in (select id from calls where status = 'in-progress' and ${DEADLINE} <= ? for update skip locked)
+       where id in (select id from calls where not final and status = 'in-progress' and ${DEADLINE} <= ? for update skip locked)
        returning *`,
       [now, now, now],
     )
