@@ -24,7 +24,7 @@ import * as m021 from './migrations/021_turn_locks.js';
 import * as m022 from './migrations/022_claim_by_account.js';
 import * as m023 from './migrations/023_webhook_fair_claim.js';
 import * as m024 from './migrations/024_upgrade_leftovers.js';
-import * as m025 from './migrations/025_calls_unfinished.js';
+import * as m025 from './migrations/025_live_row_indexes.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -56,7 +56,7 @@ const migrations: Record<string, Migration> = {
   '022_claim_by_account': m022,
   '023_webhook_fair_claim': m023,
   '024_upgrade_leftovers': m024,
-  '025_calls_unfinished': m025,
+  '025_live_row_indexes': m025,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -279,7 +279,7 @@ export async function claimDueCall(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, o
  * sees the status change and puts the phone down). Returns the calls that ended here.
  */
 export async function sweepCalls(ctx: Pick<Ctx, 'db' | 'clock'>): Promise<{ interrupted: CallRow[]; overtime: CallRow[] }> {
-  // Each looks only at calls not yet final (`not final`, index calls_unfinished), never at the account's call history.
+  // Each looks only at calls not yet final (`not final`, index calls_unfinished of migration 025), never at the call history.
   const now = ctx.clock.now();
   const live = LIVE.map(() => '?').join(', ');
   const interrupted: CallRow[] = (
