@@ -3,21 +3,20 @@
 // up, or send a stopped run's summary when its last call ends (two hours after the stop at the latest).
 import type { Ctx } from '../context.js';
 import { campaignById, type CampaignRow } from '../store/campaigns/campaigns.js';
-import { resultDeliveries } from '../store/campaigns/deliveries.js';
+import { countLeft } from '../store/campaigns/contacts.js';
+import { resultsPending } from '../store/campaigns/deliveries.js';
 import { transitionRun, unleaseRun, updateRun, type RunRow } from '../store/campaigns/runs.js';
 import { getTenant } from '../store/tenants.js';
 import { dialDue } from './dial.js';
 import { sendSummary } from './summary.js';
 import { failRun, takeList } from './take-list.js';
-import { contactCounts } from './views.js';
 
 /** A stopped run's summary goes at the latest this long after the stop. */
 export const STOPPED_SUMMARY_MS = 2 * 3_600_000;
 
 /** Ends the run `done` (summary at once) when nobody is left to call and no result is still being sent. */
 async function finishIfDone(ctx: Ctx, campaign: CampaignRow, run: RunRow): Promise<boolean> {
-  const { pending } = await contactCounts(ctx, run.id);
-  if (pending > 0 || (await resultDeliveries(ctx, run.id)).pending > 0) return false;
+  if ((await countLeft(ctx, run.id)) > 0 || (await resultsPending(ctx, run.id)) > 0) return false;
   await ctx.db.transaction(async (trx) => {
     const done = await transitionRun({ db: trx }, run.id, 'finished', { ended_at: ctx.clock.now() });
     if (done) await sendSummary(ctx, trx, campaign, done);
@@ -33,7 +32,7 @@ async function proceed(ctx: Ctx, campaign: CampaignRow, run: RunRow): Promise<Da
 /** A stopped run: its summary when no call of it is left on the line, or once two hours have passed. */
 async function closeStopped(ctx: Ctx, campaign: CampaignRow, run: RunRow): Promise<Date | null> {
   const deadline = new Date(run.stopped_at!.getTime() + STOPPED_SUMMARY_MS);
-  const { pending: onCalls } = await contactCounts(ctx, run.id);
+  const onCalls = await countLeft(ctx, run.id);
   const now = ctx.clock.now();
   if (onCalls > 0 && now < deadline) return deadline;
   await ctx.db.transaction(async (trx) => {

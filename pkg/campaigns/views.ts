@@ -1,6 +1,6 @@
 // What the API shows of a run (DECISIONS.md "Run record"), from its row, its people and its results.
 import type { Ctx } from '../context.js';
-import { countByOutcome, countByStatus } from '../store/campaigns/contacts.js';
+import { countByOutcome, countByStatus, LEFT } from '../store/campaigns/contacts.js';
 import { resultDeliveries } from '../store/campaigns/deliveries.js';
 import { getCampaign } from '../store/campaigns/campaigns.js';
 import { listRuns, runsEndedSince, type RunRow } from '../store/campaigns/runs.js';
@@ -14,7 +14,7 @@ export async function contactCounts(ctx: Pick<Ctx, 'db'>, runId: string) {
     done: n('done'),
     no_answer: n('no_answer'),
     skipped: n('skipped'),
-    pending: n('pending') + n('calling'),
+    pending: LEFT.reduce((sum, s) => sum + n(s), 0),
     unfinished: n('unfinished'),
   };
 }

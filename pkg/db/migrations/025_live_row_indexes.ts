@@ -6,8 +6,9 @@
 // - triggers_completed: the mirror's recently finished jobs;
 // - calls_queue_live: the callers already waiting in a queue, counted as one enters it;
 // - calls_outbound_number: the calls a campaign already made to a number this week (its contact policy);
-// - campaign_contacts_live: a run's people still to call or on the line, at every dial;
-// - campaign_runs_ended: the mirror's runs not ended or ended lately.
+// - campaign_contacts_live: a run's people still to call or on the line, at every dial and step;
+// - campaign_runs_ended: the mirror's runs not ended or ended lately;
+// - webhook_outbox_run_pending: a run's results still being sent, at every step.
 import type { Knex } from 'knex';
 
 // Built concurrently, outside a transaction: the tables keep taking writes while they build.
@@ -21,6 +22,7 @@ const INDEXES: Record<string, string> = {
   calls_outbound_number: `calls (tenant_id, to_number, created_at) where direction = 'outbound'`,
   campaign_contacts_live: `campaign_contacts (run_id, status) where status in ('pending', 'calling')`,
   campaign_runs_ended: `campaign_runs (ended_at)`,
+  webhook_outbox_run_pending: `webhook_outbox (run_id) where status = 'pending' and run_id is not null`,
 };
 
 export async function up(db: Knex): Promise<void> {

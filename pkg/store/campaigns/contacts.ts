@@ -68,6 +68,15 @@ export async function updateContact(db: Knex, runId: string, contactId: string, 
   return row;
 }
 
+/** The statuses of people still to call or on a call: those a run waits for. */
+export const LEFT: readonly ContactStatus[] = ['pending', 'calling'];
+
+/** How many people of the run are still to call or on a call (index campaign_contacts_live), whatever the run's size. */
+export async function countLeft(ctx: Pick<Ctx, 'db'>, runId: string): Promise<number> {
+  const row = await ctx.db('campaign_contacts').where({ run_id: runId }).whereIn('status', LEFT).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
 /** How many people of the run are in each status. */
 export async function countByStatus(ctx: Pick<Ctx, 'db'>, runId: string): Promise<Partial<Record<ContactStatus, number>>> {
   const rows: { status: ContactStatus; n: string }[] = await ctx.db('campaign_contacts').where({ run_id: runId }).groupBy('status').select('status', ctx.db.raw('count(*) as n'));

@@ -7,6 +7,12 @@ export const SUMMARY_TYPE = 'campaign.run.finished';
 
 type Q = Pick<Ctx, 'db'>;
 
+/** How many results of the run are still being sent (index webhook_outbox_run_pending), however many were sent. */
+export async function resultsPending(ctx: Q, runId: string): Promise<number> {
+  const row = await ctx.db('webhook_outbox').where({ run_id: runId, type: RESULT_TYPE, status: 'pending' }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
 /** Results of the run by delivery status. */
 export async function resultDeliveries(ctx: Q, runId: string): Promise<{ pending: number; failed: number }> {
   const rows: { status: string; n: string }[] = await ctx.db('webhook_outbox')

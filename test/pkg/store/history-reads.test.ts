@@ -3,6 +3,8 @@ import { systemClock } from '../../../pkg/clock.js';
 import type { Ctx } from '../../../pkg/context.js';
 import { createDb, type Db } from '../../../pkg/db/index.js';
 import { callById, sweepCalls } from '../../../pkg/store/calls.js';
+import { countLeft } from '../../../pkg/store/campaigns/contacts.js';
+import { resultsPending } from '../../../pkg/store/campaigns/deliveries.js';
 import { numbersAtLimit } from '../../../pkg/store/campaigns/number-checks.js';
 import { runsEndedSince } from '../../../pkg/store/campaigns/runs.js';
 import type { Queue } from '../../../pkg/store/queues.js';
@@ -19,7 +21,7 @@ const AGENT = '00000000-0000-4000-8000-000000000001';
 const CONVERSATION = '00000000-0000-4000-8000-000000000002';
 const NUMBER = '+15550100';
 
-/** Seeds, with plain SQL, an account that has run for months: finished jobs, calls, campaign runs, and a little live work. */
+/** Seeds, with plain SQL, an account that has run for months: finished jobs, calls, campaign runs and people, and a little live work. */
 async function seedHistory(db: Db): Promise<void> {
   const old = `now() - interval '30 days'`;
   await db.raw(`insert into tenants (id, name, created_at, updated_at) values ('t', 'T', ${old}, now())`);
@@ -44,6 +46,12 @@ async function seedHistory(db: Db): Promise<void> {
   await db.raw(`insert into campaign_runs (id, tenant_id, campaign_id, status, started_at, ended_at)
     select 'run' || i, 't', 'cmp', 'done', ${old}, ${old} from generate_series(1, ${HISTORY}) i`);
   await db.raw(`insert into campaign_runs (id, tenant_id, campaign_id, status, started_at) values ('live', 't', 'cmp', 'running', now())`);
+  // The live run's people: most called already, their results sent; one still to call, one on a call, one result being sent.
+  await db.raw(`insert into campaign_contacts (run_id, contact_id, position, timezone, status)
+    select 'live', 'p' || i, i, 'UTC', case i when 1 then 'pending' when 2 then 'calling' else 'done' end from generate_series(1, ${HISTORY}) i`);
+  await db.raw(`insert into webhook_outbox (id, tenant_id, type, target, url, ordering_key, payload, max_attempts, created_at, status, run_id)
+    select 'res' || i, 't', 'campaign.result', 'campaign', 'https://crm.example/r', 'live', '{}', 5, now(), case when i = 1 then 'pending' else 'delivered' end, 'live'
+    from generate_series(1, ${HISTORY}) i`);
   await db.raw('analyze');
 }
 
@@ -103,6 +111,15 @@ describe('Reads repeated by the controllers, turns, dials and queues, on an acco
     const { answer, visited } = await visiting('triggers', (ctx) => countPending(ctx.db, CONVERSATION));
     expect(answer).to.equal(1);
     expect(visited, 'jobs visited').to.be.below(HISTORY / 10);
+  });
+
+  it("a campaign run's step counts the people left and the results still being sent, not those done", async () => {
+    const left = await visiting('campaign_contacts', (ctx) => countLeft(ctx, 'live'));
+    expect(left.answer).to.equal(2);
+    expect(left.visited, 'people visited').to.be.below(HISTORY / 10);
+    const sending = await visiting('webhook_outbox', (ctx) => resultsPending(ctx, 'live'));
+    expect(sending.answer).to.equal(1);
+    expect(sending.visited, 'results visited').to.be.below(HISTORY / 10);
   });
 
   it("the mirror's jobs and campaign runs are the live ones and those ended lately", async () => {
