@@ -15,6 +15,8 @@ export function callsReconciler(gateway: Gateway, concurrency: number): Reconcil
     name: 'calls',
     channel: CHANNELS.calls,
     concurrency,
+    // A call's own changes are its run's to act on (hang-ups and steering reach it on its own subscription); its end wakes the loop.
+    quietWhileRunning: true,
     sweep: sweepCallDeadlines,
     claim: claimOneByOne(async (ctx, owner, leaseMs) => {
       const row = await claimDueCall(ctx, owner, leaseMs);
