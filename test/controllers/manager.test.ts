@@ -188,4 +188,26 @@ describe('The controller manager on a manual clock', () => {
       await manager.stop();
     }
   });
+
+  it('lets other work in while it starts a large claim, rather than starting every run in one stretch', async () => {
+    const p = probe('manager_test_many', { concurrency: 1000 });
+    for (let i = 0; i < 250; i++) p.due.push(`row${i}`);
+    // Other work waiting when the claim's rows come back (an answer, a timer): how many runs had started when it ran.
+    let startedBeforeOtherWork = -1;
+    const claim = p.reconciler.claim;
+    p.reconciler.claim = async (...args) => {
+      const claims = await claim(...args);
+      setImmediate(() => (startedBeforeOtherWork = p.started.length));
+      return claims;
+    };
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1000, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    await manager.start();
+    try {
+      await eventually('every row running', async () => p.started.length === 250);
+      expect(startedBeforeOtherWork).to.be.within(1, 249);
+      for (let i = 0; i < 250; i++) p.finish(`row${i}`);
+    } finally {
+      await manager.stop();
+    }
+  });
 });
