@@ -526,6 +526,17 @@ describe('charts/switchboard', function () {
     }
   });
 
+  it("refuses a young generation that leaves the old one no room to take it in, naming the value", async () => {
+    for (const component of ['api', 'controllers']) {
+      const result = await helm(['template', 'switchboard', CHART_DIR, '--set', `${component}.semiSpaceMB=128`, '--set', `${component}.heapLimitMB=256`]);
+      expect(result.code, component).to.not.equal(0);
+      expect(result.stderr).to.include(`${component}.semiSpaceMB (128) must be at most a quarter of ${component}.heapLimitMB (256)`);
+    }
+    // A quarter, as the defaults are, renders.
+    const quarter = await helm(['template', 'switchboard', CHART_DIR, '--set', 'controllers.semiSpaceMB=128', '--set', 'controllers.heapLimitMB=512']);
+    expect(quarter.code, quarter.stderr).to.equal(0);
+  });
+
   it('deploys by default the image `make image` builds', () => {
     const chart = readYaml(join(CHART_DIR, 'Chart.yaml'));
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));

@@ -119,6 +119,10 @@ Only the controllers talk to the Kubernetes API, so only they get a service acco
 {{- $values := index $root.Values .component -}}
 {{- $preStop := 0 -}}
 {{- if eq .component "api" }}{{ $preStop = $values.preStopSleepSeconds }}{{ end -}}
+{{- /* A scavenge needs room in the old generation for the whole young one (twice the semi-space): without it V8 collects the whole heap instead, at every scavenge. */}}
+{{- if gt (mul 4 (int $values.semiSpaceMB)) (int $values.heapLimitMB) }}
+{{- fail (printf "%s.semiSpaceMB (%d) must be at most a quarter of %s.heapLimitMB (%d): the young generation (twice the semi-space) needs half the heap left for what lives, or every scavenge becomes a full collection" .component (int $values.semiSpaceMB) .component (int $values.heapLimitMB)) }}
+{{- end }}
 serviceAccountName: {{ include "switchboard.serviceAccountName" $root }}
 automountServiceAccountToken: {{ eq .component "controllers" }}
 # Service links would add an env variable per Service of the namespace to the configuration's.
