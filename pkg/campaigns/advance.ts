@@ -4,7 +4,7 @@
 import type { Ctx } from '../context.js';
 import { campaignById, type CampaignRow } from '../store/campaigns/campaigns.js';
 import { countLeft } from '../store/campaigns/contacts.js';
-import { resultsPending } from '../store/campaigns/deliveries.js';
+import { countResults } from '../store/campaigns/deliveries.js';
 import { transitionRun, unleaseRun, updateRun, type RunRow } from '../store/campaigns/runs.js';
 import { getTenant } from '../store/tenants.js';
 import { dialDue } from './dial.js';
@@ -16,7 +16,7 @@ export const STOPPED_SUMMARY_MS = 2 * 3_600_000;
 
 /** Ends the run `done` (summary at once) when nobody is left to call and no result is still being sent. */
 async function finishIfDone(ctx: Ctx, campaign: CampaignRow, run: RunRow): Promise<boolean> {
-  if ((await countLeft(ctx, run.id)) > 0 || (await resultsPending(ctx, run.id)) > 0) return false;
+  if ((await countLeft(ctx, run.id)) > 0 || (await countResults(ctx, run.id, 'pending')) > 0) return false;
   await ctx.db.transaction(async (trx) => {
     const done = await transitionRun({ db: trx }, run.id, 'finished', { ended_at: ctx.clock.now() });
     if (done) await sendSummary(ctx, trx, campaign, done);

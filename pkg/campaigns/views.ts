@@ -1,7 +1,7 @@
 // What the API shows of a run (DECISIONS.md "Run record"), from its row, its people and its results.
 import type { Ctx } from '../context.js';
 import { countByOutcome, countByStatus, LEFT } from '../store/campaigns/contacts.js';
-import { resultDeliveries } from '../store/campaigns/deliveries.js';
+import { countResults } from '../store/campaigns/deliveries.js';
 import { getCampaign } from '../store/campaigns/campaigns.js';
 import { listRuns, runsEndedSince, type RunRow } from '../store/campaigns/runs.js';
 
@@ -30,7 +30,7 @@ export async function runRecord(ctx: Pick<Ctx, 'db'>, run: RunRow) {
     error: run.error,
     contacts: await contactCounts(ctx, run.id),
     outcomes: await countByOutcome(ctx, run.id),
-    results_not_taken: (await resultDeliveries(ctx, run.id)).failed,
+    results_not_taken: await countResults(ctx, run.id, 'failed'),
   };
 }
 
@@ -48,5 +48,5 @@ export interface MirroredRun extends RunRow {
 /** What the CampaignRun objects show: runs not ended, and those ended since `since`, with their people counted. */
 export async function mirroredRuns(ctx: Pick<Ctx, 'db'>, since: Date): Promise<MirroredRun[]> {
   const rows = await runsEndedSince(ctx, since);
-  return Promise.all(rows.map(async (row) => ({ ...row, contacts: await contactCounts(ctx, row.id), results_not_taken: (await resultDeliveries(ctx, row.id)).failed })));
+  return Promise.all(rows.map(async (row) => ({ ...row, contacts: await contactCounts(ctx, row.id), results_not_taken: await countResults(ctx, row.id, 'failed') })));
 }

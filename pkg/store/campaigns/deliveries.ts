@@ -7,20 +7,13 @@ export const SUMMARY_TYPE = 'campaign.run.finished';
 
 type Q = Pick<Ctx, 'db'>;
 
-/** How many results of the run are still being sent (index webhook_outbox_run_pending), however many were sent. */
-export async function resultsPending(ctx: Q, runId: string): Promise<number> {
-  const row = await ctx.db('webhook_outbox').where({ run_id: runId, type: RESULT_TYPE, status: 'pending' }).count({ n: '*' }).first();
+/**
+ * How many results of the run are in delivery `status`: 'pending' still being sent (a run step waits for them, by
+ * index webhook_outbox_run_pending, however many were sent), 'failed' not taken (the run record, the summary).
+ */
+export async function countResults(ctx: Q, runId: string, status: 'pending' | 'failed'): Promise<number> {
+  const row = await ctx.db('webhook_outbox').where({ run_id: runId, type: RESULT_TYPE, status }).count({ n: '*' }).first();
   return Number(row?.n ?? 0);
-}
-
-/** Results of the run by delivery status. */
-export async function resultDeliveries(ctx: Q, runId: string): Promise<{ pending: number; failed: number }> {
-  const rows: { status: string; n: string }[] = await ctx.db('webhook_outbox')
-    .where({ run_id: runId, type: RESULT_TYPE })
-    .groupBy('status')
-    .select('status', ctx.db.raw('count(*) as n'));
-  const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
-  return { pending: count('pending'), failed: count('failed') };
 }
 
 /** A page of the run's results as sent, oldest first; `afterSeq` is the cursor. */

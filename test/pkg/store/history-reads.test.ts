@@ -4,7 +4,7 @@ import type { Ctx } from '../../../pkg/context.js';
 import { createDb, type Db } from '../../../pkg/db/index.js';
 import { callById, sweepCalls } from '../../../pkg/store/calls.js';
 import { countLeft } from '../../../pkg/store/campaigns/contacts.js';
-import { resultsPending } from '../../../pkg/store/campaigns/deliveries.js';
+import { countResults } from '../../../pkg/store/campaigns/deliveries.js';
 import { numbersAtLimit } from '../../../pkg/store/campaigns/number-checks.js';
 import { runsEndedSince } from '../../../pkg/store/campaigns/runs.js';
 import type { Queue } from '../../../pkg/store/queues.js';
@@ -51,6 +51,10 @@ async function seedHistory(db: Db): Promise<void> {
     select 'live', 'p' || i, i, 'UTC', case i when 1 then 'pending' when 2 then 'calling' else 'done' end from generate_series(1, ${HISTORY}) i`);
   await db.raw(`insert into webhook_outbox (id, tenant_id, type, target, url, ordering_key, payload, max_attempts, created_at, status, run_id)
     select 'res' || i, 't', 'campaign.result', 'campaign', 'https://crm.example/r', 'live', '{}', 5, now(), case when i = 1 then 'pending' else 'delivered' end, 'live'
+    from generate_series(1, ${HISTORY}) i`);
+  // Another run's results, all still being sent: the deployment's pending deliveries, none of them this run's.
+  await db.raw(`insert into webhook_outbox (id, tenant_id, type, target, url, ordering_key, payload, max_attempts, created_at, status, run_id)
+    select 'other' || i, 't', 'campaign.result', 'campaign', 'https://crm.example/r', 'other', '{}', 5, now(), 'pending', 'other'
     from generate_series(1, ${HISTORY}) i`);
   await db.raw('analyze');
 }
@@ -117,7 +121,7 @@ describe('Reads repeated by the controllers, turns, dials and queues, on an acco
     const left = await visiting('campaign_contacts', (ctx) => countLeft(ctx, 'live'));
     expect(left.answer).to.equal(2);
     expect(left.visited, 'people visited').to.be.below(HISTORY / 10);
-    const sending = await visiting('webhook_outbox', (ctx) => resultsPending(ctx, 'live'));
+    const sending = await visiting('webhook_outbox', (ctx) => countResults(ctx, 'live', 'pending'));
     expect(sending.answer).to.equal(1);
     expect(sending.visited, 'results visited').to.be.below(HISTORY / 10);
   });
