@@ -131,7 +131,9 @@ export function carrierRouter(ctx: Ctx): Router {
         await callerLeft(ctx, call);
         await applyCallEvent(ctx, call.id, 'hang_up', ending(call.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
       } else if (status === 'completed' && call.status === 'ringing') {
-        await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
+        // Completed is answered: unbound, the carrier's relay socket never reached the agent (refused, or lost before setup).
+        if (call.relay_session === null) await applyCallEvent(ctx, call.id, 'fail', ending('relay_failed'));
+        else await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
       } else if (FINAL_STATUS[status]) await applyCallEvent(ctx, call.id, FINAL_STATUS[status].event, ending(FINAL_STATUS[status].cause));
     }
     res.status(204).end();

@@ -728,4 +728,37 @@ describe('SWITCHBOARD_RELAY_CONCURRENCY: relay sockets one replica holds', funct
     expect((await client.post(`/v1/calls/${placed.body.id}/hangup`, {})).status).to.equal(200);
     await first.ended;
   });
+
+  it('a call picked up whose relay socket never came fails as ours, not as unanswered, and gives its slot back', async () => {
+    const { client, tenantId } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 2 });
+    const holding = '+12025550129';
+    // The stand-in never answers this one: the test holds the replica's only relay socket with it.
+    twilio.phones[holding] = { answer: 'ring' };
+    app.script('Holds the socket', { content: 'Still here.' });
+    const held = await client.post('/v1/calls', { to: holding, task: 'Holds the socket' });
+    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === holding && c.status === 'ringing'));
+    const relay = new URL(String(twilio.calls.find((c) => c.params.To === holding)!.params.Url)).searchParams.get('relay')!;
+    const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
+    const first = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+    await first.roundTrip();
+
+    const to = '+12025550130';
+    twilio.phones[to] = { answer: 'human' };
+    const placed = await client.post('/v1/calls', { to, task: 'Never connected' });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    const result = await finalResult(client, placed.body.id);
+    const carried = twilio.calls.find((c) => c.params.To === to)!;
+    await carried.done;
+    // The person picked up (the carrier reports the call completed), but the agent was never connected.
+    expect(carried.errors).to.include('64102 relay socket not opened: HTTP 503');
+    expect(carried.statusCallbacks.at(-1)).to.include({ CallStatus: 'completed' });
+    expect(result.status).to.equal('failed');
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body).to.include({ status: 'failed', hangup_cause: 'relay_failed', answered_at: null });
+    // Its slot was given back: the account's second one takes another call.
+    twilio.phones['+12025550131'] = { answer: 'busy' };
+    expect((await client.post('/v1/calls', { to: '+12025550131', task: 'Next' })).status).to.equal(201);
+
+    expect((await client.post(`/v1/calls/${held.body.id}/hangup`, {})).status).to.equal(200);
+    await first.ended;
+  });
 });
