@@ -12,7 +12,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { WebSocketServer, type WebSocket } from 'ws';
 import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
-import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
+import { bindRelay, callByCarrierSid, callById, type CallRow } from '../../pkg/store/calls.js';
 import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
 import { applyCallEvent, ending as endingOf } from '../../pkg/voice/events.js';
 import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
@@ -47,6 +47,9 @@ const FINAL_STATUS: Record<string, { event: CallEvent; cause: string }> = {
 };
 
 const xml = (res: Response, body: string) => res.type('text/xml').send(body);
+
+/** The patch of a call the carrier reports ended; one no process conducts is made final by the controllers now (a voicemail's with its recording). */
+const endedByCarrier = (call: CallRow, now: Date, cause: string) => ({ ...endingOf(call, now, cause), ...(call.lease_owner ? {} : { due_at: finalAfter(call, now) }) });
 
 /** A query parameter given once, many times or not at all. */
 const listed = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
@@ -123,17 +126,15 @@ export function carrierRouter(ctx: Ctx): Router {
     const status = String(req.body?.CallStatus ?? '');
     if (call) {
       const now = ctx.clock.now();
-      // A call no process conducts (the carrier's alone) is made final by the controllers at once (a voicemail's with its recording).
-      const ending = (cause: string) => ({ ...endingOf(call, now, cause), ...(call.lease_owner ? {} : { due_at: finalAfter(call, now) }) });
+      const ending = (cause: string) => endedByCarrier(call, now, cause);
       // Dialling began (call.initiated); a ringing report after it changes nothing more.
       if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
       else if (status === 'completed' && call.status === 'in-progress') {
         await callerLeft(ctx, call);
         await applyCallEvent(ctx, call.id, 'hang_up', ending(call.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
-      } else if (status === 'completed' && call.status === 'ringing') {
-        // Completed is answered: unbound, the carrier's relay socket never reached the agent (refused, or lost before setup).
-        if (call.relay_session === null) await applyCallEvent(ctx, call.id, 'fail', ending('relay_failed'));
-        else await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
+      } else if (status === 'completed' && (call.status === 'ringing' || call.status === 'queued')) {
+        // Hung up before the agent was on the line (during the carrier's machine detection); its ringing report may be lost.
+        await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
       } else if (FINAL_STATUS[status]) await applyCallEvent(ctx, call.id, FINAL_STATUS[status].event, ending(FINAL_STATUS[status].cause));
     }
     res.status(204).end();
@@ -141,8 +142,13 @@ export function carrierRouter(ctx: Ctx): Router {
 
   // The relay session ended: the agent's transfer is dialled; otherwise (ended, or the socket closed) nothing more is played.
   r.post('/relay-ended', verified(ctx, byCall), async (req, res) => {
-    const transfer = req.body?.SessionStatus === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
-    const call = transfer && (await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')));
+    const session = String(req.body?.SessionStatus ?? '');
+    const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
+    // Picked up, but its socket never reached the agent (refused, or lost before setup): the call failed on our side.
+    if (session === 'failed' && call?.relay_session === null && (call.status === 'queued' || call.status === 'ringing')) {
+      await applyCallEvent(ctx, call.id, 'fail', endedByCarrier(call, ctx.clock.now(), 'relay_failed'));
+    }
+    const transfer = session === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
     if (!transfer || !call) return xml(res, hangUp());
     const action = carrierUrl(ctx.config, `/transfer-ended?${new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) })}`);
     xml(res, dial({ to: transfer.target, callerId: call.direction === 'inbound' ? call.to_number : call.from_number, timeoutSec: TRANSFER_RING_SEC, action }));
