@@ -1,9 +1,12 @@
 // What an API client may do to a call it placed: hang up, and steer the agent while on the line.
-// The controller holding the line sees the change (NOTIFY) and acts on it.
+// The controller holding the line sees the change (NOTIFY) and acts on it; a call only the carrier
+// conducts is hung up there.
 import type { Ctx } from '../context.js';
 import { Conflict } from '../errors.js';
 import { appendSteering, getCall, type CallRow } from '../store/calls.js';
+import { hangUpAtCarrier } from './carrier-hangup.js';
 import { applyCallEvent, ending } from './events.js';
+import { finalAfter } from './routing/carrier-steps.js';
 import { isLive } from './state.js';
 
 function assertLive(call: CallRow): void {
@@ -17,7 +20,11 @@ export async function hangupCall(ctx: Ctx, tenantId: string, id: string): Promis
     const call = await getCall(ctx, tenantId, id);
     assertLive(call);
     const event = call.status === 'in-progress' ? 'hang_up' : 'cancel';
-    const ended = await applyCallEvent(ctx, id, event, ending(call, ctx.clock.now(), 'api_hangup'));
+    // No process conducts the call but the carrier (its routing steps, a transfer's bridge): nobody else ends it there.
+    const carried = call.carrier_sid !== null && call.lease_owner === null;
+    const now = ctx.clock.now();
+    const ended = await applyCallEvent(ctx, id, event, { ...ending(call, now, 'api_hangup'), ...(carried && { due_at: finalAfter(call, now) }) });
+    if (ended && carried) await hangUpAtCarrier(ctx, [ended]);
     if (ended) return ended;
   }
   throw new Conflict('The call kept changing; try again', 'conflict');

@@ -259,6 +259,22 @@ describe('Routing steps played through Twilio', function () {
       expect(await app.runtime.ctx.db('queue_member_idle').where({ queue_id: queueId }).whereNotNull('busy_call_id')).to.deep.equal([]);
     });
 
+    it('hung up through the API while waiting: Twilio is asked to hang up, and the call is final at once', async () => {
+      const { client, number } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
+      const { call } = ringIn(number);
+      await eventually('Cy rung', () => call.dialled.length === 1);
+      const id = await callOn(client, number);
+      const hungUp = await client.post(`/v1/calls/${id}/hangup`, {});
+      expect(hungUp.status, JSON.stringify(hungUp.body)).to.equal(200);
+      expect(hungUp.body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
+      // Only Twilio was conducting the call: without the request it would stay up there, billed.
+      await call.done;
+      const asked = twilio.requests.filter((r) => r.method === 'POST' && r.url.endsWith(`/Calls/${call.sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed');
+      expect(asked).to.have.length(1);
+      // Made final at once, not when the call's longest duration would have run out.
+      expect(await finalResult(client, id, 5)).to.include({ status: 'completed' });
+    });
+
     it('nobody left to ring: queue.timeout no_agents', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NOBODY }]);
       const { call } = ringIn(number);
