@@ -18,8 +18,8 @@ export interface CallLimits {
   consumePlacement(tenantId: string): Promise<RateDecision>;
   /** Take a slot for a call being placed; 429 `tenant_busy` when the tenant already holds its cap of live calls. */
   acquireSlot(tenant: { id: string; maxConcurrentCalls: number }, callId: string): Promise<void>;
-  /** Extend the slots of calls still live (their controller's heartbeat). */
-  renewSlots(calls: SlotHolder[]): Promise<void>;
+  /** Extend the slots of calls still live (their controller's heartbeat), for one lease or `until`. */
+  renewSlots(calls: SlotHolder[], until?: Date): Promise<void>;
   /** Give back the slot of a call that ended or was not placed; one not given back now frees itself when its lease runs out. */
   releaseSlot(call: SlotHolder): Promise<void>;
   /** How many slots the tenant holds now, and placements counted this minute: how close it is to its caps. */
@@ -37,7 +37,7 @@ export function createCallLimits(opts: Options): CallLimits {
       if (await slots.acquire({ group: tenant.id, id: callId }, tenant.maxConcurrentCalls)) return;
       throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
     },
-    renewSlots: (calls) => slots.renew(calls.map(slotOf)),
+    renewSlots: (calls, until) => slots.renew(calls.map(slotOf), until?.getTime()),
     async inUse(tenantId) {
       const [held, placements] = await Promise.all([slots.held(tenantId), opts.limits.used('calls', tenantId, CALLS_PER_MINUTE)]);
       return { slots: held, placementsThisMinute: placements };

@@ -15,7 +15,8 @@ export interface LeaseStore {
   /** Leases of the group still live. */
   held(group: string): Promise<number>;
   acquire(lease: Lease, max: number): Promise<boolean>;
-  renew(leases: Lease[]): Promise<void>;
+  /** Extends `leases` for one lease, or until `untilMs` (the clock's ms) when given. */
+  renew(leases: Lease[], untilMs?: number): Promise<void>;
   /** A lease Redis cannot release now is freed when it runs out (the error is the caller's to log). */
   release(lease: Lease): Promise<void>;
 }
@@ -75,8 +76,7 @@ function memoryLeases(clock: Clock, leaseMs: number) {
       leases.set(id, clock.now().getTime() + leaseMs);
       return true;
     },
-    renew(list: Lease[]): void {
-      const until = clock.now().getTime() + leaseMs;
+    renew(list: Lease[], until = clock.now().getTime() + leaseMs): void {
       for (const { group, id } of list) if (held.get(group)?.has(id)) held.get(group)!.set(id, until);
     },
     release({ group, id }: Lease): void {
@@ -106,7 +106,7 @@ export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: Lea
     return {
       held: async (group) => memory.count(group),
       acquire: async (lease, max) => memory.acquire(lease, max),
-      renew: async (leases) => memory.renew(leases),
+      renew: async (leases, untilMs) => memory.renew(leases, untilMs),
       release: async (lease) => memory.release(lease),
     };
   }
@@ -141,13 +141,13 @@ export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: Lea
         () => memory.acquire(lease, max),
       );
     },
-    async renew(leases) {
-      memory.renew(leases);
+    async renew(leases, untilMs) {
+      memory.renew(leases, untilMs);
       const shared = leases.filter((l) => !memory.holds(l));
       if (!shared.length) return;
       const now = clock.now().getTime();
       const keys = shared.flatMap((l) => [key(l.group), tombstones(l.group)]);
-      const args = [String(now), String(now + leaseMs), String(KEY_TTL_MS), ...shared.map((l) => l.id)];
+      const args = [String(now), String(untilMs ?? now + leaseMs), String(KEY_TTL_MS), ...shared.map((l) => l.id)];
       // Leases Redis cannot extend now run out there: nothing to keep in memory.
       await orMemory(async () => void (await redis.eval(RENEW, { keys, arguments: args })), () => undefined);
     },

@@ -195,8 +195,12 @@ export class RelayLeases {
     const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
       if (payload === row.id || payload === '') signal.poke();
     });
-    // The carrier rings the target and bridges the call for as long as it may last; its status callback ends it.
-    line.beforeHandOff = () => handCallToCarrier(ctx, row.id, this.owner, carriedUntil(row, ctx.clock.now()));
+    // The carrier rings the target and bridges the call for as long as it may last, its slot held as long; its status callback ends both.
+    line.beforeHandOff = async () => {
+      const until = carriedUntil(row, ctx.clock.now());
+      await handCallToCarrier(ctx, row.id, this.owner, until);
+      await ctx.callLimits.renewSlots([row], until);
+    };
     try {
       await conductRelayed(ctx, this.gateway, line, row, this.owner, signal);
       if (line.handedOff) return;

@@ -638,6 +638,36 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       });
     }
 
+    it('keeps the call\'s slot while Twilio bridges the transfer, however long: the account stays within max_concurrent_calls', async () => {
+      const to = '+12025550145';
+      const target = '+12025550138';
+      twilio.phones[target] = { answer: 'human', staysOn: true };
+      twilio.phones[to] = {
+        answer: 'human',
+        caller: async (c) => {
+          c.say('Can I talk to sales?');
+          await c.reply();
+          await c.nextOf('end');
+        },
+      };
+      const task = 'Transfer to sales, a long talk';
+      app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+      const { client: own } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 1 });
+      const placed = await own.post('/v1/calls', { to, task });
+      expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+      const carried = await eventually('the call placed', () => twilio.calls.find((c) => c.params.To === to));
+      await eventually('the transfer bridged', () => carried.dialled.length === 1);
+      // Longer than a slot's lease (twice SWITCHBOARD_LEASE_SEC): only renewals keep it.
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      const refused = await own.post('/v1/calls', { to: '+12025550146', task: 'One too many' });
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(429);
+      expect(refused.body.error.code).to.equal('tenant_busy');
+      expect((await own.post(`/v1/calls/${placed.body.id}/hangup`, {})).status).to.equal(200);
+      await carried.done;
+      twilio.phones['+12025550147'] = { answer: 'busy' };
+      expect((await own.post('/v1/calls', { to: '+12025550147', task: 'Next' })).status).to.equal(201);
+    });
+
     for (const status of ['no-answer', 'busy'] as const) {
       it(`a <Dial> that goes ${status} reconnects the caller to the agent on a new relay session, in the same conversation: ai.transfer ${status} once`, async () => {
         const to = status === 'no-answer' ? '+12025550143' : '+12025550144';

@@ -59,6 +59,18 @@ function behaves(make: (clock: ManualClock) => CallLimits) {
     expect(await acquire('d', 2)).to.equal(false);
   });
 
+  it('holds a slot renewed until a time (a call the carrier bridges) until then, or until released', async () => {
+    await acquire('a', 2);
+    await acquire('b', 2);
+    await limits.renewSlots([call('a'), call('b')], new Date(clock.now().getTime() + 5 * LEASE_MS));
+    clock.advance(5 * LEASE_MS - 1);
+    expect(await acquire('c', 2)).to.equal(false);
+    await limits.releaseSlot(call('b'));
+    expect(await acquire('c', 2)).to.equal(true);
+    clock.advance(1);
+    expect(await acquire('d', 2)).to.equal(true);
+  });
+
   it('does not bring back a released slot by renewing it', async () => {
     await acquire('a', 1);
     await limits.releaseSlot(call('a'));
