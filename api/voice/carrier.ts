@@ -12,9 +12,10 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { WebSocketServer, type WebSocket } from 'ws';
 import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
-import { bindRelay, callByCarrierSid, callById, type CallRow } from '../../pkg/store/calls.js';
+import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
 import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
-import { applyCallEvent, ending as endingOf } from '../../pkg/voice/events.js';
+import { applyCallEvent } from '../../pkg/voice/events.js';
+import { isLive } from '../../pkg/voice/state.js';
 import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/twilio/relay-token.js';
 import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
@@ -26,12 +27,13 @@ import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
 import {
   callerLeft,
-  finalAfter,
+  endedByCarrier,
   memberAnswered,
   memberDialled,
   menuAnswered,
   recordingCompleted,
   toRelay,
+  transferDialEnded,
   voicemailRecorded,
   waitInQueue,
 } from '../../pkg/voice/routing/carrier-steps.js';
@@ -48,8 +50,6 @@ const FINAL_STATUS: Record<string, { event: CallEvent; cause: string }> = {
 
 const xml = (res: Response, body: string) => res.type('text/xml').send(body);
 
-/** The patch of a call the carrier reports ended; one no process conducts is made final by the controllers now (a voicemail's with its recording). */
-const endedByCarrier = (call: CallRow, now: Date, cause: string) => ({ ...endingOf(call, now, cause), ...(call.lease_owner ? {} : { due_at: finalAfter(call, now) }) });
 
 /** A query parameter given once, many times or not at all. */
 const listed = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
@@ -154,14 +154,26 @@ export function carrierRouter(ctx: Ctx): Router {
     xml(res, dial({ to: transfer.target, callerId: call.direction === 'inbound' ? call.to_number : call.from_number, timeoutSec: TRANSFER_RING_SEC, action }));
   });
 
+  // A transfer step's <Dial> ended; after the caller's hang-up (CallStatus completed) its status callback ends the call.
+  r.post('/transfer-step-ended', verified(ctx, byCall), async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    const call = body.CallStatus === 'completed' ? undefined : await callByCarrierSid(ctx.db, String(body.CallSid ?? ''));
+    if (call && isLive(call.status)) await transferDialEnded(ctx, call, String(body.DialCallStatus ?? ''));
+    xml(res, hangUp());
+  });
+
   // The transfer's <Dial> ended: ai.transfer says how it went. Answered, the call ends with the bridge; otherwise
   // the caller is reconnected to the agent, on a new relay session of the same call.
   r.post('/transfer-ended', verified(ctx, byCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
-    const carryOn = call && (await dialledTransfer(ctx, call, transfer, String(req.body?.DialCallStatus ?? ''), req.body?.CallStatus === 'completed'));
-    if (!carryOn) return xml(res, hangUp());
-    xml(res, await toRelay(ctx, call));
+    const dialCallStatus = String(req.body?.DialCallStatus ?? '');
+    const callerLeft = req.body?.CallStatus === 'completed';
+    const carryOn = call && (await dialledTransfer(ctx, call, transfer, dialCallStatus, callerLeft));
+    if (carryOn) return xml(res, await toRelay(ctx, call));
+    // Bridged until the target hung up, the caller still on: the call ends with the bridge.
+    if (call && dialCallStatus === 'completed' && !callerLeft) await transferDialEnded(ctx, call, dialCallStatus);
+    xml(res, hangUp());
   });
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.

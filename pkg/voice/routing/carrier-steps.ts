@@ -55,6 +55,18 @@ export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */
 export const finalAfter = (row: CallRow, now: Date): Date => (row.carrier_step?.type === 'voicemail' ? new Date(now.getTime() + RECORDING_WAIT_MS) : now);
 
+/** The patch of a call the carrier ended; one no process conducts is made final by the controllers now (a voicemail's with its recording). */
+export const endedByCarrier = (row: CallRow, now: Date, cause: string) => ({ ...ending(row, now, cause), ...(row.lease_owner ? {} : { due_at: finalAfter(row, now) }) });
+
+/**
+ * A transfer's <Dial> ended with the caller still on: the call ends with it, as on the simulated
+ * network (`transfer_ended` when the target hung up, else `transfer_busy`, `transfer_no-answer`, …).
+ */
+export async function transferDialEnded(ctx: Ctx, row: CallRow, dialCallStatus: string): Promise<void> {
+  const cause = dialCallStatus === 'completed' ? 'transfer_ended' : `transfer_${dialCallStatus || 'failed'}`;
+  await applyCallEvent(ctx, row.id, 'hang_up', endedByCarrier(row, ctx.clock.now(), cause));
+}
+
 /** Ends the call with `cause` (nothing when it ended already) and hangs up. */
 async function endCall(ctx: Ctx, row: CallRow, cause: string, due = ctx.clock.now()): Promise<string> {
   await applyCallEvent(ctx, row.id, 'hang_up', { ...ending(row, ctx.clock.now(), cause), due_at: due });
@@ -81,8 +93,8 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
     case 'ai':
       return toRelay(ctx, row);
     case 'transfer':
-      // The carrier bridges the caller until either hangs up; its status callback ends the call.
-      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC });
+      // The carrier bridges the caller until either hangs up: the target's end is the action's, the caller's the status callback's.
+      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: address(ctx, '/transfer-step-ended') });
     case 'menu':
       return askMenu(ctx, row, step, 0);
     case 'webhook':

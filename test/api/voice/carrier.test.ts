@@ -550,15 +550,33 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
     });
 
-    it('a transfer step answers <Dial> to its number; the caller\'s hang-up ends the call', async () => {
-      const { client: own, number } = await routed(() => ({ type: 'transfer', to: '+12025550131' }));
-      twilio.phones['+12025550131'] = { answer: 'human' };
+    for (const [target, scenario, cause] of [
+      ['+12025550131', { answer: 'human' }, 'transfer_ended'],
+      ['+12025550139', { answer: 'busy' }, 'transfer_busy'],
+    ] as const) {
+      it(`a transfer step answers <Dial> to its number; the <Dial>'s end ends the call ${cause}, as on the simulator`, async () => {
+        const { client: own, number } = await routed(() => ({ type: 'transfer', to: target }));
+        twilio.phones[target] = scenario;
+        const { call } = ringIn(number);
+        await call.done;
+        expect(call.dialled).to.deep.equal([{ to: target, callerId: number, timeout: '30', status: scenario.answer === 'human' ? 'completed' : 'busy' }]);
+        const id = await callOn(own, number);
+        const result = await finalResult(own, id);
+        expect(result.status).to.equal('completed');
+        expect((await own.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: cause });
+      });
+    }
+
+    it('the caller hanging up on a transfer step\'s bridge ends the call caller_hangup', async () => {
+      const target = '+12025550140';
+      const { client: own, number } = await routed(() => ({ type: 'transfer', to: target }));
+      twilio.phones[target] = { answer: 'human', staysOn: true };
       const { call } = ringIn(number);
+      await eventually('the transfer bridged', () => call.dialled.length === 1);
+      call.hangUpByApi('completed');
       await call.done;
-      expect(call.dialled).to.deep.equal([{ to: '+12025550131', callerId: number, timeout: '30', status: 'completed' }]);
       const id = await callOn(own, number);
-      const result = await finalResult(own, id);
-      expect(result.status).to.equal('completed');
+      expect((await finalResult(own, id)).status).to.equal('completed');
       expect((await own.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'caller_hangup' });
     });
   });
@@ -635,6 +653,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status }]);
         expect(result.status).to.equal('completed');
         if (status === 'answered') expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` });
+        // The target hung up first: the call ended with the bridge, as on the simulator.
+        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'transfer_ended' });
       });
     }
 
