@@ -27,7 +27,7 @@ import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
 import {
   callerLeft,
-  endedByCarrier,
+  carriedEnding,
   memberAnswered,
   memberDialled,
   menuAnswered,
@@ -49,7 +49,6 @@ const FINAL_STATUS: Record<string, { event: CallEvent; cause: string }> = {
 };
 
 const xml = (res: Response, body: string) => res.type('text/xml').send(body);
-
 
 /** A query parameter given once, many times or not at all. */
 const listed = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
@@ -126,7 +125,7 @@ export function carrierRouter(ctx: Ctx): Router {
     const status = String(req.body?.CallStatus ?? '');
     if (call) {
       const now = ctx.clock.now();
-      const ending = (cause: string) => endedByCarrier(call, now, cause);
+      const ending = (cause: string) => carriedEnding(call, now, cause);
       // Dialling began (call.initiated); a ringing report after it changes nothing more.
       if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
       else if (status === 'completed' && call.status === 'in-progress') {
@@ -146,7 +145,7 @@ export function carrierRouter(ctx: Ctx): Router {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     // Picked up, but its socket never reached the agent (refused, or lost before setup): the call failed on our side.
     if (session === 'failed' && call?.relay_session === null && (call.status === 'queued' || call.status === 'ringing')) {
-      await applyCallEvent(ctx, call.id, 'fail', endedByCarrier(call, ctx.clock.now(), 'relay_failed'));
+      await applyCallEvent(ctx, call.id, 'fail', carriedEnding(call, ctx.clock.now(), 'relay_failed'));
     }
     const transfer = session === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
     if (!transfer || !call) return xml(res, hangUp());

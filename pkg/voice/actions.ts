@@ -6,7 +6,7 @@ import { Conflict } from '../errors.js';
 import { appendSteering, getCall, type CallRow } from '../store/calls.js';
 import { hangUpAtCarrier } from './carrier-hangup.js';
 import { applyCallEvent, ending } from './events.js';
-import { finalAfter } from './routing/carrier-steps.js';
+import { carriedEnding } from './routing/carrier-steps.js';
 import { isLive } from './state.js';
 
 function assertLive(call: CallRow): void {
@@ -23,7 +23,8 @@ export async function hangupCall(ctx: Ctx, tenantId: string, id: string): Promis
     // No process conducts the call but the carrier (its routing steps, a transfer's bridge): nobody else ends it there.
     const carried = call.carrier_sid !== null && call.lease_owner === null;
     const now = ctx.clock.now();
-    const ended = await applyCallEvent(ctx, id, event, { ...ending(call, now, 'api_hangup'), ...(carried && { due_at: finalAfter(call, now) }) });
+    const patch = carried ? carriedEnding(call, now, 'api_hangup') : ending(call, now, 'api_hangup');
+    const ended = await applyCallEvent(ctx, id, event, patch);
     if (ended && carried) await hangUpAtCarrier(ctx, [ended]);
     if (ended) return ended;
   }

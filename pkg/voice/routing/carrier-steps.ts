@@ -55,8 +55,8 @@ export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */
 export const finalAfter = (row: CallRow, now: Date): Date => (row.carrier_step?.type === 'voicemail' ? new Date(now.getTime() + RECORDING_WAIT_MS) : now);
 
-/** The patch of a call the carrier ended; one no process conducts is made final by the controllers now (a voicemail's with its recording). */
-export const endedByCarrier = (row: CallRow, now: Date, cause: string) => ({ ...ending(row, now, cause), ...(row.lease_owner ? {} : { due_at: finalAfter(row, now) }) });
+/** The patch of a carried call that ends now; one no process conducts is due to be made final (a voicemail's with its recording). */
+export const carriedEnding = (row: CallRow, now: Date, cause: string) => ({ ...ending(row, now, cause), ...(row.lease_owner ? {} : { due_at: finalAfter(row, now) }) });
 
 /**
  * A transfer's <Dial> ended with the caller still on: the call ends with it, as on the simulated
@@ -64,7 +64,7 @@ export const endedByCarrier = (row: CallRow, now: Date, cause: string) => ({ ...
  */
 export async function transferDialEnded(ctx: Ctx, row: CallRow, dialCallStatus: string): Promise<void> {
   const cause = dialCallStatus === 'completed' ? 'transfer_ended' : `transfer_${dialCallStatus || 'failed'}`;
-  await applyCallEvent(ctx, row.id, 'hang_up', endedByCarrier(row, ctx.clock.now(), cause));
+  await applyCallEvent(ctx, row.id, 'hang_up', carriedEnding(row, ctx.clock.now(), cause));
 }
 
 /** Ends the call with `cause` (nothing when it ended already) and hangs up. */
