@@ -339,7 +339,8 @@ class CallSession extends BridgingCall {
     const now = this.ctx.clock.now();
     switch (event.type) {
       case 'ringing':
-        return this.move('ring', { ringing_at: now });
+        // The carrier's ringing report may have moved the call on first: still ours, it goes on.
+        return (await this.move('ring', { ringing_at: now })) || this.stillOurs();
       case 'answered':
         return this.answered(event.machine);
       case 'speech':

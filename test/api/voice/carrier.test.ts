@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
@@ -354,6 +355,53 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     // Polled slowly: the key's requests a minute are limited.
     await eventually('the call failed', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'failed', { withinMs: 40_000, everyMs: 500 });
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('interrupted');
+  });
+
+  it('a ringing report that lands while the socket is being bound does not end the call: the agent answers', async () => {
+    const to = '+12025550148';
+    twilio.phones[to] = { answer: 'ring' };
+    const task = 'A late ringing report';
+    app.script(task, { content: 'Yes, I am here.' });
+    const id = await place(to, task);
+    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
+    const placed = twilio.calls.find((c) => c.params.To === to)!;
+    const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
+    // Connections of the test's own, so that the app's pool is left for the bind and the report.
+    const holder = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
+    const probe = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
+    await Promise.all([holder.connect(), probe.connect()]);
+    try {
+      // The row as it was before the carrier's ringing report, then held by the test: the socket binds a queued call.
+      await holder.query(`update calls set status = 'queued', ringing_at = null where id = $1`, [id]);
+      await holder.query('begin');
+      await holder.query('select 1 from calls where id = $1 for update', [id]);
+      const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
+      const caller = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+      // The statements waiting on the row that set `column`: the bind's (relay_session), the report's (ringing_at).
+      const waitingToSet = async (column: string) =>
+        Number((await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [`update "calls" set %"${column}"%`])).rows[0].n);
+      await eventually('the bind waiting on the row', async () => (await waitingToSet('relay_session')) === 1);
+      // Twilio's ringing report, late: it waits behind the bind, and moves the call on before the call's own loop does.
+      const statusUrl = String(placed.params.StatusCallback);
+      const report = { CallSid: placed.sid, AccountSid: ACCOUNT_SID, CallStatus: 'ringing' };
+      let answered = 0;
+      const reported = fetch(statusUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report) },
+        body: new URLSearchParams(report),
+      }).then((r) => (answered = r.status));
+      await eventually('the report waiting behind it', async () => (await waitingToSet('ringing_at')) === 1);
+      await holder.query('commit');
+      await reported;
+      expect(answered).to.equal(204);
+      caller.say('Are you there?');
+      expect((await caller.reply()).text).to.equal('Yes, I am here.');
+      expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
+      await caller.ended;
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
+    } finally {
+      await Promise.all([holder.end(), probe.end()]);
+    }
   });
 
   it('a relay socket that drops with no report from the carrier: the sweep fails the call once its lease runs out, and hangs it up at the carrier', async () => {
