@@ -316,14 +316,19 @@ describe('Calls through Twilio (ConversationRelay)', function () {
    * test as Twilio would on answer, while the test holds the call's row: binding waits until `locked` ends.
    */
   async function relayWhileBinding(to: string, id: string) {
+    const { open } = await ringing(to);
+    const locked = await app.runtime.ctx.db.transaction();
+    await locked('calls').where({ id }).forUpdate().first();
+    return { caller: await open(), locked };
+  }
+
+  /** The stand-in's call ringing at `to`, and the opening of its relay socket as Twilio would on answer. */
+  async function ringing(to: string) {
     await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
     const placed = twilio.calls.find((c) => c.params.To === to)!;
     const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
-    const locked = await app.runtime.ctx.db.transaction();
-    await locked('calls').where({ id }).forUpdate().first();
     const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
-    const caller = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
-    return { caller, locked };
+    return { placed, open: () => RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) }) };
   }
 
   it('hears a prompt the carrier sends right after setup, while the socket is still being bound to its call', async () => {
@@ -363,9 +368,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const task = 'A late ringing report';
     app.script(task, { content: 'Yes, I am here.' });
     const id = await place(to, task);
-    await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
-    const placed = twilio.calls.find((c) => c.params.To === to)!;
-    const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
+    const { placed, open } = await ringing(to);
     // Connections of the test's own, so that the app's pool is left for the bind and the report.
     const holder = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
     const probe = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
@@ -375,8 +378,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       await holder.query(`update calls set status = 'queued', ringing_at = null where id = $1`, [id]);
       await holder.query('begin');
       await holder.query('select 1 from calls where id = $1 for update', [id]);
-      const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
-      const caller = await RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) });
+      const caller = await open();
       // The statements waiting on the row that set `column`: the bind's (relay_session), the report's (ringing_at).
       const waitingToSet = async (column: string) =>
         Number((await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [`update "calls" set %"${column}"%`])).rows[0].n);
