@@ -32,6 +32,7 @@ import {
   memberDialled,
   menuAnswered,
   recordingCompleted,
+  relaySessionFailed,
   toRelay,
   transferDialEnded,
   voicemailRecorded,
@@ -143,10 +144,7 @@ export function carrierRouter(ctx: Ctx): Router {
   r.post('/relay-ended', verified(ctx, byCall), async (req, res) => {
     const session = String(req.body?.SessionStatus ?? '');
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
-    // Picked up, but its socket never reached the agent (refused, or lost before setup): the call failed on our side.
-    if (session === 'failed' && call?.relay_session === null && (call.status === 'queued' || call.status === 'ringing')) {
-      await applyCallEvent(ctx, call.id, 'fail', carriedEnding(call, ctx.clock.now(), 'relay_failed'));
-    }
+    if (session === 'failed' && call) await relaySessionFailed(ctx, call);
     const transfer = session === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
     if (!transfer || !call) return xml(res, hangUp());
     const action = carrierUrl(ctx.config, `/transfer-ended?${new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) })}`);
