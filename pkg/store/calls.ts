@@ -191,6 +191,13 @@ export async function updateCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, pat
   return row;
 }
 
+/** `updateCall` while the call is live; null once it ended (a routing step reached after the caller hung up changes nothing). */
+export async function updateLiveCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, patch: Patch): Promise<CallRow | null> {
+  const [row] = await ctx.db('calls').where({ id }).whereIn('status', LIVE).update({ ...encode(patch), updated_at: ctx.clock.now() }).returning('*');
+  if (row) await notify(ctx.db, CHANNELS.calls, id);
+  return row ?? null;
+}
+
 /** The agent's last words become what the far end heard of them (it interrupted); added when not yet written. */
 export async function reviseLastAgentWords(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, heard: string): Promise<void> {
   const item = JSON.stringify({ speaker: 'agent', text: heard });

@@ -58,7 +58,12 @@ class InboundCall extends BridgingCall {
 
   /** Follow `step` to the end of the call; `reached`: its call.updated was already sent (with the answer). */
   async follow(step: RoutingStep, reached = false): Promise<void> {
-    if (!reached) this.row = await reachStep(this.ctx, this.row, handlerOf(step));
+    if (!reached) {
+      const moved = await reachStep(this.ctx, this.row, handlerOf(step));
+      // Hung up through the API while the step was chosen: the call is over.
+      if (!moved) return;
+      this.row = moved;
+    }
     switch (step.type) {
       case 'ai':
         return converse(this.ctx, this.gateway, this.line, this.next, this.row, this.owner, this.signal, step.greeting ?? DEFAULT_GREETING);
@@ -156,7 +161,9 @@ class InboundCall extends BridgingCall {
   private async queue(queueId: string): Promise<void> {
     const queue = await queueOfStep(this.ctx, this.row.tenant_id, queueId);
     if (!queue) return this.hangUp('queue_unavailable');
-    this.row = await enterQueue(this.ctx, this.row, queue);
+    const entered = await enterQueue(this.ctx, this.row, queue);
+    if (!entered) return;
+    this.row = entered;
     if (queue.holdMessage) await this.speak(queue.holdMessage);
     let cancel = () => {};
     const waitOver = new Promise<'wait_over'>((resolve) => (cancel = this.ctx.clock.setTimer(queue.maxWaitSec * 1000, () => resolve('wait_over'))));

@@ -11,7 +11,7 @@
 // bridged from their own calls' TwiML, two calls to keep in step for events the <Dial>s give directly.
 import type { Ctx } from '../../context.js';
 import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
-import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, updateCall, type CallRow } from '../../store/calls.js';
+import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, updateLiveCall, type CallRow } from '../../store/calls.js';
 import { releaseMember } from '../../store/queues.js';
 import { messagesOfCall } from '../../store/voice-messages.js';
 import { TRANSFER_RING_SEC } from '../ai-transfer.js';
@@ -93,8 +93,10 @@ async function callOn(ctx: Ctx, callSid: string, type: RoutingStep['type']): Pro
 
 /** The TwiML of `step` on the answered call; `reached`: its call.updated was sent already (with the answer). */
 export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reached = false): Promise<string> {
-  let row = await updateCall(ctx, call.id, { carrier_step: step, ...(step.type === 'ai' && { greeting: step.greeting ?? DEFAULT_GREETING }) });
-  if (!reached) row = await reachStep(ctx, row, handlerOf(step));
+  const onStep = { carrier_step: step, ...(step.type === 'ai' && { greeting: step.greeting ?? DEFAULT_GREETING }) };
+  let row = reached ? await updateLiveCall(ctx, call.id, onStep) : await reachStep(ctx, call, { ...handlerOf(step), ...onStep });
+  // The caller hung up while the step was chosen (a webhook step's answer, a menu's): nothing more is played or announced.
+  if (!row) return hangUp();
   switch (step.type) {
     case 'ai':
       return toRelay(ctx, row);
@@ -117,6 +119,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       const queue = await queueOfStep(ctx, row.tenant_id, step.queue_id);
       if (!queue) return endCall(ctx, row, 'queue_unavailable');
       row = await enterQueue(ctx, row, queue);
+      if (!row) return hangUp();
       const hold = queue.holdMessage ? [await spoken(ctx, row, queue.holdMessage)] : [];
       return respond(...hold, redirect(address(ctx, '/queue-wait')));
     }

@@ -1,7 +1,7 @@
 // Reaching a routing step: the call's handler changes and call.updated says so, in one transaction.
 import type { Ctx } from '../../context.js';
 import { parseAgentRef } from '../../ids.js';
-import { updateCall, type CallRow } from '../../store/calls.js';
+import { updateLiveCall, type CallRow } from '../../store/calls.js';
 import { enqueueCallEvent } from '../events.js';
 import type { RoutingStep } from './steps.js';
 
@@ -10,11 +10,12 @@ export function handlerOf(step: RoutingStep): { handler: string; agent_id?: stri
   return step.type === 'ai' ? { handler: 'ai', agent_id: parseAgentRef(step.agent_id)! } : { handler: step.type };
 }
 
-export async function reachStep(ctx: Ctx, row: CallRow, patch: { handler: string; agent_id?: string }): Promise<CallRow> {
+/** Null when the call ended meanwhile (the caller hung up while a webhook step was asked): nothing is changed or announced. */
+export async function reachStep(ctx: Ctx, row: CallRow, patch: Parameters<typeof updateLiveCall>[2] & { handler: string }): Promise<CallRow | null> {
   return ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
-    const reached = await updateCall(tx, row.id, patch);
-    await enqueueCallEvent(tx, reached, 'call.updated');
+    const reached = await updateLiveCall(tx, row.id, patch);
+    if (reached) await enqueueCallEvent(tx, reached, 'call.updated');
     return reached;
   });
 }

@@ -321,6 +321,36 @@ describe('Routing steps played through Twilio', function () {
         await system.close();
       }
     });
+
+    it('the caller hangs up while the system is asked: the step it answers then is not played, nothing announced after call.ended', async () => {
+      const waiting: ServerResponse[] = [];
+      const system = await startHttpsServer((_req, res) => waiting.push(res));
+      try {
+        const { client, number } = await routed(() => ({ type: 'webhook', url: `${system.url}/route`, fallback: { type: 'transfer', to: SALES } }));
+        const { call } = ringIn(number);
+        await eventually('the routing request', () => waiting.length === 1);
+        const id = await callOn(client, number);
+        // Twilio reports the end as the caller hangs up, while its request for the call's TwiML still waits for an answer.
+        twilio.call(call.sid).hangUpByApi('completed');
+        const status = `${front.url}/v1/carrier/twilio/status`;
+        const params = { AccountSid: ACCOUNT_SID, CallSid: call.sid, CallStatus: 'completed', Direction: 'inbound' };
+        const reported = await fetch(status, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, status, params) },
+          body: new URLSearchParams(params),
+        });
+        expect(reported.status).to.equal(204);
+        waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ step: { type: 'transfer', to: SALES } }));
+        await call.done;
+        expect(call.webhooks.find((w) => w.purpose === 'voice')!.body).to.include('<Hangup');
+        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', handler: 'webhook', hangup_cause: 'caller_hangup' });
+        const written = await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq');
+        expect(written.map((e: { type: string }) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended']);
+      } finally {
+        for (const res of waiting) res.end();
+        await system.close();
+      }
+    });
   });
 
   it('refuses each routing request without a valid X-Twilio-Signature (403), changing nothing', async () => {

@@ -265,6 +265,22 @@ describe('Inbound calls on the simulated network', function () {
         await server.close();
       }
     });
+    it('hung up through the API while the system is asked: the step it answers then is not reached, nothing announced after call.ended', async () => {
+      const waiting: ServerResponse[] = [];
+      const server = await startHttpsServer((_req, res) => waiting.push(res));
+      try {
+        const { client, number, agent } = await routed((a) => ({ type: 'webhook', url: `${server.url}/route`, fallback: { type: 'ai', agent_id: a } }));
+        const call = await ringIn(client, number);
+        await eventually('the routing request', () => waiting.length === 1);
+        expect((await client.post(`/v1/calls/${call.id}/hangup`)).status).to.equal(200);
+        waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Too late.' } }));
+        expect((await finalResult(client, call.id)).transcript).to.deep.equal([]);
+        expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'webhook', hangup_cause: 'api_hangup' });
+        expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended']);
+      } finally {
+        await server.close();
+      }
+    });
   });
 
   describe('the transfer step', () => {
