@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
-import { dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
+import { connectTransfer, dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
 import { applyCallEvent } from '../../pkg/voice/events.js';
 import { isLive } from '../../pkg/voice/state.js';
 import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
@@ -22,7 +22,7 @@ import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
 import { findNumber } from '../../pkg/store/phone-numbers.js';
 import { isTwilioSignature } from '../../pkg/voice/gateways/twilio/signature.js';
-import { dial, hangUp } from '../../pkg/voice/gateways/twilio/twiml.js';
+import { dial, hangUp, respond } from '../../pkg/voice/gateways/twilio/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
 import {
@@ -63,6 +63,9 @@ function handedOffTransfer(handoffData: unknown): Transfer | null {
     return null;
   }
 }
+
+/** The agent's transfer a <Dial>'s request is about, named in its (signed) address. */
+const transferOf = (req: Request): Transfer => ({ target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) });
 
 /** The tenant whose carrier account made the request, from what it names (null: none, the deployment's account). */
 type Whose = (ctx: Ctx, req: Request) => Promise<string | null>;
@@ -147,8 +150,25 @@ export function carrierRouter(ctx: Ctx): Router {
     if (session === 'failed' && call) await relaySessionFailed(ctx, call);
     const transfer = session === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
     if (!transfer || !call) return xml(res, hangUp());
-    const action = carrierUrl(ctx.config, `/transfer-ended?${new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) })}`);
-    xml(res, dial({ to: transfer.target, callerId: call.direction === 'inbound' ? call.to_number : call.from_number, timeoutSec: TRANSFER_RING_SEC, action }));
+    const named = new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) });
+    xml(
+      res,
+      dial({
+        to: transfer.target,
+        callerId: call.direction === 'inbound' ? call.to_number : call.from_number,
+        timeoutSec: TRANSFER_RING_SEC,
+        action: carrierUrl(ctx.config, `/transfer-ended?${named}`),
+        answeredUrl: carrierUrl(ctx.config, `/transfer-answered?${named}`),
+      }),
+    );
+  });
+
+  // The transfer's target answered (asked on the target's call, which names the caller's as its parent): the call is
+  // bridged to it now, ai.transfer answered as on the simulator; the empty document lets the bridge begin.
+  r.post('/transfer-answered', verified(ctx, byParentCall), async (req, res) => {
+    const call = await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? ''));
+    if (call && isLive(call.status)) await connectTransfer(ctx, call, transferOf(req));
+    xml(res, respond());
   });
 
   // A transfer step's <Dial> ended; after the caller's hang-up (CallStatus completed) its status callback ends the call.
@@ -163,7 +183,7 @@ export function carrierRouter(ctx: Ctx): Router {
   // the caller is reconnected to the agent, on a new relay session of the same call.
   r.post('/transfer-ended', verified(ctx, byCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
-    const transfer: Transfer = { target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) };
+    const transfer = transferOf(req);
     const dialCallStatus = String(req.body?.DialCallStatus ?? '');
     const callerLeft = req.body?.CallStatus === 'completed';
     const carryOn = call && (await dialledTransfer(ctx, call, transfer, dialCallStatus, callerLeft));

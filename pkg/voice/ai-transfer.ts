@@ -49,7 +49,8 @@ export const transferNotAnswered = (transfer: Transfer, status: string): string 
 export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer, dialCallStatus: string, callerLeft: boolean): Promise<boolean> {
   const status = DIALLED[dialCallStatus] ?? 'failed';
   if (status === 'answered') {
-    await connectTransfer(ctx, row, transfer);
+    // Connected when the target answered (the <Number url> request); that request lost, now.
+    if (row.handler !== 'transfer') await connectTransfer(ctx, row, transfer);
     return false;
   }
   return ctx.db.transaction(async (trx) => {

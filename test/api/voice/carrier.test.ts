@@ -708,6 +708,38 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       });
     }
 
+    it('the target answering is reported at once, as on the simulator: ai.transfer answered while they talk; the person called hanging up ends it callee_hangup', async () => {
+      const to = '+12025550152';
+      const target = '+12025550153';
+      twilio.phones[target] = { answer: 'human', staysOn: true };
+      twilio.phones[to] = {
+        answer: 'human',
+        caller: async (c) => {
+          c.say('Can I talk to sales?');
+          await c.reply();
+          await c.nextOf('end');
+        },
+      };
+      const task = 'Transfer to sales, reported as answered';
+      app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+      const id = await place(to, task);
+      const carried = await eventually('the call placed', () => twilio.calls.find((c) => c.params.To === to));
+      await eventually('the transfer answered', () => carried.webhooks.some((w) => w.purpose === 'answered' && w.status === 200));
+      // The two talk: the call is bridged and the customer's system told so now, not when the bridge ends.
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'in-progress', handler: 'transfer' });
+      const answered = (await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer').map((e) => e.payload.data.ai.transfer);
+      expect(answered).to.deep.equal([{ name: 'Sales', target, status: 'answered' }]);
+      // The person called hangs up on the bridge.
+      carried.hangUpByApi('completed');
+      await carried.done;
+      const result = await finalResult(client, id);
+      expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` });
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'callee_hangup' });
+      const types = (await outboxOf(app, id)).map((e) => e.type);
+      expect(types.filter((t) => t === 'ai.transfer')).to.have.length(1);
+      expect(types.slice(types.indexOf('ai.transfer'), types.indexOf('call.ended') + 1)).to.deep.equal(['ai.transfer', 'call.updated', 'call.ended']);
+    });
+
     it('keeps the call\'s slot while Twilio bridges the transfer, however long: the account stays within max_concurrent_calls', async () => {
       const to = '+12025550145';
       const target = '+12025550138';

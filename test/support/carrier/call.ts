@@ -432,15 +432,15 @@ export class CarrierCall {
     this.dialled.push(dialled);
     const fromMs = Date.now();
     if (answer === 'ring') await Promise.race([new Promise((resolve) => setTimeout(resolve, Number(verb.attributes.timeout ?? 30) * 1000)), this.hangUpRequested]);
+    if (status === 'completed' && number?.attributes.url) {
+      // Asked on the dialled call as it answers, before the bridge: its own sid, the caller's as its parent.
+      const child = { ...this.standardParams(), CallSid: dialSid, ParentCallSid: this.sid, Direction: 'outbound-dial', To: to, Called: to, CallStatus: 'in-progress' };
+      this.twimlOf(await this.request('answered', number.attributes.method ?? 'POST', number.attributes.url, child));
+    }
     if (phone.answer === 'human' && phone.staysOn) await this.hangUpRequested;
     this.rang.push({ to, fromMs, untilMs: Date.now() });
     // The caller hung up while it rang: the dialled call is canceled.
     if (this.hungUp && answer === 'ring') status = dialled.status = 'canceled';
-    if (status === 'completed' && number?.attributes.url) {
-      // Asked on the dialled call: its own sid, the caller's as its parent.
-      const child = { ...this.standardParams(), CallSid: dialSid, ParentCallSid: this.sid, Direction: 'outbound-dial', To: to, Called: to, CallStatus: 'in-progress' };
-      this.twimlOf(await this.request('answered', number.attributes.method ?? 'POST', number.attributes.url, child));
-    }
     const action = verb.attributes.action;
     if (!action) return undefined;
     const params: Record<string, string> = { ...this.standardParams(), DialCallStatus: status, DialCallSid: dialSid, DialCallDuration: status === 'completed' ? '1' : '0' };

@@ -41,7 +41,7 @@ export interface DialTarget {
 }
 
 /** https://www.twilio.com/docs/voice/twiml/dial */
-export function dial(d: DialTarget): string {
+export function dial(d: DialTarget & { answeredUrl?: string }): string {
   return document(dialVerb(d));
 }
 
