@@ -72,8 +72,9 @@ class CallSession extends BridgingCall {
   }
 
   private async end(event: CallEvent, cause: string): Promise<void> {
-    await this.line.hangup();
+    // Recorded first: the far end's report of the hang-up (a carrier's status callback) then finds the call ended.
     await this.move(event, ending(this.row, this.ctx.clock.now(), cause));
+    await this.line.hangup();
   }
 
   /** Stores a message of the call's conversation; it is in the agent's next prompt at once. */

@@ -8,6 +8,7 @@ import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
 import { CHANNELS, notify } from '../../../pkg/db/notify.js';
+import { lockOrderingKey } from '../../../pkg/webhooks/outbox.js';
 
 const ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
 const AUTH_TOKEN = 'twilio-auth-token-for-tests';
@@ -89,6 +90,45 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const call = (await client.get(`/v1/calls/${id}`)).body;
     expect(call).to.include({ status: 'completed', hangup_cause: 'callee_hangup' });
     expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+  });
+
+  it("records the agent's hang-up before Twilio hears the relay session end: agent_hangup, not the carrier's report of it", async () => {
+    const to = '+12025550154';
+    let go!: () => void;
+    const spoken = new Promise<void>((resolve) => (go = resolve));
+    let ended = false;
+    twilio.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        await spoken;
+        c.say('That is all, thanks.');
+        await c.reply();
+        await c.nextOf('end');
+        ended = true;
+      },
+    };
+    const task = 'Say goodbye and hang up';
+    app.script(task, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', note: 'Done' } }] }, { content: 'Goodbye!' });
+    const id = await place(to, task);
+    await eventually('the call answered', async () => (await outboxOf(app, id)).some((e) => e.type === 'call.updated'));
+    const { db } = app.runtime.ctx;
+    // The call's events held (their ordering key's lock, which recording the end takes): the relay's end waits for it, or is sent first.
+    const holder = await db.transaction();
+    let endedWhileHeld: boolean;
+    try {
+      await lockOrderingKey(holder, id);
+      go();
+      const waiting = async () => Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event = 'advisory' and datname = current_database()`)).rows[0].n) > 0;
+      await eventually('the end being recorded, or sent', async () => ended || (await waiting()));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      endedWhileHeld = ended;
+    } finally {
+      await holder.commit();
+    }
+    await finalResult(client, id);
+    expect(endedWhileHeld, 'the relay session ended before the hang-up was recorded').to.equal(false);
+    expect(ended).to.equal(true);
+    expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'agent_hangup' });
   });
 
   it('streams the reply as tokens while the model writes it, and an interruption stops the model and keeps what was heard', async () => {
