@@ -13,8 +13,8 @@ const RETRY_MS = 1_000;
 const RETRIES = 30;
 /** A reading this close to the database's (half its round trip) is good enough for a minute. */
 const GOOD_WITHIN_MS = 0.5;
-/** How fast a reading grows stale: monotonic clocks drift from the database's by well under 100 ppm. */
-const DRIFT = 1e-4;
+/** How fast a reading grows stale: NTP keeps clocks within a few ppm of each other. */
+const DRIFT = 1e-5;
 /** Readings per sync, the one with the shortest round trip kept. */
 const READINGS = 3;
 /** A replica's wall clock this far off the database's is logged: it is ignored, but worth fixing. */
@@ -26,6 +26,8 @@ export class DatabaseClock implements Clock {
   private mono = performance.now();
   private withinMs = Infinity;
   private retried = 0;
+  /** The latest time given: a closer reading that puts the clock back holds it there instead. */
+  private given = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -37,7 +39,8 @@ export class DatabaseClock implements Clock {
   ) {}
 
   now(): Date {
-    return new Date(this.wall + (performance.now() - this.mono));
+    this.given = Math.max(this.given, this.wall + (performance.now() - this.mono));
+    return new Date(this.given);
   }
 
   setTimer(ms: number, fn: () => void): () => void {
@@ -73,6 +76,8 @@ export class DatabaseClock implements Clock {
       }
       // A poorer reading than the one kept (a slow round trip on a busy machine) would move the clock away from the database's.
       if (best.trip / 2 <= this.uncertainty()) {
+        // The wall clock's time, given until the first reading, is no promise: a replica minutes ahead goes back at once.
+        if (this.withinMs === Infinity) this.given = -Infinity;
         this.wall = best.wall;
         this.mono = best.mono;
         this.withinMs = best.trip / 2;
@@ -84,8 +89,9 @@ export class DatabaseClock implements Clock {
     }
     if (this.stopped) return;
     // A database far away is never read that closely: once retried enough, the usual interval.
-    const retry = this.uncertainty() > GOOD_WITHIN_MS && this.retried++ < RETRIES;
-    if (!retry) this.retried = 0;
+    const good = this.uncertainty() <= GOOD_WITHIN_MS;
+    if (good) this.retried = 0;
+    const retry = !good && this.retried++ < RETRIES;
     this.timer = setTimeout(() => void this.sync(), retry ? this.every.retryMs : this.every.syncMs).unref();
   }
 }

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { DatabaseClock } from '../../../pkg/db/clock.js';
 import { createDb } from '../../../pkg/db/index.js';
@@ -11,15 +12,26 @@ describe("A replica's clock (the database's time)", function () {
   this.timeout(60_000);
   let db: Knex;
   let clock: DatabaseClock | undefined;
-  /** The answer of each reading is held this long on its way back: the round trip is lopsided, the middle of it wrong. */
-  let heldMs = 0;
+  /** Each reading is held this long on its way to the database, or back: the round trip is lopsided, the middle of it wrong. */
+  let held = { there: 0, back: 0 };
+  /** Readings taken so far. */
+  let readings = 0;
   before(() => {
     db = createDb(testDatabaseUrl(), 2);
   });
   afterEach(() => clock?.stop());
   after(() => db.destroy());
 
-  const lopsided = { raw: (sql: string) => db.raw(sql).then(async (result) => (await new Promise((resolve) => setTimeout(resolve, heldMs)), result)) } as unknown as Knex;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const lopsided = {
+    raw: async (sql: string) => {
+      readings += 1;
+      await pause(held.there);
+      const result = await db.raw(sql);
+      await pause(held.back);
+      return result;
+    },
+  } as unknown as Knex;
 
   /** How far the clock is from the database's time now, read over a round trip short enough to tell (else null). */
   async function offBy(c: DatabaseClock): Promise<number | null> {
@@ -35,20 +47,39 @@ describe("A replica's clock (the database's time)", function () {
   };
 
   it('read while the round trips are lopsided (a busy start), reads again soon, until it agrees to within 2 ms', async () => {
-    heldMs = 40;
-    clock = new DatabaseClock(lopsided, createLogger('silent'), { syncMs: 60_000, retryMs: 200 });
+    held = { there: 0, back: 40 };
+    clock = new DatabaseClock(lopsided, createLogger('silent'), { syncMs: 60_000, retryMs: 100 });
     clock.start();
     await eventually('the first reading, off by half the hold', async () => ((await offBy(clock!)) ?? 0) > 10);
-    heldMs = 0;
+    held = { there: 0, back: 0 };
     await eventually('the clock agreeing with the database', within(clock, 2), { withinMs: 10_000 });
   });
 
-  it('keeps a close reading over a later lopsided one', async () => {
-    heldMs = 0;
-    clock = new DatabaseClock(lopsided, createLogger('silent'), { syncMs: 100, retryMs: 100 });
+  it('put back by a closer reading, holds its time rather than going back', async () => {
+    held = { there: 40, back: 0 };
+    clock = new DatabaseClock(lopsided, createLogger('silent'), { syncMs: 60_000, retryMs: 100 });
     clock.start();
+    await eventually('the first reading, ahead by half the hold', async () => ((await offBy(clock!)) ?? 0) > 10);
+    const times: number[] = [];
+    const sampling = setInterval(() => times.push(clock!.now().getTime()), 1);
+    try {
+      held = { there: 0, back: 0 };
+      await eventually('the clock agreeing with the database', within(clock, 2), { withinMs: 10_000 });
+    } finally {
+      clearInterval(sampling);
+    }
+    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!), 'the clock went back').to.equal(true);
+  });
+
+  it('keeps a close reading over a later lopsided one', async () => {
+    held = { there: 0, back: 0 };
+    clock = new DatabaseClock(lopsided, createLogger('silent'), { syncMs: 100, retryMs: 100 });
+    readings = 0;
+    clock.start();
+    // Until its first reading the clock is the wall clock, which on this machine is the database's too.
+    await eventually('two readings taken', () => readings >= 6);
     await eventually('the clock agreeing with the database', within(clock, 2), { withinMs: 10_000 });
-    heldMs = 40;
+    held = { there: 0, back: 40 };
     // Several readings come and go, each 20 ms off.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await eventually('the clock still agreeing with the database', within(clock, 2), { withinMs: 3_000 });
