@@ -26,7 +26,7 @@ import { dial, hangUp, respond } from '../../pkg/voice/gateways/twilio/twiml.js'
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
 import {
-  callerLeft,
+  answeredCallEnded,
   carriedEnding,
   memberAnswered,
   memberDialled,
@@ -132,10 +132,8 @@ export function carrierRouter(ctx: Ctx): Router {
       const ending = (cause: string) => carriedEnding(call, now, cause);
       // Dialling began (call.initiated); a ringing report after it changes nothing more.
       if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
-      else if (status === 'completed' && call.status === 'in-progress') {
-        await callerLeft(ctx, call);
-        await applyCallEvent(ctx, call.id, 'hang_up', ending(call.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
-      } else if (status === 'completed' && (call.status === 'ringing' || call.status === 'queued')) {
+      else if (status === 'completed' && call.status === 'in-progress') await answeredCallEnded(ctx, call.id);
+      else if (status === 'completed' && (call.status === 'ringing' || call.status === 'queued')) {
         // Hung up before the agent was on the line (during the carrier's machine detection); its ringing report may be lost.
         await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
       } else if (FINAL_STATUS[status]) await applyCallEvent(ctx, call.id, FINAL_STATUS[status].event, ending(FINAL_STATUS[status].cause));
@@ -167,7 +165,7 @@ export function carrierRouter(ctx: Ctx): Router {
   // bridged to it now, ai.transfer answered as on the simulator; the empty document lets the bridge begin.
   r.post('/transfer-answered', verified(ctx, byParentCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? ''));
-    if (call && isLive(call.status)) await connectTransfer(ctx, call, transferOf(req));
+    if (call) await connectTransfer(ctx, call, transferOf(req));
     xml(res, respond());
   });
 

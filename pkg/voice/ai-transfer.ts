@@ -2,7 +2,7 @@
 // target answered — bridged (handler `transfer`) with the outcome `transferred`.
 import type { Ctx } from '../context.js';
 import { appendMessages, unstoredMessage } from '../store/messages.js';
-import { reopenRelay, updateCall, type CallRow } from '../store/calls.js';
+import { lockCallById, reopenRelay, updateCall, type CallRow } from '../store/calls.js';
 import type { Rung } from './bridge.js';
 import type { Transfer } from './call-tools.js';
 import type { EndCause } from './gateways/index.js';
@@ -50,7 +50,7 @@ export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer
   const status = DIALLED[dialCallStatus] ?? 'failed';
   if (status === 'answered') {
     // Connected when the target answered (the <Number url> request); that request lost, now.
-    if (row.handler !== 'transfer') await connectTransfer(ctx, row, transfer);
+    await connectTransfer(ctx, row, transfer);
     return false;
   }
   return ctx.db.transaction(async (trx) => {
@@ -64,11 +64,17 @@ export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer
   });
 }
 
-/** The target answered: the call is bridged to it, with ai.transfer (`answered`) and call.updated, in one transaction. */
-export async function connectTransfer(ctx: Ctx, row: CallRow, transfer: Transfer): Promise<CallRow> {
+/**
+ * The target answered: the call is bridged to it, with ai.transfer (`answered`) and call.updated, in one
+ * transaction. Once, and only while the call is live: null when it was bridged already or is over.
+ */
+export async function connectTransfer(ctx: Ctx, row: CallRow, transfer: Transfer): Promise<CallRow | null> {
   const to = transfer.name ? `${transfer.name} (${transfer.target})` : transfer.target;
   return ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
+    // Locked: a hang-up (the carrier's report, the API) comes first and nothing is written, or waits for this.
+    const current = await lockCallById(trx, row.id);
+    if (!current || !isLive(current.status) || current.handler === 'transfer') return null;
     const bridged = await updateCall(tx, row.id, { handler: 'transfer', result: { outcome: 'transferred', answers: {}, note: `Transferred to ${to}` } });
     await enqueueCallEvent(tx, bridged, 'ai.transfer', { ai: { transfer: { ...transfer, status: 'answered' } } });
     await enqueueCallEvent(tx, bridged, 'call.updated');

@@ -319,7 +319,13 @@ class CallSession extends BridgingCall {
     const ringOut = new Promise<void>((resolve) => (cancel = this.ctx.clock.setTimer(TRANSFER_RING_SEC * 1000, resolve)));
     const rung = await this.ring(far, ringOut).finally(() => cancel());
     if (rung.type === 'answered') {
-      this.row = await connectTransfer(this.ctx, this.row, transfer);
+      const bridged = await connectTransfer(this.ctx, this.row, transfer);
+      // Hung up through the API as the target answered.
+      if (!bridged) {
+        await far.hangup();
+        return false;
+      }
+      this.row = bridged;
       await this.bridge(far, 'transfer');
       return false;
     }

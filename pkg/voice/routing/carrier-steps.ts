@@ -11,7 +11,7 @@
 // bridged from their own calls' TwiML, two calls to keep in step for events the <Dial>s give directly.
 import type { Ctx } from '../../context.js';
 import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
-import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, updateLiveCall, type CallRow } from '../../store/calls.js';
+import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, lockCallById, updateLiveCall, type CallRow } from '../../store/calls.js';
 import { releaseMember } from '../../store/queues.js';
 import { messagesOfCall } from '../../store/voice-messages.js';
 import { TRANSFER_RING_SEC } from '../ai-transfer.js';
@@ -235,7 +235,14 @@ export async function memberDialled(ctx: Ctx, callSid: string, d: { memberId: st
   return waitInQueue(ctx, callSid, d.rung);
 }
 
-/** The carrier reported the caller's hang-up: a caller waiting in a queue leaves it (queue.exited hangup). */
-export async function callerLeft(ctx: Ctx, row: CallRow): Promise<void> {
-  if (row.queue) await leaveQueue(ctx, row, { type: 'queue.exited', reason: 'hangup' });
+/** The carrier reported the end of the answered call: a caller waiting in a queue leaves it (queue.exited hangup), and the call ends. */
+export async function answeredCallEnded(ctx: Ctx, id: string): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    // Locked first: a step being reached (a queue entered) came first and is left here, or waits and finds the call over.
+    const row = await lockCallById(trx, id);
+    if (row?.status !== 'in-progress') return;
+    if (row.queue) await leaveQueue(tx, row, { type: 'queue.exited', reason: 'hangup' });
+    await applyCallEvent(tx, id, 'hang_up', carriedEnding(row, ctx.clock.now(), row.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
+  });
 }

@@ -259,6 +259,42 @@ describe('Routing steps played through Twilio', function () {
       expect(await app.runtime.ctx.db('queue_member_idle').where({ queue_id: queueId }).whereNotNull('busy_call_id')).to.deep.equal([]);
     });
 
+    it('the caller hanging up as they enter the queue leaves it: queue.entered, then queue.exited hangup, then call.ended', async () => {
+      const { client, number, queueId } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
+      const { db } = app.runtime.ctx;
+      const lockWaits = async () =>
+        Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event <> 'advisory' and datname = current_database()`)).rows[0].n);
+      // The queue's entry held, then the call's row: the entry waits for the row, and Twilio's report of the hang-up behind it.
+      const entry = await db.transaction();
+      const row = await db.transaction();
+      let reported: Promise<Response> | undefined;
+      try {
+        await entry.raw('select pg_advisory_xact_lock(hashtext(?))', [`queue:${queueId}`]);
+        const { call } = ringIn(number);
+        const id = await callOn(client, number);
+        await eventually('the call on its queue step', async () => (await db('calls').where({ id }).first())?.carrier_step?.type === 'queue');
+        await row('calls').where({ id }).forUpdate().first();
+        await entry.commit();
+        await eventually('the entry waiting for the row', async () => (await lockWaits()) === 1);
+        twilio.call(call.sid).hangUpByApi('completed');
+        const status = `${front.url}/v1/carrier/twilio/status`;
+        const params = { AccountSid: ACCOUNT_SID, CallSid: call.sid, CallStatus: 'completed', Direction: 'inbound' };
+        const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, status, params) };
+        reported = fetch(status, { method: 'POST', headers, body: new URLSearchParams(params) });
+        await eventually('the report waiting behind it', async () => (await lockWaits()) === 2);
+        await row.commit();
+        expect((await reported).status).to.equal(204);
+        await call.done;
+        const sent = (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string; payload: any }) => [e.type, e.payload.data.queue?.reason]);
+        expect(sent.slice(-3)).to.deep.equal([['queue.entered', undefined], ['queue.exited', 'hangup'], ['call.ended', undefined]]);
+        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'caller_hangup' });
+      } finally {
+        if (!entry.isCompleted()) await entry.rollback();
+        if (!row.isCompleted()) await row.rollback();
+        await reported?.catch(() => {});
+      }
+    });
+
     it('hung up through the API while waiting: Twilio is asked to hang up, and the call is final at once', async () => {
       const { client, number } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
       const { call } = ringIn(number);

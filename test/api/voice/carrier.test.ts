@@ -118,7 +118,14 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     try {
       await lockOrderingKey(holder, id);
       go();
-      const waiting = async () => Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event = 'advisory' and datname = current_database()`)).rows[0].n) > 0;
+      // The end being recorded: the call's row written, its event waiting on the key (a delivery being settled waits there too).
+      const waiting = async () =>
+        Number(
+          (
+            await db.raw(`select count(*) as n from pg_stat_activity a where a.wait_event = 'advisory' and a.datname = current_database()
+              and exists (select 1 from pg_locks l where l.pid = a.pid and l.relation = 'calls'::regclass and l.mode = 'RowExclusiveLock')`)
+          ).rows[0].n,
+        ) > 0;
       await eventually('the end being recorded, or sent', async () => ended || (await waiting()));
       await new Promise((resolve) => setTimeout(resolve, 250));
       endedWhileHeld = ended;
@@ -769,6 +776,15 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'in-progress', handler: 'transfer' });
       const answered = (await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer').map((e) => e.payload.data.ai.transfer);
       expect(answered).to.deep.equal([{ name: 'Sales', target, status: 'answered' }]);
+      // Twilio asks again (our answer lost on the way): the transfer is reported once.
+      const asked = carried.webhooks.find((w) => w.purpose === 'answered')!;
+      const again = await fetch(asked.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': asked.signature },
+        body: new URLSearchParams(asked.params as Record<string, string>),
+      });
+      expect(again.status).to.equal(200);
+      expect((await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer')).to.have.length(1);
       // The person called hangs up on the bridge.
       carried.hangUpByApi('completed');
       await carried.done;
