@@ -68,6 +68,13 @@ describe('Routing steps played through Twilio', function () {
       const mine = receiver.events.filter((e) => e.data?.id === callId);
       return mine.some((e) => e.type === last) && mine;
     });
+  /** Twilio's status callback reporting the end of inbound call `sid`, signed, sent as the caller hangs up. */
+  const reportCompleted = (sid: string) => {
+    const status = `${front.url}/v1/carrier/twilio/status`;
+    const params = { AccountSid: ACCOUNT_SID, CallSid: sid, CallStatus: 'completed', Direction: 'inbound' };
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, status, params) };
+    return fetch(status, { method: 'POST', headers, body: new URLSearchParams(params) });
+  };
   const transcriptOf = async (c: Client, id: string) => (await finalResult(c, id)).transcript.map((t: any) => t.text);
 
   describe('menu', () => {
@@ -277,10 +284,7 @@ describe('Routing steps played through Twilio', function () {
         await entry.commit();
         await eventually('the entry waiting for the row', async () => (await lockWaits()) === 1);
         twilio.call(call.sid).hangUpByApi('completed');
-        const status = `${front.url}/v1/carrier/twilio/status`;
-        const params = { AccountSid: ACCOUNT_SID, CallSid: call.sid, CallStatus: 'completed', Direction: 'inbound' };
-        const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, status, params) };
-        reported = fetch(status, { method: 'POST', headers, body: new URLSearchParams(params) });
+        reported = reportCompleted(call.sid);
         await eventually('the report waiting behind it', async () => (await lockWaits()) === 2);
         await row.commit();
         expect((await reported).status).to.equal(204);
@@ -341,11 +345,24 @@ describe('Routing steps played through Twilio', function () {
       }
     });
 
-    it('no answer within 3 s: the fallback', async () => {
+    /** A customer's system that answers only when the test does, asked by a number's webhook step (its fallback a transfer to SALES). */
+    async function heldSystem() {
       const waiting: ServerResponse[] = [];
       const system = await startHttpsServer((_req, res) => waiting.push(res));
+      const close = async () => {
+        for (const res of waiting) res.end();
+        await system.close();
+      };
+      const company = await routed(() => ({ type: 'webhook', url: `${system.url}/route`, fallback: { type: 'transfer', to: SALES } })).catch(async (err) => {
+        await close();
+        throw err;
+      });
+      return { ...company, waiting, close };
+    }
+
+    it('no answer within 3 s: the fallback', async () => {
+      const { client, number, close } = await heldSystem();
       try {
-        const { client, number } = await routed(() => ({ type: 'webhook', url: `${system.url}/route`, fallback: { type: 'transfer', to: SALES } }));
         const { call } = ringIn(number);
         const id = await callOn(client, number);
         await call.done;
@@ -353,29 +370,19 @@ describe('Routing steps played through Twilio', function () {
         const sent = await eventsOf(id, 'call.ended');
         expect(sent.filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['webhook', 'transfer']);
       } finally {
-        for (const res of waiting) res.end();
-        await system.close();
+        await close();
       }
     });
 
     it('the caller hangs up while the system is asked: the step it answers then is not played, nothing announced after call.ended', async () => {
-      const waiting: ServerResponse[] = [];
-      const system = await startHttpsServer((_req, res) => waiting.push(res));
+      const { client, number, waiting, close } = await heldSystem();
       try {
-        const { client, number } = await routed(() => ({ type: 'webhook', url: `${system.url}/route`, fallback: { type: 'transfer', to: SALES } }));
         const { call } = ringIn(number);
         await eventually('the routing request', () => waiting.length === 1);
         const id = await callOn(client, number);
         // Twilio reports the end as the caller hangs up, while its request for the call's TwiML still waits for an answer.
         twilio.call(call.sid).hangUpByApi('completed');
-        const status = `${front.url}/v1/carrier/twilio/status`;
-        const params = { AccountSid: ACCOUNT_SID, CallSid: call.sid, CallStatus: 'completed', Direction: 'inbound' };
-        const reported = await fetch(status, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, status, params) },
-          body: new URLSearchParams(params),
-        });
-        expect(reported.status).to.equal(204);
+        expect((await reportCompleted(call.sid)).status).to.equal(204);
         waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ step: { type: 'transfer', to: SALES } }));
         await call.done;
         expect(call.webhooks.find((w) => w.purpose === 'voice')!.body).to.include('<Hangup');
@@ -383,8 +390,7 @@ describe('Routing steps played through Twilio', function () {
         const written = await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq');
         expect(written.map((e: { type: string }) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended']);
       } finally {
-        for (const res of waiting) res.end();
-        await system.close();
+        await close();
       }
     });
   });

@@ -755,9 +755,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       });
     }
 
-    it('the target answering is reported at once, as on the simulator: ai.transfer answered while they talk; the person called hanging up ends it callee_hangup', async () => {
-      const to = '+12025550152';
-      const target = '+12025550153';
+    /** `to` asks for sales, and the agent (given `task`) transfers them to `target`, who stays on the bridge until the call is hung up. */
+    function transferredToStay(to: string, target: string, task: string): void {
       twilio.phones[target] = { answer: 'human', staysOn: true };
       twilio.phones[to] = {
         answer: 'human',
@@ -767,8 +766,12 @@ describe('Calls through Twilio (ConversationRelay)', function () {
           await c.nextOf('end');
         },
       };
-      const task = 'Transfer to sales, reported as answered';
       app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+    }
+
+    it('the target answering is reported at once, as on the simulator: ai.transfer answered while they talk; the person called hanging up ends it callee_hangup', async () => {
+      const [to, target, task] = ['+12025550152', '+12025550153', 'Transfer to sales, reported as answered'];
+      transferredToStay(to, target, task);
       const id = await place(to, task);
       const carried = await eventually('the call placed', () => twilio.calls.find((c) => c.params.To === to));
       await eventually('the transfer answered', () => carried.webhooks.some((w) => w.purpose === 'answered' && w.status === 200));
@@ -797,19 +800,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     });
 
     it('keeps the call\'s slot while Twilio bridges the transfer, however long: the account stays within max_concurrent_calls', async () => {
-      const to = '+12025550145';
-      const target = '+12025550138';
-      twilio.phones[target] = { answer: 'human', staysOn: true };
-      twilio.phones[to] = {
-        answer: 'human',
-        caller: async (c) => {
-          c.say('Can I talk to sales?');
-          await c.reply();
-          await c.nextOf('end');
-        },
-      };
-      const task = 'Transfer to sales, a long talk';
-      app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+      const [to, target, task] = ['+12025550145', '+12025550138', 'Transfer to sales, a long talk'];
+      transferredToStay(to, target, task);
       const { client: own } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 1 });
       const placed = await own.post('/v1/calls', { to, task });
       expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
