@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
-import { connectTransfer, dialledTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
+import { connectTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
 import { applyCallEvent } from '../../pkg/voice/events.js';
 import { isLive } from '../../pkg/voice/state.js';
 import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
@@ -26,6 +26,7 @@ import { dial, hangUp, respond } from '../../pkg/voice/gateways/twilio/twiml.js'
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
 import {
+  agentTransferDialled,
   answeredCallEnded,
   carriedEnding,
   memberAnswered,
@@ -33,7 +34,6 @@ import {
   menuAnswered,
   recordingCompleted,
   relaySessionFailed,
-  toRelay,
   transferDialEnded,
   voicemailRecorded,
   waitInQueue,
@@ -181,14 +181,8 @@ export function carrierRouter(ctx: Ctx): Router {
   // the caller is reconnected to the agent, on a new relay session of the same call.
   r.post('/transfer-ended', verified(ctx, byCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
-    const transfer = transferOf(req);
-    const dialCallStatus = String(req.body?.DialCallStatus ?? '');
-    const callerLeft = req.body?.CallStatus === 'completed';
-    const carryOn = call && (await dialledTransfer(ctx, call, transfer, dialCallStatus, callerLeft));
-    if (carryOn) return xml(res, await toRelay(ctx, call));
-    // Bridged until the target hung up, the caller still on: the call ends with the bridge.
-    if (call && dialCallStatus === 'completed' && !callerLeft) await transferDialEnded(ctx, call, dialCallStatus);
-    xml(res, hangUp());
+    const dialled = { dialCallStatus: String(req.body?.DialCallStatus ?? ''), callerLeft: req.body?.CallStatus === 'completed' };
+    xml(res, call ? await agentTransferDialled(ctx, call, transferOf(req), dialled) : hangUp());
   });
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.

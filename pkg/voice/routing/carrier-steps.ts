@@ -14,7 +14,8 @@ import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
 import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, lockCallById, updateLiveCall, type CallRow } from '../../store/calls.js';
 import { releaseMember } from '../../store/queues.js';
 import { messagesOfCall } from '../../store/voice-messages.js';
-import { TRANSFER_RING_SEC } from '../ai-transfer.js';
+import { dialledTransfer, TRANSFER_RING_SEC } from '../ai-transfer.js';
+import type { Transfer } from '../call-tools.js';
 import { applyCallEvent, ending } from '../events.js';
 import { carrierCredentials } from '../carrier-accounts.js';
 import { carrierUrl, relayTwiml } from '../gateways/twilio/gateway.js';
@@ -71,6 +72,17 @@ export async function relaySessionFailed(ctx: Ctx, row: CallRow): Promise<void> 
 export async function transferDialEnded(ctx: Ctx, row: CallRow, dialCallStatus: string): Promise<void> {
   const cause = dialCallStatus === 'completed' ? 'transfer_ended' : `transfer_${dialCallStatus || 'failed'}`;
   await applyCallEvent(ctx, row.id, 'hang_up', carriedEnding(row, ctx.clock.now(), cause));
+}
+
+/**
+ * The <Dial> of the agent's transfer ended: ai.transfer says how it went (dialledTransfer). Not answered with the
+ * caller still on, the caller is reconnected to the agent on a new relay session of the same call; bridged until
+ * the target hung up, the call ends with the bridge. Returns the TwiML that goes on.
+ */
+export async function agentTransferDialled(ctx: Ctx, row: CallRow, transfer: Transfer, d: { dialCallStatus: string; callerLeft: boolean }): Promise<string> {
+  if (await dialledTransfer(ctx, row, transfer, d.dialCallStatus, d.callerLeft)) return toRelay(ctx, row);
+  if (d.dialCallStatus === 'completed' && !d.callerLeft) await transferDialEnded(ctx, row, d.dialCallStatus);
+  return hangUp();
 }
 
 /** Ends the call with `cause` (nothing when it ended already) and hangs up. */

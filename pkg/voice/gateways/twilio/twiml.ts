@@ -38,18 +38,20 @@ export interface DialTarget {
   timeoutSec: number;
   /** Where Twilio reports how the dialled call went (DialCallStatus); without it the TwiML goes on after <Dial>. */
   action?: string;
+  /**
+   * Asked (on the dialled call, ParentCallSid naming ours) the moment the number answers, before bridging
+   * (https://www.twilio.com/docs/voice/twiml/number#url).
+   */
+  answeredUrl?: string;
 }
 
 /** https://www.twilio.com/docs/voice/twiml/dial */
-export function dial(d: DialTarget & { answeredUrl?: string }): string {
+export function dial(d: DialTarget): string {
   return document(dialVerb(d));
 }
 
-/**
- * <Dial> as a verb; with `answeredUrl`, Twilio asks that URL (on the dialled call, ParentCallSid
- * naming ours) the moment the number answers, before bridging (https://www.twilio.com/docs/voice/twiml/number#url).
- */
-export function dialVerb(d: DialTarget & { answeredUrl?: string }): string {
+/** <Dial> as a verb. */
+export function dialVerb(d: DialTarget): string {
   const action = d.action ? ` action="${escapeXml(d.action)}"` : '';
   const number = d.answeredUrl ? `<Number url="${escapeXml(d.answeredUrl)}">${escapeXml(d.to)}</Number>` : escapeXml(d.to);
   return `<Dial callerId="${escapeXml(d.callerId)}" timeout="${d.timeoutSec}"${action}>${number}</Dial>`;
