@@ -205,7 +205,8 @@ class Loop {
     for (;;) {
       await sleep(ctx.clock, every, stopped);
       if (stopped.aborted) return;
-      reconciler
+      // One at a time: beats that pile up behind a slow database would take every connection of the pool.
+      await reconciler
         .heartbeat(ctx, [...this.running.keys()], this.owner, this.opts.leaseMs)
         .catch((err: Error) => ctx.log.warn({ err: err.message, reconciler: reconciler.name }, 'heartbeat failed'));
     }

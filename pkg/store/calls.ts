@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { CHANNELS, notify, notifyIdColumn } from '../db/notify.js';
+import { heartbeatRows } from '../db/leases.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 import type { CallerScript } from '../voice/gateways/gateway.js';
 import type { WaitingIn } from '../voice/routing/queue-events.js';
@@ -338,8 +339,7 @@ export async function heartbeatCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string
   if (!ids.length) return [];
   const until = new Date(ctx.clock.now().getTime() + leaseMs);
   const rows: Pick<CallRow, 'id' | 'tenant_id' | 'status'>[] = await ctx.db('calls')
-    .whereRaw('id = any(?::text[])', [ids])
-    .andWhere({ lease_owner: owner })
+    .whereIn('id', heartbeatRows(ctx.db, 'calls', ids, { lease_owner: owner }))
     .update({
       lease_until: until,
       // A call on the line is also due when its max_duration_sec runs out.

@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { CHANNELS, notify } from '../db/notify.js';
+import { heartbeatRows } from '../db/leases.js';
 import { lockOrderingKey, ORDERING_LOCK_SQL, type Envelope, type WebhookTarget } from '../webhooks/outbox.js';
 import type { DeliveryOutcome } from '../webhooks/deliver.js';
 import { retryAfterMs, type DeliveryPolicy } from '../webhooks/policy.js';
@@ -280,7 +281,9 @@ export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>
 export async function heartbeatDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
   if (!ids.length) return;
   const until = new Date(ctx.clock.now().getTime() + leaseMs);
-  await ctx.db('webhook_outbox').whereIn('id', ids).andWhere({ status: 'pending', lease_owner: owner }).update({ lease_until: until, due_at: until });
+  await ctx.db('webhook_outbox')
+    .whereIn('id', heartbeatRows(ctx.db, 'webhook_outbox', ids, { status: 'pending', lease_owner: owner }))
+    .update({ lease_until: until, due_at: until });
 }
 
 /** Give up `owner`'s leases at once; the outcome of a try still going is then refused. */

@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
 import { NotFound } from '../../errors.js';
+import { heartbeatRows } from '../../db/leases.js';
 import { CHANNELS, notify } from '../../db/notify.js';
 import { runSourcesOf, runTransition, type RunEvent, type RunStatus } from '../../campaigns/state.js';
 
@@ -107,7 +108,7 @@ export async function unleaseRun(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, own
 export async function heartbeatRuns(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
   if (!ids.length) return;
   const until = new Date(ctx.clock.now().getTime() + leaseMs);
-  await ctx.db('campaign_runs').whereIn('id', ids).andWhere({ lease_owner: owner }).update({ lease_until: until, due_at: until });
+  await ctx.db('campaign_runs').whereIn('id', heartbeatRows(ctx.db, 'campaign_runs', ids, { lease_owner: owner })).update({ lease_until: until, due_at: until });
 }
 
 export async function releaseRuns(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
