@@ -47,6 +47,25 @@ export async function startJobsApp(opts: Omit<NonNullable<Parameters<typeof star
   };
 }
 
+/**
+ * Within a describe: a jobs app, and a connection of the test's own to its database (another replica,
+ * another transaction), opened before its tests and closed after them.
+ */
+export function jobsAppBesideAnother(): { app: () => TestApp; other: () => pg.Client } {
+  let app: TestApp;
+  let other: pg.Client;
+  before(async () => {
+    app = await startJobsApp();
+    other = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
+    await other.connect();
+  });
+  after(async () => {
+    await other?.end();
+    await app?.close();
+  });
+  return { app: () => app, other: () => other };
+}
+
 /** The app's ManualClock (startJobsApp({ manualClock: true })). */
 export function manualClock(app: TestApp): ManualClock {
   if (!(app.clock instanceof ManualClock)) throw new Error('the app was started without manualClock');

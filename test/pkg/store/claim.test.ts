@@ -3,7 +3,7 @@ import pg from 'pg';
 import { claimDueTriggers } from '../../../pkg/store/triggers/claim.js';
 import type { TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
-import { startJobsApp } from '../../support/triggers.js';
+import { jobsAppBesideAnother, startJobsApp } from '../../support/triggers.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
 import { createDb, type Db } from '../../../pkg/db/index.js';
 
@@ -17,12 +17,11 @@ async function blockedOnTheOther(app: TestApp): Promise<void> {
 }
 
 describe('The jobs claim losing a race to another replica', () => {
+  const beside = jobsAppBesideAnother();
   let app: TestApp;
   let other: pg.Client;
-  before(async () => {
-    app = await startJobsApp();
-    other = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
-    await other.connect();
+  before(() => {
+    [app, other] = [beside.app(), beside.other()];
   });
   /** The first job is the other replica's claim; the second is still queued, this claim's lease on nothing. */
   const expectOnlyTheOthersClaim = async (ids: string[]) => {
@@ -32,10 +31,6 @@ describe('The jobs claim losing a race to another replica', () => {
       { id: ids[1], status: 'queued', lease_owner: null },
     ]);
   };
-  after(async () => {
-    await other?.end();
-    await app?.close();
-  });
 
   it('claims nothing instead of failing, so the controller looks again', async () => {
     const { client, agentId } = await app.company();

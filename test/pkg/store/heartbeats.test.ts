@@ -1,24 +1,13 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { heartbeatTriggers } from '../../../pkg/store/triggers/heartbeat.js';
-import type { TestApp } from '../../support/app.js';
-import { startJobsApp } from '../../support/triggers.js';
+import { jobsAppBesideAnother } from '../../support/triggers.js';
 
 // A heartbeat renews many leases in one statement: one row another transaction holds must not hold up the rest.
 describe('A heartbeat meeting a row another transaction holds', () => {
-  let app: TestApp;
-  let other: pg.Client;
-  before(async () => {
-    app = await startJobsApp();
-    other = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
-    await other.connect();
-  });
-  after(async () => {
-    await other?.end();
-    await app?.close();
-  });
+  const beside = jobsAppBesideAnother();
 
   it("renews every other lease at once, and the held row's at the next beat", async () => {
+    const [app, other] = [beside.app(), beside.other()];
     const { client, agentId } = await app.company();
     const ids: string[] = [];
     for (const task of ['Held', 'Free', 'Also free']) ids.push((await client.post('/api/v1/triggers', { agentId, task })).body.triggerId);
