@@ -187,14 +187,16 @@ export async function transitionCall(
 
 /** Change a call without a transition (what was said, steering, the conversation). */
 export async function updateCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, patch: Patch): Promise<CallRow> {
-  const [row] = await ctx.db('calls').where({ id }).update({ ...encode(patch), updated_at: ctx.clock.now() }).returning('*');
-  await notify(ctx.db, CHANNELS.calls, id);
-  return row;
+  return (await patchCall(ctx, ctx.db('calls').where({ id }), id, patch))!;
 }
 
 /** `updateCall` while the call is live; null once it ended (a routing step reached after the caller hung up changes nothing). */
-export async function updateLiveCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, patch: Patch): Promise<CallRow | null> {
-  const [row] = await ctx.db('calls').where({ id }).whereIn('status', LIVE).update({ ...encode(patch), updated_at: ctx.clock.now() }).returning('*');
+export const updateLiveCall = (ctx: Pick<Ctx, 'db' | 'clock'>, id: string, patch: Patch): Promise<CallRow | null> =>
+  patchCall(ctx, ctx.db('calls').where({ id }).whereIn('status', LIVE), id, patch);
+
+/** Writes `patch` to call `id` if `which` selects it, announced; null when it does not. */
+async function patchCall(ctx: Pick<Ctx, 'db' | 'clock'>, which: Knex.QueryBuilder, id: string, patch: Patch): Promise<CallRow | null> {
+  const [row] = await which.update({ ...encode(patch), updated_at: ctx.clock.now() }).returning('*');
   if (row) await notify(ctx.db, CHANNELS.calls, id);
   return row ?? null;
 }
