@@ -13,8 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
-import { connectTransfer, TRANSFER_RING_SEC } from '../../pkg/voice/ai-transfer.js';
-import { applyCallEvent } from '../../pkg/voice/events.js';
+import { connectTransfer } from '../../pkg/voice/ai-transfer.js';
 import { isLive } from '../../pkg/voice/state.js';
 import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/twilio/relay-token.js';
@@ -22,13 +21,13 @@ import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
 import { findNumber } from '../../pkg/store/phone-numbers.js';
 import { isTwilioSignature } from '../../pkg/voice/gateways/twilio/signature.js';
-import { dial, hangUp, respond } from '../../pkg/voice/gateways/twilio/twiml.js';
+import { hangUp, respond } from '../../pkg/voice/gateways/twilio/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
 import {
   agentTransferDialled,
-  answeredCallEnded,
-  carriedEnding,
+  callStatusReported,
+  dialAgentTransfer,
   memberAnswered,
   memberDialled,
   menuAnswered,
@@ -39,15 +38,6 @@ import {
   waitInQueue,
 } from '../../pkg/voice/routing/carrier-steps.js';
 import type { Transfer } from '../../pkg/voice/call-tools.js';
-import type { CallEvent } from '../../pkg/voice/state.js';
-
-/** How a final CallStatus ends the call (https://www.twilio.com/docs/voice/api/call-resource#call-status-values). */
-const FINAL_STATUS: Record<string, { event: CallEvent; cause: string }> = {
-  busy: { event: 'busy', cause: 'busy' },
-  'no-answer': { event: 'no_answer', cause: 'no-answer' },
-  failed: { event: 'fail', cause: 'failed' },
-  canceled: { event: 'cancel', cause: 'canceled' },
-};
 
 const xml = (res: Response, body: string) => res.type('text/xml').send(body);
 
@@ -126,18 +116,7 @@ export function carrierRouter(ctx: Ctx): Router {
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
   r.post('/status', verified(ctx, byCall), async (req, res) => {
     const call = await callOf(ctx, req);
-    const status = String(req.body?.CallStatus ?? '');
-    if (call) {
-      const now = ctx.clock.now();
-      const ending = (cause: string) => carriedEnding(call, now, cause);
-      // Dialling began (call.initiated); a ringing report after it changes nothing more.
-      if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, call.id, 'ring', { ringing_at: now });
-      else if (status === 'completed' && call.status === 'in-progress') await answeredCallEnded(ctx, call.id);
-      else if (status === 'completed' && (call.status === 'ringing' || call.status === 'queued')) {
-        // Hung up before the agent was on the line (during the carrier's machine detection); its ringing report may be lost.
-        await applyCallEvent(ctx, call.id, 'no_answer', ending('no-answer'));
-      } else if (FINAL_STATUS[status]) await applyCallEvent(ctx, call.id, FINAL_STATUS[status].event, ending(FINAL_STATUS[status].cause));
-    }
+    if (call) await callStatusReported(ctx, call, String(req.body?.CallStatus ?? ''));
     res.status(204).end();
   });
 
@@ -147,18 +126,7 @@ export function carrierRouter(ctx: Ctx): Router {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     if (session === 'failed' && call) await relaySessionFailed(ctx, call);
     const transfer = session === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
-    if (!transfer || !call) return xml(res, hangUp());
-    const named = new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) });
-    xml(
-      res,
-      dial({
-        to: transfer.target,
-        callerId: call.direction === 'inbound' ? call.to_number : call.from_number,
-        timeoutSec: TRANSFER_RING_SEC,
-        action: carrierUrl(ctx.config, `/transfer-ended?${named}`),
-        answeredUrl: carrierUrl(ctx.config, `/transfer-answered?${named}`),
-      }),
-    );
+    xml(res, transfer && call ? await dialAgentTransfer(ctx, call, transfer) : hangUp());
   });
 
   // The transfer's target answered (asked on the target's call, which names the caller's as its parent): the call is

@@ -25,6 +25,7 @@ import * as m022 from './migrations/022_claim_by_account.js';
 import * as m023 from './migrations/023_webhook_fair_claim.js';
 import * as m024 from './migrations/024_upgrade_leftovers.js';
 import * as m025 from './migrations/025_live_row_indexes.js';
+import * as m026 from './migrations/026_carrier_transfer.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '023_webhook_fair_claim': m023,
   '024_upgrade_leftovers': m024,
   '025_live_row_indexes': m025,
+  '026_carrier_transfer': m026,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -9,6 +9,7 @@ import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } f
 import type { CallerScript } from '../voice/gateways/gateway.js';
 import type { WaitingIn } from '../voice/routing/queue-events.js';
 import type { RoutingStep } from '../voice/routing/steps.js';
+import type { Transfer } from '../voice/call-tools.js';
 
 interface TranscriptItem {
   speaker: 'agent' | 'caller';
@@ -95,9 +96,11 @@ export interface CallRow {
   relay_session: string | null;
   /** The routing step the carrier plays now, for the carrier's next request about the call. */
   carrier_step: RoutingStep | null;
+  /** The agent's transfer the carrier is dialling, until how it went is reported. */
+  carrier_transfer: Transfer | null;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step'] as const;
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step', 'carrier_transfer'] as const;
 
 function encode(patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...patch };
@@ -376,11 +379,10 @@ export async function nextCallDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
 
 /**
  * The relay session that handed the live call to the carrier is over: another may bind it (the agent's
- * transfer went unanswered and the caller is reconnected). False when it was reopened already.
+ * transfer went unanswered and the caller is reconnected).
  */
-export async function reopenRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promise<boolean> {
-  const reopened = await ctx.db('calls').where({ id }).whereNotNull('relay_session').update({ relay_session: null, updated_at: ctx.clock.now() });
-  return reopened > 0;
+export async function reopenRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promise<void> {
+  await ctx.db('calls').where({ id }).whereNotNull('relay_session').update({ relay_session: null, updated_at: ctx.clock.now() });
 }
 
 /**

@@ -42,7 +42,8 @@ export const transferNotAnswered = (transfer: Transfer, status: string): string 
   `TRANSFER to ${transfer.target} did not go through (${status}). You are still on the call: tell the person and carry on.`;
 
 /**
- * How the carrier's <Dial> of the agent's transfer went, reported as on the simulated network. Not
+ * How the carrier's <Dial> of the agent's transfer went, reported as on the simulated network: once,
+ * unless the call's status callback, coming first, reported it canceled as the call ended. Not
  * answered with the caller still there: the agent is told in the call's conversation and the call's
  * relay may bind again; true then (the caller is to be reconnected to the agent).
  */
@@ -55,13 +56,23 @@ export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer
   }
   return ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
-    const carryOn = !callerLeft && status !== 'canceled' && row.conversation_id !== null && isLive(row.status);
+    // Locked: the status callback's report of the caller's hang-up comes first and reports the transfer, or waits for this.
+    const current = await lockCallById(trx, row.id);
+    if (!current) return false;
+    const carryOn = !callerLeft && status !== 'canceled' && current.conversation_id !== null && isLive(current.status);
+    if (carryOn) await reopenRelay(tx, row.id);
     // The carrier asks again when our answer did not reach it: reported once.
-    if (carryOn && !(await reopenRelay(tx, row.id))) return true;
-    await enqueueCallEvent(tx, row, 'ai.transfer', { ai: { transfer: { ...transfer, status } } });
+    if (!current.carrier_transfer) return carryOn;
+    await reportTransfer(tx, current, status);
     if (carryOn) await appendMessages(tx, row.conversation_id!, [unstoredMessage('system', transferNotAnswered(transfer, status))]);
     return carryOn;
   });
+}
+
+/** ai.transfer with how the carrier's <Dial> of the row's pending transfer went, which is then no longer pending. */
+export async function reportTransfer(tx: Ctx, row: CallRow, status: string): Promise<void> {
+  await enqueueCallEvent(tx, row, 'ai.transfer', { ai: { transfer: { ...row.carrier_transfer!, status } } });
+  await updateCall(tx, row.id, { carrier_transfer: null });
 }
 
 /**
@@ -75,7 +86,11 @@ export async function connectTransfer(ctx: Ctx, row: CallRow, transfer: Transfer
     // Locked: a hang-up (the carrier's report, the API) comes first and nothing is written, or waits for this.
     const current = await lockCallById(trx, row.id);
     if (!current || !isLive(current.status) || current.handler === 'transfer') return null;
-    const bridged = await updateCall(tx, row.id, { handler: 'transfer', result: { outcome: 'transferred', answers: {}, note: `Transferred to ${to}` } });
+    const bridged = await updateCall(tx, row.id, {
+      handler: 'transfer',
+      result: { outcome: 'transferred', answers: {}, note: `Transferred to ${to}` },
+      carrier_transfer: null,
+    });
     await enqueueCallEvent(tx, bridged, 'ai.transfer', { ai: { transfer: { ...transfer, status: 'answered' } } });
     await enqueueCallEvent(tx, bridged, 'call.updated');
     return bridged;

@@ -14,7 +14,7 @@ import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
 import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, lockCallById, updateLiveCall, type CallRow } from '../../store/calls.js';
 import { releaseMember } from '../../store/queues.js';
 import { messagesOfCall } from '../../store/voice-messages.js';
-import { dialledTransfer, TRANSFER_RING_SEC } from '../ai-transfer.js';
+import { dialledTransfer, reportTransfer, TRANSFER_RING_SEC } from '../ai-transfer.js';
 import type { Transfer } from '../call-tools.js';
 import { applyCallEvent, ending } from '../events.js';
 import { carrierCredentials } from '../carrier-accounts.js';
@@ -22,7 +22,7 @@ import { carrierUrl, relayTwiml } from '../gateways/twilio/gateway.js';
 import { relayToken } from '../gateways/twilio/relay-token.js';
 import { fetchRecording } from '../gateways/twilio/rest.js';
 import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twilio/twiml.js';
-import { isLive } from '../state.js';
+import { isLive, type CallEvent } from '../state.js';
 import { DEFAULT_GREETING } from './answer.js';
 import { askForStep } from './ask-webhook.js';
 import { menuChoice, menuPrompt, menuTriesAgain } from './menu-keys.js';
@@ -72,6 +72,23 @@ export async function relaySessionFailed(ctx: Ctx, row: CallRow): Promise<void> 
 export async function transferDialEnded(ctx: Ctx, row: CallRow, dialCallStatus: string): Promise<void> {
   const cause = dialCallStatus === 'completed' ? 'transfer_ended' : `transfer_${dialCallStatus || 'failed'}`;
   await applyCallEvent(ctx, row.id, 'hang_up', carriedEnding(row, ctx.clock.now(), cause));
+}
+
+/**
+ * The relay session ended with the agent's transfer: the carrier <Dial>s the target, which is kept on the
+ * row until how it went is reported (agentTransferDialled, or answeredCallEnded if the caller's hang-up
+ * is reported first). Hung up meanwhile: nothing is dialled.
+ */
+export async function dialAgentTransfer(ctx: Ctx, row: CallRow, transfer: Transfer): Promise<string> {
+  if (!(await updateLiveCall(ctx, row.id, { carrier_transfer: transfer }))) return hangUp();
+  const named = new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) });
+  return dial({
+    to: transfer.target,
+    callerId: row.direction === 'inbound' ? row.to_number : row.from_number,
+    timeoutSec: TRANSFER_RING_SEC,
+    action: address(ctx, '/transfer-ended', named),
+    answeredUrl: address(ctx, '/transfer-answered', named),
+  });
 }
 
 /**
@@ -247,14 +264,38 @@ export async function memberDialled(ctx: Ctx, callSid: string, d: { memberId: st
   return waitInQueue(ctx, callSid, d.rung);
 }
 
-/** The carrier reported the end of the answered call: a caller waiting in a queue leaves it (queue.exited hangup), and the call ends. */
-export async function answeredCallEnded(ctx: Ctx, id: string): Promise<void> {
+/** How a final CallStatus ends a call not answered (https://www.twilio.com/docs/voice/api/call-resource#call-status-values). */
+const UNANSWERED_STATUS: Record<string, { event: CallEvent; cause: string }> = {
+  busy: { event: 'busy', cause: 'busy' },
+  'no-answer': { event: 'no_answer', cause: 'no-answer' },
+  failed: { event: 'fail', cause: 'failed' },
+  canceled: { event: 'cancel', cause: 'canceled' },
+};
+
+/** The carrier's status callback for the call: dialling began, or it ended (answered, or not). */
+export async function callStatusReported(ctx: Ctx, row: CallRow, status: string): Promise<void> {
+  const now = ctx.clock.now();
+  // Dialling began (call.initiated); a ringing report after it changes nothing more.
+  if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, row.id, 'ring', { ringing_at: now });
+  else if (status === 'completed' && row.status === 'in-progress') await answeredCallEnded(ctx, row.id);
+  else if (status === 'completed' && (row.status === 'ringing' || row.status === 'queued')) {
+    // Hung up before the agent was on the line (during the carrier's machine detection); its ringing report may be lost.
+    await applyCallEvent(ctx, row.id, 'no_answer', carriedEnding(row, now, 'no-answer'));
+  } else if (UNANSWERED_STATUS[status]) await applyCallEvent(ctx, row.id, UNANSWERED_STATUS[status].event, carriedEnding(row, now, UNANSWERED_STATUS[status].cause));
+}
+
+/**
+ * The carrier reported the end of the answered call: a caller waiting in a queue leaves it (queue.exited
+ * hangup), an agent's transfer still ringing is reported canceled, and the call ends.
+ */
+async function answeredCallEnded(ctx: Ctx, id: string): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
     // Locked first: a step being reached (a queue entered) came first and is left here, or waits and finds the call over.
     const row = await lockCallById(trx, id);
     if (row?.status !== 'in-progress') return;
     if (row.queue) await leaveQueue(tx, row, { type: 'queue.exited', reason: 'hangup' });
+    if (row.carrier_transfer) await reportTransfer(tx, row, 'canceled');
     await applyCallEvent(tx, id, 'hang_up', carriedEnding(row, ctx.clock.now(), row.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
   });
 }

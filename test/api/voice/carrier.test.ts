@@ -818,6 +818,38 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await own.post('/v1/calls', { to: '+12025550147', task: 'Next' })).status).to.equal(201);
     });
 
+    for (const [first, to, target] of [['its status callback', '+12025550155', '+12025550156'], ['the <Dial>\'s action', '+12025550157', '+12025550158']] as const) {
+      it(`the person hanging up while the target rings, Twilio telling ${first} first: ai.transfer canceled once, before call.ended`, async () => {
+        const task = `Transfer to sales, the person leaves, ${first} first`;
+        transferredToStay(to, target, task);
+        twilio.phones[target] = { answer: 'ring' };
+        const id = await place(to, task);
+        const carried = await eventually('the call placed', () => twilio.calls.find((c) => c.params.To === to));
+        await eventually('the target ringing', () => carried.dialled.length === 1);
+        if (first === 'its status callback') {
+          // Twilio's two requests race: here the status callback reaches us before the <Dial>'s action.
+          const statusUrl = String(carried.params.StatusCallback);
+          const report = { CallSid: carried.sid, AccountSid: ACCOUNT_SID, CallStatus: 'completed' };
+          const reported = await fetch(statusUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report) },
+            body: new URLSearchParams(report),
+          });
+          expect(reported.status).to.equal(204);
+        }
+        carried.hangUpByApi('completed');
+        await carried.done;
+        expect(carried.dialled).to.deep.equal([{ to: target, callerId: OUR_NUMBER, timeout: '30', status: 'canceled' }]);
+        await finalResult(client, id);
+        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', handler: 'ai', hangup_cause: 'callee_hangup' });
+        const events = await outboxOf(app, id);
+        const transfers = events.filter((e) => e.type === 'ai.transfer').map((e) => e.payload.data.ai.transfer);
+        expect(transfers).to.deep.equal([{ name: 'Sales', target, status: 'canceled' }]);
+        const types = events.map((e) => e.type);
+        expect(types.indexOf('ai.transfer')).to.be.lessThan(types.indexOf('call.ended'));
+      });
+    }
+
     for (const status of ['no-answer', 'busy'] as const) {
       it(`a <Dial> that goes ${status} reconnects the caller to the agent on a new relay session, in the same conversation: ai.transfer ${status} once`, async () => {
         const to = status === 'no-answer' ? '+12025550143' : '+12025550144';
