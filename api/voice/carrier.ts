@@ -116,7 +116,7 @@ export function carrierRouter(ctx: Ctx): Router {
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
   r.post('/status', verified(ctx, byCall), async (req, res) => {
     const call = await callOf(ctx, req);
-    if (call) await callStatusReported(ctx, call, String(req.body?.CallStatus ?? ''));
+    if (call) await callStatusReported(ctx, call.id, String(req.body?.CallStatus ?? ''));
     res.status(204).end();
   });
 

@@ -27,7 +27,7 @@ import { DEFAULT_GREETING } from './answer.js';
 import { askForStep } from './ask-webhook.js';
 import { menuChoice, menuPrompt, menuTriesAgain } from './menu-keys.js';
 import { nextMember } from './queue-members.js';
-import { enterQueue, leaveQueue } from './queue-events.js';
+import { enterQueue, leaveQueue, type Leaving } from './queue-events.js';
 import { handlerOf, reachStep } from './reach.js';
 import { mailboxOfStep, queueOfStep } from './step-targets.js';
 import type { RoutingStep } from './steps.js';
@@ -239,14 +239,26 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
 }
 
 async function leaveOnTimeout(ctx: Ctx, row: CallRow, reason: 'max_wait' | 'no_agents'): Promise<string> {
-  return endCall(ctx, await leaveQueue(ctx, row, { type: 'queue.timeout', reason }), 'queue_timeout');
+  const left = await leaveLiveQueue(ctx, row.id, { type: 'queue.timeout', reason });
+  return left ? endCall(ctx, left, 'queue_timeout') : hangUp();
+}
+
+/**
+ * The live call `id` leaves the queue it waits in, under the row's lock: null when it is no longer
+ * waiting (the carrier's report of the caller's hang-up came first, and left the queue as it ended the call).
+ */
+async function leaveLiveQueue(ctx: Ctx, id: string, leaving: Leaving): Promise<CallRow | null> {
+  return ctx.db.transaction(async (trx) => {
+    const row = await lockCallById(trx, id);
+    return row?.queue && isLive(row.status) ? leaveQueue({ ...ctx, db: trx }, row, leaving) : null;
+  });
 }
 
 /** The member rung for the call of `parentCallSid` answered: the caller leaves the queue to them (an empty document bridges them). */
 export async function memberAnswered(ctx: Ctx, parentCallSid: string, memberId: string): Promise<string> {
   const row = await callOn(ctx, parentCallSid, 'queue');
   const member = row?.queue && (await queueOfStep(ctx, row.tenant_id, row.queue.id))?.members.find((m) => m.id === memberId);
-  if (row && member) await leaveQueue(ctx, row, { type: 'queue.exited', reason: 'answered', member });
+  if (row && member) await leaveLiveQueue(ctx, row.id, { type: 'queue.exited', reason: 'answered', member });
   return respond();
 }
 
@@ -272,30 +284,34 @@ const UNANSWERED_STATUS: Record<string, { event: CallEvent; cause: string }> = {
   canceled: { event: 'cancel', cause: 'canceled' },
 };
 
-/** The carrier's status callback for the call: dialling began, or it ended (answered, or not). */
-export async function callStatusReported(ctx: Ctx, row: CallRow, status: string): Promise<void> {
-  const now = ctx.clock.now();
-  // Dialling began (call.initiated); a ringing report after it changes nothing more.
-  if (status === 'initiated' || status === 'ringing') await applyCallEvent(ctx, row.id, 'ring', { ringing_at: now });
-  else if (status === 'completed' && row.status === 'in-progress') await answeredCallEnded(ctx, row.id);
-  else if (status === 'completed' && (row.status === 'ringing' || row.status === 'queued')) {
-    // Hung up before the agent was on the line (during the carrier's machine detection); its ringing report may be lost.
-    await applyCallEvent(ctx, row.id, 'no_answer', carriedEnding(row, now, 'no-answer'));
-  } else if (UNANSWERED_STATUS[status]) await applyCallEvent(ctx, row.id, UNANSWERED_STATUS[status].event, carriedEnding(row, now, UNANSWERED_STATUS[status].cause));
+/**
+ * The carrier's status callback for the call: dialling began, or it ended (answered, or not). Acted on
+ * under the row's lock, by the status the call has then: an answer being written (the relay's) comes
+ * first, and a call picked up and hung up at once ends answered.
+ */
+export async function callStatusReported(ctx: Ctx, id: string, status: string): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    const tx = { ...ctx, db: trx };
+    const row = await lockCallById(trx, id);
+    if (!row) return;
+    const now = ctx.clock.now();
+    // Dialling began (call.initiated); a ringing report after it changes nothing more.
+    if (status === 'initiated' || status === 'ringing') await applyCallEvent(tx, id, 'ring', { ringing_at: now });
+    else if (status === 'completed' && row.status === 'in-progress') await answeredCallEnded(tx, row);
+    else if (status === 'completed' && (row.status === 'ringing' || row.status === 'queued')) {
+      // Hung up before the agent was on the line (during the carrier's machine detection); its ringing report may be lost.
+      await applyCallEvent(tx, id, 'no_answer', carriedEnding(row, now, 'no-answer'));
+    } else if (UNANSWERED_STATUS[status]) await applyCallEvent(tx, id, UNANSWERED_STATUS[status].event, carriedEnding(row, now, UNANSWERED_STATUS[status].cause));
+  });
 }
 
 /**
- * The carrier reported the end of the answered call: a caller waiting in a queue leaves it (queue.exited
- * hangup), an agent's transfer still ringing is reported canceled, and the call ends.
+ * The answered call ended at the carrier (`row` locked): a caller waiting in a queue leaves it
+ * (queue.exited hangup), an agent's transfer still ringing is reported canceled, and the call ends.
+ * A step being reached meanwhile (a queue entered) came first and is left here, or finds the call over.
  */
-async function answeredCallEnded(ctx: Ctx, id: string): Promise<void> {
-  await ctx.db.transaction(async (trx) => {
-    const tx = { ...ctx, db: trx };
-    // Locked first: a step being reached (a queue entered) came first and is left here, or waits and finds the call over.
-    const row = await lockCallById(trx, id);
-    if (row?.status !== 'in-progress') return;
-    if (row.queue) await leaveQueue(tx, row, { type: 'queue.exited', reason: 'hangup' });
-    if (row.carrier_transfer) await reportTransfer(tx, row, 'canceled');
-    await applyCallEvent(tx, id, 'hang_up', carriedEnding(row, ctx.clock.now(), row.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
-  });
+async function answeredCallEnded(tx: Ctx, row: CallRow): Promise<void> {
+  if (row.queue) await leaveQueue(tx, row, { type: 'queue.exited', reason: 'hangup' });
+  if (row.carrier_transfer) await reportTransfer(tx, row, 'canceled');
+  await applyCallEvent(tx, row.id, 'hang_up', carriedEnding(row, tx.clock.now(), row.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
 }

@@ -27,7 +27,7 @@ export async function enterQueue(ctx: Ctx, row: CallRow, queue: Queue): Promise<
   });
 }
 
-type Leaving =
+export type Leaving =
   | { type: 'queue.exited'; reason: 'answered'; member: QueueMember }
   | { type: 'queue.exited'; reason: 'hangup' }
   | { type: 'queue.timeout'; reason: 'max_wait' | 'no_agents' };

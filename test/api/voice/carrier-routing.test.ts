@@ -299,6 +299,44 @@ describe('Routing steps played through Twilio', function () {
       }
     });
 
+    it('a member answering as the caller hangs up, the hang-up reported first: queue.exited hangup once, nothing after call.ended', async () => {
+      const { client, number } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
+      const { db } = app.runtime.ctx;
+      const { call } = ringIn(number);
+      const id = await callOn(client, number);
+      await eventually('Cy rung', () => call.dialled.length === 1);
+      const lockWaits = async () =>
+        Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event <> 'advisory' and datname = current_database()`)).rows[0].n);
+      // The call's row held: Twilio's report of the hang-up waits on it, then Cy's answer (<Number url>) behind it.
+      const row = await db.transaction();
+      const answerUrl = `${front.url}/v1/carrier/twilio/queue-answered?member=cy`;
+      const answer = { AccountSid: ACCOUNT_SID, CallSid: 'CA-cy-answering', ParentCallSid: call.sid, CallStatus: 'in-progress' };
+      const requests: Promise<Response>[] = [];
+      try {
+        await row('calls').where({ id }).forUpdate().first();
+        requests.push(reportCompleted(call.sid));
+        await eventually('the report waiting on the row', async () => (await lockWaits()) === 1);
+        requests.push(
+          fetch(answerUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, answerUrl, answer) },
+            body: new URLSearchParams(answer),
+          }),
+        );
+        await eventually('the answer waiting behind it', async () => (await lockWaits()) === 2);
+        await row.commit();
+        expect((await Promise.all(requests)).map((r) => r.status)).to.deep.equal([204, 200]);
+        const sent = (await db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string; payload: any }) => [e.type, e.payload.data.queue?.reason]);
+        expect(sent.slice(-3)).to.deep.equal([['queue.entered', undefined], ['queue.exited', 'hangup'], ['call.ended', undefined]]);
+        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'caller_hangup' });
+      } finally {
+        if (!row.isCompleted()) await row.rollback();
+        await Promise.allSettled(requests);
+        twilio.call(call.sid).hangUpByApi('completed');
+        await call.done;
+      }
+    });
+
     it('hung up through the API while waiting: Twilio is asked to hang up, and the call is final at once', async () => {
       const { client, number } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
       const { call } = ringIn(number);

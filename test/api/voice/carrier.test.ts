@@ -369,10 +369,12 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     return { caller: await open(), locked };
   }
 
-  /** The stand-in's call ringing at `to`, and the opening of its relay socket as Twilio would on answer. */
+  /** The stand-in's call ringing at `to`, its ringing report answered, and the opening of its relay socket as Twilio would on answer. */
   async function ringing(to: string) {
     await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
     const placed = twilio.calls.find((c) => c.params.To === to)!;
+    // Answered before a test holds the call's row: a report still on its way would wait there too.
+    await eventually('the ringing report answered', () => placed.webhooks.some((w) => w.purpose === 'status' && w.params.CallStatus === 'ringing' && w.status !== undefined));
     const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
     const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
     return { placed, open: () => RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) }) };
@@ -426,10 +428,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       await holder.query('begin');
       await holder.query('select 1 from calls where id = $1 for update', [id]);
       const caller = await open();
-      // The statements waiting on the row that set `column`: the bind's (relay_session), the report's (ringing_at).
-      const waitingToSet = async (column: string) =>
-        Number((await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [`update "calls" set %"${column}"%`])).rows[0].n);
-      await eventually('the bind waiting on the row', async () => (await waitingToSet('relay_session')) === 1);
+      // The statements waiting on the row: the bind's (setting relay_session), the report's (locking it).
+      const waiting = async (statement: string) =>
+        Number((await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [statement])).rows[0].n);
+      await eventually('the bind waiting on the row', async () => (await waiting('update "calls" set %"relay_session"%')) === 1);
       // Twilio's ringing report, late: it waits behind the bind, and moves the call on before the call's own loop does.
       const statusUrl = String(placed.params.StatusCallback);
       const report = { CallSid: placed.sid, AccountSid: ACCOUNT_SID, CallStatus: 'ringing' };
@@ -439,7 +441,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report) },
         body: new URLSearchParams(report),
       }).then((r) => (answered = r.status));
-      await eventually('the report waiting behind it', async () => (await waitingToSet('ringing_at')) === 1);
+      await eventually('the report waiting behind it', async () => (await waiting('select % from "calls" % for update')) === 1);
       await holder.query('commit');
       await reported;
       expect(answered).to.equal(204);
@@ -450,6 +452,39 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
     } finally {
       await Promise.all([holder.end(), probe.end()]);
+    }
+  });
+
+  it('a person who picks up and hangs up at once: the hang-up reported while the answer is written ends the call answered', async () => {
+    const to = '+12025550159';
+    twilio.phones[to] = { answer: 'ring' };
+    const id = await place(to, 'Gone as soon as picked up');
+    const { placed } = await ringing(to);
+    const holder = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
+    const probe = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
+    await Promise.all([holder.connect(), probe.connect()]);
+    try {
+      // The answer being written holds the call's row while Twilio's report of the hang-up lands.
+      await holder.query('begin');
+      await holder.query('select 1 from calls where id = $1 for update', [id]);
+      const statusUrl = String(placed.params.StatusCallback);
+      const report = { CallSid: placed.sid, AccountSid: ACCOUNT_SID, CallStatus: 'completed' };
+      const reported = fetch(statusUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report) },
+        body: new URLSearchParams(report),
+      });
+      const waiting = async () => Number((await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"calls"%'`)).rows[0].n);
+      await eventually('the report waiting on the row', async () => (await waiting()) === 1);
+      await holder.query(`update calls set status = 'in-progress', answered_at = now() where id = $1`, [id]);
+      await holder.query('commit');
+      expect((await reported).status).to.equal(204);
+      await eventually('the call ended', async () => (await client.get(`/v1/calls/${id}`)).body.status !== 'in-progress', { everyMs: 200 });
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'callee_hangup' });
+    } finally {
+      await Promise.all([holder.end(), probe.end()]);
+      placed.hangUpByApi('canceled');
+      await placed.done;
     }
   });
 
