@@ -300,14 +300,17 @@ const commands: Record<string, Command> = {
     },
   },
   'carrier set': {
-    synopsis: '--tenant ID --carrier twilio --account-sid AC… [--auth-token-env NAME]',
-    about: "give a company its own carrier account (its calls and numbers go through it); the auth token is read from stdin, or from the environment variable --auth-token-env names, never from the command line",
-    options: { tenant: str, carrier: str, 'account-sid': str, 'auth-token-env': str },
+    synopsis: '--tenant ID --carrier twilio|telnyx --account-sid SID [--connection-id ID --public-key KEY] [--auth-token-env NAME]',
+    about:
+      "give a company its own carrier account (its calls and numbers go through it): Twilio's account SID, or Telnyx's account id with its TeXML application (--connection-id) and public key; the auth token (Telnyx: API key) is read from stdin, or from the environment variable --auth-token-env names, never from the command line",
+    options: { tenant: str, carrier: str, 'account-sid': str, 'connection-id': str, 'public-key': str, 'auth-token-env': str },
     async run(ctx, v) {
       const tenantId = required(v, 'tenant');
       const settings = await setCarrierAccount(ctx, tenantId, {
         carrier: required(v, 'carrier'),
         accountSid: required(v, 'account-sid'),
+        connectionId: v['connection-id'] as string | undefined,
+        publicKey: v['public-key'] as string | undefined,
         authToken: await authTokenInput(v['auth-token-env'] as string | undefined),
       });
       return { json: { tenantId, ...settings }, text: fields({ tenantId, ...settings }) };

@@ -1,4 +1,5 @@
 // Configuration comes only from the environment, parsed once at start.
+import { telnyxPublicKey } from './voice/gateways/telnyx/signature.js';
 import { z } from 'zod';
 
 const optionalString = z
@@ -63,16 +64,27 @@ export const configSchema = z.object({
   SWITCHBOARD_OIDC_CLIENT_ID: optionalString,
   SWITCHBOARD_OIDC_CLIENT_SECRET: optionalString,
   /** The telephone network: the built-in simulator, or a real carrier. */
-  SWITCHBOARD_CARRIER: z.enum(['sim', 'twilio']).default('sim'),
+  SWITCHBOARD_CARRIER: z.enum(['sim', 'twilio', 'telnyx']).default('sim'),
   TWILIO_ACCOUNT_SID: optionalString,
   TWILIO_AUTH_TOKEN: optionalString,
   TWILIO_API_BASE: z.url().default('https://api.twilio.com'),
+  TELNYX_ACCOUNT_SID: optionalString,
+  /** The TeXML application (connection) calls are placed through. */
+  TELNYX_CONNECTION_ID: optionalString,
+  TELNYX_API_KEY: optionalString,
+  /** The account's Ed25519 public key (base64), which checks Telnyx's signatures. */
+  TELNYX_PUBLIC_KEY: optionalString.refine((v) => v === undefined || telnyxPublicKey(v) !== null, "must be the account's Ed25519 public key, 32 bytes in base64"),
+  TELNYX_API_BASE: z.url().default('https://api.telnyx.com'),
 });
 
 export type Config = z.output<typeof configSchema>;
 
 /** Settings a carrier cannot work without, named when missing. */
-const CARRIER_NEEDS = { sim: [], twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_PUBLIC_URL'] } as const;
+const CARRIER_NEEDS = {
+  sim: [],
+  twilio: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_PUBLIC_URL'],
+  telnyx: ['TELNYX_ACCOUNT_SID', 'TELNYX_CONNECTION_ID', 'TELNYX_API_KEY', 'TELNYX_PUBLIC_KEY', 'SWITCHBOARD_PUBLIC_URL'],
+} as const;
 
 const OIDC_SETTINGS = ['SWITCHBOARD_OIDC_ISSUER', 'SWITCHBOARD_OIDC_CLIENT_ID', 'SWITCHBOARD_OIDC_CLIENT_SECRET'] as const;
 

@@ -1,7 +1,7 @@
-// Twilio's requests to this deployment: the TwiML of an answered call, a number's voice webhook,
-// status callbacks, the end of a relay session and of a transfer's <Dial>, the routing steps'
-// requests (a menu's answer, a voicemail's recording, a queue's wait and members), and the relay
-// socket itself. Each is verified by X-Twilio-Signature over the public address Twilio was given,
+// A carrier's requests to this deployment (Twilio's, or Telnyx's in the same TwiML dialect): the TwiML
+// of an answered call, a number's voice webhook, status callbacks, the end of a relay session and of a
+// transfer's <Dial>, the routing steps' requests (a menu's answer, a voicemail's recording, a queue's
+// wait and members), and the relay socket itself. Each is verified by the carrier's signature (carrier.ts)
 // with the carrier account of the tenant whose call or number it names, and refused (403, nothing
 // changed) without it.
 import { randomBytes } from 'node:crypto';
@@ -15,13 +15,12 @@ import type { Ctx } from '../../pkg/context.js';
 import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
 import { connectTransfer } from '../../pkg/voice/ai-transfer.js';
 import { isLive } from '../../pkg/voice/state.js';
-import { carrierPath, carrierUrl, relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/twilio/gateway.js';
-import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/twilio/relay-token.js';
-import type { TwilioAccount } from '../../pkg/voice/gateways/twilio/rest.js';
+import { relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/carried.js';
+import { CARRIER_NAMES, carrierOf, carrierPath, carrierUrl, type CarrierAccount, type CarrierName } from '../../pkg/voice/gateways/carrier.js';
+import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/relay-token.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
 import { findNumber } from '../../pkg/store/phone-numbers.js';
-import { isTwilioSignature } from '../../pkg/voice/gateways/twilio/signature.js';
-import { hangUp, respond } from '../../pkg/voice/gateways/twilio/twiml.js';
+import { hangUp, respond } from '../../pkg/voice/gateways/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
 import {
@@ -71,57 +70,62 @@ const byRelayToken: Whose = async (ctx, req) => tenantOfCall(await callById(ctx.
 // An unknown number is checked with the deployment's account: refused alike, it tells a prober nothing.
 const byNumber: Whose = async (ctx, req) => (await findNumber(ctx.db, String(req.body?.To ?? '')))?.tenantId ?? null;
 
+/** The body as it arrived, which a carrier's signature may cover. */
+const rawBodies = new WeakMap<Request, Buffer>();
+
 /**
- * Verifies X-Twilio-Signature with the carrier account of the tenant the request names, before
+ * Verifies the carrier's signature with the carrier account of the tenant the request names, before
  * anything is changed: that tenant and its credentials are in res.locals for the route.
  */
-function verified(ctx: Ctx, whose: Whose) {
+function verified(ctx: Ctx, carrier: CarrierName, whose: Whose) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const tenantId = await whose(ctx, req);
     const account = await carrierCredentials(ctx, tenantId);
-    const url = carrierUrl(ctx.config, req.url);
-    const params = (req.body ?? {}) as Record<string, string>;
-    if (account && isTwilioSignature(account.authToken, req.get('x-twilio-signature'), url, params)) {
+    const request = { url: carrierUrl(ctx.config, carrier, req.url), headers: req.headers, rawBody: rawBodies.get(req) ?? Buffer.alloc(0), params: req.body ?? {} };
+    if (account?.carrier === carrier && carrierOf(account).isSigned(account, request, ctx.clock.now())) {
       res.locals.tenantId = tenantId;
       res.locals.account = account;
       return next();
     }
-    ctx.log.warn({ path: req.path }, 'carrier request refused: X-Twilio-Signature does not match');
-    res.status(403).type('text/plain').send('X-Twilio-Signature does not match');
+    ctx.log.warn({ path: req.path, carrier }, 'carrier request refused: its signature does not match');
+    res.status(403).type('text/plain').send(`The ${carrier} signature does not match`);
   };
 }
 
-export function carrierRouter(ctx: Ctx): Router {
+/** The routes of `carrier`'s requests (mounted at carrierPath(carrier)). */
+export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   const r = Router();
-  r.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  r.use(express.urlencoded({ extended: false, limit: '64kb', verify: (req, _res, body) => void rawBodies.set(req as Request, body) }));
+  const signed = (whose: Whose) => verified(ctx, carrier, whose);
 
   // The call was answered: connect it to the relay socket, which learns the call from the parameter.
-  r.post('/answer', verified(ctx, byRelayToken), (req, res) => {
+  r.post('/answer', signed(byRelayToken), (req, res) => {
     const token = String(req.query.relay ?? '');
-    const read = readRelayToken((res.locals.account as TwilioAccount).authToken, token, ctx.clock.now());
+    const account = res.locals.account as CarrierAccount;
+    const read = readRelayToken(carrierOf(account).relayKey(account), token, ctx.clock.now());
     const tenantId = res.locals.tenantId as string | null;
     if ('refused' in read || !tenantId) {
       ctx.log.warn({ reason: 'refused' in read ? read.refused : 'no such call' }, 'answered call refused');
       return xml(res, hangUp());
     }
-    xml(res, relayTwiml(ctx.config, tenantId, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
+    xml(res, relayTwiml(ctx.config, carrier, tenantId, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
   });
 
   // A call rings in on a number (its voice webhook): answered as the number is routed.
-  r.post('/voice', verified(ctx, byNumber), async (req, res) => {
+  r.post('/voice', signed(byNumber), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
-    xml(res, await answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') }));
+    xml(res, await answerCarriedCall(ctx, { carrier, to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') }));
   });
 
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
-  r.post('/status', verified(ctx, byCall), async (req, res) => {
+  r.post('/status', signed(byCall), async (req, res) => {
     const call = await callOf(ctx, req);
     if (call) await callStatusReported(ctx, call.id, String(req.body?.CallStatus ?? ''));
     res.status(204).end();
   });
 
   // The relay session ended: the agent's transfer is dialled; otherwise (ended, or the socket closed) nothing more is played.
-  r.post('/relay-ended', verified(ctx, byCall), async (req, res) => {
+  r.post('/relay-ended', signed(byCall), async (req, res) => {
     const session = String(req.body?.SessionStatus ?? '');
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     if (session === 'failed' && call) await relaySessionFailed(ctx, call);
@@ -131,14 +135,14 @@ export function carrierRouter(ctx: Ctx): Router {
 
   // The transfer's target answered (asked on the target's call, which names the caller's as its parent): the call is
   // bridged to it now, ai.transfer answered as on the simulator; the empty document lets the bridge begin.
-  r.post('/transfer-answered', verified(ctx, byParentCall), async (req, res) => {
+  r.post('/transfer-answered', signed(byParentCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? ''));
     if (call) await connectTransfer(ctx, call, transferOf(req));
     xml(res, respond());
   });
 
   // A transfer step's <Dial> ended; after the caller's hang-up (CallStatus completed) its status callback ends the call.
-  r.post('/transfer-step-ended', verified(ctx, byCall), async (req, res) => {
+  r.post('/transfer-step-ended', signed(byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     const call = body.CallStatus === 'completed' ? undefined : await callByCarrierSid(ctx.db, String(body.CallSid ?? ''));
     if (call && isLive(call.status)) await transferDialEnded(ctx, call, String(body.DialCallStatus ?? ''));
@@ -147,26 +151,26 @@ export function carrierRouter(ctx: Ctx): Router {
 
   // The transfer's <Dial> ended: ai.transfer says how it went. Answered, the call ends with the bridge; otherwise
   // the caller is reconnected to the agent, on a new relay session of the same call.
-  r.post('/transfer-ended', verified(ctx, byCall), async (req, res) => {
+  r.post('/transfer-ended', signed(byCall), async (req, res) => {
     const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
     const dialled = { dialCallStatus: String(req.body?.DialCallStatus ?? ''), callerLeft: req.body?.CallStatus === 'completed' };
     xml(res, call ? await agentTransferDialled(ctx, call, transferOf(req), dialled) : hangUp());
   });
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.
-  r.post('/menu', verified(ctx, byCall), async (req, res) => {
+  r.post('/menu', signed(byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     xml(res, await menuAnswered(ctx, String(body.CallSid ?? ''), Number(req.query.attempt ?? 0), { digits: body.Digits, speech: body.SpeechResult }));
   });
 
   // A voicemail's <Record> ended; its audio is reported to /recording once stored.
-  r.post('/voicemail-recorded', verified(ctx, byCall), async (req, res) => {
+  r.post('/voicemail-recorded', signed(byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     xml(res, await voicemailRecorded(ctx, String(body.CallSid ?? ''), Number(body.RecordingDuration ?? 0) || 0, body.Digits === 'hangup' || body.CallStatus === 'completed'));
   });
 
   // https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
-  r.post('/recording', verified(ctx, byCall), async (req, res) => {
+  r.post('/recording', signed(byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     if (body.RecordingStatus === 'completed' && body.RecordingUrl) {
       await recordingCompleted(ctx, { callSid: String(body.CallSid ?? ''), url: body.RecordingUrl, seconds: Number(body.RecordingDuration ?? 0) || 0 });
@@ -175,17 +179,17 @@ export function carrierRouter(ctx: Ctx): Router {
   });
 
   // The caller waits in the queue for the next member to ring (`rung`: those rung already).
-  r.post('/queue-wait', verified(ctx, byCall), async (req, res) => {
+  r.post('/queue-wait', signed(byCall), async (req, res) => {
     xml(res, await waitInQueue(ctx, String(req.body?.CallSid ?? ''), listed(req.query.rung)));
   });
 
   // The member's phone answered: asked on the member's call, which names the caller's as its parent.
-  r.post('/queue-answered', verified(ctx, byParentCall), async (req, res) => {
+  r.post('/queue-answered', signed(byParentCall), async (req, res) => {
     xml(res, await memberAnswered(ctx, String(req.body?.ParentCallSid ?? ''), String(req.query.member ?? '')));
   });
 
   // A member's <Dial> ended: talked, rung out, or the caller hung up meanwhile.
-  r.post('/queue-dialled', verified(ctx, byCall), async (req, res) => {
+  r.post('/queue-dialled', signed(byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     const dialled = { memberId: String(req.query.member ?? ''), rung: listed(req.query.rung), dialStatus: String(body.DialCallStatus ?? ''), callerLeft: body.CallStatus === 'completed' };
     xml(res, await memberDialled(ctx, String(body.CallSid ?? ''), dialled));
@@ -193,24 +197,37 @@ export function carrierRouter(ctx: Ctx): Router {
   return r;
 }
 
-/** Serves the relay socket (wss://<public host>/v1/carrier/twilio/relay?tenant=ID) when a carrier can reach it; returns its stop. */
+/** The carrier whose relay socket `pathname` is (`/v1/carrier/<carrier>/relay`), if any. */
+const relayCarrier = (pathname: string): CarrierName | undefined => CARRIER_NAMES.find((carrier) => pathname === `${carrierPath(carrier)}/relay`);
+
+/**
+ * Whether the handshake of a relay socket comes from `account`'s carrier: signed by it, or, for a carrier that
+ * signs no handshake, bringing a good relay parameter in its address (that parameter must then bind the call).
+ */
+function handshakeVerified(ctx: Ctx, account: CarrierAccount, req: IncomingMessage, requested: URL): boolean {
+  const carrier = carrierOf(account);
+  if (!carrier.signsHandshake) return !('refused' in readRelayToken(carrier.relayKey(account), requested.searchParams.get('relay') ?? '', ctx.clock.now()));
+  const url = relaySocketBase(ctx.config, account.carrier) + requested.search;
+  return carrier.isSigned(account, { url, headers: req.headers, rawBody: Buffer.alloc(0), params: {} }, ctx.clock.now());
+}
+
+/** Serves the relay sockets (wss://<public host>/v1/carrier/<carrier>/relay?tenant=ID…) when a carrier can reach them; returns its stop. */
 export function serveRelay(server: Server, ctx: Ctx): () => void {
   if (!carrierReachable(ctx.config)) return () => {};
   const leases = new RelayLeases(ctx, `${hostname()}:${process.pid}:relay:${randomBytes(4).toString('hex')}`, ctx.config.SWITCHBOARD_LEASE_SEC * 1000);
   const sockets = new WebSocketServer({ noServer: true });
-  const path = `${carrierPath}/relay`;
   // Sockets this replica holds (bound to a call or not yet): each is a call the agent conducts here.
   let held = 0;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const requested = new URL(req.url ?? '/', 'http://x');
-    if (requested.pathname !== path) return;
+    const carrier = relayCarrier(requested.pathname);
+    if (!carrier) return;
     void (async () => {
       // The URL names the tenant whose carrier account signs the handshake; the signature covers it.
       const tenantId = requested.searchParams.get('tenant');
       const account = tenantId ? await carrierCredentials(ctx, tenantId) : null;
-      const url = relaySocketBase(ctx.config) + requested.search;
-      if (!tenantId || !account || !isTwilioSignature(account.authToken, req.headers['x-twilio-signature'] as string | undefined, url)) {
-        ctx.log.warn('relay socket refused: X-Twilio-Signature does not match');
+      if (!tenantId || account?.carrier !== carrier || !handshakeVerified(ctx, account, req, requested)) {
+        ctx.log.warn({ carrier }, 'relay socket refused: the handshake is not signed by the carrier');
         socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
         return;
       }
@@ -224,7 +241,7 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
       sockets.handleUpgrade(req, socket, head, (ws) => {
         held += 1;
         ws.once('close', () => (held -= 1));
-        void onSocket(ctx, leases, ws, tenantId, account);
+        void onSocket(ctx, leases, ws, tenantId, account, requested.searchParams.get('relay'));
       });
     })().catch((err: Error) => {
       ctx.log.error({ err }, 'relay socket failed');
@@ -234,8 +251,11 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
   return () => leases.close();
 }
 
-/** The first message binds the socket to its call, once; a socket that cannot be bound is closed. */
-async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: string, account: TwilioAccount): Promise<void> {
+/**
+ * The first message binds the socket to its call, once; a socket that cannot be bound is closed. A socket whose
+ * address brought a relay parameter (`addressed`) binds that call only.
+ */
+async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: string, account: CarrierAccount, addressed: string | null): Promise<void> {
   // Every message is kept from the first: what the carrier sends while the call is being bound (a
   // prompt right after setup) is the line's once it exists.
   const received: string[] = [];
@@ -257,7 +277,8 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: 
   };
   if (setup?.type !== 'setup') return refuse('the first message is not setup');
   const params = (setup.customParameters ?? {}) as Record<string, string>;
-  const read = readRelayToken(account.authToken, String(params.relay ?? ''), ctx.clock.now());
+  if (addressed !== null && params.relay !== addressed) return refuse("the relay parameter is not the socket address's");
+  const read = readRelayToken(carrierOf(account).relayKey(account), String(params.relay ?? ''), ctx.clock.now());
   if ('refused' in read) return refuse(read.refused);
   // Only a call of the tenant whose account signed the socket: its token signs no other account's calls.
   const row = await bindRelay(ctx, read.callId, tenantId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs);

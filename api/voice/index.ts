@@ -22,6 +22,7 @@ import { mailboxesRouter } from './mailboxes.js';
 import { messagesRouter } from './messages.js';
 import { voiceOpenApiDocument } from './openapi.js';
 import { carrierRouter } from './carrier.js';
+import { CARRIER_NAMES } from '../../pkg/voice/gateways/carrier.js';
 
 export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -31,7 +32,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
     res.json(document);
   });
   // The deployment's carrier, or accounts' own (which need the same https address), send requests here.
-  if (carrierReachable(ctx.config)) r.use('/carrier/twilio', carrierRouter(ctx));
+  if (carrierReachable(ctx.config)) for (const carrier of CARRIER_NAMES) r.use(`/carrier/${carrier}`, carrierRouter(ctx, carrier));
   r.use(requireApiKey(ctx));
   r.use(limitRequests(ctx, deps.limits));
   r.use(express.json({ limit: '128kb' }));

@@ -63,10 +63,11 @@ export const settingsSchema = z
 
 export const carrierSettingsSchema = z
   .object({
-    carrier: z.enum(['twilio', 'sim']).meta({ description: "The network the account's calls go through: a real carrier, or the simulated one" }),
+    carrier: z.enum(['twilio', 'telnyx', 'sim']).meta({ description: "The network the account's calls go through: a real carrier, or the simulated one" }),
     source: z.enum(['account', 'deployment']).meta({ description: "account: the account's own carrier account (set by an operator); deployment: the deployment's" }),
-    account_sid: z.string().nullable().meta({ description: "The account's own carrier account SID (AC…); null with the deployment's" }),
-    auth_token_set: z.boolean().meta({ description: 'Whether its own auth token is stored (sealed; never shown)' }),
+    account_sid: z.string().nullable().meta({ description: "The account's own carrier account SID (Twilio's AC…, Telnyx's account id); null with the deployment's" }),
+    connection_id: z.string().nullable().meta({ description: "Telnyx: the account's own TeXML application calls are placed through; null otherwise" }),
+    auth_token_set: z.boolean().meta({ description: "Whether its own auth token (Telnyx: API key) is stored (sealed; never shown)" }),
   })
   .meta({ id: 'CarrierSettings' });
 

@@ -26,6 +26,7 @@ import * as m023 from './migrations/023_webhook_fair_claim.js';
 import * as m024 from './migrations/024_upgrade_leftovers.js';
 import * as m025 from './migrations/025_live_row_indexes.js';
 import * as m026 from './migrations/026_carrier_transfer.js';
+import * as m027 from './migrations/027_telnyx.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '024_upgrade_leftovers': m024,
   '025_live_row_indexes': m025,
   '026_carrier_transfer': m026,
+  '027_telnyx': m027,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -7,6 +7,7 @@ import { CHANNELS, notify, notifyIdColumn } from '../db/notify.js';
 import { heartbeatRows } from '../db/leases.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 import type { CallerScript } from '../voice/gateways/gateway.js';
+import type { CarrierName } from '../voice/gateways/carrier.js';
 import type { WaitingIn } from '../voice/routing/queue-events.js';
 import type { RoutingStep } from '../voice/routing/steps.js';
 import type { Transfer } from '../voice/call-tools.js';
@@ -90,7 +91,8 @@ export interface CallRow {
   sim_caller: CallerScript | null;
   /** The queue the caller waits in, while it waits. */
   queue: WaitingIn | null;
-  /** The carrier's id of a call placed through a real carrier. */
+  /** The real carrier of the call (null: the simulated network), and its id of the call. */
+  carrier: CarrierName | null;
   carrier_sid: string | null;
   /** The carrier's relay session conducting the call, once bound (pkg/voice/relay.ts). */
   relay_session: string | null;

@@ -1,11 +1,15 @@
 // Carrier account rows: an account's own carrier credentials, the auth token sealed.
 import type { Ctx } from '../context.js';
+import type { CarrierName } from '../voice/gateways/carrier.js';
 
 export interface CarrierAccountRow {
   tenant_id: string;
-  carrier: 'twilio';
+  carrier: CarrierName;
   account_sid: string;
-  /** Sealed; opened only to call the carrier or check its signatures. */
+  /** Telnyx: the TeXML application the calls are placed through, and the public key of its signatures. */
+  connection_id: string | null;
+  public_key: string | null;
+  /** Twilio's auth token or Telnyx's API key, sealed; opened only to call the carrier or check its signatures. */
   auth_token_sealed: string;
   created_at: Date;
   updated_at: Date;

@@ -5,7 +5,7 @@
 import type { Ctx } from '../context.js';
 import type { CallRow } from '../store/calls.js';
 import { carrierCredentials } from './carrier-accounts.js';
-import { hangUpCall } from './gateways/twilio/rest.js';
+import { carrierOf } from './gateways/carrier.js';
 
 export async function hangUpAtCarrier(ctx: Pick<Ctx, 'db' | 'config' | 'secrets' | 'log' | 'metrics'>, rows: CallRow[]): Promise<void> {
   await Promise.all(
@@ -15,7 +15,7 @@ export async function hangUpAtCarrier(ctx: Pick<Ctx, 'db' | 'config' | 'secrets'
         try {
           const account = await carrierCredentials(ctx, row.tenant_id);
           if (!account) return;
-          await hangUpCall(account, row.carrier_sid!);
+          await carrierOf(account).hangUpCall(account, row.carrier_sid!);
           ctx.metrics.carrierHangups.inc({ result: 'ok' });
         } catch (err) {
           ctx.metrics.carrierHangups.inc({ result: 'failed' });

@@ -12,7 +12,7 @@ import { appendMessages, insertMessages, listMessages, unstoredMessage, type Sto
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { callById, CHANGED_WHILE_LIVE, reviseLastAgentWords, transcriptAppend, unleaseCall, updateCall, type CallRow, type ChangedWhileLive } from '../store/calls.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
-import { CarrierFailure } from './gateways/twilio/rest.js';
+import { CarrierFailure } from './gateways/carrier-api.js';
 import { connectTransfer, TRANSFER_RING_SEC, transferNotAnswered, transferStatus } from './ai-transfer.js';
 import { BridgingCall } from './bridge.js';
 import { callTools, outcomesOf, type CallDecision, type Transfer } from './call-tools.js';
@@ -417,7 +417,7 @@ export async function runCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: s
     let line: Line | null = null;
     try {
       line = await gateway.dial({ callId: row.id, from: row.from_number, to: row.to_number });
-      if (line.carrierSid) await updateCall(ctx, row.id, { carrier_sid: line.carrierSid });
+      if (line.placed) await updateCall(ctx, row.id, { carrier: line.placed.carrier, carrier_sid: line.placed.sid });
       await new CallSession(ctx, gateway, line, row, owner, signal).run();
     } catch (err) {
       const refused = err instanceof CarrierFailure;

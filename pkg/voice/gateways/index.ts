@@ -5,7 +5,7 @@ import { callById } from '../../store/calls.js';
 import { carrierCredentials } from '../carrier-accounts.js';
 import type { Gateway } from './gateway.js';
 import { createSimGateway, loadScenarios } from './sim.js';
-import { dialTwilio } from './twilio/gateway.js';
+import { dialCarrier } from './carried.js';
 
 export type { CallerScript, EndCause, Gateway, Line, LineEvent, Recorder } from './gateway.js';
 
@@ -21,7 +21,7 @@ export function createGateway(ctx: Pick<Ctx, 'config' | 'db' | 'log' | 'secrets'
     async dial(req) {
       const call = await callById(ctx.db, req.callId);
       const account = call ? await carrierCredentials(ctx, call.tenant_id) : null;
-      return account ? dialTwilio(ctx, account, req) : sim.dial(req);
+      return account ? dialCarrier(ctx, account, req) : sim.dial(req);
     },
     // Only the simulated network rings in here: a carrier's calls ring in at its voice webhook.
     pickUp: (req) => sim.pickUp(req),

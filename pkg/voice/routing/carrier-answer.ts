@@ -1,4 +1,4 @@
-// A call ringing in through Twilio on one of an account's numbers: stored as the simulated network's
+// A call ringing in through a carrier (Twilio, Telnyx) on one of an account's numbers: stored as the simulated network's
 // calls are (arrive.ts), and answered with TwiML built from the number's routing (carrier-steps.ts).
 // An ai step first is connected to the relay socket while still ringing, and answered there.
 import type { Ctx } from '../../context.js';
@@ -6,7 +6,8 @@ import { parseAgentRef } from '../../ids.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import { callByCarrierSid } from '../../store/calls.js';
 import { applyCallEvent, ending } from '../events.js';
-import { reject } from '../gateways/twilio/twiml.js';
+import type { CarrierName } from '../gateways/carrier.js';
+import { reject } from '../gateways/twiml.js';
 import { isLive } from '../state.js';
 import { DEFAULT_GREETING } from './answer.js';
 import { ringIn } from './arrive.js';
@@ -16,7 +17,7 @@ import { handlerOf } from './reach.js';
 const UNIQUE_VIOLATION = '23505';
 
 /** The TwiML answering a call from `from` to `to` (the carrier's `callSid`); an unknown number is refused with no record. */
-export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: string; callSid: string }): Promise<string> {
+export async function answerCarriedCall(ctx: Ctx, call: { carrier: CarrierName; to: string; from: string; callSid: string }): Promise<string> {
   const number = await findNumber(ctx.db, call.to);
   if (!number) return reject();
   const step = number.routing;
@@ -27,7 +28,7 @@ export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: stri
   // The carrier may ask again for a call it already rang in (a retry): it is the same call, answered again.
   const row =
     (await callByCarrierSid(ctx.db, call.callSid)) ??
-    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until } }).catch(async (err) => {
+    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrier: call.carrier, carrierSid: call.callSid, agentId, greeting, until } }).catch(async (err) => {
       if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
       return (await callByCarrierSid(ctx.db, call.callSid))!;
     }));

@@ -1,4 +1,4 @@
-// The routing steps played through a carrier (Twilio): each step becomes TwiML, and the carrier's
+// The routing steps played through a carrier (Twilio, Telnyx): each step becomes TwiML, and the carrier's
 // next request about the call (a menu's answer, a recording, a member's answer) carries the call on,
 // by the rules the simulator's call loop (answer.ts) takes from the same modules. The call is found
 // by the CallSid of the signed request; the step it is on is kept in its row (carrier_step).
@@ -18,10 +18,10 @@ import { dialledTransfer, reportTransfer, TRANSFER_RING_SEC } from '../ai-transf
 import type { Transfer } from '../call-tools.js';
 import { applyCallEvent, ending } from '../events.js';
 import { carrierCredentials } from '../carrier-accounts.js';
-import { carrierUrl, relayTwiml } from '../gateways/twilio/gateway.js';
-import { relayToken } from '../gateways/twilio/relay-token.js';
-import { fetchRecording } from '../gateways/twilio/rest.js';
-import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twilio/twiml.js';
+import { relayTwiml } from '../gateways/carried.js';
+import { carrierOf, carrierUrl } from '../gateways/carrier.js';
+import { relayToken } from '../gateways/relay-token.js';
+import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twiml.js';
 import { isLive, type CallEvent } from '../state.js';
 import { DEFAULT_GREETING } from './answer.js';
 import { askForStep } from './ask-webhook.js';
@@ -41,7 +41,8 @@ const QUEUE_POLL_MS = 10_000;
 /** How long an ended voicemail call waits for the carrier's report of its recording before it is made final without it. */
 const RECORDING_WAIT_MS = 60_000;
 
-const address = (ctx: Ctx, path: string, query?: URLSearchParams): string => carrierUrl(ctx.config, query?.size ? `${path}?${query}` : path);
+/** The address of the call's carrier's endpoint `path`. */
+const address = (ctx: Ctx, row: CallRow, path: string, query?: URLSearchParams): string => carrierUrl(ctx.config, row.carrier!, query?.size ? `${path}?${query}` : path);
 
 /** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
 export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
@@ -49,8 +50,8 @@ export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getT
 /** Connects the answered call to a new relay session now, where its agent converses. */
 export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
   const account = (await carrierCredentials(ctx, row.tenant_id))!;
-  const token = relayToken(account.authToken, row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
-  return relayTwiml(ctx.config, row.tenant_id, token, false);
+  const token = relayToken(carrierOf(account).relayKey(account), row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
+  return relayTwiml(ctx.config, row.carrier!, row.tenant_id, token, false);
 }
 
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */
@@ -86,8 +87,8 @@ export async function dialAgentTransfer(ctx: Ctx, row: CallRow, transfer: Transf
     to: transfer.target,
     callerId: row.direction === 'inbound' ? row.to_number : row.from_number,
     timeoutSec: TRANSFER_RING_SEC,
-    action: address(ctx, '/transfer-ended', named),
-    answeredUrl: address(ctx, '/transfer-answered', named),
+    action: address(ctx, row, '/transfer-ended', named),
+    answeredUrl: address(ctx, row, '/transfer-answered', named),
   });
 }
 
@@ -131,7 +132,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       return toRelay(ctx, row);
     case 'transfer':
       // The carrier bridges the caller until either hangs up: the target's end is the action's, the caller's the status callback's.
-      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: address(ctx, '/transfer-step-ended') });
+      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: address(ctx, row, '/transfer-step-ended') });
     case 'menu':
       return askMenu(ctx, row, step, 0);
     case 'webhook':
@@ -139,8 +140,8 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
     case 'voicemail': {
       const mailbox = await mailboxOfStep(ctx, row.tenant_id, step.mailbox_id);
       if (!mailbox) return endCall(ctx, row, 'mailbox_unavailable');
-      const done = address(ctx, '/voicemail-recorded');
-      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: address(ctx, '/recording') });
+      const done = address(ctx, row, '/voicemail-recorded');
+      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: address(ctx, row, '/recording') });
       // Nothing recorded, the carrier goes on past <Record> without its action: the same request, with no recording.
       return respond(await spoken(ctx, row, mailbox.greeting), recorder, redirect(done));
     }
@@ -150,7 +151,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       row = await enterQueue(ctx, row, queue);
       if (!row) return hangUp();
       const hold = queue.holdMessage ? [await spoken(ctx, row, queue.holdMessage)] : [];
-      return respond(...hold, redirect(address(ctx, '/queue-wait')));
+      return respond(...hold, redirect(address(ctx, row, '/queue-wait')));
     }
   }
 }
@@ -158,7 +159,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
 async function askMenu(ctx: Ctx, row: CallRow, menu: Menu, attempt: number): Promise<string> {
   const prompt = menuPrompt(menu, attempt);
   await appendTranscript(ctx, row.id, { speaker: 'agent', text: prompt });
-  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: address(ctx, '/menu', new URLSearchParams({ attempt: String(attempt) })) }));
+  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: address(ctx, row, '/menu', new URLSearchParams({ attempt: String(attempt) })) }));
 }
 
 /** The caller answered the menu's `attempt`th prompt with `answer` (nothing: it timed out): the option chosen, the prompt again, or the fallback. */
@@ -192,7 +193,8 @@ export async function recordingCompleted(ctx: Ctx, report: { callSid: string; ur
   // A report the carrier repeats leaves one message.
   if (report.seconds > 0 && !(await messagesOfCall(ctx, row.id)).length) {
     try {
-      const wav = await fetchRecording(ctx.outbound, (await carrierCredentials(ctx, row.tenant_id))!, report.url);
+      const account = (await carrierCredentials(ctx, row.tenant_id))!;
+      const wav = await carrierOf(account).fetchRecording(ctx.outbound, account, report.url);
       // The carrier hears no words: the message says who called and for how long.
       const summary = `Voicemail from ${row.from_number}, ${report.seconds} s.`;
       await keepVoicemail(ctx, { tenant_id: row.tenant_id, call_id: row.id, caller: row.from_number, summary, mailbox_id: step.mailbox_id }, wav);
@@ -229,13 +231,13 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
     for (const id of [...rung, member.id]) next.append('rung', id);
     // Rung until the wait is over at the latest, as on the simulator.
     const timeoutSec = Math.max(1, Math.min(TRANSFER_RING_SEC, Math.ceil(leftMs() / 1000)));
-    const answeredUrl = address(ctx, '/queue-answered', new URLSearchParams({ member: member.id }));
-    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address(ctx, '/queue-dialled', next), answeredUrl }));
+    const answeredUrl = address(ctx, row, '/queue-answered', new URLSearchParams({ member: member.id }));
+    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address(ctx, row, '/queue-dialled', next), answeredUrl }));
   }
   if (!abort.signal.aborted) return leaveOnTimeout(ctx, row, 'no_agents');
   const again = new URLSearchParams();
   for (const id of rung) again.append('rung', id);
-  return respond(redirect(address(ctx, '/queue-wait', again)));
+  return respond(redirect(address(ctx, row, '/queue-wait', again)));
 }
 
 async function leaveOnTimeout(ctx: Ctx, row: CallRow, reason: 'max_wait' | 'no_agents'): Promise<string> {

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { carrierCredentials } from '../../../pkg/voice/carrier-accounts.js';
-import { relayToken } from '../../../pkg/voice/gateways/twilio/relay-token.js';
+import { relayToken } from '../../../pkg/voice/gateways/relay-token.js';
 import { TEST_ENCRYPTION_KEY, type Client } from '../../support/app.js';
 import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { switchboard, type CliResult } from '../../support/cli.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
+import { startTelnyx, type TelnyxStandIn } from '../../support/carrier/telnyx.js';
 import { startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { eventually } from '../../support/eventually.js';
@@ -181,9 +182,9 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
   it("shows the account its carrier but never a token, and keeps the token sealed", async () => {
     const mine = await companies.a.client.get(`/v1/tenants/${companies.a.tenantId}/carrier`);
     expect(mine.status).to.equal(200);
-    expect(mine.body).to.deep.equal({ carrier: 'twilio', source: 'account', account_sid: A.accountSid, auth_token_set: true });
+    expect(mine.body).to.deep.equal({ carrier: 'twilio', source: 'account', account_sid: A.accountSid, connection_id: null, auth_token_set: true });
     const deployment = await companies.c.client.get(`/v1/tenants/${companies.c.tenantId}/carrier`);
-    expect(deployment.body).to.deep.equal({ carrier: 'twilio', source: 'deployment', account_sid: null, auth_token_set: false });
+    expect(deployment.body).to.deep.equal({ carrier: 'twilio', source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
     expect((await companies.b.client.get(`/v1/tenants/${companies.a.tenantId}/carrier`)).status).to.equal(404);
     const rows = await app.runtime.ctx.db('carrier_accounts').whereIn('tenant_id', [companies.a.tenantId, companies.b.tenantId]);
     expect(rows).to.have.length(2);
@@ -206,18 +207,56 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
 describe('Carrier accounts of their own on a deployment with the simulator', function () {
   this.timeout(120_000);
   let twilio: TwilioStandIn;
+  let telnyx: TelnyxStandIn;
   let front: TlsFront;
   let app: CallsApp;
   before(async () => {
     twilio = await startTwilio({ ...A });
+    telnyx = await startTelnyx({ accountSid: '3f1c7a52-0b8e-4d2a-9c61-5e4f2a7d9b10', connectionId: '2045187736512', apiKey: 'KEY01TELNYXACCOUNTOWN_7c1d' });
     front = await startTlsFront();
-    app = await startCallsApp({ controllers: true, env: { TWILIO_API_BASE: twilio.url, SWITCHBOARD_PUBLIC_URL: front.url, SWITCHBOARD_LEASE_SEC: '3' } });
+    app = await startCallsApp({ controllers: true, env: { TWILIO_API_BASE: twilio.url, TELNYX_API_BASE: telnyx.url, SWITCHBOARD_PUBLIC_URL: front.url, SWITCHBOARD_LEASE_SEC: '3' } });
     front.forwardTo(app.url);
   });
   after(async () => {
     await app?.close();
     await front?.close();
     await twilio?.close();
+    await telnyx?.close();
+  });
+
+  it('puts an account on its own Telnyx account: its calls placed through its TeXML application, its API key sealed', async () => {
+    const company = await app.voiceCompany({ eventsUrl: EVENTS_URL });
+    const env = { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_PUBLIC_URL: front.url };
+    const args = ['admin', 'carrier', 'set', '--tenant', company.tenantId, '--carrier', 'telnyx', '--account-sid', telnyx.accountSid, '--connection-id', telnyx.connectionId];
+    const badKey = await switchboard([...args, '--public-key', Buffer.alloc(16).toString('base64')], env, `${telnyx.apiKey}\n`);
+    expect(badKey.code).to.not.equal(0);
+    expect(badKey.stderr).to.include('public key');
+    expect(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: company.tenantId }).first()).to.equal(undefined);
+    const set = await switchboard([...args, '--public-key', telnyx.publicKey, '--json'], env, `${telnyx.apiKey}\n`);
+    expect(set.code, set.stderr).to.equal(0);
+    expect(set.stdout).to.not.include(telnyx.apiKey);
+    expect((await company.client.get(`/v1/tenants/${company.tenantId}/carrier`)).body).to.deep.equal({
+      carrier: 'telnyx', source: 'account', account_sid: telnyx.accountSid, connection_id: telnyx.connectionId, auth_token_set: true,
+    });
+    expect(JSON.stringify(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: company.tenantId }).first())).to.not.include(telnyx.apiKey);
+
+    const to = '+12025556311';
+    const heard: string[] = [];
+    telnyx.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hello?');
+        heard.push((await c.reply()).text);
+        await c.hangUp();
+      },
+    };
+    app.script('Through its own Telnyx account', { content: 'Hi, this is your reminder.' });
+    const placed = await company.client.post('/v1/calls', { to, task: 'Through its own Telnyx account' });
+    const result = await finalResult(company.client, placed.body.id);
+    expect(result.status).to.equal('completed');
+    expect(heard).to.deep.equal(['Hi, this is your reminder.']);
+    expect(telnyx.calls.map((c) => c.params.To)).to.deep.equal([to]);
+    expect(twilio.calls.map((c) => c.params.To)).to.not.include(to);
   });
 
   it("puts the account with its own carrier account on it, and only that account: the others stay on the simulator", async () => {
@@ -238,6 +277,6 @@ describe('Carrier accounts of their own on a deployment with the simulator', fun
     expect(refused.status).to.equal(404);
     expect(refused.body.error.code).to.equal('not_found');
     expect((await simulated.client.post('/v1/sim/calls', ring)).status).to.equal(201);
-    expect((await simulated.client.get(`/v1/tenants/${simulated.tenantId}/carrier`)).body).to.deep.equal({ carrier: 'sim', source: 'deployment', account_sid: null, auth_token_set: false });
+    expect((await simulated.client.get(`/v1/tenants/${simulated.tenantId}/carrier`)).body).to.deep.equal({ carrier: 'sim', source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
   });
 });

@@ -818,7 +818,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       const asked = carried.webhooks.find((w) => w.purpose === 'answered')!;
       const again = await fetch(asked.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': asked.signature },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...asked.headers },
         body: new URLSearchParams(asked.params as Record<string, string>),
       });
       expect(again.status).to.equal(200);

@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { RelayCaller, RelayRefused, type RelayEnd } from './relay-caller.js';
 import { parseTwiml, type TwimlElement } from './twiml.js';
-import { twilioSignature, type TwilioParams } from './twilio-signature.js';
+import type { TwilioParams } from './twilio-signature.js';
 
 export const API_VERSION = '2010-04-01';
 
@@ -68,7 +68,8 @@ export interface WebhookSent {
   method: string;
   url: string;
   params: TwilioParams;
-  signature: string;
+  /** The headers that signed it. */
+  headers: Record<string, string>;
   status?: number;
   body?: string;
   error?: string;
@@ -77,13 +78,23 @@ export interface WebhookSent {
 /** New instructions for a live call through the REST API: TwiML, or a URL to fetch it from. */
 export type Redirect = { twiml: string } | { url: string; method: string };
 
+/** How the carrier signs what it sends the application (X-Twilio-Signature, Telnyx's Ed25519). */
+export interface Signer {
+  /** The headers of a request to `url`: a POST with form `params` as `body`, or a GET (no body). */
+  request(url: string, params: TwilioParams, body: string | undefined): Record<string, string>;
+  /** The headers of the relay socket's handshake to `url`. */
+  handshake(url: string): Record<string, string>;
+}
+
 export interface CallContext {
   accountSid: string;
-  authToken: string;
+  signer: Signer;
+  /** A new call's sid, in the carrier's form. */
+  newSid(): string;
+  /** Where a recording's audio is served (its RecordingUrl). */
+  recordingUrl(recording: Recording): string;
   /** How each number a <Dial> rings behaves; a number not listed does not answer. */
   phones: Record<string, Scenario>;
-  /** The REST API's base URL, where recordings are served. */
-  apiUrl: string;
   /** Every recording made, on any call. */
   recordings: Recording[];
 }
@@ -100,10 +111,12 @@ const FINAL = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
 const WEBHOOK_TIMEOUT_MS = 15_000;
 
 const rfc2822 = (ms: number) => new Date(ms).toUTCString().replace('GMT', '+0000');
-const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
+
+/** A Twilio-style sid: a prefix and 32 hexadecimal digits. */
+export const sid = (prefix: string) => prefix + randomBytes(16).toString('hex');
 
 export class CarrierCall {
-  readonly sid = sid('CA');
+  readonly sid: string;
   status = 'queued';
   answeredBy: string | undefined;
   /** Every request made to the application for this call, in order. */
@@ -142,6 +155,7 @@ export class CarrierCall {
     readonly direction: 'outbound-api' | 'inbound',
     private readonly scenario: Scenario,
   ) {
+    this.sid = context.newSid();
     // Dialing starts after the creating request was answered (the call is still queued then).
     this.done = new Promise(setImmediate).then(() => (direction === 'inbound' ? this.ringIn() : this.dial())).catch((error) => {
       this.errors.push(`stand-in failure: ${error}`);
@@ -487,7 +501,7 @@ export class CarrierCall {
     const recording: Recording = { sid: sid('RE'), accountSid: this.context.accountSid, callSid: this.sid, seconds, wav: wavOf(seconds, 300 + (this.context.recordings.length % 8) * 100) };
     this.context.recordings.push(recording);
     if (message.then === 'hangup') this.hungUp = true;
-    const url = `${this.context.apiUrl}/${API_VERSION}/Accounts/${this.context.accountSid}/Recordings/${recording.sid}`;
+    const url = this.context.recordingUrl(recording);
     const made = { RecordingUrl: url, RecordingSid: recording.sid, RecordingDuration: String(seconds) };
     const callback = verb.attributes.recordingStatusCallback;
     if (callback) {
@@ -519,7 +533,7 @@ export class CarrierCall {
     try {
       caller = await RelayCaller.connect({
         url,
-        authToken: this.context.authToken,
+        headers: this.context.signer.handshake(url),
         enabled: { dtmf: attributes.dtmfDetection === 'true', partialPrompts: attributes.partialPrompts === 'true' },
         setup: {
           callSid: this.sid,
@@ -559,14 +573,15 @@ export class CarrierCall {
     const get = method.toUpperCase() === 'GET';
     const target = new URL(url);
     if (get) for (const [name, value] of Object.entries(params)) target.searchParams.append(name, value);
-    const signature = get ? twilioSignature(this.context.authToken, target.toString()) : twilioSignature(this.context.authToken, url, params);
-    const sent: WebhookSent = { purpose, method: get ? 'GET' : 'POST', url: get ? target.toString() : url, params, signature };
+    const body = get ? undefined : new URLSearchParams(params).toString();
+    const headers = get ? this.context.signer.request(target.toString(), {}, undefined) : this.context.signer.request(url, params, body);
+    const sent: WebhookSent = { purpose, method: get ? 'GET' : 'POST', url: get ? target.toString() : url, params, headers };
     this.webhooks.push(sent);
     try {
       const answer = await fetch(sent.url, {
         method: sent.method,
-        headers: { 'X-Twilio-Signature': signature, 'User-Agent': 'TwilioProxy/1.1', ...(get ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
-        body: get ? undefined : new URLSearchParams(params).toString(),
+        headers: { ...headers, ...(get ? {} : { 'Content-Type': 'application/x-www-form-urlencoded' }) },
+        body,
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       });
       sent.status = answer.status;

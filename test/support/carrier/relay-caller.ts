@@ -60,10 +60,11 @@ export class RelayRefused extends Error {
 export interface RelayConnectOptions {
   /** The `url` attribute of `<ConversationRelay>` (wss://…). */
   url: string;
-  authToken: string;
   setup: RelaySetup;
-  /** A signature to send instead of the right one; null sends none. */
+  /** The handshake's headers: Twilio's signature with `authToken` (or `signature` instead of the right one; null sends none), or these. */
+  authToken?: string;
   signature?: string | null;
+  headers?: Record<string, string>;
   /** What the TwiML turned on (`dtmfDetection`, `partialPrompts`): Twilio sends DTMF and partial prompts only then. Both on when not given. */
   enabled?: { dtmf: boolean; partialPrompts: boolean };
 }
@@ -105,8 +106,8 @@ export class RelayCaller {
 
   /** Opens the socket as Twilio does and sends `setup`; rejects with RelayRefused when the handshake is refused. */
   static async connect(options: RelayConnectOptions): Promise<RelayCaller> {
-    const signature = options.signature === undefined ? twilioSignature(options.authToken, options.url) : options.signature;
-    const socket = new WebSocket(options.url, { headers: signature === null ? {} : { 'X-Twilio-Signature': signature } });
+    const signature = options.signature === undefined && options.authToken !== undefined ? twilioSignature(options.authToken, options.url) : options.signature;
+    const socket = new WebSocket(options.url, { headers: options.headers ?? (typeof signature === 'string' ? { 'X-Twilio-Signature': signature } : {}) });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('unexpected-response', (_req, res) => {

@@ -11,9 +11,9 @@
 //   https://www.twilio.com/docs/api/errors/20003, /21201, /21205, /21210, /21211, /21220, /21603, /20404
 //   https://www.twilio.com/docs/voice/api/recording (fetch a recording's metadata, or its media file by extension)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_VERSION, CarrierCall, type CallerScript, type GatherAnswer, type Message, type Recording, type Scenario, type WebhookSent } from './call.js';
+import { API_VERSION, CarrierCall, sid, type CallerScript, type GatherAnswer, type Message, type Recording, type Scenario, type WebhookSent } from './call.js';
 import { startHttpsServer, type RecordedRequest } from '../https.js';
-import { formParams, type TwilioParams } from './twilio-signature.js';
+import { formParams, twilioSignature, type TwilioParams } from './twilio-signature.js';
 
 export type { CallerScript, GatherAnswer, Message, Recording, Scenario, WebhookSent } from './call.js';
 export { CarrierCall } from './call.js';
@@ -140,7 +140,17 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
   const addAccount = (account: TwilioAccountOptions) => void accounts.set(account.accountSid, account);
   addAccount(options);
   let apiUrl = '';
-  const contextOf = (account: TwilioAccountOptions) => ({ accountSid: account.accountSid, authToken: account.authToken, phones, apiUrl, recordings });
+  const contextOf = (account: TwilioAccountOptions) => ({
+    accountSid: account.accountSid,
+    signer: {
+      request: (url: string, params: TwilioParams) => ({ 'X-Twilio-Signature': twilioSignature(account.authToken, url, params), 'User-Agent': 'TwilioProxy/1.1' }),
+      handshake: (url: string) => ({ 'X-Twilio-Signature': twilioSignature(account.authToken, url) }),
+    },
+    newSid: () => sid('CA'),
+    recordingUrl: (recording: Recording) => `${apiUrl}/${API_VERSION}/Accounts/${account.accountSid}/Recordings/${recording.sid}`,
+    phones,
+    recordings,
+  });
   const callsPath = (sid: string) => `/${API_VERSION}/Accounts/${sid}/Calls`;
 
   const findCall = (account: TwilioAccountOptions, sid: string, path: string) => {

@@ -3,19 +3,10 @@
 // up. Every failure says why in `CarrierFailure.hangupCause`, which becomes the call's hangup_cause.
 // And its Recording resource: a voicemail's audio, fetched as WAV.
 import { OutboundError, type Outbound } from '../../../outbound/client.js';
-
-/** Why placing or ending a call at the carrier failed. */
-export class CarrierFailure extends Error {
-  constructor(
-    /** carrier_rejected: a 4xx (the carrier's code in the message); carrier_error: 5xx or unreadable; carrier_timeout. */
-    readonly hangupCause: 'carrier_rejected' | 'carrier_error' | 'carrier_timeout',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { CarrierFailure, requestCarrier, type Placement } from '../carrier-api.js';
 
 export interface TwilioAccount {
+  carrier: 'twilio';
   accountSid: string;
   authToken: string;
   /** https://api.twilio.com, or a stand-in's address. */
@@ -23,39 +14,13 @@ export interface TwilioAccount {
   timeoutMs: number;
 }
 
-export interface Placement {
-  to: string;
-  from: string;
-  /** Where Twilio asks for the call's TwiML once it is answered. */
-  answerUrl: string;
-  statusCallback: string;
-  /** How long it rings before no-answer. */
-  ringSec: number;
-}
-
 const basicAuth = (account: TwilioAccount): string => `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`;
 
 async function post(account: TwilioAccount, path: string, form: URLSearchParams): Promise<Record<string, unknown>> {
   const url = `${account.apiBase.replace(/\/$/, '')}/2010-04-01/Accounts/${encodeURIComponent(account.accountSid)}${path}`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: basicAuth(account),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: form,
-      signal: AbortSignal.timeout(account.timeoutMs),
-    });
-  } catch (err) {
-    const timedOut = (err as Error).name === 'TimeoutError';
-    throw new CarrierFailure(timedOut ? 'carrier_timeout' : 'carrier_error', `the carrier ${timedOut ? 'did not answer in time' : 'could not be reached'}`);
-  }
-  const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-  if (res.ok && body) return body;
-  const said = body && typeof body.message === 'string' ? `: ${body.code ?? ''} ${body.message}` : '';
-  throw new CarrierFailure(res.status >= 400 && res.status < 500 ? 'carrier_rejected' : 'carrier_error', `the carrier answered HTTP ${res.status}${said}`);
+  const init = { method: 'POST', headers: { authorization: basicAuth(account), 'content-type': 'application/x-www-form-urlencoded' }, body: form };
+  // Twilio's error JSON: https://www.twilio.com/docs/usage/twilios-response
+  return requestCarrier(url, init, account.timeoutMs, (body) => (typeof body.message === 'string' ? `${body.code ?? ''} ${body.message}` : ''));
 }
 
 /** Places the call; returns the carrier's call sid. */

@@ -1,0 +1,85 @@
+// Calls through a real carrier (carrier.ts): placed over its REST API, the answered call connected to
+// this deployment's relay socket by the TwiML the carrier asks for (api/voice/carrier.ts). From there
+// the carrier conducts the line: its states arrive as status callbacks and its conversation over the
+// relay socket, each at whichever API replica it reaches, so the controller that placed the call only waits.
+import type { Knex } from 'knex';
+import type { Ctx } from '../../context.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../log.js';
+import { callById } from '../../store/calls.js';
+import { isLive } from '../state.js';
+import { carrierOf, carrierUrl, signsHandshake, type CarrierAccount, type CarrierName } from './carrier.js';
+import type { DialRequest, Line, LineEvent, Recorder } from './gateway.js';
+import { relayToken } from './relay-token.js';
+import { connectToRelay } from './twiml.js';
+
+/** How long a placed call may ring before the carrier gives up. */
+const RING_SEC = 30;
+/** How long the relay parameter of a placed call stays good: ringing, then answering-machine detection. */
+const RELAY_TOKEN_MS = 10 * 60_000;
+
+/** The relay socket's address (wss://), without its query. */
+export const relaySocketBase = (config: Config, carrier: CarrierName): string => carrierUrl(config, carrier, '/relay').replace(/^https:/, 'wss:');
+
+/**
+ * The TwiML of an answered call of `tenantId`: connected to the relay socket, which learns the call from `token`.
+ * The socket's address names the tenant, whose carrier account signs the handshake, or, for a carrier that signs
+ * none, carries the token too.
+ */
+export const relayTwiml = (config: Config, carrier: CarrierName, tenantId: string, token: string, machine: boolean): string =>
+  connectToRelay({
+    url: `${relaySocketBase(config, carrier)}?${new URLSearchParams({ tenant: tenantId, ...(!signsHandshake(carrier) && { relay: token }) })}`,
+    parameters: { relay: token, machine: String(machine) },
+    action: carrierUrl(config, carrier, '/relay-ended'),
+  });
+
+/** A call the carrier conducts: nothing comes from it here; the row says how it goes. */
+class CarriedLine implements Line {
+  constructor(
+    private readonly account: CarrierAccount,
+    private readonly db: Knex,
+    private readonly log: Logger,
+    readonly callId: string,
+    private readonly sid: string,
+  ) {}
+
+  get placed() {
+    return { carrier: this.account.carrier, sid: this.sid };
+  }
+
+  next(): Promise<LineEvent> {
+    return new Promise(() => {});
+  }
+
+  async say(): Promise<void> {
+    throw new Error('a carried call speaks over its relay socket');
+  }
+
+  record(): Recorder {
+    throw new Error('a carried call is heard over its relay socket');
+  }
+
+  /** Ends the call at the carrier, unless a relay session conducts it now (which ends it itself). */
+  async hangup(): Promise<void> {
+    const row = await callById(this.db, this.callId);
+    if (row?.relay_session && isLive(row.status)) return;
+    // The call may be over at the carrier already: nothing more to do then.
+    await carrierOf(this.account)
+      .hangUpCall(this.account, this.sid)
+      .catch((err: Error) => this.log.info({ callId: this.callId, err: err.message }, 'carrier hang-up refused'));
+  }
+}
+
+/** Places the call through `account` (its tenant's carrier account); the carrier conducts it from there. */
+export async function dialCarrier(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, account: CarrierAccount, { callId, from, to }: DialRequest): Promise<Line> {
+  const carrier = carrierOf(account);
+  const token = relayToken(carrier.relayKey(account), callId, new Date(Date.now() + RELAY_TOKEN_MS));
+  const sid = await carrier.placeCall(account, {
+    to,
+    from,
+    answerUrl: `${carrierUrl(ctx.config, account.carrier, '/answer')}?relay=${encodeURIComponent(token)}`,
+    statusCallback: `${carrierUrl(ctx.config, account.carrier, '/status')}?call=${encodeURIComponent(callId)}`,
+    ringSec: RING_SEC,
+  });
+  return new CarriedLine(account, ctx.db, ctx.log, callId, sid);
+}

@@ -1,0 +1,68 @@
+// What each real carrier implements (carrier.ts picks one by the account), and what they share.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Outbound } from '../../outbound/client.js';
+
+/** Why placing or ending a call at the carrier failed. */
+export class CarrierFailure extends Error {
+  constructor(
+    /** carrier_rejected: a 4xx (the carrier's code in the message); carrier_error: 5xx or unreadable; carrier_timeout. */
+    readonly hangupCause: 'carrier_rejected' | 'carrier_error' | 'carrier_timeout',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A request to the carrier's REST API: its JSON answer, or a CarrierFailure saying why not, with the
+ * carrier's own words of an error (`said`, from its error body).
+ */
+export async function requestCarrier(url: string, init: RequestInit, timeoutMs: number, said: (body: Record<string, unknown>) => string): Promise<Record<string, unknown>> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const timedOut = (err as Error).name === 'TimeoutError';
+    throw new CarrierFailure(timedOut ? 'carrier_timeout' : 'carrier_error', `the carrier ${timedOut ? 'did not answer in time' : 'could not be reached'}`);
+  }
+  const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (res.ok && body) return body;
+  const words = body ? said(body) : '';
+  throw new CarrierFailure(res.status >= 400 && res.status < 500 ? 'carrier_rejected' : 'carrier_error', `the carrier answered HTTP ${res.status}${words ? `: ${words}` : ''}`);
+}
+
+export interface Placement {
+  to: string;
+  from: string;
+  /** Where the carrier asks for the call's TwiML once it is answered. */
+  answerUrl: string;
+  statusCallback: string;
+  /** How long it rings before no-answer. */
+  ringSec: number;
+}
+
+/** A request from the carrier as it arrived: the public address it was sent to, its headers and body. */
+export interface CarrierRequest {
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The body as sent (empty for a GET or a WebSocket handshake). */
+  rawBody: Buffer;
+  /** The body's form parameters. */
+  params: Record<string, string | string[]>;
+}
+
+export interface Carrier<A> {
+  /** Places the call; returns the carrier's call sid. */
+  placeCall(account: A, p: Placement): Promise<string>;
+  /** Ends a live call (a ringing one is canceled). */
+  hangUpCall(account: A, sid: string): Promise<void>;
+  /** The audio of a recording the carrier reported at `recordingUrl`, as WAV. */
+  fetchRecording(outbound: Outbound, account: A, recordingUrl: string): Promise<Buffer>;
+  /** Whether the carrier signed `req`, compared in constant time where a secret signs it. */
+  isSigned(account: A, req: CarrierRequest, now: Date): boolean;
+  /** Whether the carrier signs the relay socket's handshake too (isSigned, with no body). */
+  signsHandshake: boolean;
+  /** The secret the relay parameters of the account's calls are signed with. */
+  relayKey(account: A): string;
+}
+

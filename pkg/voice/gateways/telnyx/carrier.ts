@@ -1,0 +1,20 @@
+// Telnyx as a carrier: its TeXML REST API (rest.ts), and its Ed25519 signatures checked with the
+// account's public key (signature.ts). Telnyx documents no signature on the relay socket's handshake,
+// so the socket must bring its call's relay parameter in its address; the API key signs those.
+import type { Carrier } from '../carrier-api.js';
+import { fetchRecording, hangUpCall, placeCall, type TelnyxAccount } from './rest.js';
+import { isTelnyxSignature } from './signature.js';
+
+export type { TelnyxAccount } from './rest.js';
+
+const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+export const telnyx: Carrier<TelnyxAccount> = {
+  placeCall,
+  hangUpCall,
+  fetchRecording,
+  isSigned: (account, req, now) =>
+    isTelnyxSignature(account.publicKey, header(req.headers['telnyx-signature-ed25519']), header(req.headers['telnyx-timestamp']), req.rawBody, now),
+  signsHandshake: false,
+  relayKey: (account) => account.apiKey,
+};

@@ -1,0 +1,281 @@
+import { expect } from 'chai';
+import type { Client } from '../../support/app.js';
+import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
+import { startTelnyx, telnyxSettings, type TelnyxStandIn } from '../../support/carrier/telnyx.js';
+import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
+import { eventually } from '../../support/eventually.js';
+
+const ACCOUNT_SID = '6a09cdc3-8948-47f0-aa62-74ac943d6c58';
+const CONNECTION_ID = '1494404757140276705';
+const API_KEY = 'KEY0188A2D4E3B5F67C_telnyxstandin';
+// The deployment's caller id, which placed calls come from.
+const OUR_NUMBER = '+12025550100';
+const EVENTS_URL = 'https://127.0.0.1:9/events';
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
+  this.timeout(90_000);
+  let telnyx: TelnyxStandIn;
+  let front: TlsFront;
+  let app: CallsApp;
+  let client: Client;
+  let tenantId: string;
+  before(async () => {
+    telnyx = await startTelnyx({ accountSid: ACCOUNT_SID, connectionId: CONNECTION_ID, apiKey: API_KEY });
+    front = await startTlsFront();
+    app = await startCallsApp({ controllers: true, env: { ...telnyxSettings(telnyx, front.url), SWITCHBOARD_LEASE_SEC: '3', SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500' } });
+    front.forwardTo(app.url);
+  });
+  beforeEach(async () => {
+    ({ client, tenantId } = await app.voiceCompany({ eventsUrl: EVENTS_URL }));
+  });
+  after(async () => {
+    await app?.close();
+    await front?.close();
+    await telnyx?.close();
+  });
+
+  const place = async (to: string, task: string) => {
+    const placed = await client.post('/v1/calls', { to, task });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+    return placed.body.id as string;
+  };
+  const placedTo = (to: string) => telnyx.calls.find((c) => c.params.To === to)!;
+
+  it('places the call through the TeXML application and converses over the relay: transcript, result and events as with the simulator', async () => {
+    const to = '+13125550111';
+    const heard: string[] = [];
+    telnyx.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hello, this is Ann.');
+        heard.push((await c.reply()).text);
+        c.say('Yes, Tuesday works.');
+        heard.push((await c.reply()).text);
+        await c.hangUp();
+      },
+    };
+    const task = 'Confirm the Tuesday appointment over Telnyx';
+    app.script(task, { content: 'Hi Ann, can you make Tuesday at ten?' }, { content: 'Great, see you then. Goodbye!' });
+    const id = await place(to, task);
+
+    const result = await finalResult(client, id);
+    expect(result).to.include({ status: 'completed' });
+    expect(heard).to.deep.equal(['Hi Ann, can you make Tuesday at ten?', 'Great, see you then. Goodbye!']);
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'caller', text: 'Hello, this is Ann.' },
+      { speaker: 'agent', text: 'Hi Ann, can you make Tuesday at ten?' },
+      { speaker: 'caller', text: 'Yes, Tuesday works.' },
+      { speaker: 'agent', text: 'Great, see you then. Goodbye!' },
+    ]);
+    const placement = telnyx.requests.find((r) => r.method === 'POST' && r.url === `/v2/texml/calls/${CONNECTION_ID}` && JSON.parse(r.body).To === to)!;
+    expect(placement.headers.authorization).to.equal(`Bearer ${API_KEY}`);
+    expect(JSON.parse(placement.body)).to.include({ From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST', MachineDetection: 'Enable' });
+    // Every request Telnyx made was signed and accepted.
+    expect(placedTo(to).webhooks.map((w) => w.status)).to.satisfy((statuses: number[]) => statuses.every((s) => s === 200 || s === 204));
+    expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'callee_hangup' });
+    expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+  });
+
+  it('streams the reply as tokens, and an interruption stops the model and keeps what the caller heard', async () => {
+    const to = '+13125550112';
+    let cutAt = '';
+    telnyx.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hi.');
+        cutAt = (await c.interruptAfter(1)).text;
+        c.say('Sorry, what day?');
+        await c.reply();
+        await c.hangUp();
+      },
+    };
+    const task = 'Tell them about the Telnyx sale';
+    let release!: () => void;
+    const rest = new Promise<void>((resolve) => (release = resolve));
+    app.script(task, { chunks: ['Our big ', 'sale starts Monday and runs all week.'], holdAfterFirst: rest }, { content: 'It starts on Monday.' });
+    const id = await place(to, task);
+    const result = await finalResult(client, id).finally(release);
+    expect(cutAt).to.equal('Our big ');
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'caller', text: 'Hi.' },
+      { speaker: 'agent', text: 'Our big ' },
+      { speaker: 'caller', text: 'Sorry, what day?' },
+      { speaker: 'agent', text: 'It starts on Monday.' },
+    ]);
+  });
+
+  it('gives the agent the keys the caller presses', async () => {
+    const to = '+13125550113';
+    telnyx.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.press('42');
+        await c.reply();
+        await c.hangUp();
+      },
+    };
+    const task = 'Ask for the extension over Telnyx';
+    app.script(task, { content: 'Putting you through to 42.' });
+    const id = await place(to, task);
+    const result = await finalResult(client, id);
+    expect(result.transcript[0]).to.deep.equal({ speaker: 'caller', text: '[pressed 42]' });
+  });
+
+  it('a socket Telnyx drops mid-reply ends the call as Telnyx reports it, keeping what was said', async () => {
+    const to = '+13125550114';
+    telnyx.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hello?');
+        await c.interruptAfter(1).catch(() => null);
+        await c.disconnect();
+      },
+    };
+    const task = 'A long Telnyx story';
+    let release!: () => void;
+    const rest = new Promise<void>((resolve) => (release = resolve));
+    app.script(task, { chunks: ['Once upon ', 'a time there was a very long story.'], holdAfterFirst: rest });
+    const id = await place(to, task);
+    const result = await finalResult(client, id).finally(release);
+    expect(result.status).to.equal('completed');
+    expect(result.transcript[0]).to.deep.equal({ speaker: 'caller', text: 'Hello?' });
+  });
+
+  it('hangs up a call on the relay through the REST API when asked over the Voice API', async () => {
+    const to = '+13125550115';
+    let spoke!: () => void;
+    const answered = new Promise<void>((resolve) => (spoke = resolve));
+    telnyx.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Hi there.');
+        await c.reply();
+        spoke();
+        await c.nextOf('end');
+      },
+    };
+    const task = 'Wait to be hung up over Telnyx';
+    app.script(task, { content: 'Hello! One moment.' });
+    const id = await place(to, task);
+    await answered;
+    expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
+    const result = await finalResult(client, id);
+    expect(result.status).to.equal('completed');
+    expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
+  });
+
+  it('ends a call Telnyx reports busy, with its cause', async () => {
+    telnyx.phones['+13125550116'] = { answer: 'busy' };
+    const id = await place('+13125550116', 'Busy Telnyx line');
+    expect((await finalResult(client, id)).status).to.equal('busy');
+    expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('busy');
+  });
+
+  for (const [what, forced, cause] of [
+    ['answers 4xx', { status: 422, code: 10004, message: 'To is not a valid number' }, 'carrier_rejected'],
+    ['answers 5xx', { status: 503 }, 'carrier_error'],
+    ['never answers', 'hang', 'carrier_timeout'],
+  ] as const) {
+    it(`fails the call with a clear hangup_cause when Telnyx ${what} on placement, its slot given back`, async () => {
+      // One call at a time: the next placement is taken only if the failed one gave its slot back.
+      ({ client } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 1 }));
+      telnyx.failNextPlacement(forced);
+      const id = await place('+13125550117', `Telnyx placement that ${what}`);
+      const result = await finalResult(client, id);
+      expect(result.status).to.equal('failed');
+      expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal(cause);
+      telnyx.phones['+13125550127'] = { answer: 'busy' };
+      expect((await finalResult(client, await place('+13125550127', `After a Telnyx placement that ${what}`))).status).to.equal('busy');
+    });
+  }
+
+  it('refuses requests without a valid Ed25519 signature, or signed too long ago, changing nothing', async () => {
+    const to = '+13125550118';
+    telnyx.phones[to] = { answer: 'ring' };
+    const id = await place(to, 'A Telnyx call nobody picks up');
+    await eventually('ringing', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'ringing');
+    const statusUrl = `${front.url}/v1/carrier/telnyx/status?call=${id}`;
+    const body = new URLSearchParams({ CallSid: placedTo(to).sid, CallStatus: 'busy', AccountSid: ACCOUNT_SID }).toString();
+    const other = await startTelnyx({ accountSid: ACCOUNT_SID, connectionId: CONNECTION_ID, apiKey: API_KEY });
+    const good = telnyx.signed(body);
+    try {
+      for (const headers of [
+        {},
+        { 'telnyx-timestamp': good['telnyx-timestamp'] },
+        { ...good, 'telnyx-signature-ed25519': Buffer.alloc(64).toString('base64') },
+        other.signed(body),
+        telnyx.signed(body, Math.floor(Date.now() / 1000) - 3600),
+        telnyx.signed(`${body}&Extra=1`),
+      ]) {
+        const res = await fetch(statusUrl, { method: 'POST', headers: { ...form, ...headers }, body });
+        expect(res.status).to.equal(403);
+      }
+      const twilioShaped = await fetch(statusUrl.replace('/telnyx/', '/twilio/'), { method: 'POST', headers: { ...form, ...good }, body });
+      expect(twilioShaped.status).to.equal(403);
+    } finally {
+      await other.close();
+    }
+    expect((await client.get(`/v1/calls/${id}`)).body.status).to.equal('ringing');
+    const voiceUrl = `${front.url}/v1/carrier/telnyx/voice`;
+    const ringing = new URLSearchParams({ CallSid: 'v3:unsigned', From: '+13125550150', To: OUR_NUMBER, CallStatus: 'ringing' }).toString();
+    expect((await fetch(voiceUrl, { method: 'POST', headers: form, body: ringing })).status).to.equal(403);
+    expect(await app.runtime.ctx.db('calls').where({ carrier_sid: 'v3:unsigned' }).first()).to.equal(undefined);
+    // Signed as Telnyx signs, the same report is taken.
+    expect((await fetch(statusUrl, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status).to.equal(204);
+    expect((await finalResult(client, id)).status).to.equal('busy');
+  });
+
+  it("refuses a relay socket whose address lacks its call's relay parameter, or brings a forged, expired or used one", async () => {
+    const to = '+13125550119';
+    telnyx.phones[to] = { answer: 'human', caller: async (c) => void (await c.hangUp()) };
+    const id = await place(to, 'Telnyx replay check');
+    await finalResult(client, id);
+    const used = new URL(String(placedTo(to).params.Url)).searchParams.get('relay')!;
+    const socket = (query: Record<string, string>) => `${front.url.replace('https', 'wss')}/v1/carrier/telnyx/relay?${new URLSearchParams({ tenant: tenantId, ...query })}`;
+    const setup = (relay: string) => ({ callSid: 'v3:replayed', accountSid: ACCOUNT_SID, from: OUR_NUMBER, to, direction: 'outbound-api', customParameters: { relay, machine: 'false' } });
+    const expired = `${id}.${Math.floor(Date.now() / 1000) - 60}.${used.split('.')[2]}`;
+    const forged = `${id}.${Math.floor(Date.now() / 1000) + 600}.AAAA`;
+    for (const relay of [undefined, forged, expired]) {
+      const refused = await RelayCaller.connect({ url: socket(relay ? { relay } : {}), headers: {}, setup: setup(relay ?? used) }).catch((e) => e);
+      expect(refused).to.be.instanceOf(RelayRefused);
+      expect(refused.status).to.equal(403);
+    }
+    // A good parameter already used binds nothing: the socket is closed by the application.
+    const replayed = await RelayCaller.connect({ url: socket({ relay: used }), headers: {}, setup: setup(used) });
+    expect((await replayed.ended).by).to.equal('application-close');
+    expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed' });
+  });
+
+  it('answers a call ringing in on a Telnyx number with the relay: the agent greets and converses', async () => {
+    const number = '+13125554001';
+    const { client: own } = await app.routedCompany(number, (agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme on Telnyx.' }), { eventsUrl: EVENTS_URL });
+    const heard: string[] = [];
+    const from = '+13125555001';
+    const call = telnyx.ringIn({
+      to: number,
+      from,
+      voiceUrl: `${front.url}/v1/carrier/telnyx/voice`,
+      statusCallback: `${front.url}/v1/carrier/telnyx/status`,
+      caller: async (c) => {
+        heard.push((await c.reply()).text);
+        c.say('What are your hours?');
+        heard.push((await c.reply()).text);
+        await c.hangUp();
+      },
+    });
+    app.script(from, { content: 'We are open nine to five.' });
+    const id = await eventually('the inbound call', async () => (await own.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined);
+    const result = await finalResult(own, id);
+    await call.done;
+    expect(heard).to.deep.equal(['Thanks for calling Acme on Telnyx.', 'We are open nine to five.']);
+    expect(result.transcript).to.deep.equal([
+      { speaker: 'agent', text: 'Thanks for calling Acme on Telnyx.' },
+      { speaker: 'caller', text: 'What are your hours?' },
+      { speaker: 'agent', text: 'We are open nine to five.' },
+    ]);
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ direction: 'inbound', from, to: number, status: 'completed', hangup_cause: 'caller_hangup' });
+    expect(await app.runtime.ctx.db('calls').where({ id }).first()).to.include({ carrier: 'telnyx', carrier_sid: call.sid });
+  });
+});
