@@ -64,7 +64,7 @@ const tenantOfCall = (call: { tenant_id: string } | undefined): string | null =>
 const callOf = async (ctx: Ctx, req: Request) =>
   req.query.call === undefined ? await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')) : await callById(ctx.db, String(req.query.call));
 const byCall: Whose = async (ctx, req) => tenantOfCall(await callOf(ctx, req));
-/** A queue member's call, which Twilio dialled for the caller's: it names that call as its parent. */
+/** A queue member's call, which the carrier dialled for the caller's: it names that call as its parent. */
 const byParentCall: Whose = async (ctx, req) => tenantOfCall(await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? '')));
 const byRelayToken: Whose = async (ctx, req) => tenantOfCall(await callById(ctx.db, relayTokenCall(String(req.query.relay ?? ''))));
 // An unknown number is checked with the deployment's account: refused alike, it tells a prober nothing.
@@ -284,7 +284,7 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: 
   const row = await bindRelay(ctx, read.callId, tenantId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs);
   if (!row) return refuse('the call is not waiting for a relay (used, ended, unknown or of another account)');
   ws.off('message', keep);
-  const line = new RelayLine(ws, ctx, params.machine === 'true', row.id, row.status, received.slice(1));
+  const line = new RelayLine(ws, ctx, account.carrier, params.machine === 'true', row.id, row.status, received.slice(1));
   await leases.conduct(line, row).catch((err: Error) => ctx.log.error({ err, callId: row.id }, 'relay call failed'));
   if (ws.readyState === ws.OPEN) ws.close(1000);
 }

@@ -7,6 +7,7 @@ import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { callById, handCallToCarrier, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
 import type { Transfer } from './call-tools.js';
+import type { CarrierName } from './gateways/carrier.js';
 import { EventQueue, type Line, type LineEvent, type Recorder, type StreamingVoice } from './gateways/gateway.js';
 import { finalizeCall } from './finalize.js';
 import { conductRelayed } from './run.js';
@@ -21,7 +22,7 @@ const CARRIER_REPORT_MS = 10_000;
 /** How long after a key press more digits still belong to the same entry. */
 const KEYS_GAP_MS = 1500;
 
-/** Messages from the carrier (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). */
+/** Messages from the carrier (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages; Telnyx's are the same). */
 type CarrierMessage =
   | { type: 'prompt'; voicePrompt: string; last?: boolean }
   | { type: 'dtmf'; digit: string }
@@ -47,6 +48,8 @@ export class RelayLine implements Line, StreamingVoice {
   constructor(
     private readonly socket: WebSocket,
     private readonly ctx: Pick<Ctx, 'log' | 'metrics' | 'clock'>,
+    /** Whose relay this is, for the count of its errors. */
+    private readonly carrier: CarrierName,
     machine: boolean,
     private readonly callId: string,
     /** The call's status when bound: a queued one rang all the same (the carrier's report has not arrived yet); an answered one is not answered again. */
@@ -91,7 +94,7 @@ export class RelayLine implements Line, StreamingVoice {
         this.current?.abort();
         return this.events.push({ type: 'interrupted', heard: message.utteranceUntilInterrupt ?? '' });
       case 'error':
-        this.ctx.metrics.carrierErrors.inc({ carrier: 'twilio' });
+        this.ctx.metrics.carrierErrors.inc({ carrier: this.carrier });
         return void this.ctx.log.warn({ callId: this.callId, description: message.description }, 'the carrier reported a relay error');
     }
   }

@@ -1,4 +1,5 @@
-// The TwiML Switchboard answers Twilio with (https://www.twilio.com/docs/voice/twiml): an answered
+// The TwiML Switchboard answers Twilio with (https://www.twilio.com/docs/voice/twiml), and Telnyx, whose
+// TeXML plays the same verbs (https://developers.telnyx.com/docs/voice/programmable-voice/texml-twiml-compatibility): an answered
 // call connected to the relay socket (<Connect><ConversationRelay>), put through to another phone
 // (<Dial>), a menu (<Gather>), a voicemail (<Record>), words said (<Say>), hung up, or a ringing
 // call refused (<Reject>). Verbs are fragments; `respond` makes them a document.

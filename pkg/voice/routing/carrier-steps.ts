@@ -60,7 +60,7 @@ export const finalAfter = (row: CallRow, now: Date): Date => (row.carrier_step?.
 /** The patch of a carried call that ends now; one no process conducts is due to be made final (a voicemail's with its recording). */
 export const carriedEnding = (row: CallRow, now: Date, cause: string) => ({ ...ending(row, now, cause), ...(row.lease_owner ? {} : { due_at: finalAfter(row, now) }) });
 
-/** Twilio's relay session failed on a call no socket bound (refused, or lost before setup): picked up, it failed on our side. */
+/** The carrier's relay session failed on a call no socket bound (refused, or lost before setup): picked up, it failed on our side. */
 export async function relaySessionFailed(ctx: Ctx, row: CallRow): Promise<void> {
   if (row.relay_session !== null || !(row.status === 'queued' || row.status === 'ringing')) return;
   await applyCallEvent(ctx, row.id, 'fail', carriedEnding(row, ctx.clock.now(), 'relay_failed'));

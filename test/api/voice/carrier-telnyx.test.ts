@@ -248,6 +248,49 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed' });
   });
 
+  it('counts the errors Telnyx reports on the relay as its own', async () => {
+    const to = '+13125550120';
+    telnyx.phones[to] = {
+      answer: 'human',
+      caller: async (c) => {
+        c.reportError('Invalid message: unknown type: foo');
+        await c.hangUp();
+      },
+    };
+    await finalResult(client, await place(to, 'Telnyx relay error'));
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).to.match(/switchboard_carrier_errors_total\{carrier="telnyx"\} [1-9]/);
+  });
+
+  it("plays a number's routing as TeXML: a menu leads to a mailbox, the recording fetched from Telnyx and kept as the message", async () => {
+    const number = '+13125554002';
+    const { client: own, apiKey } = await app.routedCompany(number, null, { eventsUrl: EVENTS_URL });
+    const mailboxId = (await own.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' })).body.id;
+    const routing = { type: 'menu', prompt: 'Press 3 to leave a message.', options: { '3': { type: 'voicemail', mailbox_id: mailboxId } }, fallback: { type: 'voicemail', mailbox_id: mailboxId } };
+    expect((await own.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing })).status).to.equal(200);
+    const call = telnyx.ringIn({
+      to: number,
+      from: '+13125555002',
+      voiceUrl: `${front.url}/v1/carrier/telnyx/voice`,
+      statusCallback: `${front.url}/v1/carrier/telnyx/status`,
+      gathers: [{ digits: '3' }],
+      message: { seconds: 2, then: 'hangup' },
+    });
+    await call.done;
+    expect(call.said).to.deep.equal(['Press 3 to leave a message.', 'Leave a message after the tone.']);
+    // Each step's request came back to Telnyx's endpoints, signed, and was answered.
+    expect(call.webhooks.map((w) => new URL(w.url).pathname)).to.include.members(['/v1/carrier/telnyx/menu', '/v1/carrier/telnyx/voicemail-recorded', '/v1/carrier/telnyx/recording']);
+    expect(call.errors).to.deep.equal([]);
+    const [recorded] = telnyx.recordings.filter((r) => r.callSid === call.sid);
+    const message = await eventually('the voicemail kept', async () => (await own.get('/v1/messages')).body.data?.[0], { everyMs: 300 });
+    expect(message).to.deep.include({ kind: 'voicemail', duration_sec: 2 });
+    const fetched = telnyx.requests.filter((r) => r.url === `/v2/recordings/${recorded!.sid}.wav`);
+    expect(fetched).to.have.length(1);
+    expect(fetched[0]!.headers.authorization).to.equal(`Bearer ${API_KEY}`);
+    const download = await fetch(`${app.url}/v1/messages/${message.id}/recording`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(Buffer.from(await download.arrayBuffer()).equals(recorded!.wav)).to.equal(true);
+  });
+
   it('answers a call ringing in on a Telnyx number with the relay: the agent greets and converses', async () => {
     const number = '+13125554001';
     const { client: own } = await app.routedCompany(number, (agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme on Telnyx.' }), { eventsUrl: EVENTS_URL });
