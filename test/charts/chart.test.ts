@@ -1,6 +1,7 @@
 // charts/switchboard linted and rendered by the real helm, with default values and with every option
 // on, checked the way an operator's review would, and dry-run applied to the real API server.
 import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -18,6 +19,17 @@ type Json = Record<string, any>;
 
 const ALL_OPTIONS = join(ROOT, 'test/charts/all-options.yaml');
 const readYaml = (file: string): Json => YAML.parse(readFileSync(file, 'utf8'));
+const TELNYX_ACCOUNT = '3f1c7a52-0b8e-4d2a-9c61-5e4f2a7d9b10';
+const TELNYX_PUBLIC_KEY = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
+/** A Telnyx carrier with everything it needs, as --set-string values (a connection id is all digits). */
+const TELNYX = [
+  'publicUrl=https://voice.example.com',
+  'carrier.name=telnyx',
+  `carrier.telnyx.accountSid=${TELNYX_ACCOUNT}`,
+  'carrier.telnyx.connectionId=2045187736512',
+  `carrier.telnyx.publicKey=${TELNYX_PUBLIC_KEY}`,
+  'carrier.telnyx.existingSecret=sb-telnyx',
+];
 const defaults = readYaml(join(CHART_DIR, 'values.yaml'));
 const allOptions = readYaml(ALL_OPTIONS);
 const crdSources = readdirSync(join(ROOT, CRD_SOURCE_DIR))
@@ -51,7 +63,7 @@ const DASHBOARD_METRICS = [
   'switchboard_model_retries_total',
   'switchboard_model_slot_wait_seconds_bucket',
 ];
-const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY', 'TWILIO_AUTH_TOKEN', 'SWITCHBOARD_OIDC_CLIENT_SECRET'];
+const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY', 'TWILIO_AUTH_TOKEN', 'TELNYX_API_KEY', 'SWITCHBOARD_OIDC_CLIENT_SECRET'];
 
 /** helm's coalescing of values files: maps merge, anything else replaces. */
 function merge(base: Json, override: Json): Json {
@@ -513,14 +525,27 @@ describe('charts/switchboard', function () {
     expect(result.stderr).to.include('database.existingSecret');
   });
 
-  it('refuses to render a Twilio carrier or single sign-on without what each needs, naming the value', async () => {
+  it('renders a Telnyx carrier: its account, application and public key in the ConfigMap, its API key from the Secret, as the product accepts', async () => {
+    const carrier = { name: 'telnyx', telnyx: { accountSid: TELNYX_ACCOUNT, connectionId: '2045187736512', publicKey: TELNYX_PUBLIC_KEY, existingSecret: 'sb-telnyx' } };
+    const { objects } = await helmTemplate({ values: { publicUrl: 'https://voice.example.com', carrier } });
+    const config = (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'switchboard-config') as Json).data;
+    expect(config).to.include({ SWITCHBOARD_CARRIER: 'telnyx', TELNYX_ACCOUNT_SID: TELNYX_ACCOUNT, TELNYX_CONNECTION_ID: '2045187736512', TELNYX_PUBLIC_KEY: TELNYX_PUBLIC_KEY });
+    expect(config).to.not.have.property('TELNYX_API_KEY');
+    const api = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'switchboard-api') as Json;
+    expect(api.spec.template.spec.containers[0].env.find((e: Json) => e.name === 'TELNYX_API_KEY').valueFrom.secretKeyRef).to.deep.equal({ name: 'sb-telnyx', key: 'TELNYX_API_KEY' });
+    expect(loadConfig({ ...config, DATABASE_URL: 'postgres://db/switchboard', TELNYX_API_KEY: 'from-the-secret' }).SWITCHBOARD_CARRIER).to.equal('telnyx');
+  });
+
+  it('refuses to render a Twilio or Telnyx carrier or single sign-on without what each needs, naming the value', async () => {
     for (const [set, named] of [
       [['carrier.name=twilio', 'carrier.twilio.existingSecret=sb-twilio'], 'carrier.twilio.accountSid'],
       [['carrier.name=twilio', 'carrier.twilio.accountSid=AC0123456789abcdef0123456789abcdef'], 'carrier.twilio.existingSecret'],
+      [[...TELNYX.filter((v) => !v.startsWith('carrier.telnyx.publicKey='))], 'carrier.telnyx.publicKey'],
+      [[...TELNYX.filter((v) => !v.startsWith('carrier.telnyx.existingSecret='))], 'carrier.telnyx.existingSecret'],
       [['oidc.issuer=https://sso.example.com', 'oidc.existingSecret=sb-oidc'], 'oidc.clientId'],
       [['oidc.issuer=https://sso.example.com', 'oidc.clientId=switchboard'], 'oidc.existingSecret'],
     ] as const) {
-      const result = await helm(['template', 'switchboard', CHART_DIR, ...set.flatMap((s) => ['--set', s])]);
+      const result = await helm(['template', 'switchboard', CHART_DIR, ...set.flatMap((s) => ['--set-string', s])]);
       expect(result.code, named).to.not.equal(0);
       expect(result.stderr).to.include(named);
     }

@@ -101,6 +101,13 @@ app.kubernetes.io/part-of: switchboard
       name: {{ required "carrier.twilio.existingSecret: name the Secret that holds the Twilio auth token" .Values.carrier.twilio.existingSecret }}
       key: {{ .Values.carrier.twilio.secretKey }}
 {{- end }}
+{{- if eq .Values.carrier.name "telnyx" }}
+- name: TELNYX_API_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "carrier.telnyx.existingSecret: name the Secret that holds the Telnyx API key" .Values.carrier.telnyx.existingSecret }}
+      key: {{ .Values.carrier.telnyx.secretKey }}
+{{- end }}
 {{- if .Values.oidc.issuer }}
 - name: SWITCHBOARD_OIDC_CLIENT_SECRET
   valueFrom:

@@ -19,7 +19,7 @@ import type { Transfer } from '../call-tools.js';
 import { applyCallEvent, ending } from '../events.js';
 import { carrierCredentials } from '../carrier-accounts.js';
 import { relayTwiml } from '../gateways/carried.js';
-import { carrierOf, carrierUrl } from '../gateways/carrier.js';
+import { carrierOf, carrierUrl, type CarrierName } from '../gateways/carrier.js';
 import { relayToken } from '../gateways/relay-token.js';
 import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twiml.js';
 import { isLive, type CallEvent } from '../state.js';
@@ -41,8 +41,11 @@ const QUEUE_POLL_MS = 10_000;
 /** How long an ended voicemail call waits for the carrier's report of its recording before it is made final without it. */
 const RECORDING_WAIT_MS = 60_000;
 
+/** The carrier of a carried call; a row an older replica wrote during the upgrade to 027 names none, and is Twilio's. */
+const carrierOfCall = (row: CallRow): CarrierName => row.carrier ?? 'twilio';
+
 /** The address of the call's carrier's endpoint `path`. */
-const address = (ctx: Ctx, row: CallRow, path: string, query?: URLSearchParams): string => carrierUrl(ctx.config, row.carrier!, query?.size ? `${path}?${query}` : path);
+const address = (ctx: Ctx, row: CallRow, path: string, query?: URLSearchParams): string => carrierUrl(ctx.config, carrierOfCall(row), query?.size ? `${path}?${query}` : path);
 
 /** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
 export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
@@ -51,7 +54,7 @@ export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getT
 export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
   const account = (await carrierCredentials(ctx, row.tenant_id))!;
   const token = relayToken(carrierOf(account).relayKey(account), row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
-  return relayTwiml(ctx.config, row.carrier!, row.tenant_id, token, false);
+  return relayTwiml(ctx.config, carrierOfCall(row), row.tenant_id, token, false);
 }
 
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */

@@ -1,4 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../pkg/config.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
@@ -320,5 +322,29 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     ]);
     expect((await own.get(`/v1/calls/${id}`)).body).to.include({ direction: 'inbound', from, to: number, status: 'completed', hangup_cause: 'caller_hangup' });
     expect(await app.runtime.ctx.db('calls').where({ id }).first()).to.include({ carrier: 'telnyx', carrier_sid: call.sid });
+  });
+});
+
+describe('SWITCHBOARD_CARRIER=telnyx settings', () => {
+  const settings = {
+    SWITCHBOARD_CARRIER: 'telnyx',
+    SWITCHBOARD_PUBLIC_URL: 'https://voice.example.com',
+    TELNYX_ACCOUNT_SID: ACCOUNT_SID,
+    TELNYX_CONNECTION_ID: CONNECTION_ID,
+    TELNYX_API_KEY: API_KEY,
+    TELNYX_PUBLIC_KEY: Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('base64'),
+  };
+
+  it('starts with all of them, and names each one missing', () => {
+    expect(loadConfig(settings).SWITCHBOARD_CARRIER).to.equal('telnyx');
+    for (const name of ['TELNYX_ACCOUNT_SID', 'TELNYX_CONNECTION_ID', 'TELNYX_API_KEY', 'TELNYX_PUBLIC_KEY', 'SWITCHBOARD_PUBLIC_URL'] as const) {
+      expect(() => loadConfig({ ...settings, [name]: '' }), name).to.throw(ConfigError, `${name}: required by SWITCHBOARD_CARRIER=telnyx`);
+    }
+  });
+
+  it('refuses a public key that is not an Ed25519 key in base64', () => {
+    for (const key of ['not base64!', Buffer.alloc(31).toString('base64'), `${settings.TELNYX_PUBLIC_KEY}AA`]) {
+      expect(() => loadConfig({ ...settings, TELNYX_PUBLIC_KEY: key }), key).to.throw(ConfigError, 'TELNYX_PUBLIC_KEY');
+    }
   });
 });
