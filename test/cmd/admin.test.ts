@@ -294,9 +294,9 @@ describe('switchboard admin', function () {
     it('sets a company\'s own Twilio account, the token read from stdin and sealed; show gives the SID and that a token is set, never the token', async () => {
       const id = await tenant();
       const set = await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--json'], `${TOKEN}\n`);
-      expect(expectSuccess(set)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, auth_token_set: true });
+      expect(expectSuccess(set)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, connection_id: null, auth_token_set: true });
       const shown = await carrier(['show', '--tenant', id, '--json']);
-      expect(expectSuccess(shown)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, auth_token_set: true });
+      expect(expectSuccess(shown)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, connection_id: null, auth_token_set: true });
       const text = await carrier(['show', '--tenant', id]);
       expect(text.stdout).to.include(SID);
       for (const r of [set, shown, text]) expect(r.stdout + r.stderr).to.not.include(TOKEN);
@@ -320,7 +320,7 @@ describe('switchboard admin', function () {
       const id = await tenant();
       expectSuccess(await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--json'], TOKEN));
       expect(expectSuccess(await carrier(['clear', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, cleared: true });
-      expect(expectSuccess(await carrier(['show', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, carrier: 'sim', source: 'deployment', account_sid: null, auth_token_set: false });
+      expect(expectSuccess(await carrier(['show', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, carrier: 'sim', source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
       expect(expectSuccess(await carrier(['clear', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, cleared: false });
       expect(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id })).to.deep.equal([]);
     });

@@ -154,7 +154,7 @@ describe('Console access routes: API keys, webhooks, carrier, do-not-call', () =
       const { tenantId, owner } = await account();
       const res = await owner.browser.get('/console/api/carrier');
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ carrier: app.runtime.ctx.config.SWITCHBOARD_CARRIER, source: 'deployment', account_sid: null, auth_token_set: false });
+      expect(res.body).to.deep.equal({ carrier: app.runtime.ctx.config.SWITCHBOARD_CARRIER, source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
       expect((await (await signedInUser(app, tenantId, 'admin')).browser.get('/console/api/carrier')).status).to.equal(200);
       expect((await (await signedInUser(app, tenantId, 'member')).browser.get('/console/api/carrier')).status).to.equal(403);
     });
