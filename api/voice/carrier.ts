@@ -17,6 +17,7 @@ import { connectTransfer } from '../../pkg/voice/ai-transfer.js';
 import { isLive } from '../../pkg/voice/state.js';
 import { relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/carried.js';
 import { CARRIER_NAMES, carrierOf, carrierPath, carrierUrl, type CarrierAccount, type CarrierName } from '../../pkg/voice/gateways/carrier.js';
+import { isSealedAddress } from '../../pkg/voice/gateways/address-seal.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/relay-token.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
 import { findNumber } from '../../pkg/store/phone-numbers.js';
@@ -74,15 +75,24 @@ const byNumber: Whose = async (ctx, req) => (await findNumber(ctx.db, String(req
 const rawBodies = new WeakMap<Request, Buffer>();
 
 /**
+ * Whether the address of `request` is one Switchboard handed `account`'s carrier: any address, when the carrier's
+ * signature covers it; else sealed (carrierAddress), or, on a route the carrier is configured with (`fixed`), bare.
+ */
+function addressVerified(account: CarrierAccount, url: string, fixed: boolean): boolean {
+  const carrier = carrierOf(account);
+  return carrier.signsAddresses || isSealedAddress(carrier.relayKey(account), url) || (fixed && !url.includes('?'));
+}
+
+/**
  * Verifies the carrier's signature with the carrier account of the tenant the request names, before
  * anything is changed: that tenant and its credentials are in res.locals for the route.
  */
-function verified(ctx: Ctx, carrier: CarrierName, whose: Whose) {
+function verified(ctx: Ctx, carrier: CarrierName, whose: Whose, fixed: boolean) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const tenantId = await whose(ctx, req);
     const account = await carrierCredentials(ctx, tenantId);
     const request = { url: carrierUrl(ctx.config, carrier, req.url), headers: req.headers, rawBody: rawBodies.get(req) ?? Buffer.alloc(0), params: req.body ?? {} };
-    if (account?.carrier === carrier && carrierOf(account).isSigned(account, request, ctx.clock.now())) {
+    if (account?.carrier === carrier && carrierOf(account).isSigned(account, request, ctx.clock.now()) && addressVerified(account, request.url, fixed)) {
       res.locals.tenantId = tenantId;
       res.locals.account = account;
       return next();
@@ -96,7 +106,9 @@ function verified(ctx: Ctx, carrier: CarrierName, whose: Whose) {
 export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   const r = Router();
   r.use(express.urlencoded({ extended: false, limit: '64kb', verify: (req, _res, body) => void rawBodies.set(req as Request, body) }));
-  const signed = (whose: Whose) => verified(ctx, carrier, whose);
+  const signed = (whose: Whose) => verified(ctx, carrier, whose, false);
+  /** A route the carrier is configured with (a number's voice webhook, its status callback), not only handed by Switchboard. */
+  const configured = (whose: Whose) => verified(ctx, carrier, whose, true);
 
   // The call was answered: connect it to the relay socket, which learns the call from the parameter.
   r.post('/answer', signed(byRelayToken), (req, res) => {
@@ -108,17 +120,17 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
       ctx.log.warn({ reason: 'refused' in read ? read.refused : 'no such call' }, 'answered call refused');
       return xml(res, hangUp());
     }
-    xml(res, relayTwiml(ctx.config, carrier, tenantId, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
+    xml(res, relayTwiml(ctx.config, account, tenantId, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
   });
 
   // A call rings in on a number (its voice webhook): answered as the number is routed.
-  r.post('/voice', signed(byNumber), async (req, res) => {
+  r.post('/voice', configured(byNumber), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
-    xml(res, await answerCarriedCall(ctx, { carrier, to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') }));
+    xml(res, await answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') }));
   });
 
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
-  r.post('/status', signed(byCall), async (req, res) => {
+  r.post('/status', configured(byCall), async (req, res) => {
     const call = await callOf(ctx, req);
     if (call) await callStatusReported(ctx, call.id, String(req.body?.CallStatus ?? ''));
     res.status(204).end();
@@ -206,7 +218,7 @@ const relayCarrier = (pathname: string): CarrierName | undefined => CARRIER_NAME
  */
 function handshakeVerified(ctx: Ctx, account: CarrierAccount, req: IncomingMessage, requested: URL): boolean {
   const carrier = carrierOf(account);
-  if (!carrier.signsHandshake) return !('refused' in readRelayToken(carrier.relayKey(account), requested.searchParams.get('relay') ?? '', ctx.clock.now()));
+  if (!carrier.signsAddresses) return !('refused' in readRelayToken(carrier.relayKey(account), requested.searchParams.get('relay') ?? '', ctx.clock.now()));
   const url = relaySocketBase(ctx.config, account.carrier) + requested.search;
   return carrier.isSigned(account, { url, headers: req.headers, rawBody: Buffer.alloc(0), params: {} }, ctx.clock.now());
 }
@@ -280,8 +292,10 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: 
   if (addressed !== null && params.relay !== addressed) return refuse("the relay parameter is not the socket address's");
   const read = readRelayToken(carrierOf(account).relayKey(account), String(params.relay ?? ''), ctx.clock.now());
   if ('refused' in read) return refuse(read.refused);
-  // Only a call of the tenant whose account signed the socket: its token signs no other account's calls.
-  const row = await bindRelay(ctx, read.callId, tenantId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs);
+  // Only a call of the tenant whose account signed the socket: its token signs no other account's calls. A socket
+  // whose handshake is unsigned must also name the carrier's call, so its address alone is not enough.
+  const callSid = carrierOf(account).signsAddresses ? undefined : String(setup.callSid ?? '');
+  const row = await bindRelay(ctx, read.callId, tenantId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs, callSid);
   if (!row) return refuse('the call is not waiting for a relay (used, ended, unknown or of another account)');
   ws.off('message', keep);
   const line = new RelayLine(ws, ctx, account.carrier, params.machine === 'true', row.id, row.status, received.slice(1));

@@ -7,7 +7,6 @@ import { CHANNELS, notify, notifyIdColumn } from '../db/notify.js';
 import { heartbeatRows } from '../db/leases.js';
 import { ENDED, LIVE, sourcesOf, transition, type CallEvent, type CallStatus } from '../voice/state.js';
 import type { CallerScript } from '../voice/gateways/gateway.js';
-import type { CarrierName } from '../voice/gateways/carrier.js';
 import type { WaitingIn } from '../voice/routing/queue-events.js';
 import type { RoutingStep } from '../voice/routing/steps.js';
 import type { Transfer } from '../voice/call-tools.js';
@@ -91,8 +90,7 @@ export interface CallRow {
   sim_caller: CallerScript | null;
   /** The queue the caller waits in, while it waits. */
   queue: WaitingIn | null;
-  /** The real carrier of the call (null: the simulated network), and its id of the call. */
-  carrier: CarrierName | null;
+  /** The carrier's id of a call placed through a real carrier. */
   carrier_sid: string | null;
   /** The carrier's relay session conducting the call, once bound (pkg/voice/relay.ts). */
   relay_session: string | null;
@@ -391,10 +389,20 @@ export async function reopenRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): P
  * Binds the call (of `tenantId`) to relay `session` and leases it to `owner` (the process holding the socket): once
  * only, while the call is still being placed. The controller that placed it learns it lost the line.
  */
-export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, tenantId: string, session: string, owner: string, leaseMs: number): Promise<CallRow | null> {
+export async function bindRelay(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  tenantId: string,
+  session: string,
+  owner: string,
+  leaseMs: number,
+  /** When given, only the carrier's call of this sid (or one whose sid is not written yet). */
+  callSid?: string,
+): Promise<CallRow | null> {
   const [row] = await ctx.db('calls')
     .where({ id, tenant_id: tenantId })
     .whereNull('relay_session')
+    .modify((q) => void (callSid !== undefined && q.where((sid) => sid.whereNull('carrier_sid').orWhere({ carrier_sid: callSid }))))
     // Or answered already, the carrier playing its routing until it reached an ai step.
     .where((q) => q.whereIn('status', ['queued', 'ringing']).orWhere((answered) => answered.where({ status: 'in-progress', handler: 'ai' }).whereNull('lease_owner')))
     .update({ relay_session: session, lease_owner: owner, lease_until: new Date(ctx.clock.now().getTime() + leaseMs), updated_at: ctx.clock.now() })

@@ -417,7 +417,7 @@ export async function runCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: s
     let line: Line | null = null;
     try {
       line = await gateway.dial({ callId: row.id, from: row.from_number, to: row.to_number });
-      if (line.placed) await updateCall(ctx, row.id, { carrier: line.placed.carrier, carrier_sid: line.placed.sid });
+      if (line.carrierSid) await updateCall(ctx, row.id, { carrier_sid: line.carrierSid });
       await new CallSession(ctx, gateway, line, row, owner, signal).run();
     } catch (err) {
       const refused = err instanceof CarrierFailure;

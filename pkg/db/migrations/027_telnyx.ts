@@ -1,11 +1,8 @@
-// Telnyx beside Twilio: each carried call names the carrier its requests come from (the addresses in
-// its TwiML), and an account's own carrier account may be Telnyx's: its TeXML application (connection) places the
+// An account's own carrier account may be Telnyx's: its TeXML application (connection) places the
 // calls, and its public key checks the signatures of Telnyx's requests.
 import type { Knex } from 'knex';
 
 export async function up(db: Knex): Promise<void> {
-  await db.raw(`alter table calls add column carrier text check (carrier in ('twilio', 'telnyx'))`);
-  await db.raw(`update calls set carrier = 'twilio' where carrier_sid is not null`);
   await db.raw(`
     alter table carrier_accounts
       drop constraint carrier_accounts_carrier_check,
@@ -26,5 +23,4 @@ export async function down(db: Knex): Promise<void> {
       drop constraint carrier_accounts_carrier_check,
       add constraint carrier_accounts_carrier_check check (carrier in ('twilio'))
   `);
-  await db.raw(`alter table calls drop column carrier`);
 }

@@ -8,7 +8,7 @@ import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
 import { callById } from '../../store/calls.js';
 import { isLive } from '../state.js';
-import { carrierOf, carrierUrl, signsHandshake, type CarrierAccount, type CarrierName } from './carrier.js';
+import { carrierAddress, carrierOf, carrierUrl, type CarrierAccount, type CarrierName } from './carrier.js';
 import type { DialRequest, Line, LineEvent, Recorder } from './gateway.js';
 import { relayToken } from './relay-token.js';
 import { connectToRelay } from './twiml.js';
@@ -22,15 +22,15 @@ const RELAY_TOKEN_MS = 10 * 60_000;
 export const relaySocketBase = (config: Config, carrier: CarrierName): string => carrierUrl(config, carrier, '/relay').replace(/^https:/, 'wss:');
 
 /**
- * The TwiML of an answered call of `tenantId`: connected to the relay socket, which learns the call from `token`.
- * The socket's address names the tenant, whose carrier account signs the handshake, or, for a carrier that signs
- * none, carries the token too.
+ * The TwiML of an answered call of `tenantId` (on `account`): connected to the relay socket, which learns the call
+ * from `token`. The socket's address names the tenant, whose carrier account signs the handshake, or, for a carrier
+ * that signs none, carries the token too.
  */
-export const relayTwiml = (config: Config, carrier: CarrierName, tenantId: string, token: string, machine: boolean): string =>
+export const relayTwiml = (config: Config, account: CarrierAccount, tenantId: string, token: string, machine: boolean): string =>
   connectToRelay({
-    url: `${relaySocketBase(config, carrier)}?${new URLSearchParams({ tenant: tenantId, ...(!signsHandshake(carrier) && { relay: token }) })}`,
+    url: `${relaySocketBase(config, account.carrier)}?${new URLSearchParams({ tenant: tenantId, ...(!carrierOf(account).signsAddresses && { relay: token }) })}`,
     parameters: { relay: token, machine: String(machine) },
-    action: carrierUrl(config, carrier, '/relay-ended'),
+    action: carrierAddress(config, account, '/relay-ended'),
   });
 
 /** A call the carrier conducts: nothing comes from it here; the row says how it goes. */
@@ -40,12 +40,8 @@ class CarriedLine implements Line {
     private readonly db: Knex,
     private readonly log: Logger,
     readonly callId: string,
-    private readonly sid: string,
+    readonly carrierSid: string,
   ) {}
-
-  get placed() {
-    return { carrier: this.account.carrier, sid: this.sid };
-  }
 
   next(): Promise<LineEvent> {
     return new Promise(() => {});
@@ -65,7 +61,7 @@ class CarriedLine implements Line {
     if (row?.relay_session && isLive(row.status)) return;
     // The call may be over at the carrier already: nothing more to do then.
     await carrierOf(this.account)
-      .hangUpCall(this.account, this.sid)
+      .hangUpCall(this.account, this.carrierSid)
       .catch((err: Error) => this.log.info({ callId: this.callId, err: err.message }, 'carrier hang-up refused'));
   }
 }
@@ -77,8 +73,8 @@ export async function dialCarrier(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, accou
   const sid = await carrier.placeCall(account, {
     to,
     from,
-    answerUrl: `${carrierUrl(ctx.config, account.carrier, '/answer')}?relay=${encodeURIComponent(token)}`,
-    statusCallback: `${carrierUrl(ctx.config, account.carrier, '/status')}?call=${encodeURIComponent(callId)}`,
+    answerUrl: carrierAddress(ctx.config, account, `/answer?${new URLSearchParams({ relay: token })}`),
+    statusCallback: carrierAddress(ctx.config, account, `/status?${new URLSearchParams({ call: callId })}`),
     ringSec: RING_SEC,
   });
   return new CarriedLine(account, ctx.db, ctx.log, callId, sid);

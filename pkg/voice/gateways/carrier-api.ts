@@ -60,8 +60,8 @@ export interface Carrier<A> {
   fetchRecording(outbound: Outbound, account: A, recordingUrl: string): Promise<Buffer>;
   /** Whether the carrier signed `req`, compared in constant time where a secret signs it. */
   isSigned(account: A, req: CarrierRequest, now: Date): boolean;
-  /** Whether the carrier signs the relay socket's handshake too (isSigned, with no body). */
-  signsHandshake: boolean;
+  /** Whether the carrier's signature covers the address, of its requests and of the relay socket's handshake (isSigned, with no body). */
+  signsAddresses: boolean;
   /** The secret the relay parameters of the account's calls are signed with. */
   relayKey(account: A): string;
 }

@@ -1,7 +1,6 @@
 // The telephone network as the call controller sees it: dial a number, speak, hang up, and the
 // events coming back from the line. A real carrier plugs in by implementing Gateway.
 import type { Transfer } from '../call-tools.js';
-import type { CarrierName } from './carrier.js';
 
 /** Why the far end ended the line. */
 export type EndCause = 'busy' | 'no-answer' | 'failed' | 'callee_hangup' | 'caller_hangup';
@@ -46,8 +45,8 @@ export interface Line {
   hangup(): Promise<void>;
   /** Puts the person through to `transfer`'s target by the carrier itself, ending this line (a relay call). */
   handOff?(transfer: Transfer): Promise<void>;
-  /** The carrier that placed the call, and its id of it, when a real carrier did. */
-  readonly placed?: { carrier: CarrierName; sid: string };
+  /** The carrier's id of the call, when a real carrier placed it. */
+  readonly carrierSid?: string;
   readonly streaming?: StreamingVoice;
 }
 

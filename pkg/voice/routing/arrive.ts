@@ -5,7 +5,6 @@ import { prefixedId } from '../../ids.js';
 import { insertCall, type CallRow } from '../../store/calls.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import type { CallerScript } from '../gateways/index.js';
-import type { CarrierName } from '../gateways/carrier.js';
 import { enqueueCallEvent } from '../events.js';
 
 interface Arrival {
@@ -21,7 +20,6 @@ interface Arrival {
 
 /** A call ringing in through a carrier: its sid, who takes it, and when it is due if nobody bound it. */
 export interface Carried {
-  carrier: CarrierName;
   carrierSid: string;
   agentId: string | null;
   greeting: string | null;
@@ -53,7 +51,6 @@ export async function ringIn(ctx: Ctx, arrival: Arrival, account?: string): Prom
       ringing_at: now,
       due_at: now,
       ...(arrival.carried && {
-        carrier: arrival.carried.carrier,
         carrier_sid: arrival.carried.carrierSid,
         agent_id: arrival.carried.agentId,
         greeting: arrival.carried.greeting,

@@ -6,7 +6,6 @@ import { parseAgentRef } from '../../ids.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import { callByCarrierSid } from '../../store/calls.js';
 import { applyCallEvent, ending } from '../events.js';
-import type { CarrierName } from '../gateways/carrier.js';
 import { reject } from '../gateways/twiml.js';
 import { isLive } from '../state.js';
 import { DEFAULT_GREETING } from './answer.js';
@@ -17,7 +16,7 @@ import { handlerOf } from './reach.js';
 const UNIQUE_VIOLATION = '23505';
 
 /** The TwiML answering a call from `from` to `to` (the carrier's `callSid`); an unknown number is refused with no record. */
-export async function answerCarriedCall(ctx: Ctx, call: { carrier: CarrierName; to: string; from: string; callSid: string }): Promise<string> {
+export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: string; callSid: string }): Promise<string> {
   const number = await findNumber(ctx.db, call.to);
   if (!number) return reject();
   const step = number.routing;
@@ -28,7 +27,7 @@ export async function answerCarriedCall(ctx: Ctx, call: { carrier: CarrierName; 
   // The carrier may ask again for a call it already rang in (a retry): it is the same call, answered again.
   const row =
     (await callByCarrierSid(ctx.db, call.callSid)) ??
-    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrier: call.carrier, carrierSid: call.callSid, agentId, greeting, until } }).catch(async (err) => {
+    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until } }).catch(async (err) => {
       if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
       return (await callByCarrierSid(ctx.db, call.callSid))!;
     }));

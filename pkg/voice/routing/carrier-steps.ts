@@ -19,7 +19,7 @@ import type { Transfer } from '../call-tools.js';
 import { applyCallEvent, ending } from '../events.js';
 import { carrierCredentials } from '../carrier-accounts.js';
 import { relayTwiml } from '../gateways/carried.js';
-import { carrierOf, carrierUrl, type CarrierName } from '../gateways/carrier.js';
+import { carrierAddress, carrierOf } from '../gateways/carrier.js';
 import { relayToken } from '../gateways/relay-token.js';
 import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twiml.js';
 import { isLive, type CallEvent } from '../state.js';
@@ -41,11 +41,10 @@ const QUEUE_POLL_MS = 10_000;
 /** How long an ended voicemail call waits for the carrier's report of its recording before it is made final without it. */
 const RECORDING_WAIT_MS = 60_000;
 
-/** The carrier of a carried call; a row an older replica wrote during the upgrade to 027 names none, and is Twilio's. */
-const carrierOfCall = (row: CallRow): CarrierName => row.carrier ?? 'twilio';
-
-/** The address of the call's carrier's endpoint `path`. */
-const address = (ctx: Ctx, row: CallRow, path: string, query?: URLSearchParams): string => carrierUrl(ctx.config, carrierOfCall(row), query?.size ? `${path}?${query}` : path);
+/** The address of the call's carrier endpoint `path`, as handed to the carrier (carrierAddress). */
+async function address(ctx: Ctx, row: CallRow, path: string, query?: URLSearchParams): Promise<string> {
+  return carrierAddress(ctx.config, (await carrierCredentials(ctx, row.tenant_id))!, query?.size ? `${path}?${query}` : path);
+}
 
 /** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
 export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getTime() + (TRANSFER_RING_SEC + row.max_duration_sec) * 1000);
@@ -54,7 +53,7 @@ export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getT
 export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
   const account = (await carrierCredentials(ctx, row.tenant_id))!;
   const token = relayToken(carrierOf(account).relayKey(account), row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
-  return relayTwiml(ctx.config, carrierOfCall(row), row.tenant_id, token, false);
+  return relayTwiml(ctx.config, account, row.tenant_id, token, false);
 }
 
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */
@@ -90,8 +89,8 @@ export async function dialAgentTransfer(ctx: Ctx, row: CallRow, transfer: Transf
     to: transfer.target,
     callerId: row.direction === 'inbound' ? row.to_number : row.from_number,
     timeoutSec: TRANSFER_RING_SEC,
-    action: address(ctx, row, '/transfer-ended', named),
-    answeredUrl: address(ctx, row, '/transfer-answered', named),
+    action: await address(ctx, row, '/transfer-ended', named),
+    answeredUrl: await address(ctx, row, '/transfer-answered', named),
   });
 }
 
@@ -135,7 +134,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       return toRelay(ctx, row);
     case 'transfer':
       // The carrier bridges the caller until either hangs up: the target's end is the action's, the caller's the status callback's.
-      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: address(ctx, row, '/transfer-step-ended') });
+      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: await address(ctx, row, '/transfer-step-ended') });
     case 'menu':
       return askMenu(ctx, row, step, 0);
     case 'webhook':
@@ -143,8 +142,8 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
     case 'voicemail': {
       const mailbox = await mailboxOfStep(ctx, row.tenant_id, step.mailbox_id);
       if (!mailbox) return endCall(ctx, row, 'mailbox_unavailable');
-      const done = address(ctx, row, '/voicemail-recorded');
-      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: address(ctx, row, '/recording') });
+      const done = await address(ctx, row, '/voicemail-recorded');
+      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: await address(ctx, row, '/recording') });
       // Nothing recorded, the carrier goes on past <Record> without its action: the same request, with no recording.
       return respond(await spoken(ctx, row, mailbox.greeting), recorder, redirect(done));
     }
@@ -154,7 +153,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       row = await enterQueue(ctx, row, queue);
       if (!row) return hangUp();
       const hold = queue.holdMessage ? [await spoken(ctx, row, queue.holdMessage)] : [];
-      return respond(...hold, redirect(address(ctx, row, '/queue-wait')));
+      return respond(...hold, redirect(await address(ctx, row, '/queue-wait')));
     }
   }
 }
@@ -162,7 +161,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
 async function askMenu(ctx: Ctx, row: CallRow, menu: Menu, attempt: number): Promise<string> {
   const prompt = menuPrompt(menu, attempt);
   await appendTranscript(ctx, row.id, { speaker: 'agent', text: prompt });
-  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: address(ctx, row, '/menu', new URLSearchParams({ attempt: String(attempt) })) }));
+  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: await address(ctx, row, '/menu', new URLSearchParams({ attempt: String(attempt) })) }));
 }
 
 /** The caller answered the menu's `attempt`th prompt with `answer` (nothing: it timed out): the option chosen, the prompt again, or the fallback. */
@@ -234,13 +233,13 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
     for (const id of [...rung, member.id]) next.append('rung', id);
     // Rung until the wait is over at the latest, as on the simulator.
     const timeoutSec = Math.max(1, Math.min(TRANSFER_RING_SEC, Math.ceil(leftMs() / 1000)));
-    const answeredUrl = address(ctx, row, '/queue-answered', new URLSearchParams({ member: member.id }));
-    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address(ctx, row, '/queue-dialled', next), answeredUrl }));
+    const answeredUrl = await address(ctx, row, '/queue-answered', new URLSearchParams({ member: member.id }));
+    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: await address(ctx, row, '/queue-dialled', next), answeredUrl }));
   }
   if (!abort.signal.aborted) return leaveOnTimeout(ctx, row, 'no_agents');
   const again = new URLSearchParams();
   for (const id of rung) again.append('rung', id);
-  return respond(redirect(address(ctx, row, '/queue-wait', again)));
+  return respond(redirect(await address(ctx, row, '/queue-wait', again)));
 }
 
 async function leaveOnTimeout(ctx: Ctx, row: CallRow, reason: 'max_wait' | 'no_agents'): Promise<string> {

@@ -193,12 +193,14 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     });
   }
 
-  it('refuses requests without a valid Ed25519 signature, or signed too long ago, changing nothing', async () => {
+  it('refuses requests without a valid Ed25519 signature, signed too long ago, or sent to an address it was not given, changing nothing', async () => {
     const to = '+13125550118';
     telnyx.phones[to] = { answer: 'ring' };
     const id = await place(to, 'A Telnyx call nobody picks up');
     await eventually('ringing', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'ringing');
-    const statusUrl = `${front.url}/v1/carrier/telnyx/status?call=${id}`;
+    // The status callback's address as handed to Telnyx: Telnyx's signature leaves it out, so it is sealed.
+    const statusUrl = String(placedTo(to).params.StatusCallback);
+    expect(statusUrl).to.match(/\/v1\/carrier\/telnyx\/status\?call=cal_\w+&sig=[\w-]{43}$/);
     const body = new URLSearchParams({ CallSid: placedTo(to).sid, CallStatus: 'busy', AccountSid: ACCOUNT_SID }).toString();
     const other = await startTelnyx({ accountSid: ACCOUNT_SID, connectionId: CONNECTION_ID, apiKey: API_KEY });
     const good = telnyx.signed(body);
@@ -216,6 +218,12 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       }
       const twilioShaped = await fetch(statusUrl.replace('/telnyx/', '/twilio/'), { method: 'POST', headers: { ...form, ...good }, body });
       expect(twilioShaped.status).to.equal(403);
+      // Rightly signed bodies, at addresses Switchboard did not give: another call's, or the seal left off.
+      const another = await place('+13125550128', 'Another Telnyx call');
+      for (const url of [statusUrl.replace(`call=${id}`, `call=${another}`), statusUrl.replace(/&sig=.*$/, '')]) {
+        expect((await fetch(url, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status, url).to.equal(403);
+      }
+      expect((await client.get(`/v1/calls/${another}`)).body.status).to.not.equal('busy');
     } finally {
       await other.close();
     }
@@ -227,6 +235,27 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     // Signed as Telnyx signs, the same report is taken.
     expect((await fetch(statusUrl, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status).to.equal(204);
     expect((await finalResult(client, id)).status).to.equal('busy');
+  });
+
+  it("binds a relay socket only to the call its address's parameter and its setup's callSid both name", async () => {
+    const to = '+13125550129';
+    telnyx.phones[to] = { answer: 'ring' };
+    const task = 'A Telnyx socket opened by hand';
+    app.script(task, { content: 'Still here.' });
+    const id = await place(to, task);
+    await eventually('ringing', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'ringing');
+    const call = placedTo(to);
+    const relay = new URL(String(call.params.Url)).searchParams.get('relay')!;
+    const url = `${front.url.replace('https', 'wss')}/v1/carrier/telnyx/relay?${new URLSearchParams({ tenant: tenantId, relay })}`;
+    const setup = (callSid: string) => ({ callSid, accountSid: ACCOUNT_SID, from: OUR_NUMBER, to, direction: 'outbound-api', customParameters: { relay, machine: 'false' } });
+    const stranger = await RelayCaller.connect({ url, headers: {}, setup: setup('v3:another-call') });
+    expect((await stranger.ended).by).to.equal('application-close');
+    expect(await app.runtime.ctx.db('calls').where({ id }).first()).to.include({ relay_session: null });
+    const carrier = await RelayCaller.connect({ url, headers: {}, setup: setup(call.sid) });
+    carrier.say('Are you there?');
+    expect((await carrier.reply()).text).to.equal('Still here.');
+    expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
+    await carrier.ended;
   });
 
   it("refuses a relay socket whose address lacks its call's relay parameter, or brings a forged, expired or used one", async () => {
@@ -321,7 +350,7 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       { speaker: 'agent', text: 'We are open nine to five.' },
     ]);
     expect((await own.get(`/v1/calls/${id}`)).body).to.include({ direction: 'inbound', from, to: number, status: 'completed', hangup_cause: 'caller_hangup' });
-    expect(await app.runtime.ctx.db('calls').where({ id }).first()).to.include({ carrier: 'telnyx', carrier_sid: call.sid });
+    expect(await app.runtime.ctx.db('calls').where({ id }).first()).to.include({ carrier_sid: call.sid });
   });
 });
 

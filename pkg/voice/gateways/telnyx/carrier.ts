@@ -1,6 +1,6 @@
 // Telnyx as a carrier: its TeXML REST API (rest.ts), and its Ed25519 signatures checked with the
-// account's public key (signature.ts). Telnyx documents no signature on the relay socket's handshake,
-// so the socket must bring its call's relay parameter in its address; the API key signs those.
+// account's public key (signature.ts). They cover the body only, so the addresses handed to Telnyx are
+// sealed (address-seal.ts), and the relay socket brings its call's relay parameter in its address.
 import type { Carrier } from '../carrier-api.js';
 import { fetchRecording, hangUpCall, placeCall, type TelnyxAccount } from './rest.js';
 import { isTelnyxSignature } from './signature.js';
@@ -15,6 +15,6 @@ export const telnyx: Carrier<TelnyxAccount> = {
   fetchRecording,
   isSigned: (account, req, now) =>
     isTelnyxSignature(account.publicKey, header(req.headers['telnyx-signature-ed25519']), header(req.headers['telnyx-timestamp']), req.rawBody, now),
-  signsHandshake: false,
+  signsAddresses: false,
   relayKey: (account) => account.apiKey,
 };

@@ -11,6 +11,6 @@ export const twilio: Carrier<TwilioAccount> = {
   hangUpCall,
   fetchRecording,
   isSigned: (account, req) => isTwilioSignature(account.authToken, req.headers['x-twilio-signature'] as string | undefined, req.url, req.params),
-  signsHandshake: true,
+  signsAddresses: true,
   relayKey: (account) => account.authToken,
 };
