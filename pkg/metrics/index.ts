@@ -22,7 +22,7 @@ export interface Metrics {
   queueLag: Histogram<'reconciler'>;
   reconcileErrors: Counter<'reconciler'>;
   carrierErrors: Counter<'carrier'>;
-  carrierHangups: Counter<'result'>;
+  carrierHangups: Counter<'carrier' | 'result'>;
   webhookDeliveries: Counter<'result'>;
   campaignDeliveries: Counter<'result'>;
   campaignContacts: Counter<'status' | 'outcome'>;
@@ -128,8 +128,8 @@ export function createMetrics(): Metrics {
     }),
     carrierHangups: new Counter({
       name: 'switchboard_carrier_hangups_total',
-      help: 'Calls Switchboard ended that it asked the carrier to hang up, by result (ok, failed).',
-      labelNames: ['result'],
+      help: 'Calls Switchboard ended that it asked the carrier to hang up, by carrier and result (ok, failed).',
+      labelNames: ['carrier', 'result'],
       registers,
     }),
     webhookDeliveries: new Counter({

@@ -12,13 +12,16 @@ export async function hangUpAtCarrier(ctx: Pick<Ctx, 'db' | 'config' | 'secrets'
     rows
       .filter((row) => row.carrier_sid)
       .map(async (row) => {
+        // Unknown until the account is read (which may fail too).
+        let carrier = 'unknown';
         try {
           const account = await carrierCredentials(ctx, row.tenant_id);
           if (!account) return;
+          carrier = account.carrier;
           await carrierOf(account).hangUpCall(account, row.carrier_sid!);
-          ctx.metrics.carrierHangups.inc({ result: 'ok' });
+          ctx.metrics.carrierHangups.inc({ carrier, result: 'ok' });
         } catch (err) {
-          ctx.metrics.carrierHangups.inc({ result: 'failed' });
+          ctx.metrics.carrierHangups.inc({ carrier, result: 'failed' });
           ctx.log.warn({ callId: row.id, err: (err as Error).message }, 'the carrier could not be asked to hang up an ended call');
         }
       }),

@@ -16,7 +16,7 @@ import { connectToRelay } from './twiml.js';
 /** How long a placed call may ring before the carrier gives up. */
 const RING_SEC = 30;
 /** How long the relay parameter of a placed call stays good: ringing, then answering-machine detection. */
-const RELAY_TOKEN_MS = 10 * 60_000;
+const PLACED_RELAY_TOKEN_MS = 10 * 60_000;
 
 /** The relay socket's address (wss://), without its query. */
 export const relaySocketBase = (config: Config, carrier: CarrierName): string => carrierUrl(config, carrier, '/relay').replace(/^https:/, 'wss:');
@@ -69,7 +69,7 @@ class CarriedLine implements Line {
 /** Places the call through `account` (its tenant's carrier account); the carrier conducts it from there. */
 export async function dialCarrier(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, account: CarrierAccount, { callId, from, to }: DialRequest): Promise<Line> {
   const carrier = carrierOf(account);
-  const token = relayToken(carrier.relayKey(account), callId, new Date(Date.now() + RELAY_TOKEN_MS));
+  const token = relayToken(carrier.relayKey(account), callId, new Date(Date.now() + PLACED_RELAY_TOKEN_MS));
   const sid = await carrier.placeCall(account, {
     to,
     from,

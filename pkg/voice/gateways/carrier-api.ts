@@ -1,6 +1,6 @@
 // What each real carrier implements (carrier.ts picks one by the account), and what they share.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Outbound } from '../../outbound/client.js';
+import { OutboundError, type Outbound } from '../../outbound/client.js';
 
 /** Why placing or ending a call at the carrier failed. */
 export class CarrierFailure extends Error {
@@ -29,6 +29,16 @@ export async function requestCarrier(url: string, init: RequestInit, timeoutMs: 
   if (res.ok && body) return body;
   const words = body ? said(body) : '';
   throw new CarrierFailure(res.status >= 400 && res.status < 500 ? 'carrier_rejected' : 'carrier_error', `the carrier answered HTTP ${res.status}${words ? `: ${words}` : ''}`);
+}
+
+/** A WAV holds 120 s of 8 kHz 16-bit audio on two channels in well under this. */
+const MAX_RECORDING_BYTES = 8 * 1024 * 1024;
+
+/** A recording's audio, fetched from `url` through the guarded client with `headers` (the carrier's credentials, if any). */
+export async function fetchWav(outbound: Outbound, url: string, headers: Record<string, string>): Promise<Buffer> {
+  const res = await outbound.request({ method: 'GET', url, headers, maxBytes: MAX_RECORDING_BYTES });
+  if (res.status !== 200 || res.truncated) throw new OutboundError(`the carrier answered HTTP ${res.status}${res.truncated ? ' with a recording too long' : ''}`);
+  return res.bytes;
 }
 
 export interface Placement {

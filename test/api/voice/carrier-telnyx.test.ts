@@ -2,11 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../pkg/config.js';
 import type { Client } from '../../support/app.js';
-import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { finalResult, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
 import { startTelnyx, telnyxSettings, type TelnyxStandIn } from '../../support/carrier/telnyx.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
+import { relayCallTests } from './relay-calls.js';
 
 const ACCOUNT_SID = '6a09cdc3-8948-47f0-aa62-74ac943d6c58';
 const CONNECTION_ID = '1494404757140276705';
@@ -45,104 +46,26 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
   };
   const placedTo = (to: string) => telnyx.calls.find((c) => c.params.To === to)!;
 
-  it('places the call through the TeXML application and converses over the relay: transcript, result and events as with the simulator', async () => {
-    const to = '+13125550111';
-    const heard: string[] = [];
-    telnyx.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.say('Hello, this is Ann.');
-        heard.push((await c.reply()).text);
-        c.say('Yes, Tuesday works.');
-        heard.push((await c.reply()).text);
-        await c.hangUp();
-      },
-    };
-    const task = 'Confirm the Tuesday appointment over Telnyx';
-    app.script(task, { content: 'Hi Ann, can you make Tuesday at ten?' }, { content: 'Great, see you then. Goodbye!' });
-    const id = await place(to, task);
+  relayCallTests({
+    name: 'telnyx',
+    now: () => ({ app, client, standIn: telnyx }),
+    number: (last4) => `+1312555${last4}`,
+    rejected: { status: 422, code: 10004, message: 'To is not a valid number' },
+  });
 
-    const result = await finalResult(client, id);
-    expect(result).to.include({ status: 'completed' });
-    expect(heard).to.deep.equal(['Hi Ann, can you make Tuesday at ten?', 'Great, see you then. Goodbye!']);
-    expect(result.transcript).to.deep.equal([
-      { speaker: 'caller', text: 'Hello, this is Ann.' },
-      { speaker: 'agent', text: 'Hi Ann, can you make Tuesday at ten?' },
-      { speaker: 'caller', text: 'Yes, Tuesday works.' },
-      { speaker: 'agent', text: 'Great, see you then. Goodbye!' },
-    ]);
+  it('places the call through the TeXML application with the API key, asking for every status and machine detection', async () => {
+    const to = '+13125550161';
+    telnyx.phones[to] = { answer: 'busy' };
+    await finalResult(client, await place(to, 'Placed through Telnyx'));
     const placement = telnyx.requests.find((r) => r.method === 'POST' && r.url === `/v2/texml/calls/${CONNECTION_ID}` && JSON.parse(r.body).To === to)!;
     expect(placement.headers.authorization).to.equal(`Bearer ${API_KEY}`);
-    expect(JSON.parse(placement.body)).to.include({ From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST', MachineDetection: 'Enable' });
-    // Every request Telnyx made was signed and accepted.
-    expect(placedTo(to).webhooks.map((w) => w.status)).to.satisfy((statuses: number[]) => statuses.every((s) => s === 200 || s === 204));
-    expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'callee_hangup' });
-    expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
-  });
-
-  it('streams the reply as tokens, and an interruption stops the model and keeps what the caller heard', async () => {
-    const to = '+13125550112';
-    let cutAt = '';
-    telnyx.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.say('Hi.');
-        cutAt = (await c.interruptAfter(1)).text;
-        c.say('Sorry, what day?');
-        await c.reply();
-        await c.hangUp();
-      },
-    };
-    const task = 'Tell them about the Telnyx sale';
-    let release!: () => void;
-    const rest = new Promise<void>((resolve) => (release = resolve));
-    app.script(task, { chunks: ['Our big ', 'sale starts Monday and runs all week.'], holdAfterFirst: rest }, { content: 'It starts on Monday.' });
-    const id = await place(to, task);
-    const result = await finalResult(client, id).finally(release);
-    expect(cutAt).to.equal('Our big ');
-    expect(result.transcript).to.deep.equal([
-      { speaker: 'caller', text: 'Hi.' },
-      { speaker: 'agent', text: 'Our big ' },
-      { speaker: 'caller', text: 'Sorry, what day?' },
-      { speaker: 'agent', text: 'It starts on Monday.' },
-    ]);
-  });
-
-  it('gives the agent the keys the caller presses', async () => {
-    const to = '+13125550113';
-    telnyx.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.press('42');
-        await c.reply();
-        await c.hangUp();
-      },
-    };
-    const task = 'Ask for the extension over Telnyx';
-    app.script(task, { content: 'Putting you through to 42.' });
-    const id = await place(to, task);
-    const result = await finalResult(client, id);
-    expect(result.transcript[0]).to.deep.equal({ speaker: 'caller', text: '[pressed 42]' });
-  });
-
-  it('a socket Telnyx drops mid-reply ends the call as Telnyx reports it, keeping what was said', async () => {
-    const to = '+13125550114';
-    telnyx.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.say('Hello?');
-        await c.interruptAfter(1).catch(() => null);
-        await c.disconnect();
-      },
-    };
-    const task = 'A long Telnyx story';
-    let release!: () => void;
-    const rest = new Promise<void>((resolve) => (release = resolve));
-    app.script(task, { chunks: ['Once upon ', 'a time there was a very long story.'], holdAfterFirst: rest });
-    const id = await place(to, task);
-    const result = await finalResult(client, id).finally(release);
-    expect(result.status).to.equal('completed');
-    expect(result.transcript[0]).to.deep.equal({ speaker: 'caller', text: 'Hello?' });
+    expect(JSON.parse(placement.body)).to.include({
+      From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST', StatusCallbackEvent: 'initiated ringing answered completed', MachineDetection: 'Enable',
+    });
+    // Each request Telnyx made came back signed to a sealed address, and was taken.
+    const call = placedTo(to);
+    expect(call.webhooks.map((w) => w.status)).to.deep.equal(call.webhooks.map(() => 204));
+    expect(call.webhooks.map((w) => w.url)).to.satisfy((urls: string[]) => urls.every((u) => /[?&]sig=[\w-]{43}$/.test(u)));
   });
 
   it('hangs up a call on the relay through the REST API when asked over the Voice API', async () => {
@@ -167,31 +90,6 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     expect(result.status).to.equal('completed');
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('api_hangup');
   });
-
-  it('ends a call Telnyx reports busy, with its cause', async () => {
-    telnyx.phones['+13125550116'] = { answer: 'busy' };
-    const id = await place('+13125550116', 'Busy Telnyx line');
-    expect((await finalResult(client, id)).status).to.equal('busy');
-    expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('busy');
-  });
-
-  for (const [what, forced, cause] of [
-    ['answers 4xx', { status: 422, code: 10004, message: 'To is not a valid number' }, 'carrier_rejected'],
-    ['answers 5xx', { status: 503 }, 'carrier_error'],
-    ['never answers', 'hang', 'carrier_timeout'],
-  ] as const) {
-    it(`fails the call with a clear hangup_cause when Telnyx ${what} on placement, its slot given back`, async () => {
-      // One call at a time: the next placement is taken only if the failed one gave its slot back.
-      ({ client } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 1 }));
-      telnyx.failNextPlacement(forced);
-      const id = await place('+13125550117', `Telnyx placement that ${what}`);
-      const result = await finalResult(client, id);
-      expect(result.status).to.equal('failed');
-      expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal(cause);
-      telnyx.phones['+13125550127'] = { answer: 'busy' };
-      expect((await finalResult(client, await place('+13125550127', `After a Telnyx placement that ${what}`))).status).to.equal('busy');
-    });
-  }
 
   it('refuses requests without a valid Ed25519 signature, signed too long ago, or sent to an address it was not given, changing nothing', async () => {
     const to = '+13125550118';
@@ -277,20 +175,6 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const replayed = await RelayCaller.connect({ url: socket({ relay: used }), headers: {}, setup: setup(used) });
     expect((await replayed.ended).by).to.equal('application-close');
     expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed' });
-  });
-
-  it('counts the errors Telnyx reports on the relay as its own', async () => {
-    const to = '+13125550120';
-    telnyx.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.reportError('Invalid message: unknown type: foo');
-        await c.hangUp();
-      },
-    };
-    await finalResult(client, await place(to, 'Telnyx relay error'));
-    const metrics = await (await fetch(`${app.url}/metrics`)).text();
-    expect(metrics).to.match(/switchboard_carrier_errors_total\{carrier="telnyx"\} [1-9]/);
   });
 
   it("plays a number's routing as TeXML: a menu leads to a mailbox, the recording fetched from Telnyx and kept as the message", async () => {

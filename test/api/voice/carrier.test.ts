@@ -7,6 +7,7 @@ import { carrierSettings, startTwilio, type TwilioStandIn } from '../../support/
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
+import { relayCallTests } from './relay-calls.js';
 import { CHANNELS, notify } from '../../../pkg/db/notify.js';
 import { lockOrderingKey } from '../../../pkg/webhooks/outbox.js';
 
@@ -56,41 +57,24 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     return placed.body.id as string;
   };
+  relayCallTests({
+    name: 'twilio',
+    now: () => ({ app, client, standIn: twilio }),
+    number: (last4) => `+1202555${last4}`,
+    rejected: { status: 400, code: 21211, message: 'Invalid To' },
+  });
+
+  it('places the call with the address Twilio asks for its TwiML and its status callbacks, both POST', async () => {
+    const to = '+12025550161';
+    twilio.phones[to] = { answer: 'busy' };
+    await finalResult(client, await place(to, 'Placed through Twilio'));
+    const placed = twilio.calls.find((c) => c.params.To === to)!;
+    expect(placed.params).to.include({ From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST', MachineDetection: 'Enable' });
+    expect(String(placed.params.Url)).to.match(/\/v1\/carrier\/twilio\/answer\?relay=cal_/);
+  });
+
   /** The REST requests that hung up the carrier's call `sid`. */
   const hangUpsOf = (sid: string) => twilio.requests.filter((r) => r.method === 'POST' && r.url.endsWith(`/Calls/${sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed');
-
-  it('places the call through the REST API and converses over the relay: transcript, result and events as with the simulator', async () => {
-    const to = '+12025550111';
-    let heard: string[] = [];
-    twilio.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.say('Hello, this is Ann.');
-        heard.push((await c.reply()).text);
-        c.say('Yes, Tuesday works.');
-        heard.push((await c.reply()).text);
-        await c.hangUp();
-      },
-    };
-    const task = 'Confirm the Tuesday appointment';
-    app.script(task, { content: 'Hi Ann, can you make Tuesday at ten?' }, { content: 'Great, see you then. Goodbye!' });
-    const id = await place(to, task);
-
-    const result = await finalResult(client, id);
-    expect(result).to.include({ status: 'completed' });
-    expect(heard).to.deep.equal(['Hi Ann, can you make Tuesday at ten?', 'Great, see you then. Goodbye!']);
-    expect(result.transcript).to.deep.equal([
-      { speaker: 'caller', text: 'Hello, this is Ann.' },
-      { speaker: 'agent', text: 'Hi Ann, can you make Tuesday at ten?' },
-      { speaker: 'caller', text: 'Yes, Tuesday works.' },
-      { speaker: 'agent', text: 'Great, see you then. Goodbye!' },
-    ]);
-    const placed = twilio.calls.find((c) => c.params.To === to)!;
-    expect(placed.params).to.include({ From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST' });
-    const call = (await client.get(`/v1/calls/${id}`)).body;
-    expect(call).to.include({ status: 'completed', hangup_cause: 'callee_hangup' });
-    expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
-  });
 
   it("records the agent's hang-up before Twilio hears the relay session end: agent_hangup, not the carrier's report of it", async () => {
     const to = '+12025550154';
@@ -138,39 +122,6 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'agent_hangup' });
   });
 
-  it('streams the reply as tokens while the model writes it, and an interruption stops the model and keeps what was heard', async () => {
-    const to = '+12025550112';
-    let cutAt = '';
-    twilio.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.say('Hi.');
-        cutAt = (await c.interruptAfter(1)).text;
-        c.say('Sorry, what day?');
-        await c.reply();
-        await c.hangUp();
-      },
-    };
-    const task = 'Tell them about the sale';
-    // The model writes its first words, then is slow with the rest: the caller cuts in meanwhile.
-    let release!: () => void;
-    const rest = new Promise<void>((resolve) => (release = resolve));
-    app.script(task, { chunks: ['Our big ', 'sale starts Monday and runs all week.'], holdAfterFirst: rest }, { content: 'It starts on Monday.' });
-    const id = await place(to, task);
-
-    const result = await finalResult(client, id).finally(release);
-    expect(cutAt).to.equal('Our big ');
-    expect(result.transcript).to.deep.equal([
-      { speaker: 'caller', text: 'Hi.' },
-      { speaker: 'agent', text: 'Our big ' },
-      { speaker: 'caller', text: 'Sorry, what day?' },
-      { speaker: 'agent', text: 'It starts on Monday.' },
-    ]);
-    // The model was stopped: the agent's next request knows what the caller heard.
-    const second = app.model.requests.filter((r) => JSON.stringify(r.messages).includes(task)).at(-1)!;
-    expect(JSON.stringify(second.messages)).to.include('they heard only: \\"Our big \\"');
-  });
-
   it("stores the agent's reply in the transcript before the caller hears its end: no word heard is lost", async () => {
     const to = '+12025550129';
     let id = '';
@@ -209,72 +160,6 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       { speaker: 'caller', text: 'When do you open?' },
       { speaker: 'agent', text: 'We open at nine.' },
     ]);
-  });
-
-  it('gives the agent the keys the caller presses, digits in quick succession as one entry', async () => {
-    const to = '+12025550123';
-    let answer = '';
-    twilio.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.say('I have my order number.');
-        await c.reply();
-        c.press('42');
-        answer = (await c.reply()).text;
-        await c.hangUp();
-      },
-    };
-    const task = 'Take the order number';
-    app.script(task, { content: 'Please key it in.' }, { content: 'Order 42, thank you.' });
-    const id = await place(to, task);
-    const result = await finalResult(client, id);
-    expect(answer).to.equal('Order 42, thank you.');
-    expect(result.transcript.map((t: { text: string }) => t.text)).to.include('[pressed 42]');
-  });
-
-  it('ends a call the carrier reports busy or unanswered, with its cause', async () => {
-    twilio.phones['+12025550113'] = { answer: 'busy' };
-    twilio.phones['+12025550114'] = { answer: 'no-answer' };
-    const busy = await place('+12025550113', 'Busy line');
-    const unanswered = await place('+12025550114', 'Nobody home');
-    expect((await finalResult(client, busy)).status).to.equal('busy');
-    expect((await finalResult(client, unanswered)).status).to.equal('no-answer');
-    expect((await outboxOf(app, busy)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.ended']);
-    expect((await client.get(`/v1/calls/${busy}`)).body.hangup_cause).to.equal('busy');
-  });
-
-  for (const [what, forced, cause] of [
-    ['answers 4xx', { status: 400, code: 21211, message: 'Invalid To' }, 'carrier_rejected'],
-    ['answers 5xx', { status: 503 }, 'carrier_error'],
-    ['never answers', 'hang', 'carrier_timeout'],
-  ] as const) {
-    it(`fails the call with a clear hangup_cause when the carrier ${what} on placement`, async () => {
-      twilio.failNextPlacement(forced);
-      const id = await place('+12025550115', `Placement that ${what}`);
-      const result = await finalResult(client, id);
-      expect(result.status).to.equal('failed');
-      expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal(cause);
-    });
-  }
-
-  it('a socket the carrier drops mid-reply ends the call as the carrier reports it, keeping what was said', async () => {
-    const to = '+12025550120';
-    twilio.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.say('Hello?');
-        await c.interruptAfter(1).catch(() => null);
-        await c.disconnect();
-      },
-    };
-    const task = 'A long story';
-    let release!: () => void;
-    const rest = new Promise<void>((resolve) => (release = resolve));
-    app.script(task, { chunks: ['Once upon ', 'a time there was a very long story.'], holdAfterFirst: rest });
-    const id = await place(to, task);
-    const result = await finalResult(client, id).finally(release);
-    expect(result.status).to.equal('completed');
-    expect(result.transcript[0]).to.deep.equal({ speaker: 'caller', text: 'Hello?' });
   });
 
   it('steering and a hang-up over the API reach a call on the relay: the agent says the words, then the relay session ends', async () => {
@@ -544,22 +429,6 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect(spoken.join('')).to.include('please call us back about your renewal');
   });
 
-  it('counts and logs the errors the carrier reports on the relay', async () => {
-    const to = '+12025550119';
-    twilio.phones[to] = {
-      answer: 'human',
-      caller: async (c) => {
-        c.reportError('Invalid message received: {"type":"txt"}');
-        await c.hangUp();
-      },
-    };
-    const id = await place(to, 'Carrier error');
-    await finalResult(client, id);
-    const metrics = await (await fetch(`${app.url}/metrics`)).text();
-    expect(metrics).to.match(/switchboard_carrier_errors_total\{carrier="twilio"\} [1-9]/);
-    expect(app.logs.join('')).to.include('the carrier reported a relay error');
-  });
-
   it('has no simulated network to ring in through when a carrier is configured', async () => {
     const res = await client.post('/v1/sim/calls', { to: OUR_NUMBER, from: '+12025550150', lines: ['Hi'] });
     expect(res.status).to.equal(404);
@@ -748,7 +617,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await own.get(`/v1/calls/${id}`)).body).to.include({ hangup_cause: 'max_duration' });
     expect(hangUpsOf(call.sid)).to.have.length(1);
     expect(call.status).to.equal('in-progress');
-    expect(await (await fetch(`${app.url}/metrics`)).text()).to.match(/switchboard_carrier_hangups_total\{result="failed"\} [1-9]/);
+    expect(await (await fetch(`${app.url}/metrics`)).text()).to.match(/switchboard_carrier_hangups_total\{carrier="twilio",result="failed"\} [1-9]/);
     expect(app.logs.some((l) => l.includes(id) && l.includes('the carrier could not be asked to hang up'))).to.equal(true);
     // Not retried: the caller's own hang-up ends it at the carrier, whose report changes nothing more.
     call.hangUpByApi('completed');

@@ -3,8 +3,8 @@
 // with its call_sid) with the URL Telnyx fetches its TeXML from once answered and its status callbacks;
 // a live call hung up (update-call, Status=completed); a recording's audio fetched. Bearer auth with
 // the API key; errors as `{"errors":[{code, title, detail}]}`.
-import { OutboundError, type Outbound } from '../../../outbound/client.js';
-import { CarrierFailure, requestCarrier, type Placement } from '../carrier-api.js';
+import type { Outbound } from '../../../outbound/client.js';
+import { CarrierFailure, fetchWav, requestCarrier, type Placement } from '../carrier-api.js';
 
 export interface TelnyxAccount {
   carrier: 'telnyx';
@@ -56,16 +56,11 @@ export async function hangUpCall(account: TelnyxAccount, sid: string): Promise<v
   await requestCarrier(url, { method: 'POST', headers: { authorization: bearer(account), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form }, account.timeoutMs, said);
 }
 
-/** A WAV holds 120 s of 8 kHz 16-bit audio on two channels in well under this. */
-const MAX_RECORDING_BYTES = 8 * 1024 * 1024;
-
 /**
  * The audio of a recording Telnyx reported (its RecordingUrl, a WAV), through the guarded client. Only
  * Telnyx's own API host gets the API key; any other address (a pre-signed one) gets no credentials.
  */
 export async function fetchRecording(outbound: Outbound, account: TelnyxAccount, recordingUrl: string): Promise<Buffer> {
   const ownHost = new URL(recordingUrl).origin === new URL(account.apiBase).origin;
-  const res = await outbound.request({ method: 'GET', url: recordingUrl, headers: ownHost ? { authorization: bearer(account) } : {}, maxBytes: MAX_RECORDING_BYTES });
-  if (res.status !== 200 || res.truncated) throw new OutboundError(`the carrier answered HTTP ${res.status}${res.truncated ? ' with a recording too long' : ''}`);
-  return res.bytes;
+  return fetchWav(outbound, recordingUrl, ownHost ? { authorization: bearer(account) } : {});
 }

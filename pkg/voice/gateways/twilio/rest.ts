@@ -3,7 +3,7 @@
 // up. Every failure says why in `CarrierFailure.hangupCause`, which becomes the call's hangup_cause.
 // And its Recording resource: a voicemail's audio, fetched as WAV.
 import { OutboundError, type Outbound } from '../../../outbound/client.js';
-import { CarrierFailure, requestCarrier, type Placement } from '../carrier-api.js';
+import { CarrierFailure, fetchWav, requestCarrier, type Placement } from '../carrier-api.js';
 
 export interface TwilioAccount {
   carrier: 'twilio';
@@ -47,9 +47,6 @@ export async function hangUpCall(account: TwilioAccount, sid: string): Promise<v
   await post(account, `/Calls/${encodeURIComponent(sid)}.json`, new URLSearchParams({ Status: 'completed' }));
 }
 
-/** A WAV holds 120 s of 8 kHz 16-bit audio on two channels in well under this. */
-const MAX_RECORDING_BYTES = 8 * 1024 * 1024;
-
 /**
  * The audio of a recording the carrier reported (its RecordingUrl, https://www.twilio.com/docs/voice/api/recording#fetch-a-recording-media-file),
  * as WAV, through the guarded client; only from the carrier's own API host, which gets the account's credentials.
@@ -57,7 +54,5 @@ const MAX_RECORDING_BYTES = 8 * 1024 * 1024;
 export async function fetchRecording(outbound: Outbound, account: TwilioAccount, recordingUrl: string): Promise<Buffer> {
   const url = new URL(`${recordingUrl}.wav`);
   if (url.origin !== new URL(account.apiBase).origin) throw new OutboundError(`refused: a recording is fetched from ${new URL(account.apiBase).host} only`);
-  const res = await outbound.request({ method: 'GET', url: url.toString(), headers: { authorization: basicAuth(account) }, maxBytes: MAX_RECORDING_BYTES });
-  if (res.status !== 200 || res.truncated) throw new OutboundError(`the carrier answered HTTP ${res.status}${res.truncated ? ' with a recording too long' : ''}`);
-  return res.bytes;
+  return fetchWav(outbound, url.toString(), { authorization: basicAuth(account) });
 }
