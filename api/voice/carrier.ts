@@ -61,9 +61,16 @@ const transferOf = (req: Request): Transfer => ({ target: String(req.query.targe
 type Whose = (ctx: Ctx, req: Request) => Promise<string | null>;
 
 const tenantOfCall = (call: { tenant_id: string } | undefined): string | null => call?.tenant_id ?? null;
-/** A placed call's callback URL names the call; a number's (inbound calls) does not, so its CallSid does. */
-const callOf = async (ctx: Ctx, req: Request) =>
-  req.query.call === undefined ? await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? '')) : await callById(ctx.db, String(req.query.call));
+/**
+ * A placed call's callback URL names the call; a number's (inbound calls) does not, so its CallSid does. Both named,
+ * they must be the same call (its sid may not be written yet), so one call's report is never taken for another's.
+ */
+async function callOf(ctx: Ctx, req: Request) {
+  const sid = String(req.body?.CallSid ?? '');
+  if (req.query.call === undefined) return callByCarrierSid(ctx.db, sid);
+  const call = await callById(ctx.db, String(req.query.call));
+  return call && (call.carrier_sid === null || call.carrier_sid === sid) ? call : undefined;
+}
 const byCall: Whose = async (ctx, req) => tenantOfCall(await callOf(ctx, req));
 /** A queue member's call, which the carrier dialled for the caller's: it names that call as its parent. */
 const byParentCall: Whose = async (ctx, req) => tenantOfCall(await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? '')));

@@ -117,11 +117,17 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       const twilioShaped = await fetch(statusUrl.replace('/telnyx/', '/twilio/'), { method: 'POST', headers: { ...form, ...good }, body });
       expect(twilioShaped.status).to.equal(403);
       // Rightly signed bodies, at addresses Switchboard did not give: another call's, or the seal left off.
+      telnyx.phones['+13125550128'] = { answer: 'ring' };
       const another = await place('+13125550128', 'Another Telnyx call');
+      await eventually('the other call ringing', async () => (await client.get(`/v1/calls/${another}`)).body.status === 'ringing');
       for (const url of [statusUrl.replace(`call=${id}`, `call=${another}`), statusUrl.replace(/&sig=.*$/, '')]) {
         expect((await fetch(url, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status, url).to.equal(403);
       }
-      expect((await client.get(`/v1/calls/${another}`)).body.status).to.not.equal('busy');
+      // The other call's own address, with this call's signed report: the report is not taken for it.
+      const anotherStatus = String(placedTo('+13125550128').params.StatusCallback);
+      await fetch(anotherStatus, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body });
+      expect((await client.get(`/v1/calls/${another}`)).body.status).to.equal('ringing');
+      expect((await client.post(`/v1/calls/${another}/hangup`, {})).status).to.equal(200);
     } finally {
       await other.close();
     }
