@@ -626,39 +626,6 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   });
 
   describe('the agent\'s transfer_call on a relay call', () => {
-    for (const [what, scenario, status] of [['answered', { answer: 'human' }, 'answered']] as const) {
-      it(`ends the relay session with the target in handoffData, and <Dial>s it: ai.transfer ${status}`, async () => {
-        const to = status === 'answered' ? '+12025550121' : '+12025550122';
-        const target = status === 'answered' ? '+12025550132' : '+12025550133';
-        twilio.phones[target] = scenario;
-        let end: any;
-        twilio.phones[to] = {
-          answer: 'human',
-          caller: async (c) => {
-            c.say('Can I talk to sales?');
-            await c.reply();
-            end = await c.nextOf('end');
-          },
-        };
-        const task = `Transfer to sales, ${what}`;
-        app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
-        const id = await place(to, task);
-        const result = await finalResult(client, id);
-        const carried = twilio.calls.find((c) => c.params.To === to)!;
-        await carried.done;
-        expect(JSON.parse(end.handoffData)).to.deep.equal({ reason: 'transfer', target, name: 'Sales' });
-        expect(carried.dialled).to.deep.equal([{ to: target, callerId: OUR_NUMBER, timeout: '30', status: status === 'answered' ? 'completed' : 'busy' }]);
-        expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Connecting you to sales now.' });
-        const events = await outboxOf(app, id);
-        const transfers = events.filter((e) => e.type === 'ai.transfer');
-        expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status }]);
-        expect(result.status).to.equal('completed');
-        if (status === 'answered') expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` });
-        // The target hung up first: the call ended with the bridge, as on the simulator.
-        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'transfer_ended' });
-      });
-    }
-
     /** `to` asks for sales, and the agent (given `task`) transfers them to `target`, who stays on the bridge until the call is hung up. */
     function transferredToStay(to: string, target: string, task: string): void {
       twilio.phones[target] = { answer: 'human', staysOn: true };

@@ -3,13 +3,13 @@
 import { expect } from 'chai';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, type CallsApp } from '../../support/calls.js';
-import type { Scenario } from '../../support/carrier/call.js';
+import type { CarrierCall, Scenario } from '../../support/carrier/call.js';
 import type { ForcedAnswer } from '../../support/carrier/twilio.js';
 
 export interface RelayCarrier {
   name: 'twilio' | 'telnyx';
   /** The app, a company's client and the stand-in, as the describe's hooks set them for the running test. */
-  now(): { app: CallsApp; client: Client; standIn: { phones: Record<string, Scenario>; failNextPlacement(answer: ForcedAnswer): void } };
+  now(): { app: CallsApp; client: Client; standIn: { phones: Record<string, Scenario>; calls: CarrierCall[]; failNextPlacement(answer: ForcedAnswer): void } };
   /** A number of this carrier's tests from its last four digits, apart from the other carrier's. */
   number(last4: string): string;
   /** An error placement answer with a 4xx in this carrier's terms. */
@@ -174,5 +174,34 @@ export function relayCallTests(carrier: RelayCarrier): void {
     const metrics = await (await fetch(`${app.url}/metrics`)).text();
     expect(metrics).to.match(new RegExp(`switchboard_carrier_errors_total\\{carrier="${carrier.name}"\\} [1-9]`));
     expect(app.logs.join('')).to.include('the carrier reported a relay error');
+  });
+
+  it("ends the relay session with the agent's transfer in handoffData, and <Dial>s the target: ai.transfer answered, the call ended with the bridge", async () => {
+    const { app, client, standIn } = carrier.now();
+    const target = phone('0132', { answer: 'human' });
+    let end: any;
+    const to = phone('0121', {
+      answer: 'human',
+      caller: async (c) => {
+        c.say('Can I talk to sales?');
+        await c.reply();
+        end = await c.nextOf('end');
+      },
+    });
+    const task = `Transfer to sales (${carrier.name})`;
+    app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+    const id = await place(to, task);
+    const result = await finalResult(client, id);
+    const carried = standIn.calls.find((c) => c.params.To === to)!;
+    await carried.done;
+    expect(carried.errors).to.deep.equal([]);
+    expect(JSON.parse(end.handoffData)).to.deep.equal({ reason: 'transfer', target, name: 'Sales' });
+    expect(carried.dialled).to.deep.equal([{ to: target, callerId: carried.params.From, timeout: '30', status: 'completed' }]);
+    expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Connecting you to sales now.' });
+    const transfers = (await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer');
+    expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status: 'answered' }]);
+    expect(result).to.deep.include({ status: 'completed', result: { outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` } });
+    // The target hung up first: the call ended with the bridge, as on the simulator.
+    expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'transfer_ended' });
   });
 }
