@@ -199,7 +199,12 @@ export async function recordingCompleted(ctx: Ctx, report: { callSid: string; ur
       const wav = await carrierOf(account).fetchRecording(ctx.outbound, account, report.url);
       // The carrier hears no words: the message says who called and for how long.
       const summary = `Voicemail from ${row.from_number}, ${report.seconds} s.`;
-      await keepVoicemail(ctx, { tenant_id: row.tenant_id, call_id: row.id, caller: row.from_number, summary, mailbox_id: step.mailbox_id }, wav);
+      await ctx.db.transaction(async (trx) => {
+        // Under the call's lock: of two reports arriving together, the second finds the first's message.
+        await lockCallById(trx, row.id);
+        if ((await messagesOfCall({ db: trx }, row.id)).length) return;
+        await keepVoicemail({ ...ctx, db: trx }, { tenant_id: row.tenant_id, call_id: row.id, caller: row.from_number, summary, mailbox_id: step.mailbox_id }, wav);
+      });
     } catch (err) {
       ctx.log.warn({ callId: row.id, err: (err as Error).message }, 'the voicemail recording could not be fetched; no message is left');
     }

@@ -174,6 +174,23 @@ describe('Routing steps played through Twilio', function () {
       expect(sent.filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['menu', 'voicemail']);
     });
 
+    it("two reports of one recording arriving together leave one message", async () => {
+      const { client, number } = await routed(() => ({ type: 'transfer', to: SALES }));
+      const mailboxId = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body.id;
+      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'voicemail', mailbox_id: mailboxId } })).status).to.equal(200);
+      const { call } = ringIn(number, { message: { seconds: 2, then: 'hangup' } });
+      const id = await callOn(client, number);
+      await call.done;
+      const { db } = app.runtime.ctx;
+      await eventually('the message kept', async () => (await db('voice_messages').where({ call_id: id })).length === 1);
+      // As if the carrier's report had not come yet: now it comes twice at once.
+      await db('voice_messages').where({ call_id: id }).delete();
+      const report = call.webhooks.find((w) => w.purpose === 'recording')!;
+      const send = () => fetch(report.url, { method: 'POST', headers: { ...report.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(report.params as Record<string, string>) });
+      expect((await Promise.all([send(), send()])).map((r) => r.status)).to.deep.equal([204, 204]);
+      expect(await db('voice_messages').where({ call_id: id })).to.have.length(1);
+    });
+
     it('a caller who says nothing leaves no message; the call ends voicemail_recorded', async () => {
       const { client, number } = await routed(() => ({ type: 'transfer', to: SALES }));
       const mailboxId = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body.id;
