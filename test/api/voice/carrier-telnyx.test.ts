@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../pkg/config.js';
 import type { Client } from '../../support/app.js';
-import { finalResult, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
 import { startTelnyx, telnyxSettings, type TelnyxStandIn } from '../../support/carrier/telnyx.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
@@ -139,6 +139,34 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     // Signed as Telnyx signs, the same report is taken.
     expect((await fetch(statusUrl, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status).to.equal(204);
     expect((await finalResult(client, id)).status).to.equal('busy');
+  });
+
+  it('refuses every route a request not signed by Telnyx, or at an address it was not given, changing nothing', async () => {
+    const to = '+13125550162';
+    telnyx.phones[to] = { answer: 'ring' };
+    const id = await place(to, 'Telnyx routes refused');
+    await eventually('ringing', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'ringing');
+    const sid = placedTo(to).sid;
+    const base = `${front.url}/v1/carrier/telnyx`;
+    const body = new URLSearchParams({ AccountSid: ACCOUNT_SID, CallSid: sid, ParentCallSid: sid, CallStatus: 'completed', SessionStatus: 'ended', DialCallStatus: 'completed', Digits: '1', RecordingStatus: 'completed', RecordingDuration: '3', RecordingUrl: `${telnyx.url}/v2/recordings/x.wav` }).toString();
+    const other = await startTelnyx({ accountSid: ACCOUNT_SID, connectionId: CONNECTION_ID, apiKey: API_KEY });
+    try {
+      const paths = ['/answer?relay=x', '/voice', '/status', '/relay-ended', '/transfer-answered?target=%2B13125550199', '/transfer-step-ended', '/transfer-ended?target=%2B13125550199', '/menu?attempt=0', '/voicemail-recorded', '/recording', '/queue-wait', '/queue-answered?member=m', '/queue-dialled?member=m'];
+      for (const path of paths) {
+        for (const headers of [{}, other.signed(body)]) {
+          expect((await fetch(`${base}${path}`, { method: 'POST', headers: { ...form, ...headers }, body })).status, path).to.equal(403);
+        }
+      }
+      // Signed by Telnyx, but at addresses it was not handed (a query without the seal).
+      for (const path of paths.filter((p) => p.includes('?'))) {
+        expect((await fetch(`${base}${path}`, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status, path).to.equal(403);
+      }
+    } finally {
+      await other.close();
+    }
+    expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'ringing' });
+    expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated']);
+    expect((await client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
   });
 
   it("binds a relay socket only to the call its address's parameter and its setup's callSid both name", async () => {
