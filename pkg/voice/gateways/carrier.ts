@@ -17,7 +17,6 @@ const CARRIERS: { [N in CarrierName]: Carrier<Extract<CarrierAccount, { carrier:
 /** The implementation of `account`'s carrier. */
 export const carrierOf = <A extends CarrierAccount>(account: A): Carrier<A> => CARRIERS[account.carrier] as unknown as Carrier<A>;
 
-
 /** Where a carrier's requests arrive, under the Voice API. */
 export const carrierPath = (carrier: CarrierName): string => `/v1/carrier/${carrier}`;
 
