@@ -28,6 +28,7 @@ import {
   agentTransferDialled,
   callStatusReported,
   dialAgentTransfer,
+  machineReported,
   memberAnswered,
   memberDialled,
   menuAnswered,
@@ -140,6 +141,13 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   r.post('/status', configured(byCall), async (req, res) => {
     const call = await callOf(ctx, req);
     if (call) await callStatusReported(ctx, call.id, String(req.body?.CallStatus ?? ''));
+    res.status(204).end();
+  });
+
+  // Answering-machine detection reported beside the call (Telnyx's AsyncAmdStatusCallback).
+  r.post('/machine', signed(byCall), async (req, res) => {
+    const call = await callOf(ctx, req);
+    if (call) await machineReported(ctx, call, String(req.body?.AnsweredBy ?? ''));
     res.status(204).end();
   });
 
@@ -305,7 +313,7 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: 
   const row = await bindRelay(ctx, read.callId, tenantId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs, callSid);
   if (!row) return refuse('the call is not waiting for a relay (used, ended, unknown or of another account)');
   ws.off('message', keep);
-  const line = new RelayLine(ws, ctx, account.carrier, params.machine === 'true', row.id, row.status, received.slice(1));
+  const line = new RelayLine(ws, ctx, account.carrier, params.machine === 'true' || row.answered_by_machine, row.id, row.status, received.slice(1));
   await leases.conduct(line, row).catch((err: Error) => ctx.log.error({ err, callId: row.id }, 'relay call failed'));
   if (ws.readyState === ws.OPEN) ws.close(1000);
 }

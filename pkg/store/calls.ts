@@ -92,6 +92,8 @@ export interface CallRow {
   queue: WaitingIn | null;
   /** The carrier's id of a call placed through a real carrier. */
   carrier_sid: string | null;
+  /** The carrier's detection, reported apart from the call's TwiML (Telnyx's), found an answering machine. */
+  answered_by_machine: boolean;
   /** The carrier's relay session conducting the call, once bound (pkg/voice/relay.ts). */
   relay_session: string | null;
   /** The routing step the carrier plays now, for the carrier's next request about the call. */
@@ -120,7 +122,7 @@ export const callById = (db: Knex, id: string): Promise<CallRow | undefined> => 
 export const callByCarrierSid = (db: Knex, sid: string): Promise<CallRow | undefined> => db('calls').where({ carrier_sid: sid }).first();
 
 /** What others change on a live call's row (a hang-up, its lease, steering): all its loop reads again turn by turn. */
-export const CHANGED_WHILE_LIVE = ['status', 'lease_owner', 'lease_until', 'due_at', 'steering'] as const;
+export const CHANGED_WHILE_LIVE = ['status', 'lease_owner', 'lease_until', 'due_at', 'steering', 'answered_by_machine'] as const;
 export type ChangedWhileLive = Pick<CallRow, (typeof CHANGED_WHILE_LIVE)[number]>;
 
 /** `row` while it is live and leased to `owner`; undefined once it moved on (hung up by the API, the lease lost). */

@@ -49,7 +49,7 @@ function instructions(call: CallRow, agent: Agent, machine: boolean): string {
 const said = (turn: TurnResult): string => turn.messages.join(' ').trim();
 
 /** What reading the call's row again found, while the agent was being asked. */
-type Look = 'unchanged' | 'steered' | 'ended';
+type Look = 'unchanged' | 'steered' | 'machine' | 'ended';
 
 class CallSession extends BridgingCall {
   private tenant!: Tenant;
@@ -249,6 +249,12 @@ class CallSession extends BridgingCall {
     }
   }
 
+  /** The carrier's detection found an answering machine after the call was answered as a person: the voicemail path. */
+  private async machineFound(): Promise<false> {
+    await this.voicemail();
+    return false;
+  }
+
   private async voicemail(): Promise<void> {
     // A campaign leaves a message on its last attempt only; before that the machine is hung up on.
     const decision = this.row.campaign && !this.row.campaign.voicemail ? {} : await this.turn(true);
@@ -274,15 +280,17 @@ class CallSession extends BridgingCall {
     const stored = this.storeHeard(text);
     if (changed) {
       if (!(await stored)) return false;
+      if (this.row.answered_by_machine) return this.machineFound();
       await this.applySteering();
       return this.respond();
     }
-    const look = stored.then((ours): Look => (!ours ? 'ended' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
+    const look = stored.then((ours): Look => (!ours ? 'ended' : this.row.answered_by_machine ? 'machine' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
     const decision = await this.turn(false, look);
     // A write that failed has failed the turn, which said so and ended the call.
     const seen = await look.catch(() => 'unchanged' as const);
     if (seen === 'unchanged') return this.decided(decision);
     if (seen === 'ended') return false;
+    if (seen === 'machine') return this.machineFound();
     await this.applySteering();
     return this.respond();
   }
@@ -374,8 +382,13 @@ class CallSession extends BridgingCall {
         if (await this.onLine(woke.event)) continue;
         break;
       }
-      // The row changed: hung up or steered by the API, past its max duration, or the lease lost.
+      // The row changed: hung up or steered by the API, past its max duration, the lease lost, or a machine found.
       if (!(await this.stillOurs())) break;
+      // Found before this loop answered the call (it waits for the relay's), the answer takes the voicemail path itself.
+      if (this.row.answered_by_machine && this.conversation) {
+        await this.machineFound();
+        break;
+      }
       await this.applySteering();
     }
     await this.line.hangup();

@@ -75,6 +75,7 @@ export async function dialCarrier(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, accou
     from,
     answerUrl: carrierAddress(ctx.config, account, `/answer?${new URLSearchParams({ relay: token })}`),
     statusCallback: carrierAddress(ctx.config, account, `/status?${new URLSearchParams({ call: callId })}`),
+    machineReport: carrierAddress(ctx.config, account, `/machine?${new URLSearchParams({ call: callId })}`),
     ringSec: RING_SEC,
   });
   return new CarriedLine(account, ctx.db, ctx.log, callId, sid);

@@ -47,6 +47,8 @@ export interface Placement {
   /** Where the carrier asks for the call's TwiML once it is answered. */
   answerUrl: string;
   statusCallback: string;
+  /** Where a carrier whose detection of answering machines runs beside the call (Telnyx's) reports it; Twilio's comes with the TwiML request. */
+  machineReport: string;
   /** How long it rings before no-answer. */
   ringSec: number;
 }

@@ -285,6 +285,11 @@ export async function memberDialled(ctx: Ctx, callSid: string, d: { memberId: st
   return waitInQueue(ctx, callSid, d.rung);
 }
 
+/** The carrier's detection, reported beside the call (AnsweredBy), found a machine: the agent's call loop leaves its voicemail. */
+export async function machineReported(ctx: Ctx, row: CallRow, answeredBy: string): Promise<void> {
+  if (answeredBy.startsWith('machine')) await updateLiveCall(ctx, row.id, { answered_by_machine: true });
+}
+
 /** How a final CallStatus ends a call not answered (https://www.twilio.com/docs/voice/api/call-resource#call-status-values). */
 const UNANSWERED_STATUS: Record<string, { event: CallEvent; cause: string }> = {
   busy: { event: 'busy', cause: 'busy' },

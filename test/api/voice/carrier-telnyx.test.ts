@@ -60,8 +60,9 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const placement = telnyx.requests.find((r) => r.method === 'POST' && r.url === `/v2/texml/calls/${CONNECTION_ID}` && JSON.parse(r.body).To === to)!;
     expect(placement.headers.authorization).to.equal(`Bearer ${API_KEY}`);
     expect(JSON.parse(placement.body)).to.include({
-      From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST', StatusCallbackEvent: 'initiated ringing answered completed', MachineDetection: 'Enable',
+      From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST', StatusCallbackEvent: 'initiated ringing answered completed', MachineDetection: 'Enable', AsyncAmd: true,
     });
+    expect(JSON.parse(placement.body).AsyncAmdStatusCallback).to.match(/\/v1\/carrier\/telnyx\/machine\?call=cal_\w+&sig=[\w-]{43}$/);
     // Each request Telnyx made came back signed to a sealed address, and was taken.
     const call = placedTo(to);
     expect(call.webhooks.map((w) => w.status)).to.deep.equal(call.webhooks.map(() => 204));
@@ -141,6 +142,33 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     expect((await finalResult(client, id)).status).to.equal('busy');
   });
 
+  it("takes the voicemail path when Telnyx's detection reports a machine after the agent began as with a person", async () => {
+    const to = '+13125550164';
+    let detected!: () => void;
+    let spoken: string[] = [];
+    telnyx.phones[to] = {
+      answer: 'machine',
+      detectedAfter: new Promise<void>((resolve) => (detected = resolve)),
+      caller: async (c) => {
+        c.say("Hi, you've reached Ann. Leave a message.");
+        await c.reply();
+        detected();
+        await c.nextOf('end');
+        spoken = c.sent('text').map((t) => t.token);
+      },
+    };
+    const task = 'Remind Ann of the renewal, by voicemail if need be';
+    app.script(task, { content: 'Hi Ann, is this a good time?' }, { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi Ann, please call us back about your renewal.' } }] }, { content: '' });
+    const id = await place(to, task);
+    const result = await finalResult(client, id);
+    await placedTo(to).done;
+    expect(placedTo(to).errors).to.deep.equal([]);
+    expect(result.outcome).to.equal('voicemail');
+    expect(spoken.join('')).to.include('please call us back about your renewal');
+    const machineReports = placedTo(to).webhooks.filter((w) => w.purpose === 'amd');
+    expect(machineReports.map((w) => [w.params.AnsweredBy, w.status])).to.deep.equal([['machine_start', 204]]);
+  });
+
   it('refuses every route a request not signed by Telnyx, or at an address it was not given, changing nothing', async () => {
     const to = '+13125550162';
     telnyx.phones[to] = { answer: 'ring' };
@@ -151,7 +179,7 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const body = new URLSearchParams({ AccountSid: ACCOUNT_SID, CallSid: sid, ParentCallSid: sid, CallStatus: 'completed', SessionStatus: 'ended', DialCallStatus: 'completed', Digits: '1', RecordingStatus: 'completed', RecordingDuration: '3', RecordingUrl: `${telnyx.url}/v2/recordings/x.wav` }).toString();
     const other = await startTelnyx({ accountSid: ACCOUNT_SID, connectionId: CONNECTION_ID, apiKey: API_KEY });
     try {
-      const paths = ['/answer?relay=x', '/voice', '/status', '/relay-ended', '/transfer-answered?target=%2B13125550199', '/transfer-step-ended', '/transfer-ended?target=%2B13125550199', '/menu?attempt=0', '/voicemail-recorded', '/recording', '/queue-wait', '/queue-answered?member=m', '/queue-dialled?member=m'];
+      const paths = ['/answer?relay=x', '/voice', '/status', '/machine?call=x', '/relay-ended', '/transfer-answered?target=%2B13125550199', '/transfer-step-ended', '/transfer-ended?target=%2B13125550199', '/menu?attempt=0', '/voicemail-recorded', '/recording', '/queue-wait', '/queue-answered?member=m', '/queue-dialled?member=m'];
       for (const path of paths) {
         for (const headers of [{}, other.signed(body)]) {
           expect((await fetch(`${base}${path}`, { method: 'POST', headers: { ...form, ...headers }, body })).status, path).to.equal(403);

@@ -409,26 +409,6 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await own.post('/v1/calls', { to: '+12025550142', task: 'Next' })).status).to.equal(201);
   });
 
-  it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
-    const to = '+12025550118';
-    let spoken: string[] = [];
-    twilio.phones[to] = {
-      answer: 'machine',
-      answeredBy: 'machine_end_beep',
-      caller: async (c) => {
-        await c.nextOf('end');
-        spoken = c.sent('text').map((t) => t.token);
-      },
-    };
-    const task = 'Leave a voicemail about the renewal';
-    app.script(task, { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi, please call us back about your renewal.' } }] }, { content: '' });
-    const id = await place(to, task);
-    const result = await finalResult(client, id);
-    await twilio.calls.find((c) => c.params.To === to)!.done;
-    expect(result.outcome).to.equal('voicemail');
-    expect(spoken.join('')).to.include('please call us back about your renewal');
-  });
-
   it('has no simulated network to ring in through when a carrier is configured', async () => {
     const res = await client.post('/v1/sim/calls', { to: OUR_NUMBER, from: '+12025550150', lines: ['Hi'] });
     expect(res.status).to.equal(404);

@@ -204,4 +204,26 @@ export function relayCallTests(carrier: RelayCarrier): void {
     // The target hung up first: the call ended with the bridge, as on the simulator.
     expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'transfer_ended' });
   });
+
+  it('hands a call an answering machine took to the voicemail path: the message is spoken, the outcome voicemail', async () => {
+    const { app, client, standIn } = carrier.now();
+    let spoken: string[] = [];
+    const to = phone('0163', {
+      answer: 'machine',
+      answeredBy: 'machine_end_beep',
+      caller: async (c) => {
+        await c.nextOf('end');
+        spoken = c.sent('text').map((t) => t.token);
+      },
+    });
+    const task = `Leave a voicemail about the renewal (${carrier.name})`;
+    app.script(task, { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi, please call us back about your renewal.' } }] }, { content: '' });
+    const id = await place(to, task);
+    const result = await finalResult(client, id);
+    const carried = standIn.calls.find((c) => c.params.To === to)!;
+    await carried.done;
+    expect(carried.errors).to.deep.equal([]);
+    expect(result.outcome).to.equal('voicemail');
+    expect(spoken.join('')).to.include('please call us back about your renewal');
+  });
 }

@@ -60,7 +60,8 @@ export type Scenario =
    * between them is down) and it stays up until hung up through the REST API.
    */
   | { answer: 'human'; caller?: CallerScript; gathers?: GatherAnswer[]; message?: Message; staysOn?: boolean; unreported?: boolean }
-  | { answer: 'machine'; answeredBy?: MachineAnswer; caller?: CallerScript };
+  /** `detectedAfter`: asynchronous detection reports once this settles (at once when not given). */
+  | { answer: 'machine'; answeredBy?: MachineAnswer; caller?: CallerScript; detectedAfter?: Promise<void> };
 
 /** A request the carrier made to the application, and how it was answered. */
 export interface WebhookSent {
@@ -265,6 +266,7 @@ export class CarrierCall {
   private async asyncAmdCallback() {
     const url = this.params.AsyncAmdStatusCallback;
     if (typeof url !== 'string') return;
+    if (this.scenario.answer === 'machine') await this.scenario.detectedAfter;
     const params = { AccountSid: this.context.accountSid, CallSid: this.sid, AnsweredBy: this.answeredBy!, MachineDetectionDuration: '1200' };
     await this.request('amd', String(this.params.AsyncAmdStatusCallbackMethod ?? 'POST'), url, params);
   }

@@ -40,8 +40,11 @@ export async function placeCall(account: TelnyxAccount, p: Placement): Promise<s
     StatusCallbackMethod: 'POST',
     StatusCallbackEvent: 'initiated ringing answered completed',
     Timeout: p.ringSec,
-    // Answering machines are told apart before the TeXML is asked for (AnsweredBy).
+    // Telnyx documents the result of detection beside the call (texml-answering-machine), not with the TeXML request.
     MachineDetection: 'Enable',
+    AsyncAmd: true,
+    AsyncAmdStatusCallback: p.machineReport,
+    AsyncAmdStatusCallbackMethod: 'POST',
   };
   const url = `${base(account)}/calls/${encodeURIComponent(account.connectionId)}`;
   const call = await requestCarrier(url, { method: 'POST', headers: { authorization: bearer(account), 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }, account.timeoutMs, said);
