@@ -77,4 +77,3 @@ export interface Carrier<A> {
   /** The secret the relay parameters of the account's calls are signed with. */
   relayKey(account: A): string;
 }
-

@@ -41,9 +41,10 @@ const QUEUE_POLL_MS = 10_000;
 /** How long an ended voicemail call waits for the carrier's report of its recording before it is made final without it. */
 const RECORDING_WAIT_MS = 60_000;
 
-/** The address of the call's carrier endpoint `path`, as handed to the carrier (carrierAddress). */
-async function address(ctx: Ctx, row: CallRow, path: string, query?: URLSearchParams): Promise<string> {
-  return carrierAddress(ctx.config, (await carrierCredentials(ctx, row.tenant_id))!, query?.size ? `${path}?${query}` : path);
+/** The addresses of the call's carrier endpoints, as handed to the carrier (carrierAddress): its account read once. */
+async function addressesOf(ctx: Ctx, row: CallRow): Promise<(path: string, query?: URLSearchParams) => string> {
+  const account = (await carrierCredentials(ctx, row.tenant_id))!;
+  return (path, query) => carrierAddress(ctx.config, account, query?.size ? `${path}?${query}` : path);
 }
 
 /** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
@@ -85,12 +86,13 @@ export async function transferDialEnded(ctx: Ctx, row: CallRow, dialCallStatus: 
 export async function dialAgentTransfer(ctx: Ctx, row: CallRow, transfer: Transfer): Promise<string> {
   if (!(await updateLiveCall(ctx, row.id, { carrier_transfer: transfer }))) return hangUp();
   const named = new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) });
+  const address = await addressesOf(ctx, row);
   return dial({
     to: transfer.target,
     callerId: row.direction === 'inbound' ? row.to_number : row.from_number,
     timeoutSec: TRANSFER_RING_SEC,
-    action: await address(ctx, row, '/transfer-ended', named),
-    answeredUrl: await address(ctx, row, '/transfer-answered', named),
+    action: address('/transfer-ended', named),
+    answeredUrl: address('/transfer-answered', named),
   });
 }
 
@@ -134,7 +136,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       return toRelay(ctx, row);
     case 'transfer':
       // The carrier bridges the caller until either hangs up: the target's end is the action's, the caller's the status callback's.
-      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: await address(ctx, row, '/transfer-step-ended') });
+      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: (await addressesOf(ctx, row))('/transfer-step-ended') });
     case 'menu':
       return askMenu(ctx, row, step, 0);
     case 'webhook':
@@ -142,8 +144,9 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
     case 'voicemail': {
       const mailbox = await mailboxOfStep(ctx, row.tenant_id, step.mailbox_id);
       if (!mailbox) return endCall(ctx, row, 'mailbox_unavailable');
-      const done = await address(ctx, row, '/voicemail-recorded');
-      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: await address(ctx, row, '/recording') });
+      const address = await addressesOf(ctx, row);
+      const done = address('/voicemail-recorded');
+      const recorder = record({ maxLengthSec: MAX_VOICEMAIL_SEC, action: done, recordingStatusCallback: address('/recording') });
       // Nothing recorded, the carrier goes on past <Record> without its action: the same request, with no recording.
       return respond(await spoken(ctx, row, mailbox.greeting), recorder, redirect(done));
     }
@@ -153,7 +156,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       row = await enterQueue(ctx, row, queue);
       if (!row) return hangUp();
       const hold = queue.holdMessage ? [await spoken(ctx, row, queue.holdMessage)] : [];
-      return respond(...hold, redirect(await address(ctx, row, '/queue-wait')));
+      return respond(...hold, redirect((await addressesOf(ctx, row))('/queue-wait')));
     }
   }
 }
@@ -161,7 +164,7 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
 async function askMenu(ctx: Ctx, row: CallRow, menu: Menu, attempt: number): Promise<string> {
   const prompt = menuPrompt(menu, attempt);
   await appendTranscript(ctx, row.id, { speaker: 'agent', text: prompt });
-  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: await address(ctx, row, '/menu', new URLSearchParams({ attempt: String(attempt) })) }));
+  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: (await addressesOf(ctx, row))('/menu', new URLSearchParams({ attempt: String(attempt) })) }));
 }
 
 /** The caller answered the menu's `attempt`th prompt with `answer` (nothing: it timed out): the option chosen, the prompt again, or the fallback. */
@@ -238,13 +241,14 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
     for (const id of [...rung, member.id]) next.append('rung', id);
     // Rung until the wait is over at the latest, as on the simulator.
     const timeoutSec = Math.max(1, Math.min(TRANSFER_RING_SEC, Math.ceil(leftMs() / 1000)));
-    const answeredUrl = await address(ctx, row, '/queue-answered', new URLSearchParams({ member: member.id }));
-    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: await address(ctx, row, '/queue-dialled', next), answeredUrl }));
+    const address = await addressesOf(ctx, row);
+    const answeredUrl = address('/queue-answered', new URLSearchParams({ member: member.id }));
+    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address('/queue-dialled', next), answeredUrl }));
   }
   if (!abort.signal.aborted) return leaveOnTimeout(ctx, row, 'no_agents');
   const again = new URLSearchParams();
   for (const id of rung) again.append('rung', id);
-  return respond(redirect(await address(ctx, row, '/queue-wait', again)));
+  return respond(redirect((await addressesOf(ctx, row))('/queue-wait', again)));
 }
 
 async function leaveOnTimeout(ctx: Ctx, row: CallRow, reason: 'max_wait' | 'no_agents'): Promise<string> {
