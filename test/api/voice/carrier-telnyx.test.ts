@@ -7,7 +7,7 @@ import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js
 import { startTelnyx, telnyxSettings, type TelnyxStandIn } from '../../support/carrier/telnyx.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
-import { relayCallTests } from './relay-calls.js';
+import { placeCall, relayCallTests } from './relay-calls.js';
 
 const ACCOUNT_SID = '6a09cdc3-8948-47f0-aa62-74ac943d6c58';
 const CONNECTION_ID = '1494404757140276705';
@@ -39,11 +39,7 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     await telnyx?.close();
   });
 
-  const place = async (to: string, task: string) => {
-    const placed = await client.post('/v1/calls', { to, task });
-    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
-    return placed.body.id as string;
-  };
+  const place = (to: string, task: string) => placeCall(client, to, task);
   const placedTo = (to: string) => telnyx.calls.find((c) => c.params.To === to)!;
 
   relayCallTests({

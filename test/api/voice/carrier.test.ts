@@ -7,7 +7,7 @@ import { carrierSettings, startTwilio, type TwilioStandIn } from '../../support/
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
-import { relayCallTests } from './relay-calls.js';
+import { placeCall, relayCallTests } from './relay-calls.js';
 import { CHANNELS, notify } from '../../../pkg/db/notify.js';
 import { lockOrderingKey } from '../../../pkg/webhooks/outbox.js';
 
@@ -52,11 +52,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     await twilio?.close();
   });
 
-  const place = async (to: string, task: string) => {
-    const placed = await client.post('/v1/calls', { to, task });
-    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
-    return placed.body.id as string;
-  };
+  const place = (to: string, task: string) => placeCall(client, to, task);
   relayCallTests({
     name: 'twilio',
     now: () => ({ app, client, standIn: twilio }),

@@ -3,8 +3,14 @@
 import { expect } from 'chai';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, type CallsApp } from '../../support/calls.js';
-import type { CarrierCall, Scenario } from '../../support/carrier/call.js';
-import type { ForcedAnswer } from '../../support/carrier/twilio.js';
+import type { CarrierCall, ForcedAnswer, Scenario } from '../../support/carrier/call.js';
+
+/** `POST /v1/calls` by `client`, which must take it; the call's id. */
+export async function placeCall(client: Client, to: string, task: string): Promise<string> {
+  const placed = await client.post('/v1/calls', { to, task });
+  expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
+  return placed.body.id as string;
+}
 
 export interface RelayCarrier {
   name: 'twilio' | 'telnyx';
@@ -17,11 +23,7 @@ export interface RelayCarrier {
 }
 
 export function relayCallTests(carrier: RelayCarrier): void {
-  const place = async (to: string, task: string) => {
-    const placed = await carrier.now().client.post('/v1/calls', { to, task });
-    expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
-    return placed.body.id as string;
-  };
+  const place = (to: string, task: string) => placeCall(carrier.now().client, to, task);
   /** The stand-in's phone at `last4` behaves as `scenario`; returns the number. */
   const phone = (last4: string, scenario: Scenario) => {
     const to = carrier.number(last4);

@@ -22,6 +22,9 @@ import type { TwilioParams } from './twilio-signature.js';
 
 export const API_VERSION = '2010-04-01';
 
+/** What the next placement (or update) answers instead of doing it: an HTTP error, or nothing at all. */
+export type ForcedAnswer = { status: number; code?: number; message?: string } | 'hang';
+
 /** What the caller does in the relay conversation; the call waits for the socket to close after it. */
 export type CallerScript = (caller: RelayCaller) => Promise<void>;
 

@@ -15,9 +15,9 @@
 //   Errors: {"errors":[{"code":"10009","title":"Authentication failed",…}]}, 422 {"errors":[{"code":"10004",…,"source":{"pointer":"/To"}}]}
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CarrierCall, type Recording, type Scenario, type WebhookSent } from './call.js';
+import { CarrierCall, type ForcedAnswer, type Recording, type Scenario, type WebhookSent } from './call.js';
 import { startHttpsServer, type RecordedRequest } from '../https.js';
-import type { InboundCall, ForcedAnswer } from './twilio.js';
+import type { InboundCall } from './twilio.js';
 
 export interface TelnyxOptions {
   accountSid: string;

@@ -11,11 +11,11 @@
 //   https://www.twilio.com/docs/api/errors/20003, /21201, /21205, /21210, /21211, /21220, /21603, /20404
 //   https://www.twilio.com/docs/voice/api/recording (fetch a recording's metadata, or its media file by extension)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_VERSION, CarrierCall, sid, type CallerScript, type GatherAnswer, type Message, type Recording, type Scenario, type WebhookSent } from './call.js';
+import { API_VERSION, CarrierCall, sid, type CallerScript, type ForcedAnswer, type GatherAnswer, type Message, type Recording, type Scenario, type WebhookSent } from './call.js';
 import { startHttpsServer, type RecordedRequest } from '../https.js';
 import { formParams, twilioSignature, type TwilioParams } from './twilio-signature.js';
 
-export type { CallerScript, GatherAnswer, Message, Recording, Scenario, WebhookSent } from './call.js';
+export type { CallerScript, ForcedAnswer, GatherAnswer, Message, Recording, Scenario, WebhookSent } from './call.js';
 export { CarrierCall } from './call.js';
 
 export interface TwilioAccountOptions {
@@ -30,8 +30,6 @@ export interface TwilioOptions extends TwilioAccountOptions {
   phones?: Record<string, Scenario>;
 }
 
-/** What the next placement answers instead of creating a call: an HTTP error, or nothing at all. */
-export type ForcedAnswer = { status: number; code?: number; message?: string } | 'hang';
 
 export interface InboundCall {
   to: string;
