@@ -20,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
 import { baselineMeaning, buildBaseline, type Baseline } from './baseline.js';
+import { postgresCpuMs } from './cpu-time.js';
 import { benchClient } from './http-client.js';
 import { inParallel } from './parallel.js';
 // Types only: importing a value would run the server thread's script here.
@@ -78,12 +79,20 @@ interface Phase {
   ackToStartMs: Stats;
 }
 
+/** Switchboard's throughput phase: the CPU ms a job cost its API's thread, its controllers' and Postgres (null: unreadable here). */
+interface CpuPerJob {
+  api: number | null;
+  controllers: number | null;
+  postgres: number | null;
+}
+
 interface Level {
   concurrency: number;
   /** Other work on the machine, when this level started. */
   loadAverage1m: number;
   latency: Phase;
   throughput: Phase & { seconds: number; jobsPerSecond: number };
+  cpuMsPerJob?: CpuPerJob;
 }
 
 
@@ -221,7 +230,12 @@ async function measure(system: Measured, concurrency: number, { dist, databaseUr
       : await graphileDriver(server.worker, databaseUrl, system === 'graphile-worker' ? 'noop' : 'work');
     await burst(driver, WARMUP_JOBS);
     const latency = phase(await closedLoop(driver, LATENCY_JOBS, concurrency));
-    return { concurrency, loadAverage1m, latency, throughput: throughput(await burst(driver, THROUGHPUT_JOBS)) };
+    const cpuNow = () => [server.cpuMs(), controllers?.cpuMs() ?? null, postgresCpuMs()];
+    const cpuBefore = cpuNow();
+    const jobs = await burst(driver, THROUGHPUT_JOBS);
+    const [api, ctl, postgres] = cpuNow().map((ms, i) => (ms === null || cpuBefore[i] === null ? null : Math.round(((ms - cpuBefore[i]!) / jobs.length) * 1000) / 1000));
+    const cpuMsPerJob = isSwitchboard ? { cpuMsPerJob: { api, controllers: ctl, postgres } } : {};
+    return { concurrency, loadAverage1m, latency, throughput: throughput(jobs), ...cpuMsPerJob };
   } finally {
     await driver?.close();
     await controllers?.close();
@@ -259,10 +273,11 @@ function median(runs: Level[]): Level {
   const mid = (values: number[]): number => {
     const sorted = [...values].sort((a, b) => a - b);
     const half = sorted.length / 2;
-    return Number.isInteger(half) ? (sorted[half - 1]! + sorted[half]!) / 2 : sorted[Math.floor(half)]!;
+    return Number.isInteger(half) ? Math.round(((sorted[half - 1]! + sorted[half]!) / 2) * 1000) / 1000 : sorted[Math.floor(half)]!;
   };
   const combine = <T>(pick: (l: Level) => T): T => {
     const first = pick(runs[0]!);
+    if (first === null || first === undefined) return first;
     if (typeof first === 'number') return mid(runs.map((l) => pick(l) as number)) as T;
     return Object.fromEntries(Object.keys(first as object).map((k) => [k, combine((l) => (pick(l) as Record<string, unknown>)[k])])) as T;
   };
@@ -273,6 +288,8 @@ interface Gate {
   concurrency: number;
   jobsPerSecond: { before: number[]; after: number[]; ratio: number; verdict: 'PASS' | 'FAIL' };
   queuedToRunningMs: { before: Stats; after: Stats; verdict: 'PASS' | 'FAIL' };
+  /** Medians over the repeats. */
+  cpuMsPerJob: { before?: CpuPerJob; after?: CpuPerJob };
 }
 
 /** After (the working tree) against before (the baseline), each level's medians over the repeats. */
@@ -291,6 +308,7 @@ function gates(before: Level[][], after: Level[][]): Gate[] {
         verdict: a.throughput.jobsPerSecond >= GATE_JOBS_PER_SECOND * b.throughput.jobsPerSecond ? 'PASS' : 'FAIL',
       },
       queuedToRunningMs: { before: bl, after: al, verdict: within(al.median, bl.median) && within(al.p99, bl.p99) ? 'PASS' : 'FAIL' },
+      cpuMsPerJob: { before: b.cpuMsPerJob, after: a.cpuMsPerJob },
     };
   });
 }
@@ -313,6 +331,8 @@ function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
       `| ${t.concurrency} | ${t.switchboardP99Ms} ≤ ${t.graphileWorkerP99Ms} | **${t.latency}** | ${t.switchboardJobsPerSecond} ≥ ${t.graphileWorkerJobsPerSecond} / 2 | **${t.throughput}** |`,
   );
   const list = (xs: number[]) => xs.join(', ');
+  const cpu = (c?: CpuPerJob) => (c ? [c.api, c.controllers, c.postgres].map((ms) => (ms === null ? '?' : ms.toFixed(2))).join(' · ') : '?');
+  const cpuRows = r.gates.map((g) => `| ${g.concurrency} | ${cpu(g.cpuMsPerJob.before)} | ${cpu(g.cpuMsPerJob.after)} |`);
   const gateRows = r.gates.map(
     (g) =>
       `| ${g.concurrency} | ${list(g.jobsPerSecond.before)} | ${list(g.jobsPerSecond.after)} | ${g.jobsPerSecond.ratio.toFixed(2)} | **${g.jobsPerSecond.verdict}** | ${g.queuedToRunningMs.before.median} / ${g.queuedToRunningMs.before.p99} | ${g.queuedToRunningMs.after.median} / ${g.queuedToRunningMs.after.p99} | **${g.queuedToRunningMs.verdict}** |`,
@@ -322,7 +342,7 @@ function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
 ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node} · Postgres: ${r.database} (every system, a database each)
 · load average ${r.machine.loadAverage1m.before.toFixed(2)} before, ${r.machine.loadAverage1m.after.toFixed(2)} after · graphile-worker ${r.graphileWorkerVersion}
 
-## Regression gate (issue #19): the working tree against ${r.baseline.revision} (${r.baseline.commit.slice(0, 12)})
+## Regression gate: the working tree against ${r.baseline.revision} (${r.baseline.commit.slice(0, 12)})
 
 Switchboard at the baseline revision (${baselineMeaning(r.baseline.revision, DEFAULT_BASELINE)}), checked out and built beside the working tree and run
 the same way in the same run, each on a database of its own; before and after alternate, ${REPEATS} times each per level.
@@ -333,6 +353,13 @@ before + ${STAMP_MS} ms (times are stamped to the ms). Load average when each le
 | Concurrency | Jobs/s before | Jobs/s after | After ÷ before | Gate | Queued→running before | After | Gate |
 |---|---|---|---|---|---|---|---|
 ${gateRows.join('\n')}
+
+Where the time goes (not a gate): the CPU time a job of the throughput phase cost, medians over the repeats, in ms: the API's
+thread · the controllers' thread · Postgres (every backend). Busy cores shared with other work slow a rate; these move less.
+
+| Concurrency | CPU ms a job before | After |
+|---|---|---|
+${cpuRows.join('\n')}
 
 ## Beside graphile-worker (Switchboard: the working tree, medians over its repeats)
 
