@@ -24,6 +24,7 @@ import { findNumber } from '../../pkg/store/phone-numbers.js';
 import { hangUp, respond } from '../../pkg/voice/gateways/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
 import { answerCarriedCall } from '../../pkg/voice/routing/carrier-answer.js';
+import { answeredOnce, requestOf } from '../../pkg/voice/routing/carrier-repeats.js';
 import {
   agentTransferDialled,
   callStatusReported,
@@ -117,6 +118,11 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   const signed = (whose: Whose) => verified(ctx, carrier, whose, false);
   /** A route the carrier is configured with (a number's voice webhook, its status callback), not only handed by Switchboard. */
   const configured = (whose: Whose) => verified(ctx, carrier, whose, true);
+  /** The TwiML `answer` makes for a request about the call of its CallSid; a repeat of the call's last request gets the same (answeredOnce). */
+  const once = (answer: (req: Request) => Promise<string>) => async (req: Request, res: Response) => {
+    const request = requestOf(req.originalUrl, rawBodies.get(req) ?? Buffer.alloc(0));
+    xml(res, await answeredOnce(ctx, String(req.body?.CallSid ?? ''), request, () => answer(req)));
+  };
 
   // The call was answered: connect it to the relay socket, which learns the call from the parameter.
   r.post('/answer', signed(byRelayToken), (req, res) => {
@@ -132,10 +138,14 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   });
 
   // A call rings in on a number (its voice webhook): answered as the number is routed.
-  r.post('/voice', configured(byNumber), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, string>;
-    xml(res, await answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') }));
-  });
+  r.post(
+    '/voice',
+    configured(byNumber),
+    once((req) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      return answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? '') });
+    }),
+  );
 
   // A final status the call reached without its relay (busy, no answer, failed, canceled), or its end on the line.
   r.post('/status', configured(byCall), async (req, res) => {
@@ -152,13 +162,17 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   });
 
   // The relay session ended: the agent's transfer is dialled; otherwise (ended, or the socket closed) nothing more is played.
-  r.post('/relay-ended', signed(byCall), async (req, res) => {
-    const session = String(req.body?.SessionStatus ?? '');
-    const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
-    if (session === 'failed' && call) await relaySessionFailed(ctx, call);
-    const transfer = session === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
-    xml(res, transfer && call ? await dialAgentTransfer(ctx, call, transfer) : hangUp());
-  });
+  r.post(
+    '/relay-ended',
+    signed(byCall),
+    once(async (req) => {
+      const session = String(req.body?.SessionStatus ?? '');
+      const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
+      if (session === 'failed' && call) await relaySessionFailed(ctx, call);
+      const transfer = session === 'ended' ? handedOffTransfer(req.body?.HandoffData) : null;
+      return transfer && call ? dialAgentTransfer(ctx, call, transfer) : hangUp();
+    }),
+  );
 
   // The transfer's target answered (asked on the target's call, which names the caller's as its parent): the call is
   // bridged to it now, ai.transfer answered as on the simulator; the empty document lets the bridge begin.
@@ -169,32 +183,48 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   });
 
   // A transfer step's <Dial> ended; after the caller's hang-up (CallStatus completed) its status callback ends the call.
-  r.post('/transfer-step-ended', signed(byCall), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, string>;
-    const call = body.CallStatus === 'completed' ? undefined : await callByCarrierSid(ctx.db, String(body.CallSid ?? ''));
-    if (call && isLive(call.status)) await transferDialEnded(ctx, call, String(body.DialCallStatus ?? ''));
-    xml(res, hangUp());
-  });
+  r.post(
+    '/transfer-step-ended',
+    signed(byCall),
+    once(async (req) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      const call = body.CallStatus === 'completed' ? undefined : await callByCarrierSid(ctx.db, String(body.CallSid ?? ''));
+      if (call && isLive(call.status)) await transferDialEnded(ctx, call, String(body.DialCallStatus ?? ''));
+      return hangUp();
+    }),
+  );
 
   // The transfer's <Dial> ended: ai.transfer says how it went. Answered, the call ends with the bridge; otherwise
   // the caller is reconnected to the agent, on a new relay session of the same call.
-  r.post('/transfer-ended', signed(byCall), async (req, res) => {
-    const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
-    const dialled = { dialCallStatus: String(req.body?.DialCallStatus ?? ''), callerLeft: req.body?.CallStatus === 'completed' };
-    xml(res, call ? await agentTransferDialled(ctx, call, transferOf(req), dialled) : hangUp());
-  });
+  r.post(
+    '/transfer-ended',
+    signed(byCall),
+    once(async (req) => {
+      const call = await callByCarrierSid(ctx.db, String(req.body?.CallSid ?? ''));
+      const dialled = { dialCallStatus: String(req.body?.DialCallStatus ?? ''), callerLeft: req.body?.CallStatus === 'completed' };
+      return call ? agentTransferDialled(ctx, call, transferOf(req), dialled) : hangUp();
+    }),
+  );
 
   // A menu's <Gather> ended: with the key or words, or nothing in time.
-  r.post('/menu', signed(byCall), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, string>;
-    xml(res, await menuAnswered(ctx, String(body.CallSid ?? ''), Number(req.query.attempt ?? 0), { digits: body.Digits, speech: body.SpeechResult }));
-  });
+  r.post(
+    '/menu',
+    signed(byCall),
+    once((req) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      return menuAnswered(ctx, String(body.CallSid ?? ''), Number(req.query.attempt ?? 0), { digits: body.Digits, speech: body.SpeechResult });
+    }),
+  );
 
   // A voicemail's <Record> ended; its audio is reported to /recording once stored.
-  r.post('/voicemail-recorded', signed(byCall), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, string>;
-    xml(res, await voicemailRecorded(ctx, String(body.CallSid ?? ''), Number(body.RecordingDuration ?? 0) || 0, body.Digits === 'hangup' || body.CallStatus === 'completed'));
-  });
+  r.post(
+    '/voicemail-recorded',
+    signed(byCall),
+    once((req) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      return voicemailRecorded(ctx, String(body.CallSid ?? ''), Number(body.RecordingDuration ?? 0) || 0, body.Digits === 'hangup' || body.CallStatus === 'completed');
+    }),
+  );
 
   // https://www.twilio.com/docs/voice/twiml/record#recordingstatuscallback
   r.post('/recording', signed(byCall), async (req, res) => {
@@ -206,9 +236,11 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   });
 
   // The caller waits in the queue for the next member to ring (`rung`: those rung already).
-  r.post('/queue-wait', signed(byCall), async (req, res) => {
-    xml(res, await waitInQueue(ctx, String(req.body?.CallSid ?? ''), listed(req.query.rung)));
-  });
+  r.post(
+    '/queue-wait',
+    signed(byCall),
+    once((req) => waitInQueue(ctx, String(req.body?.CallSid ?? ''), listed(req.query.rung), Number(req.query.waited ?? 0) || 0)),
+  );
 
   // The member's phone answered: asked on the member's call, which names the caller's as its parent.
   r.post('/queue-answered', signed(byParentCall), async (req, res) => {
@@ -216,11 +248,15 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   });
 
   // A member's <Dial> ended: talked, rung out, or the caller hung up meanwhile.
-  r.post('/queue-dialled', signed(byCall), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, string>;
-    const dialled = { memberId: String(req.query.member ?? ''), rung: listed(req.query.rung), dialStatus: String(body.DialCallStatus ?? ''), callerLeft: body.CallStatus === 'completed' };
-    xml(res, await memberDialled(ctx, String(body.CallSid ?? ''), dialled));
-  });
+  r.post(
+    '/queue-dialled',
+    signed(byCall),
+    once((req) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      const dialled = { memberId: String(req.query.member ?? ''), rung: listed(req.query.rung), dialStatus: String(body.DialCallStatus ?? ''), callerLeft: body.CallStatus === 'completed' };
+      return memberDialled(ctx, String(body.CallSid ?? ''), dialled);
+    }),
+  );
   return r;
 }
 

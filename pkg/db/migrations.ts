@@ -27,6 +27,7 @@ import * as m024 from './migrations/024_upgrade_leftovers.js';
 import * as m025 from './migrations/025_live_row_indexes.js';
 import * as m026 from './migrations/026_carrier_transfer.js';
 import * as m027 from './migrations/027_telnyx.js';
+import * as m028 from './migrations/028_carrier_answer.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '025_live_row_indexes': m025,
   '026_carrier_transfer': m026,
   '027_telnyx': m027,
+  '028_carrier_answer': m028,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

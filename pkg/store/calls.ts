@@ -100,6 +100,14 @@ export interface CallRow {
   carrier_step: RoutingStep | null;
   /** The agent's transfer the carrier is dialling, until how it went is reported. */
   carrier_transfer: Transfer | null;
+  /** The carrier's last request about the call and its answer (pkg/voice/routing/carrier-repeats.ts). */
+  carrier_answer: CarrierAnswer | null;
+}
+
+/** A carrier's request about a call (a hash of its address and body) and the TwiML that answered it (null while it is answered). */
+export interface CarrierAnswer {
+  request: string;
+  twiml: string | null;
 }
 
 const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step', 'carrier_transfer'] as const;
@@ -411,4 +419,37 @@ export async function bindRelay(
     .returning('*');
   if (row) await notify(ctx.db, CHANNELS.calls, id);
   return row ?? null;
+}
+
+/**
+ * Takes the carrier's `request` about the call of `sid` to answer when it is not the call's last request
+ * (it becomes that, unanswered yet): `taken`; else `repeat`, or `unknown` when there is no such call.
+ */
+export async function takeCarrierRequest(db: Knex, sid: string, request: string): Promise<'taken' | 'repeat' | 'unknown'> {
+  const taken = await db('calls')
+    .where({ carrier_sid: sid })
+    .whereRaw(`carrier_answer->>'request' is distinct from ?`, [request])
+    .update({ carrier_answer: JSON.stringify({ request, twiml: null } satisfies CarrierAnswer) });
+  if (taken) return 'taken';
+  return (await db('calls').where({ carrier_sid: sid }).first('id')) ? 'repeat' : 'unknown';
+}
+
+/** The answer kept for the carrier's `request` about the call of `sid`: its TwiML, null while it is answered, undefined when it is no longer the last request. */
+export async function carrierAnswerOf(db: Knex, sid: string, request: string): Promise<string | null | undefined> {
+  const row = await db('calls').where({ carrier_sid: sid }).first('carrier_answer');
+  const kept = row?.carrier_answer as CarrierAnswer | null | undefined;
+  return kept?.request === request ? kept.twiml : undefined;
+}
+
+/** Keeps `twiml` as the answer to the carrier's `request` about the call of `sid`, unless a later request was taken meanwhile. */
+export async function keepCarrierAnswer(db: Knex, sid: string, request: string, twiml: string): Promise<void> {
+  await db('calls')
+    .where({ carrier_sid: sid })
+    .where((q) => q.whereNull('carrier_answer').orWhereRaw(`carrier_answer->>'request' = ?`, [request]))
+    .update({ carrier_answer: JSON.stringify({ request, twiml } satisfies CarrierAnswer) });
+}
+
+/** Forgets the carrier's `request` about the call of `sid` (its answer failed), so a repeat is answered anew. */
+export async function forgetCarrierRequest(db: Knex, sid: string, request: string): Promise<void> {
+  await db('calls').where({ carrier_sid: sid }).whereRaw(`carrier_answer->>'request' = ?`, [request]).update({ carrier_answer: null });
 }

@@ -217,9 +217,10 @@ export async function recordingCompleted(ctx: Ctx, report: { callSid: string; ur
 
 /**
  * The caller waits in the queue: the next member is rung (taken for this caller), or, while every one
- * left is on another caller's call, this request waits for one to come free; `rung`: members rung already.
+ * left is on another caller's call, this request waits for one to come free; `rung`: members rung already;
+ * `waited`: requests that waited so since, each asked again under another address (a repeat is not a wait).
  */
-export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Promise<string> {
+export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[], waited = 0): Promise<string> {
   const row = await callOn(ctx, callSid, 'queue');
   if (!row?.queue) return hangUp();
   const queue = await queueOfStep(ctx, row.tenant_id, row.queue.id);
@@ -246,7 +247,7 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
     return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address('/queue-dialled', next), answeredUrl }));
   }
   if (!abort.signal.aborted) return leaveOnTimeout(ctx, row, 'no_agents');
-  const again = new URLSearchParams();
+  const again = new URLSearchParams({ waited: String(waited + 1) });
   for (const id of rung) again.append('rung', id);
   return respond(redirect((await addressesOf(ctx, row))('/queue-wait', again)));
 }

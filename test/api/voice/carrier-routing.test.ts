@@ -76,6 +76,17 @@ describe('Routing steps played through Twilio', function () {
     return fetch(status, { method: 'POST', headers, body: new URLSearchParams(params) });
   };
   const transcriptOf = async (c: Client, id: string) => (await finalResult(c, id)).transcript.map((t: any) => t.text);
+  /** A request the stand-in sent, sent again as it was (the carrier retrying it, or delivering it twice). */
+  const sendAgain = (sent: { url: string; headers: Record<string, string>; params: object }) =>
+    fetch(sent.url, { method: 'POST', headers: { ...sent.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(sent.params as Record<string, string>) });
+  /** `params` posted to `url` signed as Twilio signs them. */
+  const signedPost = (url: string, params: Record<string, string>) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, url, params) },
+      body: new URLSearchParams(params),
+    });
+  const outboxTypes = async (id: string) => (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string }) => e.type);
 
   describe('menu', () => {
     const menu = (agent: string) => ({
@@ -121,6 +132,33 @@ describe('Routing steps played through Twilio', function () {
       const record = (await client.get(`/v1/calls/${id}`)).body;
       expect(record).to.include({ status: 'completed', handler: 'ai', hangup_cause: 'caller_hangup' });
       expect(record.ai).to.deep.include({ agent_id: agent });
+    });
+
+    it('the menu\'s answer sent again while the agent talks gets the same answer: the call goes on, announced once', async () => {
+      const { client, number } = await routed(menu);
+      const again: { status: number; body: string }[] = [];
+      const { call } = ringIn(number, {
+        gathers: [{ digits: '2' }],
+        caller: async (c) => {
+          await c.reply();
+          // On the relay now: the carrier sends the menu's request again, as if our answer had not reached it.
+          const asked = call.webhooks.find((w) => w.url.includes('/menu?'))!;
+          const res = await sendAgain(asked);
+          again.push({ status: res.status, body: await res.text() }, { status: asked.status!, body: asked.body! });
+          await c.hangUp();
+        },
+      });
+      const id = await callOn(client, number);
+      await call.done;
+      const [repeat, first] = again;
+      expect(repeat!.status).to.equal(200);
+      expect(repeat!.body).to.equal(first!.body);
+      expect(first!.body).to.include('<ConversationRelay');
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', handler: 'ai', hangup_cause: 'caller_hangup' });
+      const sent = await eventsOf(id, 'call.ended');
+      expect(sent.filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['menu', 'ai']);
+      expect(await transcriptOf(client, id)).to.deep.equal(['Press or say 1 for sales, 2 for support.', '(pressed 2)', 'Support here.']);
+      expect(call.errors).to.deep.equal([]);
     });
 
     it('no answer in time: the prompt again after the timeout, then after its retries the fallback', async () => {
@@ -370,6 +408,37 @@ describe('Routing steps played through Twilio', function () {
       expect(await finalResult(client, id, 5)).to.include({ status: 'completed' });
     });
 
+    it('a voice webhook and a wait the carrier sends again get the answers they got: one queue.entered, one member rung', async () => {
+      const { client, number, queueId } = await queued([
+        { id: 'al', name: 'Al', phone: NOBODY },
+        { id: 'bea', name: 'Bea', phone: SALES },
+      ]);
+      // Rung in by hand: the carrier's requests are the test's to repeat.
+      const base = `${front.url}/v1/carrier/twilio`;
+      const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-repeated-queue', From: '+12025557998', To: number, CallStatus: 'in-progress', Direction: 'inbound' };
+      const answer = async (url: string) => {
+        const res = await signedPost(url, ringing);
+        expect(res.status, url).to.equal(200);
+        return res.text();
+      };
+      const voice = await answer(`${base}/voice`);
+      expect(voice).to.include('Please hold.');
+      expect(await answer(`${base}/voice`)).to.equal(voice);
+      const id = await callOn(client, number);
+      expect((await outboxTypes(id)).filter((t) => t === 'queue.entered')).to.have.length(1);
+      // The hold message's <Redirect>: Al, idle longest, is rung; asked again, the same <Dial>, and Bea is not taken.
+      const wait = /<Redirect[^>]*>([^<]+)<\/Redirect>/.exec(voice)![1]!.replaceAll('&amp;', '&');
+      const dial = await answer(wait);
+      expect(dial).to.include(`>${NOBODY}</Number>`);
+      const [first, second] = await Promise.all([answer(wait), answer(wait)]);
+      expect([first, second]).to.deep.equal([dial, dial]);
+      const held = await app.runtime.ctx.db('queue_member_idle').where({ queue_id: queueId, busy_call_id: id }).select('member_id');
+      expect(held.map((m: { member_id: string }) => m.member_id)).to.deep.equal(['al']);
+      expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
+      const sent = await eventsOf(id, 'call.ended');
+      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+    });
+
     it('nobody left to ring: queue.timeout no_agents', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NOBODY }]);
       const { call } = ringIn(number);
@@ -448,6 +517,33 @@ describe('Routing steps played through Twilio', function () {
         await close();
       }
     });
+  });
+
+  it('a request repeated while another replica still answers it waits for that answer, and sends it', async () => {
+    const { number } = await routed(() => ({ type: 'transfer', to: SALES }));
+    const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
+    const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-repeated-elsewhere', From: '+12025557997', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+    expect(await (await signedPost(voiceUrl, ringing)).text()).to.include(`>${SALES}</Dial>`);
+    // As if the request were still being answered by another replica: its answer is not kept yet.
+    const { db } = app.runtime.ctx;
+    const row = db('calls').where({ carrier_sid: ringing.CallSid });
+    await row.clone().update({ carrier_answer: db.raw(`jsonb_set(carrier_answer, '{twiml}', 'null')`) });
+    // The repeat looks for that answer more than once: it is waiting.
+    let looks = 0;
+    const count = (q: { sql: string }) => void (q.sql.startsWith('select "carrier_answer"') && looks++);
+    db.on('query', count);
+    let answered = false;
+    const repeat = signedPost(voiceUrl, ringing).then(async (res) => ((answered = true), res.text()));
+    try {
+      await eventually('the repeat waiting for the answer', () => looks >= 2);
+    } finally {
+      db.off('query', count);
+    }
+    expect(answered).to.equal(false);
+    const elsewhere = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Answered by the other replica.</Say></Response>';
+    await row.clone().update({ carrier_answer: db.raw(`jsonb_set(carrier_answer, '{twiml}', to_jsonb(?::text))`, [elsewhere]) });
+    expect(await repeat).to.equal(elsewhere);
+    expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
   });
 
   it('refuses each routing request without a valid X-Twilio-Signature (403), changing nothing', async () => {

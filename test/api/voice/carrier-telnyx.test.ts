@@ -264,6 +264,37 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     expect(Buffer.from(await download.arrayBuffer()).equals(recorded!.wav)).to.equal(true);
   });
 
+  it('answers a request Telnyx delivers again (it says it may) as it answered it, and acts on it once', async () => {
+    const number = '+13125554003';
+    const menu = (agent: string) => ({ type: 'menu', prompt: 'Press 2 for us.', options: { '2': { type: 'ai', agent_id: agent, greeting: 'Acme here.' } }, fallback: { type: 'ai', agent_id: agent } });
+    const { client: own } = await app.routedCompany(number, menu, { eventsUrl: EVENTS_URL });
+    const answers: string[] = [];
+    const call = telnyx.ringIn({
+      to: number,
+      from: '+13125555003',
+      voiceUrl: `${front.url}/v1/carrier/telnyx/voice`,
+      statusCallback: `${front.url}/v1/carrier/telnyx/status`,
+      gathers: [{ digits: '2' }],
+      caller: async (c) => {
+        await c.reply();
+        // The menu's request delivered once more while the agent talks: the same signed request, a new timestamp aside.
+        const sent = call.webhooks.find((w) => w.url.includes('/menu?'))!;
+        const again = await fetch(sent.url, { method: 'POST', headers: { ...sent.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(sent.params as Record<string, string>) });
+        answers.push(sent.body!, await again.text());
+        await c.hangUp();
+      },
+    });
+    const id = await eventually('the inbound call', async () => (await own.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined);
+    const result = await finalResult(own, id);
+    await call.done;
+    expect(answers[0]).to.include('<ConversationRelay');
+    expect(answers[1]).to.equal(answers[0]);
+    expect(result.transcript.map((t: { text: string }) => t.text)).to.deep.equal(['Press 2 for us.', '(pressed 2)', 'Acme here.']);
+    const updated = (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id, type: 'call.updated' }).orderBy('seq')).map((e: { payload: any }) => e.payload.data.handler);
+    expect(updated).to.deep.equal(['menu', 'ai']);
+    expect(call.errors).to.deep.equal([]);
+  });
+
   it('answers a call ringing in on a Telnyx number with the relay: the agent greets and converses', async () => {
     const number = '+13125554001';
     const { client: own } = await app.routedCompany(number, (agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme on Telnyx.' }), { eventsUrl: EVENTS_URL });
