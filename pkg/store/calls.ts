@@ -104,13 +104,17 @@ export interface CallRow {
   carrier_answer: CarrierAnswer | null;
 }
 
-/** A carrier's request about a call (a hash of its address and body) and the TwiML that answered it (null while it is answered). */
+/** A carrier's request about a call (a hash of its address and body), the TwiML that answered it (null while it is answered), and when it was taken (ISO). */
 export interface CarrierAnswer {
   request: string;
   twiml: string | null;
+  at: string;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step', 'carrier_transfer'] as const;
+/** The carrier_answer of `request` taken at `now`, not answered yet. */
+export const takenCarrierRequest = (request: string, now: Date): CarrierAnswer => ({ request, twiml: null, at: now.toISOString() });
+
+const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step', 'carrier_transfer', 'carrier_answer'] as const;
 
 function encode(patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...patch };
@@ -422,14 +426,18 @@ export async function bindRelay(
 }
 
 /**
- * Takes the carrier's `request` about the call of `sid` to answer when it is not the call's last request
- * (it becomes that, unanswered yet): `taken`; else `repeat`, or `unknown` when there is no such call.
+ * Takes the carrier's `request` about the call of `sid` to answer (`taken`) when it is not the call's last request,
+ * or is that request still unanswered though taken before `takeOverBefore`; else `repeat`, or `unknown` when there is no such call.
  */
-export async function takeCarrierRequest(db: Knex, sid: string, request: string): Promise<'taken' | 'repeat' | 'unknown'> {
+export async function takeCarrierRequest(db: Knex, sid: string, request: string, now: Date, takeOverBefore: Date): Promise<'taken' | 'repeat' | 'unknown'> {
   const taken = await db('calls')
     .where({ carrier_sid: sid })
-    .whereRaw(`carrier_answer->>'request' is distinct from ?`, [request])
-    .update({ carrier_answer: JSON.stringify({ request, twiml: null } satisfies CarrierAnswer) });
+    .where((q) =>
+      q
+        .whereRaw(`carrier_answer->>'request' is distinct from ?`, [request])
+        .orWhereRaw(`carrier_answer->>'twiml' is null and (carrier_answer->>'at')::timestamptz < ?`, [takeOverBefore]),
+    )
+    .update({ carrier_answer: JSON.stringify(takenCarrierRequest(request, now)) });
   if (taken) return 'taken';
   return (await db('calls').where({ carrier_sid: sid }).first('id')) ? 'repeat' : 'unknown';
 }
@@ -442,11 +450,11 @@ export async function carrierAnswerOf(db: Knex, sid: string, request: string): P
 }
 
 /** Keeps `twiml` as the answer to the carrier's `request` about the call of `sid`, unless a later request was taken meanwhile. */
-export async function keepCarrierAnswer(db: Knex, sid: string, request: string, twiml: string): Promise<void> {
+export async function keepCarrierAnswer(db: Knex, sid: string, request: string, twiml: string, now: Date): Promise<void> {
   await db('calls')
     .where({ carrier_sid: sid })
-    .where((q) => q.whereNull('carrier_answer').orWhereRaw(`carrier_answer->>'request' = ?`, [request]))
-    .update({ carrier_answer: JSON.stringify({ request, twiml } satisfies CarrierAnswer) });
+    .whereRaw(`carrier_answer->>'request' = ?`, [request])
+    .update({ carrier_answer: JSON.stringify({ request, twiml, at: now.toISOString() } satisfies CarrierAnswer) });
 }
 
 /** Forgets the carrier's `request` about the call of `sid` (its answer failed), so a repeat is answered anew. */

@@ -1,5 +1,5 @@
-// A carrier may send a request about a call again (after no answer in time, to a failover address, as a
-// duplicate delivery): the call's last request and the TwiML that answered it are kept on its row, so a
+// A carrier may send a request about a call again (after no answer in time, as a duplicate delivery):
+// the call's last request, when it was taken and the TwiML that answered it are kept on its row, so a
 // repeat gets the same answer and changes nothing again.
 import type { Knex } from 'knex';
 

@@ -2,7 +2,7 @@
 import type { Ctx } from '../../context.js';
 import { Unprocessable } from '../../errors.js';
 import { prefixedId } from '../../ids.js';
-import { insertCall, type CallRow } from '../../store/calls.js';
+import { insertCall, takenCarrierRequest, type CallRow } from '../../store/calls.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import type { CallerScript } from '../gateways/index.js';
 import { enqueueCallEvent } from '../events.js';
@@ -18,12 +18,14 @@ interface Arrival {
   carried?: Carried;
 }
 
-/** A call ringing in through a carrier: its sid, who takes it, and when it is due if nobody bound it. */
+/** A call ringing in through a carrier: its sid, who takes it, when it is due if nobody bound it, and the request ringing it in. */
 export interface Carried {
   carrierSid: string;
   agentId: string | null;
   greeting: string | null;
   until: Date;
+  /** The carrier's request (carrier-repeats.ts), taken with the call: a repeat of it on another replica waits for its answer. */
+  request: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function ringIn(ctx: Ctx, arrival: Arrival, account?: string): Prom
         // Held as if leased, so the controllers leave it to the carrier until then.
         lease_until: arrival.carried.until,
         due_at: arrival.carried.until,
+        carrier_answer: takenCarrierRequest(arrival.carried.request, now),
       }),
     });
     await enqueueCallEvent({ ...ctx, db: trx }, call, 'call.initiated');

@@ -12,11 +12,15 @@ import { DEFAULT_GREETING } from './answer.js';
 import { ringIn } from './arrive.js';
 import { carriedUntil, playStep, RELAY_TOKEN_MS } from './carrier-steps.js';
 import { handlerOf } from './reach.js';
+import { AnsweredElsewhere } from './carrier-repeats.js';
 
 const UNIQUE_VIOLATION = '23505';
 
-/** The TwiML answering a call from `from` to `to` (the carrier's `callSid`); an unknown number is refused with no record. */
-export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: string; callSid: string }): Promise<string> {
+/**
+ * The TwiML answering a call from `from` to `to` (the carrier's `callSid`, rung in by `request`); an unknown number is
+ * refused with no record.
+ */
+export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: string; callSid: string; request: string }): Promise<string> {
   const number = await findNumber(ctx.db, call.to);
   if (!number) return reject();
   const step = number.routing;
@@ -27,10 +31,15 @@ export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: stri
   // The carrier may ask again for a call it already rang in (a retry): it is the same call, answered again.
   const row =
     (await callByCarrierSid(ctx.db, call.callSid)) ??
-    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until } }).catch(async (err) => {
-      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
-      return (await callByCarrierSid(ctx.db, call.callSid))!;
-    }));
+    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until, request: call.request } }).catch(
+      async (err) => {
+        if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+        const rung = (await callByCarrierSid(ctx.db, call.callSid))!;
+        // Rung in meanwhile by this same request on another replica: its answer is the one to send.
+        if (rung.carrier_answer?.request === call.request) throw new AnsweredElsewhere();
+        return rung;
+      },
+    ));
   if (!step) {
     // Nobody is there to answer a number without routing: the controllers make the call final now.
     await applyCallEvent(ctx, row.id, 'no_answer', { ...ending(row, now, 'not_routed'), due_at: now });

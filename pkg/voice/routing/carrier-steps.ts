@@ -9,6 +9,7 @@
 // every member is on another caller's call, one request waits for a member to come free, then the
 // carrier asks again (<Redirect>). <Enqueue> was not used: its members would be dialled by REST and
 // bridged from their own calls' TwiML, two calls to keep in step for events the <Dial>s give directly.
+import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
 import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, lockCallById, updateLiveCall, type CallRow } from '../../store/calls.js';
@@ -41,10 +42,13 @@ const QUEUE_POLL_MS = 10_000;
 /** How long an ended voicemail call waits for the carrier's report of its recording before it is made final without it. */
 const RECORDING_WAIT_MS = 60_000;
 
-/** The addresses of the call's carrier endpoints, as handed to the carrier (carrierAddress): its account read once. */
+/**
+ * The addresses of the call's carrier endpoints, as handed to the carrier (carrierAddress): its account read once.
+ * Each carries a nonce of its own, so two requests in a row are the same only when the carrier repeats one (carrier-repeats.ts).
+ */
 async function addressesOf(ctx: Ctx, row: CallRow): Promise<(path: string, query?: URLSearchParams) => string> {
   const account = (await carrierCredentials(ctx, row.tenant_id))!;
-  return (path, query) => carrierAddress(ctx.config, account, query?.size ? `${path}?${query}` : path);
+  return (path, query) => carrierAddress(ctx.config, account, `${path}?${new URLSearchParams([...(query ?? []), ['nonce', randomBytes(6).toString('base64url')]])}`);
 }
 
 /** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
@@ -217,10 +221,9 @@ export async function recordingCompleted(ctx: Ctx, report: { callSid: string; ur
 
 /**
  * The caller waits in the queue: the next member is rung (taken for this caller), or, while every one
- * left is on another caller's call, this request waits for one to come free; `rung`: members rung already;
- * `waited`: requests that waited so since, each asked again under another address (a repeat is not a wait).
+ * left is on another caller's call, this request waits for one to come free; `rung`: members rung already.
  */
-export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[], waited = 0): Promise<string> {
+export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Promise<string> {
   const row = await callOn(ctx, callSid, 'queue');
   if (!row?.queue) return hangUp();
   const queue = await queueOfStep(ctx, row.tenant_id, row.queue.id);
@@ -247,7 +250,7 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[], wai
     return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address('/queue-dialled', next), answeredUrl }));
   }
   if (!abort.signal.aborted) return leaveOnTimeout(ctx, row, 'no_agents');
-  const again = new URLSearchParams({ waited: String(waited + 1) });
+  const again = new URLSearchParams();
   for (const id of rung) again.append('rung', id);
   return respond(redirect((await addressesOf(ctx, row))('/queue-wait', again)));
 }

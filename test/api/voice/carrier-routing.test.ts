@@ -86,6 +86,13 @@ describe('Routing steps played through Twilio', function () {
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, url, params) },
       body: new URLSearchParams(params),
     });
+  /** An address Switchboard handed the carrier, without the nonce that makes each one its own. */
+  const withoutNonce = (address: string) => {
+    const url = new URL(address);
+    expect(url.searchParams.get('nonce')).to.match(/^[\w-]{8}$/);
+    url.searchParams.delete('nonce');
+    return url.toString();
+  };
   const outboxTypes = async (id: string) => (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string }) => e.type);
 
   describe('menu', () => {
@@ -103,7 +110,7 @@ describe('Routing steps played through Twilio', function () {
       const { call } = ringIn(number, { gathers: [{ digits: '1' }] });
       const id = await callOn(client, number);
       await call.done;
-      expect(call.gathers).to.deep.equal([
+      expect(call.gathers.map((g) => ({ ...g, action: withoutNonce(g.action!) }))).to.deep.equal([
         { input: 'dtmf speech', numDigits: '1', timeout: '4', action: `${front.url}/v1/carrier/twilio/menu?attempt=0`, actionOnEmptyResult: 'true' },
       ]);
       expect(call.said).to.deep.equal(['Press or say 1 for sales, 2 for support.']);
@@ -161,13 +168,30 @@ describe('Routing steps played through Twilio', function () {
       expect(call.errors).to.deep.equal([]);
     });
 
+    it('a menu leading to another, the same key pressed at each: each answer is a request of its own, not a repeat', async () => {
+      const { client, number } = await routed(() => ({
+        type: 'menu',
+        prompt: 'Press 1 for English.',
+        options: { '1': { type: 'menu', prompt: 'Press 1 for sales.', options: { '1': { type: 'transfer', to: SALES } }, fallback: { type: 'transfer', to: NOBODY } } },
+        fallback: { type: 'transfer', to: NOBODY },
+      }));
+      const { call } = ringIn(number, { gathers: [{ digits: '1' }, { digits: '1' }] });
+      const id = await callOn(client, number);
+      await call.done;
+      expect(call.said).to.deep.equal(['Press 1 for English.', 'Press 1 for sales.']);
+      expect(call.dialled.map((d) => d.to)).to.deep.equal([SALES]);
+      const sent = await eventsOf(id, 'call.ended');
+      expect(sent.filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['menu', 'menu', 'transfer']);
+      expect(call.errors).to.deep.equal([]);
+    });
+
     it('no answer in time: the prompt again after the timeout, then after its retries the fallback', async () => {
       const { client, number } = await routed(menu);
       const { call } = ringIn(number, { gathers: ['silence', 'silence'] });
       const id = await callOn(client, number);
       await call.done;
       expect(call.said).to.deep.equal(['Press or say 1 for sales, 2 for support.', 'Sorry, I did not get that. Press or say 1 for sales, 2 for support.']);
-      expect(call.gathers.map((g) => g.action)).to.deep.equal([0, 1].map((n) => `${front.url}/v1/carrier/twilio/menu?attempt=${n}`));
+      expect(call.gathers.map((g) => withoutNonce(g.action!))).to.deep.equal([0, 1].map((n) => `${front.url}/v1/carrier/twilio/menu?attempt=${n}`));
       expect(call.dialled.map((d) => d.to)).to.deep.equal([SALES]);
       expect(await transcriptOf(client, id)).to.deep.equal(['Press or say 1 for sales, 2 for support.', 'Sorry, I did not get that. Press or say 1 for sales, 2 for support.']);
       const sent = await eventsOf(id, 'call.ended');
