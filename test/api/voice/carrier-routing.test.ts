@@ -463,6 +463,42 @@ describe('Routing steps played through Twilio', function () {
       expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
     });
 
+    it('a request whose answer failed is answered anew when the carrier sends it again, without waiting', async () => {
+      const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NOBODY }]);
+      const { db } = app.runtime.ctx;
+      // The database refuses the caller's first entry into a queue, once (a sequence counts outside the refused transaction).
+      await db.raw('create sequence refuse_entry');
+      await db.raw(`create function refuse_entry() returns trigger language plpgsql as $$
+        begin
+          if new.queue is not null and old.queue is null then
+            if nextval('refuse_entry') = 1 then raise exception 'no room' using errcode = 'disk_full'; end if;
+          end if;
+          return new;
+        end $$`);
+      await db.raw('create trigger refuse_entry before update on calls for each row execute function refuse_entry()');
+      let looks = 0;
+      const count = (q: { sql: string }) => void (q.sql.startsWith('select "carrier_answer"') && looks++);
+      try {
+        const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
+        const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-failed-once', From: '+12025557996', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+        expect((await signedPost(voiceUrl, ringing)).status).to.equal(503);
+        db.on('query', count);
+        const again = await signedPost(voiceUrl, ringing);
+        expect(again.status).to.equal(200);
+        expect(await again.text()).to.include('Please hold.');
+        // Answered at once: it did not wait for the failed answer as for one still being made.
+        expect(looks).to.equal(0);
+        const id = await callOn(client, number);
+        expect((await outboxTypes(id)).filter((t) => t === 'queue.entered')).to.have.length(1);
+        expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
+      } finally {
+        db.off('query', count);
+        await db.raw('drop trigger refuse_entry on calls');
+        await db.raw('drop function refuse_entry()');
+        await db.raw('drop sequence refuse_entry');
+      }
+    });
+
     it('nobody left to ring: queue.timeout no_agents', async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NOBODY }]);
       const { call } = ringIn(number);
