@@ -579,7 +579,7 @@ describe('Routing steps played through Twilio', function () {
     });
   });
 
-  it('a request repeated while another replica still answers it waits for that answer, and sends it', async () => {
+  it('a request repeated while another replica still answers it waits for that answer; one left unanswered 15 s is taken over', async () => {
     const { number } = await routed(() => ({ type: 'transfer', to: SALES }));
     const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
     const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-repeated-elsewhere', From: '+12025557997', To: number, CallStatus: 'ringing', Direction: 'inbound' };
@@ -603,6 +603,11 @@ describe('Routing steps played through Twilio', function () {
     const elsewhere = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Answered by the other replica.</Say></Response>';
     await row.clone().update({ carrier_answer: db.raw(`jsonb_set(carrier_answer, '{twiml}', to_jsonb(?::text))`, [elsewhere]) });
     expect(await repeat).to.equal(elsewhere);
+    // A request that replica took 20 s ago and never answered: it is gone, and the repeat is answered here.
+    await row.clone().update({
+      carrier_answer: db.raw(`jsonb_set(jsonb_set(carrier_answer, '{twiml}', 'null'), '{at}', to_jsonb((now() - interval '20 seconds')::text))`),
+    });
+    expect(await (await signedPost(voiceUrl, ringing)).text()).to.include(`>${SALES}</Dial>`);
     expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
   });
 
