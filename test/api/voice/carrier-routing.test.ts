@@ -4,6 +4,7 @@ import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { carrierSettings, startTwilio, type InboundCall, type TwilioStandIn } from '../../support/carrier/twilio.js';
+import { sendAgain } from '../../support/carrier/call.js';
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer } from '../../support/https.js';
@@ -76,9 +77,6 @@ describe('Routing steps played through Twilio', function () {
     return fetch(status, { method: 'POST', headers, body: new URLSearchParams(params) });
   };
   const transcriptOf = async (c: Client, id: string) => (await finalResult(c, id)).transcript.map((t: any) => t.text);
-  /** A request the stand-in sent, sent again as it was (the carrier retrying it, or delivering it twice). */
-  const sendAgain = (sent: { url: string; headers: Record<string, string>; params: object }) =>
-    fetch(sent.url, { method: 'POST', headers: { ...sent.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(sent.params as Record<string, string>) });
   /** `params` posted to `url` signed as Twilio signs them. */
   const signedPost = (url: string, params: Record<string, string>) =>
     fetch(url, {
@@ -248,8 +246,7 @@ describe('Routing steps played through Twilio', function () {
       // As if the carrier's report had not come yet: now it comes twice at once.
       await db('voice_messages').where({ call_id: id }).delete();
       const report = call.webhooks.find((w) => w.purpose === 'recording')!;
-      const send = () => fetch(report.url, { method: 'POST', headers: { ...report.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(report.params as Record<string, string>) });
-      expect((await Promise.all([send(), send()])).map((r) => r.status)).to.deep.equal([204, 204]);
+      expect((await Promise.all([sendAgain(report), sendAgain(report)])).map((r) => r.status)).to.deep.equal([204, 204]);
       expect(await db('voice_messages').where({ call_id: id })).to.have.length(1);
     });
 

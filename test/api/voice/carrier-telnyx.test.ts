@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../pkg/config.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { sendAgain } from '../../support/carrier/call.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
 import { startTelnyx, telnyxSettings, type TelnyxStandIn } from '../../support/carrier/telnyx.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
@@ -277,9 +278,9 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       gathers: [{ digits: '2' }],
       caller: async (c) => {
         await c.reply();
-        // The menu's request delivered once more while the agent talks: the same signed request, a new timestamp aside.
+        // The menu's request delivered once more while the agent talks: the same signed request.
         const sent = call.webhooks.find((w) => w.url.includes('/menu?'))!;
-        const again = await fetch(sent.url, { method: 'POST', headers: { ...sent.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(sent.params as Record<string, string>) });
+        const again = await sendAgain(sent);
         answers.push(sent.body!, await again.text());
         await c.hangUp();
       },

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Client } from '../../support/app.js';
 import { finalResult, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { sendAgain } from '../../support/carrier/call.js';
 import { RelayCaller, RelayRefused } from '../../support/carrier/relay-caller.js';
 import { carrierSettings, startTwilio, type TwilioStandIn } from '../../support/carrier/twilio.js';
 import { twilioSignature } from '../../support/carrier/twilio-signature.js';
@@ -628,11 +629,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect(answered).to.deep.equal([{ name: 'Sales', target, status: 'answered' }]);
       // Twilio asks again (our answer lost on the way): the transfer is reported once.
       const asked = carried.webhooks.find((w) => w.purpose === 'answered')!;
-      const again = await fetch(asked.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...asked.headers },
-        body: new URLSearchParams(asked.params as Record<string, string>),
-      });
+      const again = await sendAgain(asked);
       expect(again.status).to.equal(200);
       expect((await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer')).to.have.length(1);
       // The person called hangs up on the bridge.

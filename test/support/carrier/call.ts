@@ -80,6 +80,10 @@ export interface WebhookSent {
 }
 
 /** New instructions for a live call through the REST API: TwiML, or a URL to fetch it from. */
+/** A request the carrier made, sent again as it was (a carrier's retry, or a duplicate delivery). */
+export const sendAgain = (sent: WebhookSent): Promise<Response> =>
+  fetch(sent.url, { method: 'POST', headers: { ...sent.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(sent.params as Record<string, string>) });
+
 export type Redirect = { twiml: string } | { url: string; method: string };
 
 /** How the carrier signs what it sends the application (X-Twilio-Signature, Telnyx's Ed25519). */
