@@ -35,7 +35,9 @@ export function answeredOnce(ctx: Ctx, callSid: string, request: string, answer:
 
 async function answerOnce(ctx: Ctx, callSid: string, request: string, answer: () => Promise<string>): Promise<string> {
   // A repeat waits for the answer of the replica that took the request, until that one has had it too long.
-  while ((await takeCarrierRequest(ctx.db, callSid, request, ctx.clock.now(), new Date(ctx.clock.now().getTime() - TAKE_OVER_AFTER_MS))) === 'repeat') {
+  for (;;) {
+    const now = ctx.clock.now();
+    if ((await takeCarrierRequest(ctx.db, callSid, request, now, new Date(now.getTime() - TAKE_OVER_AFTER_MS))) !== 'repeat') break;
     const kept = await carrierAnswerOf(ctx.db, callSid, request);
     if (kept) return kept;
     await sleep(ctx.clock, LOOK_EVERY_MS);
