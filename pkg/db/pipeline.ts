@@ -61,7 +61,11 @@ async function sendTransactionOnce(client: pg.PoolClient, compiled: Knex.SqlNati
   return answers.slice(1, -1).map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value);
 }
 
-/** The process's pipelined connections: what turn locks (pkg/db/locks.ts) and turns' writes are sent on. */
+/**
+ * The process's pipelined connections: what turn locks (pkg/db/locks.ts) and turns' writes are sent
+ * on, and the statements every request or job runs (the key lookup; a job's insert, read and claim),
+ * compiled by knex once and sent as named prepared statements, without knex's runner.
+ */
 export class PipelinedPool {
   private readonly pool: pg.Pool;
 

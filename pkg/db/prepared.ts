@@ -1,7 +1,5 @@
 // Named prepared statements (pg's own): Postgres parses and plans a statement's text once per
 // connection rather than on every request. For the statements that every request or turn runs.
-import type { Knex } from 'knex';
-
 /** Each statement text's name (pg prepares a name on a connection the first time it is sent there). */
 const names = new Map<string, string>();
 let named = 0;
@@ -32,7 +30,3 @@ export async function asPrepared<T>(sql: string, send: (name: string) => Promise
     return send(nameOf(sql));
   }
 }
-
-/** Runs a knex query as a named prepared statement, outside a transaction (knex hands `options` to pg; a later name overrides an earlier). */
-export const prepared = <T>(query: Knex.QueryBuilder | Knex.Raw): Promise<T> =>
-  asPrepared(query.toSQL().sql, async (name) => (await query.options({ name })) as T);

@@ -2,7 +2,6 @@
 import type { Ctx } from '../context.js';
 import { newApiKey, prefixedId, sha256 } from '../ids.js';
 import { NotFound, Unauthorized } from '../errors.js';
-import { prepared } from '../db/prepared.js';
 import { getTenant, toTenant, type Tenant } from './tenants.js';
 
 export interface ApiKeyView {
@@ -74,13 +73,13 @@ async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefine
  * Resolve a bearer token: its live key and tenant. The lookup is by the token's SHA-256, so timing
  * reveals nothing about stored keys; nothing is cached, so a revocation holds on the next request.
  */
-export async function authenticate(ctx: Pick<Ctx, 'db' | 'clock'>, rawKey: string): Promise<Principal> {
-  const row = await prepared<Row | undefined>(
+export async function authenticate(ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock'>, rawKey: string): Promise<Principal> {
+  const { rows } = await ctx.pipelined.send(
     ctx.db('api_keys as k')
       .join('tenants as t', 't.id', 'k.tenant_id')
       .select('t.*', 'k.id as key_id', 'k.last_used_at as key_last_used_at')
       .where({ 'k.key_hash': sha256(rawKey), 'k.revoked_at': null })
       .first(),
   );
-  return principalFrom(ctx, row);
+  return principalFrom(ctx, rows[0] as Row | undefined);
 }

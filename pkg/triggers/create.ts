@@ -105,7 +105,7 @@ function created(ctx: Ctx, trigger: TriggerRow): Created {
 export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
   if (isPlainNew(input)) {
     const { conversation, trigger } = newConversationJob(ctx, tenant.id, tenant.timezone, input);
-    return created(ctx, (await insertTriggerWithConversation(ctx.db, conversation, trigger)) ?? unknown(input));
+    return created(ctx, (await insertTriggerWithConversation(ctx, conversation, trigger)) ?? unknown(input));
   }
   return ctx.db.transaction(async (trx) => {
     const tx: Ctx = { ...ctx, db: trx };

@@ -3,6 +3,7 @@ import { startTestApp, type Client, type TestApp } from '../support/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { jobIn, startScriptedModel, type ScriptedModel } from '../support/model.js';
+import { watchSent } from '../support/statements.js';
 import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
 import { updateTenant } from '../../pkg/store/tenants.js';
 
@@ -147,15 +148,13 @@ describe("A company's max_concurrent_jobs", () => {
     const [first] = await createJobs(client, agentId, 1, 'First');
     await waitForStatus(client, first!, 'running');
     let looks = 0;
-    const counter = ({ sql }: { sql: string }) => {
-      if (/skip locked/i.test(sql)) looks++;
-    };
-    app.runtime.ctx.db.on('query', counter);
+    // The claim is sent through the pipelined pool (pkg/store/triggers/claim.ts).
+    const stop = watchSent(app.runtime.ctx.pipelined, (sql) => /skip locked/i.test(sql) && looks++);
     const [second] = await createJobs(client, agentId, 1, 'Second');
     await eventually('the loop to look for the announced job', () => looks > 0);
     const looked = looks;
     for (let i = 0; i < 20; i++) await client.get(`/api/v1/triggers/${second}`);
-    app.runtime.ctx.db.off('query', counter);
+    stop();
     expect((await client.get(`/api/v1/triggers/${second}`)).body.status).to.equal('queued');
     // Maybe one more look for a late announcement; a busy loop makes dozens in twenty round trips.
     expect(looks - looked).to.be.below(3);

@@ -3,6 +3,7 @@ import { startTestApp, type Client, type HttpResult, type TestApp } from '../sup
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { jobIn } from '../support/model.js';
+import { watchSent } from '../support/statements.js';
 import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
 import { updateTenant } from '../../pkg/store/tenants.js';
 
@@ -76,15 +77,13 @@ describe('A job queued behind a running job on its conversation', () => {
     const first = await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'First' });
     await waitForStatus(client, first.body.triggerId, 'running');
     let looks = 0;
-    const counter = ({ sql }: { sql: string }) => {
-      if (/skip locked/i.test(sql)) looks++;
-    };
-    app.runtime.ctx.db.on('query', counter);
+    // The claim is sent through the pipelined pool (pkg/store/triggers/claim.ts).
+    const stop = watchSent(app.runtime.ctx.pipelined, (sql) => /skip locked/i.test(sql) && looks++);
     const second = await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'Second' });
     await eventually('the loop to look for the announced job', () => looks > 0);
     const looked = looks;
     for (let i = 0; i < 20; i++) await client.get(`/api/v1/triggers/${second.body.triggerId}`);
-    app.runtime.ctx.db.off('query', counter);
+    stop();
     // Maybe one more look for a late announcement; a busy loop makes dozens in twenty round trips.
     expect(looks - looked).to.be.below(3);
 

@@ -1,7 +1,6 @@
 // The controllers' claim: due jobs start a run, leased to one replica, each on its own conversation.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
-import { prepared } from '../../db/prepared.js';
 import { sourcesOf, transition, type TriggerEvent, type TriggerStatus } from '../../triggers/state.js';
 import { nextDueTrigger, statusLiterals } from './next-due.js';
 import type { TriggerRow } from './row.js';
@@ -43,79 +42,79 @@ const UNIQUE_VIOLATION = '23505';
  * the jobs have started).
  */
 export async function claimDueTriggers(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
+  ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock' | 'metrics'>,
   owner: string,
   leaseMs: number,
   max: number,
 ): Promise<{ claimed: TriggerRow[]; nextDue: () => Promise<Date | null> }> {
   const now = ctx.clock.now();
   const until = new Date(now.getTime() + leaseMs);
-  const rows = await prepared<{ rows: ClaimedRow[] }>(
-    ctx.db.raw(
-      `with recursive live as (
-         -- Each account with live jobs, one index probe apiece (a loose index scan).
-         (select t.tenant_id from triggers t where t.due_at is not null order by t.tenant_id limit 1)
-         union all
-         select (select t.tenant_id from triggers t where t.due_at is not null and t.tenant_id > live.tenant_id order by t.tenant_id limit 1)
-         from live where live.tenant_id is not null
-       ), accounts as (
-         -- Accounts with due jobs and room under their cap, least recently served first.
-         select live.tenant_id, served.at as served_at, head.due_at as head_due, room.jobs as room, room.free
-         from live
-         cross join lateral (
-           select t.due_at from triggers t
-           where t.tenant_id = live.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (live.tenant_id, ${NOW})
-           order by t.due_at limit 1
-         ) head
-         join tenants n on n.id = live.tenant_id
-         cross join lateral (
-           select case when n.max_concurrent_jobs is null then ${MAX}
-             else least(${MAX}, n.max_concurrent_jobs - (select count(*)::int from triggers t
-               where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null)) end as jobs,
-             -- The places under the cap that no running job holds.
-             case when n.max_concurrent_jobs is not null then array(
-               select p from generate_series(1, n.max_concurrent_jobs) p
-               except select t.tenant_slot from triggers t
-                 where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null
-               order by 1) end as free
-         ) room
-         cross join lateral (
-           select coalesce(max(t.last_run_at), '-infinity') as at from triggers t
-           where t.tenant_id = live.tenant_id and t.last_run_at is not null
-         ) served
-         where room.jobs > 0
-         order by served.at, head.due_at
-         limit ${MAX}
-       ), locked as (
-         select t.*, a.served_at, a.head_due, a.room, a.free from accounts a
-         cross join lateral (
-           select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
-           where t.tenant_id = a.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (a.tenant_id, ${NOW})
-             and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${CLAIMED_LITERAL})
-           order by t.due_at
-           limit a.room
-           for update skip locked
-         ) t
-       ), candidate as (
-         select distinct on (conversation_id) * from locked order by conversation_id, due_at
-       ), taken as (
-         -- Round-robin: every account's first job, then every account's second, and so on.
-         select * from (
-           select c.*, row_number() over (partition by c.tenant_id order by c.due_at) as turn from candidate c
-         ) c
-         where c.turn <= c.room
-         order by c.turn, c.served_at, c.head_due
-         limit ${MAX}
-       )
-       update triggers t set status = ${CLAIMED_LITERAL}, attempt_count = t.attempt_count + 1,
-         started_at = coalesce(t.started_at, :now), last_run_at = :now, next_run_at = null,
-         lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now, tenant_slot = taken.free[taken.turn]
-       from taken where t.id = taken.id
-       returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
-      { now, max, owner, until, channel: CHANNELS.triggers },
-    ),
-  )
-    .then((result) => result.rows)
+  const claim = ctx.db.raw(
+    `with recursive live as (
+       -- Each account with live jobs, one index probe apiece (a loose index scan).
+       (select t.tenant_id from triggers t where t.due_at is not null order by t.tenant_id limit 1)
+       union all
+       select (select t.tenant_id from triggers t where t.due_at is not null and t.tenant_id > live.tenant_id order by t.tenant_id limit 1)
+       from live where live.tenant_id is not null
+     ), accounts as (
+       -- Accounts with due jobs and room under their cap, least recently served first.
+       select live.tenant_id, served.at as served_at, head.due_at as head_due, room.jobs as room, room.free
+       from live
+       cross join lateral (
+         select t.due_at from triggers t
+         where t.tenant_id = live.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (live.tenant_id, ${NOW})
+         order by t.due_at limit 1
+       ) head
+       join tenants n on n.id = live.tenant_id
+       cross join lateral (
+         select case when n.max_concurrent_jobs is null then ${MAX}
+           else least(${MAX}, n.max_concurrent_jobs - (select count(*)::int from triggers t
+             where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null)) end as jobs,
+           -- The places under the cap that no running job holds.
+           case when n.max_concurrent_jobs is not null then array(
+             select p from generate_series(1, n.max_concurrent_jobs) p
+             except select t.tenant_slot from triggers t
+               where t.tenant_id = live.tenant_id and t.status = ${CLAIMED_LITERAL} and t.due_at is not null
+             order by 1) end as free
+       ) room
+       cross join lateral (
+         select coalesce(max(t.last_run_at), '-infinity') as at from triggers t
+         where t.tenant_id = live.tenant_id and t.last_run_at is not null
+       ) served
+       where room.jobs > 0
+       order by served.at, head.due_at
+       limit ${MAX}
+     ), locked as (
+       select t.*, a.served_at, a.head_due, a.room, a.free from accounts a
+       cross join lateral (
+         select t.id, t.tenant_id, t.conversation_id, t.status, t.due_at from triggers t
+         where t.tenant_id = a.tenant_id and t.status in (${CLAIMABLE_LIST}) and (t.tenant_id, t.due_at) <= (a.tenant_id, ${NOW})
+           and not exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${CLAIMED_LITERAL})
+         order by t.due_at
+         limit a.room
+         for update skip locked
+       ) t
+     ), candidate as (
+       select distinct on (conversation_id) * from locked order by conversation_id, due_at
+     ), taken as (
+       -- Round-robin: every account's first job, then every account's second, and so on.
+       select * from (
+         select c.*, row_number() over (partition by c.tenant_id order by c.due_at) as turn from candidate c
+       ) c
+       where c.turn <= c.room
+       order by c.turn, c.served_at, c.head_due
+       limit ${MAX}
+     )
+     update triggers t set status = ${CLAIMED_LITERAL}, attempt_count = t.attempt_count + 1,
+       started_at = coalesce(t.started_at, :now), last_run_at = :now, next_run_at = null,
+       lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now, tenant_slot = taken.free[taken.turn]
+     from taken where t.id = taken.id
+     returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
+    { now, max, owner, until, channel: CHANNELS.triggers },
+  );
+  const rows = await ctx.pipelined
+    .send(claim)
+    .then((result) => result.rows as ClaimedRow[])
     .catch((err) => {
       // Another replica claimed a job of one of these conversations, or one of these places under an
       // account's cap, meanwhile: claim nothing this time.

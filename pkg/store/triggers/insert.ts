@@ -1,8 +1,8 @@
 // Inserting a job, alone or with the new conversation it runs on (one statement), announced to the controllers.
 import type { Knex } from 'knex';
+import type { Ctx } from '../../context.js';
 import { CHANNELS, notifyIdColumn, withoutAnnounced } from '../../db/notify.js';
 import { usableAgent } from '../agents.js';
-import { prepared } from '../../db/prepared.js';
 import type { TriggerRow } from './row.js';
 
 const triggerColumns = (row: Partial<TriggerRow>): Record<string, unknown> => ({
@@ -46,10 +46,10 @@ function triggerWithConversation(db: Knex, conversation: Record<string, unknown>
 
 /** Insert a job with the new conversation it runs on (triggerWithConversation). Returns undefined when its agent is not usable. */
 export async function insertTriggerWithConversation(
-  db: Knex,
+  ctx: Pick<Ctx, 'db' | 'pipelined'>,
   conversation: Record<string, unknown>,
   row: Partial<TriggerRow>,
 ): Promise<TriggerRow | undefined> {
-  const [inserted] = (await prepared<{ rows: (TriggerRow & { announced?: unknown })[] }>(triggerWithConversation(db, conversation, row))).rows;
+  const [inserted] = (await ctx.pipelined.send(triggerWithConversation(ctx.db, conversation, row))).rows as (TriggerRow & { announced?: unknown })[];
   return inserted && withoutAnnounced<TriggerRow>(inserted);
 }

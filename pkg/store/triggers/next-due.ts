@@ -1,6 +1,5 @@
 // When the controllers' claim should look again: the next due time of anything it did not just claim.
 import type { Ctx } from '../../context.js';
-import { prepared } from '../../db/prepared.js';
 import type { TriggerStatus } from '../../triggers/state.js';
 import type { TriggerRow } from './row.js';
 
@@ -17,12 +16,12 @@ export function statusLiterals(statuses: readonly TriggerStatus[]): string {
  * running job's end is announced.
  */
 export async function nextDueTrigger(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Pick<Ctx, 'db' | 'pipelined'>,
   claimed: TriggerRow[],
   claimable: readonly TriggerStatus[],
   running: TriggerStatus,
 ): Promise<Date | null> {
-  const { rows } = await prepared<{ rows: { next_due: Date | null }[] }>(ctx.db.raw(
+  const { rows } = await ctx.pipelined.send(ctx.db.raw(
     `with full_accounts as (
        select n.id from tenants n
        where n.max_concurrent_jobs is not null and n.max_concurrent_jobs <= (select count(*) from triggers r

@@ -5,7 +5,7 @@ import type { TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { jobsAppBesideAnother, startJobsApp } from '../../support/triggers.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
-import { createDb, type Db } from '../../../pkg/db/index.js';
+import { PipelinedPool } from '../../../pkg/db/pipeline.js';
 
 /** Until the claim waits on a lock: the other replica's uncommitted claim in the index (the app runs nothing else). */
 async function blockedOnTheOther(app: TestApp): Promise<void> {
@@ -67,27 +67,30 @@ describe('The jobs claim losing a race to another replica', () => {
 
 describe('The jobs claim on one connection', () => {
   let app: TestApp;
-  let db: Db;
+  let pipelined: PipelinedPool;
   before(async () => {
     app = await startJobsApp();
     // One connection: the claims and the look at its prepared statements share it.
-    db = createDb(app.runtime.ctx.config.DATABASE_URL!, 1);
+    pipelined = new PipelinedPool(app.runtime.ctx.config.DATABASE_URL!, 1, 10_000, app.runtime.ctx.log);
   });
   after(async () => {
-    await db?.destroy();
+    await pipelined?.close();
     await app?.close();
   });
 
   it('is planned once and then run from its generic plan, as is the look at when to claim again', async () => {
     const { client, agentId } = await app.company();
     for (let i = 0; i < 3; i++) await client.post('/api/v1/triggers', { agentId, task: `Job ${i}` });
-    const ctx = { ...app.runtime.ctx, db };
+    const ctx = { ...app.runtime.ctx, pipelined };
     // Postgres plans a prepared statement's first five runs for their values, then keeps to its
     // generic plan only if that plan is about as good: one that cannot use the indexes is replanned every time.
     for (let i = 0; i < 8; i++) await (await claimDueTriggers(ctx, 'replica-a', 30_000, 1)).nextDue();
-    const { rows } = await db.raw(
-      `select generic_plans, custom_plans from pg_prepared_statements
-       where statement like '%with recursive live%' or statement like '%full_accounts%' order by statement like '%full_accounts%'`,
+    // Unnamed, so this look is not among the statements it lists.
+    const { rows } = await pipelined.connected((client) =>
+      client.query(
+        `select generic_plans, custom_plans from pg_prepared_statements
+         where statement like '%with recursive live%' or statement like '%full_accounts%' order by statement like '%full_accounts%'`,
+      ),
     );
     expect(rows).to.deep.equal([
       { generic_plans: 3, custom_plans: 5 },

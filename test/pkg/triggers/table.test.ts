@@ -5,6 +5,7 @@ import { sweepTriggers } from '../../../pkg/store/triggers/sweep.js';
 import { sourcesOf, transition, TRANSITIONS, type TriggerEvent } from '../../../pkg/triggers/state.js';
 import { SWEEPS } from '../../../pkg/triggers/sweeps.js';
 import type { TestApp } from '../../support/app.js';
+import { watchSent } from '../../support/statements.js';
 import { startJobsApp } from '../../support/triggers.js';
 
 const SWEPT_EVENTS: TriggerEvent[] = ['interrupted', 'follow_up_past_deadline', 'deadline_passed'];
@@ -16,13 +17,10 @@ describe('The controllers take their statuses from the trigger state table', () 
   });
   after(async () => app?.close());
 
-  /** The bindings of every statement `run` sends, and their text. */
-  async function bindingsOf(run: () => Promise<unknown>, texts: string[] = []): Promise<unknown[]> {
+  /** The bindings of every statement `run` sends through knex. */
+  async function bindingsOf(run: () => Promise<unknown>): Promise<unknown[]> {
     const sent: unknown[] = [];
-    const listener = (query: { sql: string; bindings?: unknown[] }) => {
-      texts.push(query.sql);
-      sent.push(...(query.bindings ?? []));
-    };
+    const listener = (query: { bindings?: unknown[] }) => sent.push(...(query.bindings ?? []));
     app.runtime.ctx.db.on('query', listener);
     try {
       await run();
@@ -43,7 +41,12 @@ describe('The controllers take their statuses from the trigger state table', () 
     for (const from of CLAIMABLE) expect(transition(from, 'claim') ?? transition(from, 'follow_up_due')).to.equal(CLAIMED);
     // The claim writes its statuses into its text, so that one plan serves every call (pkg/store/triggers/claim.ts).
     const texts: string[] = [];
-    await bindingsOf(() => claimDueTriggers(app.runtime.ctx, 'replica-a', 30_000, 1), texts);
+    const stop = watchSent(app.runtime.ctx.pipelined, (sql) => texts.push(sql));
+    try {
+      await claimDueTriggers(app.runtime.ctx, 'replica-a', 30_000, 1);
+    } finally {
+      stop();
+    }
     const claim = texts.find((sql) => sql.includes('update triggers t set status ='))!;
     expect(claim).to.include(`(${statusLiterals(CLAIMABLE)})`).and.include(`set status = ${statusLiterals([CLAIMED])}`);
   });
