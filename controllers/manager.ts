@@ -70,8 +70,8 @@ export function claimOneByOne(
   };
 }
 
-// While every slot is taken, nothing says when the sweep next has work (a claim that fills the
-// slots does not ask): it looks again this often.
+// When a claim does not ask when the sweep next has work (it filled the slots, or the loop was woken
+// meanwhile and looks again at once), the sweep looks again this often.
 const FULL_SWEEP_MS = 1_000;
 
 // Runs started before the loop lets other work in: 1,000 claimed at once, started in one stretch,
@@ -169,10 +169,15 @@ class Loop {
   /** Returns when to look again (ms since the epoch, by the clock). */
   private async tick(): Promise<number> {
     const { ctx, reconciler } = this;
-    if (!reconciler.sweepsDueRowsOnly || ctx.clock.now().getTime() >= this.dueAt) await reconciler.sweep(ctx);
+    const now = ctx.clock.now().getTime();
+    if (!reconciler.sweepsDueRowsOnly || now >= this.dueAt) {
+      await reconciler.sweep(ctx);
+      // What the sweep has next is unknown until a claim asks: within FULL_SWEEP_MS, it looks again.
+      if (now >= this.dueAt) this.dueAt = now + FULL_SWEEP_MS;
+    }
     const free = (reconciler.concurrency ?? this.opts.concurrency) - this.working;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
-    if (this.stopping || free <= 0) return this.whileFull();
+    if (this.stopping || free <= 0) return this.withoutNextDue();
     const heard = (this.heardWhileClaiming = new Set<string>());
     let claims: Claims;
     try {
@@ -186,15 +191,19 @@ class Loop {
       // The claimed rows' announcements are their own claims; any other may have made work due.
       for (const id of heard) this.notified(id);
     }
-    if (claims.claimed.length === free) return this.whileFull();
+    // Woken while claiming: the look that follows at once asks instead (under load, a look per claim saved).
+    if (claims.claimed.length === free || this.pendingWake) return this.withoutNextDue();
     this.dueAt = (await claims.nextDue())?.getTime() ?? Infinity;
     return this.dueAt;
   }
 
-  /** Every slot is taken: a finishing run wakes the loop to claim, and the sweep is due within FULL_SWEEP_MS. */
-  private whileFull(): number {
-    const now = this.ctx.clock.now().getTime();
-    if (this.dueAt <= now || this.dueAt > now + FULL_SWEEP_MS) this.dueAt = now + FULL_SWEEP_MS;
+  /**
+   * The next due time was not asked (every slot is taken, or a wake is pending): a finishing run or
+   * that wake makes the loop claim again, and the sweep is due within FULL_SWEEP_MS.
+   */
+  private withoutNextDue(): number {
+    // A due time passed while claiming is kept: the look that follows sweeps at once.
+    this.dueAt = Math.min(this.dueAt, this.ctx.clock.now().getTime() + FULL_SWEEP_MS);
     return this.dueAt;
   }
 

@@ -154,6 +154,39 @@ describe('The controller manager', () => {
     }
   });
 
+  it('asks when the rest is next due only on a look no wake-up followed, and sweeps each second while woken on every look', async () => {
+    const channel = 'manager_test_woken';
+    const p = probe(channel, { concurrency: 2, sweepsDueRowsOnly: true });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    let claims = 0;
+    let asked = 0;
+    let wakeWhileClaiming = 1;
+    const claim = p.reconciler.claim;
+    p.reconciler.claim = async (...args) => {
+      claims++;
+      // As an announcement heard while the claim is on its way; a pause, so the looks do not spin.
+      if (wakeWhileClaiming-- > 0) await new Promise((resolve) => setTimeout(resolve, 20)).then(() => manager.wake());
+      const claimed = await claim(...args);
+      return { ...claimed, nextDue: async () => (asked++, null) };
+    };
+    await manager.start();
+    try {
+      // The first look was woken while claiming: the look after it, at once, is the one that asks.
+      await eventually('the next due time asked', () => asked > 0);
+      expect({ claims, asked }).to.deep.equal({ claims: 2, asked: 1 });
+
+      // Woken on every look from now on: no look asks, and the sweep still runs, within about FULL_SWEEP_MS.
+      wakeWhileClaiming = Infinity;
+      manager.wake();
+      const swept = p.sweeps();
+      await eventually('sweeps while woken on every look', () => p.sweeps() > swept + 1);
+      expect(asked).to.equal(1);
+    } finally {
+      wakeWhileClaiming = 0;
+      await manager.stop();
+    }
+  });
+
   it('beats one heartbeat at a time: a beat held up (a slow database, a locked row) is not joined by more', async () => {
     const p = probe('manager_test_beats');
     let beats = 0;
