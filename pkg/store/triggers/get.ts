@@ -5,7 +5,7 @@ import { isUuid } from '../../ids.js';
 import { NotFound } from '../../errors.js';
 import type { TriggerRow } from './row.js';
 
-/** A job of the company's, read outside any transaction (as a named prepared statement: every job status read runs it). */
+/** A tenant's job, read outside any transaction (a named prepared statement: every job status read runs it). */
 export async function getTrigger(ctx: Pick<Ctx, 'db' | 'pipelined'>, tenantId: string, id: string): Promise<TriggerRow> {
   if (!isUuid(id)) throw new NotFound(`Unknown trigger ${id}`);
   const [row] = (await ctx.pipelined.send(ctx.db('triggers').where({ id, tenant_id: tenantId }).first())).rows as TriggerRow[];
