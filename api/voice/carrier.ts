@@ -119,9 +119,9 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   /** A route the carrier is configured with (a number's voice webhook, its status callback), not only handed by Switchboard. */
   const configured = (whose: Whose) => verified(ctx, carrier, whose, true);
   /** The TwiML `answer` makes for a request about the call of its CallSid; a repeat of the call's last request gets the same (answeredOnce). */
-  const once = (answer: (req: Request, request: string) => Promise<string>) => async (req: Request, res: Response) => {
+  const once = (answer: (req: Request, request: string, known: boolean) => Promise<string>) => async (req: Request, res: Response) => {
     const request = requestOf(req.originalUrl, rawBodies.get(req) ?? Buffer.alloc(0));
-    xml(res, await answeredOnce(ctx, String(req.body?.CallSid ?? ''), request, () => answer(req, request)));
+    xml(res, await answeredOnce(ctx, String(req.body?.CallSid ?? ''), request, (known) => answer(req, request, known)));
   };
 
   // The call was answered: connect it to the relay socket, which learns the call from the parameter.
@@ -141,9 +141,9 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   r.post(
     '/voice',
     configured(byNumber),
-    once((req, request) => {
+    once((req, request, known) => {
       const body = (req.body ?? {}) as Record<string, string>;
-      return answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? ''), request });
+      return answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? ''), request, known });
     }),
   );
 

@@ -17,10 +17,10 @@ import { AnsweredElsewhere } from './carrier-repeats.js';
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * The TwiML answering a call from `from` to `to` (the carrier's `callSid`, rung in by `request`); an unknown number is
- * refused with no record.
+ * The TwiML answering a call from `from` to `to` (the carrier's `callSid`, rung in by `request`; `known`: its row was
+ * there when the request was taken); an unknown number is refused with no record.
  */
-export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: string; callSid: string; request: string }): Promise<string> {
+export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: string; callSid: string; request: string; known: boolean }): Promise<string> {
   const number = await findNumber(ctx.db, call.to);
   if (!number) return reject();
   const step = number.routing;
@@ -28,9 +28,12 @@ export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: stri
   const until = new Date(now.getTime() + RELAY_TOKEN_MS);
   const agentId = step?.type === 'ai' ? parseAgentRef(step.agent_id) : null;
   const greeting = step?.type === 'ai' ? (step.greeting ?? DEFAULT_GREETING) : null;
+  const found = await callByCarrierSid(ctx.db, call.callSid);
+  // No row when the request was taken, one now with that request: another replica rang it in meanwhile, and answers it.
+  if (found && !call.known && found.carrier_answer?.request === call.request) throw new AnsweredElsewhere();
   // The carrier may ask again for a call it already rang in (a retry): it is the same call, answered again.
   const row =
-    (await callByCarrierSid(ctx.db, call.callSid)) ??
+    found ??
     (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until, request: call.request } }).catch(
       async (err) => {
         if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;

@@ -23,8 +23,11 @@ export const requestOf = (address: string, body: Buffer): string => createHash('
 /** The request was found taken by another replica while it was being answered here: that replica's answer is the one to send. */
 export class AnsweredElsewhere extends Error {}
 
-/** The answer to `request` about the carrier's call `callSid`: made by `answer` once, the same for every repeat of it. */
-export function answeredOnce(ctx: Ctx, callSid: string, request: string, answer: () => Promise<string>): Promise<string> {
+/**
+ * The answer to `request` about the carrier's call `callSid`: made by `answer` once, the same for every
+ * repeat of it. `answer` is told whether the call's row was there when the request was taken.
+ */
+export function answeredOnce(ctx: Ctx, callSid: string, request: string, answer: (known: boolean) => Promise<string>): Promise<string> {
   const key = `${callSid}\n${request}`;
   const underWay = answering.get(key);
   if (underWay) return underWay;
@@ -33,17 +36,22 @@ export function answeredOnce(ctx: Ctx, callSid: string, request: string, answer:
   return made;
 }
 
-async function answerOnce(ctx: Ctx, callSid: string, request: string, answer: () => Promise<string>): Promise<string> {
+async function answerOnce(ctx: Ctx, callSid: string, request: string, answer: (known: boolean) => Promise<string>): Promise<string> {
   // A repeat waits for the answer of the replica that took the request, until that one has had it too long.
+  let taken: 'taken' | 'unknown';
   for (;;) {
     const now = ctx.clock.now();
-    if ((await takeCarrierRequest(ctx.db, callSid, request, now, new Date(now.getTime() - TAKE_OVER_AFTER_MS))) !== 'repeat') break;
+    const outcome = await takeCarrierRequest(ctx.db, callSid, request, now, new Date(now.getTime() - TAKE_OVER_AFTER_MS));
+    if (outcome !== 'repeat') {
+      taken = outcome;
+      break;
+    }
     const kept = await carrierAnswerOf(ctx.db, callSid, request);
     if (kept) return kept;
     await sleep(ctx.clock, LOOK_EVERY_MS);
   }
   try {
-    const twiml = await answer();
+    const twiml = await answer(taken === 'taken');
     await keepCarrierAnswer(ctx.db, callSid, request, twiml, ctx.clock.now());
     return twiml;
   } catch (err) {

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { expect } from 'chai';
+import { answerCarriedCall } from '../../../pkg/voice/routing/carrier-answer.js';
+import { AnsweredElsewhere } from '../../../pkg/voice/routing/carrier-repeats.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { Client } from '../../support/app.js';
 import { finalResult, startCallsApp, type CallsApp } from '../../support/calls.js';
@@ -605,6 +607,24 @@ describe('Routing steps played through Twilio', function () {
       carrier_answer: db.raw(`jsonb_set(jsonb_set(carrier_answer, '{twiml}', 'null'), '{at}', to_jsonb((now() - interval '20 seconds')::text))`),
     });
     expect(await (await signedPost(voiceUrl, ringing)).text()).to.include(`>${SALES}</Dial>`);
+    expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
+  });
+
+  it("a voice webhook that found no call, whose call another replica rang in by the same request meanwhile, sends that replica's answer", async () => {
+    const { client, number } = await routed(() => ({ type: 'transfer', to: SALES }));
+    const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-rung-in-elsewhere', From: '+12025557995', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+    // The other replica rang the call in by this request and answered it.
+    expect(await (await signedPost(`${front.url}/v1/carrier/twilio/voice`, ringing)).text()).to.include(`>${SALES}</Dial>`);
+    const id = await callOn(client, number);
+    const { db } = app.runtime.ctx;
+    const { carrier_answer: taken } = await db('calls').where({ id }).first('carrier_answer');
+    const written = await outboxTypes(id);
+    // This replica took the same request a moment before that row was written, so it found no call (known: false).
+    const here = { to: number, from: ringing.From, callSid: ringing.CallSid, request: taken.request, known: false };
+    const outcome = await answerCarriedCall(app.runtime.ctx, here).then((twiml) => twiml, (err: Error) => err);
+    // Its answer is the other replica's, which answeredOnce then sends; nothing is played or announced again.
+    expect(outcome).to.be.instanceOf(AnsweredElsewhere);
+    expect(await outboxTypes(id)).to.deep.equal(written);
     expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
   });
 
