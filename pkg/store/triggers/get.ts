@@ -5,10 +5,11 @@ import { isUuid } from '../../ids.js';
 import { NotFound } from '../../errors.js';
 import type { TriggerRow } from './row.js';
 
-/** A tenant's job, read outside any transaction (a named prepared statement: every job status read runs it). */
+/** A tenant's job: in ctx.db's transaction when it is one (which may have changed it), else as a named prepared statement (every job status read runs it). */
 export async function getTrigger(ctx: Pick<Ctx, 'db' | 'pipelined'>, tenantId: string, id: string): Promise<TriggerRow> {
   if (!isUuid(id)) throw new NotFound(`Unknown trigger ${id}`);
-  const [row] = (await ctx.pipelined.send(ctx.db('triggers').where({ id, tenant_id: tenantId }).first())).rows as TriggerRow[];
+  const query = ctx.db('triggers').where({ id, tenant_id: tenantId }).first();
+  const row: TriggerRow | undefined = ctx.db.isTransaction ? await query : (await ctx.pipelined.send(query)).rows[0];
   if (!row) throw new NotFound(`Unknown trigger ${id}`);
   return row;
 }
