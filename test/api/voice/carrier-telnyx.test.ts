@@ -42,6 +42,9 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
 
   const place = (to: string, task: string) => placeCall(client, to, task);
   const placedTo = (to: string) => telnyx.calls.find((c) => c.params.To === to)!;
+  /** Telnyx ringing one of the account's numbers, whose voice webhook and status callback are Switchboard's. */
+  const ringIn = (call: Omit<Parameters<TelnyxStandIn['ringIn']>[0], 'voiceUrl' | 'statusCallback'>) =>
+    telnyx.ringIn({ ...call, voiceUrl: `${front.url}/v1/carrier/telnyx/voice`, statusCallback: `${front.url}/v1/carrier/telnyx/status` });
 
   relayCallTests({
     name: 'telnyx',
@@ -242,11 +245,9 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const mailboxId = (await own.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' })).body.id;
     const routing = { type: 'menu', prompt: 'Press 3 to leave a message.', options: { '3': { type: 'voicemail', mailbox_id: mailboxId } }, fallback: { type: 'voicemail', mailbox_id: mailboxId } };
     expect((await own.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing })).status).to.equal(200);
-    const call = telnyx.ringIn({
+    const call = ringIn({
       to: number,
       from: '+13125555002',
-      voiceUrl: `${front.url}/v1/carrier/telnyx/voice`,
-      statusCallback: `${front.url}/v1/carrier/telnyx/status`,
       gathers: [{ digits: '3' }],
       message: { seconds: 2, then: 'hangup' },
     });
@@ -270,11 +271,9 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const menu = (agent: string) => ({ type: 'menu', prompt: 'Press 2 for us.', options: { '2': { type: 'ai', agent_id: agent, greeting: 'Acme here.' } }, fallback: { type: 'ai', agent_id: agent } });
     const { client: own } = await app.routedCompany(number, menu, { eventsUrl: EVENTS_URL });
     const answers: string[] = [];
-    const call = telnyx.ringIn({
+    const call = ringIn({
       to: number,
       from: '+13125555003',
-      voiceUrl: `${front.url}/v1/carrier/telnyx/voice`,
-      statusCallback: `${front.url}/v1/carrier/telnyx/status`,
       gathers: [{ digits: '2' }],
       caller: async (c) => {
         await c.reply();
@@ -301,11 +300,9 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const { client: own } = await app.routedCompany(number, (agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme on Telnyx.' }), { eventsUrl: EVENTS_URL });
     const heard: string[] = [];
     const from = '+13125555001';
-    const call = telnyx.ringIn({
+    const call = ringIn({
       to: number,
       from,
-      voiceUrl: `${front.url}/v1/carrier/telnyx/voice`,
-      statusCallback: `${front.url}/v1/carrier/telnyx/status`,
       caller: async (c) => {
         heard.push((await c.reply()).text);
         c.say('What are your hours?');
