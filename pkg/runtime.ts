@@ -56,7 +56,7 @@ export async function startRuntime(config: Config, log: Logger, given?: Clock): 
   closers.unshift(() => notifier.close());
   const pipelined = new PipelinedPool(databaseUrl, connections.pipelined, config.SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS, log);
   closers.unshift(() => pipelined.close());
-  const locks = new TurnLocks(pipelined, db, notifier, log);
+  const locks = new TurnLocks(pipelined, notifier, log);
 
   let baseURL = config.OPENAI_BASE_URL;
   if (!baseURL && !config.OPENAI_API_KEY) {

@@ -1,6 +1,7 @@
 // POST /api/v1/conversations/:id/messages: one user message and the agent's turn, serialized per
 // conversation so two concurrent messages never interleave history.
 import type { Ctx } from '../context.js';
+import { compiledOnce } from '../db/compiled.js';
 import { Conflict, DomainError, NotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { turnModelSlot } from '../agent/model-call.js';
@@ -66,13 +67,16 @@ async function applyAdditions(ctx: Ctx, tenant: Tenant, c: Conversation, input: 
   return c;
 }
 
+/** The company's conversation, for its turn's lock (sendMessage's onlyIf). */
+const ownConversation = compiledOnce((db, { id, tenantId }: { id: string; tenantId: string }) => db('conversations').where({ id, tenant_id: tenantId }));
+
 /** A message from company `tenant` to conversation `conversationId`, and the agent's turn. */
 export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: string, input: MessageInput, hooks: MessageHooks = {}): Promise<MessageResult> {
   if (!isUuid(conversationId)) throw new NotFound(`Unknown conversation ${conversationId}`);
   assertMemoryScopeAllowed(tenant, input.memoryScope);
   // Every check runs under the conversation's lock, where it holds. Only a conversation of the
   // company is locked, so no other caller waits on a turn or makes one wait.
-  const own = ctx.db('conversations').where({ id: conversationId, tenant_id: tenant.id });
+  const own = ownConversation(ctx.db, { id: conversationId, tenantId: tenant.id });
   const model = turnModelSlot(ctx);
   return ctx.locks.withLock(conversationId, async (lock) => {
     const read = turnContext(tenant, conversationId, lock.reads, input.asHumanReply);

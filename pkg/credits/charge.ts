@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { Ctx } from '../context.js';
 import type { HeldLock } from '../db/locks.js';
 import type { Statement } from '../db/pipeline.js';
-import { creditEntry } from '../store/credits.js';
+import { creditEntry, creditEntryStatement } from '../store/credits.js';
 
 export interface Usage {
   promptTokens: number;
@@ -47,7 +47,7 @@ export class TurnCharge {
    */
   async close(lock: Pick<HeldLock, 'close'>, statements: Statement[]): Promise<pg.QueryResult[]> {
     this.charging = true;
-    const charge = this.used() ? [creditEntry(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId())] : [];
+    const charge = this.used() ? [creditEntryStatement(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId())] : [];
     const results = await lock.close([...statements, ...charge]);
     if (charge.length) this.meter();
     return results.slice(0, statements.length);

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { Unavailable } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CHANNELS, PRESENCE_LOCK_CLASS, type Notifier } from './notify.js';
-import { inOneWrite, send, sendSql, type PipelinedPool, type Statement } from './pipeline.js';
+import { inOneWrite, nativeOf, send, sendSql, type PipelinedPool, type Statement } from './pipeline.js';
 
 /** The lock held: the rows of withLock's `reads`, and the lock's statements. */
 export interface HeldLock {
@@ -60,7 +60,6 @@ export class TurnLocks {
 
   constructor(
     private readonly pool: PipelinedPool,
-    private readonly db: Knex,
     private readonly notifier: Notifier,
     private readonly log: Logger,
   ) {}
@@ -123,8 +122,8 @@ export class TurnLocks {
     }
   }
 
-  private release(key: string, token: string): Knex.Raw {
-    return this.db.raw('select switchboard_release_turn_lock(?, ?)', [key, token]);
+  private release(key: string, token: string): Knex.SqlNative {
+    return { sql: 'select switchboard_release_turn_lock($1, $2)', bindings: [key, token] };
   }
 
   /** Takes the lock, waiting while another process holds it; `held` false when `onlyIf` found nothing. */
@@ -172,7 +171,7 @@ export class TurnLocks {
   }
 
   private async tryOnce(key: string, token: string, reads: Statement[], onlyIf: Statement | undefined, wanting: boolean) {
-    const condition = onlyIf?.toSQL().toNative();
+    const condition = onlyIf && nativeOf(onlyIf);
     const statement = {
       sql: take(condition ? `exists (${condition.sql})` : 'true', (condition?.bindings.length ?? 0) + 1),
       bindings: [...(condition?.bindings ?? []), key, token, this.notifier.presencePid, PRESENCE_LOCK_CLASS],

@@ -6,10 +6,13 @@ import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 import { asPrepared, isStalePlan, nameOf, renameStatement } from './prepared.js';
 
-/** A query built with knex, sent on a pipelined connection with its values as parameters. */
-export type Statement = Knex.QueryBuilder | Knex.Raw;
+/** A query built with knex, or its SQL already compiled (compiledOnce), sent with its values as parameters. */
+export type Statement = Knex.QueryBuilder | Knex.Raw | Knex.SqlNative;
 
-export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => sendSql(client, statement.toSQL().toNative());
+/** A statement's SQL with `$n` parameters. */
+export const nativeOf = (statement: Statement): Knex.SqlNative => ('toSQL' in statement ? statement.toSQL().toNative() : statement);
+
+export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => sendSql(client, nativeOf(statement));
 
 const query = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative, name: string): Promise<pg.QueryResult> =>
   client.query({ name, text: sql, values: bindings as unknown[] });
@@ -41,7 +44,7 @@ export function inOneWrite<T>(client: pg.PoolClient, send: () => T): T {
  */
 export async function sendTransaction(client: pg.PoolClient, statements: Statement[]): Promise<pg.QueryResult[]> {
   // Compiled before BEGIN goes out: a statement that fails to compile must not leave a transaction open.
-  const compiled = statements.map((s) => s.toSQL().toNative());
+  const compiled = statements.map(nativeOf);
   try {
     return await sendTransactionOnce(client, compiled);
   } catch (err) {

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { compiledOnce } from '../db/compiled.js';
 import { PaymentRequired } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { getTenant, type Tenant } from './tenants.js';
@@ -32,7 +33,7 @@ export async function addCredits(
   await creditEntry(ctx, tenantId, amount, referenceType, referenceId);
 }
 
-/** addCredits' statement, unsent: the ledger entry and its stripe of the balance, in one statement. */
+/** addCredits' statement: the ledger entry and its stripe of the balance, in one statement. */
 export function creditEntry(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   tenantId: string,
@@ -40,18 +41,43 @@ export function creditEntry(
   referenceType: ReferenceType,
   referenceId: string | null,
 ): Knex.Raw {
-  const entry = ctx.db.raw(
+  return entryQuery(ctx.db, { tenantId, amount, referenceType, referenceId, at: ctx.clock.now() });
+}
+
+/** creditEntry's statement, unsent (a turn's closing transaction sends it with the others). */
+export function creditEntryStatement(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  tenantId: string,
+  amount: number,
+  referenceType: ReferenceType,
+  referenceId: string | null,
+): Knex.SqlNative {
+  return compiledEntry(ctx.db, { tenantId, amount, referenceType, referenceId, at: ctx.clock.now() });
+}
+
+interface Entry {
+  tenantId: string;
+  amount: number;
+  referenceType: ReferenceType;
+  referenceId: string | null;
+  at: Date;
+}
+
+function entryQuery(db: Knex, { tenantId, amount, referenceType, referenceId, at }: Entry): Knex.Raw {
+  const entry = db.raw(
     `insert into credit_ledger (tenant_id, amount, reference_type, reference_id, created_at)
      values (?, ?, ?, ?, ?) returning tenant_id, amount`,
-    [tenantId, amount, referenceType, referenceId, ctx.clock.now()],
+    [tenantId, amount, referenceType, referenceId, at],
   );
-  const balance = ctx.db.raw(
+  const balance = db.raw(
     `insert into credit_balances (tenant_id, stripe, balance)
      select tenant_id, pg_backend_pid() % ${STRIPES}, amount from credit_entry
      on conflict (tenant_id, stripe) do update set balance = credit_balances.balance + excluded.balance`,
   );
-  return ctx.db.raw('with credit_entry as (?) ?', [entry, balance]);
+  return db.raw('with credit_entry as (?) ?', [entry, balance]);
 }
+
+const compiledEntry = compiledOnce(entryQuery);
 
 // numeric(20, 6) in the ledger.
 const topUpAmount = z.number().positive().max(1e12);

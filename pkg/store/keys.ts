@@ -1,5 +1,6 @@
 // API keys: raw key shown once, SHA-256 stored, revocation effective on the next request.
 import type { Ctx } from '../context.js';
+import { compiledOnce } from '../db/compiled.js';
 import { newApiKey, prefixedId, sha256 } from '../ids.js';
 import { NotFound, Unauthorized } from '../errors.js';
 import { getTenant, toTenant, type Tenant } from './tenants.js';
@@ -69,17 +70,21 @@ async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefine
   return { tenant: toTenant(row), keyId: row.key_id };
 }
 
+/** authenticate's statement: a live key by its hash, with its tenant's row. */
+const keyLookup = compiledOnce((db, { hash }: { hash: string }) =>
+  db('api_keys as k')
+    .join('tenants as t', 't.id', 'k.tenant_id')
+    .select('t.*', 'k.id as key_id', 'k.last_used_at as key_last_used_at')
+    .where({ 'k.key_hash': hash, 'k.revoked_at': null })
+    .first(),
+);
+
 /**
  * Resolve a bearer token: its live key and tenant. The lookup is by the token's SHA-256, so timing
  * reveals nothing about stored keys; nothing is cached, so a revocation holds on the next request.
  */
 export async function authenticate(ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock'>, rawKey: string): Promise<Principal> {
-  const { rows } = await ctx.pipelined.send(
-    ctx.db('api_keys as k')
-      .join('tenants as t', 't.id', 'k.tenant_id')
-      .select('t.*', 'k.id as key_id', 'k.last_used_at as key_last_used_at')
-      .where({ 'k.key_hash': sha256(rawKey), 'k.revoked_at': null })
-      .first(),
-  );
+  const { rows } = await ctx.pipelined.send(keyLookup(ctx.db, { hash: sha256(rawKey) }));
   return principalFrom(ctx, rows[0] as Row | undefined);
 }
+

@@ -1,6 +1,7 @@
 // The transcript. Assistant tool calls and tool results are kept so history replays exactly.
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
+import { compiledOnce } from '../db/compiled.js';
 import { uuid } from '../ids.js';
 
 type Role = 'user' | 'assistant' | 'admin' | 'system' | 'tool';
@@ -36,24 +37,28 @@ export async function appendMessage(
 
 /** Messages stored by one statement, in their order (one row each: their seq, the transcript's order, follows it). */
 export async function appendMessages(ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Promise<StoredMessage[]> {
-  const rows = await insertMessages(ctx, conversationId, messages).returning('*');
+  const rows = await insertRows(ctx.db, { rows: messageRows(ctx, conversationId, messages) }).returning('*');
   return rows.sort((a, b) => a.seq - b.seq).map(toStoredMessage);
 }
 
-/** appendMessages' statement, unsent (a turn's closing transaction sends it with the others). */
-export function insertMessages(ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Knex.QueryBuilder {
+const messageRows = (ctx: Pick<Ctx, 'clock'>, conversationId: string, messages: UnstoredMessage[]) => {
   const now = ctx.clock.now();
-  return ctx.db('messages').insert(
-    messages.map((m) => ({
-      id: m.id,
-      conversation_id: conversationId,
-      role: m.role,
-      content: m.content,
-      metadata: m.metadata === null ? null : JSON.stringify(m.metadata),
-      created_at: now,
-    })),
-  );
-}
+  return messages.map((m) => ({
+    id: m.id,
+    conversation_id: conversationId,
+    role: m.role,
+    content: m.content,
+    metadata: m.metadata === null ? null : JSON.stringify(m.metadata),
+    created_at: now,
+  }));
+};
+
+const insertRows = (db: Knex, { rows }: { rows: ReturnType<typeof messageRows> }) => db('messages').insert(rows);
+const compiledInsert = compiledOnce(insertRows);
+
+/** appendMessages' statement, unsent (a turn's closing transaction sends it with the others). */
+export const insertMessages = (ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Knex.SqlNative =>
+  compiledInsert(ctx.db, { rows: messageRows(ctx, conversationId, messages) });
 
 export const toStoredMessage = (r: Record<string, any>): StoredMessage => ({
   id: r.id,

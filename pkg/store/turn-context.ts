@@ -1,6 +1,7 @@
 // What an agent turn reads before the model is asked (a chat turn, or a job's run), sent with the
 // conversation's lock (TurnLocks.withLock) so they run once it is held, in the same round trip.
 import type { Knex } from 'knex';
+import { compiledOnce } from '../db/compiled.js';
 import { Conflict, NotFound } from '../errors.js';
 import { toAgent, type Agent } from './agents.js';
 import { assertActive, tenantConversation, type Conversation } from './conversations.js';
@@ -25,14 +26,17 @@ export interface JobRunContext extends Read {
   tenant: Tenant;
 }
 
+/** Whose reads (reads). */
+type ReadOf = { tenantId: string; id: string; fallbackAgent: string | null };
+
 /**
  * The reads of conversation `id` (its jobs waiting for a reply and its contact's memory; its agent,
  * else `fallbackAgent`, if tenant `tenantId` may use it; its messages) and of the tenant's row
  * with its credit balance.
  */
-function reads(db: Knex, tenantId: string, id: string, fallbackAgent: string | null): Knex.QueryBuilder[] {
-  return [
-    db('tenants').select('*', db.raw(`${balanceOf('?')} as credit_total`, [tenantId])).where({ id: tenantId }),
+const READS = [
+  compiledOnce((db, { tenantId }: ReadOf) => db('tenants').select('*', db.raw(`${balanceOf('?')} as credit_total`, [tenantId])).where({ id: tenantId })),
+  compiledOnce((db, { tenantId, id }: ReadOf) =>
     db('conversations as c')
       .select(
         'c.*',
@@ -40,18 +44,23 @@ function reads(db: Knex, tenantId: string, id: string, fallbackAgent: string | n
         db.raw('(select k.memory from contacts k where k.id = c.contact_id and k.tenant_id = ?) as contact_memory', [tenantId]),
       )
       .where('c.id', id),
+  ),
+  compiledOnce((db, { tenantId, id, fallbackAgent }: ReadOf) =>
     db('agents')
       .where('id', db.raw('coalesce((select agent_id from conversations where id = ?), ?::uuid)', [id, fallbackAgent]))
       .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true })),
-    db('messages').where({ conversation_id: id }).orderBy('seq'),
-  ];
-}
+  ),
+  compiledOnce((db, { id }: ReadOf) => db('messages').where({ conversation_id: id }).orderBy('seq')),
+];
+
+const reads = (db: Knex, of: ReadOf): Knex.SqlNative[] => READS.map((read) => read(db, of));
 
 /** A chat turn's reads, for conversation `conversationId` (a UUID) of tenant `tenantId`. */
-export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.QueryBuilder[] => reads(db, tenantId, conversationId, null);
+export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative[] => reads(db, { tenantId, id: conversationId, fallbackAgent: null });
 
 /** A job run's reads (the agent is the conversation's, else the job's). */
-export const jobRunReads = (db: Knex, row: TriggerRow): Knex.QueryBuilder[] => reads(db, row.tenant_id, row.conversation_id, row.agent_id);
+export const jobRunReads = (db: Knex, row: TriggerRow): Knex.SqlNative[] =>
+  reads(db, { tenantId: row.tenant_id, id: row.conversation_id, fallbackAgent: row.agent_id });
 
 type Rows = Record<string, any>[][];
 

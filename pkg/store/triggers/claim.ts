@@ -1,5 +1,6 @@
 // The controllers' claim: due jobs start a run, leased to one replica, each on its own conversation.
 import type { Ctx } from '../../context.js';
+import { compiledOnce } from '../../db/compiled.js';
 import { CHANNELS } from '../../db/notify.js';
 import { sourcesOf, transition, type TriggerEvent, type TriggerStatus } from '../../triggers/state.js';
 import { nextDueTrigger, statusLiterals } from './next-due.js';
@@ -30,26 +31,9 @@ const claimEvent = (was: TriggerStatus): TriggerEvent => CLAIM_EVENTS.find((even
 /** Postgres' unique_violation: the one-running-job-per-conversation or the account-slot index refused a claim. */
 const UNIQUE_VIOLATION = '23505';
 
-/**
- * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
- * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
- * Fair between accounts: round-robin over the accounts with due jobs, the least recently served
- * first, so one account's backlog does not hold up another's jobs; an account with
- * max_concurrent_jobs set gets no more than that running, each job in a numbered place under it.
- * SKIP LOCKED lets replicas claim side by side; partial unique indexes settle two claims on one
- * conversation or one account's place (the loser claims nothing and is told to look again at once).
- * Also returns how to learn when anything left is next due, for the controller's sleep (asked once
- * the jobs have started).
- */
-export async function claimDueTriggers(
-  ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock' | 'metrics'>,
-  owner: string,
-  leaseMs: number,
-  max: number,
-): Promise<{ claimed: TriggerRow[]; nextDue: () => Promise<Date | null> }> {
-  const now = ctx.clock.now();
-  const until = new Date(now.getTime() + leaseMs);
-  const claim = ctx.db.raw(
+/** The claim's statement (claimDueTriggers). */
+const claimStatement = compiledOnce((db, values: { now: Date; max: number; owner: string; until: Date; channel: string }) =>
+  db.raw(
     `with recursive live as (
        -- Each account with live jobs, one index probe apiece (a loose index scan).
        (select t.tenant_id from triggers t where t.due_at is not null order by t.tenant_id limit 1)
@@ -110,8 +94,30 @@ export async function claimDueTriggers(
        lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now, tenant_slot = taken.free[taken.turn]
      from taken where t.id = taken.id
      returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
-    { now, max, owner, until, channel: CHANNELS.triggers },
-  );
+    values,
+  ),
+);
+
+/**
+ * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
+ * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
+ * Fair between accounts: round-robin over the accounts with due jobs, the least recently served
+ * first, so one account's backlog does not hold up another's jobs; an account with
+ * max_concurrent_jobs set gets no more than that running, each job in a numbered place under it.
+ * SKIP LOCKED lets replicas claim side by side; partial unique indexes settle two claims on one
+ * conversation or one account's place (the loser claims nothing and is told to look again at once).
+ * Also returns how to learn when anything left is next due, for the controller's sleep (asked once
+ * the jobs have started).
+ */
+export async function claimDueTriggers(
+  ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock' | 'metrics'>,
+  owner: string,
+  leaseMs: number,
+  max: number,
+): Promise<{ claimed: TriggerRow[]; nextDue: () => Promise<Date | null> }> {
+  const now = ctx.clock.now();
+  const until = new Date(now.getTime() + leaseMs);
+  const claim = claimStatement(ctx.db, { now, max, owner, until, channel: CHANNELS.triggers });
   const rows = await ctx.pipelined
     .send(claim)
     .then((result) => result.rows as ClaimedRow[])

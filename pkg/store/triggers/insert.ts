@@ -2,7 +2,9 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
 import { CHANNELS, notifyIdColumn, withoutAnnounced } from '../../db/notify.js';
-import { usableAgent } from '../agents.js';
+import { compiledOnce } from '../../db/compiled.js';
+import { isUuid } from '../../ids.js';
+import { usableAgentOf } from '../agents.js';
 import type { TriggerRow } from './row.js';
 
 const triggerColumns = (row: Partial<TriggerRow>): Record<string, unknown> => ({
@@ -20,16 +22,15 @@ export async function insertTrigger(db: Knex, row: Partial<TriggerRow>): Promise
 
 /**
  * The statement inserting a job with the new conversation it runs on (newConversationRow), both
- * only if the conversation's agent is usable by its company (usableAgent).
+ * only if the conversation's agent is usable by its company (usableAgentOf).
  */
-function triggerWithConversation(db: Knex, conversation: Record<string, unknown>, row: Partial<TriggerRow>): Knex.Raw {
-  const trigger = triggerColumns(row);
+const triggerWithConversation = compiledOnce((db, { conversation, trigger }: { conversation: Record<string, unknown>; trigger: Record<string, unknown> }) => {
   const insert = (r: Record<string, unknown>) => ({
     sql: `(${Object.keys(r).map(() => '??').join(', ')}) select ${Object.keys(r).map(() => '?').join(', ')}`,
     bindings: [...Object.keys(r), ...Object.values(r)],
   });
   const [c, t] = [insert(conversation), insert(trigger)];
-  const agent = usableAgent(db, conversation.tenant_id as string, conversation.agent_id as string).select(db.raw('1'));
+  const agent = usableAgentOf(db, conversation.tenant_id as string, conversation.agent_id as string).select(db.raw('1'));
   return db.raw(
     `with agent as (?),
      conversation as (insert into conversations ${c.sql} from agent returning 1)
@@ -42,7 +43,7 @@ function triggerWithConversation(db: Knex, conversation: Record<string, unknown>
       CHANNELS.triggers,
     ] as Knex.Value[],
   );
-}
+});
 
 /** Insert a job with the new conversation it runs on (triggerWithConversation). Returns undefined when its agent is not usable. */
 export async function insertTriggerWithConversation(
@@ -50,6 +51,8 @@ export async function insertTriggerWithConversation(
   conversation: Record<string, unknown>,
   row: Partial<TriggerRow>,
 ): Promise<TriggerRow | undefined> {
-  const [inserted] = (await ctx.pipelined.send(triggerWithConversation(ctx.db, conversation, row))).rows as (TriggerRow & { announced?: unknown })[];
+  if (!isUuid(conversation.agent_id as string)) return undefined;
+  const statement = triggerWithConversation(ctx.db, { conversation, trigger: triggerColumns(row) });
+  const [inserted] = (await ctx.pipelined.send(statement)).rows as (TriggerRow & { announced?: unknown })[];
   return inserted && withoutAnnounced<TriggerRow>(inserted);
 }

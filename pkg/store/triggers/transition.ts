@@ -1,6 +1,7 @@
 // A job's move along the state table, made only from a status the table allows the event from.
 import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
+import { compiledOnce } from '../../db/compiled.js';
 import { CHANNELS, notifyIdColumn, withoutAnnounced } from '../../db/notify.js';
 import { sourcesOf, transition, type TriggerEvent } from '../../triggers/state.js';
 import type { TriggerRow } from './row.js';
@@ -23,12 +24,35 @@ export async function applyTransition(
   patch: TriggerPatch,
   leaseOwner?: string,
 ): Promise<TriggerRow | null> {
-  const [row] = await transitionStatement(ctx, id, event, patch, leaseOwner);
+  const [row] = await transitionQuery(ctx.db, event, transitionValues(ctx, id, event, patch, leaseOwner));
   return transitioned(ctx, event, row);
 }
 
 /** The status `event` leads to: every row of one event leads to one status (the state test checks it). */
 const targetOf = (event: TriggerEvent) => transition(sourcesOf(event)[0]!, event)!;
+
+interface TransitionValues {
+  id: string;
+  leaseOwner?: string;
+  columns: Record<string, unknown>;
+}
+
+function transitionValues(ctx: Pick<Ctx, 'clock'>, id: string, event: TriggerEvent, patch: TriggerPatch, leaseOwner?: string): TransitionValues {
+  const columns: Record<string, unknown> = { ...patch, status: targetOf(event), updated_at: ctx.clock.now() };
+  for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
+    if (patch[key] !== undefined) columns[key] = patch[key] === null ? null : JSON.stringify(patch[key]);
+  }
+  return { id, leaseOwner, columns };
+}
+
+function transitionQuery(db: Knex, event: TriggerEvent, { id, leaseOwner, columns }: TransitionValues): Knex.QueryBuilder {
+  const query = db('triggers').where({ id }).whereIn('status', sourcesOf(event));
+  if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
+  return query.update(columns).returning(['*', notifyIdColumn(db, CHANNELS.triggers)]);
+}
+
+/** Each event's statement, its source statuses written into its text. */
+const compiledTransitions = new Map<TriggerEvent, (db: Knex, values: TransitionValues) => Knex.SqlNative>();
 
 /** applyTransition's statement, unsent (a job run's closing transaction sends it with the others). */
 export function transitionStatement(
@@ -37,14 +61,10 @@ export function transitionStatement(
   event: TriggerEvent,
   patch: TriggerPatch,
   leaseOwner?: string,
-): Knex.QueryBuilder {
-  const columns: Record<string, unknown> = { ...patch, status: targetOf(event), updated_at: ctx.clock.now() };
-  for (const key of ['metadata', 'wait_payload', 'human_reply'] as const) {
-    if (patch[key] !== undefined) columns[key] = patch[key] === null ? null : JSON.stringify(patch[key]);
-  }
-  const query = ctx.db('triggers').where({ id }).whereIn('status', sourcesOf(event));
-  if (leaseOwner) query.andWhere({ lease_owner: leaseOwner });
-  return query.update(columns).returning(['*', notifyIdColumn(ctx.db, CHANNELS.triggers)]);
+): Knex.SqlNative {
+  let compiled = compiledTransitions.get(event);
+  if (!compiled) compiledTransitions.set(event, (compiled = compiledOnce((db, values: TransitionValues) => transitionQuery(db, event, values))));
+  return compiled(ctx.db, transitionValues(ctx, id, event, patch, leaseOwner));
 }
 
 /** What transitionStatement's row (none when the trigger had moved on) makes of the trigger, counted in the metrics. */
