@@ -87,6 +87,9 @@ interface ManagerOptions {
   maxIdleMs?: number;
 }
 
+/** unlessWoken's answer when a wake-up came first. */
+const WOKEN = Symbol('woken');
+
 class Loop {
   private readonly running = new Map<string, Promise<void>>();
   /** Slots taken: running rows not yet closing. */
@@ -193,8 +196,21 @@ class Loop {
     }
     // Woken while claiming: the look that follows at once asks instead (under load, a look per claim saved).
     if (claims.claimed.length === free || this.pendingWake) return this.withoutNextDue();
-    this.dueAt = (await claims.nextDue())?.getTime() ?? Infinity;
+    // Woken while asking: the look that follows claims at once, not after the answer.
+    const due = await this.unlessWoken(claims.nextDue());
+    if (due === WOKEN) return this.withoutNextDue();
+    this.dueAt = due?.getTime() ?? Infinity;
     return this.dueAt;
+  }
+
+  /** `asked`'s answer, or WOKEN as soon as a wake-up comes first (the race handles the answer's error, dropped then). */
+  private async unlessWoken<T>(asked: Promise<T>): Promise<T | typeof WOKEN> {
+    const woken = new Promise<typeof WOKEN>((resolve) => (this.wakeUp = () => resolve(WOKEN)));
+    try {
+      return await Promise.race([asked, woken]);
+    } finally {
+      this.wakeUp = null;
+    }
   }
 
   /**

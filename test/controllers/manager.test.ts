@@ -187,6 +187,38 @@ describe('The controller manager', () => {
     }
   });
 
+  it('claims at once when woken while asking when the rest is next due, dropping the answer', async () => {
+    const channel = 'manager_test_asking';
+    const p = probe(channel, { concurrency: 2 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    let asked = 0;
+    let fail!: (err: Error) => void;
+    const answer = new Promise<null>((_, reject) => (fail = reject));
+    const claim = p.reconciler.claim;
+    // The first look's question is never answered (a slow database): it fails once the test is done.
+    p.reconciler.claim = async (...args) => ({ ...(await claim(...args)), nextDue: () => (asked++ === 0 ? answer : Promise.resolve(null)) });
+    p.due.push('first');
+    await manager.start();
+    try {
+      await eventually('the first row running, and the rest asked', () => p.started.includes('first') && asked === 1);
+      p.due.push('second');
+      await notify(app.runtime.ctx.db, channel, 'second');
+      await eventually('the second row running', () => p.started.includes('second'));
+      fail(new Error('the dropped answer'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).to.deep.equal([]);
+      p.finish('first');
+      p.finish('second');
+    } finally {
+      fail(new Error('the dropped answer'));
+      process.off('unhandledRejection', record);
+      await manager.stop();
+    }
+  });
+
   it('beats one heartbeat at a time: a beat held up (a slow database, a locked row) is not joined by more', async () => {
     const p = probe('manager_test_beats');
     let beats = 0;
