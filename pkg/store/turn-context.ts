@@ -26,7 +26,7 @@ export interface JobRunContext extends Read {
   tenant: Tenant;
 }
 
-/** Whose reads (reads). */
+/** The conversation a turn reads, of tenant `tenantId`, and the agent a job falls back to. */
 type ReadOf = { tenantId: string; id: string; fallbackAgent: string | null };
 
 /**
