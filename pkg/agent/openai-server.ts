@@ -20,7 +20,8 @@ export interface ModelReply {
   dropAfter?: number;
 }
 
-type Responder = (request: ChatCompletionCreateParams) => ModelReply | Promise<ModelReply>;
+/** `from`: the address the request came from. */
+type Responder = (request: ChatCompletionCreateParams, from: string) => ModelReply | Promise<ModelReply>;
 
 export interface ModelServer {
   url: string;
@@ -59,7 +60,7 @@ function toolCallsOf(reply: ModelReply, id: string) {
 
 async function answer(req: IncomingMessage, res: ServerResponse, respond: Responder, seq: number): Promise<void> {
   const request = (await readJson(req)) as ChatCompletionCreateParams;
-  const reply = await respond(request);
+  const reply = await respond(request, req.socket.remoteAddress ?? '');
   if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
   if (reply.fail) {
     res.writeHead(reply.fail.status, { ...reply.fail.headers, 'content-type': 'application/json' });
@@ -115,8 +116,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, respond: Respon
   res.end('data: [DONE]\n\n');
 }
 
-/** Serve chat completions on 127.0.0.1 at `port` (0: any free port), answering with `respond`. */
-export async function startModelServer(respond: Responder, port = 0): Promise<ModelServer> {
+/** Serve chat completions on `host` (loopback by default) at `port` (0: any free port), answering with `respond`. */
+export async function startModelServer(respond: Responder, { port = 0, host = '127.0.0.1' } = {}): Promise<ModelServer> {
   let seq = 0;
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -136,10 +137,10 @@ export async function startModelServer(respond: Responder, port = 0): Promise<Mo
     res.end(JSON.stringify({ error: { message: 'not found' } }));
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${bound}/v1`,
+    url: `http://${host}:${bound}/v1`,
     server,
     close: () =>
       new Promise((resolve) => {

@@ -6,7 +6,7 @@ import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import type { Client } from './app.js';
 import { startCallsApp, type CallsApp } from './calls.js';
-import { startHttpsServer, type RecordedRequest } from './https.js';
+import { startHttpsServer, type HttpsServerOptions, type RecordedRequest } from './https.js';
 import { signatureProblem } from './webhooks.js';
 import { eventually } from './eventually.js';
 
@@ -39,7 +39,7 @@ const send = (res: ServerResponse, status: number, body: string | object) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
 
 /** `nowMs`: the receiver's clock (the tests' manual clock is the world's time). */
-export async function startCustomerSystem(secret: string, nowMs: () => number = Date.now): Promise<CustomerSystem> {
+export async function startCustomerSystem(secret: string, nowMs: () => number = Date.now, listen: HttpsServerOptions = {}): Promise<CustomerSystem> {
   const system = { lists: [], listRequests: [], results: [], summaries: [], resultRequests: [], rejected: [], answers: [], unreachable: false } as unknown as CustomerSystem;
   const server = await startHttpsServer((req, res) => {
     const request = server.requests.at(-1)!;
@@ -62,7 +62,7 @@ export async function startCustomerSystem(secret: string, nowMs: () => number = 
     system.resultRequests.push(request);
     (body.event === 'campaign.run.finished' ? system.summaries : system.results).push(body);
     send(res, system.answers.shift() ?? 200, { ok: true });
-  });
+  }, listen);
   return Object.assign(system, { url: server.url, close: server.close });
 }
 

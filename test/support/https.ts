@@ -26,15 +26,23 @@ export interface TestHttpsServer {
   close(): Promise<void>;
 }
 
+export interface HttpsServerOptions {
+  /** Loopback by default; else an address of a bridge the test made. */
+  host?: string;
+  /** PEM files of another certificate than the tests' own, for an address it does not name. */
+  tls?: { cert: string; key: string };
+}
+
 /** The handler runs after the request body was read and recorded. */
 export async function startHttpsServer(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
-  options: { host?: '127.0.0.1' | '::1' } = {},
+  options: HttpsServerOptions = {},
 ): Promise<TestHttpsServer> {
   const host = options.host ?? '127.0.0.1';
+  const tls = options.tls ?? { cert: join(TLS_DIR, 'cert.pem'), key: join(TLS_DIR, 'key.pem') };
   const requests: RecordedRequest[] = [];
   const server = createServer(
-    { cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) },
+    { cert: readFileSync(tls.cert), key: readFileSync(tls.key) },
     (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));

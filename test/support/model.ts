@@ -8,6 +8,8 @@ export interface ScriptedModel {
   url: string;
   /** Every request the product sent, in order. */
   requests: ChatCompletionCreateParams[];
+  /** The address each of `requests` came from. */
+  sources: string[];
   /** Replies to give, in order; when none are queued the default reply is used. */
   reply(...replies: ScriptedReply[]): void;
   setDefault(reply: ScriptedReply): void;
@@ -15,18 +17,22 @@ export interface ScriptedModel {
   close(): Promise<void>;
 }
 
-export async function startScriptedModel(): Promise<ScriptedModel> {
+/** On loopback, or on `host` (an address of a bridge the test made). */
+export async function startScriptedModel(host?: string): Promise<ScriptedModel> {
   const queue: ScriptedReply[] = [];
   const requests: ChatCompletionCreateParams[] = [];
+  const sources: string[] = [];
   let fallback: ScriptedReply = { content: 'ok' };
-  const server: ModelServer = await startModelServer(async (request) => {
+  const server: ModelServer = await startModelServer(async (request, from) => {
     requests.push(request);
+    sources.push(from);
     const next = queue.shift() ?? fallback;
     return typeof next === 'function' ? next(request) : next;
-  });
+  }, { host });
   return {
     url: server.url,
     requests,
+    sources,
     reply: (...replies) => queue.push(...replies),
     setDefault: (reply) => {
       fallback = reply;
@@ -34,6 +40,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      sources.length = 0;
       fallback = { content: 'ok' };
     },
     close: server.close,

@@ -3,7 +3,10 @@
 # (prometheus, postgresql, redis-server, chromium, faketime), unless DATABASE_URL / REDIS_URL are set starts
 # a Postgres and a Redis of the suite's own on loopback (reused while up), and unless
 # SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test cluster's kube-apiserver, etcd, kubectl
-# and helm (kube/tools.sh). `setup.sh CMD…` runs CMD with those settings; bare, it prints exports.
+# and helm (kube/tools.sh). With SWITCHBOARD_E2E=1 (make e2e) also what a node runs: containerd,
+# runc, the CNI plugins, iptables, buildah and mmdebstrap from Debian, and the kubelet,
+# kube-controller-manager, kube-scheduler and kube-proxy (tools.sh node).
+# `setup.sh CMD…` runs CMD with those settings; bare, it prints exports.
 set -euo pipefail
 
 if [ "$(id -u)" = 0 ]; then
@@ -28,6 +31,14 @@ if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need re
 [ -x "${SWITCHBOARD_CHROMIUM:-/usr/bin/chromium}" ] || need chromium
 # A replica with its wall clock moved (test/controllers/clock-jump.test.ts), through LD_PRELOAD.
 compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || need faketime
+if [ -n "${SWITCHBOARD_E2E:-}" ]; then
+  for tool in containerd runc buildah mmdebstrap iptables; do command -v "$tool" >/dev/null || need "$tool"; done
+  [ -x /usr/lib/cni/bridge ] || need containernetworking-plugins
+  command -v conntrack >/dev/null || need conntrack
+  # Its Postgres and Redis stand outside the cluster, whatever the suite's own are.
+  [ -n "$(pg_bin)" ] || need postgresql
+  command -v redis-server >/dev/null || need redis-server
+fi
 
 if [ ${#packages[@]} -gt 0 ]; then
   say "installing ${packages[*]} (Debian packages; once)"
@@ -76,7 +87,7 @@ fi
 
 exec 9>&-
 if [ -z "${SWITCHBOARD_KUBE_TOOLS:-}" ]; then
-  SWITCHBOARD_KUBE_TOOLS=$("$(dirname "$0")/kube/tools.sh")
+  SWITCHBOARD_KUBE_TOOLS=$("$(dirname "$0")/kube/tools.sh" ${SWITCHBOARD_E2E:+node})
 fi
 export DATABASE_URL REDIS_URL SWITCHBOARD_KUBE_TOOLS
 if [ $# -gt 0 ]; then exec "$@"; fi

@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import type { TestApp } from './app.js';
-import { startHttpsServer, type RecordedRequest } from './https.js';
+import { startHttpsServer, type HttpsServerOptions, type RecordedRequest } from './https.js';
 import { startJobsApp } from './triggers.js';
 
 export interface Receiver {
@@ -42,7 +42,7 @@ export function signatureProblem(secret: string, headers: IncomingHttpHeaders, r
   return null;
 }
 
-export async function startReceiver(secret: string, opts: { host?: '127.0.0.1' | '::1'; delayMs?: number } = {}): Promise<Receiver> {
+export async function startReceiver(secret: string, opts: HttpsServerOptions & { delayMs?: number } = {}): Promise<Receiver> {
   const open = new Map<string, number>();
   const receiver: Omit<Receiver, 'url' | 'requests' | 'close'> = { secret, events: [], rejected: [], answers: [], maxOpenPerKey: 0 };
   const server = await startHttpsServer((req, res) => {
@@ -64,7 +64,7 @@ export async function startReceiver(secret: string, opts: { host?: '127.0.0.1' |
       const status = receiver.answers.shift() ?? 200;
       res.writeHead(status, status >= 300 && status < 400 ? { Location: `${server.url}/hooks?moved` } : {}).end('ok');
     }, opts.delayMs ?? 0);
-  }, { host: opts.host });
+  }, opts);
   return Object.assign(receiver, { url: `${server.url}/hooks`, requests: server.requests, close: server.close });
 }
 

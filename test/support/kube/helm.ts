@@ -29,12 +29,12 @@ interface HelmResult {
   stderr: string;
 }
 
-/** `helm <args>` to its end, with no user configuration or repositories of the machine's. */
-export function helm(args: string[]): Promise<HelmResult> {
+/** `helm <args>` to its end, with no user configuration or repositories of the machine's, and no cluster unless given one. */
+export function helm(args: string[], { kubeconfig = '/dev/null', timeoutMs = 60_000 } = {}): Promise<HelmResult> {
   const home = join(tmpdir(), 'switchboard-helm');
-  const env = { ...process.env, HELM_CONFIG_HOME: join(home, 'config'), HELM_CACHE_HOME: join(home, 'cache'), HELM_DATA_HOME: join(home, 'data'), KUBECONFIG: '/dev/null' };
+  const env = { ...process.env, HELM_CONFIG_HOME: join(home, 'config'), HELM_CACHE_HOME: join(home, 'cache'), HELM_DATA_HOME: join(home, 'data'), KUBECONFIG: kubeconfig };
   return new Promise((resolve) => {
-    execFile(kubeTool('helm'), args, { env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(kubeTool('helm'), args, { env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
     });
   });

@@ -2,7 +2,11 @@
 # Builds kube-apiserver, kubectl and etcd from their Go modules, installs helm, and keeps the
 # ServiceMonitor CRD, at the versions in versions.env, into a cache folder kept while those versions
 # stay; prints that folder (binaries in bin/). Idempotent and quick when warm; one build at a time.
+# `tools.sh node` also builds what a node and its control loops run (make e2e): kubelet,
+# kube-controller-manager, kube-scheduler and kube-proxy.
 set -euo pipefail
+node_binaries=()
+[ "${1:-}" != node ] || node_binaries=(kubelet kube-controller-manager kube-scheduler kube-proxy)
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=versions.env
 source "$here/versions.env"
@@ -15,7 +19,9 @@ servicemonitors=$dir/crds/monitoring.coreos.com_servicemonitors.yaml
 
 say() { echo "kube-tools: $*" >&2; }
 ready() {
-  [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kubectl" ] && [ -x "$bin/etcd" ] && [ -x "$bin/helm" ] && [ -f "$servicemonitors" ]
+  [ -x "$bin/kube-apiserver" ] && [ -x "$bin/kubectl" ] && [ -x "$bin/etcd" ] && [ -x "$bin/helm" ] && [ -f "$servicemonitors" ] || return 1
+  local name
+  for name in "${node_binaries[@]}"; do [ -x "$bin/$name" ] || return 1; done
 }
 
 if ready; then echo "$dir"; exit 0; fi
@@ -82,9 +88,9 @@ kubernetes_ldflags() {
   echo "-s -w$flags"
 }
 
-build_kubernetes() { # kube-apiserver or kubectl
+build_kubernetes() { # a command of k8s.io/kubernetes/cmd
   kubernetes_module
-  (cd "$dir/kubernetes" && gobuild build -ldflags "$(kubernetes_ldflags)" -o "$bin/$1.tmp" "k8s.io/kubernetes/cmd/$1")
+  (cd "$dir/kubernetes" && gobuild get "k8s.io/kubernetes/cmd/$1@v$KUBERNETES_VERSION" && gobuild build -ldflags "$(kubernetes_ldflags)" -o "$bin/$1.tmp" "k8s.io/kubernetes/cmd/$1")
 }
 
 # etcd's server module names its sibling modules by relative replaces, so it is built from a module
@@ -118,5 +124,6 @@ step etcd build_etcd
 step helm build_helm
 step kube-apiserver build_kubernetes kube-apiserver
 step kubectl build_kubernetes kubectl
+for name in "${node_binaries[@]}"; do step "$name" build_kubernetes "$name"; done
 say "ready in $(($(date +%s) - started))s: $dir"
 echo "$dir"
