@@ -69,7 +69,8 @@ export function consoleWebRouter(dir = BUILT_CONSOLE): Router {
   // Scalar adds its styles as <style> elements without a nonce; its scripts stay as strict as the console's.
   r.get(['/docs', '/docs/'], built ? (_req, res) => sendPage(res, docs, "'unsafe-inline'") : notBuilt);
   r.get(/.*/, (req, res, next) => {
-    if (!isConsolePath(req.path) || !req.accepts('html')) return next();
+    // A browser's navigation names text/html; a probe or curl (*/*) at a wrong path gets the 404, not a page.
+    if (!isConsolePath(req.path) || !/\btext\/html\b/i.test(req.get('accept') ?? '') || !req.accepts('html')) return next();
     if (!built) return notBuilt(req, res);
     // A fresh nonce per answer, for the <style> elements Mantine adds (script stays 'self' only).
     const nonce = randomBytes(16).toString('base64');

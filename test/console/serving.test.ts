@@ -85,6 +85,14 @@ describe('The console, served by the API process', () => {
     }
   });
 
+  it('answers a client that does not ask for HTML, as a kubelet probe or curl, at a path of no endpoint with 404', async () => {
+    for (const accept of ['*/*', 'application/json']) {
+      const res = await fetch(`${app.url}/ready`, { headers: { accept } });
+      expect(res.status, accept).to.equal(404);
+      expect(await res.json(), accept).to.deep.equal({ error: 'No such endpoint' });
+    }
+  });
+
   it('runs in Chromium under its policy: the page draws its styled sign-in form and nothing is refused', async () => {
     const watched = await openPage(browser);
     try {
