@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { generate } from 'selfsigned';
 import { stringify } from 'yaml';
 import { freePort } from '../../pkg/db/embedded.js';
+import { selfSignedCa } from '../support/certificate.js';
 import { eventually } from '../support/eventually.js';
 import { daemon, SERVICE_RANGE, startControlPlane, waitUntil, type ControlPlane } from '../support/kube/cluster.js';
 import { writeKubeconfig } from '../support/kube/kubeconfig.js';
@@ -49,29 +49,19 @@ export interface NodeCluster extends ControlPlane {
   stop(): Promise<void>;
 }
 
-/** A certificate for `ips` that is its own CA, as make-cert.ts makes the tests' one. */
-async function selfSignedCertificate(dir: string, name: string, ips: string[], dns: string[]): Promise<{ cert: string; key: string }> {
-  const day = 86_400_000;
-  const pems = await generate([{ name: 'commonName', value: name }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    notBeforeDate: new Date(Date.now() - day),
-    notAfterDate: new Date(Date.now() + 30 * day),
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
-      { name: 'subjectAltName', altNames: [...dns.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))] },
-    ],
-  });
-  const files = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
-  writeFileSync(files.key, pems.private, { mode: 0o600 });
+/** The cluster's certificate, for `ips` and the API server's Service names; its own CA. */
+async function clusterCertificate(dir: string, ips: string[]): Promise<{ cert: string; key: string }> {
+  const names = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local'];
+  const pems = await selfSignedCa({ commonName: 'switchboard-e2e', dns: names, ips, days: 30 });
+  const files = { cert: join(dir, 'cluster.crt'), key: join(dir, 'cluster.key') };
+  writeFileSync(files.key, pems.key, { mode: 0o600 });
   writeFileSync(files.cert, pems.cert);
   return files;
 }
 
-/** Removes what an earlier run that did not end left: the bridge, its addresses and routes. */
-async function removeBridge(): Promise<void> {
+/** Removes the bridge (its address and routes go with it) and kube-proxy's iptables chains. */
+async function removeNetwork(): Promise<void> {
+  await run(kubeTool('kube-proxy'), ['--cleanup']).catch(() => undefined);
   await run('ip', ['link', 'delete', BRIDGE]).catch(() => undefined);
 }
 
@@ -104,20 +94,20 @@ export async function startNodeCluster(dir: string): Promise<NodeCluster> {
     for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
     // A shim outlives containerd; it is ours when its command line names our socket.
     await run('pkill', ['-KILL', '-f', `containerd-shim-runc-v2 .*-address ${socket}`]).catch(() => undefined);
-    await run(kubeTool('kube-proxy'), ['--cleanup']).catch(() => undefined);
     await unmountUnder(dir);
-    await removeBridge();
+    await removeNetwork();
     rmSync(dir, { recursive: true, force: true });
   };
 
   try {
-    // The bridge is made here rather than by the CNI plugin, so the host side has its address before any pod.
-    await removeBridge();
+    // What an earlier run that did not end left; then the bridge, made here rather than by the CNI
+    // plugin so that the host side has its address before any pod.
+    await removeNetwork();
     await sh('ip', ['link', 'add', BRIDGE, 'type', 'bridge']);
     await sh('ip', ['addr', 'add', `${GATEWAY}/24`, 'dev', BRIDGE]);
     await sh('ip', ['link', 'set', BRIDGE, 'up']);
 
-    const tls = await selfSignedCertificate(dir, 'cluster', [GATEWAY, API_SERVICE_IP, '127.0.0.1'], ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
+    const tls = await clusterCertificate(dir, [GATEWAY, API_SERVICE_IP, '127.0.0.1']);
     const nodeToken = randomBytes(24).toString('base64url');
     plane = await startControlPlane(dir, {
       address: GATEWAY,
@@ -131,29 +121,21 @@ export async function startNodeCluster(dir: string): Promise<NodeCluster> {
     }, stops);
     const { adminKubeconfig, url, ca } = plane;
 
-    const controllerManagerLog = join(dir, 'kube-controller-manager.log');
-    const controllerManager = daemon(kubeTool('kube-controller-manager'), [
-      `--kubeconfig=${adminKubeconfig}`,
-      `--root-ca-file=${tls.cert}`,
-      `--service-account-private-key-file=${plane.serviceAccountKey}`,
-      `--service-cluster-ip-range=${SERVICE_RANGE}`,
-      '--leader-elect=false',
-      '--bind-address=127.0.0.1',
-      `--secure-port=${await freePort()}`,
-      `--cert-dir=${join(dir, 'kube-controller-manager')}`,
-    ], controllerManagerLog);
-    stops.push(controllerManager.stop);
-    const schedulerLog = join(dir, 'kube-scheduler.log');
-    const scheduler = daemon(kubeTool('kube-scheduler'), [
-      `--kubeconfig=${adminKubeconfig}`,
-      `--authentication-kubeconfig=${adminKubeconfig}`,
-      `--authorization-kubeconfig=${adminKubeconfig}`,
-      '--leader-elect=false',
-      '--bind-address=127.0.0.1',
-      `--secure-port=${await freePort()}`,
-      `--cert-dir=${join(dir, 'kube-scheduler')}`,
-    ], schedulerLog);
-    stops.push(scheduler.stop);
+    // The control loops, each on its own loopback port, alone (no leader election).
+    for (const [name, args] of [
+      ['kube-controller-manager', [`--root-ca-file=${tls.cert}`, `--service-account-private-key-file=${plane.serviceAccountKey}`, `--service-cluster-ip-range=${SERVICE_RANGE}`]],
+      ['kube-scheduler', [`--authentication-kubeconfig=${adminKubeconfig}`, `--authorization-kubeconfig=${adminKubeconfig}`]],
+    ] as const) {
+      const loop = daemon(kubeTool(name), [
+        `--kubeconfig=${adminKubeconfig}`,
+        '--leader-elect=false',
+        '--bind-address=127.0.0.1',
+        `--secure-port=${await freePort()}`,
+        `--cert-dir=${join(dir, name)}`,
+        ...args,
+      ], join(dir, `${name}.log`));
+      stops.push(loop.stop);
+    }
 
     const cniDir = join(dir, 'cni');
     mkdirSync(cniDir, { recursive: true });
