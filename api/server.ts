@@ -23,13 +23,23 @@ import { consoleWebRouter } from './console/web.js';
 import { consoleRouter } from './console/index.js';
 import { loggedPath } from './console/sign-in.js';
 
-/** Liveness, readiness and metrics, served by every server process (API and controllers). */
-export function healthRouter(ctx: Ctx): express.Router {
-  const r = express.Router();
-  r.get('/metrics', async (_req, res) => {
+/** Prometheus's /metrics, alone, for the metrics port (SWITCHBOARD_METRICS_PORT) of every server process. */
+export function metricsApp(ctx: Ctx): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', ctx.metrics.registry.contentType);
     res.send(await ctx.metrics.registry.metrics());
   });
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'No such endpoint' });
+  });
+  return app;
+}
+
+/** Liveness and readiness, served by every server process (API and controllers) on its port. */
+export function healthRouter(ctx: Ctx): express.Router {
+  const r = express.Router();
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -14,7 +14,7 @@ import { addNumber, updateNumber } from '../pkg/store/phone-numbers.js';
 import { agentRef } from '../pkg/ids.js';
 import { addUser, listUsers } from '../pkg/console/users.js';
 import { issueSignInLink } from '../pkg/console/links.js';
-import { createApp, createHttpServer, healthRouter } from '../api/server.js';
+import { createApp, createHttpServer, healthRouter, metricsApp } from '../api/server.js';
 import { startControllers, type Controllers } from '../controllers/index.js';
 import { agentOpenApiDocument } from '../api/agents/openapi.js';
 import { voiceOpenApiDocument } from '../api/voice/openapi.js';
@@ -40,12 +40,18 @@ async function warnIfNotReady(runtime: Runtime, log: Logger): Promise<void> {
   }
 }
 
-async function listen(runtime: Runtime, config: Config, log: Logger, app: RequestListener): Promise<Server> {
+async function listenOn(config: Config, app: RequestListener, port: number): Promise<Server> {
   const server = createHttpServer(config, app);
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  const address = server.address();
-  log.info({ address, ...runtime.describe }, 'listening');
+  await new Promise<void>((resolve) => server.listen(port, config.HOST, resolve));
   return server;
+}
+
+/** `app` on PORT and /metrics on SWITCHBOARD_METRICS_PORT; logs both addresses once listening. */
+async function listen(runtime: Runtime, config: Config, log: Logger, app: RequestListener): Promise<{ server: Server; metrics: Server }> {
+  const server = await listenOn(config, app, config.PORT);
+  const metrics = await listenOn(config, metricsApp(runtime.ctx), config.SWITCHBOARD_METRICS_PORT);
+  log.info({ address: server.address(), metrics: metrics.address(), ...runtime.describe }, 'listening');
+  return { server, metrics };
 }
 
 function closeServer(server: Server, graceMs: number): Promise<void> {
@@ -63,14 +69,14 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
  * SIGTERM/SIGINT: stop taking connections and claiming work, let requests and runs in flight
  * finish within the grace period, then close.
  */
-function onShutdown(log: Logger, config: Config, runtime: Runtime, server: Server, controllers?: Controllers): void {
+function onShutdown(log: Logger, config: Config, runtime: Runtime, servers: { server: Server; metrics: Server }, controllers?: Controllers): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
     const graceMs = config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000;
-    const [, released] = await Promise.all([closeServer(server, graceMs), controllers?.stop()]);
+    const [, , released] = await Promise.all([closeServer(servers.server, graceMs), closeServer(servers.metrics, graceMs), controllers?.stop()]);
     // Runs given up after the grace period hold connections until they end; they are lost anyway.
     if (!released?.length) await runtime.close();
     log.info('stopped');
@@ -108,9 +114,10 @@ async function demoOwnerLink(runtime: Runtime, tenantId: string): Promise<string
   return (await addUser(runtime.ctx, { tenantId, user: null }, { email, name: 'Demo Owner', role: 'owner' })).signInUrl;
 }
 
-function printWelcome(server: Server, demo: Bootstrapped, number: string, consoleLink: string): void {
-  const { port } = server.address() as { port: number };
+function printWelcome(servers: { server: Server; metrics: Server }, demo: Bootstrapped, number: string, consoleLink: string): void {
+  const { port } = servers.server.address() as { port: number };
   const url = `http://localhost:${port}`;
+  const metrics = `http://localhost:${(servers.metrics.address() as { port: number }).port}/metrics`;
   process.stdout.write(`
 Switchboard is running at ${url}
   Demo company ${demo.tenantId}, agent ${demo.agentId}
@@ -129,7 +136,7 @@ Try it:
   curl -s ${url}/v1/sim/calls -H 'Authorization: Bearer ${demo.apiKey}' \\
     -H 'Content-Type: application/json' -d '{"to":"${number}","from":"+12025550150","lines":["Hi, are you open on Sunday?"]}'
 API reference: ${url}/docs    OpenAPI: ${url}/api/v1/openapi.json and ${url}/v1/openapi.json
-MCP: ${url}/mcp    Stop: Ctrl-C
+MCP: ${url}/mcp    Metrics: ${metrics}    Stop: Ctrl-C
 
 `);
 }
@@ -163,26 +170,26 @@ async function main(argv: string[]): Promise<void> {
       await migrate(runtime.ctx.db);
       const demo = await demoTenant(runtime, config);
       const consoleLink = await demoOwnerLink(runtime, demo.tenantId);
-      const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
-      serveRelay(server, runtime.ctx);
-      onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
-      printWelcome(server, demo, config.SWITCHBOARD_CALLER_ID, consoleLink);
+      const servers = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
+      serveRelay(servers.server, runtime.ctx);
+      onShutdown(log, config, runtime, servers, await startControllers(runtime.ctx));
+      printWelcome(servers, demo, config.SWITCHBOARD_CALLER_ID, consoleLink);
       return;
     }
     case 'api': {
       const runtime = await startRuntime(config, log);
       await warnIfNotReady(runtime, log);
-      const server = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
-      serveRelay(server, runtime.ctx);
-      onShutdown(log, config, runtime, server);
+      const servers = await listen(runtime, config, log, createApp(runtime.ctx, { limits: runtime.limits }));
+      serveRelay(servers.server, runtime.ctx);
+      onShutdown(log, config, runtime, servers);
       return;
     }
     case 'controllers': {
       const runtime = await startRuntime(config, log);
       await warnIfNotReady(runtime, log);
       // Controllers serve only health, on PORT, for the probes.
-      const server = await listen(runtime, config, log, express().use(healthRouter(runtime.ctx)));
-      onShutdown(log, config, runtime, server, await startControllers(runtime.ctx));
+      const servers = await listen(runtime, config, log, express().use(healthRouter(runtime.ctx)));
+      onShutdown(log, config, runtime, servers, await startControllers(runtime.ctx));
       return;
     }
     case 'sim': {

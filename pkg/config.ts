@@ -20,6 +20,8 @@ export const configSchema = z.object({
   REDIS_URL: optionalString,
   HOST: z.string().default('0.0.0.0'),
   PORT: intWithDefault(8080, 0, 65535),
+  /** /metrics is served here only, never on PORT: its series name every account and key. */
+  SWITCHBOARD_METRICS_PORT: intWithDefault(9464, 0, 65535),
   OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
   OPENAI_API_KEY: optionalString,
   SWITCHBOARD_DEFAULT_MODEL: z.string().min(1).default('gpt-4o-mini'),

@@ -59,6 +59,7 @@ export async function startReplica(databaseUrl: string, modelUrl: string, env: R
       SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       HOST: '127.0.0.1',
       PORT: '0',
+      SWITCHBOARD_METRICS_PORT: '0',
       ...env,
       ...capacityOverrides(),
     },
@@ -74,14 +75,14 @@ export async function startReplica(databaseUrl: string, modelUrl: string, env: R
     const key = err ? `${entry.msg}: ${err}` : String(entry.msg);
     problems[key] = (problems[key] ?? 0) + 1;
   });
-  const port = await new Promise<number>((resolve, reject) => {
+  const [port, metricsPort] = await new Promise<[number, number]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the replica did not listen within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
     void exited.then(([code]) => reject(new Error(`the replica exited with ${code} before listening`)));
     lines.on('line', (line) => {
-      const entry = JSON.parse(line) as { msg?: string; address?: { port: number } };
+      const entry = JSON.parse(line) as { msg?: string; address?: { port: number }; metrics?: { port: number } };
       if (entry.msg !== 'listening') return;
       clearTimeout(timer);
-      resolve(entry.address!.port);
+      resolve([entry.address!.port, entry.metrics!.port]);
     });
   });
   const url = `http://127.0.0.1:${port}`;
@@ -90,7 +91,7 @@ export async function startReplica(databaseUrl: string, modelUrl: string, env: R
     url,
     async eventLoopLagP99Ms() {
       // prom-client resets its histogram on each collection: each reading covers the time since the last.
-      const text = await (await fetch(`${url}/metrics`)).text();
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       const p99 = /^switchboard_nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(text);
       if (!p99) throw new Error('the replica exports no event loop lag p99');
       return Math.round(Number(p99[1]) * 1e5) / 100;

@@ -123,6 +123,7 @@ const CASES: Case[] = [
       'Role/switchboard',
       'RoleBinding/switchboard',
       'Service/switchboard-api',
+      'Service/switchboard-api-metrics',
       'Service/switchboard-controllers',
       'Deployment/switchboard-api',
       'Deployment/switchboard-controllers',
@@ -142,6 +143,7 @@ const CASES: Case[] = [
       'Role/sb-switchboard',
       'RoleBinding/sb-switchboard',
       'Service/sb-switchboard-api',
+      'Service/sb-switchboard-api-metrics',
       'Service/sb-switchboard-controllers',
       'Deployment/sb-switchboard-api',
       'Deployment/sb-switchboard-controllers',
@@ -281,7 +283,10 @@ describe('charts/switchboard', function () {
           const [container, ...others] = deployment(component).spec.template.spec.containers;
           expect(others).to.deep.equal([]);
           expect(container.args).to.deep.equal([component]);
-          expect(container.ports).to.deep.equal([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+          expect(container.ports).to.deep.equal([
+            { name: 'http', containerPort: 8080, protocol: 'TCP' },
+            { name: 'metrics', containerPort: c.values.metrics.port, protocol: 'TCP' },
+          ]);
           expect(container.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
           expect(container.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'http' });
           expect(container.startupProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
@@ -289,6 +294,7 @@ describe('charts/switchboard', function () {
           expect(container.startupProbe.periodSeconds * container.startupProbe.failureThreshold).to.be.at.least(30);
         }
         expect(configMap().data.PORT).to.equal('8080');
+        expect(configMap().data.SWITCHBOARD_METRICS_PORT).to.equal(String(c.values.metrics.port));
       });
 
       it('runs the image of the values, with the product commands', () => {
@@ -397,8 +403,14 @@ describe('charts/switchboard', function () {
           expect(selects(d.spec.selector.matchLabels, podLabels(component))).to.equal(true);
           const service = find(r, 'Service', `${fullname}-${component}`);
           expect(selects(service.spec.selector, podLabels(component)), `Service ${component}`).to.equal(true);
-          for (const port of service.spec.ports) expect(port.targetPort, `Service ${component}`).to.equal('http');
-          expect(service.spec.ports.map((p: Json) => p.name)).to.include('metrics');
+          // /metrics names every account and key: only a Service of its own, never the public one, reaches its port.
+          const metrics = find(r, 'Service', component === 'api' ? `${fullname}-api-metrics` : `${fullname}-controllers`);
+          expect(selects(metrics.spec.selector, podLabels(component)), `metrics Service ${component}`).to.equal(true);
+          expect(metrics.spec.type).to.equal('ClusterIP');
+          expect(metrics.spec.ports).to.deep.equal([{ name: 'metrics', port: c.values[component].service.metricsPort, targetPort: 'metrics', protocol: 'TCP' }]);
+          if (component === 'api') {
+            expect(service.spec.ports).to.deep.equal([{ name: 'http', port: c.values.api.service.port, targetPort: 'http', protocol: 'TCP' }]);
+          }
 
           const autoscaling = c.values[component].autoscaling;
           if (autoscaling.enabled) {
@@ -416,12 +428,17 @@ describe('charts/switchboard', function () {
           if (c.values.networkPolicy.enabled) {
             const policy = find(r, 'NetworkPolicy', `${fullname}-${component}`);
             expect(selects(policy.spec.podSelector.matchLabels, podLabels(component))).to.equal(true);
-            expect(policy.spec.ingress.flatMap((rule: Json) => rule.ports)).to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
+            const opened = policy.spec.ingress.map((rule: Json) => ({ ports: rule.ports.map((p: Json) => p.port), from: rule.from }));
+            const metricsFrom = c.values.networkPolicy.metricsFrom.length ? c.values.networkPolicy.metricsFrom : undefined;
+            const apiFrom = c.values.networkPolicy.apiIngressFrom.length ? c.values.networkPolicy.apiIngressFrom : undefined;
+            expect(opened).to.deep.equal(component === 'api'
+              ? [{ ports: ['http'], from: apiFrom }, { ports: ['metrics'], from: metricsFrom }]
+              : [{ ports: ['metrics'], from: metricsFrom }, { ports: ['http'], from: undefined }]);
           }
         }
         for (const monitor of ofKind(r, 'ServiceMonitor')) {
           const scraped = ofKind(r, 'Service').filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata.labels));
-          expect(scraped.map((s) => s.metadata.name)).to.have.members([`${fullname}-api`, `${fullname}-controllers`]);
+          expect(scraped.map((s) => s.metadata.name)).to.have.members([`${fullname}-api-metrics`, `${fullname}-controllers`]);
           expect(monitor.spec.endpoints).to.deep.include({ port: 'metrics', path: '/metrics', interval: c.values.metrics.serviceMonitor.interval, scrapeTimeout: c.values.metrics.serviceMonitor.scrapeTimeout });
           expect(monitor.spec.namespaceSelector).to.deep.equal({ matchNames: [c.namespace] });
         }
@@ -485,6 +502,7 @@ describe('charts/switchboard', function () {
       ['a misspelt top-level key', { replica: 3 }, "at '': additional properties 'replica' not allowed"],
       ['an OpenID issuer that is not https', { oidc: { issuer: 'http://sso.example.com' } }, "at '/oidc/issuer': 'http://sso.example.com' does not match pattern"],
       ['the OpenID client secret in the ConfigMap', { config: { SWITCHBOARD_OIDC_CLIENT_SECRET: 'c2VjcmV0' } }, "invalid propertyName 'SWITCHBOARD_OIDC_CLIENT_SECRET'"],
+      ['the metrics port in config rather than metrics.port', { config: { SWITCHBOARD_METRICS_PORT: 9100 } }, "invalid propertyName 'SWITCHBOARD_METRICS_PORT'"],
       ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'"],
     ];
     for (const [what, override, message] of bad) {

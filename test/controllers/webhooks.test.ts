@@ -44,7 +44,7 @@ async function settled(app: TestApp, id: string, status: 'delivered' | 'failed')
 async function deliveryCounts(...apps: TestApp[]): Promise<Record<string, number>> {
   const counts: Record<string, number> = { delivered: 0, retry: 0, failed: 0 };
   for (const app of apps) {
-    const text = await (await fetch(`${app.url}/metrics`)).text();
+    const text = await (await fetch(`${app.metricsUrl}/metrics`)).text();
     for (const m of text.matchAll(/^switchboard_webhook_deliveries_total\{result="(\w+)"\} (\d+)$/gm)) counts[m[1]!]! += Number(m[2]);
   }
   return counts;

@@ -1115,7 +1115,7 @@ async function apiKills(server: PrivatePostgres): Promise<void> {
 /** `switchboard_rate_limiter_fallback_total` summed over the API replicas, by scope. */
 async function fallbacks(world: World): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const api of world.deployment.api) for (const [scope, n] of Object.entries(await limitFallbacks(api.url!))) out[scope] = (out[scope] ?? 0) + n;
+  for (const api of world.deployment.api) for (const [scope, n] of Object.entries(await limitFallbacks(api.process.metricsUrl))) out[scope] = (out[scope] ?? 0) + n;
   return out;
 }
 

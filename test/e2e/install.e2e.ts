@@ -287,14 +287,23 @@ describe('helm install into a real cluster (make e2e)', function () {
     expect(crm.summaries).to.have.length(1);
   });
 
-  it('kubectl port-forward to the api Service serves /readyz and /metrics', async () => {
-    const port = await freePort();
-    const forward = spawn(kubeTool('kubectl'), ['--kubeconfig', cluster.adminKubeconfig, '-n', NAMESPACE, 'port-forward', `svc/${RELEASE}-api`, `${port}:80`], { stdio: 'ignore' });
+  /** `kubectl port-forward svc/<service> <free port>:<port>`; its local address once it answers `path`. */
+  async function portForward(service: string, port: number, path: string): Promise<string> {
+    const local = await freePort();
+    const forward = spawn(kubeTool('kubectl'), ['--kubeconfig', cluster.adminKubeconfig, '-n', NAMESPACE, 'port-forward', `svc/${service}`, `${local}:${port}`], { stdio: 'ignore' });
     forwards.push(forward);
-    await eventually('the port-forward to answer /readyz', async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok);
-    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    expect(metrics).to.match(new RegExp(`^switchboard_api_requests_total\\{[^}]*tenant="${company.tenantId}"`, 'm'));
-    forward.kill();
+    const url = `http://127.0.0.1:${local}`;
+    await eventually(`the port-forward to ${service} to answer ${path}`, async () => (await fetch(`${url}${path}`).catch(() => undefined))?.ok);
+    return url;
+  }
+
+  it('kubectl port-forward: /readyz through the api Service; /metrics only through the api-metrics Service', async () => {
+    const api = await portForward(`${RELEASE}-api`, 80, '/readyz');
+    expect((await fetch(`${api}/metrics`)).status).to.equal(404);
+    expect((await fetch(`${apiUrl}/metrics`)).status).to.equal(404);
+    const metrics = await portForward(`${RELEASE}-api-metrics`, 9464, '/metrics');
+    expect(await (await fetch(`${metrics}/metrics`)).text()).to.match(new RegExp(`^switchboard_api_requests_total\\{[^}]*tenant="${company.tenantId}"`, 'm'));
+    for (const forward of forwards) forward.kill();
   });
 
   it('day 2: helm upgrade to a changed image rolls every pod while jobs run; none lost, none run twice', async () => {

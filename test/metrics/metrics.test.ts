@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { campaignOn, campaignSuite, pumpUntil, type ListAnswer } from '../support/campaigns.js';
 import { eventually } from '../support/eventually.js';
+import { startProcess } from '../support/processes.js';
 
-const scrape = async (app: TestApp): Promise<string> => (await fetch(`${app.url}/metrics`)).text();
+const scrape = async (app: TestApp): Promise<string> => (await fetch(`${app.metricsUrl}/metrics`)).text();
 
 function promtoolCheck(text: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -41,6 +42,23 @@ describe('Prometheus metrics', () => {
     expect(text).to.match(new RegExp(`switchboard_model_tokens_total\\{tenant="${tenantId}",kind="prompt"\\} [1-9]`));
     expect(text).to.match(new RegExp(`switchboard_credits_consumed_total\\{tenant="${tenantId}"\\} `));
     expect(text).to.include('switchboard_process_cpu_seconds_total');
+  });
+
+  it('serves /metrics on the metrics port only, never on the port the API answers on', async () => {
+    const api = await startProcess('api', {});
+    try {
+      const { address, metrics } = await api.waitForLog('listening');
+      expect(metrics.port).to.not.equal(address.port);
+      const main = await fetch(`http://127.0.0.1:${address.port}/metrics`);
+      expect(main.status).to.equal(404);
+      expect(await main.text()).not.to.include('switchboard_');
+      const scraped = await fetch(`${api.metricsUrl}/metrics`);
+      expect(scraped.status).to.equal(200);
+      expect(await scraped.text()).to.include('switchboard_process_cpu_seconds_total');
+      expect((await fetch(`${api.metricsUrl}/api/v1/conversations`)).status).to.equal(404);
+    } finally {
+      await api.kill();
+    }
   });
 
   it('meters calls placed by tenant, key and channel', async () => {
@@ -77,7 +95,7 @@ describe('Prometheus metrics', () => {
     for (let i = 0; i < 4; i++) await client.post('/api/v1/conversations', { agentId });
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-prom-'));
     const port = await freePort();
-    const target = new URL(app.url).host;
+    const target = new URL(app.metricsUrl).host;
     writeFileSync(
       join(dir, 'prometheus.yml'),
       `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: switchboard\n    static_configs:\n      - targets: ['${target}']\n`,

@@ -12,7 +12,7 @@ import { ManualClock } from './clock.js';
 import { startRuntime, type Runtime } from '../../pkg/runtime.js';
 import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
 import { addNumber } from '../../pkg/store/phone-numbers.js';
-import { createApp, createHttpServer } from '../../api/server.js';
+import { createApp, createHttpServer, metricsApp } from '../../api/server.js';
 import { serveRelay } from '../../api/voice/carrier.js';
 import { startControllers, type Controllers } from '../../controllers/index.js';
 import { testDatabaseUrl } from './hooks.js';
@@ -37,6 +37,8 @@ export interface Client {
 
 export interface TestApp {
   url: string;
+  /** The metrics port's address: GET `${metricsUrl}/metrics`. */
+  metricsUrl: string;
   runtime: Runtime;
   model: ScriptedModel;
   clock: Clock;
@@ -135,10 +137,14 @@ export async function startTestApp(
   const stopRelay = serveRelay(server, runtime.ctx);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const metrics: Server = createHttpServer(config, metricsApp(runtime.ctx));
+  await new Promise<void>((resolve) => metrics.listen(0, '127.0.0.1', resolve));
+  const metricsUrl = `http://127.0.0.1:${(metrics.address() as AddressInfo).port}`;
   const controllers = opts.controllers ? await startControllers(runtime.ctx) : undefined;
   let companies = 0;
   return {
     url,
+    metricsUrl,
     runtime,
     model,
     clock: runtime.ctx.clock,
@@ -158,8 +164,10 @@ export async function startTestApp(
     async close() {
       await controllers?.stop();
       stopRelay();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const open of [server, metrics]) {
+        open.closeAllConnections();
+        await new Promise<void>((resolve) => open.close(() => resolve()));
+      }
       await runtime.close();
       if (!opts.model) await model.close();
     },

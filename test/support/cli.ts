@@ -52,7 +52,7 @@ export interface RunningSwitchboard {
 
 /** Start a server command (`api`, `dev`) on a free port; resolves once it logs `listening`. */
 export async function startSwitchboard(args: string[], env: Record<string, string> = {}): Promise<RunningSwitchboard> {
-  const child = start(args, { HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env });
+  const child = start(args, { HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_METRICS_PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -105,9 +105,9 @@ export function liveLeases(redis: PrivateRedis, prefix: string, ids?: string[]):
   return keys.reduce((n, key) => n + ids.filter((id) => liveId(key, id)).length, 0);
 }
 
-/** switchboard_rate_limiter_fallback_total of the server at `url`, by scope. */
-export async function limitFallbacks(url: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+/** switchboard_rate_limiter_fallback_total of the server whose metrics port is at `metricsUrl`, by scope. */
+export async function limitFallbacks(metricsUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
   const out: Record<string, number> = {};
   for (const m of text.matchAll(/^switchboard_rate_limiter_fallback_total\{scope="(\w+)"\} (\d+)$/gm)) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
   return out;

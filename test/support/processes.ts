@@ -32,7 +32,7 @@ export class SwitchboardProcess {
 
   constructor(readonly command: string, env: Record<string, string>) {
     this.child = spawn(process.execPath, [ENTRY, command], {
-      env: { ...process.env, DATABASE_URL: env.DATABASE_URL ?? testDatabaseUrl(), HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env },
+      env: { ...process.env, DATABASE_URL: env.DATABASE_URL ?? testDatabaseUrl(), HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_METRICS_PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
@@ -52,6 +52,13 @@ export class SwitchboardProcess {
 
   get pid(): number {
     return this.child.pid!;
+  }
+
+  /** Where its /metrics is, once it has logged `listening`. */
+  get metricsUrl(): string {
+    const listening = this.logs.find((line) => line.msg === 'listening');
+    if (!listening) throw new Error(`switchboard ${this.command} has not logged listening yet`);
+    return `http://127.0.0.1:${listening.metrics.port}`;
   }
 
   get running(): boolean {

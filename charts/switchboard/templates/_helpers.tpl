@@ -151,6 +151,9 @@ containers:
       - name: http
         containerPort: 8080
         protocol: TCP
+      - name: metrics
+        containerPort: {{ $root.Values.metrics.port }}
+        protocol: TCP
     envFrom:
       - configMapRef:
           name: {{ include "switchboard.configMapName" $root }}

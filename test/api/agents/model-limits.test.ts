@@ -16,7 +16,7 @@ const refused = (status: number, headers: Record<string, string> = {}): ModelRep
 
 /** The value of one series of the app's /metrics (0 when absent), e.g. `switchboard_model_retries_total{status="429"}`. */
 async function metric(app: TestApp, series: string): Promise<number> {
-  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const text = await (await fetch(`${app.metricsUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }

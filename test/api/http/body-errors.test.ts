@@ -70,7 +70,7 @@ describe('Request bodies that cannot be read', () => {
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(`POST /v1/calls HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"to":`);
     // Metered once its key is checked; its body is read next.
-    const metered = async () => (await (await fetch(`${app.url}/metrics`)).text()).includes(`switchboard_api_requests_total{tenant="${tenantId}"`);
+    const metered = async () => (await (await fetch(`${app.metricsUrl}/metrics`)).text()).includes(`switchboard_api_requests_total{tenant="${tenantId}"`);
     await eventually('the request to be metered', metered);
     socket.destroy();
 

@@ -67,7 +67,7 @@ describe('Call limits while Redis is unavailable', () => {
     const next = await client.post('/v1/calls', { to: NUMBERS.busy });
     expect(next.status, JSON.stringify(next.body)).to.equal(201);
 
-    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const metrics = await (await fetch(`${app.metricsUrl}/metrics`)).text();
     const fallbacks = (scope: string) => Number(metrics.match(new RegExp(`^switchboard_rate_limiter_fallback_total\\{scope="${scope}"\\} (\\d+)$`, 'm'))?.[1] ?? 0);
     // Three slot checks and two placements counted in memory, at least (the call refused as busy was not placed).
     expect(fallbacks('call_slots')).to.be.at.least(3);

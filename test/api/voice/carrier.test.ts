@@ -594,7 +594,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await own.get(`/v1/calls/${id}`)).body).to.include({ hangup_cause: 'max_duration' });
     expect(hangUpsOf(call.sid)).to.have.length(1);
     expect(call.status).to.equal('in-progress');
-    expect(await (await fetch(`${app.url}/metrics`)).text()).to.match(/switchboard_carrier_hangups_total\{carrier="twilio",result="failed"\} [1-9]/);
+    expect(await (await fetch(`${app.metricsUrl}/metrics`)).text()).to.match(/switchboard_carrier_hangups_total\{carrier="twilio",result="failed"\} [1-9]/);
     expect(app.logs.some((l) => l.includes(id) && l.includes('the carrier could not be asked to hang up'))).to.equal(true);
     // Not retried: the caller's own hang-up ends it at the carrier, whose report changes nothing more.
     call.hangUpByApi('completed');

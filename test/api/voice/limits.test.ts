@@ -117,7 +117,7 @@ describe('API request limits across instances', () => {
       for (let i = 0; i < 3; i++) expect((await ask(client, tenantId, 'Dialer')).status).to.equal(200);
       expectRateLimited(await ask(client, tenantId, 'Dialer'));
 
-      const metrics = await (await fetch(`${app.url}/metrics`)).text();
+      const metrics = await (await fetch(`${app.metricsUrl}/metrics`)).text();
       // Four requests, each checked against the key's limit and the app's.
       expect(metrics).to.match(/^switchboard_rate_limiter_fallback_total\{scope="key"\} 4$/m);
       expect(metrics).to.match(/^switchboard_rate_limiter_fallback_total\{scope="app"\} 4$/m);

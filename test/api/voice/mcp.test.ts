@@ -121,7 +121,7 @@ describe('MCP server at /mcp', () => {
       { channel: 'api', app: null, key_id: keyId, requests: 1, requests_over_limit: 0, calls_placed: 0 },
       { channel: 'mcp', app: 'Claude Desktop', key_id: keyId, requests: 3, requests_over_limit: 0, calls_placed: 1 },
     ]);
-    const metrics = await (await fetch(`${suite.app.url}/metrics`)).text();
+    const metrics = await (await fetch(`${suite.app.metricsUrl}/metrics`)).text();
     expect(metrics).to.include(`switchboard_api_requests_total{tenant="${tenantId}",key="${keyId}",channel="mcp"} 3`);
   });
 

@@ -173,7 +173,7 @@ export function relayCallTests(carrier: RelayCarrier): void {
       },
     });
     await finalResult(client, await place(to, 'Carrier error'));
-    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const metrics = await (await fetch(`${app.metricsUrl}/metrics`)).text();
     expect(metrics).to.match(new RegExp(`switchboard_carrier_errors_total\\{carrier="${carrier.name}"\\} [1-9]`));
     expect(app.logs.join('')).to.include('the carrier reported a relay error');
   });

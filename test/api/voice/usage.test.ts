@@ -206,7 +206,7 @@ describe('Usage in Prometheus', () => {
       const { client, tenantId, keyId } = await app.company();
       await updateTenant(app.runtime.ctx, tenantId, { requestsPerMinute: 2 });
       for (let i = 0; i < 3; i++) await client.get(`/v1/tenants/${tenantId}/api-keys`);
-      const text = await (await fetch(`${app.url}/metrics`)).text();
+      const text = await (await fetch(`${app.metricsUrl}/metrics`)).text();
       expect(text).to.include(`switchboard_api_requests_total{tenant="${tenantId}",key="${keyId}",channel="api"} 3`);
       expect(text).to.include(`switchboard_api_requests_over_limit_total{tenant="${tenantId}",key="${keyId}",channel="api"} 1`);
     } finally {
