@@ -29,6 +29,13 @@ export class Invalid extends DomainError {
     super(message, code);
   }
 }
+/** A request malformed beyond its body or values (two Authorization headers): 400 everywhere, never a 422. */
+export class BadRequest extends DomainError {
+  readonly status = 400;
+  constructor(message: string, code = 'bad_request') {
+    super(message, code);
+  }
+}
 export class Unauthorized extends DomainError {
   readonly status = 401;
   constructor(message = 'Missing, malformed, unknown or revoked API key', code = 'unauthorized') {

@@ -1,7 +1,7 @@
 // Bearer API keys, checked on every request: never from a cache, so revocation holds at once.
 import type { Request, RequestHandler } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { Unauthorized } from '../../pkg/errors.js';
+import { BadRequest, Unauthorized } from '../../pkg/errors.js';
 import { authenticate, type Principal } from '../../pkg/store/keys.js';
 import { appName } from '../../pkg/metering/app.js';
 
@@ -25,14 +25,17 @@ function bearerKey(authorization: string | undefined): string {
   return match[1]!;
 }
 
-export async function authenticateBearer(ctx: Ctx, authorization: string | undefined): Promise<Principal> {
-  return authenticate(ctx, bearerKey(authorization));
+/** The request's principal by its one Authorization header; Node keeps only the first of several, so they are counted raw. */
+export async function authenticateBearer(ctx: Ctx, req: Request): Promise<Principal> {
+  const authorizations = req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'authorization').length;
+  if (authorizations > 1) throw new BadRequest('Send one Authorization header, not several');
+  return authenticate(ctx, bearerKey(req.headers.authorization));
 }
 
 /** Sets the request's principal (401 without a live key) and its connected app. */
 export function requireApiKey(ctx: Ctx): RequestHandler {
   return async (req, _res, next) => {
-    req.principal = await authenticateBearer(ctx, req.headers.authorization);
+    req.principal = await authenticateBearer(ctx, req);
     req.connectedApp = appName(req.get(APP_HEADER));
     req.timing?.mark('auth');
     next();

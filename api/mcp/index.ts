@@ -51,7 +51,7 @@ const parseError: ErrorRequestHandler = (err, _req, res, next) => {
 export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
   r.use(async (req, _res, next) => {
-    const principal = await authenticateBearer(ctx, req.headers.authorization);
+    const principal = await authenticateBearer(ctx, req);
     req.principal = principal;
     requireFeature(principal.tenant, 'voice_api');
     next();

@@ -13,7 +13,7 @@ import * as mb from './mailbox-schemas.js';
 import * as msg from './message-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take',
+  400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header',
   401: 'unauthorized: no key, malformed header, wrong or revoked key',
   403: 'module_off: the account lacks the feature (the message names it)',
   404: 'not_found: no such thing on the account (another account\'s answers the same)',
