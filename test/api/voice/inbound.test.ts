@@ -577,11 +577,15 @@ describe('Inbound calls on the simulated network', function () {
       const voicemail = await leaveVoicemail(client, number, ['Hello, it is Eve.']);
       expect((await download(voicemail.recording_url)).status).to.equal(401);
       const path = new URL(voicemail.recording_url.replace(PUBLIC_URL, app.url)).pathname;
-      expectVoiceError(await (await routed(null)).client.get(path), 404, 'not_found');
+      const elsewhere = await (await routed(null)).client.get(path);
+      expectVoiceError(elsewhere, 404, 'not_found');
       // What an AI agent takes down has no audio.
       const taken = await takeMessage(client, number, agent);
       expect(taken).to.not.have.property('recording_url');
-      expectVoiceError(await client.get(`/v1/messages/${taken.id}/recording`), 404, 'not_found');
+      const silent = await client.get(`/v1/messages/${taken.id}/recording`);
+      expectVoiceError(silent, 404, 'not_found');
+      // The error is JSON, said so: not sent as the audio that was asked for.
+      for (const refused of [elsewhere, silent]) expect(refused.headers.get('content-type')).to.match(/^application\/json/);
     });
 
     it('GET /v1/messages: newest first, filtered by status, type, mailbox_id and agent_id, in pages', async () => {
