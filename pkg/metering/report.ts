@@ -73,8 +73,13 @@ export async function usageReport(
   return { from, to, group_by: q.groupBy, data };
 }
 
+/** Text a spreadsheet would take for a formula (OWASP's CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 const csvCell = (v: unknown): string => {
   const s = v === null || v === undefined ? '' : String(v);
+  // A name a client chose (an app) is text, never a formula: quoted and led by a ', as OWASP says.
+  if (typeof v === 'string' && FORMULA_START.test(s)) return `"'${s.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

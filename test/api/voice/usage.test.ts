@@ -192,6 +192,15 @@ describe('GET /v1/reports/api-usage.csv', () => {
     );
   });
 
+  it('writes an app name a spreadsheet would take for a formula as text: quoted, led by a quote mark', async () => {
+    const { client } = await app.company();
+    const names = ['=HYPERLINK("http://evil.example","x")', '+1+cmd|calc', '-2+3', '@SUM(A1)', 'Plain'];
+    for (const name of names) await withApp(client, 'GET', '/v1/calls', name);
+    const res = await client.get('/v1/reports/api-usage.csv?from=2031-03-14&to=2031-03-14&group_by=app');
+    const apps = res.body.split('\r\n').slice(1, -1).map((line: string) => line.replace(/,\d+,\d+,\d+$/, '')).filter((name: string) => name !== '');
+    expect(apps).to.have.members(['"\'=HYPERLINK(""http://evil.example"",""x"")"', '"\'+1+cmd|calc"', '"\'-2+3"', '"\'@SUM(A1)"', 'Plain']);
+  });
+
   it('has only the count columns, and one row of totals, with no grouping', async () => {
     const { client } = await app.company();
     const res = await client.get('/v1/reports/api-usage.csv');
