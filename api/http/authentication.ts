@@ -14,7 +14,7 @@ declare module 'express-serve-static-core' {
 }
 
 /** The header naming the connected app on REST; MCP clients declare theirs at initialize. */
-const APP_HEADER = 'switchboard-app';
+const APP_HEADER = 'Switchboard-App';
 
 const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/=]{8,512})$/;
 
@@ -32,11 +32,24 @@ export async function authenticateBearer(ctx: Ctx, req: Request): Promise<Princi
   return authenticate(ctx, bearerKey(req.headers.authorization));
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A header's text as the UTF-8 its bytes are (Node hands each byte over as a character); 400 when they are not UTF-8. */
+function utf8Header(req: Request, name: string): string | undefined {
+  const value = req.get(name);
+  if (value === undefined) return undefined;
+  try {
+    return UTF8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    throw new BadRequest(`The ${name} header must be UTF-8`);
+  }
+}
+
 /** Sets the request's principal (401 without a live key) and its connected app. */
 export function requireApiKey(ctx: Ctx): RequestHandler {
   return async (req, _res, next) => {
     req.principal = await authenticateBearer(ctx, req);
-    req.connectedApp = appName(req.get(APP_HEADER));
+    req.connectedApp = appName(utf8Header(req, APP_HEADER));
     req.timing?.mark('auth');
     next();
   };

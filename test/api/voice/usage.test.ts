@@ -201,6 +201,19 @@ describe('GET /v1/reports/api-usage.csv', () => {
     expect(apps).to.have.members(['"\'=HYPERLINK(""http://evil.example"",""x"")"', '"\'+1+cmd|calc"', '"\'-2+3"', '"\'@SUM(A1)"', 'Plain']);
   });
 
+  it('reads Switchboard-App as UTF-8: two names that Latin-1 would make one stay two; bytes that are not UTF-8 are refused with 400', async () => {
+    const { client } = await app.company();
+    // Header values travel as bytes: each name is sent as its UTF-8 bytes.
+    const bytes = (name: string) => Buffer.from(name, 'utf8').toString('latin1');
+    for (const name of ['Café', 'CafÃ©']) expect((await withApp(client, 'GET', '/v1/calls', bytes(name))).status).to.equal(200);
+    const refused = await withApp(client, 'GET', '/v1/calls', 'Caf\xe9');
+    expectVoiceError(refused, 400, 'bad_request');
+    expect(refused.body.error.message).to.equal('The Switchboard-App header must be UTF-8');
+    const report = await client.get('/v1/reports/api-usage?from=2031-03-14&to=2031-03-14&group_by=app');
+    const counted = Object.fromEntries(report.body.data.filter((row: any) => row.app).map((row: any) => [row.app, row.requests]));
+    expect(counted).to.deep.equal({ 'Café': 1, 'CafÃ©': 1 });
+  });
+
   it('has only the count columns, and one row of totals, with no grouping', async () => {
     const { client } = await app.company();
     const res = await client.get('/v1/reports/api-usage.csv');
