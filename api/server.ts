@@ -1,6 +1,7 @@
 // The HTTP server: request ids and logs, health, the Agent API under /api/v1, the Voice API under
 // /v1 and its MCP server at /mcp, the console's API under /console, its pages at / and the API reference at /docs.
 import express, { type Express } from 'express';
+import { jsonBody } from './http/body-errors.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Config } from '../pkg/config.js';
@@ -92,7 +93,7 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   api.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  const json = express.json({ limit: '1mb' });
+  const json = jsonBody('1mb');
   // The key is checked before the body is read: an unauthenticated request learns nothing else.
   api.use(requireApiKey(ctx));
   api.use(limitRequests(ctx, deps.limits));

@@ -1,9 +1,10 @@
 // The console's JSON API under /console/api and its one-time sign-in links under /console/sign-in:
 // sessions from a cookie, not API keys (not rate limited, not metered); the Voice API's error shape.
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { Invalid, NotFound } from '../../pkg/errors.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
+import { jsonBody } from '../http/body-errors.js';
 import { refuseImpossiblePath } from '../http/path.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { refuseUnstorableText } from '../voice/unstorable-text.js';
@@ -35,7 +36,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
 
   const api = Router();
   api.use(refuseCrossSite(ctx));
-  api.use(express.json({ limit: '128kb' }));
+  api.use(jsonBody('128kb'));
   api.use((req, _res, next) => {
     req.body ??= {};
     if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new Invalid('Body must be a JSON object');

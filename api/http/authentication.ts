@@ -1,5 +1,6 @@
 // Bearer API keys, checked on every request: never from a cache, so revocation holds at once.
 import type { Request, RequestHandler } from 'express';
+import { isUtf8 } from 'node:buffer';
 import type { Ctx } from '../../pkg/context.js';
 import { BadRequest, Unauthorized } from '../../pkg/errors.js';
 import { authenticate, type Principal } from '../../pkg/store/keys.js';
@@ -32,17 +33,13 @@ export async function authenticateBearer(ctx: Ctx, req: Request): Promise<Princi
   return authenticate(ctx, bearerKey(req.headers.authorization));
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** A header's text as the UTF-8 its bytes are (Node hands each byte over as a character); 400 when they are not UTF-8. */
 function utf8Header(req: Request, name: string): string | undefined {
   const value = req.get(name);
   if (value === undefined) return undefined;
-  try {
-    return UTF8.decode(Buffer.from(value, 'latin1'));
-  } catch {
-    throw new BadRequest(`The ${name} header must be UTF-8`);
-  }
+  const bytes = Buffer.from(value, 'latin1');
+  if (!isUtf8(bytes)) throw new BadRequest(`The ${name} header must be UTF-8`);
+  return bytes.toString('utf8');
 }
 
 /** Sets the request's principal (401 without a live key) and its connected app. */

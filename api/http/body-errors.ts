@@ -1,7 +1,8 @@
 // A request body that cannot be read (body-parser's errors besides malformed JSON and a body too
-// large, which each surface words itself), as the domain error every surface renders; and a client
-// that went away mid-request, which is no fault of the server.
-import type { Request } from 'express';
+// large, which each surface words itself), as the domain error every surface renders; the JSON body
+// parser of every surface; and a client that went away mid-request, which is no fault of the server.
+import express, { type Request, type RequestHandler } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { type DomainError, Invalid, UnsupportedMediaType } from '../../pkg/errors.js';
 import type { Logger } from '../../pkg/log.js';
 
@@ -13,9 +14,23 @@ interface BodyParserError {
   encoding?: string;
 }
 
+const NOT_UTF8 = 'body.not_utf8';
+
+/** express.json, refusing a body whose bytes are not UTF-8 rather than reading U+FFFD in their place. */
+export function jsonBody(limit: string): RequestHandler {
+  return express.json({
+    limit,
+    verify: (_req, _res, bytes) => {
+      if (!isUtf8(bytes)) throw Object.assign(new Error('Request body is not UTF-8'), { status: 400, expose: true, type: NOT_UTF8 });
+    },
+  });
+}
+
 /** The error to answer for a body that could not be read; undefined when `err` is something else. */
 export function unreadableBody(err: unknown): DomainError | undefined {
   const e = (err ?? {}) as BodyParserError;
+  // No field is refused: the body as a whole is not text (the Voice API's 400 invalid_json).
+  if (e.type === NOT_UTF8) return new Invalid('Request body is not UTF-8: send JSON in UTF-8');
   if (e.type === 'charset.unsupported') return new UnsupportedMediaType(`Unsupported charset "${e.charset}": send JSON in UTF-8`);
   if (e.type === 'encoding.unsupported') return new UnsupportedMediaType(`Unsupported Content-Encoding "${e.encoding}": send identity, gzip, deflate or br`);
   // Other exposed 400s of body-parser: a body that does not decompress, or is not its Content-Length.

@@ -2,7 +2,7 @@
 // same Bearer keys, feature gate and request limits as the Voice API. The connected app is the
 // client name declared at initialize; it travels back in Mcp-Session-Id, so any replica reads it.
 import { randomBytes } from 'node:crypto';
-import express, { Router, type ErrorRequestHandler, type Request } from 'express';
+import { Router, type ErrorRequestHandler, type Request } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Ctx } from '../../pkg/context.js';
 import { TooManyRequests } from '../../pkg/errors.js';
@@ -11,7 +11,7 @@ import { requireFeature } from '../../pkg/store/tenants.js';
 import { appName } from '../../pkg/metering/app.js';
 import { authenticateBearer, principalOf } from '../http/authentication.js';
 import { admit } from '../http/limits.js';
-import { unreadableBody } from '../http/body-errors.js';
+import { jsonBody, unreadableBody } from '../http/body-errors.js';
 import { tooDeepRefusal } from '../http/depth.js';
 import { voiceErrorHandler } from '../voice/errors.js';
 import { mcpServer } from './tools.js';
@@ -56,7 +56,7 @@ export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
     requireFeature(principal.tenant, 'voice_api');
     next();
   });
-  r.use(express.json({ limit: '128kb' }));
+  r.use(jsonBody('128kb'));
 
   r.post('/', async (req, res) => {
     // Before the JSON-RPC layer or a tool reads the arguments: deep nesting overflows recursive checks.

@@ -1,5 +1,6 @@
 // The Voice API under /v1: same keys as the Agent API, its own error shape.
-import express, { Router } from 'express';
+import { Router } from 'express';
+import { jsonBody } from '../http/body-errors.js';
 import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
@@ -35,7 +36,7 @@ export function voiceRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   if (carrierReachable(ctx.config)) for (const carrier of CARRIER_NAMES) r.use(`/carrier/${carrier}`, carrierRouter(ctx, carrier));
   r.use(requireApiKey(ctx));
   r.use(limitRequests(ctx, deps.limits));
-  r.use(express.json({ limit: '128kb' }));
+  r.use(jsonBody('128kb'));
   r.use(refuseDeepBody);
   r.use(refuseUnstorableText);
   r.use(callsRouter(ctx));

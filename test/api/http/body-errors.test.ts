@@ -25,7 +25,7 @@ describe('Request bodies that cannot be read', () => {
   });
   after(async () => app.close());
 
-  const post = (path: string, headers: Record<string, string>, body = '{"message":"hi"}') =>
+  const post = (path: string, headers: Record<string, string>, body: string | Blob = '{"message":"hi"}') =>
     fetch(`${app.url}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
@@ -53,6 +53,15 @@ describe('Request bodies that cannot be read', () => {
       it('answers 415 for a charset other than UTF-8, known or not, without an error in the log', async () => {
         await expectRefused(await post(surface.path, { 'content-type': 'application/json; charset=latin1' }), 415);
         await expectRefused(await post(surface.path, { 'content-type': 'application/json; charset=x-no-such-charset' }), 415);
+        expect(errorLines(app)).to.deep.equal([]);
+      });
+
+      it('answers 400 for a body whose bytes are not UTF-8, rather than reading U+FFFD in their place', async () => {
+        // "café" with é as the one Latin-1 byte 0xE9: no UTF-8 sequence starts so and ends there.
+        const res = await post(surface.path, {}, new Blob([Buffer.from('{"message":"caf\xe9"}', 'latin1')]));
+        const copy = res.clone();
+        await expectRefused(res, 400);
+        if (surface.shape !== 'json-rpc') expect(JSON.stringify(await copy.json())).to.include('not UTF-8');
         expect(errorLines(app)).to.deep.equal([]);
       });
 
