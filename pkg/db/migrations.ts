@@ -28,6 +28,7 @@ import * as m025 from './migrations/025_live_row_indexes.js';
 import * as m026 from './migrations/026_carrier_transfer.js';
 import * as m027 from './migrations/027_telnyx.js';
 import * as m028 from './migrations/028_carrier_answer.js';
+import * as m029 from './migrations/029_contact_ids.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '026_carrier_transfer': m026,
   '027_telnyx': m027,
   '028_carrier_answer': m028,
+  '029_contact_ids': m029,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

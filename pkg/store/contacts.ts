@@ -85,7 +85,8 @@ export async function resolveContact(
       if (phone) q.orWhere({ phone });
       if (hints.email) q.orWhere({ email: hints.email });
     })
-    .orderBy('id')
+    // The oldest: ids are drawn at random, so they do not say which came first.
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .first('id');
   return found?.id ?? null;
 }

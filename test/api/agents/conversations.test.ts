@@ -153,6 +153,25 @@ describe('Agent API conversations', () => {
       expect(inA.contactId).to.not.equal(inB.contactId);
     });
 
+    it('gives contacts integer ids that tell nothing of how many there are: safe integers, drawn apart, not in sequence', async () => {
+      const { client, agentId } = await app.company();
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await open(client, { agentId, contact: { externalUserId: `drawn-${i}` } })).contactId!);
+      for (const id of ids) expect(Number.isSafeInteger(id) && id > 0, String(id)).to.equal(true);
+      // From one sequence they would be close together, each the one before plus one.
+      expect(Math.max(...ids) - Math.min(...ids)).to.be.greaterThan(1_000_000);
+      const bound = await open(client, { agentId, contactId: ids[0] });
+      expect(bound.contactId).to.equal(ids[0]);
+    });
+
+    it('finds the oldest of the contacts a phone hint matches', async () => {
+      const { client, agentId } = await app.company();
+      const first = await open(client, { agentId, contact: { externalUserId: 'older', phone: '+14155552673' } });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await open(client, { agentId, contact: { externalUserId: 'newer', phone: '+14155552673' } });
+      expect((await open(client, { agentId, contact: { phone: '+14155552673' } })).contactId).to.equal(first.contactId);
+    });
+
     it('normalizes a phone hint to E.164 and finds the contact by it', async () => {
       const { client, agentId, tenantId } = await app.company();
       const known = await open(client, { agentId, contact: { externalUserId: 'crm-phone', phone: '+1 (415) 555-2671' } });

@@ -39,4 +39,24 @@ describe('Migrations', () => {
       await database.drop();
     }
   });
+  it('draw contact ids at random from 029 on, keeping the ids given before it', async () => {
+    const database = await ownDatabase();
+    const db = createDb(database.url, 2);
+    const insertContact = async (externalUserId: string): Promise<number> =>
+      (await db.raw(`insert into contacts (tenant_id, external_user_id, created_at, updated_at) values ('one', ?, now(), now()) returning id`, [externalUserId])).rows[0].id;
+    try {
+      await db.raw(`insert into tenants (id, name, created_at, updated_at) values ('one', 'One', now(), now())`);
+      await db.migrate.down({ name: '029_contact_ids' });
+      const before = [await insertContact('a'), await insertContact('b')];
+      expect(before[1]! - before[0]!).to.equal(1);
+      await migrate(db);
+      expect((await db('contacts').orderBy('external_user_id').select('id')).map((r) => r.id)).to.deep.equal(before);
+      const drawn = await insertContact('c');
+      expect(Number.isSafeInteger(drawn)).to.equal(true);
+      expect(Math.abs(drawn - before[1]!)).to.be.greaterThan(1_000_000);
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
 });
