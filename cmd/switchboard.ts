@@ -2,6 +2,7 @@
 // The switchboard command: dev | api | migrate | admin | openapi. Wiring only.
 import type { RequestListener, Server } from 'node:http';
 import express from 'express';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, ConfigError, type Config } from '../pkg/config.js';
@@ -86,20 +87,32 @@ function onShutdown(log: Logger, config: Config, runtime: Runtime, servers: { se
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** The demo tenant is created on the first start; its key is kept beside the embedded data. */
+/** Where the demo of this database is kept: demo.json beside the embedded data, else one file per database (its address, no credentials). */
+function demoFile(config: Config): string {
+  if (!config.DATABASE_URL) return join(config.SWITCHBOARD_DATA_DIR, 'demo.json');
+  const url = new URL(config.DATABASE_URL);
+  const database = createHash('sha256').update(`${url.hostname}:${url.port}${url.pathname}`).digest('hex').slice(0, 16);
+  return join(config.SWITCHBOARD_DATA_DIR, `demo-${database}.json`);
+}
+
+/** The demo tenant is created on the first start against a database, whole or not at all; its key is kept in demoFile. */
 async function demoTenant(runtime: Runtime, config: Config): Promise<Bootstrapped> {
-  const file = join(config.SWITCHBOARD_DATA_DIR, 'demo.json');
+  const file = demoFile(config);
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Bootstrapped;
     const still = await runtime.ctx.db('api_keys').where({ id: saved.keyId }).whereNull('revoked_at').first();
     if (still) return saved;
   }
-  const demo = await bootstrapTenant(runtime.ctx, { name: 'Demo Company' });
-  // The demo has every feature, so every endpoint can be tried.
-  await updateTenant(runtime.ctx, demo.tenantId, { features: [...FEATURES] });
-  // And a number its agent answers, which the simulated network can ring (POST /v1/sim/calls).
-  await addNumber(runtime.ctx, demo.tenantId, config.SWITCHBOARD_CALLER_ID, true);
-  await updateNumber(runtime.ctx, demo.tenantId, config.SWITCHBOARD_CALLER_ID, { name: 'Demo line', routing: { type: 'ai', agent_id: agentRef(demo.agentId) } });
+  const demo = await runtime.ctx.db.transaction(async (trx) => {
+    const tx = { ...runtime.ctx, db: trx };
+    const made = await bootstrapTenant(tx, { name: 'Demo Company' });
+    // The demo has every feature, so every endpoint can be tried.
+    await updateTenant(tx, made.tenantId, { features: [...FEATURES] });
+    // And a number its agent answers, which the simulated network can ring (POST /v1/sim/calls).
+    await addNumber(tx, made.tenantId, config.SWITCHBOARD_CALLER_ID, true);
+    await updateNumber(tx, made.tenantId, config.SWITCHBOARD_CALLER_ID, { name: 'Demo line', routing: { type: 'ai', agent_id: agentRef(made.agentId) } });
+    return made;
+  });
   mkdirSync(config.SWITCHBOARD_DATA_DIR, { recursive: true });
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
-import { startProcess, type SwitchboardProcess } from '../support/processes.js';
+import { createDb } from '../../pkg/db/index.js';
+import { switchboard } from '../support/cli.js';
+import { startProcess, SwitchboardProcess } from '../support/processes.js';
 
 /** Each `curl -s URL -H … -H … -d BODY` the welcome prints, as a request to send. */
 function printedCurls(welcome: string): { url: string; headers: Record<string, string>; body: string }[] {
@@ -22,11 +24,13 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
   let database: ScratchDatabase;
   let dev: SwitchboardProcess;
   let dataDir: string;
-  const startDev = async () => {
-    // No model configured: the built-in offline model answers.
-    dev = await startProcess('dev', { DATABASE_URL: database.url, SWITCHBOARD_DATA_DIR: dataDir, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }, 'controllers started');
+  // No model configured: the built-in offline model answers.
+  const devEnv = (url: string) => ({ DATABASE_URL: url, SWITCHBOARD_DATA_DIR: dataDir, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' });
+  const startDev = async (url = database.url) => {
+    dev = await startProcess('dev', devEnv(url), 'controllers started');
     await eventually('the welcome', () => dev.stdout.includes('Stop: Ctrl-C'));
   };
+  const printedKey = () => /API key: (\S+)/.exec(dev.stdout)?.[1];
   before(async () => {
     database = await createScratchDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'switchboard-dev-'));
@@ -97,5 +101,35 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
 
     const again = await consoleLinkUser();
     expect(again.user).to.deep.equal(first.user);
+  });
+  it('keeps a demo per database in one data folder: another database gets its own, and the first its own again', async () => {
+    const first = printedKey();
+    await dev.kill();
+    const other = await createScratchDatabase();
+    try {
+      await startDev(other.url);
+      expect(printedKey()).to.be.a('string').and.not.equal(first);
+      await dev.kill();
+    } finally {
+      await other.drop();
+    }
+    await startDev();
+    expect(printedKey()).to.equal(first);
+  });
+
+  it('makes the demo whole or not at all: with its number taken by another company, no half-made demo is left', async () => {
+    const taken = await createScratchDatabase();
+    const db = createDb(taken.url, 1);
+    try {
+      const owner = await switchboard(['admin', 'bootstrap', '--name', 'Owner', '--json'], { DATABASE_URL: taken.url });
+      const added = await switchboard(['admin', 'number', 'add', '--tenant', owner.json.tenantId, '--number', '+12025550100', '--json'], { DATABASE_URL: taken.url });
+      expect(added.code, added.stderr).to.equal(0);
+      const refused = new SwitchboardProcess('dev', devEnv(taken.url));
+      expect((await refused.waitForExit(60_000)).code).to.not.equal(0);
+      expect(await db('tenants').where({ name: 'Demo Company' })).to.deep.equal([]);
+    } finally {
+      await db.destroy();
+      await taken.drop();
+    }
   });
 });
