@@ -287,22 +287,26 @@ describe('helm install into a real cluster (make e2e)', function () {
     expect(crm.summaries).to.have.length(1);
   });
 
-  /** `kubectl port-forward svc/<service> <free port>:<port>`; its local address once it answers `path`. */
-  async function portForward(service: string, port: number, path: string): Promise<string> {
+  /** `kubectl port-forward <target> <free port>:<port>` (`svc/…` or `pod/…`); its local address once it answers `path`. */
+  async function portForward(target: string, port: number, path: string): Promise<string> {
     const local = await freePort();
-    const forward = spawn(kubeTool('kubectl'), ['--kubeconfig', cluster.adminKubeconfig, '-n', NAMESPACE, 'port-forward', `svc/${service}`, `${local}:${port}`], { stdio: 'ignore' });
+    const forward = spawn(kubeTool('kubectl'), ['--kubeconfig', cluster.adminKubeconfig, '-n', NAMESPACE, 'port-forward', target, `${local}:${port}`], { stdio: 'ignore' });
     forwards.push(forward);
     const url = `http://127.0.0.1:${local}`;
-    await eventually(`the port-forward to ${service} to answer ${path}`, async () => (await fetch(`${url}${path}`).catch(() => undefined))?.ok);
+    await eventually(`the port-forward to ${target} to answer ${path}`, async () => (await fetch(`${url}${path}`).catch(() => undefined))?.ok);
     return url;
   }
 
-  it('kubectl port-forward: /readyz through the api Service; /metrics only through the api-metrics Service', async () => {
-    const api = await portForward(`${RELEASE}-api`, 80, '/readyz');
+  it('kubectl port-forward: /readyz through the api Service; /metrics only on the metrics port, never through the api Service', async () => {
+    const api = await portForward(`svc/${RELEASE}-api`, 80, '/readyz');
     expect((await fetch(`${api}/metrics`)).status).to.equal(404);
     expect((await fetch(`${apiUrl}/metrics`)).status).to.equal(404);
-    const metrics = await portForward(`${RELEASE}-api-metrics`, 9464, '/metrics');
-    expect(await (await fetch(`${metrics}/metrics`)).text()).to.match(new RegExp(`^switchboard_api_requests_total\\{[^}]*tenant="${company.tenantId}"`, 'm'));
+    const served = await portForward(`svc/${RELEASE}-api-metrics`, 9464, '/metrics');
+    expect(await (await fetch(`${served}/metrics`)).text()).to.match(/^# TYPE switchboard_api_requests_total counter$/m);
+    // A Service forwards to one pod, and a kept-alive connection went to one pod: the company's requests are on some api pod.
+    const scraped: string[] = [];
+    for (const pod of await podsOf('api')) scraped.push(await (await fetch(`${await portForward(`pod/${pod.metadata.name}`, 9464, '/metrics')}/metrics`)).text());
+    expect(scraped.join('\n')).to.match(new RegExp(`^switchboard_api_requests_total\\{[^}]*tenant="${company.tenantId}"`, 'm'));
     for (const forward of forwards) forward.kill();
   });
 
