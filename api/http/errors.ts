@@ -19,7 +19,8 @@ function sendAgentError(res: Response, err: DomainError): void {
   if (err.retryAfterSec !== undefined) res.setHeader('Retry-After', String(err.retryAfterSec));
   const body: Record<string, unknown> = { error: err.message, ...err.extra };
   if (err instanceof Invalid && err.details.length) body.details = err.details;
-  res.status(err.status).json(body);
+  // Typed here: a route may have set its answer's type before it failed.
+  res.status(err.status).type('json').json(body);
 }
 
 /** Maps every error to the Agent API shape; unexpected ones are logged and answered 500. */

@@ -11,7 +11,8 @@ export const voiceErrorSchema = z
   .meta({ id: 'VoiceError' });
 
 function sendVoiceError(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ error: { code, message } });
+  // Typed here: a route may have set its answer's type (a recording's audio/wav) before it failed.
+  res.status(status).type('json').json({ error: { code, message } });
 }
 
 /** A field a domain refusal names, as this API spells it (`eventsUrl`: `events_url`). */

@@ -8,9 +8,7 @@ import { listMessagesQuery, parsePatchMessage } from './message-schemas.js';
 
 /** Answers with the WAV of the account's voicemail `messageId`; 404 for another account's or one without audio. */
 export async function sendRecording(ctx: Pick<Ctx, 'db' | 'recordings'>, res: Response, tenantId: string, messageId: string): Promise<void> {
-  // Typed once the audio is at hand: a 404 before it is JSON, and says so.
-  const audio = await messageRecording(ctx, tenantId, messageId);
-  res.type('audio/wav').send(audio);
+  res.type('audio/wav').send(await messageRecording(ctx, tenantId, messageId));
 }
 
 export function messagesRouter(ctx: Ctx): Router {
