@@ -55,6 +55,8 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // None by default: an X-Forwarded-For from anyone else would let a client choose its own address.
+  app.set('trust proxy', ctx.config.SWITCHBOARD_TRUSTED_PROXIES.length ? ctx.config.SWITCHBOARD_TRUSTED_PROXIES : false);
 
   app.use(startTiming);
   app.use((req, res, next) => {

@@ -1,5 +1,6 @@
 // Configuration comes only from the environment, parsed once at start.
 import { telnyxPublicKey } from './voice/gateways/telnyx/signature.js';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const optionalString = z
@@ -9,6 +10,15 @@ const optionalString = z
 
 const intWithDefault = (def: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(def);
+
+/** An address, a CIDR range, or one of Express's names for a range. */
+const isProxyRange = (entry: string): boolean => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
 
 const encryptionKey = optionalString.refine(
   (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
@@ -60,6 +70,10 @@ export const configSchema = z.object({
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
   SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: intWithDefault(10, 1, 10_000),
   SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: intWithDefault(60, 1, 100_000),
+  /** The proxies in front (addresses, CIDR ranges, `loopback`…): a request through one is from its X-Forwarded-For client. */
+  SWITCHBOARD_TRUSTED_PROXIES: optionalString
+    .transform((v) => (v ? v.split(',').map((e) => e.trim()).filter(Boolean) : []))
+    .refine((list) => list.every(isProxyRange), 'must list addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated'),
   SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   /** Single sign-on to the console through an OpenID provider: all three or none. */
   SWITCHBOARD_OIDC_ISSUER: optionalString.pipe(z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional()),

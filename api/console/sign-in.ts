@@ -8,8 +8,8 @@ import { setPassword } from '../../pkg/console/set-password.js';
 import { clearSessionCookie, principalOf, requireSession, sessionToken, setSessionCookie } from './session.js';
 import { sessionView } from './views.js';
 
-/** Where a request came from, for the limits of password attempts per client. */
-export const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
+/** Where a request came from, for the limits of password attempts per client: behind a trusted proxy, the client it names. */
+export const clientAddress = (req: Request): string => req.ip ?? 'unknown';
 
 /** The API's routes under /console/api. */
 export function signInRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {

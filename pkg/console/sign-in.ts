@@ -26,10 +26,17 @@ export interface SignedIn {
 /** The same answer for an unknown address, a user without a password and a wrong password. */
 const invalidCredentials = () => new Unauthorized('Wrong email or password', 'invalid_credentials');
 
-/** Counts an attempt at a password for the address and for the client; 429 when either is over its limit per minute. */
+/** The longest a client waits to try one address's password again, however long it kept trying. */
+const MAX_EMAIL_BLOCK_SEC = 3600;
+
+/**
+ * Counts an attempt at a password for the address from this client, and for the client; 429 when
+ * either is over its limit per minute. The address is counted per client, its wait growing with each
+ * refusal, so that someone hammering a known address delays only themselves, never its owner.
+ */
 export async function countPasswordAttempt(ctx: SignInCtx, limits: RateLimits, email: string, client: string): Promise<void> {
   await countAttempts([
-    limits.consume('sign_in_email', email, ctx.config.SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE),
+    limits.consumeBackingOff('sign_in_email', `${client} ${email}`, ctx.config.SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE, MAX_EMAIL_BLOCK_SEC),
     limits.consume('sign_in_client', client, ctx.config.SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE),
   ]);
 }

@@ -13,6 +13,11 @@ export interface RateDecision {
 export interface RateLimits {
   /** Count one request for `key` against `perMinute`. */
   consume(scope: string, key: string, perMinute: number): Promise<RateDecision>;
+  /**
+   * Like `consume`, but each request refused within a day doubles how long `key` stays refused
+   * (a minute, two, four… up to `maxBlockSec`): hammering a limit makes its wait grow.
+   */
+  consumeBackingOff(scope: string, key: string, perMinute: number, maxBlockSec: number): Promise<RateDecision>;
   /** How much of `key`'s limit the current minute has used, without counting a request. */
   used(scope: string, key: string, perMinute: number): Promise<number>;
   /** Say that a limit of `scope` was answered in this replica's memory because Redis was unavailable. */
@@ -49,11 +54,11 @@ export function createRateLimits(redis: RedisClientType | null, obs: { metrics: 
 
   // One limiter per (scope, limit): a tenant's own setting may differ from its neighbours'.
   const limiters = new Map<string, RateLimiterAbstract>();
-  const limiter = (scope: string, points: number): RateLimiterAbstract => {
-    const name = `${scope}:${points}`;
+  const limiter = (scope: string, points: number, duration = 60): RateLimiterAbstract => {
+    const name = duration === 60 ? `${scope}:${points}` : `${scope}:${points}:${duration}s`;
     let found = limiters.get(name);
     if (!found) {
-      const opts = { keyPrefix: `sb:rl:${name}`, points, duration: 60 };
+      const opts = { keyPrefix: `sb:rl:${name}`, points, duration };
       found = redis
         ? new RateLimiterRedis({
             ...opts,
@@ -68,19 +73,28 @@ export function createRateLimits(redis: RedisClientType | null, obs: { metrics: 
     }
     return found;
   };
+  const consume = async (scope: string, key: string, perMinute: number): Promise<RateDecision> => {
+    try {
+      await limiter(scope, perMinute).consume(key);
+      return { allowed: true, retryAfterSec: 0 };
+    } catch (res) {
+      if (res instanceof RateLimiterRes) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      throw res;
+    }
+  };
   return {
     fellBack,
+    consume,
+    async consumeBackingOff(scope, key, perMinute, maxBlockSec) {
+      const decision = await consume(scope, key, perMinute);
+      if (decision.allowed) return decision;
+      const refusedToday = (await limiter(`${scope}:refused`, Number.MAX_SAFE_INTEGER, 24 * 3600).consume(key)).consumedPoints;
+      const blockSec = Math.min(60 * 2 ** Math.min(refusedToday - 1, 20), maxBlockSec);
+      await limiter(scope, perMinute).block(key, blockSec);
+      return { allowed: false, retryAfterSec: blockSec };
+    },
     async used(scope, key, perMinute) {
       return (await limiter(scope, perMinute).get(key))?.consumedPoints ?? 0;
-    },
-    async consume(scope, key, perMinute) {
-      try {
-        await limiter(scope, perMinute).consume(key);
-        return { allowed: true, retryAfterSec: 0 };
-      } catch (res) {
-        if (res instanceof RateLimiterRes) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
-        throw res;
-      }
     },
   };
 }

@@ -33,15 +33,17 @@ async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
 describe('switchboard configuration', function () {
   // Each test spawns the CLI, a full node start; on a busy machine that takes seconds.
   this.timeout(120_000);
-  it('api exits 1 with one line naming the variable when PORT, SWITCHBOARD_ENCRYPTION_KEY or SWITCHBOARD_PUBLIC_URL is invalid', async () => {
-    const [port, key, publicUrl] = await Promise.all([
+  it('api exits 1 with one line naming the variable when PORT, SWITCHBOARD_ENCRYPTION_KEY, SWITCHBOARD_PUBLIC_URL or SWITCHBOARD_TRUSTED_PROXIES is invalid', async () => {
+    const [port, key, publicUrl, proxies] = await Promise.all([
       switchboard(['api'], { PORT: 'abc' }),
       switchboard(['api'], { SWITCHBOARD_ENCRYPTION_KEY: 'short' }),
       switchboard(['api'], { SWITCHBOARD_PUBLIC_URL: 'ftp://voice.example.test' }),
+      switchboard(['api'], { SWITCHBOARD_TRUSTED_PROXIES: '10.0.0.0/8, 10.1.2.3/33' }),
     ]);
     expectConfigError(port, 'PORT');
     expectConfigError(key, 'SWITCHBOARD_ENCRYPTION_KEY');
     expectConfigError(publicUrl, 'SWITCHBOARD_PUBLIC_URL');
+    expectConfigError(proxies, 'SWITCHBOARD_TRUSTED_PROXIES');
   });
 
   it('api exits 1 naming the single sign-on variable that is missing or not https', async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { addUser } from '../../../pkg/console/users.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { ConsoleBrowser, PASSWORD, signedInUser } from '../../support/console.js';
@@ -15,6 +16,18 @@ describe('Console sign-in', () => {
     ({ tenantId } = await app.company({ name: 'Console Co' }));
   });
   after(async () => app.close());
+
+  /** A password sign-in from another loopback address: another client, as the server sees it. */
+  function signInFrom(localAddress: string, email: string, password: string): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+    return new Promise((resolve, reject) => {
+      const body = JSON.stringify({ email, password });
+      const { hostname, port } = new URL(app.url);
+      const req = request({ hostname, port, localAddress, method: 'POST', path: '/console/api/sign-in', headers: { 'content-type': 'application/json', origin: app.url } }, (res) => {
+        res.resume().on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+      });
+      req.on('error', reject).end(body);
+    });
+  }
 
   describe('POST /console/api/sign-in', () => {
     it('answers the user, the account and a CSRF token, and sets an HttpOnly, SameSite=Lax session cookie for /', async () => {
@@ -88,7 +101,7 @@ describe('Console sign-in', () => {
   });
 
   describe('sign-in attempts', () => {
-    it('answers 429 rate_limited with Retry-After after 10 attempts a minute for one email, even with the right password; other emails still sign in', async () => {
+    it('answers 429 rate_limited with Retry-After after 10 attempts a minute at one email from one client, even with the right password; other emails still sign in', async () => {
       const target = await signedInUser(app, tenantId);
       const other = await signedInUser(app, tenantId);
       const browser = new ConsoleBrowser(app.url);
@@ -98,10 +111,46 @@ describe('Console sign-in', () => {
 
       expect(refused.status).to.equal(429);
       expect(refused.body.error.code).to.equal('rate_limited');
-      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(Number(refused.headers.get('retry-after'))).to.equal(60);
       expect(browser.cookie).to.equal(undefined);
       expect((await browser.signIn(` ${target.email.toUpperCase()}`)).status, 'the same email, spelled otherwise').to.equal(429);
       expect((await browser.signIn(other.email)).status).to.equal(200);
+    });
+
+    it('doubles the wait of the client that keeps trying, up to an hour, while the owner signs in from another address', async () => {
+      const target = await signedInUser(app, tenantId);
+      for (let i = 0; i < 10; i++) expect((await signInFrom('127.0.0.2', target.email, `guess ${i}`)).status).to.equal(401);
+
+      const waits: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const refused = await signInFrom('127.0.0.2', target.email, PASSWORD);
+        expect(refused.status).to.equal(429);
+        waits.push(Number(refused.headers['retry-after']));
+      }
+
+      expect(waits).to.deep.equal([60, 120, 240, 480, 960, 1920, 3600, 3600]);
+      expect((await signInFrom('127.0.0.3', target.email, PASSWORD)).status, 'the owner, elsewhere').to.equal(200);
+      expect((await new ConsoleBrowser(app.url).signIn(target.email)).status, 'the owner, from 127.0.0.1').to.equal(200);
+    });
+
+    it("counts the client a trusted proxy names (SWITCHBOARD_TRUSTED_PROXIES), and no one else's X-Forwarded-For", async () => {
+      const trusting = await startTestApp({ env: { SWITCHBOARD_TRUSTED_PROXIES: '127.0.0.0/8', SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: '2' } });
+      const untrusting = await startTestApp({ env: { SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: '2' } });
+      try {
+        for (const server of [trusting, untrusting]) {
+          const { tenantId: company } = await server.company();
+          const { email } = await signedInUser(server, company);
+          const browser = new ConsoleBrowser(server.url);
+          const from = (client: string) => ({ 'x-forwarded-for': client });
+          for (let i = 0; i < 3; i++) await browser.request('POST', '/console/api/sign-in', { email, password: 'guess' }, from('203.0.113.9'));
+
+          const owner = await browser.request('POST', '/console/api/sign-in', { email, password: PASSWORD }, from('198.51.100.7'));
+
+          expect(owner.status, server === trusting ? 'another client behind the proxy' : 'one client, whatever it claims').to.equal(server === trusting ? 200 : 429);
+        }
+      } finally {
+        await Promise.all([trusting.close(), untrusting.close()]);
+      }
     });
 
     it('answers 429 rate_limited after the bound of attempts a minute from one client address, whichever emails', async () => {
