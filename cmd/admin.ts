@@ -40,8 +40,13 @@ const settingsOptions: Options = {
   'min-credits': str,
   billing: str,
   'requests-per-minute': str,
+  'calls-per-minute': str,
+  'allowed-countries': str,
+  'max-calls-per-number-per-day': str,
+  'max-calls-per-number-per-week': str,
 };
-const SETTINGS = '[--timezone TZ] [--features a,b] [--max-pending-jobs N] [--max-concurrent-jobs N|unlimited] [--min-credits N] [--billing prepaid|payg] [--requests-per-minute N]';
+const SETTINGS =
+  '[--timezone TZ] [--features a,b] [--max-pending-jobs N] [--max-concurrent-jobs N|unlimited] [--min-credits N] [--billing prepaid|payg] [--requests-per-minute N] [--calls-per-minute N] [--allowed-countries US,CA|""] [--max-calls-per-number-per-day N] [--max-calls-per-number-per-week N]';
 // Voice settings of an existing tenant ('' clears a URL or the default agent).
 const voiceOptions: Options = {
   'events-url': str,
@@ -89,6 +94,11 @@ function settingsFrom(v: Values): TenantSettings {
   s.minCredits = numberFlag(v, 'min-credits');
   if (typeof v.billing === 'string') s.billing = v.billing as TenantSettings['billing'];
   s.requestsPerMinute = numberFlag(v, 'requests-per-minute');
+  s.callsPerMinute = numberFlag(v, 'calls-per-minute');
+  // '' is back to the company's own country.
+  if (typeof v['allowed-countries'] === 'string') s.allowedCountries = v['allowed-countries'].trim() === '' ? null : v['allowed-countries'].split(',').map((c) => c.trim());
+  s.maxCallsPerNumberPerDay = numberFlag(v, 'max-calls-per-number-per-day');
+  s.maxCallsPerNumberPerWeek = numberFlag(v, 'max-calls-per-number-per-week');
   if (typeof v['events-url'] === 'string') s.eventsUrl = v['events-url'];
   if (typeof v['message-webhook-url'] === 'string') s.messageWebhookUrl = v['message-webhook-url'];
   s.maxConcurrentCalls = numberFlag(v, 'max-concurrent-calls');

@@ -2,13 +2,12 @@
 // reports (same query, same rows, same CSV), the credits its turns spent, its jobs and its limits.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
 import type { RateLimits } from '../../pkg/limits/rate-limit.js';
 import { listKeys } from '../../pkg/store/keys.js';
 import { keyRequestsThisMinute } from '../http/limits.js';
 import { usageReport } from '../../pkg/metering/report.js';
 import { balance, creditsUsedByDay } from '../../pkg/store/credits.js';
-import { getTenant } from '../../pkg/store/tenants.js';
+import { allowedCountriesOf, getTenant } from '../../pkg/store/tenants.js';
 import { jobsByStatus } from '../../pkg/store/triggers/count-by-status.js';
 import { reportFor, sendUsageCsv } from '../voice/reports.js';
 import { principalOf, requireSession } from './session.js';
@@ -26,13 +25,13 @@ export function usageRouter(ctx: Ctx, limits: RateLimits): Router {
 
   r.get('/overview', requireSession(ctx), async (req, res) => {
     const { tenantId } = principalOf(req);
-    const [tenant, usage, credits, jobs, keys, calls] = await Promise.all([
-      getTenant(ctx, tenantId),
+    const tenant = await getTenant(ctx, tenantId);
+    const [usage, credits, jobs, keys, calls] = await Promise.all([
       usageReport(ctx, tenantId, { groupBy: ['day'] }),
       balance(ctx, tenantId),
       jobsByStatus(ctx.db, tenantId),
       listKeys(ctx, tenantId),
-      ctx.callLimits.inUse(tenantId),
+      ctx.callLimits.inUse(tenant),
     ]);
     const live = keys.filter((k) => !k.revoked);
     const perKey = await Promise.all(live.map((k) => keyRequestsThisMinute(limits, k.id, tenant.requestsPerMinute)));
@@ -53,8 +52,11 @@ export function usageRouter(ctx: Ctx, limits: RateLimits): Router {
       limits: {
         requests_per_minute: { limit: tenant.requestsPerMinute, busiest_key_this_minute: Math.max(0, ...perKey) },
         max_concurrent_calls: { limit: tenant.maxConcurrentCalls, live: calls.slots },
-        calls_per_minute: { limit: CALLS_PER_MINUTE, this_minute: calls.placementsThisMinute },
+        calls_per_minute: { limit: tenant.callsPerMinute, this_minute: calls.placementsThisMinute },
         max_pending_jobs: { limit: tenant.maxPendingJobs, most_pending_in_one_conversation: jobs.mostPendingInOneConversation },
+        max_concurrent_jobs: { limit: tenant.maxConcurrentJobs, running: jobs.byStatus.running ?? 0 },
+        calls_per_number: { per_day: tenant.maxCallsPerNumberPerDay, per_week: tenant.maxCallsPerNumberPerWeek },
+        allowed_countries: allowedCountriesOf(tenant),
         credits: { balance: credits, min_credits: tenant.minCredits, billing: tenant.billing },
       },
     });

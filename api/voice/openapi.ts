@@ -132,6 +132,7 @@ export function voiceOpenApiDocument() {
         delete: op({ summary: 'Revoke an API key, at once; it stays listed as revoked', path: a.keyParam, ok: [200, a.apiKeySchema], errors: [404] }),
       },
       '/tenants/{account_id}/settings': {
+        get: op({ summary: "The account's settings and the limits an operator sets for it", path: a.tenantParam, ok: [200, a.settingsSchema], errors: [404] }),
         patch: op({ summary: 'Change account settings', path: a.tenantParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404, 422] }),
       },
       '/tenants/{account_id}/carrier': {

@@ -54,8 +54,15 @@ export const settingsSchema = z
     name: z.string(),
     events_url: z.string().nullable(),
     features: z.array(z.string()),
-    max_concurrent_calls: z.int(),
-    requests_per_minute: z.int(),
+    max_concurrent_calls: z.int().meta({ description: 'Calls live at once; more answer 429 tenant_busy' }),
+    requests_per_minute: z.int().meta({ description: 'API requests a minute, per key and per connected app; more answer 429 rate_limited' }),
+    calls_per_minute: z.int().meta({ description: 'Calls placed a minute, API and MCP together; more answer 429 rate_limited' }),
+    max_concurrent_jobs: z.int().nullable().meta({ description: "Agent jobs running at once; others wait their turn. null: no cap" }),
+    max_calls_per_number_per_day: z.int().meta({ description: 'Outbound calls to one number in a rolling day (API, MCP and campaigns count); a campaign skips a number at it (outside_limits)' }),
+    max_calls_per_number_per_week: z.int().meta({ description: 'The same over a rolling seven days' }),
+    allowed_countries: z
+      .array(z.string())
+      .meta({ description: 'ISO 3166-1 alpha-2 codes outbound calls may go to (default: the account\'s country); a call elsewhere answers 422 country_not_allowed, a campaign skips the number (not_allowed)' }),
     default_agent_id: z.string().nullable().meta({ description: 'agt_ id of the agent placed calls use when they name none' }),
     country: z.string().meta({ description: 'ISO 3166-1 alpha-2: national-format numbers are read in it' }),
   })

@@ -4,7 +4,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { NotFound } from '../../pkg/errors.js';
 import { agentRef } from '../../pkg/ids.js';
 import { createKey, listKeys, revokeKey, type ApiKeyView } from '../../pkg/store/keys.js';
-import { updateTenant, type Tenant } from '../../pkg/store/tenants.js';
+import { allowedCountriesOf, updateTenant, type Tenant } from '../../pkg/store/tenants.js';
 import { carrierSettings } from '../../pkg/voice/carrier-accounts.js';
 import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
@@ -34,6 +34,11 @@ const settingsView = (t: Tenant) => ({
   features: t.features,
   max_concurrent_calls: t.maxConcurrentCalls,
   requests_per_minute: t.requestsPerMinute,
+  calls_per_minute: t.callsPerMinute,
+  max_concurrent_jobs: t.maxConcurrentJobs,
+  max_calls_per_number_per_day: t.maxCallsPerNumberPerDay,
+  max_calls_per_number_per_week: t.maxCallsPerNumberPerWeek,
+  allowed_countries: allowedCountriesOf(t),
   default_agent_id: t.defaultAgentId ? agentRef(t.defaultAgentId) : null,
   country: t.country,
 });
@@ -56,6 +61,10 @@ export function tenantRouter(ctx: Ctx): Router {
   r.delete('/tenants/:account_id/api-keys/:key_id', async (req, res) => {
     const tenant = ownTenant(req);
     res.json(keyView(await revokeKey(ctx, req.params.key_id!, tenant.id)));
+  });
+
+  r.get('/tenants/:account_id/settings', (req, res) => {
+    res.json(settingsView(ownTenant(req)));
   });
 
   r.patch('/tenants/:account_id/settings', async (req, res) => {

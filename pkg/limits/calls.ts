@@ -4,9 +4,6 @@ import type { Logger } from '../log.js';
 import { leaseStore, type Lease, type LeaseOptions } from './leases.js';
 import type { RateDecision } from './rate-limit.js';
 
-/** Calls a tenant may place per minute, API and MCP together (the spec's limit). */
-export const CALLS_PER_MINUTE = 30;
-
 /** How long a caller refused for `tenant_busy` is told to wait before trying again. */
 const BUSY_RETRY_SEC = 5;
 
@@ -14,8 +11,8 @@ const BUSY_RETRY_SEC = 5;
 type SlotHolder = { tenant_id: string; id: string };
 
 export interface CallLimits {
-  /** Count one placement against the tenant's per-minute limit. */
-  consumePlacement(tenantId: string): Promise<RateDecision>;
+  /** Count one placement against the tenant's limit of calls placed a minute (API and MCP together). */
+  consumePlacement(tenant: PlacingTenant): Promise<RateDecision>;
   /** Take a slot for a call being placed; 429 `tenant_busy` when the tenant already holds its cap of live calls. */
   acquireSlot(tenant: { id: string; maxConcurrentCalls: number }, callId: string): Promise<void>;
   /** Extend the slots of calls still live (their controller's heartbeat), for one lease or `until`. */
@@ -23,8 +20,10 @@ export interface CallLimits {
   /** Give back the slot of a call that ended or was not placed; one not given back now frees itself when its lease runs out. */
   releaseSlot(call: SlotHolder): Promise<void>;
   /** How many slots the tenant holds now, and placements counted this minute: how close it is to its caps. */
-  inUse(tenantId: string): Promise<{ slots: number; placementsThisMinute: number }>;
+  inUse(tenant: PlacingTenant): Promise<{ slots: number; placementsThisMinute: number }>;
 }
+
+type PlacingTenant = { id: string; callsPerMinute: number };
 
 type Options = Omit<LeaseOptions, 'prefix' | 'scope'> & { log: Logger };
 
@@ -32,14 +31,14 @@ export function createCallLimits(opts: Options): CallLimits {
   const slots = leaseStore({ ...opts, prefix: 'sb:calls:slots', scope: 'call_slots' });
   const slotOf = (call: SlotHolder): Lease => ({ group: call.tenant_id, id: call.id });
   return {
-    consumePlacement: (tenantId) => opts.limits.consume('calls', tenantId, CALLS_PER_MINUTE),
+    consumePlacement: (tenant) => opts.limits.consume('calls', tenant.id, tenant.callsPerMinute),
     async acquireSlot(tenant, callId) {
       if (await slots.acquire({ group: tenant.id, id: callId }, tenant.maxConcurrentCalls)) return;
       throw new TooManyRequests(`The account already has ${tenant.maxConcurrentCalls} simultaneous calls`, BUSY_RETRY_SEC, 'tenant_busy');
     },
     renewSlots: (calls, until) => slots.renew(calls.map(slotOf), until?.getTime()),
-    async inUse(tenantId) {
-      const [held, placements] = await Promise.all([slots.held(tenantId), opts.limits.used('calls', tenantId, CALLS_PER_MINUTE)]);
+    async inUse(tenant) {
+      const [held, placements] = await Promise.all([slots.held(tenant.id), opts.limits.used('calls', tenant.id, tenant.callsPerMinute)]);
       return { slots: held, placementsThisMinute: placements };
     },
     async releaseSlot(call) {

@@ -24,6 +24,13 @@ export interface Tenant {
   minCredits: number;
   billing: 'prepaid' | 'payg';
   requestsPerMinute: number;
+  /** Calls placed a minute through the API and MCP together. */
+  callsPerMinute: number;
+  /** Where outbound calls may go (ISO 3166 codes); null: the company's own country. */
+  allowedCountries: string[] | null;
+  /** Outbound calls to one number in a rolling day and week, counted across API, MCP and campaigns; campaigns skip a number at either. */
+  maxCallsPerNumberPerDay: number;
+  maxCallsPerNumberPerWeek: number;
   /** Voice: where call events go (https, public), the message webhook, the call cap and defaults. */
   eventsUrl: string | null;
   messageWebhookUrl: string | null;
@@ -43,6 +50,12 @@ export const receiverUrl = z
   .max(2000)
   .transform((v) => (v === '' ? null : v));
 
+const countryCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((c) => isSupportedCountry(c), 'must be an ISO 3166-1 alpha-2 country code with a telephone numbering plan, such as US or DE');
+
 const tenantSettingsSchema = z
   .object({
     name: tenantName.optional(),
@@ -61,6 +74,17 @@ const tenantSettingsSchema = z
     minCredits: z.number().min(0).max(1e12).optional(),
     billing: z.enum(['prepaid', 'payg']).optional(),
     requestsPerMinute: z.int32().min(1).optional(),
+    callsPerMinute: z.int32().min(1).optional(),
+    // null: back to the company's own country.
+    allowedCountries: z
+      .array(countryCode)
+      .min(1)
+      .max(250)
+      .transform((c) => [...new Set(c)])
+      .nullable()
+      .optional(),
+    maxCallsPerNumberPerDay: z.int32().min(1).optional(),
+    maxCallsPerNumberPerWeek: z.int32().min(1).optional(),
     eventsUrl: receiverUrl.optional(),
     messageWebhookUrl: receiverUrl.optional(),
     maxConcurrentCalls: z.int32().min(1).optional(),
@@ -75,12 +99,7 @@ const tenantSettingsSchema = z
         return id ?? z.NEVER;
       })
       .optional(),
-    country: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .refine((c) => isSupportedCountry(c), 'must be an ISO 3166-1 alpha-2 country code with a telephone numbering plan, such as US or DE')
-      .optional(),
+    country: countryCode.optional(),
   })
   .strict();
 // Receivers and the default agent are set on an existing tenant (they need its config and agents).
@@ -102,6 +121,10 @@ export const toTenant = (r: Row): Tenant => ({
   minCredits: Number(r.min_credits),
   billing: r.billing,
   requestsPerMinute: r.requests_per_minute,
+  callsPerMinute: r.calls_per_minute,
+  allowedCountries: r.allowed_countries,
+  maxCallsPerNumberPerDay: r.max_calls_per_number_per_day,
+  maxCallsPerNumberPerWeek: r.max_calls_per_number_per_week,
   eventsUrl: r.events_url,
   messageWebhookUrl: r.message_webhook_url,
   maxConcurrentCalls: r.max_concurrent_calls,
@@ -121,6 +144,10 @@ const columns = (s: z.output<typeof tenantSettingsSchema>): Row => {
   if (s.minCredits !== undefined) out.min_credits = s.minCredits;
   if (s.billing !== undefined) out.billing = s.billing;
   if (s.requestsPerMinute !== undefined) out.requests_per_minute = s.requestsPerMinute;
+  if (s.callsPerMinute !== undefined) out.calls_per_minute = s.callsPerMinute;
+  if (s.allowedCountries !== undefined) out.allowed_countries = s.allowedCountries;
+  if (s.maxCallsPerNumberPerDay !== undefined) out.max_calls_per_number_per_day = s.maxCallsPerNumberPerDay;
+  if (s.maxCallsPerNumberPerWeek !== undefined) out.max_calls_per_number_per_week = s.maxCallsPerNumberPerWeek;
   if (s.eventsUrl !== undefined) out.events_url = s.eventsUrl;
   if (s.messageWebhookUrl !== undefined) out.message_webhook_url = s.messageWebhookUrl;
   if (s.maxConcurrentCalls !== undefined) out.max_concurrent_calls = s.maxConcurrentCalls;
@@ -171,6 +198,9 @@ export async function getTenant(ctx: Pick<Ctx, 'db'>, id: string): Promise<Tenan
   if (!row) throw new NotFound(`Unknown tenant ${id}`);
   return toTenant(row);
 }
+
+/** Where the company's outbound calls may go: its allowed countries, else its own. */
+export const allowedCountriesOf = (t: Pick<Tenant, 'allowedCountries' | 'country'>): string[] => t.allowedCountries ?? [t.country];
 
 export const hasFeature = (t: Tenant, f: Feature): boolean => t.features.includes(f);
 

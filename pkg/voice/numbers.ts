@@ -14,3 +14,8 @@ export function requireE164(raw: string, country: string): string {
   if (!number) throw new Invalid(`${raw} is not a valid phone number (E.164, or national in ${country})`);
   return number;
 }
+
+/** The country (ISO 3166) an E.164 number belongs to, when its plan says. */
+export function countryOf(e164: string): string | undefined {
+  return parsePhoneNumberFromString(e164)?.country;
+}

@@ -7,9 +7,9 @@ import { getUsableAgent, listAgents } from '../store/agents.js';
 import { findByIdempotencyKey, insertCall, type CallRow } from '../store/calls.js';
 import { isDoNotCall } from '../store/do-not-call.js';
 import { defaultNumber, findNumber } from '../store/phone-numbers.js';
-import { requireFeature, type Tenant } from '../store/tenants.js';
+import { allowedCountriesOf, requireFeature, type Tenant } from '../store/tenants.js';
 import { destinationProblem } from '../outbound/guard.js';
-import { toE164 } from './numbers.js';
+import { countryOf, toE164 } from './numbers.js';
 import { isVoice } from './voices.js';
 import { countCallPlaced } from '../metering/meter.js';
 
@@ -89,6 +89,10 @@ export async function callerId(ctx: Pick<Ctx, 'db' | 'config'>, tenant: Tenant, 
 async function validateCallRequest(ctx: Ctx, tenant: Tenant, input: PlaceCallInput) {
   const to = toE164(input.to, tenant.country);
   if (!to) throw new Unprocessable(`to: ${input.to} is not a valid phone number (E.164, or national in ${tenant.country})`, 'invalid_to');
+  const allowed = allowedCountriesOf(tenant);
+  if (!allowed.includes(countryOf(to) ?? '')) {
+    throw new Unprocessable(`to: ${to} is outside the countries the account may call (${allowed.join(', ')}); an operator can allow more`, 'country_not_allowed');
+  }
   const from = await callerId(ctx, tenant, input.from);
   if (input.voice !== undefined && !isVoice(input.voice)) {
     throw new Unprocessable(`voice: ${input.voice} is not in the voice catalogue (GET /v1/voices)`, 'invalid_voice');
@@ -130,7 +134,7 @@ export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput,
       // placed per minute. A slot taken for a placement over that limit is given back below.
       await ctx.callLimits.acquireSlot(tenant, id);
       slotTaken = true;
-      const rate = await ctx.callLimits.consumePlacement(tenant.id);
+      const rate = await ctx.callLimits.consumePlacement(tenant);
       if (!rate.allowed) throw new TooManyRequests('Over the limit of calls placed per minute', rate.retryAfterSec, 'rate_limited');
       const now = ctx.clock.now();
       const call = await insertCall(trx, {

@@ -16,7 +16,6 @@ import { writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
 import { updateTenant } from '../../pkg/store/tenants.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import { hrMs } from './clock.js';
@@ -26,7 +25,7 @@ import type { ModelAnswer, ModelMessage, ModelTiming } from './model-server.js';
 import { inParallel } from './parallel.js';
 import { capacityOverrides, DEPLOYED_HEAP_LIMIT_MB, DEPLOYED_SEMI_SPACE_MB, onFreshReplica, reaches, resultsName, watchReplica } from './replica.js';
 import { writeResults } from './results.js';
-import type { TestApp } from '../support/app.js';
+import { NEW_ACCOUNT_CALLS_PER_MINUTE, type TestApp } from '../support/app.js';
 import { peakOverlap, stats } from './stats.js';
 import { startThread, type Thread } from './threads.js';
 
@@ -220,7 +219,7 @@ async function measureCalls(model: Model, part: CallPart) {
   return onFreshReplica(model.ready.url, { SWITCHBOARD_SIM_SCENARIOS: writeNetwork(calleeMs) }, async (app, replica) => {
     // Each account places at most its per-minute placement limit.
     const accounts = await Promise.all(
-      Array.from({ length: Math.ceil(CALLS / CALLS_PER_MINUTE) }, async (_, a) => {
+      Array.from({ length: Math.ceil(CALLS / NEW_ACCOUNT_CALLS_PER_MINUTE) }, async (_, a) => {
         const company = await benchCompany(app, `In-flight calls ${a}`);
         await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], maxConcurrentCalls: 1_000_000 });
         return company.bench;
@@ -232,7 +231,7 @@ async function measureCalls(model: Model, part: CallPart) {
       const begin = Date.now();
       await inParallel(CALLS, SUBMITTERS, async (i) => {
         await sleep(Math.max(0, begin + (i * part.rampMs) / CALLS - Date.now()));
-        const res = await accounts[Math.floor(i / CALLS_PER_MINUTE)]!.request('POST', '/v1/calls', { to: calleeNumber(i), task: 'Benchmark call: answer each line briefly.' });
+        const res = await accounts[Math.floor(i / NEW_ACCOUNT_CALLS_PER_MINUTE)]!.request('POST', '/v1/calls', { to: calleeNumber(i), task: 'Benchmark call: answer each line briefly.' });
         if (res.status !== 201) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
       });
       const placedS = seconds(Date.now() - begin);

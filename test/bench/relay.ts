@@ -16,9 +16,9 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
 import { RelayCaller } from '../support/carrier/relay-caller.js';
 import { startTwilio, type CallerScript, type CarrierCall, type TwilioStandIn } from '../support/carrier/twilio.js';
+import { NEW_ACCOUNT_CALLS_PER_MINUTE } from '../support/app.js';
 import { createScratchDatabase } from '../support/database.js';
 import { startTlsFront } from '../support/tls-front.js';
 import { hrMsOf } from './clock.js';
@@ -53,7 +53,7 @@ const SUBMITTERS = 16;
 const LIVE_TIMEOUT_MS = 180_000;
 const CALL_TIMEOUT_MS = 60_000;
 /** Each account places at most its per-minute placement limit over the whole run. */
-const ACCOUNTS = { ttft: MODEL_WAITS.length, interrupt: 1, live: Math.ceil(LIVE_CALLS / CALLS_PER_MINUTE) };
+const ACCOUNTS = { ttft: MODEL_WAITS.length, interrupt: 1, live: Math.ceil(LIVE_CALLS / NEW_ACCOUNT_CALLS_PER_MINUTE) };
 
 interface Bench {
   twilio: TwilioStandIn;
@@ -116,7 +116,7 @@ async function conduct(b: Bench, to: string, apiKeys: string[], count: number, s
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(SUBMITTERS, count) }, async () => {
-      for (let i = next++; i < count; i = next++) await place(b, apiKeys[Math.floor(i / CALLS_PER_MINUTE)]!, to, 'Answer the caller about opening hours.');
+      for (let i = next++; i < count; i = next++) await place(b, apiKeys[Math.floor(i / NEW_ACCOUNT_CALLS_PER_MINUTE)]!, to, 'Answer the caller about opening hours.');
     }),
   );
   const ours = () => b.twilio.calls.slice(before).filter((c) => c.params.To === to);
@@ -295,7 +295,7 @@ Targets: ≤ ${r.targets.addedTtftMedianMs} ms added beyond the reference at the
 model's abort at the median — **${i.result}**.
 
 Simultaneous relay calls: ${l.calls} calls placed from ${SUBMITTERS} submitters over ${l.accounts} accounts (each within its
-${CALLS_PER_MINUTE} placements a minute), every caller talking turn after turn to a model that takes ${l.modelMs} ms to answer until all had gone live.
+${NEW_ACCOUNT_CALLS_PER_MINUTE} placements a minute), every caller talking turn after turn to a model that takes ${l.modelMs} ms to answer until all had gone live.
 
 | | |
 |---|---|

@@ -11,12 +11,11 @@ import { writeResults } from './results.js';
 import { stats } from './stats.js';
 import { loadavg } from 'node:os';
 import { updateTenant } from '../../pkg/store/tenants.js';
-import { CALLS_PER_MINUTE } from '../../pkg/limits/calls.js';
 import { enqueueEvent } from '../../pkg/webhooks/outbox.js';
 import { createScratchDatabase } from '../support/database.js';
 import { startHttpsServer } from '../support/https.js';
 import { reachableRedis } from '../support/redis.js';
-import { startTestApp, type Client, type TestApp } from '../support/app.js';
+import { NEW_ACCOUNT_CALLS_PER_MINUTE, startTestApp, type Client, type TestApp } from '../support/app.js';
 
 const TARGET_ADDED_MEDIAN_MS = 1;
 const EVENTS = 2000;
@@ -31,7 +30,7 @@ const ROUNDS = 40;
 const CALLS_PER_ROUND = 3;
 // The placement limit is fixed per account and minute: each submitter has an account of its own per
 // app, replaced by a fresh one before it reaches the limit.
-const ROUNDS_PER_ACCOUNT = Math.floor(CALLS_PER_MINUTE / CALLS_PER_ROUND);
+const ROUNDS_PER_ACCOUNT = Math.floor(NEW_ACCOUNT_CALLS_PER_MINUTE / CALLS_PER_ROUND);
 const ACCOUNT_SETS = Math.ceil(ROUNDS / ROUNDS_PER_ACCOUNT);
 // The shipped simulator's busy number: the call ends within a second, without the model.
 const BUSY_NUMBER = '+12025550102';

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { eventually } from '../support/eventually.js';
 import { campaignOn, campaignSuite, SIGN_IN } from '../support/campaigns.js';
+import { TEST_ENCRYPTION_KEY } from '../support/app.js';
+import { switchboard } from '../support/cli.js';
 
 // Sunday 9 March 2025, 06:30 UTC: 01:30 in New York (before the clocks jump), 07:30 in Berlin.
 const START = new Date('2025-03-09T06:30:00Z');
@@ -144,5 +146,31 @@ describe('Campaign runs: the list from the customer system', function () {
     expect(stopped.body.contacts).to.deep.include({ pending: 0, unfinished: 989 });
     const summary = await summaryOf(started.id);
     expect(summary.contacts).to.deep.equal({ total: 998, done: 0, no_answer: 0, skipped: 9, unfinished: 989 });
+  });
+
+  it('skips by the contact limits and countries an operator set (admin tenant update), calling what they allow', async () => {
+    const admin = (...flags: string[]) =>
+      switchboard(['admin', 'tenant', 'update', '--tenant', suite.tenantId, ...flags], { DATABASE_URL: suite.app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
+    expect((await admin('--max-calls-per-number-per-day', '3', '--allowed-countries', 'US,GB')).code).to.equal(0);
+    try {
+      for (let i = 0; i < 2; i++) expect((await suite.client.post('/v1/calls', { to: '+12025550170' })).status).to.equal(201);
+      const campaign = await campaignOn(suite.client, suite.system, { timezone: 'Europe/Berlin' });
+      suite.system.lists.push({
+        status: 200,
+        body: { contacts: [{ contact_id: 'twice', phone: '+12025550170' }, { contact_id: 'london', phone: '+44 20 7183 8750' }, { contact_id: 'paris', phone: '+33 1 42 68 53 00' }] },
+      });
+      const started = await run(campaign);
+
+      const [skipped] = await eventually('the skip result', () => {
+        const mine = suite.system.results.filter((r) => r.run.id === started.id);
+        return mine.length > 0 && mine;
+      });
+
+      expect(skipped).to.deep.include({ contact_id: 'paris', skipped_reason: 'not_allowed' });
+      expect((await suite.client.get(`/v1/campaign-runs/${started.id}`)).body.contacts).to.deep.include({ total: 3, skipped: 1, pending: 2 });
+      await suite.client.post(`/v1/campaign-runs/${started.id}/stop`, {});
+    } finally {
+      expect((await admin('--max-calls-per-number-per-day', '2', '--allowed-countries', '')).code).to.equal(0);
+    }
   });
 });

@@ -50,6 +50,27 @@ describe('The console Overview and Usage pages', () => {
     await screenshots(page, 'overview-usage');
   });
 
+  it('shows every limit an operator set for the account', async () => {
+    const company = await suite.app.company();
+    await updateTenant(suite.app.runtime.ctx, company.tenantId, {
+      requestsPerMinute: 1200,
+      callsPerMinute: 90,
+      maxConcurrentCalls: 25,
+      maxConcurrentJobs: 40,
+      maxCallsPerNumberPerDay: 3,
+      maxCallsPerNumberPerWeek: 8,
+      allowedCountries: ['US', 'CA'],
+    });
+    await signInOnPage(suite.watched.page, suite.app, company.tenantId, 'viewer');
+    const { page } = suite.watched;
+    await page.getByLabel('Requests per minute: 1,200').waitFor();
+
+    for (const label of ['Calls per minute: 90', 'Concurrent calls: 25', 'Concurrent jobs: 40', 'Calls to one number: 3 a day, 8 a week', 'Countries calls may go to: US, CA']) {
+      expect(await page.getByLabel(label, { exact: true }).count(), label).to.equal(1);
+    }
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+  });
+
   it('downloads the usage report it shows as CSV, with the same rows', async () => {
     await busyAccountSignedIn();
     const { page } = suite.watched;

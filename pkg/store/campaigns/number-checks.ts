@@ -1,6 +1,7 @@
 // What the account allows of the numbers of a list: its do-not-call list, its contact limits per
 // number (every outbound call counts: API, MCP, campaigns) and its allowed countries.
 import type { Ctx } from '../../context.js';
+import { allowedCountriesOf, getTenant } from '../tenants.js';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -11,8 +12,8 @@ export interface ContactPolicy {
 }
 
 export async function contactPolicyOf(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<ContactPolicy> {
-  const row = await ctx.db('tenants').where({ id: tenantId }).first('country', 'allowed_countries', 'max_calls_per_number_per_day', 'max_calls_per_number_per_week');
-  return { allowedCountries: row.allowed_countries ?? [row.country], maxPerDay: row.max_calls_per_number_per_day, maxPerWeek: row.max_calls_per_number_per_week };
+  const tenant = await getTenant(ctx, tenantId);
+  return { allowedCountries: allowedCountriesOf(tenant), maxPerDay: tenant.maxCallsPerNumberPerDay, maxPerWeek: tenant.maxCallsPerNumberPerWeek };
 }
 
 export async function doNotCallAmong(ctx: Pick<Ctx, 'db'>, tenantId: string, numbers: string[]): Promise<Set<string>> {

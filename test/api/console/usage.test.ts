@@ -113,6 +113,9 @@ describe('Console usage and overview', () => {
         max_concurrent_calls: { limit: 10, live: 1 },
         calls_per_minute: { limit: 30, this_minute: 1 },
         max_pending_jobs: { limit: 3, most_pending_in_one_conversation: 0 },
+        max_concurrent_jobs: { limit: null, running: 0 },
+        calls_per_number: { per_day: 2, per_week: 5 },
+        allowed_countries: ['US'],
         credits: { balance: 96.25, min_credits: 1, billing: 'prepaid' },
       });
       expect(res.body.jobs_by_status).to.deep.equal({ queued: 0, running: 0, waiting: 0, waiting_for_reply: 0, succeeded: 0, failed: 0, expired: 0, cancelled: 0 });

@@ -207,6 +207,36 @@ describe('Calls API', () => {
     });
 
     describe('limits', () => {
+      const admin = (...args: string[]) =>
+        switchboard(['admin', ...args, '--json'], { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
+
+      it("answers 429 rate_limited over the calls_per_minute an operator set (admin tenant update --calls-per-minute)", async function () {
+        this.timeout(120_000);
+        const { client, tenantId } = await app.voiceCompany({ maxConcurrentCalls: 100 });
+        expect((await admin('tenant', 'update', '--tenant', tenantId, '--calls-per-minute', '2')).code).to.equal(0);
+        for (let i = 0; i < 2; i++) expect((await client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
+        expectError(await client.post('/v1/calls', { to: NUMBERS.answer }), 429, 'rate_limited');
+
+        expect((await admin('tenant', 'update', '--tenant', tenantId, '--calls-per-minute', '40')).code).to.equal(0);
+
+        expect((await client.post('/v1/calls', { to: NUMBERS.answer })).status, 'raised within the minute').to.equal(201);
+      });
+
+      it("answers 422 country_not_allowed for a number outside the account's allowed countries (its own by default), until the operator allows it", async function () {
+        this.timeout(120_000);
+        const { client, tenantId } = await app.voiceCompany();
+        const london = '+442079460958';
+        const refused = await client.post('/v1/calls', { to: london });
+        expectError(refused, 422, 'country_not_allowed');
+        expect(refused.body.error.message).to.include('US');
+        expect(await app.runtime.ctx.db('calls').where({ tenant_id: tenantId }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
+
+        expect((await admin('tenant', 'update', '--tenant', tenantId, '--allowed-countries', 'US,GB')).code).to.equal(0);
+
+        expect((await client.post('/v1/calls', { to: london })).status).to.equal(201);
+        expect((await client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
+      });
+
       it('answers 429 tenant_busy over the simultaneous-call cap, and places again once a call has ended', async () => {
         const { client } = await app.voiceCompany({ maxConcurrentCalls: 2 });
         const a = await client.post('/v1/calls', { to: NUMBERS.longRing });

@@ -296,6 +296,19 @@ describe('MCP request limits', () => {
     expect((await suite.app.client(made.body.key).get('/v1/voices')).status).to.equal(200);
   });
 
+  it("place_call over the account's calls_per_minute is a tool error rate_limited saying when to retry", async () => {
+    const { apiKey } = await suite.app.voiceCompany({ callsPerMinute: 1 });
+    const client = await mcp(apiKey);
+    value(await call(client, 'place_call', { to: NUMBERS.answer }));
+    expect(toolError(await call(client, 'place_call', { to: NUMBERS.answer }), 'rate_limited')).to.match(/Retry after \d+ seconds\.$/);
+  });
+
+  it('place_call to a country the account may not call is a tool error country_not_allowed', async () => {
+    const { apiKey } = await suite.app.voiceCompany({ allowedCountries: ['CA'] });
+    const client = await mcp(apiKey);
+    expect(toolError(await call(client, 'place_call', { to: NUMBERS.answer }), 'country_not_allowed')).to.match(/CA/);
+  });
+
   it('place_call over the simultaneous-call cap is a tool error tenant_busy saying when to retry', async () => {
     const { apiKey } = await suite.app.voiceCompany({ maxConcurrentCalls: 1 });
     const client = await mcp(apiKey);

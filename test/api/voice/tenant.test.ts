@@ -136,6 +136,21 @@ describe('Voice API keys and settings', () => {
     });
   });
 
+  describe('GET /v1/tenants/{account_id}/settings', () => {
+    it('answers the settings PATCH answers, limits included; 404 not_found for another account', async () => {
+      const mine = await app.company();
+      const other = await app.company();
+      const path = `/v1/tenants/${mine.tenantId}/settings`;
+
+      const read = await mine.client.get(path);
+
+      expect(read.status).to.equal(200);
+      expect(read.body).to.deep.equal((await mine.client.patch(path, {})).body);
+      expect(read.body).to.include({ account_id: mine.tenantId, calls_per_minute: 30, max_calls_per_number_per_day: 2 });
+      expectVoiceError(await mine.client.get(`/v1/tenants/${other.tenantId}/settings`), 404, 'not_found');
+    });
+  });
+
   describe('PATCH /v1/tenants/{account_id}/settings', () => {
     const receiver = 'https://127.0.0.1:8443/voice-events';
 
@@ -151,6 +166,11 @@ describe('Voice API keys and settings', () => {
         features: [],
         max_concurrent_calls: 10,
         requests_per_minute: 300,
+        calls_per_minute: 30,
+        max_concurrent_jobs: null,
+        max_calls_per_number_per_day: 2,
+        max_calls_per_number_per_week: 5,
+        allowed_countries: ['US'],
         default_agent_id: null,
         country: 'US',
       });
@@ -240,6 +260,45 @@ describe('switchboard admin tenant update (voice settings)', function () {
     const cleared = await admin('tenant', 'update', '--tenant', tenantId, '--default-agent', '', '--message-webhook-url', '');
     expect(cleared.code, cleared.stderr).to.equal(0);
     expect(cleared.json).to.include({ defaultAgentId: null, messageWebhookUrl: null });
+  });
+
+  it("sets every limit an operator raises, which the account reads at GET /v1/tenants/{account_id}/settings", async () => {
+    const { client, tenantId } = await app.company();
+    const res = await admin(
+      'tenant', 'update', '--tenant', tenantId,
+      '--requests-per-minute', '1200',
+      '--calls-per-minute', '90',
+      '--max-concurrent-calls', '25',
+      '--max-concurrent-jobs', '40',
+      '--max-calls-per-number-per-day', '3',
+      '--max-calls-per-number-per-week', '8',
+      '--allowed-countries', 'us, ca,GB,us',
+    );
+    expect(res.code, res.stderr).to.equal(0);
+
+    const settings = (await client.get(`/v1/tenants/${tenantId}/settings`)).body;
+
+    expect(settings).to.include({
+      requests_per_minute: 1200,
+      calls_per_minute: 90,
+      max_concurrent_calls: 25,
+      max_concurrent_jobs: 40,
+      max_calls_per_number_per_day: 3,
+      max_calls_per_number_per_week: 8,
+    });
+    expect(settings.allowed_countries).to.deep.equal(['US', 'CA', 'GB']);
+    const reset = await admin('tenant', 'update', '--tenant', tenantId, '--allowed-countries', '', '--max-concurrent-jobs', 'unlimited');
+    expect(reset.code, reset.stderr).to.equal(0);
+    expect((await client.get(`/v1/tenants/${tenantId}/settings`)).body).to.include({ max_concurrent_jobs: null }).and.deep.include({ allowed_countries: ['US'] });
+  });
+
+  it('refuses (exit 2), naming each, a limit below 1 or a country without a numbering plan, and changes nothing', async () => {
+    const { tenantId } = await app.company();
+    const refused = await admin('tenant', 'update', '--tenant', tenantId, '--calls-per-minute', '0', '--max-calls-per-number-per-week', '0', '--allowed-countries', 'US,XX');
+    expect(refused.code, refused.stderr).to.equal(2);
+    expect(refused.stderr).to.match(/callsPerMinute/).and.match(/maxCallsPerNumberPerWeek/).and.match(/allowedCountries/);
+    const stored = await app.runtime.ctx.db('tenants').where({ id: tenantId }).first();
+    expect(stored).to.include({ calls_per_minute: 30, max_calls_per_number_per_week: 5, allowed_countries: null });
   });
 
   it('refuses (exit 2), naming each, an address that is not https or public, an agent of another company, a cap below 1 and an unknown country', async () => {

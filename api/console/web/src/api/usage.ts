@@ -37,6 +37,10 @@ export interface Overview {
     max_concurrent_calls: { limit: number; live: number };
     calls_per_minute: { limit: number; this_minute: number };
     max_pending_jobs: { limit: number; most_pending_in_one_conversation: number };
+    /** null: no cap. */
+    max_concurrent_jobs: { limit: number | null; running: number };
+    calls_per_number: { per_day: number; per_week: number };
+    allowed_countries: string[];
     credits: { balance: number; min_credits: number; billing: 'prepaid' | 'payg' };
   };
 }

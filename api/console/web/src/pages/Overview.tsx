@@ -56,6 +56,17 @@ function UsageAndLimits({ data }: { data: OverviewData }) {
           <Limit label="Concurrent calls" value={limits.max_concurrent_calls.limit} used={limits.max_concurrent_calls.live} note="calls live now" />
           <Limit label="Calls per minute" value={limits.calls_per_minute.limit} used={limits.calls_per_minute.this_minute} note="placed this minute through the API and MCP" />
           <Limit label="Pending jobs per conversation" value={pending.limit} used={pending.most_pending_in_one_conversation} note="busiest conversation now" />
+          {limits.max_concurrent_jobs.limit === null ? (
+            <Fact label="Concurrent jobs" value="No cap" note={`${limits.max_concurrent_jobs.running.toLocaleString('en')} running now`} />
+          ) : (
+            <Limit label="Concurrent jobs" value={limits.max_concurrent_jobs.limit} used={limits.max_concurrent_jobs.running} note="running now; more wait their turn" />
+          )}
+          <Fact
+            label="Calls to one number"
+            value={`${limits.calls_per_number.per_day.toLocaleString('en')} a day, ${limits.calls_per_number.per_week.toLocaleString('en')} a week`}
+            note="outbound, API, MCP and campaigns together; campaigns skip a number at either"
+          />
+          <Fact label="Countries calls may go to" value={limits.allowed_countries.join(', ')} note="outbound calls elsewhere are refused" />
           <Limit
             label="Credits balance"
             value={limits.credits.balance}
@@ -88,6 +99,19 @@ function UsageAndLimits({ data }: { data: OverviewData }) {
         />
       </section>
     </>
+  );
+}
+
+/** A limit that is not one number. */
+function Fact({ label, value, note }: { label: string; value: string; note: string }) {
+  return (
+    <Card withBorder>
+      <Text size="sm">{label}</Text>
+      <Text fw={700} size="xl" aria-label={`${label}: ${value}`}>
+        {value}
+      </Text>
+      <Text size="xs">{note}</Text>
+    </Card>
   );
 }
 
