@@ -57,8 +57,8 @@ const voiceOptions: Options = {
 };
 const VOICE = '[--events-url URL] [--message-webhook-url URL] [--max-concurrent-calls N] [--default-agent ID] [--country CC]';
 
-const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str, outcomes: str, 'message-webhook-url': str };
-const AGENT = '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off] [--outcomes a,b] [--message-webhook-url URL]';
+const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str, outcomes: str, 'message-webhook-url': str, verification: str };
+const AGENT = '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off] [--outcomes a,b] [--message-webhook-url URL] [--verification passcode|off]';
 
 function required(v: Values, flag: string): string {
   const value = v[flag];
@@ -122,6 +122,10 @@ function agentInputFrom(v: Values): AgentInput {
   if (typeof v.outcomes === 'string') a.outcomes = v.outcomes.split(',').map((o) => o.trim());
   // '' clears it: the account's message webhook takes the agent's messages again.
   if (typeof v['message-webhook-url'] === 'string') a.messageWebhookUrl = v['message-webhook-url'];
+  if (v.verification !== undefined) {
+    if (v.verification !== 'passcode' && v.verification !== 'off') throw new UsageError(`--verification must be passcode or off, got "${v.verification}"`);
+    a.verification = v.verification === 'passcode' ? { required: true, method: 'passcode', deliver_to: 'webhook' } : null;
+  }
   return a;
 }
 

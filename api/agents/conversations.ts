@@ -6,6 +6,7 @@ import { conversationSummary, openConversation } from '../../pkg/conversations/o
 import { sendMessage, type MessageResult } from '../../pkg/conversations/message.js';
 import { replyWithinTimeout } from '../../pkg/conversations/reply-timeout.js';
 import { addManualMessage, endConversation, readConversation, replaceMetadata } from '../../pkg/conversations/manage.js';
+import { verifyConversation } from '../../pkg/conversations/verification.js';
 import { principalOf } from '../http/authentication.js';
 import { parse } from '../http/validate.js';
 import { openSse, type SseStream } from '../http/sse.js';
@@ -51,6 +52,12 @@ export function conversationsRouter(ctx: Ctx): Router {
     const { tenant } = principalOf(req);
     const query = parse(readQuery, req.query, 'query');
     res.json(await readConversation(ctx, await getConversation(ctx, tenant.id, req.params.conversationId!), query.include === 'all'));
+  });
+
+  r.post('/conversations/:conversationId/verify', async (req, res) => {
+    const { tenant } = principalOf(req);
+    const c = await verifyConversation(ctx, tenant, req.params.conversationId!);
+    res.json({ conversationId: c.id, contactId: c.contactId, verified: true, verifiedAt: c.verifiedAt });
   });
 
   r.post('/conversations/:conversationId/end', async (req, res) => {

@@ -38,6 +38,17 @@ export function agentOpenApiDocument() {
     },
     servers: [{ url: '/api/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    webhooks: {
+      'contact.verification_requested': {
+        post: {
+          summary: 'A passcode for an unverified contact, sent to the account\'s events address when an agent that requires verification meets one',
+          description:
+            'Signed as every webhook (Standard Webhooks and X-Voice headers). Until the user types the code in the conversation, or your backend calls POST /conversations/{conversationId}/verify, such an agent uses no tools and no contact memory there. Jobs are never held back.',
+          requestBody: { content: { 'application/json': { schema: s.verificationRequested } } },
+          responses: { '200': { description: 'Any 2xx: received' } },
+        },
+      },
+    },
     paths: {
       '/openapi.json': { get: documentOperation },
       '/conversations': {
@@ -69,6 +80,14 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}/end': {
         post: op({ summary: 'End the conversation', path: conversationParam, ok: [200, s.endReply], errors: [403, 404] }),
+      },
+      '/conversations/{conversationId}/verify': {
+        post: op({
+          summary: "Verify the conversation's contact from your backend, as the passcode in a user's message would (agents may require it)",
+          path: conversationParam,
+          ok: [200, s.verifyReply],
+          errors: [403, 404, 409],
+        }),
       },
       '/triggers': {
         post: op({

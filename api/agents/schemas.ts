@@ -133,3 +133,23 @@ export const conversationView = z
 export const endReply = z.object({ conversationId: z.uuid(), status: z.literal('ended') }).meta({ id: 'EndReply' });
 
 
+
+export const verifyReply = z
+  .object({ conversationId: z.uuid(), contactId: z.number().int().nullable(), verified: z.literal(true), verifiedAt: z.iso.datetime() })
+  .meta({ id: 'VerifyReply', description: 'The contact is verified for this conversation: agents that require verification use their tools and contact memory in it' });
+
+export const verificationRequested = z
+  .object({
+    id: z.string().meta({ description: 'The event id, the same on every try' }),
+    type: z.literal('contact.verification_requested'),
+    created_at: z.iso.datetime(),
+    tenant_id: z.string(),
+    data: z.object({
+      conversationId: z.uuid(),
+      contactId: z.number().int().nullable(),
+      externalUserId: z.string().nullable(),
+      passcode: z.string().regex(/^\d{6}$/).meta({ description: 'Deliver it to the user by your own channel; they type it in the conversation' }),
+      expiresAt: z.iso.datetime().meta({ description: '10 minutes after it was made; 5 wrong tries spend it and a new one is sent' }),
+    }),
+  })
+  .meta({ id: 'VerificationRequestedEvent' });

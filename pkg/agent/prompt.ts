@@ -10,8 +10,14 @@ interface PromptInput {
   /** This turn's customSystemMessage, on top of the conversation-level one. */
   turnSystemMessage?: string;
   contactMemory?: string | null;
+  /** The contact is not verified for an agent that requires it: the model is told to ask for the passcode. */
+  unverified?: boolean;
   history: StoredMessage[];
 }
+
+const UNVERIFIED_NOTE =
+  'THE CONTACT IS NOT VERIFIED. A 6-digit passcode has been sent to them through the company. Ask them to type it here. ' +
+  'Until they do you have no tools and no memory of this contact: do not say you can act for them or know anything about them.';
 
 const adminPrefix = (username: string): string => `[ADMIN MESSAGE - ${username}]`;
 
@@ -42,7 +48,8 @@ export function assemblePrompt(input: PromptInput): ChatCompletionMessageParam[]
   if (Object.keys(input.conversation.metadata).length > 0) {
     system.push(`CONVERSATION METADATA:\n${JSON.stringify(input.conversation.metadata)}`);
   }
-  if (input.contactMemory) system.push(`WHAT YOU REMEMBER ABOUT THIS CONTACT:\n${input.contactMemory}`);
+  if (input.contactMemory && !input.unverified) system.push(`WHAT YOU REMEMBER ABOUT THIS CONTACT:\n${input.contactMemory}`);
+  if (input.unverified) system.push(UNVERIFIED_NOTE);
   return [
     ...system.map((content): ChatCompletionMessageParam => ({ role: 'system', content })),
     ...input.history.map(historyMessage),

@@ -73,6 +73,11 @@ export interface TurnInput {
   streaming?: boolean;
   /** Stops the model's answer at once (a caller cut the agent short); the turn then fails. */
   signal?: AbortSignal;
+  /**
+   * Whether the turn is held back with `agent` (DECISIONS.md "Verification"), asked each round since a
+   * handoff changes the agent: held back, the model gets no tools and no contact memory. Never held back when not given.
+   */
+  heldBack?: (agent: Agent, conversation: Conversation) => Promise<boolean>;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
   /**
@@ -119,6 +124,7 @@ async function callModel(
   conversation: Conversation,
   history: StoredMessage[],
   tools: Map<string, TurnTool>,
+  unverified: boolean,
   onContent: (chunk: string) => void,
 ): Promise<ModelRound> {
   const messages = assemblePrompt({
@@ -126,6 +132,7 @@ async function callModel(
     conversation,
     turnSystemMessage: input.turnSystemMessage,
     contactMemory: input.contactMemory,
+    unverified,
     history,
   });
   const round: ModelRound = { content: '', toolCalls: [], usage: noUsage() };
@@ -248,9 +255,10 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
 
   async function rounds(): Promise<void> {
     for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
-      const tools = turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
+      const heldBack = (await input.heldBack?.(agent, conversation)) ?? false;
+      const tools = heldBack ? new Map<string, TurnTool>() : turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
       let started = false;
-      const reply = await callModel(ctx, input, agent, conversation, history, tools, (chunk) => {
+      const reply = await callModel(ctx, input, agent, conversation, history, tools, heldBack, (chunk) => {
         if (!started && afterTool) emit({ type: 'new_message' });
         started = true;
         emit({ type: 'content', content: chunk });

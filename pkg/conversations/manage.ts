@@ -55,6 +55,10 @@ function entry(m: StoredMessage, all: boolean): MessageEntry | null {
   const base = { role: m.role, content: m.content, timestamp: m.createdAt };
   if (m.role === 'admin') return { ...base, metadata: m.metadata ?? {} };
   if (all && m.role === 'tool') return { ...base, metadata: { name: m.metadata?.name } };
+  // A job's brief names its job, and whether it ran with the contact unverified (DECISIONS.md "Verification").
+  if (all && m.role === 'system' && m.metadata?.triggerId) {
+    return { ...base, metadata: { triggerId: m.metadata.triggerId, ...(m.metadata.contactVerified === false && { contactVerified: false }) } };
+  }
   if (all && m.role === 'assistant' && m.metadata?.toolCalls) {
     return { ...base, metadata: { toolCalls: m.metadata.toolCalls.map((c: { function: { name: string } }) => c.function.name) } };
   }

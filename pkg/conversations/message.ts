@@ -16,6 +16,7 @@ import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js
 import { assertMemoryScopeAllowed } from './open.js';
 import { replyToTrigger } from '../triggers/actions.js';
 import { backgroundTaskTool } from '../triggers/job-tools.js';
+import { needsVerification, redeemPasscode, requestPasscode } from './verification.js';
 
 export interface MessageInput {
   message: string;
@@ -83,7 +84,8 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     hooks.mark?.('context');
     const { conversation: active, agent, history, waitingJobId: triggerId } = read;
     const storedMemory = read.contactMemory;
-    const conversation = await applyAdditions(ctx, tenant, active, input);
+    const added = await applyAdditions(ctx, tenant, active, input);
+    const conversation = needsVerification(agent, added) ? await redeemPasscode(ctx, added, input.message) : added;
     const contactMemory =
       conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
     // No stream is opened before the user's message is durable.
@@ -108,6 +110,11 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
         contactMemory,
         emit: hooks.emit,
         mark: hooks.mark,
+        heldBack: async (a, c) => {
+          if (!needsVerification(a, c)) return false;
+          await requestPasscode(ctx, tenant, c);
+          return true;
+        },
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
         charge,
         modelSlot: model.slot,

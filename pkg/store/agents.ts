@@ -1,4 +1,4 @@
-// Agents: prompt, model, assigned API tools, handoff roster, and on calls their outcomes and message webhook.
+// Agents: prompt, model, assigned API tools, handoff roster, contact verification, and on calls their outcomes and message webhook.
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
@@ -15,6 +15,12 @@ type HandoffTarget = z.output<typeof handoffRosterSchema>[number];
 
 const agentToolsSchema = z.array(customToolSchema).max(50);
 
+/** DECISIONS.md "Verification": a one-time passcode sent through the company's webhook. */
+const verificationSchema = z
+  .object({ required: z.boolean(), method: z.literal('passcode').default('passcode'), deliver_to: z.literal('webhook').default('webhook') })
+  .strict();
+export type Verification = z.output<typeof verificationSchema>;
+
 export interface Agent {
   id: string;
   tenantId: string | null;
@@ -29,6 +35,8 @@ export interface Agent {
   outcomes: string[];
   /** Where the messages it takes go instead of the account's message webhook. */
   messageWebhookUrl: string | null;
+  /** Whether its turns need a verified contact; null: they do not. */
+  verification: Verification | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -53,6 +61,7 @@ const agentInputSchema = z
     isPublic: z.boolean().optional(),
     outcomes: outcomesSchema.optional(),
     messageWebhookUrl: receiverUrl.optional(),
+    verification: verificationSchema.nullable().optional(),
   })
   .strict();
 const newAgentSchema = agentInputSchema.extend({ name: agentName });
@@ -74,6 +83,7 @@ export const toAgent = (r: Row): Agent => ({
   handoffRoster: r.handoff_roster,
   outcomes: r.outcomes,
   messageWebhookUrl: r.message_webhook_url,
+  verification: r.verification,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -92,6 +102,7 @@ function columns(ctx: Pick<Ctx, 'secrets'>, input: ParsedAgentInput): Row {
   if (input.isPublic !== undefined) out.is_public = input.isPublic;
   if (input.outcomes !== undefined) out.outcomes = JSON.stringify(input.outcomes);
   if (input.messageWebhookUrl !== undefined) out.message_webhook_url = input.messageWebhookUrl;
+  if (input.verification !== undefined) out.verification = input.verification && JSON.stringify(input.verification);
   return out;
 }
 

@@ -15,6 +15,8 @@ export interface Conversation {
   customSystemMessage: string | null;
   customTools: StoredTool[];
   memoryScope: 'company' | null;
+  /** When its contact was verified for it (DECISIONS.md "Verification"); null: not verified. */
+  verifiedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -33,6 +35,7 @@ const toConversation = (r: Row): Conversation => ({
   customSystemMessage: r.custom_system_message,
   customTools: r.custom_tools,
   memoryScope: r.memory_scope,
+  verifiedAt: r.verified_at?.toISOString() ?? null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -158,6 +161,8 @@ export async function updateConversation(
     customTools?: StoredTool[];
     agentId?: string;
     memoryScope?: 'company';
+    /** Its contact is verified from now on, unless it was already. */
+    verified?: true;
   },
 ): Promise<Conversation> {
   const columns: Row = { updated_at: ctx.clock.now() };
@@ -166,6 +171,7 @@ export async function updateConversation(
   if (patch.customTools !== undefined) columns.custom_tools = JSON.stringify(patch.customTools);
   if (patch.agentId !== undefined) columns.agent_id = patch.agentId;
   if (patch.memoryScope !== undefined) columns.memory_scope = patch.memoryScope;
+  if (patch.verified) columns.verified_at = ctx.db.raw('coalesce(verified_at, ?)', [columns.updated_at]);
   const [row] = await ctx.db('conversations').where({ id: c.id, status: 'active' }).update(columns).returning('*');
   if (!row) throw new Conflict('Conversation has ended');
   return toConversation(row);

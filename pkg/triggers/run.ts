@@ -10,6 +10,7 @@ import type { TriggerRow } from '../store/triggers/row.js';
 import { applyTransition, transitioned, transitionStatement, type TriggerPatch } from '../store/triggers/transition.js';
 import type { TriggerEvent } from './state.js';
 import { jobRunContext, jobRunReads } from '../store/turn-context.js';
+import { needsVerification } from '../conversations/verification.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
 
 const JOB_INSTRUCTIONS = `You are running an autonomous background job; no user is reading along.
@@ -116,7 +117,9 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
   return ctx.locks.withLock(row.conversation_id, async (lock) => {
     const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, lock.reads);
     const first = row.attempt_count === 1 && !row.human_reply;
-    const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id });
+    // Never held back by verification (spec, Authentication 6); the conversation records that it ran so.
+    const unverified = needsVerification(agent, conversation) ? { contactVerified: false } : {};
+    const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id, ...unverified });
     const outcome: { value: JobOutcome | null } = { value: null };
     const ended: { row: TriggerRow | null } = { row: null };
     const charge = new TurnCharge(ctx, tenant.id, () => opening.id);

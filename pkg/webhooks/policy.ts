@@ -41,6 +41,8 @@ const CLASS_OF_TYPE: ReadonlyMap<string, EventClass> = new Map([
   ['call.routing', 'routing_step'],
   ['message.created', 'message'],
   ['message.test', 'message_test'],
+  // A passcode is good for minutes: retried like a message, not given up after one try.
+  ['contact.verification_requested', 'message'],
   ['campaign', 'campaign'],
   ['call', 'call_event'],
   ['queue', 'call_event'],

@@ -206,4 +206,27 @@ describe('The console jobs, conversations and agents pages', () => {
     expect(openAuth(stored.tools[0], app.runtime.ctx.secrets)).to.deep.equal({ token: secret });
     expect(stored.system_prompt).to.equal('You ship orders from Hamburg.');
   });
+
+  it('requires a verified contact for an agent from its settings, and lifts it', async () => {
+    const page = await signIn('member');
+    await page.goto(`${app.url}/agents?id=${agentId}`);
+    const required = page.getByRole('switch', { name: 'Require a verified contact' });
+    await required.waitFor();
+    expect(await required.isChecked()).to.equal(false);
+
+    await required.check();
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+    const stored = async () => (await app.runtime.ctx.db('agents').where({ id: agentId }).first()).verification;
+    expect(await stored()).to.deep.equal({ required: true, method: 'passcode', deliver_to: 'webhook' });
+    await page.reload();
+    await required.waitFor();
+    expect(await required.isChecked()).to.equal(true);
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await required.uncheck();
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect(await stored()).to.equal(null);
+  });
 });

@@ -77,6 +77,8 @@ export interface Agent {
   handoffRoster: { roleName: string; agentId: string; greeting: string }[];
   outcomes: string[];
   messageWebhookUrl: string | null;
+  /** Its turns need a contact verified by one-time passcode; null: they do not. */
+  verification: { required: boolean; method: 'passcode'; deliver_to: 'webhook' } | null;
   updatedAt: string;
 }
 

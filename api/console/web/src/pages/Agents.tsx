@@ -82,6 +82,7 @@ const formOf = (agent: Agent) => ({
   outcomes: agent.outcomes.join(', '),
   messageWebhookUrl: agent.messageWebhookUrl ?? '',
   handoffEnabled: agent.handoffEnabled,
+  verificationRequired: agent.verification?.required ?? false,
   handoffRoster: json(agent.handoffRoster),
   tools: json(agent.tools),
 });
@@ -107,6 +108,7 @@ function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: b
     // '' clears it, as the CLI's flag does.
     if (changed('messageWebhookUrl')) out.messageWebhookUrl = form.messageWebhookUrl.trim();
     if (changed('handoffEnabled')) out.handoffEnabled = form.handoffEnabled;
+    if (changed('verificationRequired')) out.verification = form.verificationRequired ? { required: true, method: 'passcode', deliver_to: 'webhook' } : null;
     if (changed('handoffRoster')) out.handoffRoster = JSON.parse(form.handoffRoster);
     const withSecrets = (JSON.parse(form.tools) as AgentTool[]).map((t) => {
       const given = secrets[t.name];
@@ -160,6 +162,17 @@ function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: b
         <TextInput label="Outcomes (comma-separated)" value={form.outcomes} onChange={(e) => set('outcomes')(e.currentTarget.value)} readOnly={readOnly} />
         <TextInput label="Message webhook URL (empty: the account's)" value={form.messageWebhookUrl} onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)} readOnly={readOnly} />
         <Switch label="Handoff enabled" checked={form.handoffEnabled} onChange={(e) => set('handoffEnabled')(e.currentTarget.checked)} disabled={readOnly} />
+        <Switch
+          label="Require a verified contact"
+          aria-describedby="verification-help"
+          checked={form.verificationRequired}
+          onChange={(e) => set('verificationRequired')(e.currentTarget.checked)}
+          disabled={readOnly}
+        />
+        <Text size="sm" id="verification-help">
+          Until the contact types the passcode sent to your events address, or your backend verifies them, this agent uses no tools and no memory of them. Jobs
+          are not held back.
+        </Text>
         <Textarea label="Handoff roster (JSON)" value={form.handoffRoster} onChange={(e) => set('handoffRoster')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={2} ff="monospace" />
         <Textarea label="Tools (JSON, without secrets)" value={form.tools} onChange={(e) => set('tools')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={3} maxRows={20} ff="monospace" />
         {!readOnly &&
