@@ -10,7 +10,7 @@ import { verifyConversation } from '../../pkg/conversations/verification.js';
 import { principalOf } from '../http/authentication.js';
 import { parse } from '../http/validate.js';
 import { openSse, type SseStream } from '../http/sse.js';
-import { createConversationBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
+import { createConversationBody, endBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
 import { getConversation } from '../../pkg/store/conversations.js';
 
 function replyBody(result: MessageResult) {
@@ -62,6 +62,7 @@ export function conversationsRouter(ctx: Ctx): Router {
 
   r.post('/conversations/:conversationId/end', async (req, res) => {
     const { tenant } = principalOf(req);
+    parse(endBody, req.body);
     const c = await endConversation(ctx, tenant, req.params.conversationId!);
     res.json({ conversationId: c.id, status: c.status });
   });

@@ -79,7 +79,7 @@ export function agentOpenApiDocument() {
         post: op({ summary: 'Append a manual (admin) message without an AI response', path: conversationParam, body: s.manualBody, ok: [201, s.manualReply], errors: [400, 403, 404, 409] }),
       },
       '/conversations/{conversationId}/end': {
-        post: op({ summary: 'End the conversation', path: conversationParam, ok: [200, s.endReply], errors: [403, 404] }),
+        post: op({ summary: 'End the conversation', path: conversationParam, body: s.endBody, ok: [200, s.endReply], errors: [400, 403, 404] }),
       },
       '/conversations/{conversationId}/verify': {
         post: op({

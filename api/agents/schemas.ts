@@ -130,6 +130,9 @@ export const conversationView = z
   })
   .meta({ id: 'Conversation' });
 
+/** Ending takes no fields: no body, an empty one or `{}` (DECISIONS.md "Action endpoints and their body"). */
+export const endBody = z.object({}).strict().meta({ id: 'EndConversationRequest' });
+
 export const endReply = z.object({ conversationId: z.uuid(), status: z.literal('ended') }).meta({ id: 'EndReply' });
 
 

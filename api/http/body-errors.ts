@@ -1,6 +1,7 @@
 // A request body that cannot be read (body-parser's errors besides malformed JSON and a body too
 // large, which each surface words itself), as the domain error every surface renders; the JSON body
-// parser of every surface; and a client that went away mid-request, which is no fault of the server.
+// parser of every surface (no body reads as `{}`); and a client that went away mid-request, which is
+// no fault of the server.
 import express, { type Request, type RequestHandler } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { type DomainError, Invalid, UnsupportedMediaType } from '../../pkg/errors.js';
@@ -16,14 +17,31 @@ interface BodyParserError {
 
 const NOT_UTF8 = 'body.not_utf8';
 
-/** express.json, refusing a body whose bytes are not UTF-8 rather than reading U+FFFD in their place. */
+/**
+ * express.json, refusing a body whose bytes are not UTF-8 rather than reading U+FFFD in their place.
+ * A request with no body, or an empty one whatever its Content-Type, reads as `{}`, as an empty JSON
+ * body does (DECISIONS.md "Action endpoints and their body"): each route's schema then decides.
+ */
 export function jsonBody(limit: string): RequestHandler {
-  return express.json({
+  const json = express.json({
     limit,
     verify: (_req, _res, bytes) => {
       if (!isUtf8(bytes)) throw Object.assign(new Error('Request body is not UTF-8'), { status: 400, expose: true, type: NOT_UTF8 });
     },
   });
+  return (req, res, next) => {
+    json(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (req.body === undefined && !sentBytes(req)) req.body = {};
+      next();
+    });
+  };
+}
+
+/** Whether the request says it carries body bytes: a Content-Length above 0, or a chunked body (which may hold some). */
+function sentBytes(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** The error to answer for a body that could not be read; undefined when `err` is something else. */

@@ -54,6 +54,9 @@ export const steerBody = z
   .refine((v) => v.instruction !== undefined || v.say !== undefined, 'give instruction or say')
   .meta({ id: 'SteerCallRequest' });
 
+/** Hanging up takes no fields: no body, an empty one or `{}` (DECISIONS.md "Action endpoints and their body"). */
+export const hangupBody = z.object({}).strict().meta({ id: 'HangupCallRequest' });
+
 export const parseSteer = (body: unknown): z.output<typeof steerBody> => parseVoice(steerBody, body, 'steer');
 
 export const resultQuery = z

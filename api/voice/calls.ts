@@ -11,7 +11,7 @@ import { VOICES } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
-import { listCallsQuery, parsePlaceCall, parseSteer, resultQuery } from './call-schemas.js';
+import { hangupBody, listCallsQuery, parsePlaceCall, parseSteer, resultQuery } from './call-schemas.js';
 
 /** The Idempotency-Key header as one string (placeCall judges it). */
 const idempotencyKey = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header.join(',') : header);
@@ -54,6 +54,7 @@ export function callsRouter(ctx: Ctx): Router {
 
   r.post('/calls/:id/hangup', async (req, res) => {
     const { tenant } = principalOf(req);
+    parseVoice(hangupBody, req.body, 'hangup');
     res.json(callRecord(await hangupCall(ctx, tenant.id, req.params.id!)));
   });
 

@@ -71,7 +71,7 @@ export function voiceOpenApiDocument() {
         post: op({ summary: 'Steer a live call', path: callParam, body: c.steerBody, ok: [202, c.steerAcceptedSchema], errors: [403, 404, 409, 422] }),
       },
       '/calls/{id}/hangup': {
-        post: op({ summary: 'Hang up a call; before answer it ends canceled', path: callParam, ok: [200, c.callRecordSchema], errors: [404, 409] }),
+        post: op({ summary: 'Hang up a call; before answer it ends canceled', path: callParam, body: c.hangupBody, ok: [200, c.callRecordSchema], errors: [404, 409] }),
       },
       '/voices': {
         get: op({ summary: 'The voice catalogue', ok: [200, c.voiceListSchema], errors: [] }),

@@ -183,11 +183,13 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       }
     });
 
-    it('POST /v1/campaign-runs/{id}/stop answers 200 with the run stopped, then 409 run_ended; another account sees 404', async () => {
+    it('POST /v1/campaign-runs/{id}/stop with no body answers 200 with the run stopped, then 409 run_ended; another account sees 404', async () => {
       const campaign = await campaignOn(client, system);
       const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-      const stopped = await client.post(`/v1/campaign-runs/${run.id}/stop`, {});
-      expect([stopped.status, stopped.body.status]).to.deep.equal([200, 'stopped']);
+      // As `curl -X POST` sends it: no body and no Content-Type.
+      const res = await fetch(`${app.url}/v1/campaign-runs/${run.id}/stop`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
+      const stopped = { status: res.status, body: await res.json() };
+      expect([stopped.status, stopped.body.status], JSON.stringify(stopped.body)).to.deep.equal([200, 'stopped']);
       const again = await client.post(`/v1/campaign-runs/${run.id}/stop`, {});
       expect([again.status, again.body.error.code]).to.deep.equal([409, 'run_ended']);
       const other = await app.campaignCompany();
