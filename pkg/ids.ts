@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 
 export const uuid = (): string => randomUUID();
 
-type IdPrefix = 'tnt' | 'key' | 'cal' | 'evt' | 'msg' | 'cmp' | 'run' | 'con' | 'que' | 'mbx' | 'usr';
+type IdPrefix = 'tnt' | 'key' | 'cal' | 'evt' | 'msg' | 'cmp' | 'run' | 'con' | 'que' | 'mbx' | 'usr' | 'mem';
 
 export const prefixedId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
 

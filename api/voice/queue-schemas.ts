@@ -4,7 +4,12 @@ import { parseVoice } from './parse.js';
 
 const member = z
   .object({
-    id: z.string().min(1).max(64).meta({ description: 'Your id for the member' }),
+    id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: "Your id for the member (your staff id), kept as given; left out, one is made (mem_…). Give a member's id again when members are replaced to keep its place in the longest-idle order" }),
     name: z.string().trim().min(1).max(100),
     phone: z.string().min(1).max(64).meta({ description: 'E.164, or national in the account\'s country' }),
     available: z.boolean().default(true).meta({ description: 'Only available members are rung' }),
@@ -16,7 +21,10 @@ const fields = {
   members: z
     .array(member)
     .max(50)
-    .refine((ms) => new Set(ms.map((m) => m.id)).size === ms.length, 'member ids must be unique')
+    .refine((ms) => {
+      const given = ms.flatMap((m) => (m.id === undefined ? [] : [m.id]));
+      return new Set(given).size === given.length;
+    }, 'member ids must be unique')
     .meta({ description: 'Rung longest-idle first' }),
   max_wait_sec: z.int().min(10).max(3600).meta({ description: 'How long a caller waits at most (queue.timeout max_wait)' }),
   hold_message: z.string().min(1).max(1000).nullable().meta({ description: 'Said to the caller on entering the queue' }),

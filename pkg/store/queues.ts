@@ -13,6 +13,9 @@ export interface QueueMember {
   available: boolean;
 }
 
+/** A member as the account gives it: without an id, one is made. */
+export type QueueMemberInput = Omit<QueueMember, 'id'> & { id?: string };
+
 export interface Queue {
   id: string;
   tenantId: string;

@@ -312,7 +312,7 @@ describe('Inbound calls on the simulated network', function () {
 
   describe('queues', () => {
     /** A company whose number routes to a new queue of `members` (phones on the test network). */
-    async function queued(members: { id: string; name: string; phone: string; available?: boolean }[], extra: object = {}) {
+    async function queued(members: { id?: string; name: string; phone: string; available?: boolean }[], extra: object = {}) {
       const company = await routed(null);
       const created = await company.client.post('/v1/queues', { name: 'Front desk', members, hold_message: 'Please hold.', ...extra });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
@@ -339,6 +339,25 @@ describe('Inbound calls on the simulated network', function () {
       expect((await other.client.get(`/v1/queues/${created.body.id}`)).status).to.equal(404);
       expect((await client.request('DELETE', `/v1/queues/${created.body.id}`)).status).to.equal(200);
       expect((await client.get(`/v1/queues/${created.body.id}`)).status).to.equal(404);
+    });
+
+    it('a member given without an id gets one (mem_ and a ULID), which names it when it answers; a given id is kept (DECISIONS.md "Queue member ids")', async () => {
+      const { client, number, queue } = await queued([{ name: 'Bea', phone: NUMBERS.answer }]);
+      const [made] = queue.members;
+      expect(made.id).to.match(/^mem_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect((await client.get(`/v1/queues/${queue.id}`)).body.members).to.deep.equal([{ id: made.id, name: 'Bea', phone: NUMBERS.answer, available: true }]);
+      const call = await ringIn(client, number, { lines: ['Hi, I need help.'] });
+      expect(await finalResult(client, call.id)).to.include({ status: 'completed' });
+      const exited = (await queueEvents(call.id)).find((e) => e.type === 'queue.exited')!;
+      expect(exited.queue.answered_by).to.deep.equal({ member_id: made.id, name: 'Bea' });
+
+      const replaced = await client.patch(`/v1/queues/${queue.id}`, { members: [made, { name: 'Cy', phone: NUMBERS.noAnswer }, { id: 'staff-7', name: 'Di', phone: NUMBERS.busy }] });
+      expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
+      const [kept, cy, di] = replaced.body.members;
+      expect([kept.id, di.id]).to.deep.equal([made.id, 'staff-7']);
+      expect(cy.id).to.match(/^mem_/).and.not.equal(made.id);
+      const twice = await client.patch(`/v1/queues/${queue.id}`, { members: [{ id: 'x', name: 'A', phone: NUMBERS.answer }, { id: 'x', name: 'B', phone: NUMBERS.busy }, { name: 'C', phone: NUMBERS.noAnswer }] });
+      expect([twice.status, twice.body.error.code]).to.deep.equal([422, 'invalid_members']);
     });
 
     it('answered: members are rung in turn until one answers, who is bridged to the caller; queue.entered then queue.exited answered', async () => {
