@@ -17,6 +17,7 @@ import { parseVoice } from '../voice/parse.js';
 import { keyView } from '../voice/tenant.js';
 import { createKeyBody } from '../voice/tenant-schemas.js';
 import { principalOf, requireSession } from './session.js';
+import { testMessageAnswer } from './test-message.js';
 
 const webhooksBody = z
   .object({ events_url: z.string().max(2000).optional(), message_webhook_url: z.string().max(2000).optional() })
@@ -75,12 +76,7 @@ export function accessRouter(ctx: Ctx): Router {
 
   r.post('/webhooks/test-message', requireSession(ctx, 'admin'), async (req, res) => {
     const me = principalOf(req);
-    const sentAt = ctx.clock.now();
-    const started = performance.now();
-    const { eventId, url, ...outcome } = await sendTestMessage(ctx, me.tenantId);
-    const took = Math.round(performance.now() - started);
-    await audit(ctx, me, 'webhooks.tested', me.tenantId, { event_id: eventId, delivered: outcome.delivered });
-    res.json({ event_id: eventId, url, ...outcome, sent_at: sentAt.toISOString(), duration_ms: took });
+    res.json(await testMessageAnswer(ctx, me, 'webhooks.tested', me.tenantId, () => sendTestMessage(ctx, me.tenantId)));
   });
 
   // Reading the secret is recorded too: it signs every webhook the account receives.

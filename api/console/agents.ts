@@ -1,11 +1,14 @@
 // The account's agents for the console: read by everyone, changed by members through the same
-// updateAgent as `switchboard admin agent update`; tool credentials are write-only.
+// updateAgent as `switchboard admin agent update`; tool credentials are write-only. Members send the
+// agent's own message webhook a `message.test`.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { audit, inTransaction } from '../../pkg/console/audit.js';
 import { Invalid } from '../../pkg/errors.js';
 import { agentView, getOwnAgent, keepStoredSecrets, listAgents, updateAgent } from '../../pkg/store/agents.js';
+import { sendAgentTestMessage } from '../../pkg/webhooks/test-message.js';
 import { principalOf, requireSession } from './session.js';
+import { testMessageAnswer } from './test-message.js';
 
 export function agentsRouter(ctx: Ctx): Router {
   const r = Router();
@@ -33,6 +36,13 @@ export function agentsRouter(ctx: Ctx): Router {
       return changed;
     });
     res.json({ agent: agentView(updated) });
+  });
+
+  // Whoever may set the agent's message webhook may try it, as `switchboard admin agent test-message-webhook` does.
+  r.post('/agents/:id/test-message', requireSession(ctx, 'member'), async (req, res) => {
+    const me = principalOf(req);
+    const agent = await getOwnAgent(ctx, me.tenantId, req.params.id as string);
+    res.json(await testMessageAnswer(ctx, me, 'agent.webhook_tested', agent.id, () => sendAgentTestMessage(ctx, agent.id)));
   });
   return r;
 }

@@ -5,6 +5,8 @@ import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screens
 import { PASSWORD, signedInUser } from '../support/console.js';
 import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../support/calls.js';
 import { parkedJob } from '../support/triggers.js';
+import { startReceiver } from '../support/webhooks.js';
+import { webhookSecret } from '../../pkg/webhooks/secret.js';
 
 describe('The console jobs, conversations and agents pages', () => {
   let app: CallsApp;
@@ -228,5 +230,47 @@ describe('The console jobs, conversations and agents pages', () => {
     await page.getByRole('button', { name: 'Save agent' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     expect(await stored()).to.equal(null);
+  });
+
+  it("sends the agent's own message webhook a signed message.test from its page and shows how the receiver answered", async () => {
+    const receiver = await startReceiver(await webhookSecret(app.runtime.ctx, tenantId));
+    try {
+      const page = await signIn('member');
+      await page.goto(`${app.url}/agents?id=${agentId}`);
+      const send = page.getByRole('button', { name: 'Send test message' });
+      await page.getByRole('heading', { name: "Test the agent's message webhook" }).waitFor();
+      expect(await send.isDisabled(), 'no webhook of its own yet').to.equal(true);
+      await page.getByLabel("Message webhook URL (empty: the account's)").fill(receiver.url);
+      await page.getByRole('button', { name: 'Save agent' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+      await send.click();
+      const delivered = page.getByRole('status').filter({ hasText: 'Delivered' });
+      await delivered.waitFor();
+      expect(await delivered.textContent()).to.include(`${receiver.url} answered HTTP 200`);
+      expect(receiver.rejected).to.deep.equal([]);
+      expect(receiver.events.map((e) => e.type)).to.deep.equal(['message.test']);
+      expect(receiver.events[0]).to.include({ tenant_id: tenantId });
+      expect(receiver.events[0].data.message.agent_id).to.match(/^agt_/);
+      expect(await accessibilityViolations(page)).to.deep.equal([]);
+
+      // The receiver's refusal is shown as it answered.
+      receiver.answers.push(503);
+      await send.click();
+      const refused = page.getByRole('status').filter({ hasText: 'Not delivered' });
+      await refused.waitFor();
+      expect(await refused.textContent()).to.include(`${receiver.url} answered HTTP 503`);
+      expect(receiver.events.map((e) => e.type)).to.deep.equal(['message.test', 'message.test']);
+    } finally {
+      await receiver.close();
+      await app.runtime.ctx.db('agents').where({ id: agentId }).update({ message_webhook_url: null });
+    }
+  });
+
+  it('shows a viewer no test button on an agent\'s page', async () => {
+    const viewer = await signIn('viewer');
+    await viewer.goto(`${app.url}/agents?id=${agentId}`);
+    await viewer.getByLabel('System prompt').waitFor();
+    expect(await viewer.getByRole('button', { name: 'Send test message' }).count()).to.equal(0);
   });
 });

@@ -60,6 +60,7 @@ describe("The console keeps each account's data to itself, on every route", func
     // What a route's parameter names, in account B.
     const ids: Record<string, Record<string, string>> = {
       '/agents/:id': { id: b.agentId },
+      '/agents/:id/test-message': { id: b.agentId },
       '/calls/:id': { id: call.id },
       '/calls/:id/hangup': { id: call.id },
       '/calls/:id/steer': { id: call.id },

@@ -3,6 +3,8 @@ import type { Client } from '../../support/app.js';
 import { signedInUser, type ConsoleBrowser } from '../../support/console.js';
 import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { parkedJob, waitForStatus } from '../../support/triggers.js';
+import { startReceiver } from '../../support/webhooks.js';
+import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 
 const OTHER_ID = '00000000-0000-4000-8000-000000000000';
 const TOOL = {
@@ -246,6 +248,29 @@ describe('Console jobs, conversations and agents', () => {
       const entries = (await auditOf(a)).filter((e) => e.action === 'agent.updated' && e.target === a.agentId);
       expect(entries.map((e) => e.details.fields)).to.deep.include(['systemPrompt', 'outcomes', 'tools']);
       expect(JSON.stringify(entries)).not.to.include('sk-');
+    });
+
+    it("sends the agent's own message webhook a signed message.test for members, audited; 409 without one, 403 for a viewer, 404 for another account's agent", async () => {
+      const c = await account();
+      const none = await c.member.post(`/console/api/agents/${c.agentId}/test-message`);
+      expect([none.status, none.body.error.code]).to.deep.equal([409, 'conflict']);
+      const receiver = await startReceiver(await webhookSecret(app.runtime.ctx, c.tenantId));
+      try {
+        expect((await c.member.patch(`/console/api/agents/${c.agentId}`, { messageWebhookUrl: receiver.url })).status).to.equal(200);
+        expect((await c.viewer.post(`/console/api/agents/${c.agentId}/test-message`)).status).to.equal(403);
+        expect((await c.member.post(`/console/api/agents/${b.agentId}/test-message`)).status).to.equal(404);
+        expect(receiver.requests).to.deep.equal([]);
+
+        const sent = await c.member.post(`/console/api/agents/${c.agentId}/test-message`);
+        expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+        expect(sent.body).to.include({ url: receiver.url, delivered: true, status: 200, error: null });
+        expect(receiver.events.map((e) => [e.id, e.type, e.tenant_id])).to.deep.equal([[sent.body.event_id, 'message.test', c.tenantId]]);
+        expect(receiver.rejected).to.deep.equal([]);
+        const tested = (await auditOf(c)).find((e) => e.action === 'agent.webhook_tested');
+        expect(tested).to.deep.include({ target: c.agentId, details: { event_id: sent.body.event_id, delivered: true } });
+      } finally {
+        await receiver.close();
+      }
     });
 
     it('refuses bad input with 400/422 and changes nothing', async () => {

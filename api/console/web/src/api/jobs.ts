@@ -1,5 +1,6 @@
 // Client calls and wire types of the jobs, conversations and agents pages.
 import { api } from '../api';
+import type { TestMessage } from './access';
 
 export const JOB_STATUSES = ['queued', 'running', 'waiting', 'waiting_for_reply', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -100,4 +101,5 @@ export const jobsApi = {
   agents: () => api.get<{ agents: Agent[] }>('/agents'),
   agent: (id: string) => api.get<{ agent: Agent }>(`/agents/${encodeURIComponent(id)}`),
   updateAgent: (id: string, change: AgentChange) => api.patch<{ agent: Agent }>(`/agents/${encodeURIComponent(id)}`, change),
+  testAgentMessage: (id: string) => api.post<TestMessage>(`/agents/${encodeURIComponent(id)}/test-message`),
 };

@@ -1,5 +1,6 @@
 // Agents: the list, and one agent (?id=) whose prompt, model, tools, handoff roster, outcomes and
-// message webhook members change; a tool's secret can be set or replaced, never read back.
+// message webhook members change (and send that webhook a test message); a tool's secret can be set
+// or replaced, never read back.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Card, Fieldset, Group, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
@@ -10,6 +11,7 @@ import { DataTable, when } from '../components/DataTable';
 import { Loaded, useLoaded } from '../components/Loaded';
 import { useSignedIn } from '../session';
 import { BackTo, listOrItem } from '../components/ListOrItem';
+import { TestMessageCard } from '../components/TestMessageCard';
 
 function AgentList() {
   useDocumentTitle('Agents · Switchboard');
@@ -41,6 +43,7 @@ function AgentList() {
 
 function AgentPage({ id }: { id: string }) {
   useDocumentTitle('Agent · Switchboard');
+  const { user } = useSignedIn();
   const load = useLoaded(() => jobsApi.agent(id), id);
   // Kept here: the form starts afresh from each saved agent, and "Saved" must outlive it.
   const [saved, setSaved] = useState(false);
@@ -52,7 +55,19 @@ function AgentPage({ id }: { id: string }) {
     <>
       <BackTo to="/agents" label="All agents" />
       <Loaded load={load} what="the agent">
-        {({ agent }) => <AgentForm key={agent.updatedAt} agent={agent} saved={saved} setSaved={setSaved} onSaved={onSaved} />}
+        {({ agent }) => (
+          <Stack>
+            <AgentForm key={agent.updatedAt} agent={agent} saved={saved} setSaved={setSaved} onSaved={onSaved} />
+            {mayAct(user.role, 'member') && (
+              <TestMessageCard
+                to={agent.messageWebhookUrl}
+                title="Test the agent's message webhook"
+                headingId="agent-webhook-test"
+                send={() => jobsApi.testAgentMessage(agent.id)}
+              />
+            )}
+          </Stack>
+        )}
       </Loaded>
     </>
   );

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
-import { access, type TestMessage, type Webhooks as Addresses } from '../api/access';
+import { access, type Webhooks as Addresses } from '../api/access';
 import { Loaded, useLoaded } from '../components/Loaded';
-import { when } from '../components/DataTable';
 import { useChange } from '../components/Change';
+import { TestMessageCard } from '../components/TestMessageCard';
 import { useSignedIn } from '../session';
 
 export function Webhooks() {
@@ -22,7 +22,7 @@ export function Webhooks() {
         {(addresses) => (
           <Stack>
             <AddressesCard addresses={addresses} editable={admin} onSaved={load.reload} />
-            {admin && <TestMessageCard to={addresses.message_webhook_url} />}
+            {admin && <TestMessageCard to={addresses.message_webhook_url} title="Test the message webhook" headingId="webhooks-test" send={access.testMessage} />}
             {admin && <SecretCard />}
           </Stack>
         )}
@@ -70,36 +70,6 @@ function AddressesCard({ addresses, editable, onSaved }: { addresses: Addresses;
           </Button>
         )}
       </Stack>
-    </Card>
-  );
-}
-
-function TestMessageCard({ to }: { to: string | null }) {
-  const [answer, setAnswer] = useState<TestMessage>();
-  const change = useChange(() => {});
-  const send = () => change.run(async () => setAnswer(await access.testMessage()));
-  return (
-    <Card withBorder component="section" aria-labelledby="webhooks-test">
-      <Title order={2} size="h4" id="webhooks-test" mb="sm">
-        Test the message webhook
-      </Title>
-      <Text size="sm" mb="sm">
-        Sends a signed sample <Code>message.test</Code> to the message webhook address once, and shows how it answered.
-      </Text>
-      {to === null && <Text size="sm" mb="sm">Save a message webhook address first.</Text>}
-      <Button variant="default" w="fit-content" onClick={send} loading={change.busy} disabled={to === null}>
-        Send test message
-      </Button>
-      {change.alert}
-      {answer && (
-        <Alert role="status" my="sm" color={answer.delivered ? 'green' : 'red'} variant="light">
-          <Text fw={700}>{answer.delivered ? 'Delivered' : 'Not delivered'}</Text>
-          <Text size="sm" className="one-time">
-            {answer.url} answered {answer.status === null ? 'nothing' : `HTTP ${answer.status}`} in {answer.duration_ms} ms ({when(answer.sent_at)})
-            {answer.error ? `: ${answer.error}` : ''}
-          </Text>
-        </Alert>
-      )}
     </Card>
   );
 }
