@@ -33,20 +33,18 @@ function readPhone(raw: unknown, country: string, policy: ContactPolicy, ownNumb
   return { phone, skip: refused ? 'not_allowed' : null };
 }
 
-/** The facts for the call: the entry's context with its name added, unless unreadable or over 8 KB. */
+/**
+ * The facts for the call: the entry's context with its name added. As DECISIONS.md "Campaign list
+ * entry refused fields" says, a name is cut to 100 characters (a name that is not text is left out)
+ * and a zone not known is the campaign's; only a context that is no object (or over 8 KB) is `bad`.
+ */
 function readContext(entry: Record<string, unknown>, defaultZone: string): Pick<Entry, 'name' | 'timezone' | 'context'> & { bad: boolean } {
-  const name = entry.name === undefined || entry.name === null ? null : entry.name;
+  // Cut by code point: cutting a UTF-16 pair in two would leave text Postgres cannot store.
+  const name = typeof entry.name === 'string' ? Array.from(entry.name).slice(0, MAX_NAME).join('') : null;
+  const timezone = typeof entry.timezone === 'string' && IANAZone.isValidZone(entry.timezone) ? entry.timezone : defaultZone;
   const context = entry.context === undefined || entry.context === null ? {} : entry.context;
-  const zone = entry.timezone === undefined || entry.timezone === null ? defaultZone : entry.timezone;
-  const bad =
-    (name !== null && (typeof name !== 'string' || name.length > MAX_NAME)) ||
-    !isObject(context) ||
-    Buffer.byteLength(JSON.stringify(context)) > MAX_CONTEXT_BYTES ||
-    typeof zone !== 'string' ||
-    !IANAZone.isValidZone(zone);
-  if (bad) return { name: null, timezone: defaultZone, context: {}, bad };
-  const withName = typeof name === 'string' && !('name' in (context as object)) ? { ...(context as object), name } : (context as Record<string, unknown>);
-  return { name: name as string | null, timezone: zone as string, context: withName, bad };
+  if (!isObject(context) || Buffer.byteLength(JSON.stringify(context)) > MAX_CONTEXT_BYTES) return { name, timezone, context: {}, bad: true };
+  return { name, timezone, context: name !== null && !('name' in context) ? { ...context, name } : context, bad: false };
 }
 
 export interface ReadOptions {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { deliveryPolicy } from '../../pkg/webhooks/policy.js';
 import { NUMBERS } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
@@ -141,6 +142,39 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     const calls = (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === run.id);
     expect(calls.map((c: any) => c.to)).to.deep.equal([NUMBERS.answer]);
     expect(facts).to.include('"plan":"silver"').and.include('"name":"Fiona"');
+  });
+
+  it('calls a person whose name is over 100 characters with it cut to 100, or whose timezone is not known in the campaign\'s; only a context that is not an object is invalid_context (DECISIONS.md "Campaign list entry refused fields")', async () => {
+    const task = 'Lenient list task';
+    const prompts: string[] = [];
+    const capture = (request: ChatCompletionCreateParams) => {
+      prompts.push(request.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n'));
+      return { content: 'Goodbye.' };
+    };
+    // Each turn of the three calls takes one.
+    suite.app.script(task, ...Array<typeof capture>(30).fill(capture));
+    // 100 characters, the last one outside the BMP (two UTF-16 units), then more.
+    const cut = `${'Ñ'.repeat(99)}😀`;
+    const { run } = await start(
+      [
+        { contact_id: 'long-name', name: `${cut}and more`, phone: '+12025550170', context: { plan: 'gold' } },
+        // 11:00 in New York, the campaign's zone: called now. At night in their own zone, had it been read.
+        { contact_id: 'mars', phone: '+12025550171', timezone: 'Mars/Olympus', context: { plan: 'red' } },
+        { contact_id: 'odd-name', name: 42, phone: '+12025550172', context: { plan: 'blue' } },
+        { contact_id: 'list-context', phone: '+12025550173', context: ['plan', 'green'] },
+        { contact_id: 'text-context', phone: '+12025550174', context: 'plan green' },
+      ],
+      {},
+      { task },
+    );
+    const summary = await pumpUntil(suite.app, 'the summary', async () => summaryOf(run.id));
+    expect(summary.contacts).to.deep.equal({ total: 5, done: 3, no_answer: 0, skipped: 2 });
+    const byContact = Object.fromEntries(resultsOf(run.id).map((r) => [r.contact_id, r.skipped_reason ?? r.status]));
+    expect(byContact).to.deep.equal({ 'long-name': 'done', mars: 'done', 'odd-name': 'done', 'list-context': 'invalid_context', 'text-context': 'invalid_context' });
+    const factsOf = (plan: string) => prompts.find((p) => p.includes(`"plan":"${plan}"`))!;
+    expect(factsOf('gold')).to.include(`Facts you may use: ${JSON.stringify({ name: cut, plan: 'gold' })}`);
+    expect(factsOf('red'), 'the person on Mars called').to.be.a('string');
+    expect(factsOf('blue')).to.include(`Facts you may use: ${JSON.stringify({ plan: 'blue' })}`);
   });
 
   it('a test run keeps to the do-not-call list but not to calling hours or contact limits, and calls with an empty context when the list is empty', async () => {
