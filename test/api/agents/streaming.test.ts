@@ -73,6 +73,40 @@ describe('Agent handoff and streamed replies', () => {
       expect(offeredTools(app.model.requests[2])).not.to.include('handoff_to_agent');
     });
 
+    it("lets the agent now on the conversation decide the next handoff with its own roster; the entry agent's roster is not carried (DECISIONS.md \"Handoff roster after a handoff\")", async () => {
+      const { client, tenantId, agentId, conversationId, billingId } = await companyWithBilling();
+      const sales = await createAgent(app.runtime.ctx, tenantId, { name: 'Sales', systemPrompt: 'You are sales.' });
+      const refunds = await createAgent(app.runtime.ctx, tenantId, { name: 'Refunds', systemPrompt: 'You are refunds.' });
+      await updateAgent(app.runtime.ctx, agentId, {
+        handoffRoster: [
+          { roleName: 'billing', agentId: billingId, greeting: 'Billing here' },
+          { roleName: 'sales', agentId: sales.id, greeting: 'Sales here' },
+        ],
+      });
+      await updateAgent(app.runtime.ctx, billingId, { handoffEnabled: true, handoffRoster: [{ roleName: 'refunds', agentId: refunds.id, greeting: 'Refunds here' }] });
+      const rolesOffered = (request: any): string[] => request.tools.find((t: any) => t.function.name === 'handoff_to_agent').function.parameters.properties.roleName.enum;
+
+      app.model.reply(handoffTo('billing'), { content: 'Billing speaking.' });
+      expect((await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'About my invoice' })).body.agentId).to.equal(billingId);
+      expect(rolesOffered(app.model.requests[0])).to.deep.equal(['billing', 'sales']);
+
+      // Billing cannot reach the entry agent's sales: that role is not its own.
+      app.model.reply(handoffTo('sales'), { content: 'I stay with you.' });
+      const stayed = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Can I buy more?' });
+      expect(stayed.status).to.equal(200);
+      expect(stayed.body).not.to.have.any.keys('handoff', 'agentId');
+      expect(app.model.requests[2]!.messages[0]).to.deep.equal({ role: 'system', content: 'You are billing.' });
+      expect(rolesOffered(app.model.requests[2])).to.deep.equal(['refunds']);
+      expect((app.model.requests[3]!.messages.at(-1) as any).content).to.match(/^Unknown role sales/);
+      expect((await client.get(`/api/v1/conversations/${conversationId}`)).body.agentId).to.equal(billingId);
+
+      app.model.reply(handoffTo('refunds'), { content: 'Refunds speaking.' });
+      const second = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'I want my money back' });
+      expect(second.body).to.deep.include({ handoff: { roleName: 'refunds', greeting: 'Refunds here', agentId: refunds.id }, agentId: refunds.id });
+      expect(app.model.requests[5]!.messages[0]).to.deep.equal({ role: 'system', content: 'You are refunds.' });
+      expect((await client.get(`/api/v1/conversations/${conversationId}`)).body.agentId).to.equal(refunds.id);
+    });
+
     it('refuses a handoff to an agent of another company and keeps the conversation where it is', async () => {
       const { client, agentId, conversationId } = await companyWithBilling();
       const other = await app.company();

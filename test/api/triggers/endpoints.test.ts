@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DateTime } from 'luxon';
 import { createAgent } from '../../../pkg/store/agents.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
 import type { Client, TestApp } from '../../support/app.js';
@@ -643,6 +644,42 @@ describe('Trigger endpoints with the controllers running', () => {
         'Refused: runAt: delayMinutes and runAt are mutually exclusive',
         'Refused: runAt: must be within 7 days',
       ]);
+    });
+
+    it('enqueues a job of triggerType agent on its conversation by create_background_task, at a runAt read in the company timezone or with its offset', async () => {
+      const company = await app.company();
+      await updateTenant(app.runtime.ctx, company.tenantId, { timezone: 'America/New_York' });
+      const local = DateTime.now().setZone('America/New_York').plus({ days: 1 }).set({ hour: 9, minute: 30, second: 0, millisecond: 0 });
+      const later = local.plus({ hours: 2 });
+      const create = (args: Record<string, unknown>) => ({ name: 'create_background_task', arguments: args });
+      app.model.reply(
+        {
+          toolCalls: [
+            create({ task: 'Call the customer back', runAt: local.toFormat("yyyy-MM-dd'T'HH:mm") }),
+            create({ task: 'Send the summary', successCriteria: 'The summary is sent', runAt: later.toISO({ suppressMilliseconds: true }) }),
+            create({ task: 'Too late', runAt: '2020-01-01T00:00:00Z' }),
+          ],
+        },
+        { content: 'Follow-ups planned' },
+      );
+      const before = app.model.requests.length;
+      const job = (await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Plan the follow-ups' })).body;
+      expect(await waitForStatus(company.client, job.triggerId, 'succeeded')).to.include({ resultSummary: 'Follow-ups planned' });
+
+      const list = (await company.client.get(`/api/v1/conversations/${job.conversationId}/triggers`)).body;
+      expect(list.total).to.equal(3);
+      const made = await Promise.all(
+        list.triggers.filter((t: any) => t.triggerId !== job.triggerId).map(async (t: any) => (await company.client.get(`/api/v1/jobs/${t.triggerId}`)).body),
+      );
+      const byTask = Object.fromEntries(made.map((j: any) => [j.task, j]));
+      expect(byTask['Call the customer back']).to.include({ conversationId: job.conversationId, triggerType: 'agent', status: 'waiting', nextRunAt: local.toJSDate().toISOString() });
+      expect(byTask['Send the summary']).to.include({ triggerType: 'agent', status: 'waiting', successCriteria: 'The summary is sent', nextRunAt: later.toJSDate().toISOString() });
+      const told = (app.model.requests[before + 1] as any).messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+      expect(told.slice(0, 2).map((t: string) => JSON.parse(t))).to.deep.equal([
+        { triggerId: byTask['Call the customer back'].triggerId, status: 'waiting' },
+        { triggerId: byTask['Send the summary'].triggerId, status: 'waiting' },
+      ]);
+      expect(told[2]).to.match(/^Refused: runAt: /);
     });
 
     it('stores its brief first, then the answer', async () => {
