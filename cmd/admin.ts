@@ -57,8 +57,9 @@ const voiceOptions: Options = {
 };
 const VOICE = '[--events-url URL] [--message-webhook-url URL] [--max-concurrent-calls N] [--default-agent ID] [--country CC]';
 
-const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str, outcomes: str, 'message-webhook-url': str, verification: str };
-const AGENT = '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off] [--outcomes a,b] [--message-webhook-url URL] [--verification passcode|off]';
+const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str, outcomes: str, 'message-webhook-url': str, voice: str, verification: str };
+const AGENT =
+  '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off] [--outcomes a,b] [--message-webhook-url URL] [--voice ID] [--verification passcode|off]';
 
 function required(v: Values, flag: string): string {
   const value = v[flag];
@@ -126,6 +127,8 @@ function agentInputFrom(v: Values): AgentInput {
     if (v.verification !== 'passcode' && v.verification !== 'off') throw new UsageError(`--verification must be passcode or off, got "${v.verification}"`);
     a.verification = v.verification === 'passcode' ? { required: true, method: 'passcode', deliver_to: 'webhook' } : null;
   }
+  // '' clears it: the deployment's default voice.
+  if (typeof v.voice === 'string') a.voice = v.voice;
   return a;
 }
 
@@ -232,7 +235,7 @@ const commands: Record<string, Command> = {
   'agent create': {
     synopsis: `--tenant ID --name NAME ${AGENT}`,
     about:
-      "add an agent to a company (--tools: custom tools as JSON, credentials encrypted at rest; --handoff-roster: [{roleName, agentId, greeting}]; --outcomes: what it may end calls with; --message-webhook-url: receives the messages it takes instead of the company's)",
+      "add an agent to a company (--tools: custom tools as JSON, credentials encrypted at rest; --handoff-roster: [{roleName, agentId, greeting}]; --outcomes: what it may end calls with; --message-webhook-url: receives the messages it takes instead of the company's; --voice: the voice of its calls that name none, from GET /v1/voices)",
     options: { tenant: str, name: str, ...agentOptions },
     async run(ctx, v) {
       const agent = await createAgent(ctx, required(v, 'tenant'), { ...agentInputFrom(v), name: required(v, 'name') });

@@ -1,6 +1,7 @@
 // Configuration comes only from the environment, parsed once at start.
 import { telnyxPublicKey } from './voice/gateways/telnyx/signature.js';
 import { isIP } from 'node:net';
+import { catalogueSchema, TRANSCRIPTION_PROVIDERS, voiceProblem } from './voice/voices.js';
 import { z } from 'zod';
 
 const optionalString = z
@@ -19,6 +20,19 @@ const isProxyRange = (entry: string): boolean => {
   if (!family || rest.length) return false;
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 };
+/** A setting holding JSON, parsed, then checked by `schema`. */
+const jsonSetting = <T extends z.ZodType>(schema: T) =>
+  optionalString
+    .transform((v, c) => {
+      if (v === undefined) return undefined;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        c.addIssue({ code: 'custom', message: 'must be JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema.optional());
 
 const encryptionKey = optionalString.refine(
   (v) => v === undefined || Buffer.from(v, 'base64').length === 32,
@@ -67,6 +81,10 @@ export const configSchema = z.object({
   SWITCHBOARD_WEBHOOK_RETRY_SEC: intWithDefault(5, 1, 3600),
   SWITCHBOARD_WEBHOOK_CONCURRENCY: intWithDefault(256, 1, 4096),
   SWITCHBOARD_SIM_SCENARIOS: optionalString,
+  /** The voice catalogue (pkg/voice/voices.ts): a JSON array; unset, the built-in one. */
+  SWITCHBOARD_VOICES: jsonSetting(catalogueSchema),
+  SWITCHBOARD_DEFAULT_VOICE: optionalString,
+  SWITCHBOARD_TRANSCRIPTION_PROVIDER: z.enum(TRANSCRIPTION_PROVIDERS).default('Deepgram'),
   SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
   SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: intWithDefault(10, 1, 10_000),
   SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: intWithDefault(60, 1, 100_000),
@@ -127,6 +145,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const oidcSet = OIDC_SETTINGS.filter((name) => config[name]);
   const oidcMissing = OIDC_SETTINGS.find((name) => !config[name]);
   if (oidcSet.length && oidcMissing) throw new ConfigError(`invalid configuration: ${oidcMissing}: required with ${oidcSet[0]} (single sign-on)`);
+  if (config.SWITCHBOARD_DEFAULT_VOICE !== undefined) {
+    const problem = voiceProblem(config, config.SWITCHBOARD_DEFAULT_VOICE);
+    if (problem) throw new ConfigError(`invalid configuration: SWITCHBOARD_DEFAULT_VOICE: ${problem}`);
+  }
   if (config.SWITCHBOARD_CARRIER !== 'sim' && !carrierReachable(config)) {
     throw new ConfigError(`invalid configuration: SWITCHBOARD_PUBLIC_URL: must be https:// with SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }

@@ -12,7 +12,7 @@ import { getCall } from '../../pkg/store/calls.js';
 import { hangupCall, steerCall } from '../../pkg/voice/actions.js';
 import { placeCall } from '../../pkg/voice/place.js';
 import { callRecord, callResult } from '../../pkg/voice/views.js';
-import { VOICES } from '../../pkg/voice/voices.js';
+import { listVoices } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { listCallsPage } from '../../pkg/voice/list.js';
 import { voiceErrorOf } from '../voice/errors.js';
@@ -117,7 +117,7 @@ function callTools(ctx: Ctx, caller: McpCaller): Record<string, McpTool> {
       description: 'The voice catalogue (GET /v1/voices).',
       inputSchema: z.object({}).strict(),
       annotations: { readOnlyHint: true },
-      handler: async () => ({ data: VOICES }),
+      handler: async () => listVoices(ctx.config),
     }),
   };
 }

@@ -7,7 +7,7 @@ import { hangupCall, steerCall } from '../../pkg/voice/actions.js';
 import { listCallsPage } from '../../pkg/voice/list.js';
 import { placeCall } from '../../pkg/voice/place.js';
 import { callRecord, callResult } from '../../pkg/voice/views.js';
-import { VOICES } from '../../pkg/voice/voices.js';
+import { listVoices } from '../../pkg/voice/voices.js';
 import { waitForFinal } from '../../pkg/voice/wait.js';
 import { principalOf } from '../http/authentication.js';
 import { parseVoice } from './parse.js';
@@ -59,7 +59,7 @@ export function callsRouter(ctx: Ctx): Router {
   });
 
   r.get('/voices', (_req, res) => {
-    res.json({ data: VOICES });
+    res.json(listVoices(ctx.config));
   });
 
   return r;

@@ -20,6 +20,7 @@ import { CARRIER_NAMES, carrierOf, carrierPath, carrierUrl, type CarrierAccount,
 import { isSealedAddress } from '../../pkg/voice/gateways/address-seal.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/relay-token.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
+import { speechOfCall } from '../../pkg/voice/call-voice.js';
 import { findNumber } from '../../pkg/store/phone-numbers.js';
 import { hangUp, respond } from '../../pkg/voice/gateways/twiml.js';
 import { RelayLeases, RelayLine } from '../../pkg/voice/relay.js';
@@ -125,16 +126,17 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   };
 
   // The call was answered: connect it to the relay socket, which learns the call from the parameter.
-  r.post('/answer', signed(byRelayToken), (req, res) => {
+  r.post('/answer', signed(byRelayToken), async (req, res) => {
     const token = String(req.query.relay ?? '');
     const account = res.locals.account as CarrierAccount;
     const read = readRelayToken(carrierOf(account).relayKey(account), token, ctx.clock.now());
-    const tenantId = res.locals.tenantId as string | null;
-    if ('refused' in read || !tenantId) {
+    const call = 'refused' in read ? undefined : await callById(ctx.db, read.callId);
+    if ('refused' in read || !call) {
       ctx.log.warn({ reason: 'refused' in read ? read.refused : 'no such call' }, 'answered call refused');
       return xml(res, hangUp());
     }
-    xml(res, relayTwiml(ctx.config, account, tenantId, token, String(req.body?.AnsweredBy ?? '').startsWith('machine')));
+    const machine = String(req.body?.AnsweredBy ?? '').startsWith('machine');
+    xml(res, relayTwiml(ctx.config, account, call.tenant_id, token, machine, await speechOfCall(ctx, call)));
   });
 
   // A call rings in on a number (its voice webhook): answered as the number is routed.

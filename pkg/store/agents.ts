@@ -7,6 +7,7 @@ import { NotFound } from '../errors.js';
 import { invalid, parseInput } from '../validate.js';
 import { customToolSchema, openAuth, sealTools, publicTool, type StoredTool } from '../tools/custom-tools.js';
 import { getTenant, receiverIssues, receiverUrl } from './tenants.js';
+import { voiceProblem } from '../voice/voices.js';
 
 const handoffRosterSchema = z.array(
   z.object({ roleName: z.string().min(1).max(64), agentId: z.string().uuid(), greeting: z.string().max(2000).default('') }).strict(),
@@ -37,6 +38,8 @@ export interface Agent {
   messageWebhookUrl: string | null;
   /** Whether its turns need a verified contact; null: they do not. */
   verification: Verification | null;
+  /** The catalogue voice it speaks with on calls that name none (GET /v1/voices); null: the deployment's default. */
+  voice: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -62,6 +65,14 @@ const agentInputSchema = z
     outcomes: outcomesSchema.optional(),
     messageWebhookUrl: receiverUrl.optional(),
     verification: verificationSchema.nullable().optional(),
+    // null or '': the deployment's default voice.
+    voice: z
+      .string()
+      .trim()
+      .max(64)
+      .nullable()
+      .optional()
+      .transform((v) => (v === '' ? null : v)),
   })
   .strict();
 const newAgentSchema = agentInputSchema.extend({ name: agentName });
@@ -84,6 +95,7 @@ export const toAgent = (r: Row): Agent => ({
   outcomes: r.outcomes,
   messageWebhookUrl: r.message_webhook_url,
   verification: r.verification,
+  voice: r.voice,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
@@ -103,12 +115,15 @@ function columns(ctx: Pick<Ctx, 'secrets'>, input: ParsedAgentInput): Row {
   if (input.outcomes !== undefined) out.outcomes = JSON.stringify(input.outcomes);
   if (input.messageWebhookUrl !== undefined) out.message_webhook_url = input.messageWebhookUrl;
   if (input.verification !== undefined) out.verification = input.verification && JSON.stringify(input.verification);
+  if (input.voice !== undefined) out.voice = input.voice;
   return out;
 }
 
-/** Handoff targets must be agents of the same tenant; the message webhook https and public (or allowed). */
+/** Handoff targets must be agents of the same tenant; the message webhook https and public (or allowed); the voice in the catalogue. */
 async function checkReferences(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string | null, input: ParsedAgentInput): Promise<void> {
   const issues = receiverIssues(ctx.config, { messageWebhookUrl: input.messageWebhookUrl });
+  const voice = input.voice ? voiceProblem(ctx.config, input.voice) : undefined;
+  if (voice) issues.push({ path: 'voice', message: voice });
   if (issues.length) throw invalid('agent', issues);
   await assertRosterOfTenant(ctx, tenantId, input.handoffRoster);
 }
@@ -208,3 +223,9 @@ export function usableAgent(db: Knex, tenantId: string, agentId: string): Knex.Q
 /** usableAgent's query for an id known to be a UUID, or a compiled statement's parameter (pkg/db/compiled.ts). */
 export const usableAgentOf = (db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder =>
   db('agents').where({ id: agentId }).andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }));
+
+/** The catalogue voice agent `agentId` speaks with, if it names one. */
+export async function agentVoice(ctx: Pick<Ctx, 'db'>, agentId: string): Promise<string | null> {
+  const row = await ctx.db('agents').where({ id: agentId }).first('voice');
+  return row?.voice ?? null;
+}

@@ -61,7 +61,10 @@ export interface CallRow {
   context: Record<string, unknown>;
   questions: { key: string; question: string }[];
   outcomes: string[] | null;
+  /** The voice the call was placed with, or its `ai` step named (a catalogue id); null: its agent's, else the deployment's. */
   voice: string | null;
+  /** The language the agent switched the conversation to (switch_language); null: its voice's. */
+  language: string | null;
   max_duration_sec: number;
   callback_url: string | null;
   metadata: Record<string, unknown>;

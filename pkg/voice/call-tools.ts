@@ -24,11 +24,19 @@ export interface CallDecision {
   voicemail?: string;
 }
 
-/** The call a turn is on, with the agent conducting it and the account. */
+/** The language a call is in, the catalogue's languages it may switch to, and the switch. */
+export interface Speaking {
+  language: string;
+  languages: string[];
+  switchTo(language: string): Promise<void>;
+}
+
+/** The call a turn is on, with the agent conducting it, the account, and what it speaks. */
 export interface OnCall {
   call: CallRow;
   agent: Agent;
   tenant: Tenant;
+  speaking: Speaking;
 }
 
 const tool = (name: string, description: string, properties: Record<string, unknown>, required: string[]) => ({
@@ -151,6 +159,23 @@ function takeMessage(ctx: Ctx, { call }: OnCall): TurnTool {
   };
 }
 
+function switchLanguage({ speaking }: OnCall): TurnTool {
+  return {
+    definition: tool(
+      'switch_language',
+      "Speak and hear another language from now on, in this deployment's voice of it; call it before your first words in that language",
+      { language: { type: 'string', enum: speaking.languages, description: 'The language tag' } },
+      ['language'],
+    ),
+    run: async (args) => {
+      const language = text(args.language, 35);
+      if (!speaking.languages.includes(language)) return { output: `Refused: language must be one of ${speaking.languages.join(', ')}` };
+      await speaking.switchTo(language);
+      return { output: `The call is in ${language} now: say your next words in it.` };
+    },
+  };
+}
+
 function leaveVoicemail(decision: CallDecision): TurnTool {
   return {
     definition: tool('leave_voicemail', 'Leave this message on the answering machine', { message: { type: 'string' } }, ['message']),
@@ -163,12 +188,16 @@ function leaveVoicemail(decision: CallDecision): TurnTool {
   };
 }
 
-/** A person on the line: end, transfer, take a message. An answering machine: leave a voicemail. */
+/**
+ * A person on the line: end, transfer, take a message, and switch language when the catalogue speaks
+ * more than one. An answering machine: leave a voicemail.
+ */
 export function callTools(ctx: Ctx, on: OnCall, decision: CallDecision, machine: boolean): Map<string, TurnTool> {
   if (machine) return new Map([['leave_voicemail', leaveVoicemail(decision)]]);
   return new Map([
     ['end_call', endCall(ctx, on, decision)],
     ['transfer_call', transferCall(on, decision)],
     ['take_message', takeMessage(ctx, on)],
+    ...(on.speaking.languages.length > 1 ? [['switch_language', switchLanguage(on)] as const] : []),
   ]);
 }

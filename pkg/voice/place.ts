@@ -10,7 +10,7 @@ import { defaultNumber, findNumber } from '../store/phone-numbers.js';
 import { allowedCountriesOf, requireFeature, type Tenant } from '../store/tenants.js';
 import { destinationProblem } from '../outbound/guard.js';
 import { countryOf, toE164 } from './numbers.js';
-import { isVoice } from './voices.js';
+import { voiceProblem } from './voices.js';
 import { countCallPlaced } from '../metering/meter.js';
 
 export interface PlaceCallInput {
@@ -94,9 +94,8 @@ async function validateCallRequest(ctx: Ctx, tenant: Tenant, input: PlaceCallInp
     throw new Unprocessable(`to: ${to} is outside the countries the account may call (${allowed.join(', ')}); an operator can allow more`, 'country_not_allowed');
   }
   const from = await callerId(ctx, tenant, input.from);
-  if (input.voice !== undefined && !isVoice(input.voice)) {
-    throw new Unprocessable(`voice: ${input.voice} is not in the voice catalogue (GET /v1/voices)`, 'invalid_voice');
-  }
+  const voice = input.voice === undefined ? undefined : voiceProblem(ctx.config, input.voice);
+  if (voice) throw new Unprocessable(`voice: ${voice}`, 'invalid_voice');
   if (input.callback_url !== undefined) {
     const problem = destinationProblem(input.callback_url, ctx.config);
     if (problem) throw new Unprocessable(`callback_url ${problem}`, 'invalid_callback_url');

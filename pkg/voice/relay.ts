@@ -134,6 +134,11 @@ export class RelayLine implements Line, StreamingVoice {
     this.send({ type: 'text', token: text, last: true });
   }
 
+  /** The relay's `language` message: the voice the TwiML declared for `language` speaks, and the caller is heard in it. */
+  switchLanguage(language: string): void {
+    this.send({ type: 'language', ttsLanguage: language, transcriptionLanguage: language });
+  }
+
   /** The relay carries text only: audio would come from the carrier's call recording. */
   record(): Recorder {
     throw new Error('a relay line carries no audio to record');

@@ -15,7 +15,9 @@ import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { CarrierFailure } from './gateways/carrier-api.js';
 import { connectTransfer, TRANSFER_RING_SEC, transferNotAnswered, transferStatus } from './ai-transfer.js';
 import { BridgingCall } from './bridge.js';
-import { callTools, outcomesOf, type CallDecision, type Transfer } from './call-tools.js';
+import { callTools, outcomesOf, type CallDecision, type Speaking, type Transfer } from './call-tools.js';
+import { voiceOfCall } from './call-voice.js';
+import { catalogueLanguages, type Voice } from './voices.js';
 import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
 import { finalizeCall } from './finalize.js';
 import { Signal } from './signal.js';
@@ -23,7 +25,7 @@ import type { CallEvent } from './state.js';
 
 const END_EVENT: Record<EndCause, CallEvent> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', callee_hangup: 'hang_up', caller_hangup: 'hang_up' };
 
-function instructions(call: CallRow, agent: Agent, machine: boolean): string {
+function instructions(call: CallRow, agent: Agent, speaking: Speaking, machine: boolean): string {
   const who =
     call.direction === 'inbound'
       ? `${call.from_number} called the company on ${call.to_number} and you answered`
@@ -42,6 +44,10 @@ function instructions(call: CallRow, agent: Agent, machine: boolean): string {
     `When the conversation is done, call end_call with one of the outcomes ${outcomesOf(call, agent).join(', ')}, the answers and a short note, then say goodbye.`,
     'To put the person through to another phone, call transfer_call. To take down a message for the company, call take_message.',
   );
+  const others = speaking.languages.filter((l) => l !== speaking.language);
+  if (others.length) {
+    lines.push(`You speak ${speaking.language}. When the person speaks or asks for ${others.join(', ')}, call switch_language with it before your first words in it.`);
+  }
   return lines.join('\n');
 }
 
@@ -55,6 +61,8 @@ class CallSession extends BridgingCall {
   private tenant!: Tenant;
   private agent!: Agent;
   private conversation: Conversation | null = null;
+  /** The voice the call speaks with (call-voice.ts). */
+  private voice!: Voice;
   /** The conversation's messages, kept here: the Agent API hides voice conversations, so this session is their only writer. */
   private readonly history: StoredMessage[] = [];
   private steered = 0;
@@ -123,6 +131,7 @@ class CallSession extends BridgingCall {
     const { ctx, row } = this;
     this.tenant = await getTenant(ctx, row.tenant_id);
     this.agent = await getUsableAgent(ctx, row.tenant_id, row.agent_id!);
+    this.voice = await voiceOfCall(ctx, row);
     if (row.conversation_id) {
       this.conversation = await accountConversation(ctx, row.tenant_id, row.conversation_id, 'voice');
       this.history.push(...(await listMessages(ctx, row.conversation_id)));
@@ -174,6 +183,18 @@ class CallSession extends BridgingCall {
     await this.speak(greeting);
   }
 
+  /** The language the call is in and the switch to another: written to the row (a new relay session starts in it), then said to the line. */
+  private speaking(): Speaking {
+    return {
+      language: this.row.language ?? this.voice.language,
+      languages: catalogueLanguages(this.ctx.config),
+      switchTo: async (language) => {
+        this.row = await updateCall(this.ctx, this.row.id, { language });
+        this.line.switchLanguage?.(language);
+      },
+    };
+  }
+
   /** The agent handed the call to another: that one conducts it from now on, and the call's events and messages name it. */
   private async handedTo(agentId: string): Promise<void> {
     this.agent = await getUsableAgent(this.ctx, this.row.tenant_id, agentId);
@@ -201,6 +222,7 @@ class CallSession extends BridgingCall {
     // Awaited by the turn unless the model fails first; judged below either way.
     looked?.catch(() => {});
     const charge = new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id);
+    const speaking = this.speaking();
     try {
       const turn = await runTurn(this.ctx, {
         tenant: this.tenant,
@@ -209,8 +231,8 @@ class CallSession extends BridgingCall {
         history: this.history,
         beforeEmit: looked,
         signal: stop,
-        turnSystemMessage: instructions(this.row, this.agent, machine),
-        extraTools: () => callTools(this.ctx, { call: this.row, agent: this.agent, tenant: this.tenant }, decision, machine),
+        turnSystemMessage: instructions(this.row, this.agent, speaking, machine),
+        extraTools: () => callTools(this.ctx, { call: this.row, agent: this.agent, tenant: this.tenant, speaking }, decision, machine),
         charge,
         // The reply and the turn's charge, and a streamed reply's transcript line (heard as the model wrote it): one transaction.
         storeLast: async (last, turn, unstored) => {

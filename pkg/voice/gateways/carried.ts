@@ -12,6 +12,7 @@ import { carrierAddress, carrierOf, carrierUrl, type CarrierAccount, type Carrie
 import type { DialRequest, Line, LineEvent, Recorder } from './gateway.js';
 import { relayToken } from './relay-token.js';
 import { connectToRelay } from './twiml.js';
+import type { relaySpeech, SpokenLanguage } from '../voices.js';
 
 /** How long a placed call may ring before the carrier gives up. */
 const RING_SEC = 30;
@@ -23,15 +24,20 @@ export const relaySocketBase = (config: Config, carrier: CarrierName): string =>
 
 /**
  * The TwiML of an answered call of `tenantId` (on `account`): connected to the relay socket, which learns the call
- * from `token`. The socket's address names the tenant, whose carrier account signs the handshake, or, for a carrier
- * that signs none, carries the token too.
+ * from `token`, speaking as `speech` says (speechOfCall). The socket's address names the tenant, whose carrier account
+ * signs the handshake, or, for a carrier that signs none, carries the token too.
  */
-export const relayTwiml = (config: Config, account: CarrierAccount, tenantId: string, token: string, machine: boolean): string =>
-  connectToRelay({
-    url: `${relaySocketBase(config, account.carrier)}?${new URLSearchParams({ tenant: tenantId, ...(!carrierOf(account).signsAddresses && { relay: token }) })}`,
+export function relayTwiml(config: Config, account: CarrierAccount, tenantId: string, token: string, machine: boolean, speech: ReturnType<typeof relaySpeech>): string {
+  const carrier = carrierOf(account);
+  const declared = ({ voice }: SpokenLanguage) => carrier.speechAttributes(voice, config.SWITCHBOARD_TRANSCRIPTION_PROVIDER);
+  return connectToRelay({
+    url: `${relaySocketBase(config, account.carrier)}?${new URLSearchParams({ tenant: tenantId, ...(!carrier.signsAddresses && { relay: token }) })}`,
+    speech: { language: speech.spoken.language, ...declared(speech.spoken) },
+    languages: speech.others.map((other) => ({ code: other.language, ...declared(other) })),
     parameters: { relay: token, machine: String(machine) },
     action: carrierAddress(config, account, '/relay-ended'),
   });
+}
 
 /** A call the carrier conducts: nothing comes from it here; the row says how it goes. */
 class CarriedLine implements Line {

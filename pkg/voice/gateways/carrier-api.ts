@@ -1,6 +1,7 @@
 // What each real carrier implements (carrier.ts picks one by the account), and what they share.
 import type { IncomingHttpHeaders } from 'node:http';
 import { OutboundError, type Outbound } from '../../outbound/client.js';
+import type { TranscriptionProvider, Voice } from '../voices.js';
 
 /** Why placing or ending a call at the carrier failed. */
 export class CarrierFailure extends Error {
@@ -76,4 +77,6 @@ export interface Carrier<A> {
   signsAddresses: boolean;
   /** The secret the relay parameters of the account's calls are signed with. */
   relayKey(account: A): string;
+  /** The attributes of <ConversationRelay> and <Language> naming the voice (none: the carrier's default) and the transcription provider, in the carrier's terms. */
+  speechAttributes(voice: Voice | undefined, transcription: TranscriptionProvider): Record<string, string>;
 }

@@ -45,6 +45,8 @@ export interface Line {
   hangup(): Promise<void>;
   /** Puts the person through to `transfer`'s target by the carrier itself, ending this line (a relay call). */
   handOff?(transfer: Transfer): Promise<void>;
+  /** Speaks and hears `language` from now on, as the carrier's voice of it (a relay line); a line without text-to-speech has none. */
+  switchLanguage?(language: string): void;
   /** The carrier's id of the call, when a real carrier placed it. */
   readonly carrierSid?: string;
   readonly streaming?: StreamingVoice;

@@ -15,20 +15,30 @@ export const respond = (...verbs: string[]): string => document(verbs.join(''));
 export interface RelayConnection {
   /** The wss:// address of the relay socket. */
   url: string;
+  /** The session's language, voice and transcription provider (language, ttsProvider, voice, transcriptionProvider). */
+  speech: Record<string, string>;
+  /** A <Language> each (code, voice…): what the relay's `language` message switches to. */
+  languages: Record<string, string>[];
   /** Sent back in the socket's `setup` message (customParameters). */
   parameters: Record<string, string>;
   /** Where Twilio reports the end of the relay session. */
   action: string;
 }
 
+const attributes = (values: Record<string, string>): string =>
+  Object.entries(values)
+    .map(([name, value]) => ` ${name}="${escapeXml(value)}"`)
+    .join('');
+
+/** https://www.twilio.com/docs/voice/twiml/connect/conversationrelay (Telnyx's TeXML: developers.telnyx.com/docs/voice/programmable-voice/texml-verbs/conversationrelay) */
 export function connectToRelay(c: RelayConnection): string {
+  const languages = c.languages.map((l) => `<Language${attributes(l)}/>`).join('');
   const parameters = Object.entries(c.parameters)
-    .map(([name, value]) => `<Parameter name="${escapeXml(name)}" value="${escapeXml(value)}"/>`)
+    .map(([name, value]) => `<Parameter${attributes({ name, value })}/>`)
     .join('');
   // DTMF reaches the socket; the caller's speech may interrupt the agent.
-  return document(
-    `<Connect action="${escapeXml(c.action)}"><ConversationRelay url="${escapeXml(c.url)}" dtmfDetection="true" interruptible="any">${parameters}</ConversationRelay></Connect>`,
-  );
+  const relay = attributes({ url: c.url, ...c.speech, dtmfDetection: 'true', interruptible: 'any' });
+  return document(`<Connect${attributes({ action: c.action })}><ConversationRelay${relay}>${languages}${parameters}</ConversationRelay></Connect>`);
 }
 
 export interface DialTarget {

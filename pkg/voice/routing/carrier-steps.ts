@@ -19,6 +19,7 @@ import { dialledTransfer, reportTransfer, TRANSFER_RING_SEC } from '../ai-transf
 import type { Transfer } from '../call-tools.js';
 import { applyCallEvent, ending } from '../events.js';
 import { carrierCredentials } from '../carrier-accounts.js';
+import { speechOfCall } from '../call-voice.js';
 import { relayTwiml } from '../gateways/carried.js';
 import { carrierAddress, carrierOf } from '../gateways/carrier.js';
 import { relayToken } from '../gateways/relay-token.js';
@@ -58,7 +59,7 @@ export const carriedUntil = (row: CallRow, now: Date): Date => new Date(now.getT
 export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
   const account = (await carrierCredentials(ctx, row.tenant_id))!;
   const token = relayToken(carrierOf(account).relayKey(account), row.id, new Date(ctx.clock.now().getTime() + RELAY_TOKEN_MS));
-  return relayTwiml(ctx.config, account, row.tenant_id, token, false);
+  return relayTwiml(ctx.config, account, row.tenant_id, token, false, await speechOfCall(ctx, row));
 }
 
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */

@@ -9,6 +9,7 @@ import { getMailbox } from '../../store/mailboxes.js';
 import { getQueue } from '../../store/queues.js';
 import type { Tenant } from '../../store/tenants.js';
 import { toE164 } from '../numbers.js';
+import { voiceProblem } from '../voices.js';
 import type { RoutingStep } from './steps.js';
 
 const refused = (path: string[], message: string) => new Unprocessable(`${path.join('.')}: ${message}`, `invalid_${path[0]}`);
@@ -32,9 +33,12 @@ async function isAgentOf(ctx: Ctx, tenantId: string, ref: string): Promise<boole
 /** The routing as stored (transfer numbers in E.164), or Unprocessable naming the first bad field under `path`. */
 export async function checkRouting(ctx: Ctx, tenant: Tenant, step: RoutingStep, path: string[]): Promise<RoutingStep> {
   switch (step.type) {
-    case 'ai':
+    case 'ai': {
       if (!(await isAgentOf(ctx, tenant.id, step.agent_id))) throw refused([...path, 'agent_id'], `${step.agent_id} is not an agent of this account`);
+      const voice = step.voice === undefined ? undefined : voiceProblem(ctx.config, step.voice);
+      if (voice) throw refused([...path, 'voice'], voice);
       return step;
+    }
     case 'menu': {
       const options: typeof step.options = {};
       for (const [key, option] of Object.entries(step.options) as [keyof typeof step.options, RoutingStep][]) {

@@ -9,7 +9,7 @@ export type MenuKey = (typeof MENU_KEYS)[number];
 export const MAX_ROUTING_DEPTH = 5;
 
 export type RoutingStep =
-  | { type: 'ai'; agent_id: string; greeting?: string }
+  | { type: 'ai'; agent_id: string; greeting?: string; voice?: string }
   | { type: 'menu'; prompt: string; options: Partial<Record<MenuKey, RoutingStep>>; timeout_sec: number; retries: number; fallback: RoutingStep }
   | { type: 'queue'; queue_id: string }
   | { type: 'voicemail'; mailbox_id: string }
@@ -26,6 +26,7 @@ const aiStep = z
     type: z.literal('ai'),
     agent_id: id.meta({ description: 'agt_ id of one of the account\'s agents' }),
     greeting: z.string().min(1).max(1000).optional().meta({ description: 'Said first; else the agent opens' }),
+    voice: id.optional().meta({ description: "A voice id from GET /v1/voices; else the agent's voice, else the deployment's default" }),
   })
   .strict();
 

@@ -16,6 +16,7 @@
 //     recordingStatusCallback: RecordingStatus, RecordingChannels, RecordingSource, RecordingStartTime)
 //   https://www.twilio.com/docs/voice/twiml/number#url (asked on the dialled call when it answers; ParentCallSid)
 import { randomBytes } from 'node:crypto';
+import type { RelayNoun } from './conversation-relay.js';
 import { RelayCaller, RelayRefused, type RelayEnd } from './relay-caller.js';
 import { parseTwiml, type TwimlElement } from './twiml.js';
 import type { TwilioParams } from './twilio-signature.js';
@@ -97,6 +98,8 @@ export interface Signer {
 export interface CallContext {
   accountSid: string;
   signer: Signer;
+  /** <ConversationRelay> as this carrier documents it. */
+  relayNoun: RelayNoun;
   /** A new call's sid, in the carrier's form. */
   newSid(): string;
   /** Where a recording's audio is served (its RecordingUrl). */
@@ -132,7 +135,7 @@ export class CarrierCall {
   /** The relay sessions opened, in order. */
   readonly relays: RelayCaller[] = [];
   /** The attributes of each <ConversationRelay> run, with its <Parameter>s. */
-  readonly conversationRelays: { attributes: Record<string, string>; parameters: Record<string, string> }[] = [];
+  readonly conversationRelays: { attributes: Record<string, string>; languages: Record<string, string>[]; parameters: Record<string, string> }[] = [];
   /** The numbers <Dial> rang, in order. */
   readonly dialled: Dialled[] = [];
   /** When each <Dial> rang, from and until (Date.now()), in order. */
@@ -414,10 +417,14 @@ export class CarrierCall {
       return undefined;
     }
     const parameters = Object.fromEntries(relay.children.filter((p) => p.name === 'Parameter').map((p) => [p.attributes.name, p.attributes.value ?? '']));
-    this.conversationRelays.push({ attributes: relay.attributes, parameters });
+    const languages = relay.children.filter((l) => l.name === 'Language').map((l) => l.attributes);
+    this.conversationRelays.push({ attributes: relay.attributes, languages, parameters });
     if (relay.attributes.welcomeGreeting) this.said.push(relay.attributes.welcomeGreeting);
     const startedMs = Date.now();
-    const { sessionId, end } = await this.relaySession(relay.attributes, parameters);
+    // A noun the carrier does not take fails the session, as a real carrier's refusal would.
+    const problems = this.context.relayNoun.problems(relay);
+    this.errors.push(...problems.map((problem) => `64101 invalid <ConversationRelay>: ${problem}`));
+    const { sessionId, end } = problems.length ? { sessionId: sid('VX'), end: undefined } : await this.relaySession(relay, parameters);
     if (generation !== this.generation) return undefined;
     if (end?.by === 'caller-hang-up') this.hungUp = true;
     if (this.person?.unreported) {
@@ -531,19 +538,18 @@ export class CarrierCall {
     return this.hungUp ? 'over' : this.twimlOf(answer);
   }
 
-  private async relaySession(attributes: Record<string, string>, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {
+  /** The relay session of a <ConversationRelay> its noun takes (it has a url). */
+  private async relaySession(relay: TwimlElement, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {
     const refused = { sessionId: sid('VX') };
-    const url = attributes.url;
-    if (!url) {
-      this.errors.push('64101 <ConversationRelay> without url');
-      return refused;
-    }
+    const { attributes } = relay;
+    const url = attributes.url!;
     let caller: RelayCaller;
     try {
       caller = await RelayCaller.connect({
         url,
         headers: this.context.signer.handshake(url),
         enabled: { dtmf: attributes.dtmfDetection === 'true', partialPrompts: attributes.partialPrompts === 'true' },
+        speech: this.context.relayNoun.speech(relay),
         setup: {
           callSid: this.sid,
           accountSid: this.context.accountSid,

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import type { RelaySpeech } from './conversation-relay.js';
 import { twilioSignature } from './twilio-signature.js';
 
 /** The `setup` message's fields (the docs' example carries all of these). */
@@ -30,16 +31,23 @@ export interface RelaySetup {
   customParameters?: Record<string, string>;
 }
 
-/** A message the application sent, with when it arrived (performance.now() milliseconds). */
+/** A message the application sent, with when it arrived (performance.now() milliseconds), and for text the language and voice it is spoken in. */
 export interface Received {
   message: any;
   atMs: number;
+  spoken?: Spoken;
+}
+
+/** The language text is spoken in, and the voice the session declared for it (none: the carrier's default voice of it). */
+export interface Spoken {
+  language: string | undefined;
+  voice: string | undefined;
 }
 
 export interface Reply {
   /** The tokens joined, as the caller heard them (all of them, or those before the interruption). */
   text: string;
-  tokens: { token: string; atMs: number }[];
+  tokens: { token: string; atMs: number; spoken?: Spoken }[];
   interrupted: boolean;
 }
 
@@ -67,9 +75,12 @@ export interface RelayConnectOptions {
   headers?: Record<string, string>;
   /** What the TwiML turned on (`dtmfDetection`, `partialPrompts`): Twilio sends DTMF and partial prompts only then. Both on when not given. */
   enabled?: { dtmf: boolean; partialPrompts: boolean };
+  /** The languages and voices the TwiML declared (none: the carrier's defaults, en-US). */
+  speech?: RelaySpeech;
 }
 
 const DIGITS = /^[0-9*#w]+$/;
+const LANGUAGE = /^([a-z]{2,3}(-[A-Z]{2})?|multi)$/;
 
 export class RelayCaller {
   /** Every message the application sent, in order. */
@@ -90,6 +101,8 @@ export class RelayCaller {
     private readonly socket: WebSocket,
     setup: RelaySetup,
     private readonly enabled: { dtmf: boolean; partialPrompts: boolean },
+    /** The session's languages now (a `language` message changes them) and the voices declared. */
+    readonly speech: RelaySpeech,
   ) {
     this.setup = { sessionId: `VX${randomBytes(16).toString('hex')}`, ...setup };
     this.ended = new Promise((resolve) => {
@@ -117,13 +130,14 @@ export class RelayCaller {
       });
       socket.once('error', reject);
     });
-    const caller = new RelayCaller(socket, options.setup, options.enabled ?? { dtmf: true, partialPrompts: true });
+    const speech = options.speech ?? { ttsLanguage: 'en-US', transcriptionLanguage: 'en-US', voices: {} };
+    const caller = new RelayCaller(socket, options.setup, options.enabled ?? { dtmf: true, partialPrompts: true }, { ...speech, voices: { ...speech.voices } });
     caller.send({ type: 'setup', parentCallSid: '', callType: 'PSTN', callerName: '', callStatus: 'IN-PROGRESS', customParameters: {}, ...caller.setup });
     return caller;
   }
 
-  /** The caller says `text`: a final prompt, after the given partial transcripts (`last: false`) when those are on. */
-  say(text: string, { partials = [], lang = 'en-US' }: { partials?: string[]; lang?: string } = {}): void {
+  /** The caller says `text`: a final prompt, after the given partial transcripts (`last: false`) when those are on, in the language it is heard in. */
+  say(text: string, { partials = [], lang = this.speech.transcriptionLanguage ?? 'en-US' }: { partials?: string[]; lang?: string } = {}): void {
     this.turnStart = this.received.length;
     if (this.enabled.partialPrompts) for (const partial of partials) this.send({ type: 'prompt', voicePrompt: partial, lang, last: false });
     this.send({ type: 'prompt', voicePrompt: text, lang, last: true });
@@ -198,11 +212,11 @@ export class RelayCaller {
   }
 
   private tokensOfTurn() {
-    return this.received.slice(this.turnStart).filter((r) => r.message.type === 'text').map((r) => ({ ...r.message, atMs: r.atMs }));
+    return this.received.slice(this.turnStart).filter((r) => r.message.type === 'text').map((r) => ({ ...r.message, atMs: r.atMs, spoken: r.spoken }));
   }
 
-  private replyOf(tokens: { token: string; atMs: number }[], interrupted: boolean): Reply {
-    return { text: tokens.map((t) => t.token).join(''), tokens: tokens.map(({ token, atMs }) => ({ token, atMs })), interrupted };
+  private replyOf(tokens: { token: string; atMs: number; spoken?: Spoken }[], interrupted: boolean): Reply {
+    return { text: tokens.map((t) => t.token).join(''), tokens: tokens.map(({ token, atMs, spoken }) => ({ token, atMs, spoken })), interrupted };
   }
 
   private until<T>(what: string, probe: () => T | undefined): Promise<T> {
@@ -238,7 +252,13 @@ export class RelayCaller {
     }
     const problem = problemOf(message);
     if (problem) return this.refuse(`Invalid message received: ${problem}`);
-    this.received.push({ message, atMs: performance.now() });
+    if (message.type === 'language') {
+      this.speech.ttsLanguage = message.ttsLanguage ?? this.speech.ttsLanguage;
+      this.speech.transcriptionLanguage = message.transcriptionLanguage ?? this.speech.transcriptionLanguage;
+    }
+    const { ttsLanguage } = this.speech;
+    const spoken = message.type === 'text' ? { language: ttsLanguage, voice: ttsLanguage === undefined ? undefined : this.speech.voices[ttsLanguage] } : undefined;
+    this.received.push({ message, atMs: performance.now(), ...(spoken && { spoken }) });
     if (message.type === 'end') {
       this.end = { by: 'application-end', handoffData: message.handoffData };
       this.socket.close(1000);
@@ -268,8 +288,11 @@ function problemOf(m: any): string | undefined {
       return isString(m.source) ? undefined : 'play needs a source URL';
     case 'sendDigits':
       return isString(m.digits) && DIGITS.test(m.digits) ? undefined : 'sendDigits needs digits of 0-9, *, # and w';
-    case 'language':
-      return isString(m.ttsLanguage) || isString(m.transcriptionLanguage) ? undefined : 'language needs ttsLanguage or transcriptionLanguage';
+    case 'language': {
+      const tags = [m.ttsLanguage, m.transcriptionLanguage].filter((v) => v !== undefined);
+      if (!tags.length) return 'language needs ttsLanguage or transcriptionLanguage';
+      return tags.every((v) => isString(v) && LANGUAGE.test(v)) ? undefined : 'ttsLanguage and transcriptionLanguage are language tags (en-US)';
+    }
     case 'end':
       return m.handoffData === undefined || isString(m.handoffData) ? undefined : 'handoffData must be a string';
     default:

@@ -15,6 +15,7 @@
 //   Errors: {"errors":[{"code":"10009","title":"Authentication failed",…}]}, 422 {"errors":[{"code":"10004",…,"source":{"pointer":"/To"}}]}
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { telnyxRelayNoun } from './conversation-relay.js';
 import { CarrierCall, type ForcedAnswer, type Recording, type Scenario, type WebhookSent } from './call.js';
 import { startHttpsServer, type RecordedRequest } from '../https.js';
 import type { InboundCall } from './twilio.js';
@@ -94,6 +95,7 @@ export async function startTelnyx(options: TelnyxOptions): Promise<TelnyxStandIn
   const context = {
     accountSid,
     signer: { request: (_url: string, _params: unknown, body: string | undefined) => ({ ...signed(body ?? ''), 'User-Agent': 'Telnyx Webhooks' }), handshake: () => ({}) },
+    relayNoun: telnyxRelayNoun,
     newSid: callSid,
     recordingUrl: (recording: Recording) => `${apiUrl}/v2/recordings/${recording.sid}.wav`,
     phones,

@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_VERSION, CarrierCall, sid, type CallerScript, type ForcedAnswer, type GatherAnswer, type Message, type Recording, type Scenario, type WebhookSent } from './call.js';
 import { startHttpsServer, type RecordedRequest } from '../https.js';
 import { formParams, twilioSignature, type TwilioParams } from './twilio-signature.js';
+import { twilioRelayNoun } from './conversation-relay.js';
 
 export type { CallerScript, ForcedAnswer, GatherAnswer, Message, Recording, Scenario, WebhookSent } from './call.js';
 export { CarrierCall } from './call.js';
@@ -144,6 +145,7 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
       request: (url: string, params: TwilioParams) => ({ 'X-Twilio-Signature': twilioSignature(account.authToken, url, params), 'User-Agent': 'TwilioProxy/1.1' }),
       handshake: (url: string) => ({ 'X-Twilio-Signature': twilioSignature(account.authToken, url) }),
     },
+    relayNoun: twilioRelayNoun,
     newSid: () => sid('CA'),
     recordingUrl: (recording: Recording) => `${apiUrl}/${API_VERSION}/Accounts/${account.accountSid}/Recordings/${recording.sid}`,
     phones,

@@ -13,4 +13,5 @@ export const twilio: Carrier<TwilioAccount> = {
   isSigned: (account, req) => isTwilioSignature(account.authToken, req.headers['x-twilio-signature'] as string | undefined, req.url, req.params),
   signsAddresses: true,
   relayKey: (account) => account.authToken,
+  speechAttributes: (voice, transcription) => ({ ...(voice && { ttsProvider: voice.provider, voice: voice.voice }), transcriptionProvider: transcription }),
 };
