@@ -88,7 +88,7 @@ const MEANINGFUL: Record<string, (a: Account) => unknown[]> = {
   callback_url: () => ['https://127.0.0.1:9/result'],
   events_url: () => ['https://127.0.0.1:9/events', ''],
   timezone: () => ['Europe/Berlin', 'America/New_York'],
-  voice: () => ['sim-ava'],
+  voice: () => ['joanna'],
   calling_hours: () => [{ start: '09:00', end: '17:00' }],
   schedule: () => [{ days: ['mon', 'fri'], start_time: '10:00', timezone: 'Europe/Berlin' }],
   customTools: () => [[]],

@@ -132,8 +132,8 @@ async function callOn(ctx: Ctx, callSid: string, type: RoutingStep['type']): Pro
 
 /** The TwiML of `step` on the answered call; `reached`: its call.updated was sent already (with the answer). */
 export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reached = false): Promise<string> {
-  const onStep = { carrier_step: step, ...(step.type === 'ai' && { greeting: step.greeting ?? DEFAULT_GREETING }) };
-  let row = reached ? await updateLiveCall(ctx, call.id, onStep) : await reachStep(ctx, call, { ...handlerOf(step), ...onStep });
+  const onStep = { ...handlerOf(step), carrier_step: step, ...(step.type === 'ai' && { greeting: step.greeting ?? DEFAULT_GREETING }) };
+  let row = reached ? await updateLiveCall(ctx, call.id, onStep) : await reachStep(ctx, call, onStep);
   // The caller hung up while the step was chosen (a webhook step's answer, a menu's): nothing more is played or announced.
   if (!row) return hangUp();
   switch (step.type) {

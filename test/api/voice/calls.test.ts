@@ -105,7 +105,7 @@ describe('Calls API', () => {
         [{ metadata: { blob: 'x'.repeat(16 * 1024) } }, 'invalid_metadata'],
       ];
       for (const [extra, code] of cases) expectError(await client.post('/v1/calls', { ...base, ...extra }), 422, code);
-      const ok = await client.post('/v1/calls', { ...base, voice: 'sim-ava', max_duration_sec: 30, outcomes: ['sold'], context: { name: 'Ann' } });
+      const ok = await client.post('/v1/calls', { ...base, voice: 'joanna', max_duration_sec: 30, outcomes: ['sold'], context: { name: 'Ann' } });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
     });
 

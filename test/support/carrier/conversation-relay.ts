@@ -116,7 +116,7 @@ export const twilioRelayNoun = nounOf('Twilio', {
     const names = TWILIO_VOICES[provider.toLowerCase()];
     if (!names) return `ttsProvider="${provider}" is none of Google, Amazon, ElevenLabs`;
     if (a.voice === undefined) return undefined;
-    if (!names.name.test(a.voice)) return `voice="${a.voice}" is not a ${provider} voice name`;
+    if (!names.name.test(a.voice)) return `voice="${a.voice}" is not a voice name of ${provider}`;
     if (language && names.fits && !names.fits(a.voice, language)) return `voice="${a.voice}" does not speak ${language}`;
     return undefined;
   },

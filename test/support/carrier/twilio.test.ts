@@ -107,6 +107,11 @@ function converse(ws: WebSocket, heard: any[]) {
     } else if (message.type === 'prompt' && message.last && message.voicePrompt === 'tell me a story') {
       let n = 0;
       streaming = setInterval(() => ws.send(JSON.stringify({ type: 'text', token: `word${n++} `, last: false })), 5);
+    } else if (message.type === 'prompt' && message.last && message.voicePrompt === 'auf Deutsch, bitte') {
+      ws.send(JSON.stringify({ type: 'language', ttsLanguage: 'de-DE', transcriptionLanguage: 'de-DE' }));
+      ws.send(JSON.stringify({ type: 'text', token: 'Gerne.', last: true }));
+    } else if (message.type === 'prompt' && message.last && message.voicePrompt === 'speak Klingon') {
+      ws.send(JSON.stringify({ type: 'language', ttsLanguage: 'Klingon' }));
     } else if (message.type === 'prompt' && message.last) {
       const words = `You said: ${message.voicePrompt}`.split(' ');
       words.forEach((word, i) => ws.send(JSON.stringify({ type: 'text', token: i === 0 ? word : ` ${word}`, last: i === words.length - 1 })));
@@ -293,6 +298,65 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
       ['setup', undefined],
       ['prompt', true],
     ]);
+  });
+
+  /** <Connect><ConversationRelay> to the application with these attributes and children. */
+  const relayTwiml = (attributes: string, children = '') =>
+    `<Response><Connect><ConversationRelay url="${app.relayUrl.replace('&', '&amp;')}" ${attributes}>${children}</ConversationRelay></Connect></Response>`;
+
+  it('speaks each language in the voice <ConversationRelay> or its <Language> declares, switching with the language message', async () => {
+    const spoken: (object | undefined)[] = [];
+    const langs: string[] = [];
+    twilio.phones[HUMAN] = {
+      answer: 'human',
+      caller: async (caller) => {
+        caller.say('hello there');
+        spoken.push((await caller.reply()).tokens[0]!.spoken);
+        caller.say('auf Deutsch, bitte');
+        spoken.push((await caller.reply()).tokens[0]!.spoken);
+        caller.say('Danke');
+        await caller.reply();
+        caller.say('speak Klingon');
+        await caller.roundTrip();
+        await caller.hangUp();
+      },
+    };
+    const twiml = relayTwiml(
+      'language="en-US" ttsProvider="Google" voice="en-US-Journey-O" transcriptionProvider="Deepgram"',
+      '<Language code="de-DE" ttsProvider="Amazon" voice="Daniel-Neural" transcriptionProvider="Deepgram"/>',
+    );
+    const placed = await rest(twilio, '/Calls.json', { To: HUMAN, From: FROM, Twiml: twiml });
+    const call = twilio.call(placed.body.sid);
+    await call.done;
+    for (const m of app.sockets[0]!) if (m.type === 'prompt') langs.push(m.lang);
+    expect(call.errors).to.deep.equal([]);
+    expect(call.conversationRelays[0]!.languages).to.deep.equal([{ code: 'de-DE', ttsProvider: 'Amazon', voice: 'Daniel-Neural', transcriptionProvider: 'Deepgram' }]);
+    expect(spoken).to.deep.equal([
+      { language: 'en-US', voice: 'Google en-US-Journey-O' },
+      { language: 'de-DE', voice: 'Amazon Daniel-Neural' },
+    ]);
+    // The caller is heard in the language switched to.
+    expect(langs).to.deep.equal(['en-US', 'en-US', 'de-DE', 'de-DE']);
+    expect(call.relay!.errorsSent).to.deep.equal(['Invalid message received: ttsLanguage and transcriptionLanguage are language tags (en-US)']);
+  });
+
+  it('refuses a <ConversationRelay> Twilio does not document: an unknown attribute or element, a voice its ttsProvider does not name, a bad language', async () => {
+    for (const [twiml, problem] of [
+      [relayTwiml('voiceName="Joanna"'), '<ConversationRelay> has no attribute voiceName on Twilio'],
+      [relayTwiml('ttsProvider="Polly" voice="Joanna"'), '<ConversationRelay> ttsProvider="Polly" is none of Google, Amazon, ElevenLabs'],
+      [relayTwiml('voice="Joanna-Neural"'), '<ConversationRelay> voice="Joanna-Neural" is not a voice name of ElevenLabs'],
+      [relayTwiml('language="de-DE" ttsProvider="Google" voice="en-US-Journey-O"'), '<ConversationRelay> voice="en-US-Journey-O" does not speak de-DE'],
+      [relayTwiml('language="German"'), '<ConversationRelay> language="German" is not a language tag'],
+      [relayTwiml('transcriptionProvider="deepgram"'), '<ConversationRelay> transcriptionProvider="deepgram" is none of Google, Deepgram'],
+      [relayTwiml('', '<Language code="fr-FR" locale="fr"/>'), '<Language> has no attribute locale on Twilio'],
+      [relayTwiml('', '<Voice name="x"/>'), '<ConversationRelay> has no element <Voice>'],
+    ]) {
+      const placed = await rest(twilio, '/Calls.json', { To: HUMAN, From: FROM, Twiml: twiml! });
+      const call = twilio.call(placed.body.sid);
+      await call.done;
+      expect(call.errors, twiml).to.deep.equal([`64101 invalid <ConversationRelay>: ${problem}`]);
+      expect(call.relays, twiml).to.have.length(0);
+    }
   });
 
   it('cancels a ringing call through the REST API', async () => {
