@@ -2,6 +2,7 @@
 // The MCP tools take their inputs from the same schemas.
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../pkg/voice/state.js';
+import { TTS_PROVIDERS } from '../../pkg/voice/voices.js';
 import type { PlaceCallInput } from '../../pkg/voice/place.js';
 import { parseVoice } from './parse.js';
 
@@ -33,7 +34,7 @@ export const placeCallBody = z
     context: sizedObject(8 * 1024).optional().meta({ description: 'Facts the agent may use (at most 8 KB)' }),
     questions: questionsField().optional(),
     outcomes: outcomesField().optional(),
-    voice: z.string().min(1).max(64).optional().meta({ description: 'A voice id from GET /v1/voices' }),
+    voice: z.string().min(1).max(64).optional().meta({ description: "A voice id from GET /v1/voices (422 invalid_voice otherwise); default the agent's voice, else the deployment's default" }),
     max_duration_sec: z.int().min(30).max(3600).default(600),
     callback_url: z.string().min(1).max(2048).optional().meta({ description: 'https address on the public internet; receives call.result once, when final' }),
     metadata: sizedObject(16 * 1024).optional().meta({ description: 'Echoed back (at most 16 KB)' }),
@@ -128,6 +129,14 @@ export const steerAcceptedSchema = z.object({ call_id: z.string(), accepted: z.l
 
 export const voiceListSchema = z
   .object({
-    data: z.array(z.object({ id: z.string(), name: z.string(), language: z.string(), gender: z.string(), provider: z.string() })),
+    data: z.array(
+      z.object({
+        id: z.string().meta({ description: "What a call's voice, an ai routing step's voice or an agent's voice names" }),
+        name: z.string(),
+        language: z.string().meta({ description: 'The language tag the voice speaks (en-US): the relay session starts in it' }),
+        gender: z.enum(['female', 'male', 'neutral']),
+        provider: z.enum(TTS_PROVIDERS).meta({ description: "The text-to-speech provider, as ConversationRelay's ttsProvider names it" }),
+      }),
+    ).meta({ description: "The deployment's voice catalogue (SWITCHBOARD_VOICES)" }),
   })
   .meta({ id: 'VoiceList' });

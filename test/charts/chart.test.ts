@@ -352,6 +352,9 @@ describe('charts/switchboard', function () {
         expect(config.TWILIO_ACCOUNT_SID).to.equal(c.values.carrier.twilio.accountSid || undefined);
         expect(config.SWITCHBOARD_OIDC_ISSUER).to.equal(c.values.oidc.issuer || undefined);
         expect(config.SWITCHBOARD_OIDC_CLIENT_ID).to.equal(c.values.oidc.issuer ? c.values.oidc.clientId : undefined);
+        expect(config.SWITCHBOARD_VOICES).to.deep.equal(c.values.voices.catalogue.length ? c.values.voices.catalogue : undefined);
+        expect(config.SWITCHBOARD_DEFAULT_VOICE).to.equal(c.values.voices.default || undefined);
+        expect(config.SWITCHBOARD_TRANSCRIPTION_PROVIDER).to.equal(c.values.voices.transcriptionProvider);
       });
 
       it('gives in-flight work its shutdown grace period before the pod is killed', () => {
