@@ -1,5 +1,6 @@
 // `switchboard admin`: operators' commands. Each parses its flags, calls the domain in pkg/store,
 // and prints one JSON object (--json) or a short text. Exit 2: usage or invalid input; 1: other errors.
+import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Ctx } from '../pkg/context.js';
@@ -16,6 +17,10 @@ import { requireE164 } from '../pkg/voice/numbers.js';
 import { rotateWebhookSecret, webhookSecret } from '../pkg/webhooks/secret.js';
 import { sendAgentTestMessage, sendTestMessage } from '../pkg/webhooks/test-message.js';
 import { addUser, listUsers, type NewUser } from '../pkg/console/users.js';
+import { draftInvoice, getInvoice, invoiceView, listInvoices, type Invoice } from '../pkg/billing/invoices.js';
+import { issueCreditNote } from '../pkg/billing/finalize.js';
+import { invoicePdf } from '../pkg/billing/documents.js';
+import { formatMoney } from '../pkg/billing/money.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = { [flag: string]: string | boolean | undefined };
@@ -168,6 +173,14 @@ function fields(obj: Json): string {
 /** How a test message went, in a line. */
 const sentText = (sent: Awaited<ReturnType<typeof sendTestMessage>>): string =>
   sent.delivered ? `${sent.eventId} delivered to ${sent.url} (HTTP ${sent.status})` : `${sent.eventId} not delivered to ${sent.url}: ${sent.error}`;
+
+/** An invoice in a few lines: what it is, then one line per line of it, then the total. */
+function invoiceText(i: Invoice): string {
+  const money = (minor: number) => formatMoney(minor, i.currency);
+  const head = `${i.number ?? 'draft'}  ${i.kind}  ${i.status}  ${i.month} (${i.timezone})${i.creditsNumber ? `  corrects ${i.creditsNumber}` : ''}`;
+  const lines = i.lines.map((l) => `  ${l.description}  ${l.quantity} x ${money(l.unitPrice)} = ${money(l.amount)}`);
+  return [head, ...lines, `  total ${money(i.total)}`].join('\n');
+}
 
 const commands: Record<string, Command> = {
   bootstrap: {
@@ -406,6 +419,50 @@ const commands: Record<string, Command> = {
       const users = await listUsers(ctx, tenant.id);
       const text = users.map((u) => `${u.id}  ${u.email}  ${u.role}${u.passwordSet ? '' : '  (no password yet)'}`);
       return { json: { tenantId: tenant.id, users }, text: text.join('\n') || 'no users' };
+    },
+  },
+  'invoice list': {
+    synopsis: '--tenant ID',
+    about: "a pay-as-you-go company's finalized invoices and credit notes, newest first",
+    options: { tenant: str },
+    async run(ctx, v) {
+      const tenant = await getTenant(ctx, required(v, 'tenant'));
+      const invoices = await listInvoices(ctx, tenant.id);
+      const text = invoices.map((i) => `${i.number}  ${i.kind}  ${i.month}  ${formatMoney(i.total, i.currency)}  issued ${i.issued_at}`);
+      return { json: { tenantId: tenant.id, billing: tenant.billing, invoices }, text: text.join('\n') || 'no invoices' };
+    },
+  },
+  'invoice show': {
+    synopsis: '--invoice NUMBER | --tenant ID',
+    about: "an invoice or credit note with its lines (amounts in minor units); --tenant: the running month's draft, so far",
+    options: { invoice: str, tenant: str },
+    async run(ctx, v) {
+      const invoice = typeof v.invoice === 'string' ? await getInvoice(ctx, v.invoice) : await draftInvoice(ctx, required(v, 'tenant'));
+      return { json: invoiceView(invoice), text: invoiceText(invoice) };
+    },
+  },
+  'invoice pdf': {
+    synopsis: '--invoice NUMBER --out FILE',
+    about: 'write an invoice or credit note as a PDF to FILE',
+    options: { invoice: str, out: str },
+    async run(ctx, v) {
+      const invoice = await getInvoice(ctx, required(v, 'invoice'));
+      const out = required(v, 'out');
+      const tenant = await getTenant(ctx, invoice.tenantId);
+      const pdf = await invoicePdf(invoice, tenant.name);
+      await writeFile(out, pdf);
+      return { json: { number: invoice.number, file: out, bytes: pdf.length }, text: `${invoice.number} written to ${out} (${pdf.length} bytes)` };
+    },
+  },
+  'invoice credit-note': {
+    synopsis: '--invoice NUMBER --amount MINOR_UNITS --reason TEXT',
+    about: 'correct a finalized invoice: a credit note of the amount (integer minor units, at most what is left of its total) referencing it',
+    options: { invoice: str, amount: str, reason: str },
+    async run(ctx, v) {
+      const amount = numberFlag(v, 'amount');
+      if (amount === undefined) throw new UsageError('--amount is required');
+      const note = await issueCreditNote(ctx, required(v, 'invoice'), { amount, reason: required(v, 'reason') });
+      return { json: invoiceView(note), text: invoiceText(note) };
     },
   },
   'dnc add': {

@@ -7,6 +7,7 @@ import { triggersReconciler } from './triggers.js';
 import { webhooksReconciler } from './webhooks.js';
 import { callsReconciler } from './calls.js';
 import { campaignsReconciler } from './campaigns.js';
+import { invoicesReconciler } from './invoices.js';
 import { createGateway } from '../pkg/voice/gateways/index.js';
 
 export interface Controllers {
@@ -22,7 +23,13 @@ export interface Controllers {
 export async function startControllers(ctx: Ctx): Promise<Controllers> {
   const { config } = ctx;
   const calls = callsReconciler(createGateway(ctx), config.SWITCHBOARD_CALL_CONCURRENCY);
-  const manager = new ControllerManager(ctx, [triggersReconciler, webhooksReconciler(config.SWITCHBOARD_WEBHOOK_CONCURRENCY), calls, campaignsReconciler], {
+  const manager = new ControllerManager(ctx, [
+    triggersReconciler,
+    webhooksReconciler(config.SWITCHBOARD_WEBHOOK_CONCURRENCY),
+    calls,
+    campaignsReconciler,
+    invoicesReconciler,
+  ], {
     concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
     leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
     graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,

@@ -59,6 +59,15 @@ export const configSchema = z.object({
   SWITCHBOARD_DB_POOL_MAX: intWithDefault(20, 3, 500),
   SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
   SWITCHBOARD_CREDITS_PER_1K_TOKENS: z.coerce.number().positive().default(1),
+  /** Pay-as-you-go invoices (pkg/billing): prices in minor units of the currency (cents for USD). */
+  SWITCHBOARD_PRICE_PER_CREDIT: intWithDefault(1, 0, 1_000_000_000),
+  SWITCHBOARD_PRICE_PER_CALL_MINUTE: intWithDefault(2, 0, 1_000_000_000),
+  SWITCHBOARD_CURRENCY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code such as USD or EUR')
+    .default('USD'),
   SWITCHBOARD_OUTBOUND_TIMEOUT_MS: intWithDefault(10_000, 100, 120_000),
   SWITCHBOARD_OUTBOUND_MAX_BYTES: intWithDefault(1_048_576, 1024, 50 * 1_048_576),
   SWITCHBOARD_MAX_TOOL_ROUNDS: intWithDefault(8, 1, 50),

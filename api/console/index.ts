@@ -22,6 +22,7 @@ import { signInOptionsRouter, ssoRouter } from './sso.js';
 import { campaignsRouter } from './campaigns.js';
 import { queuesRouter } from './queues.js';
 import { mailboxesRouter } from './mailboxes.js';
+import { billingRouter } from './billing.js';
 
 export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   const r = Router();
@@ -53,6 +54,7 @@ export function consoleRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
   api.use(signInOptionsRouter(ctx));
   api.use(campaignsRouter(ctx));
   api.use(queuesRouter(ctx), mailboxesRouter(ctx));
+  api.use(billingRouter(ctx));
   api.use(() => {
     throw new NotFound('No such endpoint', 'not_found');
   });

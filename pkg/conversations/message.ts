@@ -97,7 +97,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     // Awaited by the turn unless the model fails first; the failure is then reported from below.
     stored.catch(() => {});
     // The turn's charge names the user's message.
-    const charge = new TurnCharge(ctx, tenant.id, () => inserted.written.then(() => inserted.id));
+    const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'chat', agentId: agent.id }, () => inserted.written.then(() => inserted.id));
     let turn;
     try {
       turn = await runTurn(ctx, {

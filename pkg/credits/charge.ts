@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { Ctx } from '../context.js';
 import type { HeldLock } from '../db/locks.js';
 import type { Statement } from '../db/pipeline.js';
-import { creditEntry, creditEntryStatement } from '../store/credits.js';
+import { creditEntry, creditEntryStatement, type SpentBy } from '../store/credits.js';
 
 export interface Usage {
   promptTokens: number;
@@ -26,10 +26,11 @@ export class TurnCharge {
   /** Set once a charge is under way (in the closing transaction or on its own): a turn is never charged twice. */
   private charging = false;
 
-  /** `referenceId`: what the ledger entry names (the chat turn's user message, the job run's brief, the call). */
+  /** `referenceId`: what the ledger entry names (the chat turn's user message, the job run's brief, the call); `spentBy`: the turn's kind and agent. */
   constructor(
     private readonly ctx: ChargeCtx,
     private readonly tenantId: string,
+    private readonly spentBy: SpentBy,
     private readonly referenceId: () => string | Promise<string>,
   ) {}
 
@@ -47,7 +48,7 @@ export class TurnCharge {
    */
   async close(lock: Pick<HeldLock, 'close'>, statements: Statement[]): Promise<pg.QueryResult[]> {
     this.charging = true;
-    const charge = this.used() ? [creditEntryStatement(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId())] : [];
+    const charge = this.used() ? [creditEntryStatement(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId(), this.spentBy)] : [];
     const results = await lock.close([...statements, ...charge]);
     if (charge.length) this.meter();
     return results.slice(0, statements.length);
@@ -58,7 +59,7 @@ export class TurnCharge {
     if (this.charging) return;
     this.charging = true;
     if (!this.used()) return;
-    await creditEntry(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId());
+    await creditEntry(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId(), this.spentBy);
     this.meter();
   }
 

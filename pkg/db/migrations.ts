@@ -29,6 +29,7 @@ import * as m026 from './migrations/026_carrier_transfer.js';
 import * as m027 from './migrations/027_telnyx.js';
 import * as m028 from './migrations/028_carrier_answer.js';
 import * as m029 from './migrations/029_contact_ids.js';
+import * as m030 from './migrations/030_invoices.js';
 import * as m031 from './migrations/031_voices.js';
 import * as m033 from './migrations/033_calls_per_minute.js';
 import * as m034 from './migrations/034_verification.js';
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '027_telnyx': m027,
   '028_carrier_answer': m028,
   '029_contact_ids': m029,
+  '030_invoices': m030,
   '031_voices': m031,
   '033_calls_per_minute': m033,
   '034_verification': m034,

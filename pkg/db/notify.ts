@@ -12,6 +12,8 @@ export const CHANNELS = {
   /** A call's transcript grew (payload: the call's id); apart from `calls`, so call loops are not woken by their own words. */
   transcripts: 'switchboard_transcripts',
   campaigns: 'switchboard_campaigns',
+  /** Nothing announces on it yet: invoices fall due with the calendar, on the clock. */
+  invoices: 'switchboard_invoices',
   /** A queue's member came free (payload: the queue's id). */
   queues: 'switchboard_queues',
   /** A turn lock was given up (payload: its key); sent by migration 021's switchboard_release_turn_lock. */

@@ -3,6 +3,7 @@ import type { Db } from '../db/index.js';
 import type { Clock } from '../clock.js';
 import { invalid } from '../validate.js';
 import { dayOf, type UsageChannel, type UsageMeter } from './meter.js';
+import { toCsv } from '../csv.js';
 
 /** What a usage report may be grouped by, and the column each reads. */
 export const USAGE_GROUPS = ['key', 'app', 'channel', 'day'] as const;
@@ -73,19 +74,9 @@ export async function usageReport(
   return { from, to, group_by: q.groupBy, data };
 }
 
-/** Text a spreadsheet would take for a formula (OWASP's CSV injection list). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-const csvCell = (v: unknown): string => {
-  const s = v === null || v === undefined ? '' : String(v);
-  // A name a client chose (an app) is text, never a formula: quoted and led by a ', as OWASP says.
-  if (typeof v === 'string' && FORMULA_START.test(s)) return `"'${s.replace(/"/g, '""')}"`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** The report as CSV (RFC 4180): a header row, then the same columns as the JSON rows. */
 export function usageCsv(report: UsageReport): string {
   const header = [...report.group_by.map((g) => (g === 'key' ? 'key_id' : g)), 'requests', 'requests_over_limit', 'calls_placed'];
   const lines = [header, ...report.data.map((row) => header.map((h) => row[h as keyof UsageReportRow]))];
-  return lines.map((cells) => cells.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return toCsv(lines);
 }

@@ -12,6 +12,12 @@ import { getTenant, type Tenant } from './tenants.js';
 
 export type ReferenceType = 'api' | 'topup';
 
+/** What spent a charge (invoices break credits down by it): the kind of turn and its agent. */
+export interface SpentBy {
+  turnKind: 'chat' | 'job' | 'voice';
+  agentId: string;
+}
+
 export const STRIPES = 64;
 
 /** SQL: the credit balance of the company `tenant` (an SQL expression), the sum of its stripes. */
@@ -30,7 +36,7 @@ export async function addCredits(
   referenceType: ReferenceType,
   referenceId: string | null = null,
 ): Promise<void> {
-  await creditEntry(ctx, tenantId, amount, referenceType, referenceId);
+  await creditEntry(ctx, tenantId, amount, referenceType, referenceId, null);
 }
 
 /** addCredits' statement: the ledger entry and its stripe of the balance, in one statement. */
@@ -40,8 +46,9 @@ export function creditEntry(
   amount: number,
   referenceType: ReferenceType,
   referenceId: string | null,
+  spentBy: SpentBy | null,
 ): Knex.Raw {
-  return entryQuery(ctx.db, { tenantId, amount, referenceType, referenceId, at: ctx.clock.now() });
+  return entryQuery(ctx.db, { tenantId, amount, referenceType, referenceId, spentBy, at: ctx.clock.now() });
 }
 
 /** creditEntry's statement, unsent (a turn's closing transaction sends it with the others). */
@@ -51,8 +58,9 @@ export function creditEntryStatement(
   amount: number,
   referenceType: ReferenceType,
   referenceId: string | null,
+  spentBy: SpentBy | null,
 ): Knex.SqlNative {
-  return compiledEntry(ctx.db, { tenantId, amount, referenceType, referenceId, at: ctx.clock.now() });
+  return compiledEntry(ctx.db, { tenantId, amount, referenceType, referenceId, spentBy, at: ctx.clock.now() });
 }
 
 interface Entry {
@@ -60,14 +68,15 @@ interface Entry {
   amount: number;
   referenceType: ReferenceType;
   referenceId: string | null;
+  spentBy: SpentBy | null;
   at: Date;
 }
 
-function entryQuery(db: Knex, { tenantId, amount, referenceType, referenceId, at }: Entry): Knex.Raw {
+function entryQuery(db: Knex, { tenantId, amount, referenceType, referenceId, spentBy, at }: Entry): Knex.Raw {
   const entry = db.raw(
-    `insert into credit_ledger (tenant_id, amount, reference_type, reference_id, created_at)
-     values (?, ?, ?, ?, ?) returning tenant_id, amount`,
-    [tenantId, amount, referenceType, referenceId, at],
+    `insert into credit_ledger (tenant_id, amount, reference_type, reference_id, turn_kind, agent_id, created_at)
+     values (?, ?, ?, ?, ?, ?, ?) returning tenant_id, amount`,
+    [tenantId, amount, referenceType, referenceId, spentBy?.turnKind ?? null, spentBy?.agentId ?? null, at],
   );
   const balance = db.raw(
     `insert into credit_balances (tenant_id, stripe, balance)

@@ -122,7 +122,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
     const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id, ...unverified });
     const outcome: { value: JobOutcome | null } = { value: null };
     const ended: { row: TriggerRow | null } = { row: null };
-    const charge = new TurnCharge(ctx, tenant.id, () => opening.id);
+    const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'job', agentId: agent.id }, () => opening.id);
     await runTurn(ctx, {
       tenant,
       agent,

@@ -221,7 +221,7 @@ class CallSession extends BridgingCall {
     });
     // Awaited by the turn unless the model fails first; judged below either way.
     looked?.catch(() => {});
-    const charge = new TurnCharge(this.ctx, this.row.tenant_id, () => this.row.id);
+    const charge = new TurnCharge(this.ctx, this.row.tenant_id, { turnKind: 'voice', agentId: this.agent.id }, () => this.row.id);
     const speaking = this.speaking();
     try {
       const turn = await runTurn(this.ctx, {

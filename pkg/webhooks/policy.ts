@@ -47,6 +47,8 @@ const CLASS_OF_TYPE: ReadonlyMap<string, EventClass> = new Map([
   ['call', 'call_event'],
   ['queue', 'call_event'],
   ['ai', 'call_event'],
+  // invoice.finalized goes to the events address with the call events' policy (DECISIONS.md "Invoices").
+  ['invoice', 'call_event'],
 ]);
 
 export function eventClassOf(type: string): EventClass {

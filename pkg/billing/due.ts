@@ -1,0 +1,54 @@
+// Which months are due for finalizing: for each pay-as-you-go company, the first month not yet
+// invoiced since it became so, due when that month ends in its timezone. The controllers finalize
+// those whose end has passed, catching up month by month after an outage.
+import type { Ctx } from '../context.js';
+import { finalizeMonth } from './finalize.js';
+import { monthAfter, monthNamed, monthOf, type Month } from './period.js';
+
+interface Due {
+  tenantId: string;
+  month: Month;
+}
+
+/** Each pay-as-you-go company's next month to invoice. */
+async function nextMonths(ctx: Pick<Ctx, 'db'>): Promise<Due[]> {
+  const rows: { id: string; timezone: string; payg_since: Date; last_month: string | null }[] = (
+    await ctx.db.raw(
+      `select t.id, t.timezone, t.payg_since,
+              (select max(i.month) from invoices i where i.tenant_id = t.id and i.kind = 'invoice') as last_month
+         from tenants t
+        where t.billing = 'payg' and t.payg_since is not null`,
+    )
+  ).rows;
+  return rows.map((r) => {
+    const since = monthOf(r.payg_since, r.timezone);
+    const last = r.last_month ? monthNamed(r.last_month, r.timezone) : null;
+    const afterLast = last && monthAfter(last, r.timezone);
+    // A company payg again after a prepaid spell is not invoiced for the months between.
+    return { tenantId: r.id, month: afterLast && afterLast.name > since.name ? afterLast : since };
+  });
+}
+
+/** Finalizes every month that has ended and is not yet invoiced (the controllers' sweep). */
+export async function finalizeDueInvoices(ctx: Ctx): Promise<void> {
+  for (;;) {
+    const now = ctx.clock.now();
+    const due = (await nextMonths(ctx)).filter((d) => d.month.end <= now);
+    let finalized = 0;
+    for (const d of due) {
+      const invoice = await finalizeMonth(ctx, d.tenantId, d.month.name);
+      if (invoice) {
+        finalized++;
+        ctx.log.info({ tenantId: d.tenantId, month: d.month.name, number: invoice.number, total: invoice.total }, 'invoice finalized');
+      }
+    }
+    // Another replica may have finalized some: the next look moves past them all the same.
+    if (due.length === 0 || finalized === 0) return;
+  }
+}
+
+/** When the next month to invoice ends (the earliest across companies); null when no company is pay-as-you-go. */
+export async function nextInvoiceDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
+  const ends = (await nextMonths(ctx)).map((d) => d.month.end);
+  return ends.reduce<Date | null>((earliest, end) => (earliest && earliest <= end ? earliest : end), null);
+}
