@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the suite needs on a Debian machine, idempotently: installs the missing Debian packages
-# (prometheus, postgresql, redis-server, chromium, faketime), unless DATABASE_URL / REDIS_URL are set starts
+# (prometheus, postgresql, redis-server, chromium, faketime, poppler-utils), unless DATABASE_URL / REDIS_URL are set starts
 # a Postgres and a Redis of the suite's own on loopback (reused while up), and unless
 # SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test cluster's kube-apiserver, etcd, kubectl
 # and helm (kube/tools.sh). With SWITCHBOARD_E2E=1 (make e2e) also what a node runs: containerd,
@@ -29,6 +29,8 @@ if [ -z "${DATABASE_URL:-}" ] && [ -z "$(pg_bin)" ]; then need postgresql; fi
 if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need redis-server; fi
 # The browser tests' headless Chromium (test/support/browser.ts), driven by playwright-core.
 [ -x "${SWITCHBOARD_CHROMIUM:-/usr/bin/chromium}" ] || need chromium
+# Invoice PDFs read back as text (test/cmd/admin-invoices.test.ts, test/console/billing.test.ts).
+command -v pdftotext >/dev/null || need poppler-utils
 # A replica with its wall clock moved (test/controllers/clock-jump.test.ts), through LD_PRELOAD.
 compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || need faketime
 if [ -n "${SWITCHBOARD_E2E:-}" ]; then
