@@ -1,9 +1,9 @@
 // Routes: the sign-in page, and behind it the layout with one route per page in PAGES.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { Navigate, Route, Routes, useSearchParams } from 'react-router';
 import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
-import { api, signInPath, type Session } from './api';
-import { SessionContext, useSession } from './session';
+import { api, mayAct, signInPath, type Role, type Session } from './api';
+import { SessionContext, useSession, useSignedIn } from './session';
 import { Layout } from './Layout';
 import { PAGES } from './pages';
 import { NotFound } from './pages/NotFound';
@@ -48,8 +48,8 @@ export function App() {
       <Routes>
         <Route path="/sign-in" element={<SignIn />} />
         <Route element={<SignedIn />}>
-          {PAGES.map(({ path, Page }) => (
-            <Route key={path} path={path} element={<Page />} />
+          {PAGES.map(({ path, Page, role }) => (
+            <Route key={path} path={path} element={<ForRole role={role ?? 'viewer'} Page={Page} />} />
           ))}
           <Route path="*" element={<NotFound />} />
         </Route>
@@ -65,4 +65,10 @@ function SignedIn() {
   if (!session) return <Navigate to={signInPath()} replace />;
   if (params.get('set-password') === '1') return <SetPassword />;
   return <Layout />;
+}
+
+/** A page below the signed-in role is no page at all (its data would be refused anyway). */
+function ForRole({ role, Page }: { role: Role; Page: ComponentType }) {
+  const session = useSignedIn();
+  return mayAct(session.user.role, role) ? <Page /> : <NotFound />;
 }

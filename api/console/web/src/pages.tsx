@@ -20,6 +20,7 @@ import { CampaignRun } from './pages/CampaignRun';
 import { Connections } from './pages/Connections';
 import { Queues } from './pages/Queues';
 import { Mailboxes } from './pages/Mailboxes';
+import { Billing } from './pages/Billing';
 
 export interface Page {
   path: string;
@@ -45,6 +46,7 @@ export const PAGES: Page[] = [
   { path: '/queues', label: 'Queues', Page: Queues },
   { path: '/mailboxes', label: 'Mailboxes', Page: Mailboxes },
   { path: '/usage', label: 'Usage', Page: Usage },
+  { path: '/billing', label: 'Billing', Page: Billing, role: 'admin' },
   { path: '/api-keys', label: 'API keys', Page: ApiKeys },
   { path: '/webhooks', label: 'Webhooks', Page: Webhooks },
   { path: '/do-not-call', label: 'Do-not-call list', Page: DoNotCall },
