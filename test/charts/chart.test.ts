@@ -355,6 +355,8 @@ describe('charts/switchboard', function () {
         expect(config.SWITCHBOARD_VOICES).to.deep.equal(c.values.voices.catalogue.length ? c.values.voices.catalogue : undefined);
         expect(config.SWITCHBOARD_DEFAULT_VOICE).to.equal(c.values.voices.default || undefined);
         expect(config.SWITCHBOARD_TRANSCRIPTION_PROVIDER).to.equal(c.values.voices.transcriptionProvider);
+        const { currency, pricePerCredit, pricePerCallMinute } = c.values.billing;
+        expect([config.SWITCHBOARD_CURRENCY, config.SWITCHBOARD_PRICE_PER_CREDIT, config.SWITCHBOARD_PRICE_PER_CALL_MINUTE]).to.deep.equal([currency, pricePerCredit, pricePerCallMinute]);
       });
 
       it('gives in-flight work its shutdown grace period before the pod is killed', () => {

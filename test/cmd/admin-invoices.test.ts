@@ -109,6 +109,13 @@ describe('switchboard admin invoice', function () {
     });
   });
 
+  it('admin --help lists the invoice commands and their flags', async () => {
+    const r = await switchboard(['admin', '--help']);
+    expect(r.code).to.equal(0);
+    for (const command of ['invoice list', 'invoice show', 'invoice pdf', 'invoice credit-note']) expect(r.stdout).to.include(`  ${command} `);
+    for (const flag of ['--invoice', '--out', '--reason']) expect(r.stdout).to.include(flag);
+  });
+
   describe('billing mode', () => {
     let app: TestApp;
     before(async () => {

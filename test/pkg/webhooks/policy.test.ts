@@ -33,9 +33,9 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
   };
   const stored = (id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
 
-  it('puts call, queue and ai events, call.result, message.created and message.test each in its class', () => {
-    const classes = ['call.initiated', 'call.ended', 'queue.entered', 'ai.summary', 'call.result', 'message.created', 'message.test', 'call.routing'].map(eventClassOf);
-    expect(classes).to.deep.equal(['call_event', 'call_event', 'call_event', 'call_event', 'call_result', 'message', 'message_test', 'routing_step']);
+  it('puts call, queue, ai and invoice events, call.result, message.created and message.test each in its class', () => {
+    const classes = ['call.initiated', 'call.ended', 'queue.entered', 'ai.summary', 'invoice.finalized', 'call.result', 'message.created', 'message.test', 'call.routing'].map(eventClassOf);
+    expect(classes).to.deep.equal(['call_event', 'call_event', 'call_event', 'call_event', 'call_event', 'call_result', 'message', 'message_test', 'routing_step']);
     expect(() => eventClassOf('message.deleted')).to.throw('No delivery policy for the event type message.deleted');
   });
 
