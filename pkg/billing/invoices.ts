@@ -59,6 +59,18 @@ const toInvoice = (r: Row, lines: Row[], creditNotes: Row[]): Invoice => ({
   creditNotes: creditNotes.map((n) => ({ number: n.number, total: Number(n.total) })),
 });
 
+/** A line as its row's columns and as the JSON shows it. */
+const lineFields = (l: InvoiceLine) => ({
+  description: l.description,
+  item: l.item,
+  reference_type: l.referenceType,
+  agent_id: l.agentId,
+  direction: l.direction,
+  quantity: l.quantity,
+  unit_price: l.unitPrice,
+  amount: l.amount,
+});
+
 /** Writes a finalized invoice or credit note and its lines in `ctx.db` (the finalizing transaction). */
 export async function insertInvoice(ctx: Pick<Ctx, 'db'>, invoice: Invoice & { number: string; issuedAt: Date }): Promise<void> {
   await ctx.db('invoices').insert({
@@ -77,18 +89,7 @@ export async function insertInvoice(ctx: Pick<Ctx, 'db'>, invoice: Invoice & { n
   });
   if (!invoice.lines.length) return;
   await ctx.db('invoice_lines').insert(
-    invoice.lines.map((l, i) => ({
-      number: invoice.number,
-      position: i + 1,
-      description: l.description,
-      item: l.item,
-      reference_type: l.referenceType,
-      agent_id: l.agentId,
-      direction: l.direction,
-      quantity: l.quantity,
-      unit_price: l.unitPrice,
-      amount: l.amount,
-    })),
+    invoice.lines.map((l, i) => ({ number: invoice.number, position: i + 1, ...lineFields(l) })),
   );
 }
 
@@ -165,16 +166,7 @@ export function invoiceView(i: Invoice) {
     period_start: i.periodStart.toISOString(),
     period_end: i.periodEnd.toISOString(),
     currency: i.currency,
-    lines: i.lines.map((l) => ({
-      description: l.description,
-      item: l.item,
-      reference_type: l.referenceType,
-      agent_id: l.agentId,
-      direction: l.direction,
-      quantity: l.quantity,
-      unit_price: l.unitPrice,
-      amount: l.amount,
-    })),
+    lines: i.lines.map(lineFields),
     total: i.total,
     issued_at: i.issuedAt?.toISOString() ?? null,
     credits_number: i.creditsNumber,
