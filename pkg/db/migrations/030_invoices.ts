@@ -8,7 +8,8 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(`
     alter table tenants alter column billing set default 'prepaid';
     alter table tenants add column payg_since timestamptz;
-    update tenants set payg_since = created_at where billing = 'payg';
+    -- Companies payg before invoices existed are invoiced from the month of the upgrade, not for every month since they began.
+    update tenants set payg_since = now() where billing = 'payg';
     -- Kept by the database, whoever changes the mode: when the company last became payg (its clock's time, updated_at).
     create function switchboard_payg_since() returns trigger language plpgsql as $$
     begin
