@@ -60,7 +60,7 @@ describe('The console Queues page', function () {
     await form.getByRole('button', { name: 'Create queue' }).click();
     const sales = page.getByRole('region', { name: 'Sales' });
     await sales.getByText('No members').waitFor();
-    await sales.getByLabel('Member id').fill('cy');
+    await sales.getByLabel('Member id (optional)').fill('cy');
     await sales.getByLabel('Member name').fill('Cy');
     await sales.getByLabel('Phone').fill('nobody');
     await sales.getByRole('button', { name: 'Add member' }).click();
@@ -70,6 +70,14 @@ describe('The console Queues page', function () {
     await sales.getByRole('cell', { name: '+12025550130' }).waitFor();
     const made = (await client.get('/v1/queues')).body.data.find((q: any) => q.name === 'Sales');
     expect(made).to.deep.include({ max_wait_sec: 300, members: [{ id: 'cy', name: 'Cy', phone: '+12025550130', available: true }] });
+    // Without an id, the member gets one.
+    await sales.getByLabel('Member name').fill('Dee');
+    await sales.getByLabel('Phone').fill('(202) 555-0131');
+    await sales.getByRole('button', { name: 'Add member' }).click();
+    await sales.getByRole('cell', { name: '+12025550131' }).waitFor();
+    const dee = (await client.get('/v1/queues')).body.data.find((q: any) => q.name === 'Sales').members[1];
+    expect(dee).to.deep.include({ name: 'Dee', phone: '+12025550131' });
+    expect(dee.id).to.match(/^mem_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(await accessibilityViolations(page)).to.deep.equal([]);
 
     await page.getByRole('button', { name: 'Edit queue Front desk' }).click();

@@ -21,7 +21,8 @@ export interface Queue {
 
 export interface QueueInput {
   name?: string;
-  members?: QueueMember[];
+  /** A member without an id gets one (mem_…). */
+  members?: (Omit<QueueMember, 'id'> & { id?: string })[];
   max_wait_sec?: number;
   hold_message?: string | null;
 }

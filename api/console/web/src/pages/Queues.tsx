@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { Anchor, Button, Card, Group, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
-import { membersOf, queuesApi, type Queue } from '../api/queues';
+import { membersOf, queuesApi, type Queue, type QueueInput } from '../api/queues';
 import { DangerButton, InlineForm, useChange } from '../components/Change';
 import { DataTable } from '../components/DataTable';
 import { DialogForm } from '../components/DialogForm';
@@ -87,7 +87,7 @@ function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: bool
   const change = useChange(reload);
   const headingId = `queue-${queue.id}`;
   const [editing, setEditing] = useState(false);
-  const setMembers = (members: ReturnType<typeof membersOf>) => change.run(() => queuesApi.update(queue.id, { members }));
+  const setMembers = (members: NonNullable<QueueInput['members']>) => change.run(() => queuesApi.update(queue.id, { members }));
   return (
     <Card withBorder component="section" aria-labelledby={headingId}>
       <Group justify="space-between">
@@ -160,14 +160,16 @@ function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: bool
   );
 }
 
-function AddMember({ onAdd }: { onAdd(member: { id: string; name: string; phone: string }): Promise<boolean> }) {
+function AddMember({ onAdd }: { onAdd(member: { id?: string; name: string; phone: string }): Promise<boolean> }) {
   const [member, setMember] = useState({ id: '', name: '', phone: '' });
-  const field = (key: keyof typeof member, label: string, max: number) => (
-    <TextInput label={label} required maxLength={max} value={member[key]} onChange={(e) => setMember({ ...member, [key]: e.currentTarget.value })} />
+  const field = (key: keyof typeof member, label: string, max: number, required = true) => (
+    <TextInput label={label} required={required} maxLength={max} value={member[key]} onChange={(e) => setMember({ ...member, [key]: e.currentTarget.value })} />
   );
+  // No id typed: the API makes one.
+  const { id, ...rest } = member;
   return (
-    <InlineForm onSubmit={() => void onAdd(member).then((added) => added && setMember({ id: '', name: '', phone: '' }))}>
-      {field('id', 'Member id', 64)}
+    <InlineForm onSubmit={() => void onAdd(id.trim() ? member : rest).then((added) => added && setMember({ id: '', name: '', phone: '' }))}>
+      {field('id', 'Member id (optional)', 64, false)}
       {field('name', 'Member name', 100)}
       {field('phone', 'Phone', 64)}
       <Button type="submit" variant="default">
