@@ -10,7 +10,7 @@ import { verifyConversation } from '../../pkg/conversations/verification.js';
 import { principalOf } from '../http/authentication.js';
 import { parse } from '../http/validate.js';
 import { openSse, type SseStream } from '../http/sse.js';
-import { createConversationBody, endBody, manualBody, metadataBody, readQuery, sendMessageBody } from './schemas.js';
+import { createConversationBody, endBody, manualBody, metadataBody, readQuery, sendMessageBody, verifyBody } from './schemas.js';
 import { getConversation } from '../../pkg/store/conversations.js';
 
 function replyBody(result: MessageResult) {
@@ -56,6 +56,7 @@ export function conversationsRouter(ctx: Ctx): Router {
 
   r.post('/conversations/:conversationId/verify', async (req, res) => {
     const { tenant } = principalOf(req);
+    parse(verifyBody, req.body);
     const c = await verifyConversation(ctx, tenant, req.params.conversationId!);
     res.json({ conversationId: c.id, contactId: c.contactId, verified: true, verifiedAt: c.verifiedAt });
   });

@@ -85,8 +85,9 @@ export function agentOpenApiDocument() {
         post: op({
           summary: "Verify the conversation's contact from your backend, as the passcode in a user's message would (agents may require it)",
           path: conversationParam,
+          body: s.verifyBody,
           ok: [200, s.verifyReply],
-          errors: [403, 404, 409],
+          errors: [400, 403, 404, 409],
         }),
       },
       '/triggers': {

@@ -137,6 +137,8 @@ export const endReply = z.object({ conversationId: z.uuid(), status: z.literal('
 
 
 
+export const verifyBody = z.object({}).strict().meta({ id: 'VerifyContactRequest' });
+
 export const verifyReply = z
   .object({ conversationId: z.uuid(), contactId: z.number().int().nullable(), verified: z.literal(true), verifiedAt: z.iso.datetime() })
   .meta({ id: 'VerifyReply', description: 'The contact is verified for this conversation: agents that require verification use their tools and contact memory in it' });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Router } from 'express';
 import { consoleRouter } from '../../../api/console/index.js';
+import { finalizeMonth } from '../../../pkg/billing/finalize.js';
 import { keepVoicemail } from '../../../pkg/messages/voicemail.js';
 import { encodeWav } from '../../../pkg/voice/wav.js';
 import { finalResult, NUMBERS } from '../../support/calls.js';
@@ -55,6 +56,9 @@ describe("The console keeps each account's data to itself, on every route", func
     const key = (await bOwner.browser.get('/console/api/keys')).body.keys[0].id;
     const queue = (await b.client.post('/v1/queues', { name: 'Front desk', members: [{ id: 'al', name: 'Al', phone: NUMBERS.answer }] })).body;
     const mailbox = (await b.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body;
+    // B's invoice for a month it was pay-as-you-go in.
+    await app.runtime.ctx.db('tenants').where({ id: b.tenantId }).update({ billing: 'payg', updated_at: new Date('2025-01-01T00:00:00Z') });
+    const invoice = (await finalizeMonth(app.runtime.ctx, b.tenantId, '2025-01'))!.number!;
     const voicemail = await keepVoicemail(app.runtime.ctx, { tenant_id: b.tenantId, call_id: null, caller: NUMBERS.answer, summary: 'Call me', mailbox_id: mailbox.id }, encodeWav(new Int16Array(800), 8000));
 
     // What a route's parameter names, in account B.
@@ -86,8 +90,11 @@ describe("The console keeps each account's data to itself, on every route", func
       '/mailboxes/:id/messages': { id: mailbox.id },
       '/mailboxes/:id/messages/:messageId': { id: mailbox.id, messageId: voicemail.id },
       '/mailboxes/:id/messages/:messageId/recording': { id: mailbox.id, messageId: voicemail.id },
+      '/billing/invoices/:number': { number: invoice },
+      '/billing/invoices/:number.csv': { number: invoice },
+      '/billing/invoices/:number.pdf': { number: invoice },
     };
-    const secretsOfB = [b.tenantId, b.agentId, call.id, run.id, campaign.id, connection.id, conversation, job.triggerId, job.conversationId, key, NUMBER_B, BLOCKED_B, bOwner.email, bViewer.email, queue.id, mailbox.id, voicemail.id];
+    const secretsOfB = [b.tenantId, b.agentId, call.id, run.id, campaign.id, connection.id, conversation, job.triggerId, job.conversationId, key, NUMBER_B, BLOCKED_B, bOwner.email, bViewer.email, queue.id, mailbox.id, voicemail.id, invoice];
     const before = await stateOfB();
 
     const a = await app.campaignCompany();
