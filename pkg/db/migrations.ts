@@ -31,8 +31,8 @@ import * as m028 from './migrations/028_carrier_answer.js';
 import * as m029 from './migrations/029_contact_ids.js';
 import * as m030 from './migrations/030_invoices.js';
 import * as m031 from './migrations/031_voices.js';
-import * as m033 from './migrations/033_calls_per_minute.js';
-import * as m034 from './migrations/034_verification.js';
+import * as m032 from './migrations/032_calls_per_minute.js';
+import * as m033 from './migrations/033_verification.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -71,8 +71,8 @@ const migrations: Record<string, Migration> = {
   '029_contact_ids': m029,
   '030_invoices': m030,
   '031_voices': m031,
-  '033_calls_per_minute': m033,
-  '034_verification': m034,
+  '032_calls_per_minute': m032,
+  '033_verification': m033,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

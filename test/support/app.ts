@@ -18,7 +18,7 @@ import { startControllers, type Controllers } from '../../controllers/index.js';
 import { testDatabaseUrl } from './hooks.js';
 import { startScriptedModel, type ScriptedModel } from './model.js';
 
-/** A new account's calls_per_minute (migration 033's default): benches spread their placements over accounts by it. */
+/** A new account's calls_per_minute (migration 032's default): benches spread their placements over accounts by it. */
 export const NEW_ACCOUNT_CALLS_PER_MINUTE = 30;
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
