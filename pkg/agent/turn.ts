@@ -33,6 +33,8 @@ export interface TurnResult {
   conversation: Conversation;
   /** Set when every tool round (SWITCHBOARD_MAX_TOOL_ROUNDS) ran tools: the turn's last message is the server's, not an answer. */
   unfinished?: boolean;
+  /** Set when a round was held back for an unverified contact (TurnInput.heldBack). */
+  heldBack?: boolean;
 }
 
 export interface TurnInput {
@@ -78,6 +80,8 @@ export interface TurnInput {
    * handoff changes the agent: held back, the model gets no tools and no contact memory. Never held back when not given.
    */
   heldBack?: (agent: Agent, conversation: Conversation) => Promise<boolean>;
+  /** The tools a held-back round still has (a job's own); none when not given. */
+  heldBackTools?: () => Map<string, TurnTool>;
   /** Extra tools for this turn (job tools). */
   extraTools?: (agent: Agent, conversation: Conversation) => Map<string, TurnTool>;
   /**
@@ -256,7 +260,8 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
   async function rounds(): Promise<void> {
     for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
       const heldBack = (await input.heldBack?.(agent, conversation)) ?? false;
-      const tools = heldBack ? new Map<string, TurnTool>() : turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
+      if (heldBack) result.heldBack = true;
+      const tools = heldBack ? (input.heldBackTools?.() ?? new Map<string, TurnTool>()) : turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
       let started = false;
       const reply = await callModel(ctx, input, agent, conversation, history, tools, heldBack, (chunk) => {
         if (!started && afterTool) emit({ type: 'new_message' });

@@ -36,7 +36,11 @@ export async function finalizeDueInvoices(ctx: Ctx): Promise<void> {
     const due = (await nextMonths(ctx)).filter((d) => d.month.end <= now);
     let finalized = 0;
     for (const d of due) {
-      const invoice = await finalizeMonth(ctx, d.tenantId, d.month.name);
+      // One company's failure is logged and tried again on the next sweep; the others are invoiced meanwhile.
+      const invoice = await finalizeMonth(ctx, d.tenantId, d.month.name).catch((err: unknown) => {
+        ctx.log.error({ err, tenantId: d.tenantId, month: d.month.name }, 'invoice could not be finalized');
+        return null;
+      });
       if (invoice) {
         finalized++;
         ctx.log.info({ tenantId: d.tenantId, month: d.month.name, number: invoice.number, total: invoice.total }, 'invoice finalized');

@@ -1,6 +1,7 @@
 // Conversation operations without an AI turn: metadata, manual messages, reading, ending.
 import type { Ctx } from '../context.js';
 import { summarize } from '../agent/summary.js';
+import { needsVerification } from './verification.js';
 import { getUsableAgent } from '../store/agents.js';
 import { appendContactMemory } from '../store/contacts.js';
 import {
@@ -94,16 +95,16 @@ export async function endConversation(ctx: Ctx, tenant: Tenant, id: string): Pro
     const c = await getConversation(ctx, tenant.id, id);
     if (c.status === 'ended') return c;
     const companyMemory = c.memoryScope === 'company' && hasFeature(tenant, 'company_memory');
+    const agent = companyMemory || c.contactId !== null ? await getUsableAgent(ctx, tenant.id, c.agentId ?? '') : null;
+    // What someone not verified said is not remembered as the contact's: they may not be the contact.
+    const contactMemory = agent !== null && c.contactId !== null && !needsVerification(agent, c);
     let summary: string | null = null;
-    if (companyMemory || c.contactId !== null) {
-      const agent = await getUsableAgent(ctx, tenant.id, c.agentId ?? '');
-      summary = await summarize(ctx, agent.model ?? ctx.model.defaultModel, await listMessages(ctx, c.id));
-    }
+    if (agent && (companyMemory || contactMemory)) summary = await summarize(ctx, agent.model ?? ctx.model.defaultModel, await listMessages(ctx, c.id));
     return ctx.db.transaction(async (trx) => {
       const tx = { ...ctx, db: trx };
       const ended = (await markEnded(tx, c)) ?? c;
       if (summary && companyMemory) await addCompanyMemory(tx, tenant.id, c.id, summary);
-      if (summary && c.contactId !== null) await appendContactMemory(tx, c.contactId, summary);
+      if (summary && contactMemory) await appendContactMemory(tx, c.contactId!, summary);
       return ended;
     });
   }, { holder: tenant.id });

@@ -42,6 +42,8 @@ export interface MessageResult {
   resumed?: { resumedTriggerId: string; resumedStatus: string } | { resumeError: { status: number; error: string } };
 }
 
+const notVerified = { resumeError: { status: 403, error: 'The contact is not verified: the job waiting for a reply was not resumed' } };
+
 /** The chat turn has succeeded whatever happens here: a failed resume is reported, not thrown. */
 async function resume(ctx: Ctx, tenant: Tenant, triggerId: string, text: string): Promise<MessageResult['resumed']> {
   try {
@@ -115,7 +117,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
           await requestPasscode(ctx, tenant, c);
           return true;
         },
-        extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c),
+        extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c, c.verifiedAt === null),
         charge,
         modelSlot: model.slot,
         // The reply and the credits the turn used: one transaction, its statements sent together.
@@ -128,7 +130,8 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
       await stored.catch(() => {});
       throw err;
     }
-    const resumed = triggerId ? await resume(ctx, tenant, triggerId, input.message) : undefined;
+    // A held-back turn's words answer no job: the job would act on them with its tools.
+    const resumed = triggerId ? (turn.heldBack ? notVerified : await resume(ctx, tenant, triggerId, input.message)) : undefined;
     return { turn, conversation: turn.conversation, resumed };
   }, { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own, holder: tenant.id, first: model.take }).finally(model.release);
 }

@@ -8,13 +8,15 @@ import type { Ctx } from '../context.js';
 import type { Agent } from '../store/agents.js';
 import { getContact } from '../store/contacts.js';
 import { getActiveConversation, updateConversation, type Conversation } from '../store/conversations.js';
-import { countWrongTry, dropPasscode, livePasscode, replacePasscode } from '../store/passcodes.js';
+import { countWrongTries, dropPasscode, isLive, passcodeOf, replacePasscode, sentThisHour, spendPasscode } from '../store/passcodes.js';
 import type { Tenant } from '../store/tenants.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
 
 const PASSCODE_TTL_MS = 10 * 60_000;
 /** Wrong codes a passcode takes; the last spends it, and the next held-back turn sends a new one. */
 const MAX_TRIES = 5;
+/** Codes one conversation is sent an hour: with MAX_TRIES, at most 25 guesses an hour at a million codes. */
+const MAX_CODES_PER_HOUR = 5;
 
 type VerifyCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -24,10 +26,15 @@ export const needsVerification = (agent: Agent, c: Conversation): boolean => Boo
 // Salted with the conversation: a code's hash says nothing about another conversation's.
 const hashOf = (conversationId: string, code: string): Buffer => createHash('sha256').update(`${conversationId}:${code}`).digest();
 
-/** Sends the conversation a passcode unless a live one is out already. */
+/** Sends the conversation a passcode unless a live one is out already, or it was sent its codes for the hour. */
 export async function requestPasscode(ctx: VerifyCtx, tenant: Tenant, c: Conversation): Promise<void> {
   const now = ctx.clock.now();
-  if (await livePasscode(ctx.db, c.id, now)) return;
+  const current = await passcodeOf(ctx.db, c.id);
+  if (isLive(current, now)) return;
+  if (sentThisHour(current, now) >= MAX_CODES_PER_HOUR) {
+    ctx.log.warn({ tenantId: tenant.id, conversationId: c.id }, 'a conversation was sent its passcodes for the hour; it stays unverified');
+    return;
+  }
   const passcode = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(now.getTime() + PASSCODE_TTL_MS);
   const contact = c.contactId === null ? null : await getContact(ctx, tenant.id, c.contactId);
@@ -50,16 +57,22 @@ export async function requestPasscode(ctx: VerifyCtx, tenant: Tenant, c: Convers
 
 /**
  * The conversation after the user's message `text`: verified when it carries the live passcode.
- * A wrong code counts a try; only six digits standing alone are taken for a code.
+ * Each six digits standing alone is a guess, and each wrong one a try: a message of more guesses
+ * than the tries left spends the code unread, so a message full of numbers cannot search for it.
  */
 export async function redeemPasscode(ctx: VerifyCtx, c: Conversation, text: string): Promise<Conversation> {
-  const codes = text.match(/(?<!\d)\d{6}(?!\d)/g);
-  if (!codes) return c;
-  const live = await livePasscode(ctx.db, c.id, ctx.clock.now());
-  if (!live) return c;
+  const guesses = [...new Set(text.match(/(?<!\d)\d{6}(?!\d)/g))];
+  if (!guesses.length) return c;
+  const now = ctx.clock.now();
+  const live = await passcodeOf(ctx.db, c.id);
+  if (!isLive(live, now)) return c;
+  if (guesses.length > MAX_TRIES - live.tries) {
+    await spendPasscode(ctx.db, c.id, now);
+    return c;
+  }
   const expected = Buffer.from(live.code_hash, 'hex');
-  if (codes.some((code) => timingSafeEqual(hashOf(c.id, code), expected))) return markVerified(ctx, c);
-  if ((await countWrongTry(ctx.db, c.id)) >= MAX_TRIES) await dropPasscode(ctx.db, c.id);
+  if (guesses.some((code) => timingSafeEqual(hashOf(c.id, code), expected))) return markVerified(ctx, c);
+  if ((await countWrongTries(ctx.db, c.id, guesses.length)) >= MAX_TRIES) await spendPasscode(ctx.db, c.id, now);
   return c;
 }
 

@@ -31,6 +31,8 @@ export interface CreateTriggerInput {
   customTools?: CustomTool[];
   delayMinutes?: number;
   runAt?: string;
+  /** Asked for in a chat turn by a contact not verified: its run is held back like their turns. */
+  askedUnverified?: boolean;
 }
 
 export interface Created {
@@ -86,6 +88,7 @@ function jobRow(ctx: Ctx, tenantId: string, input: CreateTriggerInput, start: Da
     success_criteria: input.successCriteria ?? null,
     business_keys: input.businessKeys ?? {},
     metadata: input.metadata ?? {},
+    asked_unverified: input.askedUnverified ?? false,
     event_type: input.eventType ?? null,
     idempotency_key: input.idempotencyKey ?? null,
     max_attempts: ctx.config.SWITCHBOARD_JOB_MAX_ATTEMPTS,

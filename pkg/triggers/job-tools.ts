@@ -28,8 +28,8 @@ const refusal = (err: unknown): string => {
   throw err;
 };
 
-/** Available in message turns and job turns. */
-export function backgroundTaskTool(ctx: Ctx, tenant: Tenant, conversation: Conversation): Map<string, TurnTool> {
+/** Available in message turns and job turns; `askedUnverified`: asked for by a contact not verified. */
+export function backgroundTaskTool(ctx: Ctx, tenant: Tenant, conversation: Conversation, askedUnverified = false): Map<string, TurnTool> {
   return new Map([
     [
       'create_background_task',
@@ -52,6 +52,7 @@ export function backgroundTaskTool(ctx: Ctx, tenant: Tenant, conversation: Conve
               successCriteria: typeof args.successCriteria === 'string' ? args.successCriteria.slice(0, 8000) : undefined,
               delayMinutes: typeof args.delayMinutes === 'number' ? args.delayMinutes : undefined,
               runAt: typeof args.runAt === 'string' ? args.runAt : undefined,
+              askedUnverified,
             });
             return { output: JSON.stringify({ triggerId: trigger.id, status: trigger.status }) };
           } catch (err) {

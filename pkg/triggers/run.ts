@@ -133,6 +133,9 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
       turnSystemMessage: JOB_INSTRUCTIONS,
       contactMemory,
       extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
+      // A job asked for by a contact not verified acts for them no more than their own turns would.
+      heldBack: async (a, c) => row.asked_unverified && needsVerification(a, c),
+      heldBackTools: () => jobTools(ctx, tenant, outcome),
       charge,
       modelSlot: model.slot,
       // The brief unless a tool round stored it, the last reply, the credits the run used and the

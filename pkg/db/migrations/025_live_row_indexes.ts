@@ -1,6 +1,7 @@
 // What the controllers and each turn, dial or queue entry read again and again, by an index on the
 // live rows (or the recent ones), so their cost follows the work in hand and not the account's history.
 import type { Knex } from 'knex';
+import { createIndexesConcurrently, dropIndexesConcurrently } from '../concurrent-indexes.js';
 
 // Built concurrently, outside a transaction: the tables keep taking writes while they build.
 export const config = { transaction: false };
@@ -25,13 +26,9 @@ const INDEXES: Record<string, string> = {
 };
 
 export async function up(db: Knex): Promise<void> {
-  for (const [name, on] of Object.entries(INDEXES)) {
-    // What a build cut short left behind (an invalid index) goes first.
-    await db.raw(`drop index concurrently if exists ${name}`);
-    await db.raw(`create index concurrently ${name} on ${on}`);
-  }
+  await createIndexesConcurrently(db, INDEXES);
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const name of Object.keys(INDEXES)) await db.raw(`drop index concurrently if exists ${name}`);
+  await dropIndexesConcurrently(db, INDEXES);
 }

@@ -27,8 +27,6 @@ export async function up(db: Knex): Promise<void> {
     alter table credit_ledger
       add column turn_kind text check (turn_kind in ('chat', 'job', 'voice')),
       add column agent_id uuid;
-    create index credit_ledger_tenant_time on credit_ledger (tenant_id, created_at);
-    create index calls_tenant_ended on calls (tenant_id, ended_at) where ended_at is not null;
 
     -- The last number given in each series ('INV', 'CN') and year: updated in the transaction that uses it.
     create table invoice_numbers (
@@ -93,8 +91,6 @@ export async function down(db: Knex): Promise<void> {
   await db.raw(`
     drop table invoice_lines, invoices, invoice_numbers;
     drop function switchboard_refuse_invoice_change();
-    drop index calls_tenant_ended;
-    drop index credit_ledger_tenant_time;
     alter table credit_ledger drop column turn_kind, drop column agent_id;
     drop trigger tenants_payg_since on tenants;
     drop function switchboard_payg_since();

@@ -14,6 +14,8 @@ export interface TriggerRow {
   success_criteria: string | null;
   business_keys: Record<string, unknown>;
   metadata: Record<string, unknown>;
+  /** Made by an agent in a chat turn whose contact was not verified (DECISIONS.md "Verification"). */
+  asked_unverified: boolean;
   event_type: string | null;
   idempotency_key: string | null;
   approval_id: string | null;

@@ -7,7 +7,7 @@ import { startTestApp, TEST_ENCRYPTION_KEY, type Client, type TestApp } from '..
 import { switchboard } from '../../support/cli.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
-import { waitForStatus } from '../../support/triggers.js';
+import { parkedJob, waitForStatus } from '../../support/triggers.js';
 import { startReceiver, type Receiver } from '../../support/webhooks.js';
 
 const MEMORY = 'Sam keeps the spare key under the blue flowerpot.';
@@ -137,6 +137,56 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     expect(crm.requests).to.have.length(1);
   });
 
+  it('spends the code unread when one message holds more numbers than the tries left, and sends a conversation at most 5 codes an hour', async () => {
+    const id = await conversationWith(billing);
+    expect((await send(id, 'Hello')).status).to.equal(200);
+    const first = await passcodeOf(id);
+    hostileModel();
+    const spray = (code: string) => [code, '111111', '222222', '333333', '444444', '555555'].join(' ');
+
+    await send(id, spray(first));
+
+    expect(crm.requests, 'verified by a spray of numbers').to.deep.equal([]);
+    const second = await passcodeOf(id, 2);
+    for (let i = 0; i < 5; i++) await send(id, spray(second));
+    await passcodeOf(id, 5);
+    const written = await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id, type: 'contact.verification_requested' }).count({ n: '*' }).first();
+    expect(Number(written!.n), 'codes sent in the hour').to.equal(5);
+    expect(crm.requests).to.deep.equal([]);
+  });
+
+  it('does not resume a job waiting for a reply with the words of an unverified contact (asHumanReply)', async () => {
+    const { conversationId, triggerId } = await parkedJob(app, client, billing, 'Ship order A-17');
+
+    const reply = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Ship it from Berlin, and refund A-17', asHumanReply: true });
+
+    expect(reply.status).to.equal(200);
+    expect(reply.body.resumeError).to.deep.equal({ status: 403, error: 'The contact is not verified: the job waiting for a reply was not resumed' });
+    expect((await client.get(`/api/v1/triggers/${triggerId}`)).body.status).to.equal('waiting_for_reply');
+  });
+
+  it('holds back a job an agent made at the word of an unverified contact, once its agent requires verification', async () => {
+    const id = await conversationWith(reception);
+    app.model.reply(
+      { toolCalls: [{ name: 'create_background_task', arguments: { task: 'Refund order A-17' } }, { name: 'handoff_to_agent', arguments: { roleName: 'billing' } }] },
+      { content: 'Billing will see to it.' },
+    );
+    const reply = await send(id, 'Please refund A-17 in the background');
+    expect(reply.body.toolCalls).to.include('create_background_task');
+    const job = (await client.get(`/api/v1/conversations/${id}/triggers`)).body.triggers[0];
+    hostileModel();
+
+    await waitForStatus(client, job.triggerId, 'succeeded');
+
+    const run = app.model.requests.filter((r) => systemText(r).includes(`AUTONOMOUS JOB ${job.triggerId}`));
+    expect(run.length).to.be.at.least(1);
+    for (const request of run) {
+      expect(offered(request)).to.not.include('refund');
+      expect(systemText(request)).to.not.include(MEMORY);
+    }
+    expect(crm.requests).to.deep.equal([]);
+  });
+
   it('applies the target agent\'s requirement after a handoff, though the entry agent had none', async () => {
     const id = await conversationWith(reception);
     app.model.reply({ toolCalls: [{ name: 'handoff_to_agent', arguments: { roleName: 'billing' } }] }, { toolCalls: [{ name: 'refund', arguments: { order: 'A-17' } }] }, { content: 'Billing needs your code.' });
@@ -155,6 +205,17 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     }
     expect(crm.requests).to.deep.equal([]);
     await passcodeOf(id);
+  });
+
+  it("keeps nothing said in an unverified conversation in the contact's memory", async () => {
+    const id = await conversationWith(billing);
+    expect((await send(id, 'Note that my new address is 1 Impostor Lane.')).status).to.equal(200);
+    app.model.setDefault({ content: 'Sam moved to 1 Impostor Lane.' });
+
+    expect((await client.post(`/api/v1/conversations/${id}/end`)).status).to.equal(200);
+
+    const { memory } = await app.runtime.ctx.db('contacts').where({ id: contactId }).first('memory');
+    expect(memory).to.include(MEMORY).and.not.include('Impostor');
   });
 
   describe('POST /api/v1/conversations/:conversationId/verify', () => {

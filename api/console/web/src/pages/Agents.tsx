@@ -185,7 +185,7 @@ function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: b
           disabled={readOnly}
         />
         <Text size="sm" id="verification-help">
-          Until the contact types the passcode sent to your events address, or your backend verifies them, this agent uses no tools and no memory of them. Jobs
+          In Agent API conversations, until the contact types the passcode sent to your events address or your backend verifies them, this agent uses no tools and no memory of them. Jobs
           are not held back.
         </Text>
         <Textarea label="Handoff roster (JSON)" value={form.handoffRoster} onChange={(e) => set('handoffRoster')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={2} ff="monospace" />
