@@ -3,29 +3,31 @@
 // those whose end has passed, catching up month by month after an outage.
 import type { Ctx } from '../context.js';
 import { finalizeMonth } from './finalize.js';
-import { monthAfter, monthNamed, monthOf, type Month } from './period.js';
+import { monthNamed, monthOf, nameAfter, type Month } from './period.js';
 
 interface Due {
   tenantId: string;
   month: Month;
 }
 
-/** Each pay-as-you-go company's next month to invoice. */
+/** Each company's next month to invoice, while it is pay-as-you-go or its ended spell is not yet all invoiced. */
 async function nextMonths(ctx: Pick<Ctx, 'db'>): Promise<Due[]> {
-  const rows: { id: string; timezone: string; payg_since: Date; last_month: string | null }[] = (
+  const rows: { id: string; timezone: string; payg_since: Date; payg_until: Date | null; last_month: string | null }[] = (
     await ctx.db.raw(
-      `select t.id, t.timezone, t.payg_since,
+      `select t.id, t.timezone, t.payg_since, t.payg_until,
               (select max(i.month) from invoices i where i.tenant_id = t.id and i.kind = 'invoice') as last_month
          from tenants t
-        where t.billing = 'payg' and t.payg_since is not null`,
+        where t.payg_since is not null`,
     )
   ).rows;
-  return rows.map((r) => {
+  return rows.flatMap((r) => {
     const since = monthOf(r.payg_since, r.timezone);
-    const last = r.last_month ? monthNamed(r.last_month, r.timezone) : null;
-    const afterLast = last && monthAfter(last, r.timezone);
+    // By name: after a change of timezone the last month's end may fall in it again where the company is now.
+    const afterLast = r.last_month ? monthNamed(nameAfter(r.last_month), r.timezone) : null;
     // A company payg again after a prepaid spell is not invoiced for the months between.
-    return { tenantId: r.id, month: afterLast && afterLast.name > since.name ? afterLast : since };
+    const month = afterLast && afterLast.name > since.name ? afterLast : since;
+    // A spell that has ended is due up to the month it ended in.
+    return r.payg_until && month.start >= r.payg_until ? [] : [{ tenantId: r.id, month }];
   });
 }
 

@@ -10,9 +10,9 @@ import { Invalid } from '../errors.js';
 import { invalid, parseInput } from '../validate.js';
 import { getTenant } from '../store/tenants.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
-import { getInvoice, insertInvoice, invoicedUsage, invoiceView, type Invoice } from './invoices.js';
+import { getInvoice, insertInvoice, invoicedUsage, invoiceView, paygPart, type Invoice } from './invoices.js';
 import { totalOf } from './lines.js';
-import { monthNamed } from './period.js';
+import { monthNamed, nameAfter, type Month } from './period.js';
 
 type FinalizeCtx = Pick<Ctx, 'db' | 'clock' | 'config'>;
 
@@ -45,8 +45,18 @@ async function announce(ctx: FinalizeCtx, db: Knex, invoice: Invoice, eventsUrl:
 }
 
 /**
+ * `month`, starting where the company's invoice of the month before ended: after a change of
+ * timezone its months would otherwise leave hours out or count them twice.
+ */
+async function periodAfterLast(db: Knex, tenantId: string, month: Month | null): Promise<Month | null> {
+  if (!month) return null;
+  const previous = await db('invoices').where({ tenant_id: tenantId, kind: 'invoice' }).andWhere('month', '<', month.name).orderBy('month', 'desc').first('month', 'period_end');
+  return previous && nameAfter(previous.month) === month.name && previous.period_end < month.end ? { ...month, start: previous.period_end } : month;
+}
+
+/**
  * The invoice of `tenantId` for `month` ('YYYY-MM' in its timezone), finalized now; null when it
- * already was (by this replica or another), has not ended, or the company is not pay-as-you-go.
+ * already was (by this replica or another), has not ended, or the company was not pay-as-you-go in it.
  */
 export async function finalizeMonth(ctx: FinalizeCtx, tenantId: string, month: string): Promise<Invoice | null> {
   return ctx.db.transaction(async (trx) => {
@@ -54,9 +64,10 @@ export async function finalizeMonth(ctx: FinalizeCtx, tenantId: string, month: s
     await lockCompanyBilling(trx, tenantId);
     if (await trx('invoices').where({ tenant_id: tenantId, month, kind: 'invoice' }).first('number')) return null;
     const tenant = await getTenant(tx, tenantId);
-    const period = monthNamed(month, tenant.timezone);
+    const period = await periodAfterLast(trx, tenantId, monthNamed(month, tenant.timezone));
     const issuedAt = ctx.clock.now();
-    if (tenant.billing !== 'payg' || !period || period.end > issuedAt) return null;
+    // A month it was pay-as-you-go in, for all of it or a part (its spell began or ended in it).
+    if (!period || period.end > issuedAt || !(await paygPart(trx, tenantId, period.start, period.end))) return null;
     const lines = await invoicedUsage(tx, tenantId, period.start, period.end);
     const invoice: Invoice & { number: string; issuedAt: Date } = {
       number: await takeNumber(trx, 'INV', issuedAt),

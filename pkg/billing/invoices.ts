@@ -1,6 +1,7 @@
 // Invoices and credit notes as stored (finalized, never changed) and the running month's draft
 // (computed on each read), in the one shape every surface shows: the console, the admin CLI and
 // the invoice.finalized webhook.
+import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { Conflict, NotFound } from '../errors.js';
 import { getTenant } from '../store/tenants.js';
@@ -121,11 +122,19 @@ export async function listInvoices(ctx: Pick<Ctx, 'db'>, tenantId: string) {
   }));
 }
 
-/** The company's usage from `start` (or from when it became pay-as-you-go, if later) to `end`, priced. */
+/** The part of `start`…`end` the company was pay-as-you-go in; null when none. */
+export async function paygPart(db: Knex, tenantId: string, start: Date, end: Date): Promise<{ from: Date; to: Date } | null> {
+  const { payg_since: since, payg_until: until } = await db('tenants').where({ id: tenantId }).first('payg_since', 'payg_until');
+  if (!since) return null;
+  const from = since > start ? since : start;
+  const to = until && until < end ? until : end;
+  return from < to ? { from, to } : null;
+}
+
+/** The company's usage in the pay-as-you-go part of `start`…`end`, priced. */
 export async function invoicedUsage(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, start: Date, end: Date): Promise<InvoiceLine[]> {
-  const { payg_since: since } = await ctx.db('tenants').where({ id: tenantId }).first('payg_since');
-  if (!since) return [];
-  return usageLines(ctx, tenantId, since > start ? since : start, end, pricesOf(ctx.config));
+  const part = await paygPart(ctx.db, tenantId, start, end);
+  return part ? usageLines(ctx, tenantId, part.from, part.to, pricesOf(ctx.config)) : [];
 }
 
 /** The running month's invoice so far, computed now; only pay-as-you-go companies are invoiced. */

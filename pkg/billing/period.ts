@@ -25,5 +25,5 @@ export function monthNamed(name: string, timezone: string): Month | null {
   return m ? monthStarting(DateTime.fromObject({ year: Number(m[1]), month: Number(m[2]), day: 1 }, { zone: timezone })) : null;
 }
 
-/** The month after `month`, in `timezone`. */
-export const monthAfter = (month: Month, timezone: string): Month => monthOf(month.end, timezone);
+/** The name of the month after the one named `name`, by the calendar (whatever the timezone). */
+export const nameAfter = (name: string): string => DateTime.fromFormat(name, 'yyyy-MM', { zone: 'utc' }).plus({ months: 1 }).toFormat('yyyy-MM');

@@ -98,6 +98,46 @@ describe('Pay-as-you-go invoices, finalized by the controllers', function () {
       }
       expect((await db('invoices').where({ number: invoice.number }).first()).total).to.equal(invoice.total);
     });
+
+    it('invoices the days of a month a company was pay-as-you-go, when it turns prepaid within it, and nothing after', async () => {
+      const company = await app.company({ name: 'Switcher Ltd', credits: 100 });
+      const { ctx } = app.runtime;
+      const conversation = (await company.client.post('/api/v1/conversations', { agentId: company.agentId })).body.conversationId;
+      manualClock(app).set(new Date('2025-04-02T09:00:00Z'));
+      await updateTenant(ctx, company.tenantId, { billing: 'payg' });
+      await turnAt(company, conversation, '2025-04-05T09:00:00Z', 2000);
+      manualClock(app).set(new Date('2025-04-10T09:00:00Z'));
+      await updateTenant(ctx, company.tenantId, { billing: 'prepaid' });
+      await turnAt(company, conversation, '2025-04-20T09:00:00Z', 3000); // prepaid: paid from its credits
+
+      manualClock(app).set(new Date('2025-05-01T00:10:00Z'));
+      const april = await invoiceOf(company.tenantId, '2025-04');
+
+      const lines = await ctx.db('invoice_lines').where({ number: april.number });
+      expect(lines.map((l) => [Number(l.quantity), Number(l.amount)])).to.deep.equal([[2, 14]]);
+      manualClock(app).set(new Date('2025-06-01T00:10:00Z'));
+      await finalizeDueInvoices(ctx);
+      expect(await ctx.db('invoices').where({ tenant_id: company.tenantId }).pluck('month')).to.deep.equal(['2025-04']);
+    });
+
+    it('starts the month after a change of timezone where the last invoice ended, leaving no hour out or in twice', async () => {
+      const company = await app.company({ name: 'Moving Inc' }); // pay-as-you-go, in UTC, from 1 June 2025
+      const { ctx } = app.runtime;
+      const conversation = (await company.client.post('/api/v1/conversations', { agentId: company.agentId })).body.conversationId;
+      await turnAt(company, conversation, '2025-06-15T09:00:00Z', 1000);
+      manualClock(app).set(new Date('2025-07-01T00:10:00Z'));
+      const june = await invoiceOf(company.tenantId, '2025-06');
+      await updateTenant(ctx, company.tenantId, { timezone: 'America/Los_Angeles' });
+
+      await turnAt(company, conversation, '2025-07-31T23:00:00Z', 2000); // 16:00 PDT, 31 July
+      await turnAt(company, conversation, '2025-08-01T08:00:00Z', 3000); // 01:00 PDT, 1 August
+      const july = await invoiceOf(company.tenantId, '2025-07');
+
+      expect(july.period_start.toISOString()).to.equal(june.period_end.toISOString());
+      expect(july.period_end.toISOString()).to.equal('2025-08-01T07:00:00.000Z');
+      const lines = await ctx.db('invoice_lines').where({ number: july.number });
+      expect(lines.map((l) => Number(l.quantity))).to.deep.equal([2]);
+    });
   });
 
   describe('two controller replicas at once', () => {

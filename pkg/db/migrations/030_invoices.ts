@@ -7,16 +7,19 @@ import type { Knex } from 'knex';
 export async function up(db: Knex): Promise<void> {
   await db.raw(`
     alter table tenants alter column billing set default 'prepaid';
-    alter table tenants add column payg_since timestamptz;
+    -- The company's last pay-as-you-go spell: from payg_since until payg_until (null while it lasts).
+    alter table tenants add column payg_since timestamptz, add column payg_until timestamptz;
     -- Companies payg before invoices existed are invoiced from the month of the upgrade, not for every month since they began.
     update tenants set payg_since = now() where billing = 'payg';
-    -- Kept by the database, whoever changes the mode: when the company last became payg (its clock's time, updated_at).
+    -- Kept by the database, whoever changes the mode (at its clock's time, updated_at): a spell
+    -- that ends stays, so the usage until then is still invoiced when its month ends.
     create function switchboard_payg_since() returns trigger language plpgsql as $$
     begin
-      if new.billing <> 'payg' then
-        new.payg_since := null;
-      elsif tg_op = 'INSERT' or old.billing <> 'payg' then
+      if new.billing = 'payg' and (tg_op = 'INSERT' or old.billing <> 'payg') then
         new.payg_since := new.updated_at;
+        new.payg_until := null;
+      elsif new.billing <> 'payg' and tg_op = 'UPDATE' and old.billing = 'payg' then
+        new.payg_until := new.updated_at;
       end if;
       return new;
     end $$;
@@ -94,7 +97,7 @@ export async function down(db: Knex): Promise<void> {
     alter table credit_ledger drop column turn_kind, drop column agent_id;
     drop trigger tenants_payg_since on tenants;
     drop function switchboard_payg_since();
-    alter table tenants drop column payg_since;
+    alter table tenants drop column payg_since, drop column payg_until;
     alter table tenants alter column billing set default 'payg';
   `);
 }

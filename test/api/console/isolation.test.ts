@@ -57,7 +57,8 @@ describe("The console keeps each account's data to itself, on every route", func
     const queue = (await b.client.post('/v1/queues', { name: 'Front desk', members: [{ id: 'al', name: 'Al', phone: NUMBERS.answer }] })).body;
     const mailbox = (await b.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body;
     // B's invoice for a month it was pay-as-you-go in.
-    await app.runtime.ctx.db('tenants').where({ id: b.tenantId }).update({ billing: 'payg', updated_at: new Date('2025-01-01T00:00:00Z') });
+    const january = new Date('2025-01-01T00:00:00Z');
+    await app.runtime.ctx.db('tenants').where({ id: b.tenantId }).update({ billing: 'payg', payg_since: january, updated_at: january });
     const invoice = (await finalizeMonth(app.runtime.ctx, b.tenantId, '2025-01'))!.number!;
     const voicemail = await keepVoicemail(app.runtime.ctx, { tenant_id: b.tenantId, call_id: null, caller: NUMBERS.answer, summary: 'Call me', mailbox_id: mailbox.id }, encodeWav(new Int16Array(800), 8000));
 
