@@ -12,7 +12,7 @@ export const CHANNELS = {
   /** A call's transcript grew (payload: the call's id); apart from `calls`, so call loops are not woken by their own words. */
   transcripts: 'switchboard_transcripts',
   campaigns: 'switchboard_campaigns',
-  /** Nothing announces on it yet: invoices fall due with the calendar, on the clock. */
+  /** A company's billing mode or timezone changed (payload: its id): its months to invoice may have moved. */
   invoices: 'switchboard_invoices',
   /** A queue's member came free (payload: the queue's id). */
   queues: 'switchboard_queues',

@@ -7,6 +7,7 @@ import { isUuid, parseAgentRef, prefixedId } from '../ids.js';
 import { Forbidden, NotFound, type FieldIssue } from '../errors.js';
 import { invalid, parseInput } from '../validate.js';
 import { destinationProblem } from '../outbound/guard.js';
+import { CHANNELS, notifyIdColumn } from '../db/notify.js';
 
 /** company_memory: the Agent API's company memory; voice_api: calls through the API and MCP;
  * ai_agents and campaigns: campaigns driven from the customer's system. */
@@ -185,10 +186,12 @@ export async function createTenant(ctx: Pick<Ctx, 'db' | 'clock'>, s: TenantSett
 export async function updateTenant(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, id: string, s: TenantSettings): Promise<Tenant> {
   const settings = parseInput(tenantSettingsSchema, s, 'tenant settings');
   await checkReferences(ctx, id, settings);
+  // A new billing mode or timezone moves the company's months to invoice: the invoices controller looks again.
+  const invoicing = settings.billing !== undefined || settings.timezone !== undefined;
   const [row] = await ctx.db('tenants')
     .where({ id })
     .update({ ...columns(settings), updated_at: ctx.clock.now() })
-    .returning('*');
+    .returning(invoicing ? ['*', notifyIdColumn(ctx.db, CHANNELS.invoices)] : '*');
   if (!row) throw new NotFound(`Unknown tenant ${id}`);
   return toTenant(row);
 }
