@@ -7,6 +7,7 @@ import { audit, inTransaction } from '../../pkg/console/audit.js';
 import { Invalid } from '../../pkg/errors.js';
 import { agentView, getOwnAgent, keepStoredSecrets, listAgents, updateAgent } from '../../pkg/store/agents.js';
 import { sendAgentTestMessage } from '../../pkg/webhooks/test-message.js';
+import { defaultVoice, listVoices } from '../../pkg/voice/voices.js';
 import { principalOf, requireSession } from './session.js';
 import { testMessageAnswer } from './test-message.js';
 
@@ -17,8 +18,10 @@ export function agentsRouter(ctx: Ctx): Router {
     res.json({ agents: (await listAgents(ctx, principalOf(req).tenantId)).map(agentView) });
   });
 
+  // With the voice catalogue its calls may speak with, for the agent's form.
   r.get('/agents/:id', requireSession(ctx), async (req, res) => {
-    res.json({ agent: agentView(await getOwnAgent(ctx, principalOf(req).tenantId, req.params.id as string)) });
+    const agent = agentView(await getOwnAgent(ctx, principalOf(req).tenantId, req.params.id as string));
+    res.json({ agent, voices: listVoices(ctx.config).data, default_voice: defaultVoice(ctx.config).id });
   });
 
   r.patch('/agents/:id', requireSession(ctx, 'member'), async (req, res) => {

@@ -209,6 +209,30 @@ describe('The console jobs, conversations and agents pages', () => {
     expect(stored.system_prompt).to.equal('You ship orders from Hamburg.');
   });
 
+  it("picks the voice an agent's calls speak with from the deployment's catalogue, or its default", async () => {
+    const page = await signIn('member');
+    await page.goto(`${app.url}/agents?id=${agentId}`);
+    const voice = page.getByRole('combobox', { name: 'Voice on calls' });
+    await voice.waitFor();
+    expect(await voice.inputValue()).to.equal('');
+    expect(await voice.locator('option').allTextContents()).to.include.members(["The deployment's default (Joanna)", 'Vicki · de-DE']);
+
+    await voice.selectOption({ label: 'Vicki · de-DE' });
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+    const stored = async () => (await app.runtime.ctx.db('agents').where({ id: agentId }).first()).voice;
+    expect(await stored()).to.equal('vicki');
+    await page.reload();
+    await voice.waitFor();
+    expect(await voice.inputValue()).to.equal('vicki');
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await voice.selectOption('');
+    await page.getByRole('button', { name: 'Save agent' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect(await stored()).to.equal(null);
+  });
+
   it('requires a verified contact for an agent from its settings, and lifts it', async () => {
     const page = await signIn('member');
     await page.goto(`${app.url}/agents?id=${agentId}`);

@@ -78,9 +78,18 @@ export interface Agent {
   handoffRoster: { roleName: string; agentId: string; greeting: string }[];
   outcomes: string[];
   messageWebhookUrl: string | null;
+  /** The catalogue voice its calls speak with when they name none; null: the deployment's default. */
+  voice: string | null;
   /** Its turns need a contact verified by one-time passcode; null: they do not. */
   verification: { required: boolean; method: 'passcode'; deliver_to: 'webhook' } | null;
   updatedAt: string;
+}
+
+/** A voice of the deployment's catalogue (GET /v1/voices). */
+export interface VoiceOption {
+  id: string;
+  name: string;
+  language: string;
 }
 
 /** A tool as the form sends it back: `authConfig` only when a secret is set or replaced. */
@@ -99,7 +108,7 @@ export const jobsApi = {
   conversation: (id: string) => api.get<{ conversation: Conversation }>(`/conversations/${encodeURIComponent(id)}`),
   addMessage: (id: string, message: string) => api.post(`/conversations/${encodeURIComponent(id)}/manual`, { message }),
   agents: () => api.get<{ agents: Agent[] }>('/agents'),
-  agent: (id: string) => api.get<{ agent: Agent }>(`/agents/${encodeURIComponent(id)}`),
+  agent: (id: string) => api.get<{ agent: Agent; voices: VoiceOption[]; default_voice: string }>(`/agents/${encodeURIComponent(id)}`),
   updateAgent: (id: string, change: AgentChange) => api.patch<{ agent: Agent }>(`/agents/${encodeURIComponent(id)}`, change),
   testAgentMessage: (id: string) => api.post<TestMessage>(`/agents/${encodeURIComponent(id)}/test-message`),
 };

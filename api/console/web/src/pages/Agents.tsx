@@ -3,10 +3,10 @@
 // or replaced, never read back.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { Alert, Anchor, Button, Card, Fieldset, Group, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Fieldset, Group, NativeSelect, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
-import { jobsApi, type Agent, type AgentChange, type AgentTool } from '../api/jobs';
+import { jobsApi, type Agent, type AgentChange, type AgentTool, type VoiceOption } from '../api/jobs';
 import { DataTable, when } from '../components/DataTable';
 import { Loaded, useLoaded } from '../components/Loaded';
 import { useSignedIn } from '../session';
@@ -55,9 +55,9 @@ function AgentPage({ id }: { id: string }) {
     <>
       <BackTo to="/agents" label="All agents" />
       <Loaded load={load} what="the agent">
-        {({ agent }) => (
+        {({ agent, voices, default_voice }) => (
           <Stack>
-            <AgentForm key={agent.updatedAt} agent={agent} saved={saved} setSaved={setSaved} onSaved={onSaved} />
+            <AgentForm key={agent.updatedAt} agent={agent} voices={{ options: voices, default: default_voice }} saved={saved} setSaved={setSaved} onSaved={onSaved} />
             {mayAct(user.role, 'member') && (
               <TestMessageCard
                 to={agent.messageWebhookUrl}
@@ -96,13 +96,26 @@ const formOf = (agent: Agent) => ({
   model: agent.model ?? '',
   outcomes: agent.outcomes.join(', '),
   messageWebhookUrl: agent.messageWebhookUrl ?? '',
+  voice: agent.voice ?? '',
   handoffEnabled: agent.handoffEnabled,
   verificationRequired: agent.verification?.required ?? false,
   handoffRoster: json(agent.handoffRoster),
   tools: json(agent.tools),
 });
 
-function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: boolean; setSaved(saved: boolean): void; onSaved(): Promise<void> }) {
+function AgentForm({
+  agent,
+  voices,
+  saved,
+  setSaved,
+  onSaved,
+}: {
+  agent: Agent;
+  voices: { options: VoiceOption[]; default: string };
+  saved: boolean;
+  setSaved(saved: boolean): void;
+  onSaved(): Promise<void>;
+}) {
   const { user } = useSignedIn();
   const readOnly = !mayAct(user.role, 'member');
   const [original] = useState(() => formOf(agent));
@@ -122,6 +135,7 @@ function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: b
     if (changed('outcomes')) out.outcomes = form.outcomes.split(',').map((o) => o.trim()).filter(Boolean);
     // '' clears it, as the CLI's flag does.
     if (changed('messageWebhookUrl')) out.messageWebhookUrl = form.messageWebhookUrl.trim();
+    if (changed('voice')) out.voice = form.voice || null;
     if (changed('handoffEnabled')) out.handoffEnabled = form.handoffEnabled;
     if (changed('verificationRequired')) out.verification = form.verificationRequired ? { required: true, method: 'passcode', deliver_to: 'webhook' } : null;
     if (changed('handoffRoster')) out.handoffRoster = JSON.parse(form.handoffRoster);
@@ -176,6 +190,16 @@ function AgentForm({ agent, saved, setSaved, onSaved }: { agent: Agent; saved: b
         <TextInput label="Model (empty: the deployment's default)" value={form.model} onChange={(e) => set('model')(e.currentTarget.value)} readOnly={readOnly} />
         <TextInput label="Outcomes (comma-separated)" value={form.outcomes} onChange={(e) => set('outcomes')(e.currentTarget.value)} readOnly={readOnly} />
         <TextInput label="Message webhook URL (empty: the account's)" value={form.messageWebhookUrl} onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)} readOnly={readOnly} />
+        <NativeSelect
+          label="Voice on calls"
+          value={form.voice}
+          onChange={(e) => set('voice')(e.currentTarget.value)}
+          disabled={readOnly}
+          data={[
+            { value: '', label: `The deployment's default (${voices.options.find((v) => v.id === voices.default)?.name ?? voices.default})` },
+            ...voices.options.map((v) => ({ value: v.id, label: `${v.name} · ${v.language}` })),
+          ]}
+        />
         <Switch label="Handoff enabled" checked={form.handoffEnabled} onChange={(e) => set('handoffEnabled')(e.currentTarget.checked)} disabled={readOnly} />
         <Switch
           label="Require a verified contact"
