@@ -1,5 +1,5 @@
-// Agents: the list, and one agent (?id=) whose prompt, model, tools, handoff roster, outcomes and
-// message webhook members change (and send that webhook a test message); a tool's secret can be set
+// Agents: the list, and one agent (?id=) whose prompt, model, tools, handoff roster, outcomes, voice,
+// verification and message webhook members change (and send that webhook a test message); a tool's secret can be set
 // or replaced, never read back.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
