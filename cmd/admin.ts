@@ -17,10 +17,13 @@ import { requireE164 } from '../pkg/voice/numbers.js';
 import { rotateWebhookSecret, webhookSecret } from '../pkg/webhooks/secret.js';
 import { sendAgentTestMessage, sendTestMessage } from '../pkg/webhooks/test-message.js';
 import { addUser, listUsers, type NewUser } from '../pkg/console/users.js';
-import { draftInvoice, getInvoice, invoiceView, listInvoices, type Invoice } from '../pkg/billing/invoices.js';
+import { draftInvoice, invoiceSummaryView, invoiceView } from '../pkg/billing/invoices.js';
 import { issueCreditNote } from '../pkg/billing/finalize.js';
 import { invoicePdf } from '../pkg/billing/documents.js';
 import { formatMoney } from '../pkg/billing/money.js';
+import { getInvoice } from '../pkg/store/invoices/get.js';
+import { listInvoices } from '../pkg/store/invoices/list.js';
+import type { Invoice } from '../pkg/store/invoices/row.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = { [flag: string]: string | boolean | undefined };
@@ -427,7 +430,7 @@ const commands: Record<string, Command> = {
     options: { tenant: str },
     async run(ctx, v) {
       const tenant = await getTenant(ctx, required(v, 'tenant'));
-      const invoices = await listInvoices(ctx, tenant.id);
+      const invoices = (await listInvoices(ctx, tenant.id)).map(invoiceSummaryView);
       const text = invoices.map((i) => `${i.number}  ${i.kind}  ${i.month}  ${formatMoney(i.total, i.currency)}  issued ${i.issued_at}`);
       return { json: { tenantId: tenant.id, billing: tenant.billing, invoices }, text: text.join('\n') || 'no invoices' };
     },

@@ -3,7 +3,10 @@
 import { Router, type Response } from 'express';
 import type { Ctx } from '../../pkg/context.js';
 import { documentName, invoiceCsv, invoicePdf } from '../../pkg/billing/documents.js';
-import { draftInvoice, getInvoice, invoiceView, listInvoices, type Invoice } from '../../pkg/billing/invoices.js';
+import { draftInvoice, invoiceSummaryView, invoiceView } from '../../pkg/billing/invoices.js';
+import { getInvoice } from '../../pkg/store/invoices/get.js';
+import { listInvoices } from '../../pkg/store/invoices/list.js';
+import type { Invoice } from '../../pkg/store/invoices/row.js';
 import { getTenant } from '../../pkg/store/tenants.js';
 import { principalOf, requireSession } from './session.js';
 
@@ -26,7 +29,7 @@ export function billingRouter(ctx: Ctx): Router {
       billing: tenant.billing,
       currency: ctx.config.SWITCHBOARD_CURRENCY,
       draft: draft && { month: draft.month, total: draft.total, currency: draft.currency },
-      invoices: await listInvoices(ctx, tenantId),
+      invoices: (await listInvoices(ctx, tenantId)).map(invoiceSummaryView),
     });
   });
 

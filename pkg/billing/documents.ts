@@ -2,7 +2,7 @@
 // CSV stay integer minor units; the PDF shows them in the currency.
 import PDFDocument from 'pdfkit';
 import { toCsv } from '../csv.js';
-import type { Invoice } from './invoices.js';
+import type { Invoice } from '../store/invoices/row.js';
 import { formatMoney } from './money.js';
 
 const title = (i: Invoice): string => (i.kind === 'credit_note' ? `Credit note ${i.number}` : i.number ? `Invoice ${i.number}` : `Draft invoice ${i.month}`);

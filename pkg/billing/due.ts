@@ -1,7 +1,7 @@
-// Which months are due for finalizing: for each pay-as-you-go company, the first month not yet
-// invoiced since it became so, due when that month ends in its timezone. The controllers finalize
-// those whose end has passed, catching up month by month after an outage.
+// Which months are due for finalizing: each pay-as-you-go company's first month not yet invoiced,
+// due when it ends in its timezone; the sweep finalizes them month by month, catching up after an outage.
 import type { Ctx } from '../context.js';
+import { paygCompanies } from '../store/invoices/payg.js';
 import { finalizeMonth } from './finalize.js';
 import { monthNamed, monthOf, nameAfter, type Month } from './period.js';
 
@@ -12,22 +12,14 @@ interface Due {
 
 /** Each company's next month to invoice, while it is pay-as-you-go or its ended spell is not yet all invoiced. */
 async function nextMonths(ctx: Pick<Ctx, 'db'>): Promise<Due[]> {
-  const rows: { id: string; timezone: string; payg_since: Date; payg_until: Date | null; last_month: string | null }[] = (
-    await ctx.db.raw(
-      `select t.id, t.timezone, t.payg_since, t.payg_until,
-              (select max(i.month) from invoices i where i.tenant_id = t.id and i.kind = 'invoice') as last_month
-         from tenants t
-        where t.payg_since is not null`,
-    )
-  ).rows;
-  return rows.flatMap((r) => {
-    const since = monthOf(r.payg_since, r.timezone);
+  return (await paygCompanies(ctx.db)).flatMap((c) => {
+    const since = monthOf(c.since, c.timezone);
     // By name: after a change of timezone the last month's end may fall in it again where the company is now.
-    const afterLast = r.last_month ? monthNamed(nameAfter(r.last_month), r.timezone) : null;
+    const afterLast = c.lastInvoicedMonth ? monthNamed(nameAfter(c.lastInvoicedMonth), c.timezone) : null;
     // A company payg again after a prepaid spell is not invoiced for the months between.
     const month = afterLast && afterLast.name > since.name ? afterLast : since;
     // A spell that has ended is due up to the month it ended in.
-    return r.payg_until && month.start >= r.payg_until ? [] : [{ tenantId: r.id, month }];
+    return c.until && month.start >= c.until ? [] : [{ tenantId: c.tenantId, month }];
   });
 }
 
