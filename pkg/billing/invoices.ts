@@ -58,8 +58,6 @@ export function invoiceView(i: Invoice) {
   };
 }
 
-export type InvoiceView = ReturnType<typeof invoiceView>;
-
 /** The JSON shape of an invoice in a company's list (no lines). */
 export const invoiceSummaryView = (s: InvoiceSummary) => ({
   number: s.number,
