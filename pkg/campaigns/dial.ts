@@ -15,6 +15,7 @@ import type { Tenant } from '../store/tenants.js';
 import { fillGreeting } from '../voice/greeting.js';
 import { callerId } from '../voice/place.js';
 import { finishContact, maxAttemptsOf } from './finish-contact.js';
+import { callableFrom } from './hours.js';
 import type { SkipReason } from './state.js';
 
 /** How long a run waits before looking for a free slot again, when the account's cap is reached. */
@@ -25,7 +26,7 @@ type Dialled = 'placed' | 'finished' | 'no_slot' | 'full' | 'none';
 
 /** Why a person may not be called now, or null: their window closed, they opted out, or the limits are reached. */
 async function refusal(db: Knex, tenant: Tenant, run: RunRow, contact: ContactRow, now: Date): Promise<SkipReason | null> {
-  if (contact.window_end && now >= contact.window_end) return 'outside_hours';
+  if (!callableFrom({ start: contact.window_start, end: contact.window_end }, now)) return 'outside_hours';
   const q = { db };
   if ((await doNotCallAmong(q, tenant.id, [contact.phone!])).size) return 'do_not_call';
   if (run.test) return null;

@@ -38,6 +38,15 @@ export function callingWindow(hours: CallingHours, zone: string, at: Date): Wind
   return { start: atLocalTime(day, hours.start).toJSDate(), end: atLocalTime(day, hours.end).toJSDate() };
 }
 
+/**
+ * The first instant at or after `at` inside a person's calling window: `at` itself inside it, the
+ * window's opening before it, null once it has closed. Without a window (a test run) any instant will do.
+ */
+export function callableFrom(window: { start: Date | null; end: Date | null }, at: Date): Date | null {
+  if (window.end && at >= window.end) return null;
+  return window.start && at < window.start ? window.start : at;
+}
+
 export interface Schedule {
   days: Day[];
   start_time: string;

@@ -9,6 +9,7 @@ import { lockContact, updateContact, type ContactOutcome } from '../store/campai
 import { runById, wakeRun } from '../store/campaigns/runs.js';
 import type { CallRow } from '../store/calls.js';
 import { finishContact, maxAttemptsOf } from './finish-contact.js';
+import { callableFrom } from './hours.js';
 
 /** What a machine that took the call without a message left (pkg/voice/run.ts). */
 const MACHINE_WITHOUT_MESSAGE = 'no-answer';
@@ -30,12 +31,13 @@ export async function settleCampaignCall(ctx: Pick<Ctx, 'db' | 'clock' | 'config
   } else if (call.answered_at && outcome.outcome !== MACHINE_WITHOUT_MESSAGE) {
     await finishContact(ctx, ctx.db, campaign, run, contact, { status: 'done', result: outcome });
   } else {
-    const next = new Date(ctx.clock.now().getTime() + campaign.retry_after_minutes * 60_000);
-    const again = contact.attempts < maxAttemptsOf(campaign, run) && (!contact.window_end || next < contact.window_end);
+    const retryAt = new Date(ctx.clock.now().getTime() + campaign.retry_after_minutes * 60_000);
+    // Tried again only with an attempt left and before their window closes.
+    const next = contact.attempts < maxAttemptsOf(campaign, run) ? callableFrom({ start: contact.window_start, end: contact.window_end }, retryAt) : null;
     if (run.status !== 'running') {
       await updateContact(ctx.db, runId, contactId, { status: 'unfinished' });
       ctx.metrics.campaignContacts.inc({ status: 'unfinished', outcome: '' });
-    } else if (again) await updateContact(ctx.db, runId, contactId, { status: 'pending', next_attempt_at: next });
+    } else if (next) await updateContact(ctx.db, runId, contactId, { status: 'pending', next_attempt_at: next });
     else await finishContact(ctx, ctx.db, campaign, run, contact, { status: 'no_answer', result: { summary: outcome.summary } });
   }
   await wakeRun(ctx, runId);

@@ -9,7 +9,7 @@ import { transitionRun, updateRun, type RunRow } from '../store/campaigns/runs.j
 import { listNumbers } from '../store/phone-numbers.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
 import { finishContact } from './finish-contact.js';
-import { callingWindow } from './hours.js';
+import { callableFrom, callingWindow, type Window } from './hours.js';
 import { readEntries, type Entry } from './list-entries.js';
 import { ListFailure, requestList } from './list-request.js';
 import type { SkipReason } from './state.js';
@@ -28,7 +28,7 @@ export async function failRun(ctx: RunCtx, run: RunRow, error: string): Promise<
   return null;
 }
 
-function person(e: Entry, skip: SkipReason | null, window: { start: Date; end: Date } | null, now: Date): NewContact {
+function person(e: Entry, skip: SkipReason | null, window: Window | null, dueAt: Date): NewContact {
   return {
     contact_id: e.contact_id,
     position: e.position,
@@ -40,7 +40,7 @@ function person(e: Entry, skip: SkipReason | null, window: { start: Date; end: D
     window_end: window?.end ?? null,
     status: 'pending',
     skipped_reason: skip,
-    next_attempt_at: window && window.start > now ? window.start : now,
+    next_attempt_at: dueAt,
     finished_at: null,
   };
 }
@@ -74,9 +74,10 @@ async function peopleOf(ctx: RunCtx, tenant: Tenant, campaign: CampaignRow, run:
   const atLimit = await numbersAtLimit(ctx, tenant.id, numbers, policy, now);
   return entries.map((e) => {
     const window = callingWindow(campaign.calling_hours, e.timezone, run.started_at);
+    const dueAt = callableFrom(window, now);
     const skip: SkipReason | null =
-      e.skip ?? (dnc.has(e.phone!) ? 'do_not_call' : atLimit.has(e.phone!) ? 'outside_limits' : now >= window.end ? 'outside_hours' : null);
-    return person(e, skip, window, now);
+      e.skip ?? (dnc.has(e.phone!) ? 'do_not_call' : atLimit.has(e.phone!) ? 'outside_limits' : dueAt ? null : 'outside_hours');
+    return person(e, skip, window, dueAt ?? now);
   });
 }
 
