@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { eventually } from '../support/eventually.js';
 import { campaignOn, campaignSuite, SIGN_IN } from '../support/campaigns.js';
-import { TEST_ENCRYPTION_KEY } from '../support/app.js';
-import { switchboard } from '../support/cli.js';
+import { adminOn } from '../support/cli.js';
 
 // Sunday 9 March 2025, 06:30 UTC: 01:30 in New York (before the clocks jump), 07:30 in Berlin.
 const START = new Date('2025-03-09T06:30:00Z');
@@ -147,8 +146,7 @@ describe('Campaign runs: the list from the customer system', function () {
   });
 
   it('skips by the contact limits and countries an operator set (admin tenant update), calling what they allow', async () => {
-    const admin = (...flags: string[]) =>
-      switchboard(['admin', 'tenant', 'update', '--tenant', suite.tenantId, ...flags], { DATABASE_URL: suite.app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
+    const admin = (...flags: string[]) => adminOn(suite.app)('tenant', 'update', '--tenant', suite.tenantId, ...flags);
     expect((await admin('--max-calls-per-number-per-day', '3', '--allowed-countries', 'US,GB')).code).to.equal(0);
     try {
       for (let i = 0; i < 2; i++) expect((await suite.client.post('/v1/calls', { to: '+12025550170' })).status).to.equal(201);

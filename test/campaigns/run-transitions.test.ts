@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { RUN_TRANSITIONS, type RunEvent, type RunStatus } from '../../pkg/campaigns/state.js';
+import { RUN_TRANSITIONS } from '../../pkg/campaigns/state.js';
 import { NUMBERS } from '../support/calls.js';
 import { campaignOn, campaignSuite, pumpUntil, runOnce, type ListAnswer } from '../support/campaigns.js';
+import { itTestsEveryRow, type RowTest } from '../support/state-table.js';
 
 // Tuesday 10 June 2025, 15:00 UTC: 11:00 in New York, inside the default calling hours.
 const START = new Date('2025-06-10T15:00:00Z');
 const HOUR = 3_600_000;
-
-const rowKey = (t: { from: RunStatus | null; event: RunEvent }) => `${t.from ?? '(none)'}:${t.event}`;
 
 describe('Campaign run transitions: every row of the run state table, driven through the Voice API', function () {
   this.timeout(90_000);
@@ -30,7 +29,7 @@ describe('Campaign run transitions: every row of the run state table, driven thr
     expect(res.body.error.code).to.equal('run_ended');
   };
 
-  const rows: Record<string, { title: string; run: () => Promise<void> }> = {
+  const rows: Record<string, RowTest> = {
     '(none):start': {
       title: 'Run now answers 202 with the run running, and the list is requested once',
       run: async () => {
@@ -87,16 +86,5 @@ describe('Campaign run transitions: every row of the run state table, driven thr
     },
   };
 
-  it('has a test for every row of RUN_TRANSITIONS, and no test for a row that does not exist', () => {
-    expect(RUN_TRANSITIONS.map(rowKey).filter((k) => !rows[k])).to.deep.equal([]);
-    expect(Object.keys(rows).filter((k) => !RUN_TRANSITIONS.some((t) => rowKey(t) === k))).to.deep.equal([]);
-  });
-
-  for (const t of RUN_TRANSITIONS) {
-    const row = rows[rowKey(t)];
-    it(`${t.from ?? '(none)'} → ${t.to} (${t.event}): ${row?.title ?? 'has no test'}`, async () => {
-      if (!row) expect.fail(`no test for the transition row ${rowKey(t)}`);
-      await row.run();
-    });
-  }
+  itTestsEveryRow('RUN_TRANSITIONS', RUN_TRANSITIONS, rows);
 });

@@ -5,18 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { finalizeDueInvoices } from '../../pkg/billing/due.js';
-import { TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
 import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../support/calls.js';
-import { switchboard, type CliResult } from '../support/cli.js';
+import { adminOn, expectSuccess, switchboard } from '../support/cli.js';
 import { manualClock, startJobsApp } from '../support/triggers.js';
 
 const PRICES = { SWITCHBOARD_PRICE_PER_CREDIT: '7', SWITCHBOARD_PRICE_PER_CALL_MINUTE: '3', SWITCHBOARD_CURRENCY: 'EUR' };
-
-function expectSuccess(r: CliResult): any {
-  expect(r.code, r.stderr).to.equal(0);
-  expect(r.json, r.stdout).to.be.an('object');
-  return r.json;
-}
 
 /** The text pdftotext (poppler-utils) reads from a PDF, laid out as printed. */
 async function pdfText(file: string): Promise<string> {
@@ -28,10 +22,6 @@ describe('switchboard admin invoice', function () {
   // Each test spawns the CLI, a full node start; on a busy machine that takes seconds.
   this.timeout(120_000);
 
-  /** `switchboard admin <args> --json` on `app`'s database with its prices. */
-  const adminOn = (app: TestApp) => (...args: string[]) =>
-    switchboard(['admin', ...args, '--json'], { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...PRICES });
-
   describe('a finalized month', () => {
     let app: TestApp;
     let admin: ReturnType<typeof adminOn>;
@@ -40,7 +30,7 @@ describe('switchboard admin invoice', function () {
     let number: string;
     before(async () => {
       app = await startJobsApp({ manualClock: true, startAt: new Date('2025-01-10T09:00:00Z'), env: PRICES });
-      admin = adminOn(app);
+      admin = adminOn(app, PRICES);
       dir = await mkdtemp(join(tmpdir(), 'switchboard-invoices-'));
       const company = await app.company({ name: 'Printed Ltd' });
       tenantId = company.tenantId;
@@ -124,7 +114,7 @@ describe('switchboard admin invoice', function () {
     after(async () => app.close());
 
     it('is prepaid unless the operator sets --billing payg: a payg company is never credit-blocked, a prepaid one is', async () => {
-      const admin = adminOn(app);
+      const admin = adminOn(app, PRICES);
       const made = expectSuccess(await admin('tenant', 'create', '--name', 'Default Co'));
       expect(made.billing).to.equal('prepaid');
 
@@ -161,7 +151,7 @@ describe('switchboard admin invoice', function () {
         expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
         await finalResult(company.client, placed.body.id);
       }
-      const draft = expectSuccess(await adminOn(app)('invoice', 'show', '--tenant', company.tenantId));
+      const draft = expectSuccess(await adminOn(app, PRICES)('invoice', 'show', '--tenant', company.tenantId));
       expect(draft).to.include({ status: 'draft', number: null, currency: 'EUR' });
       const minutes = draft.lines.filter((l: any) => l.item === 'call_minutes');
       expect(minutes).to.deep.equal([{ description: 'Call minutes · outbound', item: 'call_minutes', reference_type: null, agent_id: null, direction: 'outbound', quantity: 2, unit_price: 3, amount: 6 }]);

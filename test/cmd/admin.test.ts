@@ -2,16 +2,9 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../support/https.js';
-import { switchboard, type CliResult } from '../support/cli.js';
+import { adminCli, expectSuccess, switchboard, type CliResult } from '../support/cli.js';
 
-/** `switchboard admin <args> --json`, with the same encryption key as the test server. */
-const admin = (...args: string[]) => switchboard(['admin', ...args, '--json'], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
-
-function expectSuccess(r: CliResult): any {
-  expect(r.code, r.stderr).to.equal(0);
-  expect(r.json, r.stdout).to.be.an('object');
-  return r.json;
-}
+const admin = adminCli();
 
 /** Failed with `code`, nothing on stdout, and exactly one line on stderr. */
 function expectFailure(r: CliResult, code: number, message: RegExp): void {

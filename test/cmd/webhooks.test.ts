@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import { agentRef } from '../../pkg/ids.js';
-import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
-import { switchboard, type CliResult } from '../support/cli.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { adminCli, expectSuccess, switchboard } from '../support/cli.js';
 import { startReceiver, type Receiver } from '../support/webhooks.js';
 
-/** `switchboard admin <args> --json` with the test server's encryption key; loopback receivers allowed. */
-const admin = (...args: string[]) =>
-  switchboard(['admin', ...args, '--json'], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32' });
-
-function expectSuccess(r: CliResult): any {
-  expect(r.code, r.stderr).to.equal(0);
-  expect(r.json, r.stdout).to.be.an('object');
-  return r.json;
-}
+// Loopback receivers allowed.
+const admin = adminCli({ SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32' });
 
 describe('switchboard admin: the webhook secret and the message webhook test', function () {
   // Every test spawns the CLI, a full node start; on a busy machine that takes seconds.

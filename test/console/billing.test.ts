@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { finalizeDueInvoices } from '../../pkg/billing/due.js';
 import { accessibilityViolations, screenshots } from '../support/browser.js';
-import { expectConsoleError, signedInUser } from '../support/console.js';
+import { signedInUser } from '../support/console.js';
 import { consolePageHooks, signInOnPage } from '../support/console-page.js';
+import { expectVoiceError } from '../support/errors.js';
 import { manualClock, startJobsApp } from '../support/triggers.js';
 
 const PRICES = { SWITCHBOARD_PRICE_PER_CREDIT: '40', SWITCHBOARD_PRICE_PER_CALL_MINUTE: '3', SWITCHBOARD_CURRENCY: 'USD' };
@@ -83,7 +84,7 @@ describe('The console Billing page', () => {
     for (const role of ['member', 'viewer'] as const) {
       const { browser } = await signedInUser(suite.app, company.tenantId, role);
       for (const path of ['/billing', `/billing/invoices/${number}`, `/billing/invoices/${number}.pdf`, '/billing/invoices/draft.csv']) {
-        expectConsoleError(await browser.get(`/console/api${path}`), 403, 'forbidden');
+        expectVoiceError(await browser.get(`/console/api${path}`), 403, 'forbidden');
       }
     }
     // An admin reads it; another company's invoice is not found.
@@ -91,7 +92,7 @@ describe('The console Billing page', () => {
     expect((await admin.get('/console/api/billing')).body.invoices.map((i: { number: string }) => i.number)).to.deep.equal([number]);
     const other = await suite.app.company({ name: 'Other Co' });
     const { browser: stranger } = await signedInUser(suite.app, other.tenantId, 'owner');
-    expectConsoleError(await stranger.get(`/console/api/billing/invoices/${number}`), 404, 'not_found');
+    expectVoiceError(await stranger.get(`/console/api/billing/invoices/${number}`), 404, 'not_found');
   });
 
   it('says a prepaid company is not invoiced', async () => {
@@ -101,6 +102,6 @@ describe('The console Billing page', () => {
     await page.getByRole('link', { name: 'Billing' }).click();
     expect(await page.getByTestId('billing-mode').textContent()).to.match(/^Prepaid: .*not invoiced/);
     const { browser } = await signedInUser(suite.app, prepaid.tenantId, 'owner');
-    expectConsoleError(await browser.get('/console/api/billing/invoices/draft'), 409, 'not_invoiced');
+    expectVoiceError(await browser.get('/console/api/billing/invoices/draft'), 409, 'not_invoiced');
   });
 });

@@ -1,41 +1,23 @@
 import { expect } from 'chai';
 import { prefixedId } from '../../pkg/ids.js';
 import { enqueueEvent, type Envelope, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
-import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
-import { switchboard } from '../support/cli.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { adminOn, expectSuccess } from '../support/cli.js';
 import { manualClock, startJobsApp } from '../support/triggers.js';
 import { eventually } from '../support/eventually.js';
-import { signatureProblem, startReceiver, type Receiver } from '../support/webhooks.js';
+import { enqueueDirectly, outboxRow, settledRow, signatureProblem, startReceiver, type Receiver } from '../support/webhooks.js';
 import { startHttpsServer } from '../support/https.js';
 
 const MINUTE = 60_000;
 
-/** `switchboard admin …` against the app's database, with the app's encryption key. */
-async function admin(app: TestApp, ...args: string[]) {
-  const r = await switchboard(['admin', ...args, '--json'], {
-    DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!,
-    SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-  });
-  expect(r.code, r.stderr).to.equal(0);
-  return r;
-}
-
 const secretOf = async (app: TestApp, tenantId: string): Promise<string> =>
-  (await admin(app, 'tenant', 'show', '--tenant', tenantId)).json.webhookSecret;
+  expectSuccess(await adminOn(app)('tenant', 'show', '--tenant', tenantId)).webhookSecret;
 
-/** Outbox events are written by the parts that cause them; here the mechanism is driven directly. */
-function enqueue(app: TestApp, event: Partial<OutboxEvent> & Pick<OutboxEvent, 'tenantId' | 'url' | 'orderingKey'>): Promise<Envelope> {
-  const { ctx } = app.runtime;
-  return ctx.db.transaction((trx) =>
-    enqueueEvent(ctx, trx, { type: 'call.updated', target: 'events', data: { key: event.orderingKey }, ...event }),
-  );
-}
-
-const stored = (app: TestApp, id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
+const enqueue = (app: TestApp, event: Partial<OutboxEvent> & Pick<OutboxEvent, 'tenantId' | 'url' | 'orderingKey'>): Promise<Envelope> =>
+  enqueueDirectly(app, { type: 'call.updated', target: 'events', data: { key: event.orderingKey }, ...event });
 
 async function settled(app: TestApp, id: string, status: 'delivered' | 'failed') {
-  await eventually(`event ${id} to settle`, async () => (await stored(app, id))?.status !== 'pending');
-  const row = await stored(app, id);
+  const row = await settledRow(app, id);
   expect(row.status, row.last_error).to.equal(status);
   return row;
 }
@@ -264,9 +246,9 @@ describe('Webhook delivery (the webhooks controller)', function () {
   });
 
   it('signs the next delivery with the new secret once rotate-webhook-secret replaced it', async () => {
-    const rotated = await admin(app, 'tenant', 'rotate-webhook-secret', '--tenant', tenantId);
+    const rotated = await adminOn(app)('tenant', 'rotate-webhook-secret', '--tenant', tenantId);
     cliErrors.push(rotated.stderr);
-    expect(rotated.json).to.deep.equal({ tenantId, rotated: true });
+    expect(expectSuccess(rotated)).to.deep.equal({ tenantId, rotated: true });
     secrets.push(await secretOf(app, tenantId));
     expect(secrets[1]).to.match(/^whsec_/).and.not.equal(secrets[0]);
 
@@ -350,7 +332,7 @@ describe('The webhook deliveries claim between companies', function () {
       // The one replica sends another call's event and records its outcome meanwhile.
       const elsewhere = await enqueue(app, { tenantId, url: `${live.url}/hooks`, orderingKey: prefixedId('cal') });
       await settled(app, elsewhere.id, 'delivered');
-      expect((await stored(app, head.id)).status, 'the head while its key is being written').to.equal('pending');
+      expect((await outboxRow(app, head.id)).status, 'the head while its key is being written').to.equal('pending');
       await trx.commit();
       await settled(app, head.id, 'delivered');
       await settled(app, next.id, 'delivered');

@@ -97,11 +97,20 @@ export function clientFor(url: string, apiKey?: string): Client {
   };
 }
 
-/** A new conversation of the client's company with `agentId`; its id. */
-export async function openConversation(client: Client, agentId: string): Promise<string> {
-  const created = await client.post('/api/v1/conversations', { agentId });
-  expect(created.status).to.equal(201);
-  return created.body.conversationId;
+/** A new conversation of the client's company with `agentId` and the rest of `body` (contact, metadata, ...): the 201 answer's body. */
+export async function createConversation(
+  client: Client,
+  agentId: string,
+  body: Record<string, unknown> = {},
+): Promise<{ conversationId: string; contactId: number | null }> {
+  const created = await client.post('/api/v1/conversations', { agentId, ...body });
+  expect(created.status, JSON.stringify(created.body)).to.equal(201);
+  return created.body;
+}
+
+/** As createConversation; the new conversation's id. */
+export async function openConversation(client: Client, agentId: string, body: Record<string, unknown> = {}): Promise<string> {
+  return (await createConversation(client, agentId, body)).conversationId;
 }
 
 export async function startTestApp(

@@ -2,6 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { TEST_ENCRYPTION_KEY, type TestApp } from './app.js';
 import { testDatabaseUrl } from './hooks.js';
 
 const ENTRY = fileURLToPath(new URL('../../cmd/switchboard.js', import.meta.url));
@@ -41,6 +43,21 @@ export async function switchboard(args: string[], env: Record<string, string> = 
     json = undefined;
   }
   return { code, stdout, stderr, json };
+}
+
+/** `switchboard admin <args> --json` with the test servers' encryption key, on the test database; `env` adds to that or overrides it. */
+export function adminCli(env: Record<string, string> = {}): (...args: string[]) => Promise<CliResult> {
+  return (...args) => switchboard(['admin', ...args, '--json'], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env });
+}
+
+/** adminCli on `app`'s database (the jobs and calls apps each have their own). */
+export const adminOn = (app: TestApp, env: Record<string, string> = {}) => adminCli({ DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, ...env });
+
+/** The command exited 0 and printed a JSON object; that object. */
+export function expectSuccess(r: CliResult): any {
+  expect(r.code, r.stderr).to.equal(0);
+  expect(r.json, r.stdout).to.be.an('object');
+  return r.json;
 }
 
 export interface RunningSwitchboard {

@@ -1,7 +1,6 @@
 // A browser of the console, in miniature: keeps the `sb_session` cookie it is given, sends it back,
 // and sends the session's CSRF token and the server's own Origin with every change, as the console's
 // pages do. Tests override any header to play an attacker.
-import { expect } from 'chai';
 import { addUser } from '../../pkg/console/users.js';
 import type { Role } from '../../pkg/console/roles.js';
 import type { HttpResult, TestApp } from './app.js';
@@ -69,13 +68,6 @@ export async function signedInUser(app: TestApp, tenantId: string, role: Role = 
   const set = await browser.post('/console/api/password', { password: PASSWORD });
   if (set.status !== 204) throw new Error(`setting the password failed: ${JSON.stringify(set.body)}`);
   return { browser, id: user.id, email };
-}
-
-/** An answer in the console's (the Voice API's) error shape `{error: {code, message}}`, with `status` and `code`. */
-export function expectConsoleError(res: HttpResult, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body).to.have.all.keys('error');
-  expect(res.body.error.code).to.equal(code);
 }
 
 /** The account's audit entries whose action starts with one of `prefixes` (`queue.`), oldest first: [action, target, user id, details]. */

@@ -1,5 +1,6 @@
 // The model stand-in: an OpenAI-compatible server whose replies each test scripts.
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { FunctionDefinition } from 'openai/resources/shared';
 import { startModelServer, type ModelReply, type ModelServer } from '../../pkg/agent/openai-server.js';
 
 export type ScriptedReply = ModelReply | ((request: ChatCompletionCreateParams) => ModelReply | Promise<ModelReply>);
@@ -65,3 +66,12 @@ export function callIn(request: ChatCompletionCreateParams): string | null {
   }
   return null;
 }
+
+/** The function tools a request offers the model, as the product declared them. */
+export function offeredFunctions(request: ChatCompletionCreateParams): FunctionDefinition[] {
+  return (request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.function] : []));
+}
+
+/** The names of the tools a request offers the model (the type of any tool that is not a function). */
+export const offeredTools = (request: ChatCompletionCreateParams): string[] =>
+  (request.tools ?? []).map((t) => (t.type === 'function' ? t.function.name : t.type));

@@ -115,11 +115,24 @@ export const parkForHuman = {
   toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Which warehouse should ship order A-17?', payload: { orderId: 'A-17' } } }],
 };
 
-/** A job of `client`'s company, created over the Agent API, parked waiting for a human reply. */
-export async function parkedJob(app: TestApp, client: Client, agentId: string, task: string): Promise<{ conversationId: string; triggerId: string }> {
+/** A job of `client`'s company, created over the Agent API (on `conversationId` when given), parked waiting for a human reply. */
+export async function parkedJob(
+  app: TestApp,
+  client: Client,
+  agentId: string,
+  task: string,
+  conversationId?: string,
+): Promise<{ conversationId: string; triggerId: string }> {
   app.model.reply(parkForHuman, { content: 'Waiting for the warehouse decision' });
-  const res = await client.post('/api/v1/triggers', { agentId, task });
+  const res = conversationId
+    ? await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task })
+    : await client.post('/api/v1/triggers', { agentId, task });
   expect(res.status).to.equal(202);
   await waitForStatus(client, res.body.triggerId, 'waiting_for_reply');
   return res.body;
+}
+
+/** A conversation's whole transcript, job briefs and tool messages included (`?include=all`). */
+export async function transcriptOf(client: Client, conversationId: string): Promise<any[]> {
+  return (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
 }

@@ -1,10 +1,13 @@
 // A customer's webhook receiver on loopback HTTPS that checks what the spec tells receivers to
 // check, written from the spec alone (not with the product's signing code): both signatures over
 // the raw body, a timestamp within 5 minutes, else 401. Accepted events are kept in arrival order.
+// Beside it, the outbox as the delivery tests drive it: events written directly, rows read back.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { enqueueEvent, type Envelope, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import type { TestApp } from './app.js';
+import { eventually } from './eventually.js';
 import { startHttpsServer, type HttpsServerOptions, type RecordedRequest } from './https.js';
 import { startJobsApp } from './triggers.js';
 
@@ -90,4 +93,19 @@ export async function startDeliveries(): Promise<Deliveries> {
       await app.close();
     },
   };
+}
+
+/** Writes `event` to the outbox in a transaction of its own: the parts that cause events write them with their change, tests drive the mechanism directly. */
+export function enqueueDirectly(app: TestApp, event: OutboxEvent): Promise<Envelope> {
+  const { ctx } = app.runtime;
+  return ctx.db.transaction((trx) => enqueueEvent(ctx, trx, event));
+}
+
+/** The outbox row of event `id` (undefined when there is none). */
+export const outboxRow = (app: TestApp, id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
+
+/** The outbox row of event `id` once its delivery has settled, delivered or failed. */
+export async function settledRow(app: TestApp, id: string) {
+  await eventually(`event ${id} to settle`, async () => (await outboxRow(app, id))?.status !== 'pending');
+  return outboxRow(app, id);
 }

@@ -1,16 +1,10 @@
 import { expect } from 'chai';
 import { addCredits } from '../../../pkg/store/credits.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
-import { startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { createConversation, openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { offeredTools } from '../../support/model.js';
 
-const offeredTools = (request: any): string[] => (request.tools ?? []).map((t: any) => t.function.name);
 const systemMessages = (request: any): string[] => request.messages.filter((m: any) => m.role === 'system').map((m: any) => m.content);
-
-async function openConversation(client: Client, body: Record<string, unknown>): Promise<{ id: string; contactId: number | null }> {
-  const created = await client.post('/api/v1/conversations', body);
-  expect(created.status).to.equal(201);
-  return { id: created.body.conversationId, contactId: created.body.contactId };
-}
 
 describe('Billing and memory of agent turns', () => {
   let app: TestApp;
@@ -27,7 +21,7 @@ describe('Billing and memory of agent turns', () => {
   describe('credits', () => {
     it("charges a prepaid company's turn by its tokens under reference type api", async () => {
       const { client, agentId, tenantId } = await app.company({ credits: 5 });
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
       app.model.reply({ content: 'Sure.', usage: { promptTokens: 1200, completionTokens: 300 } });
 
       const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hello' });
@@ -42,7 +36,7 @@ describe('Billing and memory of agent turns', () => {
 
     it("charges the tokens of a turn's finished model calls when a later one fails, against the user's message", async () => {
       const { client, agentId, tenantId } = await app.company({ credits: 5 });
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
       app.model.reply(
         { toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }], usage: { promptTokens: 800, completionTokens: 200 } },
         { fail: { status: 400, message: 'upstream model exploded' } },
@@ -61,7 +55,7 @@ describe('Billing and memory of agent turns', () => {
 
     it('answers 402 with minCredits and totalBalance below the minimum, without asking the model', async () => {
       const { client, agentId } = await app.company({ credits: 0.5 });
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
 
       const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hello' });
       const streamed = await client.stream(`/api/v1/conversations/${id}/messages`, { message: 'Hello', stream: true });
@@ -76,7 +70,7 @@ describe('Billing and memory of agent turns', () => {
 
     it('blocks a prepaid company once its turns have spent it below the minimum', async () => {
       const { client, agentId } = await app.company({ credits: 1.2 });
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
       app.model.reply({ content: 'Sure.', usage: { promptTokens: 400, completionTokens: 100 } });
       expect((await client.post(`/api/v1/conversations/${id}/messages`, { message: 'One' })).status).to.equal(200);
 
@@ -89,7 +83,7 @@ describe('Billing and memory of agent turns', () => {
 
     it('checks the balance when the turn runs, so a message queued behind a turn that spent it is refused', async () => {
       const { client, agentId } = await app.company({ credits: 1.2 });
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
       app.model.setDefault({ content: 'Sure.', usage: { promptTokens: 400, completionTokens: 100 }, delayMs: 300 });
 
       const replies = await Promise.all(['One', 'Two'].map((message) => client.post(`/api/v1/conversations/${id}/messages`, { message })));
@@ -101,7 +95,7 @@ describe('Billing and memory of agent turns', () => {
     it('never blocks a pay-as-you-go company, even with a negative balance, and still records its usage', async () => {
       const { client, agentId, tenantId } = await app.company();
       await addCredits(app.runtime.ctx, tenantId, -50, 'api');
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
       app.model.reply({ content: 'Sure.', usage: { promptTokens: 1000, completionTokens: 1000 } });
 
       const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hello' });
@@ -125,17 +119,17 @@ describe('Billing and memory of agent turns', () => {
     }
 
     async function searchMemory(client: Client, agentId: string, query: string): Promise<{ offered: string[]; found: string }> {
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
       app.model.reply({ toolCalls: [{ name: 'search_company_memory', arguments: { query } }] }, { content: 'Done.' });
       const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: `What do we know about ${query}?` });
       expect(reply.status).to.equal(200);
       const [first, second] = app.model.requests.slice(-2);
-      return { offered: offeredTools(first), found: (second!.messages.at(-1) as any).content };
+      return { offered: offeredTools(first!), found: (second!.messages.at(-1) as any).content };
     }
 
     it('keeps a redacted summary of an ended company-scope conversation, found by search_company_memory', async () => {
       const { client, agentId, tenantId } = await companyWithMemory();
-      const { id } = await openConversation(client, { agentId, memoryScope: 'company' });
+      const id = await openConversation(client, agentId, { memoryScope: 'company' });
       app.model.reply({ content: 'Noted, Jane.' });
       const said = `I am Jane, mail me at ${pii[0]} or ${pii[1]}, call ${pii.slice(2, 5).join(' or ')}, card ${pii[5]}. I want the premium plan.`;
       expect((await client.post(`/api/v1/conversations/${id}/messages`, { message: said })).status).to.equal(200);
@@ -157,7 +151,7 @@ describe('Billing and memory of agent turns', () => {
 
     it('accepts memoryScope company on a later message', async () => {
       const { client, agentId, tenantId } = await companyWithMemory();
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
       expect((await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Remember the loyalty discount', memoryScope: 'company' })).status).to.equal(200);
       app.model.reply({ content: 'The customer asked about the loyalty discount.' });
 
@@ -169,7 +163,7 @@ describe('Billing and memory of agent turns', () => {
 
     it("finds nothing in another company's memory", async () => {
       const owner = await companyWithMemory();
-      const { id } = await openConversation(owner.client, { agentId: owner.agentId, memoryScope: 'company' });
+      const id = await openConversation(owner.client, owner.agentId, { memoryScope: 'company' });
       expect((await owner.client.post(`/api/v1/conversations/${id}/messages`, { message: 'Secret roadmap: quantum toaster' })).status).to.equal(200);
       app.model.reply({ content: 'They discussed the quantum toaster roadmap.' });
       expect((await owner.client.post(`/api/v1/conversations/${id}/end`)).status).to.equal(200);
@@ -183,7 +177,7 @@ describe('Billing and memory of agent turns', () => {
 
     it('does not offer search_company_memory when the feature is off', async () => {
       const { client, agentId } = await app.company();
-      const { id } = await openConversation(client, { agentId });
+      const id = await openConversation(client, agentId);
 
       expect((await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hello' })).status).to.equal(200);
 
@@ -194,34 +188,34 @@ describe('Billing and memory of agent turns', () => {
   describe('contact memory', () => {
     it('reminds the agent of what an earlier conversation with the same contact left', async () => {
       const { client, agentId } = await app.company({ systemPrompt: 'You are the assistant.' });
-      const first = await openConversation(client, { agentId, contact: { externalUserId: 'cust-42', name: 'Sam' } });
-      expect((await client.post(`/api/v1/conversations/${first.id}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
+      const first = await createConversation(client, agentId, { contact: { externalUserId: 'cust-42', name: 'Sam' } });
+      expect((await client.post(`/api/v1/conversations/${first.conversationId}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
       app.model.reply({ content: 'Sam prefers to be contacted by email only.' });
-      expect((await client.post(`/api/v1/conversations/${first.id}/end`)).status).to.equal(200);
-      const second = await openConversation(client, { agentId, contact: { externalUserId: 'cust-42' } });
+      expect((await client.post(`/api/v1/conversations/${first.conversationId}/end`)).status).to.equal(200);
+      const second = await createConversation(client, agentId, { contact: { externalUserId: 'cust-42' } });
       expect(second.contactId).to.equal(first.contactId);
 
-      expect((await client.post(`/api/v1/conversations/${second.id}/messages`, { message: 'Hi again' })).status).to.equal(200);
+      expect((await client.post(`/api/v1/conversations/${second.conversationId}/messages`, { message: 'Hi again' })).status).to.equal(200);
 
       const remembers = () => systemMessages(app.model.requests.at(-1)).some((m) => m.includes('Sam prefers to be contacted by email only.'));
       expect(remembers()).to.equal(true);
 
       // The same holds for a conversation bound late, on its first message.
-      const late = await openConversation(client, { agentId });
-      expect((await client.post(`/api/v1/conversations/${late.id}/messages`, { message: 'Hi', contactId: first.contactId })).status).to.equal(200);
+      const late = await openConversation(client, agentId);
+      expect((await client.post(`/api/v1/conversations/${late}/messages`, { message: 'Hi', contactId: first.contactId })).status).to.equal(200);
       expect(remembers()).to.equal(true);
     });
 
     it('gives anonymous conversations no remembered context', async () => {
       const { client, agentId } = await app.company({ systemPrompt: 'You are the assistant.' });
-      const known = await openConversation(client, { agentId, contact: { externalUserId: 'cust-7' } });
-      expect((await client.post(`/api/v1/conversations/${known.id}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
+      const known = await createConversation(client, agentId, { contact: { externalUserId: 'cust-7' } });
+      expect((await client.post(`/api/v1/conversations/${known.conversationId}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
       app.model.reply({ content: 'The customer prefers email only.' });
-      expect((await client.post(`/api/v1/conversations/${known.id}/end`)).status).to.equal(200);
-      const anonymous = await openConversation(client, { agentId });
+      expect((await client.post(`/api/v1/conversations/${known.conversationId}/end`)).status).to.equal(200);
+      const anonymous = await createConversation(client, agentId);
       expect(anonymous.contactId).to.equal(null);
 
-      expect((await client.post(`/api/v1/conversations/${anonymous.id}/messages`, { message: 'Hi again' })).status).to.equal(200);
+      expect((await client.post(`/api/v1/conversations/${anonymous.conversationId}/messages`, { message: 'Hi again' })).status).to.equal(200);
 
       expect(systemMessages(app.model.requests.at(-1))).to.deep.equal(['You are the assistant.']);
     });

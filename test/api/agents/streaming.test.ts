@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
-import { startTestApp, type TestApp } from '../../support/app.js';
+import { openConversation, startTestApp, type TestApp } from '../../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
-
-const offeredTools = (request: any): string[] => (request.tools ?? []).map((t: any) => t.function.name);
+import { offeredTools } from '../../support/model.js';
 
 /** A Server-Timing header as [name, dur] pairs. */
 function serverTiming(header: string | null): [string, number][] {
@@ -38,9 +37,7 @@ describe('Agent handoff and streamed replies', () => {
       handoffEnabled: true,
       handoffRoster: [{ roleName: 'billing', agentId: billing.id, greeting: 'Billing here' }],
     });
-    const created = await company.client.post('/api/v1/conversations', { agentId: company.agentId });
-    expect(created.status).to.equal(201);
-    return { ...company, billingId: billing.id, conversationId: created.body.conversationId as string };
+    return { ...company, billingId: billing.id, conversationId: await openConversation(company.client, company.agentId) };
   }
 
   describe('POST /api/v1/conversations/:conversationId/messages', () => {

@@ -1,14 +1,16 @@
 import { expect } from 'chai';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import type { FunctionDefinition } from 'openai/resources/shared';
 import { updateAgent } from '../../../pkg/store/agents.js';
 import { openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
+import { offeredFunctions, offeredTools } from '../../support/model.js';
 import { signatureProblem } from '../../support/webhooks.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 
-const offeredTools = (request: any): any[] => (request.tools ?? []).map((t: any) => t.function);
 /** The conversation's custom tools among those offered (built-ins are offered too). */
-const offeredCustom = (request: any, conversationId: string): any[] =>
-  offeredTools(request).filter((t) => t.name.startsWith(`custom_${conversationId}_`));
+const offeredCustom = (request: ChatCompletionCreateParams, conversationId: string): FunctionDefinition[] =>
+  offeredFunctions(request).filter((t) => t.name.startsWith(`custom_${conversationId}_`));
 const toolMessages = (request: any): any[] => request.messages.filter((m: any) => m.role === 'tool');
 
 describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', () => {
@@ -58,7 +60,7 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
 
     expect(reply.status).to.equal(200);
     expect(reply.body.toolCalls).to.deep.equal([toolName(id, 'order')]);
-    expect(offeredCustom(app.model.requests[0], id)).to.deep.equal([
+    expect(offeredCustom(app.model.requests[0]!, id)).to.deep.equal([
       {
         name: toolName(id, 'order'),
         description: 'Look up an order',
@@ -158,7 +160,7 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     const reply = await send(id, { message: 'third', customTools: [] });
 
     expect(reply.status).to.equal(200);
-    expect(offeredCustom(app.model.requests.at(-1), id).map((t) => t.name)).to.have.members([toolName(id, 'status'), toolName(id, 'other')]);
+    expect(offeredCustom(app.model.requests.at(-1)!, id).map((t) => t.name)).to.have.members([toolName(id, 'status'), toolName(id, 'other')]);
     expect(api.requests.map((r) => r.url)).to.deep.equal(['/v2/status']);
   });
 
@@ -176,7 +178,7 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     expect(app.model.requests).to.have.length(asked);
     app.model.reply({ toolCalls: [{ name: toolName(id, 'tool3'), arguments: {} }] }, { content: 'Done.' });
     expect((await send(id, { message: 'use tool3' })).status).to.equal(200);
-    expect(offeredCustom(app.model.requests.at(-2), id).map((t) => t.name)).to.have.members(ten.map((t) => toolName(id, t.name)));
+    expect(offeredCustom(app.model.requests.at(-2)!, id).map((t) => t.name)).to.have.members(ten.map((t) => toolName(id, t.name)));
     expect(api.requests.map((r) => r.url)).to.deep.equal(['/tools/3']);
     const { messages } = (await client.get(`/api/v1/conversations/${id}`)).body;
     expect(messages.map((m: any) => m.content)).not.to.include('one more');
@@ -273,7 +275,7 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
 
     expect(reply.status).to.equal(200);
     expect(reply.body.toolCalls).to.deep.equal(['crm_lookup']);
-    expect(offeredTools(app.model.requests[0]).map((t) => t.name)).to.include('crm_lookup');
+    expect(offeredTools(app.model.requests[0]!)).to.include('crm_lookup');
     expect(api.requests[0]).to.include({ method: 'GET', url: '/crm/c-9' });
     expect(api.requests[0]!.headers.authorization).to.equal('Bearer agent-token-3321');
   });

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { updateAgent } from '../../../pkg/store/agents.js';
-import { startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { openConversation, startTestApp, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
+import { offeredTools } from '../../support/model.js';
 
 const system = (content: string) => ({ role: 'system', content });
 const lastUserOf = (request: any): string => request.messages.filter((m: any) => m.role === 'user').at(-1).content;
@@ -12,13 +13,6 @@ const readMetadata = (m: any) =>
     ? { role: 'system', metadata: JSON.parse(m.content.slice('CONVERSATION METADATA:\n'.length)) }
     : m;
 const FORBIDDEN = ['end_conversation', 'barge_in', 'call_internal_contact', 'end_session'];
-const offeredTools = (request: any): string[] => (request.tools ?? []).map((t: any) => t.function.name);
-
-async function openConversation(client: Client, body: Record<string, unknown>): Promise<string> {
-  const created = await client.post('/api/v1/conversations', body);
-  expect(created.status).to.equal(201);
-  return created.body.conversationId;
-}
 
 describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', () => {
   let app: TestApp;
@@ -41,7 +35,7 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
 
   it('sends the agent prompt, the conversation and turn system messages, the metadata, then the history', async () => {
     const { client, agentId } = await app.company({ systemPrompt: 'You are the agent of Acme.' });
-    const id = await openConversation(client, { agentId, customSystemMessage: 'Speak formally.', metadata: { orderId: 'A-17', tier: 'gold' } });
+    const id = await openConversation(client, agentId, { customSystemMessage: 'Speak formally.', metadata: { orderId: 'A-17', tier: 'gold' } });
 
     app.model.reply({ content: 'Good day.' });
     const first = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hello', customSystemMessage: 'Mention the sale.' });
@@ -76,7 +70,7 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
     await updateAgent(app.runtime.ctx, agentId, {
       tools: [{ name: 'order_status', description: 'Order status', url: `${tool.url}/status`, method: 'GET' }],
     });
-    const id = await openConversation(client, { agentId });
+    const id = await openConversation(client, agentId);
     app.model.reply(
       { content: 'Let me check.', toolCalls: [{ name: 'order_status', arguments: {} }], usage: { promptTokens: 100, completionTokens: 20 } },
       { content: 'It has shipped.', usage: { promptTokens: 150, completionTokens: 10 } },
@@ -108,7 +102,7 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
     await app.runtime.ctx.db('agents')
       .where({ id: agentId })
       .update({ tools: app.runtime.ctx.db.raw('tools || ?::jsonb', [JSON.stringify([{ ...httpTool('call_internal_contact'), authType: 'none', parameters: [] }])]) });
-    const id = await openConversation(client, { agentId });
+    const id = await openConversation(client, agentId);
     app.model.reply(
       { toolCalls: [{ name: 'end_session', arguments: {} }, { name: 'call_internal_contact', arguments: {} }] },
       { content: 'Still here.' },
@@ -125,7 +119,7 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
 
   it('serializes concurrent messages on one conversation so history alternates user and assistant', async () => {
     const { client, agentId } = await app.company();
-    const id = await openConversation(client, { agentId });
+    const id = await openConversation(client, agentId);
     app.model.setDefault((request) => ({ content: `re: ${lastUserOf(request)}`, delayMs: 100 }));
 
     const texts = ['one', 'two', 'three', 'four', 'five'];
@@ -140,7 +134,7 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
 
   it('answers 500 {error} when the model fails, keeping the user message', async () => {
     const { client, agentId } = await app.company();
-    const id = await openConversation(client, { agentId });
+    const id = await openConversation(client, agentId);
     app.model.reply({ fail: { status: 400, message: 'model exploded' } });
 
     const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Are you there?' });
@@ -161,7 +155,7 @@ describe('POST /api/v1/conversations/:conversationId/messages past the synchrono
 
   it('answers 504 {error} and still records the turn when it finishes', async () => {
     const { client, agentId } = await app.company();
-    const id = await openConversation(client, { agentId });
+    const id = await openConversation(client, agentId);
     app.model.reply({ content: 'Sorry for the wait.', delayMs: 2500 });
 
     const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Slow question' });
@@ -200,7 +194,7 @@ describe('POST /api/v1/conversations/:conversationId/messages when the user mess
 
   it('answers 500 without the statement or the database error, as a synchronous turn and as a stream', async () => {
     const { client, agentId } = await app.company();
-    const id = await openConversation(client, { agentId });
+    const id = await openConversation(client, agentId);
 
     const reply = await client.post(`/api/v1/conversations/${id}/messages`, { message: REFUSED });
     expect(reply.status).to.equal(500);

@@ -3,17 +3,17 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
-import { startTestApp, TEST_ENCRYPTION_KEY, type Client, type TestApp } from '../../support/app.js';
-import { switchboard } from '../../support/cli.js';
+import { startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { adminOn } from '../../support/cli.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
+import { offeredTools } from '../../support/model.js';
 import { parkedJob, waitForStatus } from '../../support/triggers.js';
 import { startReceiver, type Receiver } from '../../support/webhooks.js';
 
 const MEMORY = 'Sam keeps the spare key under the blue flowerpot.';
 const REQUIRED = { required: true, method: 'passcode', deliver_to: 'webhook' } as const;
 
-const offered = (request: ChatCompletionCreateParams): string[] => (request.tools ?? []).map((t) => (t.type === 'function' ? t.function.name : t.type));
 const systemText = (request: ChatCompletionCreateParams): string =>
   request.messages
     .filter((m) => m.role === 'system')
@@ -89,7 +89,7 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     const asked = app.model.requests;
     expect(asked.length).to.be.at.least(wordings.length);
     for (const request of asked) {
-      expect(offered(request), 'tools offered').to.deep.equal([]);
+      expect(offeredTools(request), 'tools offered').to.deep.equal([]);
       expect(systemText(request)).to.not.include(MEMORY);
       expect(systemText(request)).to.include('THE CONTACT IS NOT VERIFIED');
     }
@@ -116,7 +116,7 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     expect(reply.body.toolCalls).to.deep.equal(['refund']);
     expect(crm.requests).to.have.length(1);
     const last = app.model.requests.at(-1)!;
-    expect(offered(last)).to.include('refund');
+    expect(offeredTools(last)).to.include('refund');
     expect(systemText(last)).to.include(MEMORY);
     expect(systemText(last)).to.not.include('NOT VERIFIED');
   });
@@ -181,7 +181,7 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     const run = app.model.requests.filter((r) => systemText(r).includes(`AUTONOMOUS JOB ${job.triggerId}`));
     expect(run.length).to.be.at.least(1);
     for (const request of run) {
-      expect(offered(request)).to.not.include('refund');
+      expect(offeredTools(request)).to.not.include('refund');
       expect(systemText(request)).to.not.include(MEMORY);
     }
     expect(crm.requests).to.deep.equal([]);
@@ -196,11 +196,11 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     expect(reply.status).to.equal(200);
     expect(reply.body.handoff).to.include({ roleName: 'billing', agentId: billing });
     const [atReception, ...atBilling] = app.model.requests;
-    expect(offered(atReception!)).to.include('handoff_to_agent');
+    expect(offeredTools(atReception!)).to.include('handoff_to_agent');
     expect(systemText(atReception!)).to.include(MEMORY);
     expect(atBilling.length).to.be.at.least(1);
     for (const request of atBilling) {
-      expect(offered(request)).to.deep.equal([]);
+      expect(offeredTools(request)).to.deep.equal([]);
       expect(systemText(request)).to.not.include(MEMORY);
     }
     expect(crm.requests).to.deep.equal([]);
@@ -263,16 +263,16 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
   });
 
   it('is set with admin agent update --verification passcode|off', async () => {
-    const env = { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
+    const admin = adminOn(app);
     const agent = (await createAgent(app.runtime.ctx, tenantId, { name: 'Support' })).id;
 
-    const on = await switchboard(['admin', 'agent', 'update', '--agent', agent, '--verification', 'passcode', '--json'], env);
+    const on = await admin('agent', 'update', '--agent', agent, '--verification', 'passcode');
 
     expect(on.code, on.stderr).to.equal(0);
     expect(on.json.verification).to.deep.equal(REQUIRED);
-    const off = await switchboard(['admin', 'agent', 'update', '--agent', agent, '--verification', 'off', '--json'], env);
+    const off = await admin('agent', 'update', '--agent', agent, '--verification', 'off');
     expect(off.json.verification).to.equal(null);
-    const wrong = await switchboard(['admin', 'agent', 'update', '--agent', agent, '--verification', 'sms'], env);
+    const wrong = await admin('agent', 'update', '--agent', agent, '--verification', 'sms');
     expect(wrong.code).to.equal(2);
     expect(wrong.stderr).to.include('--verification must be passcode or off');
     await updateAgent(app.runtime.ctx, agent, { verification: null });

@@ -5,6 +5,7 @@ import { encodeWav } from '../../../pkg/voice/wav.js';
 import { finalResult, NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { signedInUser } from '../../support/console.js';
 import { liveCall, openCallsStream } from '../../support/console-calls.js';
+import { expectVoiceError } from '../../support/errors.js';
 import { eventually } from '../../support/eventually.js';
 
 describe('Console calls routes', function () {
@@ -14,11 +15,6 @@ describe('Console calls routes', function () {
     app = await startCallsApp({ controllers: true });
   });
   after(async () => app?.close());
-
-  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(status);
-    expect(res.body.error.code).to.equal(code);
-  };
 
   const auditOf = async (tenantId: string) => app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhereLike('action', 'call.%').orderBy('id');
 
@@ -53,11 +49,11 @@ describe('Console calls routes', function () {
     expect(second.body.data.map((c: any) => c.id)).to.deep.equal([answered.id]);
     expect(second.body.next_cursor).to.equal(null);
 
-    expectError(await viewer.browser.get('/console/api/calls?status=bogus'), 422, 'invalid_status');
-    expectError(await viewer.browser.get('/console/api/calls?created_after=yesterday'), 422, 'invalid_created_after');
-    expectError(await viewer.browser.get('/console/api/calls?limit=0'), 422, 'invalid_limit');
-    expectError(await viewer.browser.get('/console/api/calls?cursor=nope'), 422, 'invalid_cursor');
-    expectError(await viewer.browser.get('/console/api/calls?agent=x'), 400, 'invalid_json');
+    expectVoiceError(await viewer.browser.get('/console/api/calls?status=bogus'), 422, 'invalid_status');
+    expectVoiceError(await viewer.browser.get('/console/api/calls?created_after=yesterday'), 422, 'invalid_created_after');
+    expectVoiceError(await viewer.browser.get('/console/api/calls?limit=0'), 422, 'invalid_limit');
+    expectVoiceError(await viewer.browser.get('/console/api/calls?cursor=nope'), 422, 'invalid_cursor');
+    expectVoiceError(await viewer.browser.get('/console/api/calls?agent=x'), 400, 'invalid_json');
   });
 
   it("a call's page: record, result with transcript and summary, and a timeline of state changes", async () => {
@@ -93,19 +89,19 @@ describe('Console calls routes', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('audio/wav');
     expect(Buffer.from(await res.arrayBuffer()).equals(wav)).to.equal(true);
-    expectError(await viewer.browser.get(`/console/api/calls/${other.id}/messages/${message.id}/recording`), 404, 'not_found');
+    expectVoiceError(await viewer.browser.get(`/console/api/calls/${other.id}/messages/${message.id}/recording`), 404, 'not_found');
     expect((await fetch(`${app.url}/console/api/calls/${placed.id}/messages/${message.id}/recording`)).status).to.equal(401);
   });
 
   it('members steer a live call (say is spoken) and hang it up, audited; viewers are refused 403; an ended call 409', async () => {
     const { client, tenantId, member, viewer } = await account();
     const call = await liveCall(app, client);
-    expectError(await viewer.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'No' }), 403, 'forbidden');
-    expectError(await viewer.browser.post(`/console/api/calls/${call.id}/hangup`), 403, 'forbidden');
-    expectError(await member.browser.post(`/console/api/calls/${call.id}/steer`, {}), 422, 'invalid_steer');
-    expectError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { shout: 'x' }), 400, 'invalid_json');
-    expectError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'x'.repeat(1001) }), 422, 'invalid_say');
-    expectError(await member.browser.request('POST', `/console/api/calls/${call.id}/hangup`, {}, { 'x-csrf-token': 'wrong' }), 403, 'csrf_failed');
+    expectVoiceError(await viewer.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'No' }), 403, 'forbidden');
+    expectVoiceError(await viewer.browser.post(`/console/api/calls/${call.id}/hangup`), 403, 'forbidden');
+    expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/steer`, {}), 422, 'invalid_steer');
+    expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { shout: 'x' }), 400, 'invalid_json');
+    expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'x'.repeat(1001) }), 422, 'invalid_say');
+    expectVoiceError(await member.browser.request('POST', `/console/api/calls/${call.id}/hangup`, {}, { 'x-csrf-token': 'wrong' }), 403, 'csrf_failed');
 
     const stream = await openCallsStream(app.url, viewer.browser.cookie);
     await eventually('the stream ready', () => stream.events.some((e) => e.type === 'ready'));
@@ -121,8 +117,8 @@ describe('Console calls routes', function () {
     const hung = await member.browser.post(`/console/api/calls/${call.id}/hangup`);
     expect(hung.status, JSON.stringify(hung.body)).to.equal(200);
     expect(hung.body.call).to.deep.include({ id: call.id, status: 'completed', hangup_cause: 'api_hangup' });
-    expectError(await member.browser.post(`/console/api/calls/${call.id}/hangup`), 409, 'call_ended');
-    expectError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'Hi' }), 409, 'call_ended');
+    expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/hangup`), 409, 'call_ended');
+    expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'Hi' }), 409, 'call_ended');
     const entries = (await auditOf(tenantId)).map((e) => [e.action, e.target, e.user_id, e.details]);
     expect(entries).to.deep.equal([
       ['call.steered', call.id, member.id, { say: 'One moment, please.' }],
@@ -142,7 +138,7 @@ describe('Console calls routes', function () {
       await ours.post(`/console/api/calls/${call.id}/steer`, { say: 'Hi' }),
       await ours.post(`/console/api/calls/${call.id}/hangup`),
     ]) {
-      expectError(res, 404, 'not_found');
+      expectVoiceError(res, 404, 'not_found');
     }
     expect((await ours.get('/console/api/calls')).body.data).to.deep.equal([]);
     expect((await theirs.client.get(`/v1/calls/${call.id}`)).body.status).to.equal('in-progress');
@@ -150,8 +146,8 @@ describe('Console calls routes', function () {
     expect(signedOut.status).to.equal(401);
     const gone = await signedInUser(app, theirs.tenantId, 'viewer');
     await gone.browser.post('/console/api/sign-out');
-    expectError(await gone.browser.get('/console/api/calls'), 401, 'not_signed_in');
-    expectError(await gone.browser.get(`/console/api/calls/${call.id}`), 401, 'not_signed_in');
+    expectVoiceError(await gone.browser.get('/console/api/calls'), 401, 'not_signed_in');
+    expectVoiceError(await gone.browser.get(`/console/api/calls/${call.id}`), 401, 'not_signed_in');
     await theirs.client.post(`/v1/calls/${call.id}/hangup`);
   });
 

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { keepVoicemail } from '../../../pkg/messages/voicemail.js';
 import { encodeWav } from '../../../pkg/voice/wav.js';
 import { startCallsApp, type CallsApp } from '../../support/calls.js';
-import { auditEntries, expectConsoleError, signedInUser } from '../../support/console.js';
+import { auditEntries, signedInUser } from '../../support/console.js';
+import { expectVoiceError } from '../../support/errors.js';
 import { eventually } from '../../support/eventually.js';
 
 describe('Console mailboxes routes', function () {
@@ -89,7 +90,7 @@ describe('Console mailboxes routes', function () {
     const res = await recording(viewer.browser.cookie, path);
     expect([res.status, res.headers.get('content-type')]).to.deep.equal([200, 'audio/wav']);
     expect(Buffer.from(await res.arrayBuffer()).equals(WAV)).to.equal(true);
-    expectConsoleError(await viewer.browser.get(`/console/api/mailboxes/${other.id}/messages/${message.id}/recording`), 404, 'not_found');
+    expectVoiceError(await viewer.browser.get(`/console/api/mailboxes/${other.id}/messages/${message.id}/recording`), 404, 'not_found');
     expect((await recording(undefined, path)).status).to.equal(401);
   });
 
@@ -101,7 +102,7 @@ describe('Console mailboxes routes', function () {
     expect([read.status, read.body.status]).to.deep.equal([200, 'read']);
     expect((await client.get(`/v1/messages/${message.id}`)).body).to.deep.equal(read.body);
     expect((await member.browser.patch(path, { status: 'archived' })).body.status).to.equal('archived');
-    expectConsoleError(await member.browser.patch(path, { status: 'new' }), 422, 'invalid_status');
+    expectVoiceError(await member.browser.patch(path, { status: 'new' }), 422, 'invalid_status');
     expect((await client.get(`/v1/messages/${message.id}`)).body.status).to.equal('archived');
     expect(await auditOf(tenantId)).to.deep.equal([
       ['message.status_changed', message.id, member.id, { from: 'new', to: 'read' }],
@@ -121,8 +122,8 @@ describe('Console mailboxes routes', function () {
   it('refuses a viewer every change with 403, changing nothing', async () => {
     const { client, tenantId, mailbox, viewer } = await account();
     const message = await voicemail(tenantId, mailbox.id, 'Call me');
-    expectConsoleError(await viewer.browser.post('/console/api/mailboxes', { name: 'Nope', greeting: 'No.' }), 403, 'forbidden');
-    expectConsoleError(await viewer.browser.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read' }), 403, 'forbidden');
+    expectVoiceError(await viewer.browser.post('/console/api/mailboxes', { name: 'Nope', greeting: 'No.' }), 403, 'forbidden');
+    expectVoiceError(await viewer.browser.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read' }), 403, 'forbidden');
     expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox]);
     expect((await client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
     expect(await auditOf(tenantId)).to.deep.equal([]);
@@ -141,7 +142,7 @@ describe('Console mailboxes routes', function () {
       await ours.get(`/console/api/mailboxes/${theirs.mailbox.id}/messages/${message.id}/recording`),
       await ours.get(`/console/api/mailboxes/${mine.mailbox.id}/messages/${message.id}/recording`),
     ]) {
-      expectConsoleError(res, 404, 'not_found');
+      expectVoiceError(res, 404, 'not_found');
     }
     expect((await ours.get('/console/api/mailboxes')).body.data).to.deep.equal([{ ...mine.mailbox, new_messages: 0 }]);
     expect((await theirs.client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
@@ -152,13 +153,13 @@ describe('Console mailboxes routes', function () {
     const { client, tenantId, mailbox, member } = await account();
     const message = await voicemail(tenantId, mailbox.id, 'Call me');
     const ours = member.browser;
-    expectConsoleError(await ours.post('/console/api/mailboxes', { name: 'X', greeting: 'Y', colour: 'blue' }), 400, 'invalid_json');
-    expectConsoleError(await ours.post('/console/api/mailboxes', { name: 'No greeting' }), 422, 'invalid_greeting');
-    expectConsoleError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'gone' }), 422, 'invalid_status');
-    expectConsoleError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read', pin: true }), 400, 'invalid_json');
-    expectConsoleError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?status=lost`), 422, 'invalid_status');
-    expectConsoleError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?cursor=nope`), 422, 'invalid_cursor');
-    expectConsoleError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?mailbox_id=${mailbox.id}`), 400, 'invalid_json');
+    expectVoiceError(await ours.post('/console/api/mailboxes', { name: 'X', greeting: 'Y', colour: 'blue' }), 400, 'invalid_json');
+    expectVoiceError(await ours.post('/console/api/mailboxes', { name: 'No greeting' }), 422, 'invalid_greeting');
+    expectVoiceError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'gone' }), 422, 'invalid_status');
+    expectVoiceError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read', pin: true }), 400, 'invalid_json');
+    expectVoiceError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?status=lost`), 422, 'invalid_status');
+    expectVoiceError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?cursor=nope`), 422, 'invalid_cursor');
+    expectVoiceError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?mailbox_id=${mailbox.id}`), 400, 'invalid_json');
     expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox]);
     expect((await client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
     expect(await auditOf(tenantId)).to.deep.equal([]);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { finalResult, NUMBERS, outboxOf, startCallsApp, type CallsApp } from '../../support/calls.js';
-import { auditEntries, expectConsoleError, signedInUser, type ConsoleBrowser } from '../../support/console.js';
+import { auditEntries, signedInUser, type ConsoleBrowser } from '../../support/console.js';
+import { expectVoiceError } from '../../support/errors.js';
 import { eventually } from '../../support/eventually.js';
 
 const MEMBERS = [
@@ -125,10 +126,10 @@ describe('Console queues routes', function () {
 
   it('refuses a viewer every change with 403, changing nothing', async () => {
     const { client, tenantId, queue, viewer } = await account();
-    expectConsoleError(await viewer.browser.patch(`/console/api/queues/${queue.id}/members/al`, { available: false }), 403, 'forbidden');
-    expectConsoleError(await viewer.browser.post('/console/api/queues', { name: 'Nope' }), 403, 'forbidden');
-    expectConsoleError(await viewer.browser.patch(`/console/api/queues/${queue.id}`, { name: 'Nope' }), 403, 'forbidden');
-    expectConsoleError(await viewer.browser.delete(`/console/api/queues/${queue.id}`), 403, 'forbidden');
+    expectVoiceError(await viewer.browser.patch(`/console/api/queues/${queue.id}/members/al`, { available: false }), 403, 'forbidden');
+    expectVoiceError(await viewer.browser.post('/console/api/queues', { name: 'Nope' }), 403, 'forbidden');
+    expectVoiceError(await viewer.browser.patch(`/console/api/queues/${queue.id}`, { name: 'Nope' }), 403, 'forbidden');
+    expectVoiceError(await viewer.browser.delete(`/console/api/queues/${queue.id}`), 403, 'forbidden');
     expect((await client.get('/v1/queues')).body.data).to.deep.equal([queue]);
     expect(await auditOf(tenantId)).to.deep.equal([]);
   });
@@ -137,10 +138,10 @@ describe('Console queues routes', function () {
     const mine = await account();
     const theirs = await account();
     const ours = mine.member.browser;
-    expectConsoleError(await ours.patch(`/console/api/queues/${theirs.queue.id}/members/al`, { available: false }), 404, 'not_found');
-    expectConsoleError(await ours.patch(`/console/api/queues/${mine.queue.id}/members/cy`, { available: false }), 404, 'not_found');
-    expectConsoleError(await ours.patch(`/console/api/queues/${theirs.queue.id}`, { name: 'Taken' }), 404, 'not_found');
-    expectConsoleError(await ours.delete(`/console/api/queues/${theirs.queue.id}`), 404, 'not_found');
+    expectVoiceError(await ours.patch(`/console/api/queues/${theirs.queue.id}/members/al`, { available: false }), 404, 'not_found');
+    expectVoiceError(await ours.patch(`/console/api/queues/${mine.queue.id}/members/cy`, { available: false }), 404, 'not_found');
+    expectVoiceError(await ours.patch(`/console/api/queues/${theirs.queue.id}`, { name: 'Taken' }), 404, 'not_found');
+    expectVoiceError(await ours.delete(`/console/api/queues/${theirs.queue.id}`), 404, 'not_found');
     expect((await theirs.client.get('/v1/queues')).body.data).to.deep.equal([theirs.queue]);
     expect((await mine.client.get('/v1/queues')).body.data).to.deep.equal([mine.queue]);
     expect((await ours.get('/console/api/queues')).body.data.map((q: any) => q.id)).to.deep.equal([mine.queue.id]);
@@ -150,13 +151,13 @@ describe('Console queues routes', function () {
   it('answers 400 for an unknown field and 422 for a refused value, changing nothing and auditing nothing', async () => {
     const { client, tenantId, queue, member } = await account();
     const ours = member.browser;
-    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: false, colour: 'blue' }), 400, 'invalid_json');
-    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: 'no' }), 422, 'invalid_available');
-    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, {}), 422, 'invalid_available');
-    expectConsoleError(await ours.post('/console/api/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] }), 422, 'invalid_members');
-    expectConsoleError(await ours.post('/console/api/queues', { name: '' }), 422, 'invalid_name');
-    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}`, { max_wait_sec: 5 }), 422, 'invalid_max_wait_sec');
-    expectConsoleError(await ours.patch(`/console/api/queues/${queue.id}`, { members: [MEMBERS[0], MEMBERS[0]] }), 422, 'invalid_members');
+    expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: false, colour: 'blue' }), 400, 'invalid_json');
+    expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: 'no' }), 422, 'invalid_available');
+    expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, {}), 422, 'invalid_available');
+    expectVoiceError(await ours.post('/console/api/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] }), 422, 'invalid_members');
+    expectVoiceError(await ours.post('/console/api/queues', { name: '' }), 422, 'invalid_name');
+    expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}`, { max_wait_sec: 5 }), 422, 'invalid_max_wait_sec');
+    expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}`, { members: [MEMBERS[0], MEMBERS[0]] }), 422, 'invalid_members');
     expect((await client.get('/v1/queues')).body.data).to.deep.equal([queue]);
     expect(await auditOf(tenantId)).to.deep.equal([]);
   });

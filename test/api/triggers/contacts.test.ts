@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Client, TestApp } from '../../support/app.js';
+import { createConversation, openConversation, type Client, type TestApp } from '../../support/app.js';
 import { startJobsApp } from '../../support/triggers.js';
 
 // Controllers off: each job stays where its request put it; what is checked is the conversation it binds.
@@ -17,17 +17,10 @@ describe('A job created with contactId or contact hints (agent-api.md "POST /api
 
   /** The contact id of company `of`'s contact with `externalUserId`, made through a conversation. */
   async function contactOf(of: { client: Client; agentId: string }, externalUserId: string): Promise<number> {
-    const res = await of.client.post('/api/v1/conversations', { agentId: of.agentId, contact: { externalUserId } });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.contactId;
+    return (await createConversation(of.client, of.agentId, { contact: { externalUserId } })).contactId!;
   }
   const conversation = async (id: string) => (await client.get(`/api/v1/conversations/${id}`)).body;
   const jobsOn = async (id: string) => (await client.get(`/api/v1/conversations/${id}/triggers`)).body.total;
-  const openConversation = async (body: Record<string, unknown> = {}) => {
-    const res = await client.post('/api/v1/conversations', { agentId, ...body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.conversationId as string;
-  };
   const trigger = (body: Record<string, unknown>) => client.post('/api/v1/triggers', { task: 'Confirm the delivery date', ...body });
 
   it('binds the new conversation of a job to the company contact its contactId names', async () => {
@@ -53,7 +46,7 @@ describe('A job created with contactId or contact hints (agent-api.md "POST /api
   });
 
   it('binds an existing anonymous conversation to the contact (late bind), and takes the same contact again', async () => {
-    const id = await openConversation();
+    const id = await openConversation(client, agentId);
     const contactId = await contactOf({ client, agentId }, 'crm-cy');
     const res = await trigger({ conversationId: id, contactId });
     expect([res.status, res.body.conversationId]).to.deep.equal([202, id]);
@@ -64,7 +57,7 @@ describe('A job created with contactId or contact hints (agent-api.md "POST /api
   });
 
   it('answers 409 for a contact other than the one the conversation is bound to, by contactId or hints, creating no job', async () => {
-    const id = await openConversation({ contact: { externalUserId: 'crm-di' } });
+    const id = await openConversation(client, agentId, { contact: { externalUserId: 'crm-di' } });
     const bound = (await conversation(id)).contactId;
     const another = await contactOf({ client, agentId }, 'crm-ed');
     for (const body of [{ contactId: another }, { contact: { externalUserId: 'crm-ed' } }, { contact: { externalUserId: 'crm-new-fay' } }]) {
@@ -78,7 +71,7 @@ describe('A job created with contactId or contact hints (agent-api.md "POST /api
 
   it("answers 404 for another company's contactId, on a new or an existing conversation, creating no job, conversation or binding", async () => {
     const theirs = await contactOf(other, 'their-gus');
-    const id = await openConversation();
+    const id = await openConversation(client, agentId);
     const conversationsBefore = await app.runtime.ctx.db('conversations').count({ n: '*' }).first();
     const onNew = await trigger({ agentId, contactId: theirs });
     expect(onNew.status, JSON.stringify(onNew.body)).to.equal(404);

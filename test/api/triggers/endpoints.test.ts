@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { DateTime } from 'luxon';
 import { createAgent } from '../../../pkg/store/agents.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
-import type { Client, TestApp } from '../../support/app.js';
+import { openConversation, type Client, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
-import { heldReply, manualClock, startJobsApp, waitForStatus } from '../../support/triggers.js';
+import { offeredTools } from '../../support/model.js';
+import { heldReply, manualClock, startJobsApp, transcriptOf, waitForStatus } from '../../support/triggers.js';
 
 // Controllers off: every job stays where the request put it. The clock starts at NOW and moves
 // only when a test moves it (a few seconds in all), so the fixed dates below stay within 7 days.
@@ -32,11 +33,6 @@ describe('Trigger endpoints', () => {
       Object.assign(c, await app.company());
     });
     return c;
-  }
-  async function openConversation(client: Client, agentId: string): Promise<string> {
-    const res = await client.post('/api/v1/conversations', { agentId });
-    expect(res.status).to.equal(201);
-    return res.body.conversationId;
   }
 
   describe('POST /api/v1/triggers', () => {
@@ -262,8 +258,7 @@ describe('Trigger endpoints', () => {
       const id = created.body.conversationId;
       const before = app.model.requests.length;
       expect((await c.client.post(`/api/v1/conversations/${id}/messages`, { message: 'Any news?' })).status).to.equal(200);
-      const offered = ((app.model.requests[before] as any).tools ?? []).map((t: any) => t.function.name);
-      expect(offered).to.include.members([`custom_${id}_carrier`, `custom_${id}_eta`]);
+      expect(offeredTools(app.model.requests[before]!)).to.include.members([`custom_${id}_carrier`, `custom_${id}_eta`]);
     });
   });
 
@@ -601,8 +596,6 @@ describe('Trigger endpoints with the controllers running', () => {
     async function turnWaitingForLock(): Promise<void> {
       await eventually('a turn waiting for the lock', () => app.runtime.ctx.locks.waiting > 0);
     }
-    const transcript = async (conversationId: string): Promise<{ role: string; content: string }[]> =>
-      (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
 
     it("gives the model its brief: the task, successCriteria, businessKeys and the job's metadata", async () => {
       app.model.reply({ content: 'Refund settled' });
@@ -686,7 +679,7 @@ describe('Trigger endpoints with the controllers running', () => {
       app.model.reply({ content: 'Ledger reconciled' });
       const job = (await client.post('/api/v1/triggers', { agentId, task: 'Reconcile the ledger' })).body;
       await waitForStatus(client, job.triggerId, 'succeeded');
-      const messages = await transcript(job.conversationId);
+      const messages = await transcriptOf(client, job.conversationId);
       expect(messages.map((m) => m.role)).to.deep.equal(['system', 'assistant']);
       expect(messages[0]!.content).to.match(new RegExp(`^AUTONOMOUS JOB ${job.triggerId} .*\\nTask: Reconcile the ledger`));
       expect(messages[1]!.content).to.equal('Ledger reconciled');
@@ -707,7 +700,7 @@ describe('Trigger endpoints with the controllers running', () => {
       app.model.reply({ toolCalls: [{ name: 'lookup_invoice', arguments: { number: 'I-9' } }] }, { content: 'Invoice I-9 is paid' });
       const job = (await client.post('/api/v1/triggers', { agentId, task: 'Check invoice I-9' })).body;
       await waitForStatus(client, job.triggerId, 'succeeded');
-      const messages = await transcript(job.conversationId);
+      const messages = await transcriptOf(client, job.conversationId);
       expect(messages.map((m) => m.role)).to.deep.equal(['system', 'assistant', 'tool', 'assistant']);
       expect(messages[0]!.content).to.match(/^AUTONOMOUS JOB /);
       expect(messages[2]!.content).to.equal('Unknown tool lookup_invoice');

@@ -1,10 +1,6 @@
 import { expect } from 'chai';
 import type { Client, TestApp } from '../../support/app.js';
-import { heldReply, startJobsApp, waitForStatus } from '../../support/triggers.js';
-
-const parkCall = {
-  toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Which warehouse should ship order A-17?', payload: { orderId: 'A-17' } } }],
-};
+import { heldReply, parkedJob, startJobsApp, transcriptOf, waitForStatus } from '../../support/triggers.js';
 
 describe('Human replies to parked jobs', () => {
   let app: TestApp;
@@ -17,18 +13,8 @@ describe('Human replies to parked jobs', () => {
   after(async () => app.close());
 
   /** A job parked as waiting_for_reply, on a new conversation or on `conversationId`. */
-  async function parked(conversationId?: string): Promise<{ conversationId: string; triggerId: string }> {
-    app.model.reply(parkCall, { content: 'Waiting for the warehouse decision' });
-    const res = conversationId
-      ? await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task: 'Ship order A-17' })
-      : await client.post('/api/v1/triggers', { agentId, task: 'Ship order A-17' });
-    expect(res.status).to.equal(202);
-    await waitForStatus(client, res.body.triggerId, 'waiting_for_reply');
-    return res.body;
-  }
+  const parked = (conversationId?: string) => parkedJob(app, client, agentId, 'Ship order A-17', conversationId);
   const reply = (triggerId: string, body: Record<string, unknown>) => client.post(`/api/v1/triggers/${triggerId}/reply`, body);
-  const transcript = async (conversationId: string): Promise<any[]> =>
-    (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
 
   describe('POST /api/v1/triggers/:triggerId/reply', () => {
     it('queues a rejected job with the reason as a system message, and the agent resumes with it', async () => {
@@ -42,7 +28,7 @@ describe('Human replies to parked jobs', () => {
       expect(done.resultSummary).to.equal('Order A-17 will not ship');
       const line = { role: 'system', content: 'HUMAN REPLY (rejected): The customer cancelled' };
       expect((app.model.requests[before] as any).messages).to.deep.include(line);
-      expect((await transcript(job.conversationId)).map(({ role, content }) => ({ role, content }))).to.deep.include(line);
+      expect((await transcriptOf(client, job.conversationId)).map(({ role, content }) => ({ role, content }))).to.deep.include(line);
       expect((await client.get(`/api/v1/jobs/${job.triggerId}`)).body.humanReply).to.include({ decision: 'rejected', reason: 'The customer cancelled' });
     });
 
@@ -126,13 +112,13 @@ describe('Human replies to parked jobs', () => {
       expect(res.status).to.equal(409);
       expect(res.body.error).to.match(/exactly one job waiting/);
       expect(app.model.requests.length).to.equal(before);
-      expect(await transcript(id)).to.deep.equal([]);
+      expect(await transcriptOf(client, id)).to.deep.equal([]);
     });
 
     it('answers 409 without a chat turn when two jobs of the conversation are waiting for a reply', async () => {
       const first = await parked();
       const second = await parked(first.conversationId);
-      const stored = (await transcript(first.conversationId)).length;
+      const stored = (await transcriptOf(client, first.conversationId)).length;
       const before = app.model.requests.length;
       for (const stream of [false, true]) {
         const res = await send(first.conversationId, { message: 'Use Berlin', asHumanReply: true, stream });
@@ -140,7 +126,7 @@ describe('Human replies to parked jobs', () => {
         expect(res.headers.get('content-type')).to.match(/^application\/json/);
       }
       expect(app.model.requests.length).to.equal(before);
-      expect(await transcript(first.conversationId)).to.have.length(stored);
+      expect(await transcriptOf(client, first.conversationId)).to.have.length(stored);
       for (const job of [first, second]) {
         expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body.status).to.equal('waiting_for_reply');
         await client.post(`/api/v1/triggers/${job.triggerId}/cancel`);
@@ -159,7 +145,7 @@ describe('Human replies to parked jobs', () => {
       expect(res.body.resumeError).to.deep.equal({ status: 409, error: 'Trigger is not waiting for a reply (status cancelled)' });
       expect(res.body).to.not.have.property('resumedTriggerId');
       expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body).to.include({ status: 'cancelled', errorMessage: 'Handled by phone' });
-      expect((await transcript(job.conversationId)).map((m) => m.content)).to.include.members(['Use Berlin', 'Thanks for letting me know']);
+      expect((await transcriptOf(client, job.conversationId)).map((m) => m.content)).to.include.members(['Use Berlin', 'Thanks for letting me know']);
     });
 
     it('answers 200 with resumeError when storing the reply fails, and the job stays parked so /reply can recover it', async () => {

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { ModelReply } from '../../../pkg/agent/openai-server.js';
-import { TRANSITIONS, type Transition } from '../../../pkg/triggers/state.js';
+import { TRANSITIONS } from '../../../pkg/triggers/state.js';
 import type { Client, TestApp } from '../../support/app.js';
-import { heldReply, manualClock, startJobsApp, waitForStatus } from '../../support/triggers.js';
+import { offeredTools } from '../../support/model.js';
+import { itTestsEveryRow, type RowTest } from '../../support/state-table.js';
+import { heldReply, manualClock, startJobsApp, transcriptOf, waitForStatus } from '../../support/triggers.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-const rowKey = (t: Pick<Transition, 'from' | 'event'>) => `${t.from ?? '(none)'}:${t.event}`;
 
 const retryCall = (delayMinutes: number): ModelReply => ({
   toolCalls: [{ name: 'schedule_trigger_retry', arguments: { delayMinutes, reason: 'The carrier has not answered yet' } }],
@@ -15,7 +15,6 @@ const retryCall = (delayMinutes: number): ModelReply => ({
 const parkCall: ModelReply = {
   toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Approve the refund of 40 EUR?', payload: { orderId: 'A-17', amount: 40 } } }],
 };
-const toolNames = (request: any): string[] => (request.tools ?? []).map((t: any) => t.function.name);
 
 describe('Trigger transitions: every row of the state table, driven through the API', () => {
   let app: TestApp;
@@ -41,8 +40,6 @@ describe('Trigger transitions: every row of the state table, driven through the 
   }
   const read = async (triggerId: string) => (await client.get(`/api/v1/triggers/${triggerId}`)).body;
   const cancel = (triggerId: string, reason?: string) => client.post(`/api/v1/triggers/${triggerId}/cancel`, reason ? { reason } : {});
-  const transcript = async (conversationId: string): Promise<any[]> =>
-    (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body.messages;
 
   /**
    * Returns once the controllers have looked at everything due now: a job created now has run to
@@ -60,7 +57,7 @@ describe('Trigger transitions: every row of the state table, driven through the 
     return { created, job: await waitForStatus(client, created.triggerId, 'waiting_for_reply') };
   }
 
-  const rows: Record<string, { title: string; run: () => Promise<void> }> = {
+  const rows: Record<string, RowTest> = {
     '(none):create': {
       title: 'POST /api/v1/triggers without delayMinutes or runAt answers 202 with the ids and status queued',
       async run() {
@@ -115,7 +112,7 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const created = await create();
         const job = await waitForStatus(client, created.triggerId, 'succeeded');
         expect(job).to.include({ resultSummary: 'Refund R-17 issued to the customer', errorMessage: null, attemptCount: 1, completedAt: at() });
-        expect(await transcript(created.conversationId)).to.deep.include({ role: 'assistant', content: 'Refund R-17 issued to the customer', timestamp: job.completedAt });
+        expect(await transcriptOf(client, created.conversationId)).to.deep.include({ role: 'assistant', content: 'Refund R-17 issued to the customer', timestamp: job.completedAt });
       },
     },
 
@@ -156,7 +153,7 @@ describe('Trigger transitions: every row of the state table, driven through the 
           resultSummary: 'Asked the carrier; checking back in 10 minutes',
           completedAt: null,
         });
-        const messages = await transcript(created.conversationId);
+        const messages = await transcriptOf(client, created.conversationId);
         expect(messages.find((m) => m.role === 'tool')).to.deep.include({ metadata: { name: 'schedule_trigger_retry' } });
         expect(messages.at(-1)).to.include({ role: 'assistant', content: 'Asked the carrier; checking back in 10 minutes' });
         expect((await cancel(created.triggerId)).status).to.equal(200);
@@ -215,7 +212,7 @@ describe('Trigger transitions: every row of the state table, driven through the 
         expect(requestCount() - before).to.equal(1);
         const request = app.model.requests[before] as any;
         const id = created.conversationId;
-        expect(toolNames(request)).to.include.members([`custom_${id}_carrier`, `custom_${id}_eta`, 'schedule_trigger_retry', 'request_human_input']);
+        expect(offeredTools(request)).to.include.members([`custom_${id}_carrier`, `custom_${id}_eta`, 'schedule_trigger_retry', 'request_human_input']);
         expect(request.messages).to.deep.include({ role: 'assistant', content: 'Asked the carrier; checking back in 10 minutes' });
         expect(request.messages.at(-1).content).to.match(/^FOLLOW-UP RUN of job .* \(attempt 2 of 3\)/);
       },
@@ -275,7 +272,7 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const job = await waitForStatus(client, created.triggerId, 'succeeded');
         expect(job).to.include({ attemptCount: 2, resultSummary: 'Refund issued' });
         const reply = { role: 'system', content: 'HUMAN REPLY (approved): Finance approved the refund' };
-        expect(await transcript(created.conversationId)).to.deep.include({ ...reply, timestamp: res.body.updatedAt });
+        expect(await transcriptOf(client, created.conversationId)).to.deep.include({ ...reply, timestamp: res.body.updatedAt });
         expect((app.model.requests[before] as any).messages).to.deep.include(reply);
       },
     },
@@ -404,16 +401,5 @@ describe('Trigger transitions: every row of the state table, driven through the 
     },
   };
 
-  it('has a test for every row of TRANSITIONS, and no test for a row that does not exist', () => {
-    expect(TRANSITIONS.map(rowKey).filter((k) => !rows[k])).to.deep.equal([]);
-    expect(Object.keys(rows).filter((k) => !TRANSITIONS.some((t) => rowKey(t) === k))).to.deep.equal([]);
-  });
-
-  for (const t of TRANSITIONS) {
-    const row = rows[rowKey(t)];
-    it(`${t.from ?? '(none)'} → ${t.to} (${t.event}): ${row?.title ?? 'has no test'}`, async () => {
-      if (!row) expect.fail(`no test for the transition row ${rowKey(t)}`);
-      await row.run();
-    });
-  }
+  itTestsEveryRow('TRANSITIONS', TRANSITIONS, rows);
 });

@@ -4,6 +4,7 @@ import { agentRef } from '../../../pkg/ids.js';
 import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
 import { eventually } from '../../support/eventually.js';
+import { offeredTools } from '../../support/model.js';
 import { heldReply } from '../../support/triggers.js';
 
 const EVENTS_URL = 'https://127.0.0.1:9/events';
@@ -58,7 +59,7 @@ describe('Calls on the simulated network', () => {
     const first = app.model.requests.find((r) => JSON.stringify(r.messages).includes(task))!;
     const system = first.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
     expect(system).to.include('budget: What is your budget?').and.include('completed, not_interested, callback_requested, wrong_number, do_not_call');
-    expect(first.tools!.map((t) => (t as any).function.name)).to.include.members(['end_call', 'transfer_call', 'take_message']);
+    expect(offeredTools(first)).to.include.members(['end_call', 'transfer_call', 'take_message']);
 
     const events = await outboxOf(app, placed.body.id);
     expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary', 'call.result']);

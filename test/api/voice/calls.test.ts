@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { agentRef } from '../../../pkg/ids.js';
 import { createAgent } from '../../../pkg/store/agents.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
-import { TEST_ENCRYPTION_KEY, type Client } from '../../support/app.js';
+import type { Client } from '../../support/app.js';
 import { NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
-import { switchboard } from '../../support/cli.js';
+import { adminOn } from '../../support/cli.js';
+import { expectVoiceError } from '../../support/errors.js';
 
 // No controllers here: placed calls stay queued, so every rule of the endpoints can be seen alone.
 describe('Calls API', () => {
@@ -16,11 +17,7 @@ describe('Calls API', () => {
     await app?.close();
   });
 
-  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(status);
-    expect(res.body.error.code).to.equal(code);
-    expect(res.body.error.message).to.be.a('string').and.not.empty;
-  };
+  const admin = (...args: string[]) => adminOn(app)(...args);
 
   describe('POST /v1/calls', () => {
     it('refuses context or metadata nested more than 32 levels deep as 422 invalid_<field>, placing nothing', async () => {
@@ -28,7 +25,7 @@ describe('Calls API', () => {
       const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
       for (const [field, levels] of [['context', 5000], ['metadata', 32]] as const) {
         const res = await client.request('POST', '/v1/calls', `{"to":"${NUMBERS.answer}","${field}":${nested(levels)}}`);
-        expectError(res, 422, `invalid_${field}`);
+        expectVoiceError(res, 422, `invalid_${field}`);
       }
       expect((await client.get('/v1/calls')).body.data).to.deep.equal([]);
       // 31 objects in a field of the body (itself level 1) are the most it holds.
@@ -73,16 +70,16 @@ describe('Calls API', () => {
 
     it('answers 422 invalid_to for a missing or unreadable number', async () => {
       const { client } = await app.voiceCompany();
-      expectError(await client.post('/v1/calls', {}), 422, 'invalid_to');
-      expectError(await client.post('/v1/calls', { to: 'call me maybe' }), 422, 'invalid_to');
-      expectError(await client.post('/v1/calls', { to: '+1555' }), 422, 'invalid_to');
-      expectError(await client.post('/v1/calls', { to: 12025550110 }), 422, 'invalid_to');
+      expectVoiceError(await client.post('/v1/calls', {}), 422, 'invalid_to');
+      expectVoiceError(await client.post('/v1/calls', { to: 'call me maybe' }), 422, 'invalid_to');
+      expectVoiceError(await client.post('/v1/calls', { to: '+1555' }), 422, 'invalid_to');
+      expectVoiceError(await client.post('/v1/calls', { to: 12025550110 }), 422, 'invalid_to');
     });
 
     it('answers 422 invalid_task for an empty task or one over 8,000 characters', async () => {
       const { client } = await app.voiceCompany();
-      expectError(await client.post('/v1/calls', { to: NUMBERS.answer, task: '' }), 422, 'invalid_task');
-      expectError(await client.post('/v1/calls', { to: NUMBERS.answer, task: 'x'.repeat(8001) }), 422, 'invalid_task');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, task: '' }), 422, 'invalid_task');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, task: 'x'.repeat(8001) }), 422, 'invalid_task');
       expect((await client.post('/v1/calls', { to: NUMBERS.answer, task: 'x'.repeat(8000) })).status).to.equal(201);
     });
 
@@ -104,25 +101,25 @@ describe('Calls API', () => {
         [{ callback_url: 'https://localhost/hook' }, 'invalid_callback_url'],
         [{ metadata: { blob: 'x'.repeat(16 * 1024) } }, 'invalid_metadata'],
       ];
-      for (const [extra, code] of cases) expectError(await client.post('/v1/calls', { ...base, ...extra }), 422, code);
+      for (const [extra, code] of cases) expectVoiceError(await client.post('/v1/calls', { ...base, ...extra }), 422, code);
       const ok = await client.post('/v1/calls', { ...base, voice: 'joanna', max_duration_sec: 30, outcomes: ['sold'], context: { name: 'Ann' } });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
     });
 
     it('answers 400 invalid_json for an unknown field or a body that is not a JSON object', async () => {
       const { client } = await app.voiceCompany();
-      expectError(await client.post('/v1/calls', { to: NUMBERS.answer, priority: 'high' }), 400, 'invalid_json');
-      expectError(await client.post('/v1/calls', { to: NUMBERS.answer, questions: [{ key: 'a', question: 'b', hint: 'c' }] }), 400, 'invalid_json');
-      expectError(await client.post('/v1/calls', '{"to": '), 400, 'invalid_json');
-      expectError(await client.post('/v1/calls', '[1, 2]'), 400, 'invalid_json');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, priority: 'high' }), 400, 'invalid_json');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, questions: [{ key: 'a', question: 'b', hint: 'c' }] }), 400, 'invalid_json');
+      expectVoiceError(await client.post('/v1/calls', '{"to": '), 400, 'invalid_json');
+      expectVoiceError(await client.post('/v1/calls', '[1, 2]'), 400, 'invalid_json');
     });
 
     it('answers 403 module_off for a task or callback_url without the voice_api feature, and places a plain call', async () => {
       const { client } = await app.company();
       const task = await client.post('/v1/calls', { to: NUMBERS.answer, task: 'Sell' });
-      expectError(task, 403, 'module_off');
+      expectVoiceError(task, 403, 'module_off');
       expect(task.body.error.message).to.include('voice_api');
-      expectError(await client.post('/v1/calls', { to: NUMBERS.answer, callback_url: 'https://example.com/r' }), 403, 'module_off');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, callback_url: 'https://example.com/r' }), 403, 'module_off');
       expect((await client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
     });
 
@@ -135,7 +132,7 @@ describe('Calls API', () => {
       await updateTenant(app.runtime.ctx, tenantId, { defaultAgentId: other.id });
       expect((await client.post('/v1/calls', { to: NUMBERS.answer })).body.ai).to.deep.equal({ agent_id: agentRef(other.id) });
       const stranger = await app.voiceCompany();
-      expectError(await stranger.client.post('/v1/calls', { to: NUMBERS.answer, agent_id: agentRef(other.id) }), 422, 'invalid_agent_id');
+      expectVoiceError(await stranger.client.post('/v1/calls', { to: NUMBERS.answer, agent_id: agentRef(other.id) }), 422, 'invalid_agent_id');
     });
 
     describe('Idempotency-Key', () => {
@@ -156,7 +153,7 @@ describe('Calls API', () => {
       it('answers 422 idempotency_mismatch for the same key with a different body', async () => {
         const { client } = await app.voiceCompany();
         expect((await post(client, 'k', { to: NUMBERS.answer })).status).to.equal(201);
-        expectError(await post(client, 'k', { to: NUMBERS.busy }), 422, 'idempotency_mismatch');
+        expectVoiceError(await post(client, 'k', { to: NUMBERS.busy }), 422, 'idempotency_mismatch');
       });
 
       it('keys are per account', async () => {
@@ -179,22 +176,20 @@ describe('Calls API', () => {
 
       it('answers 422 invalid_idempotency_key for a key over 255 characters', async () => {
         const { client } = await app.voiceCompany();
-        expectError(await post(client, 'k'.repeat(256), { to: NUMBERS.answer }), 422, 'invalid_idempotency_key');
+        expectVoiceError(await post(client, 'k'.repeat(256), { to: NUMBERS.answer }), 422, 'invalid_idempotency_key');
         expect((await post(client, 'k'.repeat(255), { to: NUMBERS.answer })).status).to.equal(201);
       });
     });
 
     describe('do-not-call', function () {
       this.timeout(120_000);
-      const admin = (...args: string[]) =>
-        switchboard(['admin', ...args, '--json'], { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
 
       it('answers 422 do_not_call for a number on the list (admin dnc add|list|remove)', async () => {
         const { client, tenantId } = await app.voiceCompany();
         const added = await admin('dnc', 'add', '--tenant', tenantId, '--number', '(202) 555-0111', '--reason', 'asked twice');
         expect(added.code, added.stderr).to.equal(0);
         expect(added.json).to.include({ tenantId, number: NUMBERS.busy, reason: 'asked twice' });
-        expectError(await client.post('/v1/calls', { to: NUMBERS.busy }), 422, 'do_not_call');
+        expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.busy }), 422, 'do_not_call');
         expect((await client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
         const other = await app.voiceCompany();
         expect((await other.client.post('/v1/calls', { to: NUMBERS.busy })).status).to.equal(201);
@@ -207,15 +202,12 @@ describe('Calls API', () => {
     });
 
     describe('limits', () => {
-      const admin = (...args: string[]) =>
-        switchboard(['admin', ...args, '--json'], { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
-
       it("answers 429 rate_limited over the calls_per_minute an operator set (admin tenant update --calls-per-minute)", async function () {
         this.timeout(120_000);
         const { client, tenantId } = await app.voiceCompany({ maxConcurrentCalls: 100 });
         expect((await admin('tenant', 'update', '--tenant', tenantId, '--calls-per-minute', '2')).code).to.equal(0);
         for (let i = 0; i < 2; i++) expect((await client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
-        expectError(await client.post('/v1/calls', { to: NUMBERS.answer }), 429, 'rate_limited');
+        expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer }), 429, 'rate_limited');
 
         expect((await admin('tenant', 'update', '--tenant', tenantId, '--calls-per-minute', '40')).code).to.equal(0);
 
@@ -227,7 +219,7 @@ describe('Calls API', () => {
         const { client, tenantId } = await app.voiceCompany();
         const london = '+442079460958';
         const refused = await client.post('/v1/calls', { to: london });
-        expectError(refused, 422, 'country_not_allowed');
+        expectVoiceError(refused, 422, 'country_not_allowed');
         expect(refused.body.error.message).to.include('US');
         expect(await app.runtime.ctx.db('calls').where({ tenant_id: tenantId }).count({ n: '*' }).first()).to.deep.equal({ n: 0 });
 
@@ -243,7 +235,7 @@ describe('Calls API', () => {
         const b = await client.post('/v1/calls', { to: NUMBERS.longRing });
         expect([a.status, b.status]).to.deep.equal([201, 201]);
         const busy = await client.post('/v1/calls', { to: NUMBERS.longRing });
-        expectError(busy, 429, 'tenant_busy');
+        expectVoiceError(busy, 429, 'tenant_busy');
         expect((await client.post(`/v1/calls/${a.body.id}/hangup`)).status).to.equal(200);
         expect((await client.post('/v1/calls', { to: NUMBERS.longRing })).status).to.equal(201);
       });
@@ -252,7 +244,7 @@ describe('Calls API', () => {
         const { client } = await app.voiceCompany({ maxConcurrentCalls: 100 });
         for (let i = 0; i < 30; i++) expect((await client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
         const limited = await client.post('/v1/calls', { to: NUMBERS.answer });
-        expectError(limited, 429, 'rate_limited');
+        expectVoiceError(limited, 429, 'rate_limited');
         expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);
         const other = await app.voiceCompany();
         expect((await other.client.post('/v1/calls', { to: NUMBERS.answer })).status).to.equal(201);
@@ -262,7 +254,7 @@ describe('Calls API', () => {
         const { client } = await app.voiceCompany({ maxConcurrentCalls: 1 });
         const ringing = await client.post('/v1/calls', { to: NUMBERS.longRing });
         expect(ringing.status).to.equal(201);
-        for (let i = 0; i < 30; i++) expectError(await client.post('/v1/calls', { to: NUMBERS.answer }), 429, 'tenant_busy');
+        for (let i = 0; i < 30; i++) expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer }), 429, 'tenant_busy');
         expect((await client.post(`/v1/calls/${ringing.body.id}/hangup`)).status).to.equal(200);
         expect((await client.post('/v1/calls', { to: NUMBERS.longRing })).status).to.equal(201);
       });
@@ -274,12 +266,12 @@ describe('Calls API', () => {
       const a = await app.voiceCompany();
       const b = await app.voiceCompany();
       const placed = await a.client.post('/v1/calls', { to: NUMBERS.answer });
-      expectError(await b.client.get(`/v1/calls/${placed.body.id}`), 404, 'not_found');
-      expectError(await a.client.get('/v1/calls/cal_01J00000000000000000000000'), 404, 'not_found');
+      expectVoiceError(await b.client.get(`/v1/calls/${placed.body.id}`), 404, 'not_found');
+      expectVoiceError(await a.client.get('/v1/calls/cal_01J00000000000000000000000'), 404, 'not_found');
     });
 
     it('answers 401 unauthorized without a key', async () => {
-      expectError(await app.client().get('/v1/calls/cal_01J00000000000000000000000'), 401, 'unauthorized');
+      expectVoiceError(await app.client().get('/v1/calls/cal_01J00000000000000000000000'), 401, 'unauthorized');
     });
   });
 
@@ -307,16 +299,16 @@ describe('Calls API', () => {
     it('answers 403 module_off without the voice_api feature, and 404 for another account', async () => {
       const plain = await app.company();
       const placed = await plain.client.post('/v1/calls', { to: NUMBERS.answer });
-      expectError(await plain.client.get(`/v1/calls/${placed.body.id}/result`), 403, 'module_off');
+      expectVoiceError(await plain.client.get(`/v1/calls/${placed.body.id}/result`), 403, 'module_off');
       const other = await app.voiceCompany();
-      expectError(await other.client.get(`/v1/calls/${placed.body.id}/result`), 404, 'not_found');
+      expectVoiceError(await other.client.get(`/v1/calls/${placed.body.id}/result`), 404, 'not_found');
     });
 
     it('answers 422 invalid_wait for a wait outside 1-60 seconds, and 400 invalid_json for a parameter it does not take', async () => {
       const { client } = await app.voiceCompany();
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer });
-      for (const wait of ['0', '61', 'soon']) expectError(await client.get(`/v1/calls/${placed.body.id}/result?wait=${wait}`), 422, 'invalid_wait');
-      expectError(await client.get(`/v1/calls/${placed.body.id}/result?timeout=5`), 400, 'invalid_json');
+      for (const wait of ['0', '61', 'soon']) expectVoiceError(await client.get(`/v1/calls/${placed.body.id}/result?wait=${wait}`), 422, 'invalid_wait');
+      expectVoiceError(await client.get(`/v1/calls/${placed.body.id}/result?timeout=5`), 400, 'invalid_json');
     });
   });
 
@@ -324,27 +316,27 @@ describe('Calls API', () => {
     it('answers 409 not_live before the call is answered and 409 call_ended after it ended', async () => {
       const { client } = await app.voiceCompany();
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer });
-      expectError(await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: 'Be brief' }), 409, 'not_live');
+      expectVoiceError(await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: 'Be brief' }), 409, 'not_live');
       await client.post(`/v1/calls/${placed.body.id}/hangup`);
-      expectError(await client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hello?' }), 409, 'call_ended');
+      expectVoiceError(await client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hello?' }), 409, 'call_ended');
     });
 
     it('refuses a body without instruction or say (422), values over their limits (422) and unknown fields (400)', async () => {
       const { client } = await app.voiceCompany();
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer });
       const steer = (body: unknown) => client.post(`/v1/calls/${placed.body.id}/steer`, body);
-      expectError(await steer({}), 422, 'invalid_steer');
-      expectError(await steer({ instruction: 'x'.repeat(2001) }), 422, 'invalid_instruction');
-      expectError(await steer({ say: 'x'.repeat(1001) }), 422, 'invalid_say');
-      expectError(await steer({ shout: 'hey' }), 400, 'invalid_json');
+      expectVoiceError(await steer({}), 422, 'invalid_steer');
+      expectVoiceError(await steer({ instruction: 'x'.repeat(2001) }), 422, 'invalid_instruction');
+      expectVoiceError(await steer({ say: 'x'.repeat(1001) }), 422, 'invalid_say');
+      expectVoiceError(await steer({ shout: 'hey' }), 400, 'invalid_json');
     });
 
     it('answers 403 module_off without the voice_api feature, and 404 for another account', async () => {
       const plain = await app.company();
       const placed = await plain.client.post('/v1/calls', { to: NUMBERS.answer });
-      expectError(await plain.client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hi' }), 403, 'module_off');
+      expectVoiceError(await plain.client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hi' }), 403, 'module_off');
       const other = await app.voiceCompany();
-      expectError(await other.client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hi' }), 404, 'not_found');
+      expectVoiceError(await other.client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hi' }), 404, 'not_found');
     });
   });
 
@@ -356,14 +348,14 @@ describe('Calls API', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ id: placed.body.id, status: 'canceled', hangup_cause: 'api_hangup', duration_sec: 0 });
       expect(res.body.ended_at).to.be.a('string');
-      expectError(await client.post(`/v1/calls/${placed.body.id}/hangup`), 409, 'call_ended');
+      expectVoiceError(await client.post(`/v1/calls/${placed.body.id}/hangup`), 409, 'call_ended');
     });
 
     it("answers 404 for another account's call", async () => {
       const a = await app.company();
       const b = await app.company();
       const placed = await a.client.post('/v1/calls', { to: NUMBERS.answer });
-      expectError(await b.client.post(`/v1/calls/${placed.body.id}/hangup`), 404, 'not_found');
+      expectVoiceError(await b.client.post(`/v1/calls/${placed.body.id}/hangup`), 404, 'not_found');
     });
   });
 
@@ -412,13 +404,13 @@ describe('Calls API', () => {
         ['cursor=' + 'x'.repeat(65), 'invalid_cursor'],
         ['created_after=yesterday', 'invalid_created_after'],
       ]) {
-        expectError(await client.get(`/v1/calls?${query}`), 422, code!);
+        expectVoiceError(await client.get(`/v1/calls?${query}`), 422, code!);
       }
     });
 
     it('answers 400 invalid_json for a parameter it does not take', async () => {
       const { client } = await app.company();
-      expectError(await client.get('/v1/calls?colour=red'), 400, 'invalid_json');
+      expectVoiceError(await client.get('/v1/calls?colour=red'), 400, 'invalid_json');
     });
   });
 
@@ -435,7 +427,7 @@ describe('Calls API', () => {
   describe('GET /v1/messages/{id}/recording', () => {
     it('answers 404 for an unknown message', async () => {
       const { client } = await app.company();
-      expectError(await client.get('/v1/messages/msg_01J00000000000000000000000/recording'), 404, 'not_found');
+      expectVoiceError(await client.get('/v1/messages/msg_01J00000000000000000000000/recording'), 404, 'not_found');
     });
   });
 });

@@ -4,13 +4,14 @@
 // of language sent as the relay's `language` message.
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../pkg/config.js';
-import { TEST_ENCRYPTION_KEY, type Client } from '../../support/app.js';
+import type { Client } from '../../support/app.js';
 import { finalResult, startCallsApp, type CallsApp } from '../../support/calls.js';
 import type { CarrierCall, Scenario } from '../../support/carrier/call.js';
 import type { InboundCall } from '../../support/carrier/twilio.js';
 import { carrierSettings, startTwilio } from '../../support/carrier/twilio.js';
 import { startTelnyx, telnyxSettings } from '../../support/carrier/telnyx.js';
-import { switchboard } from '../../support/cli.js';
+import { adminOn } from '../../support/cli.js';
+import { offeredTools } from '../../support/model.js';
 import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 
 /** The deployment's catalogue: Twilio's voice names, and Telnyx's where they differ (an Amazon voice's is derived). */
@@ -148,7 +149,7 @@ for (const carrier of CARRIERS) {
       await carriedTo(first).done;
       expect(relayOf(carriedTo(first))).to.deep.equal(declared(voice('journey')));
 
-      const admin = (...args: string[]) => switchboard(['admin', ...args, '--json'], { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...VOICES });
+      const admin = adminOn(app, VOICES);
       const refused = await admin('agent', 'update', '--agent', agentId, '--voice', 'sim-ava');
       expect(refused.code).to.not.equal(0);
       expect(refused.stderr).to.include('voice: sim-ava is not in the voice catalogue');
@@ -248,7 +249,7 @@ for (const carrier of CARRIERS) {
       expect(relayOf(call, 1)).to.deep.equal(declared(voice('journey'), 'de-DE'));
       // The agent was told which languages it may switch to.
       const asked = app.model.requests.find((r) => JSON.stringify(r.messages).includes(`Task: ${task}`))!;
-      expect(asked.tools!.map((t) => (t as { function: { name: string } }).function.name)).to.include('switch_language');
+      expect(offeredTools(asked)).to.include('switch_language');
       expect(JSON.stringify(asked.messages)).to.include('You speak en-US. When the person speaks or asks for de-DE, fr-FR, call switch_language');
     });
   });

@@ -7,6 +7,7 @@ import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { Client } from '../../support/app.js';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
 import { switchboard } from '../../support/cli.js';
+import { expectVoiceError } from '../../support/errors.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer } from '../../support/https.js';
 import { readWav } from '../../support/wav.js';
@@ -40,14 +41,6 @@ describe('Inbound calls on the simulated network', function () {
   }
 
   const events = async (callId: string) => (await outboxOf(app, callId)).map((e) => e.payload);
-
-  /** An error in the Voice API's shape, `{error: {code, message}}`. */
-  const expectVoiceError = (res: { status: number; body: any }, status: number, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(status);
-    expect(res.body).to.have.all.keys('error');
-    expect(res.body.error).to.have.all.keys('code', 'message');
-    expect(res.body.error.code).to.equal(code);
-  };
 
   /** Moves the clock a second at a time until `done` holds: timeouts fire whenever they were set. */
   const advanceUntil = (what: string, done: () => Promise<boolean>) =>

@@ -1,21 +1,10 @@
 import { expect } from 'chai';
 import { agentRef } from '../../../pkg/ids.js';
-import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../../support/app.js';
-import { switchboard, type CliResult } from '../../support/cli.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { adminCli, expectSuccess } from '../../support/cli.js';
+import { expectVoiceError } from '../../support/errors.js';
 
-/** `switchboard admin <args> --json`, with the same encryption key as the test server. */
-const admin = (...args: string[]) => switchboard(['admin', ...args, '--json'], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
-
-function expectSuccess(r: CliResult): any {
-  expect(r.code, r.stderr).to.equal(0);
-  return r.json;
-}
-
-const expectError = (res: { status: number; body: any }, status: number, code: string, message?: RegExp) => {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.code).to.equal(code);
-  if (message) expect(res.body.error.message).to.match(message);
-};
+const admin = adminCli();
 
 // Numbers of this file only (the run's database is shared by every file that uses it).
 const N = { a: '+12025550150', b: '+12025550151', c: '+12025550152', d: '+12025550153', e: '+12025550154', f: '+12025550155' };
@@ -68,9 +57,9 @@ describe('Numbers', () => {
       expect(read.body).to.deep.include({ number: N.c, name: '', default: true, routing: null });
       expect((await client.get(`/v1/numbers/${N.c}`)).body.number).to.equal(N.c);
       const other = await app.company();
-      expectError(await other.client.get(path(N.c)), 404, 'not_found');
-      expectError(await other.client.patch(path(N.c), { name: 'Mine now' }), 404, 'not_found');
-      expectError(await client.get('/v1/numbers/not-a-number'), 404, 'not_found');
+      expectVoiceError(await other.client.get(path(N.c)), 404, 'not_found');
+      expectVoiceError(await other.client.patch(path(N.c), { name: 'Mine now' }), 404, 'not_found');
+      expectVoiceError(await client.get('/v1/numbers/not-a-number'), 404, 'not_found');
     });
 
     it('names and routes a number with every kind of step, transfer numbers stored in E.164', async () => {
@@ -115,7 +104,7 @@ describe('Numbers', () => {
         [{ type: 'ai' }, /^routing\.agent_id: /],
         [nested(6), /^routing(\.fallback){5}: .*at most 5/],
       ];
-      for (const [routing, message] of cases) expectError(await client.patch(path(N.e), { name: 'Changed', routing }), 422, 'invalid_routing', message);
+      for (const [routing, message] of cases) expectVoiceError(await client.patch(path(N.e), { name: 'Changed', routing }), 422, 'invalid_routing', message);
       expect((await client.patch(path(N.e), { routing: nested(5) })).status).to.equal(200);
       expect((await client.patch(path(N.e), { routing: { ...ai, extra: 1 } })).status).to.equal(400);
       expect((await client.get(path(N.e))).body).to.deep.include({ name: '', routing: nested(5) });
@@ -130,8 +119,8 @@ describe('Numbers', () => {
       expect(owned.body.from).to.equal(N.f);
       expect((await client.post('/v1/calls', { to: '+12025550110' })).body.from).to.equal(N.f);
       // Someone else's caller id, another account's number: refused, nothing placed.
-      expectError(await client.post('/v1/calls', { to: '+12025550110', from: '+12025550190' }), 422, 'invalid_from', /not one of the account's numbers/);
-      expectError(await client.post('/v1/calls', { to: '+12025550110', from: N.c }), 422, 'invalid_from');
+      expectVoiceError(await client.post('/v1/calls', { to: '+12025550110', from: '+12025550190' }), 422, 'invalid_from', /not one of the account's numbers/);
+      expectVoiceError(await client.post('/v1/calls', { to: '+12025550110', from: N.c }), 422, 'invalid_from');
       expect((await client.get('/v1/calls')).body.data).to.have.length(2);
     });
   });

@@ -1,15 +1,8 @@
 import { expect } from 'chai';
-import { startTestApp, TEST_ENCRYPTION_KEY, type HttpResult, type TestApp } from '../../support/app.js';
-import { switchboard } from '../../support/cli.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { adminCli } from '../../support/cli.js';
+import { expectVoiceError } from '../../support/errors.js';
 import { agentRef } from '../../../pkg/ids.js';
-
-function expectVoiceError(res: HttpResult, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body).to.have.all.keys('error');
-  expect(res.body.error).to.have.all.keys('code', 'message');
-  expect(res.body.error.code).to.equal(code);
-  expect(res.body.error.message).to.be.a('string').and.not.equal('');
-}
 
 const KEY_FIELDS = ['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked', 'revoked_at'];
 
@@ -231,8 +224,7 @@ describe('switchboard admin tenant update (voice settings)', function () {
   });
   after(async () => app.close());
 
-  const admin = (...args: string[]) =>
-    switchboard(['admin', ...args, '--json'], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32' });
+  const admin = adminCli({ SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32' });
 
   it('sets the message webhook, events address, call cap, default agent (agt_ id) and country, which the settings show', async () => {
     const { client, tenantId, agentId } = await app.company();

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
+import { expectVoiceError } from '../../support/errors.js';
 
 const UNSTORABLE = ['a\u0000b', 'a\ud800b'];
 
@@ -11,18 +12,12 @@ describe('Voice API text that cannot be stored: NUL characters and unpaired surr
   });
   after(async () => app.close());
 
-  const expectRefused = (res: { status: number; body: any }, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(422);
-    expect(res.body.error.code).to.equal(code);
-    expect(res.body.error.message).to.be.a('string').and.not.equal('');
-  };
-
   it('refuses a call with either in task, context or metadata as 422 invalid_<field>, placing nothing and counting nothing', async () => {
     const { client } = await app.voiceCompany();
     for (const text of UNSTORABLE) {
-      expectRefused(await client.post('/v1/calls', { to: NUMBERS.answer, task: text }), 'invalid_task');
-      expectRefused(await client.post('/v1/calls', { to: NUMBERS.answer, context: { name: text } }), 'invalid_context');
-      expectRefused(await client.post('/v1/calls', { to: NUMBERS.answer, metadata: { [text]: 1 } }), 'invalid_metadata');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, task: text }), 422, 'invalid_task');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, context: { name: text } }), 422, 'invalid_context');
+      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, metadata: { [text]: 1 } }), 422, 'invalid_metadata');
     }
     expect((await client.get('/v1/calls')).body.data).to.deep.equal([]);
     expect((await client.get('/v1/reports/api-usage')).body.data[0].calls_placed).to.equal(0);
@@ -35,17 +30,17 @@ describe('Voice API text that cannot be stored: NUL characters and unpaired surr
     const keys = `/v1/tenants/${tenantId}/api-keys`;
     const before = (await client.get(keys)).body.data;
     for (const text of UNSTORABLE) {
-      expectRefused(await client.post(`/v1/calls/${placed.body.id}/steer`, { say: text }), 'invalid_say');
-      expectRefused(await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: text }), 'invalid_instruction');
-      expectRefused(await client.post(keys, { name: text }), 'invalid_name');
+      expectVoiceError(await client.post(`/v1/calls/${placed.body.id}/steer`, { say: text }), 422, 'invalid_say');
+      expectVoiceError(await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: text }), 422, 'invalid_instruction');
+      expectVoiceError(await client.post(keys, { name: text }), 422, 'invalid_name');
     }
     expect((await client.get(keys)).body.data).to.deep.equal(before);
   });
 
   it('refuses a NUL in a query value as 422 invalid_<field>', async () => {
     const { client } = await app.voiceCompany();
-    expectRefused(await client.get('/v1/calls?to=%00'), 'invalid_to');
-    expectRefused(await client.get('/v1/calls?cursor=a%00b'), 'invalid_cursor');
+    expectVoiceError(await client.get('/v1/calls?to=%00'), 422, 'invalid_to');
+    expectVoiceError(await client.get('/v1/calls?cursor=a%00b'), 422, 'invalid_cursor');
   });
 
   it('answers the MCP tools place_call and get_call a tool error invalid_<field> for either, placing nothing', async () => {

@@ -1,13 +1,8 @@
 import { expect } from 'chai';
-import { startTestApp, type Client, type HttpResult, type TestApp } from '../../support/app.js';
+import { startTestApp, type Client, type TestApp } from '../../support/app.js';
+import { expectVoiceError } from '../../support/errors.js';
 import { manualClock } from '../../support/triggers.js';
 import { updateTenant } from '../../../pkg/store/tenants.js';
-
-function expectVoiceError(res: HttpResult, status: number, code: string): void {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.code).to.equal(code);
-  expect(res.body.error.message).to.be.a('string').and.not.equal('');
-}
 
 const withApp = (client: Client, method: string, path: string, app: string, body?: unknown) =>
   client.request(method, path, body, { 'Switchboard-App': app });

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { prefixedId } from '../../../pkg/ids.js';
-import { enqueueEvent, type WebhookTarget } from '../../../pkg/webhooks/outbox.js';
+import type { WebhookTarget } from '../../../pkg/webhooks/outbox.js';
 import { deliveryPolicies, eventClassOf, retryAfterMs, type EventClass } from '../../../pkg/webhooks/policy.js';
 import type { TestApp } from '../../support/app.js';
 import { startHttpsServer } from '../../support/https.js';
 import { manualClock } from '../../support/triggers.js';
 import { eventually } from '../../support/eventually.js';
-import { startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
+import { enqueueDirectly, outboxRow, startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
 
 /** An event type of each class the outbox delivers, and where it goes. */
 const QUEUED: Partial<Record<EventClass, { type: string; target: WebhookTarget }>> = {
@@ -27,11 +27,8 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
   });
   after(() => deliveries?.close());
 
-  const enqueue = (type: string, target: WebhookTarget, url = receiver.url) => {
-    const { ctx } = app.runtime;
-    return ctx.db.transaction((trx) => enqueueEvent(ctx, trx, { tenantId, type, target, url, orderingKey: prefixedId('cal'), data: {} }));
-  };
-  const stored = (id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
+  const enqueue = (type: string, target: WebhookTarget, url = receiver.url) =>
+    enqueueDirectly(app, { tenantId, type, target, url, orderingKey: prefixedId('cal'), data: {} });
 
   it('puts call, queue, ai and invoice events, call.result, message.created and message.test each in its class', () => {
     const classes = ['call.initiated', 'call.ended', 'queue.entered', 'ai.summary', 'invoice.finalized', 'call.result', 'message.created', 'message.test', 'call.routing'].map(eventClassOf);
@@ -55,14 +52,14 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
       receiver.answers.push(...Array.from({ length: policy.tries }, () => 500));
       const sent = await enqueue(type, target);
       for (let tries = 1; tries < policy.tries; tries++) {
-        await eventually(`try ${tries}`, async () => (await stored(sent.id)).attempts === tries && (await stored(sent.id)).lease_owner === null);
+        await eventually(`try ${tries}`, async () => (await outboxRow(app, sent.id)).attempts === tries && (await outboxRow(app, sent.id)).lease_owner === null);
         const waitMs = retryAfterMs(policy, tries);
-        expect((await stored(sent.id)).due_at.getTime() - clock.now().getTime(), `wait after try ${tries}`).to.equal(waitMs);
+        expect((await outboxRow(app, sent.id)).due_at.getTime() - clock.now().getTime(), `wait after try ${tries}`).to.equal(waitMs);
         clock.advance(waitMs);
         app.controllers!.wake();
       }
-      await eventually('the event to fail', async () => (await stored(sent.id)).status === 'failed');
-      expect(await stored(sent.id)).to.include({ attempts: policy.tries, max_attempts: policy.tries });
+      await eventually('the event to fail', async () => (await outboxRow(app, sent.id)).status === 'failed');
+      expect(await outboxRow(app, sent.id)).to.include({ attempts: policy.tries, max_attempts: policy.tries });
       expect(receiver.requests.filter((r) => r.headers['webhook-id'] === sent.id)).to.have.length(policy.tries);
     });
   }
@@ -71,9 +68,9 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
     const silent = await startHttpsServer(() => undefined);
     try {
       const sent = await enqueue('call.ended', 'events', silent.url);
-      await eventually('the event to fail', async () => (await stored(sent.id)).status === 'failed', { withinMs: 10_000 });
+      await eventually('the event to fail', async () => (await outboxRow(app, sent.id)).status === 'failed', { withinMs: 10_000 });
       const { answerWindowMs } = deliveryPolicies(app.runtime.ctx.config).call_event;
-      expect((await stored(sent.id)).last_error).to.equal(`timed out after ${answerWindowMs} ms`);
+      expect((await outboxRow(app, sent.id)).last_error).to.equal(`timed out after ${answerWindowMs} ms`);
     } finally {
       await silent.close();
     }

@@ -2,13 +2,12 @@ import { expect } from 'chai';
 import { prefixedId } from '../../../pkg/ids.js';
 import { enqueueEvent, type Envelope, type OutboxEvent } from '../../../pkg/webhooks/outbox.js';
 import { deliveryPolicy } from '../../../pkg/webhooks/policy.js';
-import { DELIVERY_TRANSITIONS, type DeliveryTransition } from '../../../pkg/webhooks/state.js';
+import { DELIVERY_TRANSITIONS } from '../../../pkg/webhooks/state.js';
 import type { TestApp } from '../../support/app.js';
+import { itTestsEveryRow, type RowTest } from '../../support/state-table.js';
 import { manualClock } from '../../support/triggers.js';
 import { eventually } from '../../support/eventually.js';
-import { startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
-
-const rowKey = (t: Pick<DeliveryTransition, 'from' | 'event'>) => `${t.from ?? '(none)'}:${t.event}`;
+import { enqueueDirectly, outboxRow, settledRow, startDeliveries, type Deliveries, type Receiver } from '../../support/webhooks.js';
 
 describe('Webhook delivery transitions: every row of the state table, driven through the webhooks controller', function () {
   this.timeout(60_000);
@@ -29,18 +28,10 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
     const orderingKey = fields.orderingKey ?? prefixedId('cal');
     return { tenantId, type: 'call.updated', target: 'events', url: receiver.url, orderingKey, data: { key: orderingKey }, ...fields };
   };
-  const enqueue = (fields: Partial<OutboxEvent> = {}): Promise<Envelope> => {
-    const { ctx } = app.runtime;
-    return ctx.db.transaction((trx) => enqueueEvent(ctx, trx, event(fields)));
-  };
-  const stored = (id: string) => app.runtime.ctx.db('webhook_outbox').where({ id }).first();
+  const enqueue = (fields: Partial<OutboxEvent> = {}): Promise<Envelope> => enqueueDirectly(app, event(fields));
   const triesOf = (id: string) => receiver.requests.filter((r) => r.headers['webhook-id'] === id);
-  async function settled(id: string) {
-    await eventually(`event ${id} to settle`, async () => (await stored(id))?.status !== 'pending');
-    return stored(id);
-  }
 
-  const rows: Record<string, { title: string; run: () => Promise<void> }> = {
+  const rows: Record<string, RowTest> = {
     '(none):enqueue': {
       title: 'an event is written with the change it announces: rolled back with it, it is never sent',
       async run() {
@@ -54,8 +45,8 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
           .catch((err: Error) => err.message);
         expect(refused).to.equal('the change failed');
         const sent = await enqueue();
-        expect(await settled(sent.id)).to.include({ status: 'delivered' });
-        expect(await stored(rolledBack)).to.equal(undefined);
+        expect(await settledRow(app, sent.id)).to.include({ status: 'delivered' });
+        expect(await outboxRow(app, rolledBack)).to.equal(undefined);
         expect(triesOf(rolledBack)).to.have.length(0);
       },
     },
@@ -64,7 +55,7 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
       title: 'a 2xx answer delivers the event, at its first try',
       async run() {
         const sent = await enqueue();
-        const row = await settled(sent.id);
+        const row = await settledRow(app, sent.id);
         expect(row).to.include({ status: 'delivered', attempts: 1, last_error: null, due_at: null });
         expect(row.delivered_at.toISOString()).to.equal(app.clock.now().toISOString());
         expect(triesOf(sent.id)).to.have.length(1);
@@ -77,15 +68,15 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
         const clock = manualClock(app);
         receiver.answers.push(500);
         const sent = await enqueue({ type: 'message.created', target: 'message', orderingKey: prefixedId('msg') });
-        await eventually('the first try to be recorded', async () => (await stored(sent.id))?.attempts === 1 && (await stored(sent.id)).lease_owner === null);
-        const waiting = await stored(sent.id);
+        await eventually('the first try to be recorded', async () => (await outboxRow(app, sent.id))?.attempts === 1 && (await outboxRow(app, sent.id)).lease_owner === null);
+        const waiting = await outboxRow(app, sent.id);
         const waitMs = deliveryPolicy(app.runtime.ctx.config, 'message.created').retryAfterMs[0]!;
         expect(waiting).to.include({ status: 'pending', last_error: 'the receiver answered HTTP 500' });
         expect(waiting.due_at.getTime() - clock.now().getTime()).to.equal(waitMs);
 
         clock.advance(waitMs);
         app.controllers!.wake();
-        expect(await settled(sent.id)).to.include({ status: 'delivered', attempts: 2 });
+        expect(await settledRow(app, sent.id)).to.include({ status: 'delivered', attempts: 2 });
         expect(triesOf(sent.id).map((r) => JSON.parse(r.body).id)).to.deep.equal([sent.id, sent.id]);
       },
     },
@@ -97,8 +88,8 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
         const orderingKey = prefixedId('cal');
         const first = await enqueue({ orderingKey });
         const next = await enqueue({ orderingKey });
-        expect(await settled(first.id)).to.include({ status: 'failed', attempts: 1, due_at: null, last_error: 'the receiver answered HTTP 503' });
-        expect(await settled(next.id)).to.include({ status: 'delivered' });
+        expect(await settledRow(app, first.id)).to.include({ status: 'failed', attempts: 1, due_at: null, last_error: 'the receiver answered HTTP 503' });
+        expect(await settledRow(app, next.id)).to.include({ status: 'delivered' });
         expect(triesOf(first.id)).to.have.length(1);
       },
     },
@@ -115,7 +106,7 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
           return sent;
         });
         app.controllers!.wake();
-        const row = await settled(lost.id);
+        const row = await settledRow(app, lost.id);
         expect(row.status).to.equal('failed');
         expect(row.last_error).to.match(/^interrupted/);
         expect(triesOf(lost.id)).to.have.length(0);
@@ -123,16 +114,5 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
     },
   };
 
-  it('has a test for every row of DELIVERY_TRANSITIONS, and no test for a row that does not exist', () => {
-    expect(DELIVERY_TRANSITIONS.map(rowKey).filter((k) => !rows[k])).to.deep.equal([]);
-    expect(Object.keys(rows).filter((k) => !DELIVERY_TRANSITIONS.some((t) => rowKey(t) === k))).to.deep.equal([]);
-  });
-
-  for (const t of DELIVERY_TRANSITIONS) {
-    const row = rows[rowKey(t)];
-    it(`${t.from ?? '(none)'} → ${t.to} (${t.event}): ${row?.title ?? 'has no test'}`, async () => {
-      if (!row) expect.fail(`no test for the transition row ${rowKey(t)}`);
-      await row.run();
-    });
-  }
+  itTestsEveryRow('DELIVERY_TRANSITIONS', DELIVERY_TRANSITIONS, rows);
 });
