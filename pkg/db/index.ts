@@ -19,8 +19,13 @@ export function shareConnections(total: number): { queries: number; pipelined: n
 }
 
 /** A pool of at most `poolMax` connections; a query waits `acquireTimeoutMs` at most for one (then KnexTimeoutError). */
+// knex writes its warnings (a failed connection it retries) with console.log: on stderr instead, so
+// stdout stays the JSON log lines of the server and the one JSON object of `admin --json`.
+const knexLog = (message: unknown) => void process.stderr.write(`knex: ${String(message)}\n`);
+
 export function createDb(url: string, poolMax: number, acquireTimeoutMs = 60_000): Db {
   return knexFactory({
+    log: { warn: knexLog, error: knexLog, deprecate: knexLog, debug: knexLog },
     client: 'pg',
     connection: { connectionString: url, application_name: 'switchboard' },
     pool: { min: 0, max: poolMax },

@@ -35,6 +35,15 @@ describe('switchboard admin', function () {
   after(async () => app.close());
   beforeEach(() => app.model.reset());
 
+  it('writes nothing but its JSON on stdout: the database driver\'s warnings go to stderr', async () => {
+    // Nothing listens on port 9: every connection attempt fails, and the driver warns of each.
+    const r = await switchboard(['admin', 'tenant', 'show', '--tenant', 'tnt_x', '--json'], { DATABASE_URL: 'postgres://u:p@127.0.0.1:9/x', SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS: '1000' });
+
+    expect(r.code).to.equal(1);
+    expect(r.stdout).to.equal('');
+    expect(r.stderr).to.include('knex: Acquire connection error');
+  });
+
   describe('admin bootstrap', () => {
     it('creates a pay-as-you-go company with an agent and a key that works against the API', async () => {
       const made = expectSuccess(await admin('bootstrap', '--name', 'Bootstrap Co'));
