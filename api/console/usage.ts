@@ -54,7 +54,7 @@ export function usageRouter(ctx: Ctx, limits: RateLimits): Router {
         max_concurrent_calls: { limit: tenant.maxConcurrentCalls, live: calls.slots },
         calls_per_minute: { limit: tenant.callsPerMinute, this_minute: calls.placementsThisMinute },
         max_pending_jobs: { limit: tenant.maxPendingJobs, most_pending_in_one_conversation: jobs.mostPendingInOneConversation },
-        max_concurrent_jobs: { limit: tenant.maxConcurrentJobs, running: jobs.byStatus.running ?? 0 },
+        max_concurrent_jobs: { limit: tenant.maxConcurrentJobs, running: jobs.byStatus.running },
         calls_per_number: { per_day: tenant.maxCallsPerNumberPerDay, per_week: tenant.maxCallsPerNumberPerWeek },
         allowed_countries: allowedCountriesOf(tenant),
         credits: { balance: credits, min_credits: tenant.minCredits, billing: tenant.billing },

@@ -16,7 +16,7 @@ import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js
 import { assertMemoryScopeAllowed } from './open.js';
 import { replyToTrigger } from '../triggers/actions.js';
 import { backgroundTaskTool } from '../triggers/job-tools.js';
-import { needsVerification, redeemPasscode, requestPasscode } from './verification.js';
+import { holdBackUnverified, needsVerification, redeemPasscode } from './verification.js';
 
 export interface MessageInput {
   message: string;
@@ -112,11 +112,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
         contactMemory,
         emit: hooks.emit,
         mark: hooks.mark,
-        heldBack: async (a, c) => {
-          if (!needsVerification(a, c)) return false;
-          await requestPasscode(ctx, tenant, c);
-          return true;
-        },
+        heldBack: holdBackUnverified(ctx, tenant),
         extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c, c.verifiedAt === null),
         charge,
         modelSlot: model.slot,

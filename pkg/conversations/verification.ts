@@ -26,8 +26,17 @@ export const needsVerification = (agent: Agent, c: Conversation): boolean => Boo
 // Salted with the conversation: a code's hash says nothing about another conversation's.
 const hashOf = (conversationId: string, code: string): Buffer => createHash('sha256').update(`${conversationId}:${code}`).digest();
 
+/** A chat turn's `heldBack` (pkg/agent/turn.ts): held back with an agent that needs verification, which asks for a passcode. */
+export const holdBackUnverified =
+  (ctx: VerifyCtx, tenant: Tenant) =>
+  async (agent: Agent, c: Conversation): Promise<boolean> => {
+    if (!needsVerification(agent, c)) return false;
+    await requestPasscode(ctx, tenant, c);
+    return true;
+  };
+
 /** Sends the conversation a passcode unless a live one is out already, or it was sent its codes for the hour. */
-export async function requestPasscode(ctx: VerifyCtx, tenant: Tenant, c: Conversation): Promise<void> {
+async function requestPasscode(ctx: VerifyCtx, tenant: Tenant, c: Conversation): Promise<void> {
   const now = ctx.clock.now();
   const current = await passcodeOf(ctx.db, c.id);
   if (isLive(current, now)) return;
