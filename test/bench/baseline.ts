@@ -19,7 +19,7 @@ export interface Baseline {
 
 /** What a benchmark's baseline stands for in its results: the default's, or a revision asked for by its run. */
 export const baselineMeaning = (revision: string, byDefault: string): string =>
-  revision === byDefault ? "main before issue #19's work" : 'a revision this run was asked to compare with';
+  revision === byDefault ? "main before issue #38's rework" : 'a revision this run was asked to compare with';
 
 const git = (...args: string[]): string => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8' }).trim();
 

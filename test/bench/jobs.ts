@@ -9,7 +9,7 @@
 // Switchboard's jobs do real work (REST create on a new conversation, a model call through the
 // openai client to a stand-in in a thread of its own, messages stored, credits charged), its API
 // and its controllers each in a thread of their own as deployed. The regression gate: Switchboard
-// at a baseline revision (BENCH_JOBS_BASELINE, main before issue #19's work) measured the same way in
+// at a baseline revision (BENCH_JOBS_BASELINE, main before issue #38's rework) measured the same way in
 // the same run, before and after alternating, REPEATS times each. Writes
 // test/bench/results/jobs.{json,md} and prints the table.
 import { machineInfo } from './machine.js';
@@ -28,12 +28,12 @@ import type { GraphileRun, GraphileTask, JobsServerOptions, JobsServerReady, Sys
 import { startThread } from './threads.js';
 
 const LEVELS = [1, 4, 16];
-// Main before issue #19's work: the regression gate's "before".
-const DEFAULT_BASELINE = '29c84e9';
+// Main before issue #38's rework: the regression gate's "before".
+const DEFAULT_BASELINE = '9ebf181';
 const BASELINE = process.env.BENCH_JOBS_BASELINE ?? DEFAULT_BASELINE;
 // Before and after each measured this many times per level, alternating, so noise on the shared
 // cores falls on both; each figure is the median over the repeats.
-const REPEATS = Number(process.env.BENCH_JOBS_REPEATS ?? 4);
+const REPEATS = Number(process.env.BENCH_JOBS_REPEATS ?? 6);
 // The gate: after's jobs/s at least this share of before's.
 const GATE_JOBS_PER_SECOND = 0.9;
 // And after's queued→running median and p99 no more than this many times before's, give or take

@@ -1,5 +1,5 @@
 // `make bench`: what Switchboard adds to a streamed turn's time to first token, against the same
-// at a baseline revision in the same run (issue #19's regression gate), and how many non-streamed
+// at a baseline revision in the same run (the regression gate), and how many non-streamed
 // turns one process serves at concurrency 16. Loopback only, bounded in time; writes
 // test/bench/results/agent-api.{json,md} and prints the table.
 import { baselineMeaning, buildBaseline } from './baseline.js';
@@ -17,8 +17,8 @@ import { startThread } from './threads.js';
 const TARGET_ADDED_TTFT_MS = 1;
 /** The regression gate: added time to first token no more than this much above the baseline's. */
 const GATE_RATIO = 1.1;
-// Main before issue #19's work.
-const DEFAULT_BASELINE = '29c84e9';
+// Main before issue #38's rework.
+const DEFAULT_BASELINE = '9ebf181';
 const BASELINE = process.env.BENCH_BASELINE ?? DEFAULT_BASELINE;
 const WARMUP_TURNS = 30;
 const TTFT_TURNS = 250;
@@ -231,7 +231,7 @@ before the throughput is what Switchboard adds beyond those two.
 
 Target: added median time to first token ≤ ${r.target.addedMedianTtftMs} ms — **${r.target.result}**.
 
-Regression gate (issue #19): added beyond the proxy's hop and one round trip, median, no more than ${r.gate.ratio}× the baseline's
+Regression gate: added beyond the proxy's hop and one round trip, median, no more than ${r.gate.ratio}× the baseline's
 (${r.gate.baseline.revision}, ${r.gate.baseline.commit.slice(0, 12)}: ${baselineMeaning(r.gate.baseline.revision, DEFAULT_BASELINE)}, checked out and built beside the
 working tree and run the same way, on a database of its own, its turns interleaved with these) — **${r.gate.result}**.
 `;
