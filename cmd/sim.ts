@@ -29,7 +29,7 @@ export async function runSim(ctx: Ctx, args: string[]): Promise<number> {
     process.stderr.write('error: --press takes keys 0-9, * and #\n');
     return 2;
   }
-  let call;
+  let call: ReturnType<typeof callRecord>;
   try {
     call = callRecord(await ringIn(ctx, { to: requireE164(values.to, 'US'), from: requireE164(values.from, 'US'), caller: { lines: values.line ?? [], presses } }));
   } catch (err) {

@@ -11,4 +11,4 @@ const csvCell = (v: unknown): string => {
 };
 
 /** Rows of cells as CSV, each line ended by CRLF. */
-export const toCsv = (rows: unknown[][]): string => rows.map((cells) => cells.map(csvCell).join(',')).join('\r\n') + '\r\n';
+export const toCsv = (rows: unknown[][]): string => `${rows.map((cells) => cells.map(csvCell).join(',')).join('\r\n')}\r\n`;

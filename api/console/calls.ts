@@ -53,7 +53,10 @@ export function callsRouter(ctx: Ctx): Router {
     };
     const unsubscribe = [await ctx.notifier.subscribe(CHANNELS.calls, changed), await ctx.notifier.subscribe(CHANNELS.transcripts, changed)];
     // The client may have gone while the subscriptions were made.
-    if (stream.closed) return unsubscribe.forEach((stop) => stop());
+    if (stream.closed) {
+      for (const stop of unsubscribe) stop();
+      return;
+    }
     const heartbeat = setInterval(() => {
       pending = pending.then(async () => {
         if (!stream.closed && (await sessionLive())) stream.send({ type: 'ping' });

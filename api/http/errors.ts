@@ -1,7 +1,7 @@
 // The Agent API's error shape, rendered once: `{error, details?}` plus the fields the spec adds.
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { DomainError, Invalid } from '../../pkg/errors.js';
+import { type DomainError, Invalid } from '../../pkg/errors.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { Logger } from '../../pkg/log.js';
 import { invalid } from '../../pkg/validate.js';

@@ -326,7 +326,7 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: 
   const received: string[] = [];
   const keep = (data: unknown) => void received.push(String(data));
   ws.on('message', keep);
-  const setup = await new Promise<Record<string, any> | null>((resolve) => {
+  const setup = await new Promise<Record<string, unknown> | null>((resolve) => {
     ws.once('message', () => {
       try {
         resolve(JSON.parse(received[0]!));

@@ -1,7 +1,7 @@
 // The Voice API's error shape, rendered once: `{error: {code, message}}`.
 import type { ErrorRequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { DomainError, Invalid } from '../../pkg/errors.js';
+import { type DomainError, Invalid } from '../../pkg/errors.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { Logger } from '../../pkg/log.js';
 import { clientAborted, unreadableBody } from '../http/body-errors.js';

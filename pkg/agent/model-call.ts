@@ -1,7 +1,8 @@
 // One model call: a slot of the deployment's cap (pkg/limits/model-slots.ts) held while it runs, and
 // a 429 or 5xx answer retried after a backoff that honours Retry-After. The retries are the call's
 // own: a job's attempt is never spent on them.
-import OpenAI, { APIError } from 'openai';
+import type OpenAI from 'openai';
+import { APIError } from 'openai';
 import type { Ctx } from '../context.js';
 import { sleep } from '../clock.js';
 import { DomainError } from '../errors.js';

@@ -148,7 +148,10 @@ export class TurnLocks {
         if (!woken.now) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, RECHECK_MS);
-            wake = () => (clearTimeout(timer), resolve());
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
           });
         }
         woken.now = false;

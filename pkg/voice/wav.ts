@@ -18,7 +18,9 @@ export function encodeWav(samples: Int16Array, rate: number): Buffer {
   wav.writeUInt16LE(16, 34); // bits a sample
   wav.write('data', 36, 'ascii');
   wav.writeUInt32LE(dataBytes, 40);
-  samples.forEach((sample, i) => wav.writeInt16LE(sample, HEADER_BYTES + i * 2));
+  samples.forEach((sample, i) => {
+    wav.writeInt16LE(sample, HEADER_BYTES + i * 2);
+  });
   return wav;
 }
 

@@ -28,6 +28,7 @@ export function useLoaded<T>(fetch: () => Promise<T>, key?: unknown): Load<T> {
       if (request === sent.current) setLoaded({ state: 'failed', message: (err as Error).message });
     }
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `key` is what asks for a reload.
   useEffect(() => {
     setLoaded({ state: 'loading' });
     void reload();

@@ -10,6 +10,7 @@ export function Messages({ messages }: { messages: Message[] }) {
   return (
     <Stack gap="xs" component="ol" p={0} style={{ listStyle: 'none' }} aria-label="Messages">
       {messages.map((m, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a transcript only grows, so a message's place is its identity.
         <Card key={i} component="li" withBorder padding="sm">
           <Group gap="xs" mb={4}>
             <Badge variant="filled" color="gray.8">{ROLE_LABEL[m.role] ?? m.role}</Badge>

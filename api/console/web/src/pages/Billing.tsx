@@ -85,7 +85,7 @@ function InvoiceItem({ id }: { id: string }) {
                 ['Issued', i.issued_at ? when(i.issued_at) : 'Not final: recomputed on each visit'],
                 ...(i.credits_number ? ([['Corrects', i.credits_number], ['Reason', i.reason]] as [string, string][]) : []),
                 ...(i.credit_notes.length ? ([['Credit notes', i.credit_notes.map((n) => `${n.number} (${money(n.total, i.currency)})`).join(', ')]] as [string, string][]) : []),
-                ['Total', <span data-testid="invoice-total">{money(i.total, i.currency)}</span>],
+                ['Total', <span key="total" data-testid="invoice-total">{money(i.total, i.currency)}</span>],
               ]}
             />
             <DataTable

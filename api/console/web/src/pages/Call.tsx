@@ -162,6 +162,7 @@ function Transcript({ detail: { result } }: { detail: CallDetail }) {
       ) : (
         <List listStyleType="none" spacing="xs" aria-live="polite" aria-label="Transcript">
           {result.transcript.map((item, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a transcript only grows, so a line's place is its identity.
             <List.Item key={i}>
               <Text span fw={700}>
                 {item.speaker === 'agent' ? 'Agent' : 'Caller'}:
@@ -208,6 +209,7 @@ function Recordings({ detail: { call, messages } }: { detail: CallDetail }) {
       {voicemails.map((m) => (
         <Stack key={m.id} gap={4}>
           <Text>{m.summary || 'Voicemail'}</Text>
+          {/* biome-ignore lint/a11y/useMediaCaption: the voicemail's words are written beside it. */}
           <audio controls preload="none" src={recordingUrl(call.id, m.id)} aria-label={`Voicemail ${m.id}`} />
         </Stack>
       ))}
@@ -220,6 +222,7 @@ function Timeline({ detail: { timeline } }: { detail: CallDetail }) {
     <Section title="Timeline">
       <List spacing={4} aria-label="Timeline">
         {timeline.map((entry, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a timeline only grows, so an entry's place is its identity.
           <List.Item key={i}>
             <Text span size="sm" fw={700}>
               {new Date(entry.at).toLocaleTimeString()}

@@ -49,7 +49,11 @@ function NewMailbox({ onMade }: { onMade(): Promise<void> }) {
   const change = useChange(onMade);
   const [name, setName] = useState('');
   const [greeting, setGreeting] = useState('');
-  const create = () => void change.run(() => mailboxesApi.create({ name, greeting })).then((made) => made && (setName(''), setGreeting('')));
+  const create = () => void change.run(() => mailboxesApi.create({ name, greeting })).then((made) => {
+      if (!made) return;
+      setName('');
+      setGreeting('');
+    });
   return (
     <NewItemForm title="New mailbox" submit="Create mailbox" change={change} onSubmit={create}>
       <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
@@ -149,6 +153,7 @@ function MessageTable({ mailboxId, messages, reload }: { mailboxId: string; mess
           },
           {
             label: 'Recording',
+            // biome-ignore lint/a11y/useMediaCaption: the message's words are in its row.
             cell: (m) => <audio controls preload="none" style={{ width: 240 }} src={mailboxesApi.recordingUrl(mailboxId, m.id)} aria-label={`Recording from ${m.caller} at ${when(m.created_at)}`} />,
           },
           ...(mayAct(user.role, 'member')

@@ -55,7 +55,11 @@ function useQueueSettings(queue?: Queue) {
       <TextInput label="Hold message" maxLength={1000} value={hold} onChange={(e) => setHold(e.currentTarget.value)} />
     </>
   );
-  const clear = () => (setName(''), setMaxWait('300'), setHold(''));
+  const clear = () => {
+    setName('');
+    setMaxWait('300');
+    setHold('');
+  };
   return { fields, input: { name, max_wait_sec: Number(maxWait), hold_message: hold.trim() ? hold : null }, clear };
 }
 

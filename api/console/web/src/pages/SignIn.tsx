@@ -16,7 +16,7 @@ function explain(err: unknown): string {
 
 /** Only a path of this site: `next` must not send the user elsewhere after signing in. */
 function localPath(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
 export function SignIn() {
