@@ -2,11 +2,14 @@
 // ended calls final (summary, result, events), fails calls whose controller was lost, and hangs up
 // calls past their max duration.
 import { CHANNELS } from '../pkg/db/notify.js';
-import { claimDueCall, heartbeatCalls, nextCallDue, releaseCalls } from '../pkg/store/calls.js';
+import { claimDueCall, nextCallDue } from '../pkg/store/calls/claim.js';
+import { releaseCalls } from '../pkg/store/calls/release.js';
+import { heartbeatConductedCalls } from '../pkg/voice/heartbeat.js';
 import type { Gateway } from '../pkg/voice/gateways/index.js';
 import { runCall } from '../pkg/voice/run.js';
 import { answerCall } from '../pkg/voice/routing/answer.js';
 import { sweepCallDeadlines } from '../pkg/voice/sweep.js';
+import { CLAIMABLE, isArriving } from '../pkg/voice/state.js';
 import { claimOneByOne, type Reconciler } from './manager.js';
 
 /** `concurrency`: calls one replica conducts at once; each holds its place for the whole call. */
@@ -19,15 +22,11 @@ export function callsReconciler(gateway: Gateway, concurrency: number): Reconcil
     quietWhileRunning: true,
     sweep: sweepCallDeadlines,
     claim: claimOneByOne(async (ctx, owner, leaseMs) => {
-      const row = await claimDueCall(ctx, owner, leaseMs);
-      const run = row?.direction === 'inbound' && row.status === 'ringing' ? answerCall : runCall;
+      const row = await claimDueCall(ctx, owner, leaseMs, CLAIMABLE);
+      const run = row && isArriving(row) ? answerCall : runCall;
       return row && { id: row.id, run: () => run(ctx, gateway, row, owner) };
     }, nextCallDue),
-    async heartbeat(ctx, ids, owner, leaseMs) {
-      const live = await heartbeatCalls(ctx, ids, owner, leaseMs);
-      // The slot lease follows the call's: a replica that stops heartbeating lets both run out.
-      await ctx.callLimits.renewSlots(live);
-    },
+    heartbeat: heartbeatConductedCalls,
     release: releaseCalls,
   };
 }

@@ -8,7 +8,7 @@ import { CHANNELS } from '../../pkg/db/notify.js';
 import { NotFound } from '../../pkg/errors.js';
 import { messageView } from '../../pkg/messages/view.js';
 import { publicUrl } from '../../pkg/config.js';
-import { callById, getCall } from '../../pkg/store/calls.js';
+import { callById, getCall } from '../../pkg/store/calls/get.js';
 import { getTenant, requireFeature } from '../../pkg/store/tenants.js';
 import { messagesOfCall } from '../../pkg/store/voice-messages.js';
 import { hangupCall, steerCall } from '../../pkg/voice/actions.js';

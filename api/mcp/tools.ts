@@ -8,7 +8,7 @@ import type { Ctx } from '../../pkg/context.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { RateDecision } from '../../pkg/limits/rate-limit.js';
 import type { Principal } from '../../pkg/store/keys.js';
-import { getCall } from '../../pkg/store/calls.js';
+import { getCall } from '../../pkg/store/calls/get.js';
 import { hangupCall, steerCall } from '../../pkg/voice/actions.js';
 import { placeCall } from '../../pkg/voice/place.js';
 import { callRecord, callResult } from '../../pkg/voice/views.js';

@@ -1,7 +1,7 @@
 // Routes of calls: place, read, result (long poll), steer, hang up, list; the voice catalogue.
 import { Router } from 'express';
 import type { Ctx } from '../../pkg/context.js';
-import { getCall } from '../../pkg/store/calls.js';
+import { getCall } from '../../pkg/store/calls/get.js';
 import { requireFeature } from '../../pkg/store/tenants.js';
 import { hangupCall, steerCall } from '../../pkg/voice/actions.js';
 import { listCallsPage } from '../../pkg/voice/list.js';

@@ -12,7 +12,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { WebSocketServer, type WebSocket } from 'ws';
 import { carrierReachable } from '../../pkg/config.js';
 import type { Ctx } from '../../pkg/context.js';
-import { bindRelay, callByCarrierSid, callById } from '../../pkg/store/calls.js';
+import { callByCarrierSid, callById } from '../../pkg/store/calls/get.js';
 import { connectTransfer } from '../../pkg/voice/ai-transfer.js';
 import { isLive } from '../../pkg/voice/state.js';
 import { relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/carried.js';
@@ -348,7 +348,7 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: 
   // Only a call of the tenant whose account signed the socket: its token signs no other account's calls. A socket
   // whose handshake is unsigned must also name the carrier's call, so its address alone is not enough.
   const callSid = carrierOf(account).signsAddresses ? undefined : String(setup.callSid ?? '');
-  const row = await bindRelay(ctx, read.callId, tenantId, String(setup.sessionId ?? ''), leases.owner, leases.leaseMs, callSid);
+  const row = await leases.bind({ id: read.callId, tenantId, session: String(setup.sessionId ?? ''), callSid });
   if (!row) return refuse('the call is not waiting for a relay (used, ended, unknown or of another account)');
   ws.off('message', keep);
   const line = new RelayLine(ws, ctx, account.carrier, params.machine === 'true' || row.answered_by_machine, row.id, row.status, received.slice(1));

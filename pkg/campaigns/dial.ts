@@ -10,10 +10,11 @@ import type { CampaignRow } from '../store/campaigns/campaigns.js';
 import { lockDueContacts, nextAttemptAt, updateContact, type ContactRow } from '../store/campaigns/contacts.js';
 import { contactPolicyOf, doNotCallAmong, numbersAtLimit } from '../store/campaigns/number-checks.js';
 import type { RunRow } from '../store/campaigns/runs.js';
-import { insertCall } from '../store/calls.js';
+import { insertCall } from '../store/calls/insert.js';
 import type { Tenant } from '../store/tenants.js';
 import { fillGreeting } from '../voice/greeting.js';
 import { callerId } from '../voice/place.js';
+import { placedCall } from '../voice/state.js';
 import { finishContact, maxAttemptsOf } from './finish-contact.js';
 import { callableFrom } from './hours.js';
 import type { SkipReason } from './state.js';
@@ -67,12 +68,11 @@ async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow
   try {
     const attempt = contact.attempts + 1;
     await insertCall(db, {
+      ...placedCall(now),
       id,
       tenant_id: tenant.id,
-      direction: 'outbound',
       from_number: from,
       to_number: contact.phone!,
-      status: 'queued',
       agent_id: campaign.agent_id,
       channel: 'campaign',
       key_id: null,
@@ -91,9 +91,6 @@ async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow
         timezone: contact.timezone,
         voicemail: campaign.leave_voicemail && attempt === maxAttemptsOf(campaign, run),
       },
-      created_at: now,
-      updated_at: now,
-      due_at: now,
     });
     await updateContact(db, run.id, contact.contact_id, { status: 'calling', attempts: attempt, call_id: id, next_attempt_at: null });
     return 'placed';

@@ -7,7 +7,7 @@ import type { Ctx } from '../context.js';
 import { campaignById } from '../store/campaigns/campaigns.js';
 import { lockContact, updateContact, type ContactOutcome } from '../store/campaigns/contacts.js';
 import { runById, wakeRun } from '../store/campaigns/runs.js';
-import type { CallRow } from '../store/calls.js';
+import type { CallRow } from '../store/calls/row.js';
 import { finishContact, maxAttemptsOf } from './finish-contact.js';
 import { callableFrom } from './hours.js';
 

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { CHANNELS, notify } from '../db/notify.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
-import { LIVE } from '../voice/state.js';
+import type { CallStatus } from './calls/row.js';
 
 export interface QueueMember {
   id: string;
@@ -120,23 +120,25 @@ export async function membersToRing(ctx: Pick<Ctx, 'db'>, queue: Queue): Promise
     .map(({ member }) => member);
 }
 
-const onLiveCall = `exists (select 1 from calls where calls.id = queue_member_idle.busy_call_id and calls.status in (${LIVE.map(() => '?').join(', ')}))`;
+/** SQL: the member's call from the queue is in one of `live` statuses (as many parameters). */
+const onLiveCall = (live: readonly CallStatus[]): string =>
+  `exists (select 1 from calls where calls.id = queue_member_idle.busy_call_id and calls.status in (${live.map(() => '?').join(', ')}))`;
 
-/** Takes the member for `callId`; false while they are on another live call from the queue (one that ended frees them). */
-export async function takeMember(ctx: Pick<Ctx, 'db'>, queueId: string, memberId: string, callId: string): Promise<boolean> {
+/** Takes the member for `callId`; false while they are on another call from the queue in one of the `live` statuses (one that ended frees them). */
+export async function takeMember(ctx: Pick<Ctx, 'db'>, queueId: string, memberId: string, callId: string, live: readonly CallStatus[]): Promise<boolean> {
   const taken = await ctx.db.raw(
     `insert into queue_member_idle (queue_id, member_id, busy_call_id) values (?, ?, ?)
      on conflict (queue_id, member_id) do update set busy_call_id = excluded.busy_call_id
-     where queue_member_idle.busy_call_id is null or queue_member_idle.busy_call_id = excluded.busy_call_id or not ${onLiveCall}
+     where queue_member_idle.busy_call_id is null or queue_member_idle.busy_call_id = excluded.busy_call_id or not ${onLiveCall(live)}
      returning member_id`,
-    [queueId, memberId, callId, ...LIVE],
+    [queueId, memberId, callId, ...live],
   );
   return taken.rows.length > 0;
 }
 
-/** Members of the queue on a live call from it, each with that call's id. */
-export async function busyMembers(ctx: Pick<Ctx, 'db'>, queueId: string): Promise<Map<string, string>> {
-  const rows = await ctx.db('queue_member_idle').where({ queue_id: queueId }).whereRaw(onLiveCall, [...LIVE]).select('member_id', 'busy_call_id');
+/** Members of the queue on a call from it in one of the `live` statuses, each with that call's id. */
+export async function membersOnCalls(ctx: Pick<Ctx, 'db'>, queueId: string, live: readonly CallStatus[]): Promise<Map<string, string>> {
+  const rows = await ctx.db('queue_member_idle').where({ queue_id: queueId }).whereRaw(onLiveCall(live), [...live]).select('member_id', 'busy_call_id');
   return new Map(rows.map((r: any) => [r.member_id, r.busy_call_id]));
 }
 

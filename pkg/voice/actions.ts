@@ -3,11 +3,13 @@
 // conducts is hung up there.
 import type { Ctx } from '../context.js';
 import { Conflict } from '../errors.js';
-import { appendSteering, getCall, type CallRow } from '../store/calls.js';
+import { getCall } from '../store/calls/get.js';
+import type { CallRow } from '../store/calls/row.js';
+import { appendSteering } from '../store/calls/steering.js';
 import { hangUpAtCarrier } from './carrier-hangup.js';
 import { applyCallEvent, ending } from './events.js';
 import { carriedEnding } from './routing/carrier-steps.js';
-import { isLive } from './state.js';
+import { hangUpEvent, isLive, ON_THE_LINE } from './state.js';
 
 function assertLive(call: CallRow): void {
   if (!isLive(call.status)) throw new Conflict(`The call has ended (${call.status})`, 'call_ended');
@@ -19,7 +21,7 @@ export async function hangupCall(ctx: Ctx, tenantId: string, id: string): Promis
   for (let attempt = 0; attempt < 5; attempt++) {
     const call = await getCall(ctx, tenantId, id);
     assertLive(call);
-    const event = call.status === 'in-progress' ? 'hang_up' : 'cancel';
+    const event = hangUpEvent(call.status);
     // No process conducts the call but the carrier (its routing steps, a transfer's bridge): nobody else ends it there.
     const carried = call.carrier_sid !== null && call.lease_owner === null;
     const now = ctx.clock.now();
@@ -40,7 +42,7 @@ interface Steering {
 export async function steerCall(ctx: Ctx, tenantId: string, id: string, steering: Steering): Promise<CallRow> {
   const call = await getCall(ctx, tenantId, id);
   assertLive(call);
-  const steered = await appendSteering(ctx, id, { ...steering, at: ctx.clock.now().toISOString() });
+  const steered = await appendSteering(ctx, id, ON_THE_LINE, { ...steering, at: ctx.clock.now().toISOString() });
   if (steered) return steered;
   const now = await getCall(ctx, tenantId, id);
   assertLive(now);

@@ -2,31 +2,27 @@
 // target answered — bridged (handler `transfer`) with the outcome `transferred`.
 import type { Ctx } from '../context.js';
 import { appendMessages, unstoredMessage } from '../store/messages.js';
-import { lockCallById, reopenRelay, updateCall, type CallRow } from '../store/calls.js';
+import { lockCallById } from '../store/calls/get.js';
+import { reopenRelay } from '../store/calls/relay.js';
+import type { CallRow } from '../store/calls/row.js';
+import { updateCall } from '../store/calls/update.js';
 import type { Rung } from './bridge.js';
 import type { Transfer } from './call-tools.js';
 import type { EndCause } from './gateways/index.js';
 import { enqueueCallEvent } from './events.js';
-import { isLive } from './state.js';
+import { isLive, unansweredEnd } from './state.js';
 
 /** The target rings this long before the transfer counts as not answered (Twilio <Dial>'s default timeout). */
 export const TRANSFER_RING_SEC = 30;
 
-/** `ai.transfer`'s status for a target that ended its line before answering. */
-const UNANSWERED: Record<EndCause, string> = {
-  busy: 'busy',
-  'no-answer': 'no-answer',
-  failed: 'failed',
-  // Declined: the target hung up while it rang.
-  callee_hangup: 'no-answer',
-  caller_hangup: 'failed',
-};
+/** `ai.transfer`'s status for a target that ended its line before answering: the status its call ended in; declined (hung up while it rang) is no-answer. */
+const unanswered = (cause: EndCause): string => (cause === 'callee_hangup' ? 'no-answer' : (unansweredEnd(cause) ?? 'failed'));
 
 /** How a transfer that was not answered went: `busy`, `no-answer`, `failed`, or `canceled` when the caller hung up first. */
 export function transferStatus(rung: Exclude<Rung, { type: 'answered' | 'gone' }>): string {
   switch (rung.type) {
     case 'unanswered':
-      return UNANSWERED[rung.cause];
+      return unanswered(rung.cause);
     case 'wait_over':
       return 'no-answer';
     case 'caller_left':
@@ -34,8 +30,9 @@ export function transferStatus(rung: Exclude<Rung, { type: 'answered' | 'gone' }
   }
 }
 
-/** `ai.transfer`'s status for each DialCallStatus of the carrier's <Dial> (https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values). */
-const DIALLED: Record<string, string> = { completed: 'answered', answered: 'answered', busy: 'busy', 'no-answer': 'no-answer', failed: 'failed', canceled: 'canceled' };
+/** `ai.transfer`'s status for a DialCallStatus of the carrier's <Dial> (https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values). */
+const dialled = (dialCallStatus: string): string =>
+  dialCallStatus === 'completed' || dialCallStatus === 'answered' ? 'answered' : (unansweredEnd(dialCallStatus) ?? 'failed');
 
 /** What the agent is told when its transfer was not answered: it is still on the call. */
 export const transferNotAnswered = (transfer: Transfer, status: string): string =>
@@ -48,7 +45,7 @@ export const transferNotAnswered = (transfer: Transfer, status: string): string 
  * relay may bind again; true then (the caller is to be reconnected to the agent).
  */
 export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer, dialCallStatus: string, callerLeft: boolean): Promise<boolean> {
-  const status = DIALLED[dialCallStatus] ?? 'failed';
+  const status = dialled(dialCallStatus);
   if (status === 'answered') {
     // Connected when the target answered (the <Number url> request); that request lost, now.
     await connectTransfer(ctx, row, transfer);

@@ -2,7 +2,7 @@
 // what one says the other hears until either hangs up. Queues, the transfer step and the agent's
 // transfers all ring and bridge this way.
 import type { Ctx } from '../context.js';
-import type { CallRow } from '../store/calls.js';
+import type { CallRow } from '../store/calls/row.js';
 import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
 import { applyCallEvent, ending } from './events.js';
 import { HeldCall } from './held-call.js';

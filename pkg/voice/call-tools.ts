@@ -5,17 +5,15 @@ import { DateTime } from 'luxon';
 import type { Ctx } from '../context.js';
 import type { TurnTool } from '../agent/tools.js';
 import type { Agent } from '../store/agents.js';
-import { lockCallById, updateCall, type AgentResult, type CallRow } from '../store/calls.js';
+import { lockCallById } from '../store/calls/get.js';
+import type { AgentResult, CallRow, Transfer } from '../store/calls/row.js';
+import { updateCall } from '../store/calls/update.js';
 import type { Tenant } from '../store/tenants.js';
 import { insertVoiceMessage } from '../store/voice-messages.js';
 import { enqueueCallEvent } from './events.js';
 import { toE164 } from './numbers.js';
 
-/** Whom the agent transfers the caller to: `target` in E.164, and who that is when it said. */
-export interface Transfer {
-  target: string;
-  name: string | null;
-}
+export type { Transfer };
 
 /** What the agent asked for during a turn; the call loop acts on it after the turn's words are spoken. */
 export interface CallDecision {

@@ -1,7 +1,7 @@
 // The voice a call speaks with and the language it is in, as its relay sessions declare them.
 import type { Ctx } from '../context.js';
 import { agentVoice } from '../store/agents.js';
-import type { CallRow } from '../store/calls.js';
+import type { CallRow } from '../store/calls/row.js';
 import { defaultVoice, findVoice, relaySpeech, type Voice } from './voices.js';
 
 /**

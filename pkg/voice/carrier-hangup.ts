@@ -3,7 +3,7 @@
 // down is logged and counted, never retried: the record is ended already, and the carrier's own
 // report of the end (its status callback) changes nothing more.
 import type { Ctx } from '../context.js';
-import type { CallRow } from '../store/calls.js';
+import type { CallRow } from '../store/calls/row.js';
 import { carrierCredentials } from './carrier-accounts.js';
 import { carrierOf } from './gateways/carrier.js';
 

@@ -3,8 +3,9 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
 import { getTenant } from '../store/tenants.js';
-import { transitionCall, type CallRow } from '../store/calls.js';
-import { ENDED, type CallEvent } from './state.js';
+import type { CallPatch, CallRow } from '../store/calls/row.js';
+import { transitionCall } from '../store/calls/transition.js';
+import { isEnded, moveOf, type CallEvent } from './state.js';
 import { callRecord } from './views.js';
 
 type Tx = Pick<Ctx, 'db' | 'clock' | 'config'>;
@@ -50,16 +51,16 @@ export async function applyCallEvent(
   ctx: Ctx,
   id: string,
   event: CallEvent,
-  patch: Parameters<typeof transitionCall>[3],
+  patch: CallPatch,
   owner?: string,
 ): Promise<CallRow | null> {
   const row = await ctx.db.transaction(async (trx: Knex.Transaction) => {
     const tx = { ...ctx, db: trx };
-    const changed = await transitionCall(tx, id, event, patch, owner);
+    const changed = await transitionCall(tx, id, moveOf(event), patch, owner);
     if (changed) await enqueueTransitionWebhooks(tx, changed, event);
     return changed;
   });
-  if (row && ENDED.includes(row.status)) await ctx.callLimits.releaseSlot(row);
+  if (row && isEnded(row.status)) await ctx.callLimits.releaseSlot(row);
   return row;
 }
 

@@ -4,7 +4,9 @@ import type { Ctx } from '../context.js';
 import { publicUrl } from '../config.js';
 import { summarize } from '../agent/summary.js';
 import { getUsableAgent, ownAgentMessageWebhook } from '../store/agents.js';
-import { callById, markFinal, type CallRow } from '../store/calls.js';
+import { markFinal } from '../store/calls/finish.js';
+import { callById } from '../store/calls/get.js';
+import type { CallRow } from '../store/calls/row.js';
 import { addDoNotCall } from '../store/do-not-call.js';
 import { listMessages } from '../store/messages.js';
 import { getTenant } from '../store/tenants.js';
@@ -12,7 +14,7 @@ import { messagesOfCall } from '../store/voice-messages.js';
 import { messageView, type MessageRow } from '../messages/view.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
 import { enqueueCallEvent } from './events.js';
-import { isLive } from './state.js';
+import { ENDED, isLive } from './state.js';
 import { settleCampaignCall } from '../campaigns/settle.js';
 import { callResult, outcomeOf } from './views.js';
 
@@ -51,7 +53,7 @@ export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise
   const summary = await summaryOf(ctx, call);
   await ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
-    const done = await markFinal(tx, id, { summary });
+    const done = await markFinal(tx, id, ENDED, { summary });
     if (!done) return;
     const tenant = await getTenant(tx, done.tenant_id);
     if (done.result?.outcome === 'do_not_call' || done.result?.opt_out) await addDoNotCall(tx, done.tenant_id, done.to_number, `Opted out on call ${done.id}`);

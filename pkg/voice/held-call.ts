@@ -1,8 +1,11 @@
 // A call on the line held by one controller: what it says is heard and written to the transcript,
 // and before acting it checks the call is still live and still its own.
 import type { Ctx } from '../context.js';
-import { appendTranscript, callById, heldLive, type CallRow } from '../store/calls.js';
+import { callById } from '../store/calls/get.js';
+import type { CallRow } from '../store/calls/row.js';
+import { appendTranscript } from '../store/calls/transcript.js';
 import type { Line } from './gateways/index.js';
+import { isLive } from './state.js';
 
 export abstract class HeldCall {
   constructor(
@@ -24,8 +27,8 @@ export abstract class HeldCall {
 
   /** Whether `row`, as just read, is still live and this loop's; if so it is the row acted on from now. */
   protected isOurs(read: CallRow | undefined): boolean {
-    const row = heldLive(read, this.owner);
-    if (row) this.row = row;
-    return row !== undefined;
+    const ours = read !== undefined && read.lease_owner === this.owner && isLive(read.status);
+    if (ours) this.row = read;
+    return ours;
   }
 }

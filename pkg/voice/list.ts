@@ -1,7 +1,7 @@
 // A page of a tenant's calls, newest first, for GET /v1/calls and the MCP tool list_calls.
 import type { Ctx } from '../context.js';
 import { Invalid } from '../errors.js';
-import { listCalls, type CallFilter } from '../store/calls.js';
+import { listCalls, type CallFilter } from '../store/calls/list.js';
 import type { Tenant } from '../store/tenants.js';
 import { toE164 } from './numbers.js';
 import { callRecord, type CallRecord } from './views.js';

@@ -4,13 +4,16 @@ import type { Ctx } from '../context.js';
 import { NotFound, TooManyRequests, Unprocessable } from '../errors.js';
 import { parseAgentRef, prefixedId } from '../ids.js';
 import { getUsableAgent, listAgents } from '../store/agents.js';
-import { findByIdempotencyKey, insertCall, type CallRow } from '../store/calls.js';
+import { findByIdempotencyKey } from '../store/calls/get.js';
+import { insertCall } from '../store/calls/insert.js';
+import type { CallRow } from '../store/calls/row.js';
 import { isDoNotCall } from '../store/do-not-call.js';
 import { defaultNumber, findNumber } from '../store/phone-numbers.js';
 import { allowedCountriesOf, requireFeature, type Tenant } from '../store/tenants.js';
 import { destinationProblem } from '../outbound/guard.js';
 import { countryOf, toE164 } from './numbers.js';
 import { voiceProblem } from './voices.js';
+import { placedCall } from './state.js';
 import { countCallPlaced } from '../metering/meter.js';
 
 export interface PlaceCallInput {
@@ -137,12 +140,11 @@ export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput,
       if (!rate.allowed) throw new TooManyRequests('Over the limit of calls placed per minute', rate.retryAfterSec, 'rate_limited');
       const now = ctx.clock.now();
       const call = await insertCall(trx, {
+        ...placedCall(now),
         id,
         tenant_id: tenant.id,
-        direction: 'outbound',
         from_number: from,
         to_number: to,
-        status: 'queued',
         agent_id: agentId,
         channel: caller.channel,
         key_id: caller.keyId,
@@ -156,9 +158,6 @@ export async function placeCall(ctx: Ctx, caller: Caller, input: PlaceCallInput,
         metadata: input.metadata ?? {},
         idempotency_key: idempotencyKey ?? null,
         request_hash: hash,
-        created_at: now,
-        updated_at: now,
-        due_at: now,
       });
       if (caller.keyId) await countCallPlaced(tx, { tenantId: tenant.id, keyId: caller.keyId, app: caller.app, channel: caller.channel });
       return { created: true, call };

@@ -5,16 +5,20 @@ import type { WebSocket } from 'ws';
 import { sleep } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
-import { callById, handCallToCarrier, heartbeatCalls, unleaseCall, type CallRow } from '../store/calls.js';
+import { callById } from '../store/calls/get.js';
+import { bindRelay, handCallToCarrier, type RelayBinding } from '../store/calls/relay.js';
+import { unleaseCall } from '../store/calls/release.js';
+import type { CallRow } from '../store/calls/row.js';
 import type { Transfer } from './call-tools.js';
 import type { CarrierName } from './gateways/carrier.js';
 import { EventQueue, type Line, type LineEvent, type Recorder, type StreamingVoice } from './gateways/gateway.js';
 import { finalizeCall } from './finalize.js';
+import { heartbeatConductedCalls } from './heartbeat.js';
 import { conductRelayed } from './run.js';
 import { carriedUntil } from './routing/carrier-steps.js';
 import { Signal } from './signal.js';
 import { createGateway, type Gateway } from './gateways/index.js';
-import { isLive, type CallStatus } from './state.js';
+import { isLive, isOnTheLine, LIVE, notRungYet, ON_THE_LINE, UNANSWERED, type CallStatus } from './state.js';
 
 /** How long a call whose socket closed waits for the carrier's report of its end. */
 const CARRIER_REPORT_MS = 10_000;
@@ -57,8 +61,8 @@ export class RelayLine implements Line, StreamingVoice {
     /** Messages the carrier sent after setup, before this line existed. */
     early: string[],
   ) {
-    if (status === 'queued') this.events.push({ type: 'ringing' });
-    if (status !== 'in-progress') this.events.push({ type: 'answered', machine });
+    if (notRungYet(status)) this.events.push({ type: 'ringing' });
+    if (!isOnTheLine(status)) this.events.push({ type: 'answered', machine });
     for (const text of early) this.received(text);
     socket.on('message', (data) => this.received(data.toString()));
     // Closed while the call was being bound: the line is gone already.
@@ -188,11 +192,18 @@ export class RelayLeases {
   private async renew(): Promise<void> {
     if (!this.held.size) return;
     try {
-      const live = await heartbeatCalls(this.ctx, [...this.held], this.owner, this.leaseMs);
-      await this.ctx.callLimits.renewSlots(live);
+      await heartbeatConductedCalls(this.ctx, [...this.held], this.owner, this.leaseMs);
     } catch (err) {
       this.ctx.log.warn({ err: (err as Error).message }, 'relay call heartbeat failed');
     }
+  }
+
+  /**
+   * Binds the call of the relay session's setup to this process, once only, while it is still being placed or
+   * answered with the carrier playing its routing until it reached an ai step; null when it is not such a call.
+   */
+  bind(binding: Omit<RelayBinding, 'owner' | 'leaseMs'>): Promise<CallRow | null> {
+    return bindRelay(this.ctx, { ...binding, owner: this.owner, leaseMs: this.leaseMs }, { unanswered: UNANSWERED, onTheLine: ON_THE_LINE });
   }
 
   /** Conducts `row` (bound to this process) on `line` until the line or the call ends. */
@@ -206,7 +217,7 @@ export class RelayLeases {
     // The carrier rings the target and bridges the call for as long as it may last, its slot held as long; its status callback ends both.
     line.beforeHandOff = async () => {
       const until = carriedUntil(row, ctx.clock.now());
-      await handCallToCarrier(ctx, row.id, this.owner, until);
+      await handCallToCarrier(ctx, row.id, this.owner, until, LIVE);
       await ctx.callLimits.renewSlots([row], until);
     };
     try {

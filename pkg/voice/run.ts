@@ -3,15 +3,20 @@
 // model client and tool loop). The API reaches a running call only through its row: hang-ups and
 // steering are written there and announced, and this loop acts on them.
 import type { Ctx } from '../context.js';
-import { CHANNELS, withoutAnnounced } from '../db/notify.js';
+import { CHANNELS } from '../db/notify.js';
 import { runTurn, type TurnEvent, type TurnResult } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { getUsableAgent, type Agent } from '../store/agents.js';
 import { accountConversation, createConversation, type Conversation } from '../store/conversations.js';
-import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
+import { appendMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import { getTenant, type Tenant } from '../store/tenants.js';
-import { callById, CHANGED_WHILE_LIVE, reviseLastAgentWords, transcriptAppend, unleaseCall, updateCall, type CallRow, type ChangedWhileLive } from '../store/calls.js';
-import type { EndCause, Gateway, Line, LineEvent } from './gateways/index.js';
+import { callById } from '../store/calls/get.js';
+import { unleaseCall } from '../store/calls/release.js';
+import type { CallRow } from '../store/calls/row.js';
+import { reviseLastAgentWords } from '../store/calls/transcript.js';
+import { storeAgentReply, storeCallerWords, type CallTurn } from '../store/calls/turn.js';
+import { updateCall } from '../store/calls/update.js';
+import type { Gateway, Line, LineEvent } from './gateways/index.js';
 import { CarrierFailure } from './gateways/carrier-api.js';
 import { connectTransfer, TRANSFER_RING_SEC, transferNotAnswered, transferStatus } from './ai-transfer.js';
 import { BridgingCall } from './bridge.js';
@@ -21,9 +26,7 @@ import { catalogueLanguages, type Voice } from './voices.js';
 import { applyCallEvent, enqueueCallEvent, ending } from './events.js';
 import { finalizeCall } from './finalize.js';
 import { Signal } from './signal.js';
-import type { CallEvent } from './state.js';
-
-const END_EVENT: Record<EndCause, CallEvent> = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', callee_hangup: 'hang_up', caller_hangup: 'hang_up' };
+import { endEventOf, isOnTheLine, notRungYet, type CallEvent } from './state.js';
 
 function instructions(call: CallRow, agent: Agent, speaking: Speaking, machine: boolean): string {
   const who =
@@ -103,12 +106,13 @@ class CallSession extends BridgingCall {
   private async storeHeard(text: string): Promise<boolean> {
     // This reads the row, as stillOurs does: the changes announced so far are covered by it.
     this.signal.take();
-    const [appended] = await this.ctx.pipelined.transaction([
-      // Not the whole row: its transcript, parsed again each turn and kept across the caller's pause, fed the old generation.
-      transcriptAppend(this.ctx, this.row.id, { speaker: 'caller', text }, [...CHANGED_WHILE_LIVE]),
-      insertMessages(this.ctx, this.conversation!.id, [this.kept(unstoredMessage('user', text))]),
-    ]);
-    return this.isOurs({ ...this.row, ...withoutAnnounced<ChangedWhileLive>(appended!.rows[0]) });
+    const changed = await storeCallerWords(this.ctx, this.turnOfCall(), text, this.kept(unstoredMessage('user', text)));
+    return this.isOurs({ ...this.row, ...changed });
+  }
+
+  /** Where this call's turns write: the call and its agent's conversation. */
+  private turnOfCall(): CallTurn {
+    return { callId: this.row.id, conversationId: this.conversation!.id };
   }
 
   /** Steering written since the last look: instructions join the agent's context, `say` is spoken now. */
@@ -237,11 +241,7 @@ class CallSession extends BridgingCall {
         // The reply and the turn's charge, and a streamed reply's transcript line (heard as the model wrote it): one transaction.
         storeLast: async (last, turn, unstored) => {
           const reply = [...unstored, unstoredMessage('assistant', last.content, last.metadata)].map((m) => this.kept(m));
-          const spoken = voice ? said(turn) : '';
-          await charge.close({ close: (statements) => this.ctx.pipelined.transaction(statements) }, [
-            insertMessages(this.ctx, this.conversation!.id, reply),
-            ...(spoken ? [transcriptAppend(this.ctx, this.row.id, { speaker: 'agent', text: spoken })] : []),
-          ]);
+          await storeAgentReply(this.ctx, this.turnOfCall(), reply, voice ? said(turn) : '', charge);
         },
         ...(voice && { emit: (e: TurnEvent) => e.type === 'content' && !stop.aborted && voice.piece(e.content) }),
       });
@@ -389,7 +389,7 @@ class CallSession extends BridgingCall {
         await this.interrupted(event.heard);
         return true;
       case 'ended':
-        await this.move(END_EVENT[event.cause], ending(this.row, now, event.cause));
+        await this.move(endEventOf(event.cause), ending(this.row, now, event.cause));
         return false;
       case 'lost':
         return false;
@@ -420,9 +420,9 @@ class CallSession extends BridgingCall {
 /** A call the carrier placed and answered, its relay bound to `owner`: the agent converses on `line` until it ends. */
 export async function conductRelayed(ctx: Ctx, gateway: Gateway, line: Line, row: CallRow, owner: string, signal: Signal): Promise<void> {
   // The agent's conversation goes on: its transfer, which the carrier dialled, was not answered.
-  if (row.status === 'in-progress' && row.conversation_id) return new CallSession(ctx, gateway, line, row, owner, signal).resume();
+  if (isOnTheLine(row.status) && row.conversation_id) return new CallSession(ctx, gateway, line, row, owner, signal).resume();
   // Answered before (the carrier played other routing steps first): the agent greets the caller now.
-  if (row.status === 'in-progress') return converse(ctx, gateway, line, line.next(), row, owner, signal, row.greeting!);
+  if (isOnTheLine(row.status)) return converse(ctx, gateway, line, line.next(), row, owner, signal, row.greeting!);
   await new CallSession(ctx, gateway, line, row, owner, signal).run();
 }
 
@@ -444,7 +444,7 @@ export async function converse(
 
 /** Run a call claimed by `owner`: dial it when queued, then write its summary and result once it ended. */
 export async function runCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: string): Promise<void> {
-  if (row.status === 'queued') {
+  if (notRungYet(row.status)) {
     const signal = new Signal();
     const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
       if (payload === row.id || payload === '') signal.poke();

@@ -1,6 +1,6 @@
 // A call's timeline for the console: its state changes, steering and the webhooks written about it, by time.
 import type { Ctx } from '../context.js';
-import type { CallRow } from '../store/calls.js';
+import type { CallRow } from '../store/calls/row.js';
 import { eventsOfCall } from '../webhooks/outbox.js';
 
 export interface TimelineEntry {

@@ -1,6 +1,6 @@
 // What the API and the webhooks show of a call: the call record and the call result of the spec.
 import { agentRef } from '../ids.js';
-import type { CallRow } from '../store/calls.js';
+import type { CallRow } from '../store/calls/row.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

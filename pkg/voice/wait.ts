@@ -2,7 +2,8 @@
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { watchRow } from '../db/watch.js';
-import { getCall, type CallRow } from '../store/calls.js';
+import { getCall } from '../store/calls/get.js';
+import type { CallRow } from '../store/calls/row.js';
 
 export function waitForFinal(ctx: Ctx, tenantId: string, id: string, seconds: number): Promise<CallRow> {
   return watchRow(ctx, {

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../log.js';
-import { callById } from '../../store/calls.js';
+import { callById } from '../../store/calls/get.js';
 import { isLive } from '../state.js';
 import { carrierAddress, carrierOf, carrierUrl, type CarrierAccount, type CarrierName } from './carrier.js';
 import type { DialRequest, Line, LineEvent, Recorder } from './gateway.js';

@@ -1,6 +1,6 @@
 // The telephone network as the call controller sees it: dial a number, speak, hang up, and the
 // events coming back from the line. A real carrier plugs in by implementing Gateway.
-import type { Transfer } from '../call-tools.js';
+import type { CallerScript, Transfer } from '../../store/calls/row.js';
 
 /** Why the far end ended the line. */
 export type EndCause = 'busy' | 'no-answer' | 'failed' | 'callee_hangup' | 'caller_hangup';
@@ -58,11 +58,7 @@ export interface DialRequest {
   to: string;
 }
 
-/** What a simulated caller does: after each thing it hears, its next press while any are left, else its next line ('' stays silent). */
-export interface CallerScript {
-  lines: string[];
-  presses: string[];
-}
+export type { CallerScript };
 
 interface PickUpRequest {
   callId: string;

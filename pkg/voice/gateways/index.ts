@@ -1,7 +1,7 @@
 // The deployment's gateway, and the interface every gateway implements (gateway.ts).
 import { systemClock } from '../../clock.js';
 import type { Ctx } from '../../context.js';
-import { callById } from '../../store/calls.js';
+import { callById } from '../../store/calls/get.js';
 import { carrierCredentials } from '../carrier-accounts.js';
 import type { Gateway } from './gateway.js';
 import { createSimGateway, loadScenarios } from './sim.js';

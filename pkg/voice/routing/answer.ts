@@ -2,7 +2,10 @@
 // steps (DECISIONS.md "Routing"), each one reached announced with call.updated, until the call ends.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
-import { appendTranscript, callById, unleaseCall, type CallRow } from '../../store/calls.js';
+import { callById } from '../../store/calls/get.js';
+import { unleaseCall } from '../../store/calls/release.js';
+import type { CallRow } from '../../store/calls/row.js';
+import { appendTranscript } from '../../store/calls/transcript.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import { releaseMember, type Queue, type QueueMember } from '../../store/queues.js';
 import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';

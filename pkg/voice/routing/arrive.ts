@@ -2,10 +2,13 @@
 import type { Ctx } from '../../context.js';
 import { Unprocessable } from '../../errors.js';
 import { prefixedId } from '../../ids.js';
-import { insertCall, takenCarrierRequest, type CallRow } from '../../store/calls.js';
+import { takenCarrierRequest } from '../../store/calls/carrier-requests.js';
+import { insertCall } from '../../store/calls/insert.js';
+import type { CallRow } from '../../store/calls/row.js';
 import { findNumber } from '../../store/phone-numbers.js';
 import type { CallerScript } from '../gateways/index.js';
 import { enqueueCallEvent } from '../events.js';
+import { arrivingCall } from '../state.js';
 
 interface Arrival {
   /** One of the tenant's numbers (E.164). */
@@ -40,18 +43,13 @@ export async function ringIn(ctx: Ctx, arrival: Arrival, account?: string): Prom
   return ctx.db.transaction(async (trx) => {
     const now = ctx.clock.now();
     const call = await insertCall(trx, {
+      ...arrivingCall(now),
       id: prefixedId('cal'),
       tenant_id: tenantId,
-      direction: 'inbound',
       from_number: arrival.from,
       to_number: arrival.to,
-      status: 'ringing',
       channel: 'phone',
       sim_caller: arrival.caller,
-      created_at: now,
-      updated_at: now,
-      ringing_at: now,
-      due_at: now,
       ...(arrival.carried && {
         carrier_sid: arrival.carried.carrierSid,
         agent_id: arrival.carried.agentId,

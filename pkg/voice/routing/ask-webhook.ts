@@ -2,7 +2,7 @@
 // answers {step} within the answer window (3 s); anything else is no answer and the fallback runs.
 import type { Ctx } from '../../context.js';
 import { DomainError } from '../../errors.js';
-import type { CallRow } from '../../store/calls.js';
+import type { CallRow } from '../../store/calls/row.js';
 import { getTenant } from '../../store/tenants.js';
 import { askReceiver, envelopeOutgoing } from '../../webhooks/deliver.js';
 import { newEnvelope } from '../../webhooks/outbox.js';

@@ -4,7 +4,7 @@
 import type { Ctx } from '../../context.js';
 import { parseAgentRef } from '../../ids.js';
 import { findNumber } from '../../store/phone-numbers.js';
-import { callByCarrierSid } from '../../store/calls.js';
+import { callByCarrierSid } from '../../store/calls/get.js';
 import { applyCallEvent, ending } from '../events.js';
 import { reject } from '../gateways/twiml.js';
 import { isLive } from '../state.js';

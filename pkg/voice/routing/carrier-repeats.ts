@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { sleep } from '../../clock.js';
 import type { Ctx } from '../../context.js';
-import { carrierAnswerOf, forgetCarrierRequest, keepCarrierAnswer, takeCarrierRequest } from '../../store/calls.js';
+import { carrierAnswerOf, forgetCarrierRequest, keepCarrierAnswer, takeCarrierRequest } from '../../store/calls/carrier-requests.js';
 
 /** How long a request stays with the replica that took it, unanswered, before a repeat takes it over (that replica is gone). */
 const TAKE_OVER_AFTER_MS = 15_000;

@@ -12,7 +12,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.js';
 import { keepVoicemail, MAX_VOICEMAIL_SEC } from '../../messages/voicemail.js';
-import { appendTranscript, callByCarrierSid, callById, dueNowIfEnded, lockCallById, updateLiveCall, type CallRow } from '../../store/calls.js';
+import { dueNowIfEnded } from '../../store/calls/finish.js';
+import { callByCarrierSid, callById, lockCallById } from '../../store/calls/get.js';
+import type { CallRow } from '../../store/calls/row.js';
+import { appendTranscript } from '../../store/calls/transcript.js';
+import { updateCallWhile } from '../../store/calls/update.js';
 import { releaseMember } from '../../store/queues.js';
 import { messagesOfCall } from '../../store/voice-messages.js';
 import { dialledTransfer, reportTransfer, TRANSFER_RING_SEC } from '../ai-transfer.js';
@@ -24,7 +28,7 @@ import { relayTwiml } from '../gateways/carried.js';
 import { carrierAddress, carrierOf } from '../gateways/carrier.js';
 import { relayToken } from '../gateways/relay-token.js';
 import { dial, dialVerb, gather, hangUp, record, redirect, respond, say } from '../gateways/twiml.js';
-import { isLive, type CallEvent } from '../state.js';
+import { endEventOf, ENDED, isLive, isOnTheLine, isUnanswered, LIVE } from '../state.js';
 import { DEFAULT_GREETING } from './answer.js';
 import { askForStep } from './ask-webhook.js';
 import { menuChoice, menuPrompt, menuTriesAgain } from './menu-keys.js';
@@ -70,7 +74,7 @@ export const carriedEnding = (row: CallRow, now: Date, cause: string) => ({ ...e
 
 /** The carrier's relay session failed on a call no socket bound (refused, or lost before setup): picked up, it failed on our side. */
 export async function relaySessionFailed(ctx: Ctx, row: CallRow): Promise<void> {
-  if (row.relay_session !== null || !(row.status === 'queued' || row.status === 'ringing')) return;
+  if (row.relay_session !== null || !isUnanswered(row.status)) return;
   await applyCallEvent(ctx, row.id, 'fail', carriedEnding(row, ctx.clock.now(), 'relay_failed'));
 }
 
@@ -89,7 +93,7 @@ export async function transferDialEnded(ctx: Ctx, row: CallRow, dialCallStatus: 
  * is reported first). Hung up meanwhile: nothing is dialled.
  */
 export async function dialAgentTransfer(ctx: Ctx, row: CallRow, transfer: Transfer): Promise<string> {
-  if (!(await updateLiveCall(ctx, row.id, { carrier_transfer: transfer }))) return hangUp();
+  if (!(await updateCallWhile(ctx, row.id, LIVE, { carrier_transfer: transfer }))) return hangUp();
   const named = new URLSearchParams({ target: transfer.target, ...(transfer.name && { name: transfer.name }) });
   const address = await addressesOf(ctx, row);
   return dial({
@@ -133,7 +137,7 @@ async function callOn(ctx: Ctx, callSid: string, type: RoutingStep['type']): Pro
 /** The TwiML of `step` on the answered call; `reached`: its call.updated was sent already (with the answer). */
 export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reached = false): Promise<string> {
   const onStep = { ...handlerOf(step), carrier_step: step, ...(step.type === 'ai' && { greeting: step.greeting ?? DEFAULT_GREETING }) };
-  let row = reached ? await updateLiveCall(ctx, call.id, onStep) : await reachStep(ctx, call, onStep);
+  let row = reached ? await updateCallWhile(ctx, call.id, LIVE, onStep) : await reachStep(ctx, call, onStep);
   // The caller hung up while the step was chosen (a webhook step's answer, a menu's): nothing more is played or announced.
   if (!row) return hangUp();
   switch (step.type) {
@@ -217,7 +221,7 @@ export async function recordingCompleted(ctx: Ctx, report: { callSid: string; ur
       ctx.log.warn({ callId: row.id, err: (err as Error).message }, 'the voicemail recording could not be fetched; no message is left');
     }
   }
-  await dueNowIfEnded(ctx, row.id);
+  await dueNowIfEnded(ctx, row.id, ENDED);
 }
 
 /**
@@ -296,16 +300,8 @@ export async function memberDialled(ctx: Ctx, callSid: string, d: { memberId: st
 
 /** The carrier's detection, reported beside the call (AnsweredBy), found a machine: the agent's call loop leaves its voicemail. */
 export async function machineReported(ctx: Ctx, row: CallRow, answeredBy: string): Promise<void> {
-  if (answeredBy.startsWith('machine')) await updateLiveCall(ctx, row.id, { answered_by_machine: true });
+  if (answeredBy.startsWith('machine')) await updateCallWhile(ctx, row.id, LIVE, { answered_by_machine: true });
 }
-
-/** How a final CallStatus ends a call not answered (https://www.twilio.com/docs/voice/api/call-resource#call-status-values). */
-const UNANSWERED_STATUS: Record<string, { event: CallEvent; cause: string }> = {
-  busy: { event: 'busy', cause: 'busy' },
-  'no-answer': { event: 'no_answer', cause: 'no-answer' },
-  failed: { event: 'fail', cause: 'failed' },
-  canceled: { event: 'cancel', cause: 'canceled' },
-};
 
 /**
  * The carrier's status callback for the call: dialling began, or it ended (answered, or not). Acted on
@@ -320,11 +316,15 @@ export async function callStatusReported(ctx: Ctx, id: string, status: string): 
     const now = ctx.clock.now();
     // Dialling began (call.initiated); a ringing report after it changes nothing more.
     if (status === 'initiated' || status === 'ringing') await applyCallEvent(tx, id, 'ring', { ringing_at: now });
-    else if (status === 'completed' && row.status === 'in-progress') await answeredCallEnded(tx, row);
-    else if (status === 'completed' && (row.status === 'ringing' || row.status === 'queued')) {
+    else if (status === 'completed' && isOnTheLine(row.status)) await answeredCallEnded(tx, row);
+    else if (status === 'completed' && isUnanswered(row.status)) {
       // Hung up before the agent was on the line (during the carrier's machine detection); its ringing report may be lost.
       await applyCallEvent(tx, id, 'no_answer', carriedEnding(row, now, 'no-answer'));
-    } else if (UNANSWERED_STATUS[status]) await applyCallEvent(tx, id, UNANSWERED_STATUS[status].event, carriedEnding(row, now, UNANSWERED_STATUS[status].cause));
+    } else {
+      // Not answered: busy, no answer, failed or canceled (its cause the status as reported).
+      const event = endEventOf(status);
+      if (event) await applyCallEvent(tx, id, event, carriedEnding(row, now, status));
+    }
   });
 }
 

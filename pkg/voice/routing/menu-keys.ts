@@ -1,6 +1,6 @@
 // What a caller chose at a menu: a key pressed, or the key said in words ("one", "press 2", "star").
 import type { Ctx } from '../../context.js';
-import { appendTranscript } from '../../store/calls.js';
+import { appendTranscript } from '../../store/calls/transcript.js';
 import type { LineEvent } from '../gateways/index.js';
 import type { MenuKey, RoutingStep } from './steps.js';
 

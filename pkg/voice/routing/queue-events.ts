@@ -1,17 +1,12 @@
 // A caller joins and leaves a queue: the call record carries its `queue` while it waits, and each
 // move is announced (queue.entered with the position, queue.exited or queue.timeout with wait_sec).
 import type { Ctx } from '../../context.js';
-import { updateCall, updateLiveCall, type CallRow } from '../../store/calls.js';
+import type { CallRow, WaitingIn } from '../../store/calls/row.js';
+import { callsWaitingIn } from '../../store/calls/queue-position.js';
+import { updateCall, updateCallWhile } from '../../store/calls/update.js';
 import type { Queue, QueueMember } from '../../store/queues.js';
 import { enqueueCallEvent } from '../events.js';
 import { LIVE } from '../state.js';
-
-export interface WaitingIn {
-  id: string;
-  name: string;
-  position: number;
-  entered_at: string;
-}
 
 /** Null when the call ended meanwhile: it joins no queue, and nothing is announced. */
 export async function enterQueue(ctx: Ctx, row: CallRow, queue: Queue): Promise<CallRow | null> {
@@ -19,9 +14,9 @@ export async function enterQueue(ctx: Ctx, row: CallRow, queue: Queue): Promise<
     const tx = { ...ctx, db: trx };
     // One entry at a time per queue, so two callers never share a position.
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`queue:${queue.id}`]);
-    const ahead = await trx('calls').whereRaw("queue->>'id' = ?", [queue.id]).whereIn('status', LIVE).count({ count: '*' }).first();
-    const waiting: WaitingIn = { id: queue.id, name: queue.name, position: Number(ahead?.count ?? 0) + 1, entered_at: ctx.clock.now().toISOString() };
-    const entered = await updateLiveCall(tx, row.id, { queue: waiting });
+    const ahead = await callsWaitingIn(trx, queue.id, LIVE);
+    const waiting: WaitingIn = { id: queue.id, name: queue.name, position: ahead + 1, entered_at: ctx.clock.now().toISOString() };
+    const entered = await updateCallWhile(tx, row.id, LIVE, { queue: waiting });
     if (entered) await enqueueCallEvent(tx, entered, 'queue.entered');
     return entered;
   });

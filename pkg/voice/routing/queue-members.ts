@@ -2,7 +2,8 @@
 // another caller's call; while every one left is, the caller waits until one comes free.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
-import { busyMembers, membersToRing, takeMember, type Queue, type QueueMember } from '../../store/queues.js';
+import { membersOnCalls, membersToRing, takeMember, type Queue, type QueueMember } from '../../store/queues.js';
+import { LIVE } from '../state.js';
 import { queueOfStep } from './step-targets.js';
 
 /** Announcements that may free a member: the queue's releases (and members made available), and changes of the calls holding them (a call that ends frees its member). */
@@ -33,6 +34,9 @@ async function watchReleases(ctx: Pick<Ctx, 'notifier'>, queueId: string) {
   };
 }
 
+/** Members of the queue on a live call from it, each with that call's id. */
+export const busyMembers = (ctx: Pick<Ctx, 'db'>, queueId: string): Promise<Map<string, string>> => membersOnCalls(ctx, queueId, LIVE);
+
 /**
  * The next member to ring for `callId`, taken for it (others' callers do not ring them until it is
  * released); null when every available member was rung, or on abort.
@@ -46,7 +50,7 @@ export async function nextMember(ctx: Ctx, queue: Queue, callId: string, rung: R
       const current = await queueOfStep(ctx, queue.tenantId, queue.id);
       const left = current ? (await membersToRing(ctx, current)).filter((m) => !rung.has(m.id)) : [];
       if (left.length === 0) return null;
-      for (const member of left) if (await takeMember(ctx, queue.id, member.id, callId)) return member;
+      for (const member of left) if (await takeMember(ctx, queue.id, member.id, callId, LIVE)) return member;
       const busy = await busyMembers(ctx, queue.id);
       const holders = left.map((m) => busy.get(m.id));
       // One freed since it was refused: look again at once.

@@ -1,8 +1,10 @@
 // Reaching a routing step: the call's handler changes and call.updated says so, in one transaction.
 import type { Ctx } from '../../context.js';
 import { parseAgentRef } from '../../ids.js';
-import { updateLiveCall, type CallRow } from '../../store/calls.js';
+import type { CallPatch, CallRow } from '../../store/calls/row.js';
+import { updateCallWhile } from '../../store/calls/update.js';
 import { enqueueCallEvent } from '../events.js';
+import { LIVE } from '../state.js';
 import type { RoutingStep } from './steps.js';
 
 /** The call's handler (and agent, and the voice it names) while it is on `step`. */
@@ -11,10 +13,10 @@ export function handlerOf(step: RoutingStep): { handler: string; agent_id?: stri
 }
 
 /** Null when the call ended meanwhile (the caller hung up while a webhook step was asked): nothing is changed or announced. */
-export async function reachStep(ctx: Ctx, row: CallRow, patch: Parameters<typeof updateLiveCall>[2] & { handler: string }): Promise<CallRow | null> {
+export async function reachStep(ctx: Ctx, row: CallRow, patch: CallPatch & { handler: string }): Promise<CallRow | null> {
   return ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
-    const reached = await updateLiveCall(tx, row.id, patch);
+    const reached = await updateCallWhile(tx, row.id, LIVE, patch);
     if (reached) await enqueueCallEvent(tx, reached, 'call.updated');
     return reached;
   });

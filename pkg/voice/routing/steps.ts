@@ -1,20 +1,11 @@
 // A number's routing (DECISIONS.md "Inbound calls, numbers, routing"): one step, which may lead on
 // to others (a menu's options and fallback, a webhook's fallback), at most five deep.
 import { z } from 'zod';
+import { MENU_KEYS, type MenuKey, type RoutingStep } from '../../store/routing-step.js';
 
-/** Keys of a phone's keypad: what a menu's options are keyed by. */
-export const MENU_KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] as const;
-export type MenuKey = (typeof MENU_KEYS)[number];
+export { MENU_KEYS, type MenuKey, type RoutingStep };
 
 export const MAX_ROUTING_DEPTH = 5;
-
-export type RoutingStep =
-  | { type: 'ai'; agent_id: string; greeting?: string; voice?: string }
-  | { type: 'menu'; prompt: string; options: Partial<Record<MenuKey, RoutingStep>>; timeout_sec: number; retries: number; fallback: RoutingStep }
-  | { type: 'queue'; queue_id: string }
-  | { type: 'voicemail'; mailbox_id: string }
-  | { type: 'transfer'; to: string }
-  | { type: 'webhook'; url: string; fallback: RoutingStep };
 
 /** What `call.updated` names as the call's handler when it reaches a step of this type. */
 export type StepType = RoutingStep['type'];

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { systemClock } from '../../../pkg/clock.js';
 import type { Ctx } from '../../../pkg/context.js';
 import { createDb, type Db } from '../../../pkg/db/index.js';
-import { callById, sweepCalls } from '../../../pkg/store/calls.js';
+import { callById } from '../../../pkg/store/calls/get.js';
+import { sweepCalls } from '../../../pkg/store/calls/sweep.js';
+import { CALL_SWEEP } from '../../../pkg/voice/sweep.js';
 import { countLeft } from '../../../pkg/store/campaigns/contacts.js';
 import { countResults } from '../../../pkg/store/campaigns/deliveries.js';
 import { numbersAtLimit } from '../../../pkg/store/campaigns/number-checks.js';
@@ -91,7 +93,7 @@ describe('Reads repeated by the controllers, turns, dials and queues, on an acco
   }
 
   it('the calls sweep reads the calls not yet final, and still hangs up the one past its max duration', async () => {
-    const { answer, visited } = await visiting('calls', (ctx) => sweepCalls(ctx));
+    const { answer, visited } = await visiting('calls', (ctx) => sweepCalls(ctx, CALL_SWEEP));
     expect(answer.overtime.map((c) => c.id)).to.deep.equal(['live1']);
     expect(visited, 'calls visited').to.be.below(HISTORY / 10);
   });
