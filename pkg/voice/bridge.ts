@@ -30,7 +30,7 @@ export abstract class BridgingCall extends HeldCall {
 
   /** Reads the row again; the changes announced so far are covered by this reading. */
   protected override async stillOurs(): Promise<boolean> {
-    this.signal.take();
+    this.signal.markRead();
     return super.stillOurs();
   }
 

@@ -212,7 +212,7 @@ export class RelayLeases {
     this.held.add(row.id);
     const signal = new Signal();
     const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
-      if (payload === row.id || payload === '') signal.poke();
+      if (payload === row.id || payload === '') signal.noteChange();
     });
     // The carrier rings the target and bridges the call for as long as it may last, its slot held as long; its status callback ends both.
     line.beforeHandOff = async () => {
@@ -227,7 +227,7 @@ export class RelayLeases {
       const waited = new AbortController();
       const waitOver = sleep(ctx.clock, CARRIER_REPORT_MS, waited.signal).then(() => (waited.signal.aborted ? undefined : 'over'));
       for (;;) {
-        signal.take();
+        signal.markRead();
         if (!isLive((await callById(ctx.db, row.id))!.status)) break;
         if ((await Promise.race([signal.wait(), waitOver])) === 'over') break;
       }

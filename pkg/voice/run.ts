@@ -76,7 +76,7 @@ class CallSession extends BridgingCall {
   }
 
   /** Apply `event` while still holding the call; false when it moved on (hung up by API, lease lost). */
-  private async move(event: CallEvent, patch: Parameters<typeof applyCallEvent>[3]): Promise<boolean> {
+  private async applyEvent(event: CallEvent, patch: Parameters<typeof applyCallEvent>[3]): Promise<boolean> {
     const moved = await applyCallEvent(this.ctx, this.row.id, event, patch, this.owner);
     if (moved) this.row = moved;
     return moved !== null;
@@ -84,17 +84,17 @@ class CallSession extends BridgingCall {
 
   private async end(event: CallEvent, cause: string): Promise<void> {
     // Recorded first: the far end's report of the hang-up (a carrier's status callback) then finds the call ended.
-    await this.move(event, ending(this.row, this.ctx.clock.now(), cause));
+    await this.applyEvent(event, ending(this.row, this.ctx.clock.now(), cause));
     await this.line.hangup();
   }
 
   /** Stores a message of the call's conversation; it is in the agent's next prompt at once. */
   private async remember(role: StoredMessage['role'], content: string, metadata: Record<string, unknown> | null = null): Promise<void> {
-    await appendMessages(this.ctx, this.conversation!.id, [this.kept(unstoredMessage(role, content, metadata))]);
+    await appendMessages(this.ctx, this.conversation!.id, [this.addToHistory(unstoredMessage(role, content, metadata))]);
   }
 
-  /** `message`, in the agent's next prompt at once; its caller stores it. */
-  private kept(message: UnstoredMessage): UnstoredMessage {
+  /** `message` is in the agent's next prompt at once; its caller stores it. */
+  private addToHistory(message: UnstoredMessage): UnstoredMessage {
     this.history.push({ ...message, createdAt: this.ctx.clock.now().toISOString() });
     return message;
   }
@@ -105,8 +105,8 @@ class CallSession extends BridgingCall {
    */
   private async storeHeard(text: string): Promise<boolean> {
     // This reads the row, as stillOurs does: the changes announced so far are covered by it.
-    this.signal.take();
-    const changed = await storeCallerWords(this.ctx, this.turnOfCall(), text, this.kept(unstoredMessage('user', text)));
+    this.signal.markRead();
+    const changed = await storeCallerWords(this.ctx, this.turnOfCall(), text, this.addToHistory(unstoredMessage('user', text)));
     return this.isOurs({ ...this.row, ...changed });
   }
 
@@ -165,7 +165,7 @@ class CallSession extends BridgingCall {
     const now = ctx.clock.now();
     const deadline = new Date(now.getTime() + row.max_duration_sec * 1000);
     const leaseEnd = row.lease_until ?? deadline;
-    const moved = await this.move('answer', {
+    const moved = await this.applyEvent('answer', {
       answered_at: now,
       handler: 'ai',
       conversation_id: conversation.id,
@@ -240,7 +240,7 @@ class CallSession extends BridgingCall {
         charge,
         // The reply and the turn's charge, and a streamed reply's transcript line (heard as the model wrote it): one transaction.
         storeLast: async (last, turn, unstored) => {
-          const reply = [...unstored, unstoredMessage('assistant', last.content, last.metadata)].map((m) => this.kept(m));
+          const reply = [...unstored, unstoredMessage('assistant', last.content, last.metadata)].map((m) => this.addToHistory(m));
           await storeAgentReply(this.ctx, this.turnOfCall(), reply, voice ? said(turn) : '', charge);
         },
         ...(voice && { emit: (e: TurnEvent) => e.type === 'content' && !stop.aborted && voice.piece(e.content) }),
@@ -248,7 +248,7 @@ class CallSession extends BridgingCall {
       if (turn.handoff) await this.handedTo(turn.handoff.agentId);
       this.conversation = turn.conversation;
       // Hung up (or the lease lost) while the agent was thinking, as announced: nothing more is said.
-      if (this.signal.poked && !(await this.stillOurs())) return null;
+      if (this.signal.hasUnreadChange && !(await this.stillOurs())) return null;
       const words = said(turn);
       if (voice) await voice.end();
       else if (words) await this.speak(words);
@@ -298,7 +298,7 @@ class CallSession extends BridgingCall {
    */
   private async heard(text: string): Promise<boolean> {
     // The row changed since it was last acted on (steered while the agent spoke): it is read, and acted on, first.
-    const changed = this.signal.poked || this.row.steering.length > this.steered;
+    const changed = this.signal.hasUnreadChange || this.row.steering.length > this.steered;
     const stored = this.storeHeard(text);
     if (changed) {
       if (!(await stored)) return false;
@@ -310,7 +310,7 @@ class CallSession extends BridgingCall {
     const decision = await this.turn(false, look);
     // A write that failed has failed the turn, which said so and ended the call.
     const seen = await look.catch(() => 'unchanged' as const);
-    if (seen === 'unchanged') return this.decided(decision);
+    if (seen === 'unchanged') return this.actOn(decision);
     if (seen === 'ended') return false;
     if (seen === 'machine') return this.machineFound();
     await this.applySteering();
@@ -319,11 +319,11 @@ class CallSession extends BridgingCall {
 
   /** The agent's turn, after which it may end or transfer the call. False when the call is over. */
   private async respond(): Promise<boolean> {
-    return this.decided(await this.turn(false));
+    return this.actOn(await this.turn(false));
   }
 
   /** Acts on what the agent decided in its turn. False when the call is over. */
-  private async decided(decision: CallDecision | null): Promise<boolean> {
+  private async actOn(decision: CallDecision | null): Promise<boolean> {
     if (!decision) return false;
     if (decision.end) {
       await this.end('hang_up', 'agent_hangup');
@@ -377,7 +377,7 @@ class CallSession extends BridgingCall {
     switch (event.type) {
       case 'ringing':
         // The carrier's ringing report may have moved the call on first: still ours, it goes on.
-        return (await this.move('ring', { ringing_at: now })) || this.stillOurs();
+        return (await this.applyEvent('ring', { ringing_at: now })) || this.stillOurs();
       case 'answered':
         return this.answered(event.machine);
       case 'speech':
@@ -389,7 +389,7 @@ class CallSession extends BridgingCall {
         await this.interrupted(event.heard);
         return true;
       case 'ended':
-        await this.move(endEventOf(event.cause), ending(this.row, now, event.cause));
+        await this.applyEvent(endEventOf(event.cause), ending(this.row, now, event.cause));
         return false;
       case 'lost':
         return false;
@@ -447,7 +447,7 @@ export async function runCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: s
   if (notRungYet(row.status)) {
     const signal = new Signal();
     const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
-      if (payload === row.id || payload === '') signal.poke();
+      if (payload === row.id || payload === '') signal.noteChange();
     });
     let line: Line | null = null;
     try {

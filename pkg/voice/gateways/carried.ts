@@ -40,7 +40,7 @@ export function relayTwiml(config: Config, account: CarrierAccount, tenantId: st
 }
 
 /** A call the carrier conducts: nothing comes from it here; the row says how it goes. */
-class CarriedLine implements Line {
+class CarrierConductedLine implements Line {
   constructor(
     private readonly account: CarrierAccount,
     private readonly db: Knex,
@@ -84,5 +84,5 @@ export async function dialCarrier(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, accou
     machineReport: carrierAddress(ctx.config, account, `/machine?${new URLSearchParams({ call: callId })}`),
     ringSec: RING_SEC,
   });
-  return new CarriedLine(account, ctx.db, ctx.log, callId, sid);
+  return new CarrierConductedLine(account, ctx.db, ctx.log, callId, sid);
 }

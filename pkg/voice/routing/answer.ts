@@ -215,7 +215,7 @@ class InboundCall extends BridgingCall {
 export async function answerCall(ctx: Ctx, gateway: Gateway, row: CallRow, owner: string): Promise<void> {
   const signal = new Signal();
   const unsubscribe = await ctx.notifier.subscribe(CHANNELS.calls, (payload) => {
-    if (payload === row.id || payload === '') signal.poke();
+    if (payload === row.id || payload === '') signal.noteChange();
   });
   let line: Line | null = null;
   try {
