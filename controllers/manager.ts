@@ -87,8 +87,7 @@ interface ManagerOptions {
   maxIdleMs?: number;
 }
 
-/** unlessWoken's answer when a wake-up came first. */
-const WOKEN = Symbol('woken');
+const WOKEN_FIRST = Symbol('woken first');
 
 class Loop {
   private readonly running = new Map<string, Promise<void>>();
@@ -180,7 +179,7 @@ class Loop {
     }
     const free = (reconciler.concurrency ?? this.opts.concurrency) - this.working;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
-    if (this.stopping || free <= 0) return this.withoutNextDue();
+    if (this.stopping || free <= 0) return this.dueByNextSweep();
     const heard = (this.heardWhileClaiming = new Set<string>());
     let claims: Claims;
     try {
@@ -195,17 +194,17 @@ class Loop {
       for (const id of heard) this.notified(id);
     }
     // Woken while claiming: the look that follows at once asks instead (under load, a look per claim saved).
-    if (claims.claimed.length === free || this.pendingWake) return this.withoutNextDue();
+    if (claims.claimed.length === free || this.pendingWake) return this.dueByNextSweep();
     // Woken while asking: the look that follows claims at once, not after the answer.
-    const due = await this.unlessWoken(claims.nextDue());
-    if (due === WOKEN) return this.withoutNextDue();
+    const due = await this.answerUnlessWokenFirst(claims.nextDue());
+    if (due === WOKEN_FIRST) return this.dueByNextSweep();
     this.dueAt = due?.getTime() ?? Infinity;
     return this.dueAt;
   }
 
-  /** `asked`'s answer, or WOKEN as soon as a wake-up comes first (the race handles the answer's error, dropped then). */
-  private async unlessWoken<T>(asked: Promise<T>): Promise<T | typeof WOKEN> {
-    const woken = new Promise<typeof WOKEN>((resolve) => (this.wakeUp = () => resolve(WOKEN)));
+  /** The race handles `asked`'s error, dropped when the wake-up came first. */
+  private async answerUnlessWokenFirst<T>(asked: Promise<T>): Promise<T | typeof WOKEN_FIRST> {
+    const woken = new Promise<typeof WOKEN_FIRST>((resolve) => (this.wakeUp = () => resolve(WOKEN_FIRST)));
     try {
       return await Promise.race([asked, woken]);
     } finally {
@@ -217,7 +216,7 @@ class Loop {
    * The next due time was not asked (every slot is taken, or a wake is pending): a finishing run or
    * that wake makes the loop claim again, and the sweep is due within FULL_SWEEP_MS.
    */
-  private withoutNextDue(): number {
+  private dueByNextSweep(): number {
     // A due time passed while claiming is kept: the look that follows sweeps at once.
     this.dueAt = Math.min(this.dueAt, this.ctx.clock.now().getTime() + FULL_SWEEP_MS);
     return this.dueAt;

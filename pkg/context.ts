@@ -38,3 +38,6 @@ export interface Ctx {
   /** Voicemail recordings. */
   recordings: RecordingStore;
 }
+
+/** What a store function that writes timestamps needs: the database and the clock. */
+export type DbClock = Pick<Ctx, 'db' | 'clock'>;

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import { documentOperation, operation, type Operation } from '../http/openapi.js';
 import { errorBodySchema } from '../http/errors.js';
-import * as s from './schemas.js';
-import * as t from './trigger-schemas.js';
+import * as agentSchemas from './schemas.js';
+import * as triggerSchemas from './trigger-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid body or query',
@@ -44,7 +44,7 @@ export function agentOpenApiDocument() {
           summary: 'A passcode for an unverified contact, sent to the account\'s events address when an agent that requires verification meets one',
           description:
             'Signed as every webhook (Standard Webhooks and X-Voice headers). Until the user types the code in the conversation, or your backend calls POST /conversations/{conversationId}/verify, such an agent uses no tools and no contact memory there. Jobs are never held back.',
-          requestBody: { content: { 'application/json': { schema: s.verificationRequested } } },
+          requestBody: { content: { 'application/json': { schema: agentSchemas.verificationRequested } } },
           responses: { '200': { description: 'Any 2xx: received' } },
         },
       },
@@ -54,47 +54,47 @@ export function agentOpenApiDocument() {
       '/conversations': {
         post: op({
           summary: 'Create (201) or resume (200) a conversation',
-          body: s.createConversationBody,
-          ok: [[201, 200], s.conversationCreated],
+          body: agentSchemas.createConversationBody,
+          ok: [[201, 200], agentSchemas.conversationCreated],
           errors: [400, 403, 404, 409, 503],
         }),
       },
       '/conversations/{conversationId}': {
-        get: op({ summary: 'Read a conversation and its transcript', path: conversationParam, query: s.readQuery, ok: [200, s.conversationView], errors: [400, 403, 404] }),
+        get: op({ summary: 'Read a conversation and its transcript', path: conversationParam, query: agentSchemas.readQuery, ok: [200, agentSchemas.conversationView], errors: [400, 403, 404] }),
       },
       '/conversations/{conversationId}/messages': {
         post: op({
           summary: 'Send a message; the reply is JSON, or an event stream with stream: true',
           path: conversationParam,
-          body: s.sendMessageBody,
-          ok: [200, s.messageReply],
-          stream: s.streamEvent,
+          body: agentSchemas.sendMessageBody,
+          ok: [200, agentSchemas.messageReply],
+          stream: agentSchemas.streamEvent,
           errors: [400, 402, 403, 404, 409, 503, 504],
         }),
       },
       '/conversations/{conversationId}/metadata': {
-        patch: op({ summary: 'Replace the conversation metadata', path: conversationParam, body: s.metadataBody, ok: [200, s.metadataReply], errors: [400, 403, 404, 409] }),
+        patch: op({ summary: 'Replace the conversation metadata', path: conversationParam, body: agentSchemas.metadataBody, ok: [200, agentSchemas.metadataReply], errors: [400, 403, 404, 409] }),
       },
       '/conversations/{conversationId}/manual': {
-        post: op({ summary: 'Append a manual (admin) message without an AI response', path: conversationParam, body: s.manualBody, ok: [201, s.manualReply], errors: [400, 403, 404, 409] }),
+        post: op({ summary: 'Append a manual (admin) message without an AI response', path: conversationParam, body: agentSchemas.manualBody, ok: [201, agentSchemas.manualReply], errors: [400, 403, 404, 409] }),
       },
       '/conversations/{conversationId}/end': {
-        post: op({ summary: 'End the conversation', path: conversationParam, body: s.endBody, ok: [200, s.endReply], errors: [400, 403, 404] }),
+        post: op({ summary: 'End the conversation', path: conversationParam, body: agentSchemas.endBody, ok: [200, agentSchemas.endReply], errors: [400, 403, 404] }),
       },
       '/conversations/{conversationId}/verify': {
         post: op({
           summary: "Verify the conversation's contact from your backend, as the passcode in a user's message would (agents may require it)",
           path: conversationParam,
-          body: s.verifyBody,
-          ok: [200, s.verifyReply],
+          body: agentSchemas.verifyBody,
+          ok: [200, agentSchemas.verifyReply],
           errors: [400, 403, 404, 409],
         }),
       },
       '/triggers': {
         post: op({
           summary: 'Start a background job (202), in a new conversation or an existing one; an idempotent replay answers 200',
-          body: t.createTriggerBody,
-          ok: [[202, 200], t.triggerAccepted],
+          body: triggerSchemas.createTriggerBody,
+          ok: [[202, 200], triggerSchemas.triggerAccepted],
           errors: [400, 403, 404, 409, 503],
         }),
       },
@@ -102,23 +102,23 @@ export function agentOpenApiDocument() {
         post: op({
           summary: 'Start a background job in this conversation (202); an idempotent replay answers 200',
           path: conversationParam,
-          body: t.conversationTriggerBody,
-          ok: [[202, 200], t.triggerAccepted],
+          body: triggerSchemas.conversationTriggerBody,
+          ok: [[202, 200], triggerSchemas.triggerAccepted],
           errors: [400, 403, 404, 409, 503],
         }),
-        get: op({ summary: "List the conversation's jobs, newest first", path: conversationParam, query: t.listTriggersQuery, ok: [200, t.triggerList], errors: [400, 403, 404] }),
+        get: op({ summary: "List the conversation's jobs, newest first", path: conversationParam, query: triggerSchemas.listTriggersQuery, ok: [200, triggerSchemas.triggerList], errors: [400, 403, 404] }),
       },
       '/triggers/{triggerId}': {
-        get: op({ summary: 'Poll a job (optionally long-polling with wait)', path: triggerParam, query: t.getTriggerQuery, ok: [200, t.triggerObject], errors: [400, 404] }),
+        get: op({ summary: 'Poll a job (optionally long-polling with wait)', path: triggerParam, query: triggerSchemas.getTriggerQuery, ok: [200, triggerSchemas.triggerObject], errors: [400, 404] }),
       },
       '/triggers/{triggerId}/cancel': {
-        post: op({ summary: 'Cancel a job that is not running', path: triggerParam, body: t.cancelBody, ok: [200, t.triggerObject], errors: [400, 404, 409] }),
+        post: op({ summary: 'Cancel a job that is not running', path: triggerParam, body: triggerSchemas.cancelBody, ok: [200, triggerSchemas.triggerObject], errors: [400, 404, 409] }),
       },
       '/triggers/{triggerId}/reply': {
-        post: op({ summary: 'Answer a job waiting for a reply, which resumes it', path: triggerParam, body: t.replyBody, ok: [200, t.triggerObject], errors: [400, 404, 409] }),
+        post: op({ summary: 'Answer a job waiting for a reply, which resumes it', path: triggerParam, body: triggerSchemas.replyBody, ok: [200, triggerSchemas.triggerObject], errors: [400, 404, 409] }),
       },
       '/jobs/{jobId}': {
-        get: op({ summary: 'Legacy: the raw stored job; use GET /triggers/{triggerId}', path: jobParam, ok: [200, t.rawJob], errors: [404], deprecated: true }),
+        get: op({ summary: 'Legacy: the raw stored job; use GET /triggers/{triggerId}', path: jobParam, ok: [200, triggerSchemas.rawJob], errors: [404], deprecated: true }),
       },
     },
   });

@@ -60,8 +60,8 @@ function handedOffTransfer(handoffData: unknown): Transfer | null {
 /** The agent's transfer a <Dial>'s request is about, named in its (signed) address. */
 const transferOf = (req: Request): Transfer => ({ target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) });
 
-/** The tenant whose carrier account made the request, from what it names (null: none, the deployment's account). */
-type Whose = (ctx: Ctx, req: Request) => Promise<string | null>;
+/** null: the request names no tenant, so the deployment's carrier account made it. */
+type TenantOfRequest = (ctx: Ctx, req: Request) => Promise<string | null>;
 
 const tenantOfCall = (call: { tenant_id: string } | undefined): string | null => call?.tenant_id ?? null;
 /**
@@ -74,12 +74,12 @@ async function callOf(ctx: Ctx, req: Request) {
   const call = await callById(ctx.db, String(req.query.call));
   return call && (call.carrier_sid === null || call.carrier_sid === sid) ? call : undefined;
 }
-const byCall: Whose = async (ctx, req) => tenantOfCall(await callOf(ctx, req));
+const byCall: TenantOfRequest = async (ctx, req) => tenantOfCall(await callOf(ctx, req));
 /** A queue member's call, which the carrier dialled for the caller's: it names that call as its parent. */
-const byParentCall: Whose = async (ctx, req) => tenantOfCall(await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? '')));
-const byRelayToken: Whose = async (ctx, req) => tenantOfCall(await callById(ctx.db, relayTokenCall(String(req.query.relay ?? ''))));
+const byParentCall: TenantOfRequest = async (ctx, req) => tenantOfCall(await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? '')));
+const byRelayToken: TenantOfRequest = async (ctx, req) => tenantOfCall(await callById(ctx.db, relayTokenCall(String(req.query.relay ?? ''))));
 // An unknown number is checked with the deployment's account: refused alike, it tells a prober nothing.
-const byNumber: Whose = async (ctx, req) => (await findNumber(ctx.db, String(req.body?.To ?? '')))?.tenantId ?? null;
+const byNumber: TenantOfRequest = async (ctx, req) => (await findNumber(ctx.db, String(req.body?.To ?? '')))?.tenantId ?? null;
 
 /** The body as it arrived, which a carrier's signature may cover. */
 const rawBodies = new WeakMap<Request, Buffer>();
@@ -97,9 +97,9 @@ function addressVerified(account: CarrierAccount, url: string, fixed: boolean): 
  * Verifies the carrier's signature with the carrier account of the tenant the request names, before
  * anything is changed: that tenant and its credentials are in res.locals for the route.
  */
-function verified(ctx: Ctx, carrier: CarrierName, whose: Whose, fixed: boolean) {
+function verified(ctx: Ctx, carrier: CarrierName, tenantOf: TenantOfRequest, fixed: boolean) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const tenantId = await whose(ctx, req);
+    const tenantId = await tenantOf(ctx, req);
     const account = await carrierCredentials(ctx, tenantId);
     const request = { url: carrierUrl(ctx.config, carrier, req.url), headers: req.headers, rawBody: rawBodies.get(req) ?? Buffer.alloc(0), params: req.body ?? {} };
     if (account?.carrier === carrier && carrierOf(account).isSigned(account, request, ctx.clock.now()) && addressVerified(account, request.url, fixed)) {
@@ -116,9 +116,9 @@ function verified(ctx: Ctx, carrier: CarrierName, whose: Whose, fixed: boolean) 
 export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   const r = Router();
   r.use(express.urlencoded({ extended: false, limit: '64kb', verify: (req, _res, body) => void rawBodies.set(req as Request, body) }));
-  const signed = (whose: Whose) => verified(ctx, carrier, whose, false);
+  const signed = (tenantOf: TenantOfRequest) => verified(ctx, carrier, tenantOf, false);
   /** A route the carrier is configured with (a number's voice webhook, its status callback), not only handed by Switchboard. */
-  const configured = (whose: Whose) => verified(ctx, carrier, whose, true);
+  const configured = (tenantOf: TenantOfRequest) => verified(ctx, carrier, tenantOf, true);
   /** The TwiML `answer` makes for a request about the call of its CallSid; a repeat of the call's last request gets the same (answeredOnce). */
   const once = (answer: (req: Request, request: string, known: boolean) => Promise<string>) => async (req: Request, res: Response) => {
     const request = requestOf(req.originalUrl, rawBodies.get(req) ?? Buffer.alloc(0));

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import { documentOperation, operation, type Operation } from '../http/openapi.js';
 import { voiceErrorSchema } from './errors.js';
-import * as a from './tenant-schemas.js';
-import * as c from './call-schemas.js';
+import * as tenantSchemas from './tenant-schemas.js';
+import * as callSchemas from './call-schemas.js';
 import { campaignPaths } from './campaign-openapi.js';
-import * as n from './number-schemas.js';
-import * as sim from './sim-schemas.js';
-import * as q from './queue-schemas.js';
-import * as mb from './mailbox-schemas.js';
-import * as msg from './message-schemas.js';
+import * as numberSchemas from './number-schemas.js';
+import * as simSchemas from './sim-schemas.js';
+import * as queueSchemas from './queue-schemas.js';
+import * as mailboxSchemas from './mailbox-schemas.js';
+import * as messageSchemas from './message-schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header',
@@ -48,108 +48,108 @@ export function voiceOpenApiDocument() {
         post: op({
           summary: 'Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original call',
           description: 'A task or callback_url needs the voice_api feature.',
-          body: c.placeCallBody,
-          header: z.object({ 'Idempotency-Key': z.string().min(1).max(c.IDEMPOTENCY_KEY_MAX).optional().meta({ description: 'Any unique string' }) }),
-          ok: [[201, 200], c.callRecordSchema],
+          body: callSchemas.placeCallBody,
+          header: z.object({ 'Idempotency-Key': z.string().min(1).max(callSchemas.IDEMPOTENCY_KEY_MAX).optional().meta({ description: 'Any unique string' }) }),
+          ok: [[201, 200], callSchemas.callRecordSchema],
           errors: [403, 422],
         }),
-        get: op({ summary: "List the account's calls, newest first", query: c.listCallsQuery, ok: [200, c.callListSchema], errors: [400, 422] }),
+        get: op({ summary: "List the account's calls, newest first", query: callSchemas.listCallsQuery, ok: [200, callSchemas.callListSchema], errors: [400, 422] }),
       },
       '/calls/{id}': {
-        get: op({ summary: 'Read a call', path: callParam, ok: [200, c.callRecordSchema], errors: [404] }),
+        get: op({ summary: 'Read a call', path: callParam, ok: [200, callSchemas.callRecordSchema], errors: [404] }),
       },
       '/calls/{id}/result': {
         get: op({
           summary: 'The call result; with wait, held until it is final or the seconds run out',
           path: callParam,
-          query: c.resultQuery,
-          ok: [200, c.callResultSchema],
+          query: callSchemas.resultQuery,
+          ok: [200, callSchemas.callResultSchema],
           errors: [400, 403, 404, 422],
         }),
       },
       '/calls/{id}/steer': {
-        post: op({ summary: 'Steer a live call', path: callParam, body: c.steerBody, ok: [202, c.steerAcceptedSchema], errors: [403, 404, 409, 422] }),
+        post: op({ summary: 'Steer a live call', path: callParam, body: callSchemas.steerBody, ok: [202, callSchemas.steerAcceptedSchema], errors: [403, 404, 409, 422] }),
       },
       '/calls/{id}/hangup': {
-        post: op({ summary: 'Hang up a call; before answer it ends canceled', path: callParam, body: c.hangupBody, ok: [200, c.callRecordSchema], errors: [404, 409] }),
+        post: op({ summary: 'Hang up a call; before answer it ends canceled', path: callParam, body: callSchemas.hangupBody, ok: [200, callSchemas.callRecordSchema], errors: [404, 409] }),
       },
       '/voices': {
-        get: op({ summary: 'The voice catalogue', ok: [200, c.voiceListSchema], errors: [] }),
+        get: op({ summary: 'The voice catalogue', ok: [200, callSchemas.voiceListSchema], errors: [] }),
       },
       '/messages': {
-        get: op({ summary: "The account's messages (voicemails and AI messages), newest first", query: msg.listMessagesQuery, ok: [200, msg.messageListSchema], errors: [400, 422] }),
+        get: op({ summary: "The account's messages (voicemails and AI messages), newest first", query: messageSchemas.listMessagesQuery, ok: [200, messageSchemas.messageListSchema], errors: [400, 422] }),
       },
       '/messages/{id}': {
-        get: op({ summary: 'Read a message', path: messageParam, ok: [200, msg.messageSchema], errors: [404] }),
-        patch: op({ summary: 'Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)', path: messageParam, body: msg.patchMessageBody, ok: [200, msg.messageSchema], errors: [404, 422] }),
+        get: op({ summary: 'Read a message', path: messageParam, ok: [200, messageSchemas.messageSchema], errors: [404] }),
+        patch: op({ summary: 'Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)', path: messageParam, body: messageSchemas.patchMessageBody, ok: [200, messageSchemas.messageSchema], errors: [404, 422] }),
       },
       '/messages/{id}/recording': {
         get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),
       },
       '/numbers': {
-        get: op({ summary: "The account's phone numbers (the operator assigns them)", ok: [200, n.numberListSchema], errors: [] }),
+        get: op({ summary: "The account's phone numbers (the operator assigns them)", ok: [200, numberSchemas.numberListSchema], errors: [] }),
       },
       '/numbers/{e164}': {
-        get: op({ summary: 'Read one of the account\'s numbers', path: n.numberParam, ok: [200, n.numberSchema], errors: [404] }),
+        get: op({ summary: 'Read one of the account\'s numbers', path: numberSchemas.numberParam, ok: [200, numberSchemas.numberSchema], errors: [404] }),
         patch: op({
           summary: 'Name a number and set how its calls are answered',
           description: 'A refused routing step answers 422 invalid_routing naming its path (routing.options.1.agent_id).',
-          path: n.numberParam,
-          body: n.numberPatchBody,
-          ok: [200, n.numberSchema],
+          path: numberSchemas.numberParam,
+          body: numberSchemas.numberPatchBody,
+          ok: [200, numberSchemas.numberSchema],
           errors: [404, 422],
         }),
       },
       '/queues': {
-        post: op({ summary: 'Create a call queue', body: q.createQueueBody, ok: [201, q.queueSchema], errors: [422] }),
-        get: op({ summary: "The account's call queues", ok: [200, q.queueListSchema], errors: [] }),
+        post: op({ summary: 'Create a call queue', body: queueSchemas.createQueueBody, ok: [201, queueSchemas.queueSchema], errors: [422] }),
+        get: op({ summary: "The account's call queues", ok: [200, queueSchemas.queueListSchema], errors: [] }),
       },
       '/queues/{id}': {
-        get: op({ summary: 'Read a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
-        patch: op({ summary: 'Change a queue (members: the whole list)', path: q.queueParam, body: q.patchQueueBody, ok: [200, q.queueSchema], errors: [404, 422] }),
-        delete: op({ summary: 'Delete a queue', path: q.queueParam, ok: [200, q.queueSchema], errors: [404] }),
+        get: op({ summary: 'Read a queue', path: queueSchemas.queueParam, ok: [200, queueSchemas.queueSchema], errors: [404] }),
+        patch: op({ summary: 'Change a queue (members: the whole list)', path: queueSchemas.queueParam, body: queueSchemas.patchQueueBody, ok: [200, queueSchemas.queueSchema], errors: [404, 422] }),
+        delete: op({ summary: 'Delete a queue', path: queueSchemas.queueParam, ok: [200, queueSchemas.queueSchema], errors: [404] }),
       },
       '/mailboxes': {
-        post: op({ summary: 'Create a mailbox for voicemails', body: mb.createMailboxBody, ok: [201, mb.mailboxSchema], errors: [422] }),
-        get: op({ summary: "The account's mailboxes", ok: [200, mb.mailboxListSchema], errors: [] }),
+        post: op({ summary: 'Create a mailbox for voicemails', body: mailboxSchemas.createMailboxBody, ok: [201, mailboxSchemas.mailboxSchema], errors: [422] }),
+        get: op({ summary: "The account's mailboxes", ok: [200, mailboxSchemas.mailboxListSchema], errors: [] }),
       },
       '/mailboxes/{id}': {
-        get: op({ summary: 'Read a mailbox', path: mb.mailboxParam, ok: [200, mb.mailboxSchema], errors: [404] }),
+        get: op({ summary: 'Read a mailbox', path: mailboxSchemas.mailboxParam, ok: [200, mailboxSchemas.mailboxSchema], errors: [404] }),
       },
       '/sim/calls': {
         post: op({
           summary: "The simulated network rings one of the account's numbers as a caller (201: the inbound call, ringing)",
-          body: sim.simCallBody,
-          ok: [201, c.callRecordSchema],
+          body: simSchemas.simCallBody,
+          ok: [201, callSchemas.callRecordSchema],
           errors: [422],
         }),
       },
       '/tenants/{account_id}/api-keys': {
-        post: op({ summary: 'Create an API key; the key is in this reply only', path: a.tenantParam, body: a.createKeyBody, ok: [201, a.apiKeyCreatedSchema], errors: [404, 422] }),
-        get: op({ summary: "List the account's API keys, revoked ones included", path: a.tenantParam, ok: [200, a.apiKeyListSchema], errors: [404] }),
+        post: op({ summary: 'Create an API key; the key is in this reply only', path: tenantSchemas.tenantParam, body: tenantSchemas.createKeyBody, ok: [201, tenantSchemas.apiKeyCreatedSchema], errors: [404, 422] }),
+        get: op({ summary: "List the account's API keys, revoked ones included", path: tenantSchemas.tenantParam, ok: [200, tenantSchemas.apiKeyListSchema], errors: [404] }),
       },
       '/tenants/{account_id}/api-keys/{key_id}': {
-        delete: op({ summary: 'Revoke an API key, at once; it stays listed as revoked', path: a.keyParam, ok: [200, a.apiKeySchema], errors: [404] }),
+        delete: op({ summary: 'Revoke an API key, at once; it stays listed as revoked', path: tenantSchemas.keyParam, ok: [200, tenantSchemas.apiKeySchema], errors: [404] }),
       },
       '/tenants/{account_id}/settings': {
-        get: op({ summary: "The account's settings and the limits an operator sets for it", path: a.tenantParam, ok: [200, a.settingsSchema], errors: [404] }),
-        patch: op({ summary: 'Change account settings', path: a.tenantParam, body: a.settingsBody, ok: [200, a.settingsSchema], errors: [404, 422] }),
+        get: op({ summary: "The account's settings and the limits an operator sets for it", path: tenantSchemas.tenantParam, ok: [200, tenantSchemas.settingsSchema], errors: [404] }),
+        patch: op({ summary: 'Change account settings', path: tenantSchemas.tenantParam, body: tenantSchemas.settingsBody, ok: [200, tenantSchemas.settingsSchema], errors: [404, 422] }),
       },
       '/tenants/{account_id}/carrier': {
-        get: op({ summary: "The carrier the account's calls go through; its auth token is never shown", path: a.tenantParam, ok: [200, a.carrierSettingsSchema], errors: [404] }),
+        get: op({ summary: "The carrier the account's calls go through; its auth token is never shown", path: tenantSchemas.tenantParam, ok: [200, tenantSchemas.carrierSettingsSchema], errors: [404] }),
       },
       '/reports/api-usage': {
         get: op({
           summary: 'Usage of the API and MCP: requests, requests over the limit and calls placed',
-          query: a.usageQuery,
-          ok: [200, a.usageReportSchema],
+          query: tenantSchemas.usageQuery,
+          ok: [200, tenantSchemas.usageReportSchema],
           errors: [400, 422],
         }),
       },
       '/reports/api-usage.csv': {
         get: op({
           summary: 'The usage report as CSV: the same columns, with a header row',
-          query: a.usageQuery,
+          query: tenantSchemas.usageQuery,
           ok: [200, z.string(), 'text/csv'],
           errors: [400, 422],
         }),

@@ -1,5 +1,5 @@
 // The audit log: every change a console user makes, newest first, for the account's owners.
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 import { Invalid } from '../errors.js';
 
 /** Who made a change: a signed-in user, or null for the operator's CLI. */
@@ -18,10 +18,8 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-type Db = Pick<Ctx, 'db' | 'clock'>;
-
 /** Records that `actor` did `action` (`user.invited`, `key.created`…) to `target` (an id); call it in the change's transaction. */
-export async function audit(ctx: Db, actor: Actor, action: string, target: string | null = null, details: Record<string, unknown> = {}): Promise<void> {
+export async function audit(ctx: DbClock, actor: Actor, action: string, target: string | null = null, details: Record<string, unknown> = {}): Promise<void> {
   await ctx.db('console_audit').insert({
     tenant_id: actor.tenantId,
     user_id: actor.user?.id ?? null,

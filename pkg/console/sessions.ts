@@ -2,7 +2,7 @@
 // after 12 hours unused or 7 days in all, by the clock. The CSRF token is derived from the session's
 // token, so it is bound to the session and never stored.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 import { sha256 } from '../ids.js';
 import { toUser, type ConsoleUser } from './users.js';
 
@@ -11,7 +11,6 @@ const ABSOLUTE_MS = 7 * 24 * 3600_000;
 // Last use is written at most this often: a page's burst of requests costs one write.
 const TOUCH_EVERY_MS = 60_000;
 
-type Db = Pick<Ctx, 'db' | 'clock'>;
 
 export interface ConsoleSession {
   user: ConsoleUser;
@@ -31,7 +30,7 @@ export function csrfMatches(token: string, given: string | undefined): boolean {
 }
 
 /** A new session of `userId`: its token, for the cookie, and when it ends at the latest. Also clears the user's ended ones. */
-export async function startSession(ctx: Db, userId: string): Promise<{ token: string; expiresAt: Date }> {
+export async function startSession(ctx: DbClock, userId: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ABSOLUTE_MS);
@@ -43,7 +42,7 @@ export async function startSession(ctx: Db, userId: string): Promise<{ token: st
 }
 
 /** The live session of `token`, its use noted; null when there is none (unknown, ended, or idle or old past its limit). */
-export async function findSession(ctx: Db, token: string): Promise<ConsoleSession | null> {
+export async function findSession(ctx: DbClock, token: string): Promise<ConsoleSession | null> {
   const tokenHash = sha256(token);
   const now = ctx.clock.now();
   const row = await ctx.db('console_sessions as s')

@@ -1,7 +1,7 @@
 // An account's console users: added by the operator or invited by an owner, their roles changed or
 // removed by an owner, never leaving the account without an owner.
 import { z } from 'zod';
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 import { Conflict, NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
 import { parseInput } from '../validate.js';
@@ -22,7 +22,6 @@ export interface ConsoleUser {
 }
 
 type Row = Record<string, any>;
-type Db = Pick<Ctx, 'db' | 'clock'>;
 
 export const toUser = (r: Row): ConsoleUser => ({
   id: r.id,
@@ -100,7 +99,7 @@ function keepAnOwner(owners: string[], user: Row): void {
 
 const roleSchema = z.object({ role: z.enum(ROLES) }).strict();
 
-export async function changeRole(ctx: Db, actor: Actor, id: string, input: unknown): Promise<ConsoleUser> {
+export async function changeRole(ctx: DbClock, actor: Actor, id: string, input: unknown): Promise<ConsoleUser> {
   const { role } = parseInput(roleSchema, input, 'user');
   return ctx.db.transaction(async (trx) => {
     const owners = await lockOwners({ db: trx }, actor.tenantId);
@@ -113,7 +112,7 @@ export async function changeRole(ctx: Db, actor: Actor, id: string, input: unkno
 }
 
 /** Removes the user, their sessions and links with them. */
-export async function removeUser(ctx: Db, actor: Actor, id: string): Promise<void> {
+export async function removeUser(ctx: DbClock, actor: Actor, id: string): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     const owners = await lockOwners({ db: trx }, actor.tenantId);
     const row = await lockedUser({ db: trx }, actor.tenantId, id);

@@ -15,19 +15,17 @@ export interface CarrierAccountRow {
   updated_at: Date;
 }
 
-type Q = Pick<Ctx, 'db'>;
-
-export const carrierAccountRow = (ctx: Q, tenantId: string): Promise<CarrierAccountRow | undefined> =>
+export const carrierAccountRow = (ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<CarrierAccountRow | undefined> =>
   ctx.db('carrier_accounts').where({ tenant_id: tenantId }).first();
 
 /** Inserts or replaces the account's row. */
-export async function putCarrierAccountRow(ctx: Q, row: CarrierAccountRow): Promise<CarrierAccountRow> {
+export async function putCarrierAccountRow(ctx: Pick<Ctx, 'db'>, row: CarrierAccountRow): Promise<CarrierAccountRow> {
   const { created_at: _created, ...changed } = row;
   const [saved] = await ctx.db('carrier_accounts').insert(row).onConflict('tenant_id').merge(changed).returning('*');
   return saved;
 }
 
 /** Whether there was a row to delete. */
-export async function deleteCarrierAccountRow(ctx: Q, tenantId: string): Promise<boolean> {
+export async function deleteCarrierAccountRow(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<boolean> {
   return (await ctx.db('carrier_accounts').where({ tenant_id: tenantId }).delete()) > 0;
 }

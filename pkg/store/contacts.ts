@@ -1,7 +1,7 @@
 // A tenant's contacts: bound to conversations for identity and lasting memory.
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 import { Invalid, NotFound } from '../errors.js';
 
 export const contactHintsSchema = z
@@ -26,7 +26,6 @@ interface Contact {
 }
 
 type Row = Record<string, any>;
-type Q = Pick<Ctx, 'db' | 'clock'>;
 
 const toContact = (r: Row): Contact => ({
   contactId: r.id,
@@ -58,7 +57,7 @@ export async function getContact(ctx: Pick<Ctx, 'db'>, tenantId: string, contact
  * existing contact (DECISIONS.md "Contacts from hints"). Returns null for anonymous requests.
  */
 export async function resolveContact(
-  ctx: Q,
+  ctx: DbClock,
   tenantId: string,
   input: { contactId?: number; contact?: ContactHints },
 ): Promise<number | null> {
@@ -91,7 +90,7 @@ export async function resolveContact(
   return found?.id ?? null;
 }
 
-export async function appendContactMemory(ctx: Q, contactId: number, summary: string): Promise<void> {
+export async function appendContactMemory(ctx: DbClock, contactId: number, summary: string): Promise<void> {
   await ctx.db('contacts')
     .where({ id: contactId })
     .update({

@@ -1,5 +1,5 @@
 // Conversations: the stateful thread, its additions (metadata, custom system message, tools).
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { Conflict, Forbidden, NotFound } from '../errors.js';
 import type { StoredTool } from '../tools/custom-tools.js';
@@ -22,7 +22,6 @@ export interface Conversation {
 }
 
 type Row = Record<string, any>;
-type Q = Pick<Ctx, 'db' | 'clock'>;
 
 const toConversation = (r: Row): Conversation => ({
   id: r.id,
@@ -41,7 +40,7 @@ const toConversation = (r: Row): Conversation => ({
 });
 
 export async function createConversation(
-  ctx: Q,
+  ctx: DbClock,
   input: {
     tenantId: string;
     agentId: string;
@@ -137,7 +136,7 @@ export async function getActiveConversation(ctx: Pick<Ctx, 'db'>, tenantId: stri
  * or binding an ended conversation, is a conflict. The update is conditional so two concurrent
  * binds cannot both win.
  */
-export async function bindContact(ctx: Q, c: Conversation, contactId: number): Promise<Conversation> {
+export async function bindContact(ctx: DbClock, c: Conversation, contactId: number): Promise<Conversation> {
   if (c.contactId === contactId) return c;
   if (c.contactId !== null) throw new Conflict('Conversation is bound to a different contact');
   const [row] = await ctx.db('conversations')
@@ -153,7 +152,7 @@ export async function bindContact(ctx: Q, c: Conversation, contactId: number): P
 }
 
 export async function updateConversation(
-  ctx: Q,
+  ctx: DbClock,
   c: Conversation,
   patch: {
     metadata?: Record<string, unknown>;
@@ -178,7 +177,7 @@ export async function updateConversation(
 }
 
 /** active → ended. Returns null when it had already ended. */
-export async function markEnded(ctx: Q, c: Conversation): Promise<Conversation | null> {
+export async function markEnded(ctx: DbClock, c: Conversation): Promise<Conversation | null> {
   const now = ctx.clock.now();
   const [row] = await ctx.db('conversations')
     .where({ id: c.id, status: 'active' })

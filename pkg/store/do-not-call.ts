@@ -1,6 +1,6 @@
 // The tenant's do-not-call list: numbers (E.164) no call is placed to. Filled by operators and by
 // people who opt out on a call.
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 
 interface DncEntry {
   number: string;
@@ -8,12 +8,10 @@ interface DncEntry {
   createdAt: string;
 }
 
-type Q = Pick<Ctx, 'db' | 'clock'>;
-
 const toEntry = (r: Record<string, any>): DncEntry => ({ number: r.number, reason: r.reason, createdAt: r.created_at.toISOString() });
 
 /** Adds the number; adding one already listed keeps the first entry. */
-export async function addDoNotCall(ctx: Q, tenantId: string, number: string, reason: string | null = null): Promise<DncEntry> {
+export async function addDoNotCall(ctx: DbClock, tenantId: string, number: string, reason: string | null = null): Promise<DncEntry> {
   await ctx.db('do_not_call')
     .insert({ tenant_id: tenantId, number, reason, created_at: ctx.clock.now() })
     .onConflict(['tenant_id', 'number'])

@@ -1,7 +1,7 @@
 // The account's phone numbers: assigned by the operator, named and routed by the account. A number
 // belongs to one account at most; the account's default is the `from` of calls that name none.
 import type { Knex } from 'knex';
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { RoutingStep } from '../voice/routing/steps.js';
 
@@ -15,8 +15,6 @@ export interface PhoneNumber {
   updatedAt: string;
 }
 
-type Q = Pick<Ctx, 'db' | 'clock'>;
-
 const toNumber = (r: Record<string, any>): PhoneNumber => ({
   number: r.number,
   tenantId: r.tenant_id,
@@ -28,7 +26,7 @@ const toNumber = (r: Record<string, any>): PhoneNumber => ({
 });
 
 /** Assigns `number` to the tenant; its first number, or one added `asDefault`, becomes its default. */
-export async function addNumber(ctx: Q, tenantId: string, number: string, asDefault = false): Promise<PhoneNumber> {
+export async function addNumber(ctx: DbClock, tenantId: string, number: string, asDefault = false): Promise<PhoneNumber> {
   return ctx.db.transaction(async (trx) => {
     // One assignment at a time per tenant, so "its first number" and the one default hold.
     await trx.raw('select id from tenants where id = ? for update', [tenantId]);
@@ -48,7 +46,7 @@ export async function addNumber(ctx: Q, tenantId: string, number: string, asDefa
 }
 
 /** True when the tenant had the number; a removed default passes to its oldest remaining number. */
-export async function removeNumber(ctx: Q, tenantId: string, number: string): Promise<boolean> {
+export async function removeNumber(ctx: DbClock, tenantId: string, number: string): Promise<boolean> {
   return ctx.db.transaction(async (trx) => {
     await trx.raw('select id from tenants where id = ? for update', [tenantId]);
     const [removed] = await trx('phone_numbers').where({ tenant_id: tenantId, number }).del().returning('is_default');
@@ -83,7 +81,7 @@ export async function defaultNumber(ctx: Pick<Ctx, 'db'>, tenantId: string): Pro
 }
 
 export async function updateNumber(
-  ctx: Q,
+  ctx: DbClock,
   tenantId: string,
   number: string,
   patch: { name?: string; routing?: RoutingStep | null },

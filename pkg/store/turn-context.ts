@@ -26,41 +26,40 @@ export interface JobRunContext extends Read {
   tenant: Tenant;
 }
 
-/** The conversation a turn reads, of tenant `tenantId`, and the agent a job falls back to. */
-type ReadOf = { tenantId: string; id: string; fallbackAgent: string | null };
+type TurnReadKeys = { tenantId: string; conversationId: string; fallbackAgentId: string | null };
 
 /**
- * The reads of conversation `id` (its jobs waiting for a reply and its contact's memory; its agent,
- * else `fallbackAgent`, if tenant `tenantId` may use it; its messages) and of the tenant's row
+ * The reads of conversation `conversationId` (its jobs waiting for a reply and its contact's memory; its agent,
+ * else `fallbackAgentId`, if tenant `tenantId` may use it; its messages) and of the tenant's row
  * with its credit balance.
  */
 const READS = [
-  compiledOnce((db, { tenantId }: ReadOf) => db('tenants').select('*', db.raw(`${balanceOf('?')} as credit_total`, [tenantId])).where({ id: tenantId })),
-  compiledOnce((db, { tenantId, id }: ReadOf) =>
+  compiledOnce((db, { tenantId }: TurnReadKeys) => db('tenants').select('*', db.raw(`${balanceOf('?')} as credit_total`, [tenantId])).where({ id: tenantId })),
+  compiledOnce((db, { tenantId, conversationId }: TurnReadKeys) =>
     db('conversations as c')
       .select(
         'c.*',
         db.raw(`array(select t.id from triggers t where t.conversation_id = c.id and t.status = 'waiting_for_reply' order by t.seq) as waiting_job_ids`),
         db.raw('(select k.memory from contacts k where k.id = c.contact_id and k.tenant_id = ?) as contact_memory', [tenantId]),
       )
-      .where('c.id', id),
+      .where('c.id', conversationId),
   ),
-  compiledOnce((db, { tenantId, id, fallbackAgent }: ReadOf) =>
+  compiledOnce((db, { tenantId, conversationId, fallbackAgentId }: TurnReadKeys) =>
     db('agents')
-      .where('id', db.raw('coalesce((select agent_id from conversations where id = ?), ?::uuid)', [id, fallbackAgent]))
+      .where('id', db.raw('coalesce((select agent_id from conversations where id = ?), ?::uuid)', [conversationId, fallbackAgentId]))
       .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true })),
   ),
-  compiledOnce((db, { id }: ReadOf) => db('messages').where({ conversation_id: id }).orderBy('seq')),
+  compiledOnce((db, { conversationId }: TurnReadKeys) => db('messages').where({ conversation_id: conversationId }).orderBy('seq')),
 ];
 
-const reads = (db: Knex, of: ReadOf): Knex.SqlNative[] => READS.map((read) => read(db, of));
+const reads = (db: Knex, keys: TurnReadKeys): Knex.SqlNative[] => READS.map((read) => read(db, keys));
 
 /** A chat turn's reads, for conversation `conversationId` (a UUID) of tenant `tenantId`. */
-export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative[] => reads(db, { tenantId, id: conversationId, fallbackAgent: null });
+export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative[] => reads(db, { tenantId, conversationId, fallbackAgentId: null });
 
 /** A job run's reads (the agent is the conversation's, else the job's). */
 export const jobRunReads = (db: Knex, row: TriggerRow): Knex.SqlNative[] =>
-  reads(db, { tenantId: row.tenant_id, id: row.conversation_id, fallbackAgent: row.agent_id });
+  reads(db, { tenantId: row.tenant_id, conversationId: row.conversation_id, fallbackAgentId: row.agent_id });
 
 type Rows = Record<string, any>[][];
 

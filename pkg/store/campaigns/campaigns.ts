@@ -27,8 +27,6 @@ export interface CampaignRow {
   updated_at: Date;
 }
 
-type Q = Pick<Ctx, 'db'>;
-
 const JSON_COLUMNS = ['questions', 'outcomes', 'schedule', 'calling_hours'] as const;
 
 function encode(patch: Partial<CampaignRow>): Record<string, unknown> {
@@ -37,24 +35,24 @@ function encode(patch: Partial<CampaignRow>): Record<string, unknown> {
   return out;
 }
 
-export async function insertCampaign(ctx: Q, row: CampaignRow): Promise<CampaignRow> {
+export async function insertCampaign(ctx: Pick<Ctx, 'db'>, row: CampaignRow): Promise<CampaignRow> {
   const [inserted] = await ctx.db('campaigns').insert(encode(row)).returning('*');
   return inserted;
 }
 
 /** A campaign of the tenant, archived ones included (their runs stay readable). */
-export async function getCampaign(ctx: Q, tenantId: string, id: string): Promise<CampaignRow> {
+export async function getCampaign(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<CampaignRow> {
   const row = await ctx.db('campaigns').where({ id, tenant_id: tenantId }).first();
   if (!row) throw new NotFound(`No campaign ${id} on this account`);
   return row;
 }
 
-export const campaignById = (ctx: Q, id: string): Promise<CampaignRow> => ctx.db('campaigns').where({ id }).first();
+export const campaignById = (ctx: Pick<Ctx, 'db'>, id: string): Promise<CampaignRow> => ctx.db('campaigns').where({ id }).first();
 
-export const listCampaigns = (ctx: Q, tenantId: string): Promise<CampaignRow[]> =>
+export const listCampaigns = (ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<CampaignRow[]> =>
   ctx.db('campaigns').where({ tenant_id: tenantId }).whereNull('archived_at').orderBy('created_at');
 
-export async function updateCampaignRow(ctx: Q, id: string, patch: Partial<CampaignRow>): Promise<CampaignRow> {
+export async function updateCampaignRow(ctx: Pick<Ctx, 'db'>, id: string, patch: Partial<CampaignRow>): Promise<CampaignRow> {
   const [row] = await ctx.db('campaigns').where({ id }).update(encode(patch)).returning('*');
   return row;
 }

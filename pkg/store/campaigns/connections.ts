@@ -17,28 +17,26 @@ export interface ConnectionRow {
   deleted_at: Date | null;
 }
 
-type Q = Pick<Ctx, 'db'>;
-
-export async function insertConnection(ctx: Q, row: Omit<ConnectionRow, 'deleted_at'>): Promise<ConnectionRow> {
+export async function insertConnection(ctx: Pick<Ctx, 'db'>, row: Omit<ConnectionRow, 'deleted_at'>): Promise<ConnectionRow> {
   const [inserted] = await ctx.db('connections').insert(row).returning('*');
   return inserted;
 }
 
-export async function getConnection(ctx: Q, tenantId: string, id: string): Promise<ConnectionRow> {
+export async function getConnection(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<ConnectionRow> {
   const row = await ctx.db('connections').where({ id, tenant_id: tenantId }).whereNull('deleted_at').first();
   if (!row) throw new NotFound(`No connection ${id} on this account`);
   return row;
 }
 
-export const listConnections = (ctx: Q, tenantId: string): Promise<ConnectionRow[]> =>
+export const listConnections = (ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<ConnectionRow[]> =>
   ctx.db('connections').where({ tenant_id: tenantId }).whereNull('deleted_at').orderBy('created_at');
 
-export async function updateConnectionRow(ctx: Q, id: string, patch: Partial<ConnectionRow>): Promise<ConnectionRow> {
+export async function updateConnectionRow(ctx: Pick<Ctx, 'db'>, id: string, patch: Partial<ConnectionRow>): Promise<ConnectionRow> {
   const [row] = await ctx.db('connections').where({ id }).update(patch).returning('*');
   return row;
 }
 
 /** Whether a campaign not archived uses the connection. */
-export async function connectionInUse(ctx: Q, id: string): Promise<boolean> {
+export async function connectionInUse(ctx: Pick<Ctx, 'db'>, id: string): Promise<boolean> {
   return (await ctx.db('campaigns').where({ connection_id: id }).whereNull('archived_at').first('id')) !== undefined;
 }

@@ -27,8 +27,6 @@ export interface RunRow {
   lease_until: Date | null;
 }
 
-type Q = Pick<Ctx, 'db'>;
-
 export async function insertRun(db: Knex, row: Pick<RunRow, 'id' | 'tenant_id' | 'campaign_id' | 'test' | 'test_number' | 'started_at'>): Promise<RunRow> {
   const [inserted] = await db('campaign_runs')
     .insert({ ...row, status: runTransition(null, 'start'), due_at: row.started_at })
@@ -37,7 +35,7 @@ export async function insertRun(db: Knex, row: Pick<RunRow, 'id' | 'tenant_id' |
   return inserted;
 }
 
-export async function getRun(ctx: Q, tenantId: string, id: string): Promise<RunRow> {
+export async function getRun(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<RunRow> {
   const row = await ctx.db('campaign_runs').where({ id, tenant_id: tenantId }).first();
   if (!row) throw new NotFound(`No campaign run ${id} on this account`);
   return row;
@@ -46,10 +44,10 @@ export async function getRun(ctx: Q, tenantId: string, id: string): Promise<RunR
 export const runById = (db: Knex, id: string): Promise<RunRow | undefined> => db('campaign_runs').where({ id }).first();
 
 /** The campaign's active non-test run, if any. */
-export const activeRunOf = (ctx: Q, campaignId: string): Promise<RunRow | undefined> =>
+export const activeRunOf = (ctx: Pick<Ctx, 'db'>, campaignId: string): Promise<RunRow | undefined> =>
   ctx.db('campaign_runs').where({ campaign_id: campaignId, status: 'running', test: false }).first();
 
-export const listRuns = (ctx: Q, campaignId: string): Promise<RunRow[]> => ctx.db('campaign_runs').where({ campaign_id: campaignId }).orderBy('seq', 'desc').limit(100);
+export const listRuns = (ctx: Pick<Ctx, 'db'>, campaignId: string): Promise<RunRow[]> => ctx.db('campaign_runs').where({ campaign_id: campaignId }).orderBy('seq', 'desc').limit(100);
 
 /** Apply `event` if the run is still in a status the table allows it from; null when it had moved on. */
 export async function transitionRun(ctx: Pick<Ctx, 'db'>, id: string, event: RunEvent, patch: Partial<RunRow>): Promise<RunRow | null> {
@@ -118,7 +116,7 @@ export async function releaseRuns(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[],
   for (const id of ids) await notify(ctx.db, CHANNELS.campaigns, id);
 }
 
-export async function nextRunDue(ctx: Q): Promise<Date | null> {
+export async function nextRunDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {
   const { rows } = await ctx.db.raw(
     `select least((select min(due_at) from campaign_runs where due_at is not null),
                   (select min(next_start_at) from campaigns where next_start_at is not null and archived_at is null)) as at`,
@@ -127,5 +125,5 @@ export async function nextRunDue(ctx: Q): Promise<Date | null> {
 }
 
 /** Every run not ended, and those ended since `since` (what the CR mirror shows). */
-export const runsEndedSince = (ctx: Q, since: Date): Promise<RunRow[]> =>
+export const runsEndedSince = (ctx: Pick<Ctx, 'db'>, since: Date): Promise<RunRow[]> =>
   ctx.db('campaign_runs').whereNull('ended_at').orWhere('ended_at', '>=', since).orderBy('seq');

@@ -32,12 +32,12 @@ export interface Carried {
 }
 
 /**
- * Stores the call ringing on `to`, for the account that has the number (when `account` is given, only
+ * Stores the call ringing on `to`, for the tenant that has the number (when `tenantId` is given, only
  * one of its own numbers). Inbound calls take no outgoing slot.
  */
-export async function ringIn(ctx: Ctx, arrival: Arrival, account?: string): Promise<CallRow> {
-  const tenantId = (await findNumber(ctx.db, arrival.to))?.tenantId;
-  if (!tenantId || (account !== undefined && tenantId !== account)) {
+export async function ringIn(ctx: Ctx, arrival: Arrival, tenantId?: string): Promise<CallRow> {
+  const owner = (await findNumber(ctx.db, arrival.to))?.tenantId;
+  if (!owner || (tenantId !== undefined && owner !== tenantId)) {
     throw new Unprocessable(`to: ${arrival.to} is not one of the account's numbers (GET /v1/numbers)`, 'invalid_to');
   }
   return ctx.db.transaction(async (trx) => {
@@ -45,7 +45,7 @@ export async function ringIn(ctx: Ctx, arrival: Arrival, account?: string): Prom
     const call = await insertCall(trx, {
       ...arrivingCall(now),
       id: prefixedId('cal'),
-      tenant_id: tenantId,
+      tenant_id: owner,
       from_number: arrival.from,
       to_number: arrival.to,
       channel: 'phone',
