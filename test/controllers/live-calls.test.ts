@@ -1,11 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
 import { CHANNELS } from '../../pkg/db/notify.js';
 import { NUMBERS, startCallsApp, type CallsApp } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
+import { manualClock } from '../support/triggers.js';
+import { sweepCallDeadlines } from '../../pkg/voice/sweep.js';
 
 const LEASE_SEC = 3;
+/** How far the clock moves between looks: well within a heartbeat (a third of a lease). */
+const STEP_MS = 250;
 const COMPANIES = 2;
 /** Each account's per-minute placement limit. */
 const CALLS_EACH = 30;
@@ -16,11 +19,17 @@ describe('Live calls on one replica', function () {
   this.timeout(120_000);
   let app: CallsApp;
   before(async () => {
-    app = await startCallsApp({ controllers: true, env: { SWITCHBOARD_LEASE_SEC: String(LEASE_SEC), SWITCHBOARD_SHUTDOWN_GRACE_SEC: '1' } });
+    app = await startCallsApp({ controllers: true, manualClock: true, env: { SWITCHBOARD_LEASE_SEC: String(LEASE_SEC), SWITCHBOARD_SHUTDOWN_GRACE_SEC: '1' } });
   });
   after(async () => {
     await app?.close();
   });
+  /** The calls `ids` are all on the line, the clock moved meanwhile for the callee to pick up. */
+  const onTheLine = (ids: string[]) =>
+    eventually('every call on the line', async () => {
+      app.advance(STEP_MS);
+      return Number((await app.runtime.ctx.db('calls').whereIn('id', ids).where({ status: 'in-progress' }).count({ n: '*' }).first())!.n) === ids.length;
+    }, { everyMs: 200 });
 
   it('keeps every call on the line across leases, renewing them all in one statement per heartbeat', async () => {
     const companies = await Promise.all(Array.from({ length: COMPANIES }, () => app.voiceCompany({ maxConcurrentCalls: CALLS_EACH })));
@@ -32,20 +41,31 @@ describe('Live calls on one replica', function () {
     }
     const db = app.runtime.ctx.db;
     const live = async () => Number((await db('calls').where({ status: 'in-progress' }).count({ n: '*' }).first())!.n);
-    await eventually('every call on the line', async () => (await live()) === placed.length, { everyMs: 200 });
+    await onTheLine(placed.map((p) => p.id));
 
     const heartbeats: number[] = [];
+    let beating = false;
     const count = (q: { sql: string; bindings: unknown[] }) => {
-      if (q.sql.startsWith('update "calls" set "lease_until"')) heartbeats.push((q.bindings.find(Array.isArray) as unknown[]).length);
+      if (!q.sql.startsWith('update "calls" set "lease_until"')) return;
+      beating = true;
+      heartbeats.push((q.bindings.find(Array.isArray) as unknown[]).length);
     };
-    db.on('query', count);
-    const since = new Date();
+    const answered = (_rows: unknown, q: { sql: string }) => q.sql.startsWith('update "calls" set "lease_until"') && (beating = false);
+    db.on('query', count).on('query-response', answered);
+    const clock = manualClock(app);
+    const since = clock.now();
     try {
-      // Past two whole leases: a call whose lease was not renewed has been failed by then.
-      await sleep(2.5 * LEASE_SEC * 1000);
+      // Past two whole leases of the clock, moved only while no heartbeat is being written (a busy database is not a lost replica).
+      await eventually('two and a half leases passed', () => {
+        if (!beating) app.advance(STEP_MS);
+        return clock.now().getTime() - since.getTime() >= 2.5 * LEASE_SEC * 1000;
+      });
+      await eventually('the last heartbeat written', () => !beating);
     } finally {
-      db.off('query', count);
+      db.off('query', count).off('query-response', answered);
     }
+    // A call whose lease was not renewed is failed by the sweep now.
+    await sweepCallDeadlines(app.runtime.ctx);
     expect(await live(), 'calls still on the line').to.equal(placed.length);
     expect(heartbeats.slice(0, 2), 'calls renewed by each heartbeat statement').to.deep.equal([placed.length, placed.length]);
     const renewed = await db('calls').where({ status: 'in-progress' }).andWhere('lease_until', '>', since).count({ n: '*' }).first();
@@ -61,7 +81,7 @@ describe('Live calls on one replica', function () {
     const calls = await Promise.all(Array.from({ length: 5 }, (_, i) => client.post('/v1/calls', { to: NUMBERS.stays, task: `Stay on ${i}` })));
     const ids = calls.map((r) => r.body.id as string).sort();
     const db = app.runtime.ctx.db;
-    await eventually('every call on the line', async () => Number((await db('calls').whereIn('id', ids).where({ status: 'in-progress' }).count({ n: '*' }).first())!.n) === ids.length);
+    await onTheLine(ids);
     const listener = new pg.Client({ connectionString: app.runtime.ctx.config.DATABASE_URL });
     await listener.connect();
     const announced: string[] = [];
