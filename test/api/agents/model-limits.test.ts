@@ -21,13 +21,26 @@ async function metric(app: TestApp, series: string): Promise<number> {
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
-/** A model reply that counts the calls in flight, each held until a second one is (or a while has passed). */
-function countingConcurrency(model: ScriptedModel): { most(): number } {
+/** How many turns of `apps` have asked for a model slot so far. */
+function slotAsks(apps: TestApp[]): () => number {
+  let asks = 0;
+  for (const { runtime } of apps) {
+    const slots = runtime.ctx.modelSlots;
+    const acquire = slots.acquire;
+    slots.acquire = (signal) => (asks++, acquire.call(slots, signal));
+  }
+  return () => asks;
+}
+
+/** A model reply that counts the calls in flight, each held until a second one is, or all `turns` of `apps` have asked for a slot. */
+function countingConcurrency(model: ScriptedModel, apps: TestApp[], turns: number): { most(): number } {
+  const asks = slotAsks(apps);
   let inFlight = 0;
   let most = 0;
   model.setDefault(async () => {
     most = Math.max(most, ++inFlight);
-    await eventually('a second model call', () => inFlight >= 2, { withinMs: 3_000 }).catch(() => undefined);
+    await eventually('a second model call, or every turn asking for a slot', () => inFlight >= 2 || asks() === turns);
+    // Held on a little: a call let through past the cap meanwhile (which nothing can await) would be counted.
     await new Promise((resolve) => setTimeout(resolve, 100));
     inFlight--;
     return { content: 'answered' };
@@ -72,6 +85,7 @@ describe('A model answering 429 or 5xx to a chat turn', () => {
     const pending = client.post(`/api/v1/conversations/${id}/messages`, { message: 'Are you there?' });
     await eventually('the retry to be scheduled', () => retriesOf(app) > scheduled);
     app.advance(6_999);
+    // A retry sent too soon would reach the model stand-in within this (no event marks one not sent).
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(times).to.have.length(1);
     app.advance(1);
@@ -92,6 +106,7 @@ describe('A model answering 429 or 5xx to a chat turn', () => {
     const pending = client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hello?' });
     await eventually('the retry to be scheduled', () => retriesOf(app) > scheduled);
     manualClock(app).set(new Date(retryAt - 1));
+    // A retry sent too soon would reach the model stand-in within this (no event marks one not sent).
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(times).to.have.length(1);
     manualClock(app).set(new Date(retryAt));
@@ -234,7 +249,7 @@ if (redisUrl) {
     beforeEach(() => model.reset());
 
     it('never lets the model see more than 2 calls at once, 6 turns on two replicas all answered', async () => {
-      const concurrency = countingConcurrency(model);
+      const concurrency = countingConcurrency(model, apps, 6);
       const companies = await Promise.all(apps.map((app) => app.company()));
       const turns = await Promise.all(
         [0, 1, 2, 3, 4, 5].map(async (i) => {
@@ -278,9 +293,10 @@ if (redisUrl) {
 
       const { client, agentId } = await waiter.company();
       const conversations = await Promise.all([0, 1, 2, 3].map(() => openConversation(client, agentId)));
+      const asks = slotAsks([waiter]);
       const waiting = conversations.map((id, i) => client.post(`/api/v1/conversations/${id}/messages`, { message: `waiting ${i}` }));
-      // Three times the connection wait: a turn holding a lock connection would have made the others fail by now.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // All four at once: a turn holding a lock connection while it waits would keep the others from asking (they fail instead).
+      await eventually('the four turns waiting for the model slot', () => asks() === 4);
       expect(model.requests).to.have.length(1);
       held.release();
 
@@ -326,7 +342,7 @@ describe('SWITCHBOARD_MODEL_CONCURRENCY while Redis is unavailable', () => {
   after(async () => app?.close());
 
   it('holds per replica, and says so in the fallback metric', async () => {
-    const concurrency = countingConcurrency(app.model);
+    const concurrency = countingConcurrency(app.model, [app], 3);
     const { client, agentId } = await app.company();
     const turns = await Promise.all(
       [0, 1, 2].map(async (i) => client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: `turn ${i}` })),
