@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import OpenAI from 'openai';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createModelClient } from '../../../pkg/agent/model.js';
 import { modelFetch } from '../../../pkg/agent/model-fetch.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
@@ -85,9 +84,10 @@ describe("The model client's fetch (node http/https with keep-alive)", () => {
     hinting.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => hinting.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(hinting.address() as AddressInfo).port}/v1/models`;
+    const firstClosed = new Promise((resolve) => hinting.once('connection', (socket) => socket.once('close', resolve)));
     try {
       expect((await modelFetch(url)).status).to.equal(200);
-      await sleep(2_500);
+      await firstClosed;
       expect((await modelFetch(url)).status).to.equal(200);
       expect(connections.size, 'connections used').to.equal(2);
     } finally {
