@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { generate } from 'selfsigned';
 import { ConfigError, loadConfig } from '../../../pkg/config.js';
 import { createOutbound, OutboundError, type Outbound } from '../../../pkg/outbound/client.js';
@@ -214,10 +213,11 @@ describe('outbound requests', () => {
       hinting.keepAliveTimeout = 0;
       await new Promise<void>((resolve) => hinting.listen(0, '127.0.0.1', resolve));
       const url = `https://127.0.0.1:${(hinting.address() as AddressInfo).port}/`;
+      const firstClosed = new Promise((resolve) => hinting.once('secureConnection', (socket) => socket.once('close', resolve)));
       try {
         const client = allowing('127.0.0.1/32');
         expect((await client.request({ method: 'POST', url, body: '{}' })).status).to.equal(200);
-        await sleep(2_500);
+        await firstClosed;
         expect((await client.request({ method: 'POST', url, body: '{}' })).status).to.equal(200);
         expect(connections.size, 'connections used').to.equal(2);
       } finally {
