@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { callsReconciler } from '../../controllers/calls.js';
 import { ControllerManager } from '../../controllers/manager.js';
+import { notify } from '../../pkg/db/notify.js';
 import { createGateway } from '../../pkg/voice/gateways/index.js';
 import { callStatus, finalResult, startCallsApp, type CallsApp } from '../support/calls.js';
 import { eventually } from '../support/eventually.js';
@@ -36,10 +36,18 @@ describe("The calls controller's loop", () => {
     expect(placed.status).to.equal(201);
     await callStatus(client, placed.body.id, 'in-progress');
     await eventually('the agent asked', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes(task)));
+    const { db, notifier } = app.runtime.ctx;
+    let marked!: () => void;
+    const markerHeard = new Promise<void>((resolve) => (marked = resolve));
+    const unsubscribe = await notifier.subscribe('calls_loop_test_marker', () => marked());
     const before = sweeps;
     for (let i = 1; i <= 5; i++) expect((await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: `Steer ${i}` })).status).to.equal(202);
-    // Time for a loop that heard them to look again (it would have at once); a slow machine can only hide a fault here, never invent one.
-    await sleep(500);
+    // Announced after the steering, heard after every steer's announcement (one listen connection, in commit order).
+    await notify(db, 'calls_loop_test_marker');
+    await markerHeard;
+    unsubscribe();
+    // A loop that heard them would have begun to look by the next turn; a slow machine can only hide a fault here, never invent one.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(sweeps, 'looks while the call was steered').to.equal(before);
     held.release();
     // The call took every instruction, and ended: the loop, woken by its end, looked again.
