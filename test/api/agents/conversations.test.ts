@@ -167,6 +167,7 @@ describe('Agent API conversations', () => {
     it('finds the oldest of the contacts a phone hint matches', async () => {
       const { client, agentId } = await app.company();
       const first = await open(client, { agentId, contact: { externalUserId: 'older', phone: '+14155552673' } });
+      // The oldest by creation time: the second is made in a later millisecond.
       await new Promise((resolve) => setTimeout(resolve, 5));
       await open(client, { agentId, contact: { externalUserId: 'newer', phone: '+14155552673' } });
       expect((await open(client, { agentId, contact: { phone: '+14155552673' } })).contactId).to.equal(first.contactId);
