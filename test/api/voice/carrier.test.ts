@@ -21,6 +21,33 @@ const setupOf = (customParameters: Record<string, string>) => ({
   callSid: 'CA0000', accountSid: ACCOUNT_SID, from: OUR_NUMBER, to: '+12025550199', direction: 'outbound-api', customParameters,
 });
 
+interface TwilioCallsApp {
+  twilio: TwilioStandIn;
+  front: TlsFront;
+  app: CallsApp;
+}
+
+/**
+ * For the describe it is called in: a Twilio stand-in, and a calls app with controllers (SWITCHBOARD_LEASE_SEC 3)
+ * behind a TLS front, the deployment's public address as a load balancer would be; `started` is handed them.
+ */
+function twilioCallsApp(opts: { manualClock?: boolean; env?: Record<string, string> }, started: (them: TwilioCallsApp) => void): void {
+  const them: Partial<TwilioCallsApp> = {};
+  before(async () => {
+    them.twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
+    them.front = await startTlsFront();
+    const env = { ...carrierSettings(them.twilio, them.front.url), SWITCHBOARD_LEASE_SEC: '3', ...opts.env };
+    them.app = await startCallsApp({ controllers: true, manualClock: opts.manualClock, env });
+    them.front.forwardTo(them.app.url);
+    started(them as TwilioCallsApp);
+  });
+  after(async () => {
+    await them.app?.close();
+    await them.front?.close();
+    await them.twilio?.close();
+  });
+}
+
 /** `to` asks for sales, and the agent (given `task`) transfers them to `target`, who stays on the bridge until the call is hung up. */
 function transferToStay(twilio: TwilioStandIn, app: CallsApp, to: string, target: string, task: string): void {
   twilio.phones[target] = { answer: 'human', staysOn: true };
@@ -42,29 +69,11 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   let app: CallsApp;
   let client: Client;
   let tenantId: string;
-  before(async () => {
-    twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
-    // The deployment's public address: a TLS front before the app, as a load balancer would be.
-    front = await startTlsFront();
-    app = await startCallsApp({
-      controllers: true,
-      env: {
-        ...carrierSettings(twilio, front.url),
-        SWITCHBOARD_LEASE_SEC: '3',
-        // A placement the carrier never answers fails after this long.
-        SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500',
-      },
-    });
-    front.forwardTo(app.url);
-  });
+  // A placement the carrier never answers fails after SWITCHBOARD_OUTBOUND_TIMEOUT_MS.
+  twilioCallsApp({ env: { SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500' } }, (started) => ({ twilio, front, app } = started));
   // A company per test, each calling from the deployment's caller id: one account places 30 calls a minute.
   beforeEach(async () => {
     ({ client, tenantId } = await app.voiceCompany({ eventsUrl: EVENTS_URL }));
-  });
-  after(async () => {
-    await app?.close();
-    await front?.close();
-    await twilio?.close();
   });
 
   const place = (to: string, task: string) => placeCall(client, to, task);
@@ -732,19 +741,8 @@ describe('Calls through Twilio (ConversationRelay)', function () {
 describe('A call Twilio bridges for a transfer, on the clock', function () {
   this.timeout(90_000);
   let twilio: TwilioStandIn;
-  let front: TlsFront;
   let app: CallsApp;
-  before(async () => {
-    twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
-    front = await startTlsFront();
-    app = await startCallsApp({ controllers: true, manualClock: true, env: { ...carrierSettings(twilio, front.url), SWITCHBOARD_LEASE_SEC: '3' } });
-    front.forwardTo(app.url);
-  });
-  after(async () => {
-    await app?.close();
-    await front?.close();
-    await twilio?.close();
-  });
+  twilioCallsApp({ manualClock: true }, (started) => ({ twilio, app } = started));
 
   it('keeps the call\'s slot while Twilio bridges the transfer, however long: the account stays within max_concurrent_calls', async () => {
     const [to, target, task] = ['+12025550145', '+12025550138', 'Transfer to sales, a long talk'];
@@ -771,17 +769,7 @@ describe('SWITCHBOARD_RELAY_CONCURRENCY: relay sockets one replica holds', funct
   let twilio: TwilioStandIn;
   let front: TlsFront;
   let app: CallsApp;
-  before(async () => {
-    twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, numbers: [OUR_NUMBER] });
-    front = await startTlsFront();
-    app = await startCallsApp({ controllers: true, env: { ...carrierSettings(twilio, front.url), SWITCHBOARD_LEASE_SEC: '3', SWITCHBOARD_RELAY_CONCURRENCY: '1' } });
-    front.forwardTo(app.url);
-  });
-  after(async () => {
-    await app?.close();
-    await front?.close();
-    await twilio?.close();
-  });
+  twilioCallsApp({ env: { SWITCHBOARD_RELAY_CONCURRENCY: '1' } }, (started) => ({ twilio, front, app } = started));
 
   it('refuses a socket beyond the bound with 503 at the handshake, for the carrier to retry elsewhere; the call it holds goes on', async () => {
     const { client, tenantId } = await app.voiceCompany({ eventsUrl: EVENTS_URL });
