@@ -1,6 +1,6 @@
 // The account's call queues: members (people with phones) rung longest-idle first, how long a caller
 // waits at most, and what the caller hears meanwhile.
-import type { Ctx } from '../context.js';
+import type { Ctx, DbClock } from '../context.js';
 import { CHANNELS, notify } from '../db/notify.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
@@ -52,7 +52,7 @@ const columns = (input: QueueInput) => ({
   ...(input.hold_message !== undefined ? { hold_message: input.hold_message } : {}),
 });
 
-export async function createQueue(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, input: QueueInput & { name: string }): Promise<Queue> {
+export async function createQueue(ctx: DbClock, tenantId: string, input: QueueInput & { name: string }): Promise<Queue> {
   const now = ctx.clock.now();
   const [row] = await ctx.db('queues').insert({ id: prefixedId('que'), tenant_id: tenantId, ...columns(input), created_at: now, updated_at: now }).returning('*');
   return toQueue(row);
@@ -70,7 +70,7 @@ export async function getQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: strin
 }
 
 /** Changes the queue; changed members make the callers waiting in it look again. */
-export async function updateQueue(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, id: string, input: QueueInput): Promise<Queue> {
+export async function updateQueue(ctx: DbClock, tenantId: string, id: string, input: QueueInput): Promise<Queue> {
   const [row] = await ctx.db('queues').where({ tenant_id: tenantId, id }).update({ ...columns(input), updated_at: ctx.clock.now() }).returning('*');
   if (!row) throw new NotFound(`No queue ${id} on this account`);
   if (input.members) await notify(ctx.db, CHANNELS.queues, id);
@@ -82,7 +82,7 @@ export async function updateQueue(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: stri
  * the row as it is when written, so a concurrent change of another member is kept; made available,
  * callers waiting in the queue look again. NotFound for no such queue on the account or member in it.
  */
-export async function setMemberAvailable(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, id: string, memberId: string, available: boolean): Promise<Queue> {
+export async function setMemberAvailable(ctx: DbClock, tenantId: string, id: string, memberId: string, available: boolean): Promise<Queue> {
   const changed = await ctx.db.raw(
     `update queues set updated_at = ?, members = (
        select jsonb_agg(case when m->>'id' = ? then jsonb_set(m, '{available}', to_jsonb(?::boolean)) else m end order by i)
@@ -141,7 +141,7 @@ export async function membersOnCalls(ctx: Pick<Ctx, 'db'>, queueId: string, live
 }
 
 /** The member is off `callId` (announced to callers waiting for one); `talked`: they took the caller, so they are idle from now. */
-export async function releaseMember(ctx: Pick<Ctx, 'db' | 'clock'>, queueId: string, memberId: string, callId: string, { talked }: { talked: boolean }): Promise<void> {
+export async function releaseMember(ctx: DbClock, queueId: string, memberId: string, callId: string, { talked }: { talked: boolean }): Promise<void> {
   await ctx.db('queue_member_idle')
     .where({ queue_id: queueId, member_id: memberId, busy_call_id: callId })
     .update({ busy_call_id: null, ...(talked ? { idle_since: ctx.clock.now() } : {}) });

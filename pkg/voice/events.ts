@@ -8,10 +8,8 @@ import { transitionCall } from '../store/calls/transition.js';
 import { isEnded, moveOf, type CallEvent } from './state.js';
 import { callRecord } from './views.js';
 
-type Tx = Pick<Ctx, 'db' | 'clock' | 'config'>;
-
 /** The call record plus `extra` (`ai` extras merge into its `ai`) to the tenant's events address, if any. */
-export async function enqueueCallEvent(ctx: Tx, row: CallRow, type: string, extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {}): Promise<void> {
+export async function enqueueCallEvent(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, row: CallRow, type: string, extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {}): Promise<void> {
   const { eventsUrl } = await getTenant(ctx, row.tenant_id);
   if (!eventsUrl) return;
   const record = callRecord(row);
@@ -65,6 +63,6 @@ export async function applyCallEvent(
 }
 
 /** Writes to the outbox the webhooks that `event` causes for the call it moved to `row`. */
-export async function enqueueTransitionWebhooks(ctx: Tx, row: CallRow, event: CallEvent): Promise<void> {
+export async function enqueueTransitionWebhooks(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, row: CallRow, event: CallEvent): Promise<void> {
   for (const type of TRANSITION_WEBHOOKS[event]) await enqueueCallEvent(ctx, row, type);
 }
