@@ -3,8 +3,8 @@
 // a call's events go out one at a time in the order they were written, however many replicas deliver.
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
-import { CHANNELS, notify } from '../db/notify.js';
-import { heartbeatRows } from '../db/leases.js';
+import { CHANNELS } from '../db/notify.js';
+import { observeClaimed, releaseLeases, renewLeases, TAKE_LEASE, takeLease, type Leased } from '../db/leases.js';
 import { lockOrderingKey, ORDERING_LOCK_SQL, type Envelope, type WebhookTarget } from '../webhooks/outbox.js';
 import type { DeliveryOutcome } from '../webhooks/deliver.js';
 import { retryAfterMs, type DeliveryPolicy } from '../webhooks/policy.js';
@@ -49,6 +49,9 @@ const LIVE_ACCOUNTS = `live as (
   from live where live.tenant_id is not null
 )`;
 
+/** A delivery is leased while its try is under way; only a pending row's lease counts. */
+const DELIVERY_LEASES: Leased = { table: 'webhook_outbox', held: { status: 'pending' }, channel: CHANNELS.webhooks, reconciler: 'webhooks' };
+
 /** A claimed row, with its account's webhook_secret column as stored (sealed; null before its first use). */
 export type ClaimedDelivery = OutboxRow & { stored_secret: string | null };
 
@@ -65,8 +68,7 @@ export async function claimDueDeliveries(
   leaseMs: number,
   max: number,
 ): Promise<ClaimedDelivery[]> {
-  const now = ctx.clock.now();
-  const until = new Date(now.getTime() + leaseMs);
+  const lease = takeLease(ctx, owner, leaseMs);
   const { rows } = await ctx.db.raw(
     `with recursive ${LIVE_ACCOUNTS}, accounts as (
        -- Accounts with due rows, least recently served first.
@@ -100,17 +102,17 @@ export async function claimDueDeliveries(
        insert into webhook_served (tenant_id, served_at) select distinct tenant_id, :now::timestamptz from taken
        on conflict (tenant_id) do update set served_at = excluded.served_at
      )
-     update webhook_outbox o set attempts = o.attempts + 1, lease_owner = :owner, lease_until = :until, due_at = :until
+     update webhook_outbox o set attempts = o.attempts + 1, ${TAKE_LEASE}
      from taken join tenants n on n.id = taken.tenant_id
      -- By the primary key: a join on a few hundred ids can otherwise be planned as a scan of the table.
      where o.id = any(array(select id from taken)) and o.id = taken.id
      returning o.*, taken.due_at as was_due, taken.turn, n.webhook_secret as stored_secret`,
-    { now, max, owner, until },
+    { ...lease, max },
   );
   return (rows as (ClaimedDelivery & { was_due: Date; turn: string })[])
     .sort((a, b) => Number(a.turn) - Number(b.turn) || a.was_due.getTime() - b.was_due.getTime() || a.seq - b.seq)
     .map(({ was_due: due, turn: _, ...row }) => {
-      ctx.metrics.queueLag.observe({ reconciler: 'webhooks' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+      observeClaimed(ctx, DELIVERY_LEASES, lease.now, due);
       return row;
     });
 }
@@ -279,23 +281,12 @@ export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>
 }
 
 export async function heartbeatDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
-  if (!ids.length) return;
-  const until = new Date(ctx.clock.now().getTime() + leaseMs);
-  await ctx.db('webhook_outbox')
-    .whereIn('id', heartbeatRows(ctx.db, 'webhook_outbox', ids, { status: 'pending', lease_owner: owner }))
-    .update({ lease_until: until, due_at: until });
+  await renewLeases(ctx, DELIVERY_LEASES, ids, owner, leaseMs);
 }
 
 /** Give up `owner`'s leases at once; the outcome of a try still going is then refused. */
 export async function releaseDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
-  if (!ids.length) return;
-  const now = ctx.clock.now();
-  const rows: { id: string }[] = await ctx.db('webhook_outbox')
-    .whereIn('id', ids)
-    .andWhere({ status: 'pending', lease_owner: owner })
-    .update({ lease_owner: null, lease_until: now, due_at: now })
-    .returning('id');
-  for (const { id } of rows) await notify(ctx.db, CHANNELS.webhooks, id);
+  await releaseLeases(ctx, DELIVERY_LEASES, ids, owner);
 }
 
 /** The earliest due time of a pending row: only heads of keys have one (the others wait, and each settling is announced). */

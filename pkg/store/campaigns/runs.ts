@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
 import { NotFound } from '../../errors.js';
-import { heartbeatRows } from '../../db/leases.js';
+import { claimEarliestDue, releaseLeases, renewLeases, type Leased } from '../../db/leases.js';
 import { CHANNELS, notify } from '../../db/notify.js';
 import { runSourcesOf, runTransition, type RunEvent, type RunStatus } from '../../campaigns/state.js';
 
@@ -67,27 +67,12 @@ export async function wakeRun(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): Promi
   await notify(ctx.db, CHANNELS.campaigns, id);
 }
 
-/** Claim one due run for `owner`; SKIP LOCKED lets replicas claim side by side. */
-export async function claimDueRun(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, owner: string, leaseMs: number): Promise<RunRow | null> {
-  const now = ctx.clock.now();
-  const until = new Date(now.getTime() + leaseMs);
-  const { rows } = await ctx.db.raw(
-    `with candidate as (
-       select id, due_at from campaign_runs
-       where due_at <= ? and (lease_owner is null or lease_until <= ?)
-       order by due_at limit 1 for update skip locked
-     )
-     update campaign_runs r set lease_owner = ?, lease_until = ?, due_at = ?
-     from candidate where r.id = candidate.id
-     returning r.*, candidate.due_at as was_due`,
-    [now, now, owner, until, until],
-  );
-  const claimed = rows[0];
-  if (!claimed) return null;
-  const { was_due: due, ...row } = claimed;
-  ctx.metrics.queueLag.observe({ reconciler: 'campaigns' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
-  return row as RunRow;
-}
+/** A run is leased for each step its controller takes; between steps nobody holds it. */
+const RUN_LEASES: Leased = { table: 'campaign_runs', held: {}, channel: CHANNELS.campaigns, reconciler: 'campaigns' };
+
+/** Claim one due run for `owner`: one nobody holds, or whose lease ran out. */
+export const claimDueRun = (ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, owner: string, leaseMs: number): Promise<RunRow | null> =>
+  claimEarliestDue<RunRow>(ctx, RUN_LEASES, { where: '(lease_owner is null or lease_until <= :now)' }, owner, leaseMs);
 
 /**
  * Hand the run back after a step, due again at `dueAt` (null: when something announces it). A
@@ -104,16 +89,11 @@ export async function unleaseRun(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, own
 }
 
 export async function heartbeatRuns(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
-  if (!ids.length) return;
-  const until = new Date(ctx.clock.now().getTime() + leaseMs);
-  await ctx.db('campaign_runs').whereIn('id', heartbeatRows(ctx.db, 'campaign_runs', ids, { lease_owner: owner })).update({ lease_until: until, due_at: until });
+  await renewLeases(ctx, RUN_LEASES, ids, owner, leaseMs);
 }
 
 export async function releaseRuns(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
-  if (!ids.length) return;
-  const now = ctx.clock.now();
-  await ctx.db('campaign_runs').whereIn('id', ids).andWhere({ lease_owner: owner }).update({ lease_owner: null, lease_until: now, due_at: now });
-  for (const id of ids) await notify(ctx.db, CHANNELS.campaigns, id);
+  await releaseLeases(ctx, RUN_LEASES, ids, owner);
 }
 
 export async function nextRunDue(ctx: Pick<Ctx, 'db'>): Promise<Date | null> {

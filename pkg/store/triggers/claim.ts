@@ -2,7 +2,9 @@
 import type { Ctx } from '../../context.js';
 import { compiledOnce } from '../../db/compiled.js';
 import { CHANNELS } from '../../db/notify.js';
+import { observeClaimed, TAKE_LEASE, takeLease, type LeaseTaken } from '../../db/leases.js';
 import { sourcesOf, transition, type TriggerEvent, type TriggerStatus } from '../../triggers/state.js';
+import { JOB_LEASES } from './heartbeat.js';
 import { nextDueTrigger, statusLiterals } from './next-due.js';
 import type { TriggerRow } from './row.js';
 
@@ -32,7 +34,7 @@ const claimEvent = (was: TriggerStatus): TriggerEvent => CLAIM_EVENTS.find((even
 const UNIQUE_VIOLATION = '23505';
 
 /** The claim's statement (claimDueTriggers). */
-const claimStatement = compiledOnce((db, values: { now: Date; max: number; owner: string; until: Date; channel: string }) =>
+const claimStatement = compiledOnce((db, values: LeaseTaken & { max: number; channel: string }) =>
   db.raw(
     `with recursive live as (
        -- Each account with live jobs, one index probe apiece (a loose index scan).
@@ -91,7 +93,7 @@ const claimStatement = compiledOnce((db, values: { now: Date; max: number; owner
      )
      update triggers t set status = ${CLAIMED_LITERAL}, attempt_count = t.attempt_count + 1,
        started_at = coalesce(t.started_at, :now), last_run_at = :now, next_run_at = null,
-       lease_owner = :owner, lease_until = :until, due_at = :until, updated_at = :now, tenant_slot = taken.free[taken.turn]
+       ${TAKE_LEASE}, updated_at = :now, tenant_slot = taken.free[taken.turn]
      from taken where t.id = taken.id
      returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
     values,
@@ -115,9 +117,8 @@ export async function claimDueTriggers(
   leaseMs: number,
   max: number,
 ): Promise<{ claimed: TriggerRow[]; nextDue: () => Promise<Date | null> }> {
-  const now = ctx.clock.now();
-  const until = new Date(now.getTime() + leaseMs);
-  const claim = claimStatement(ctx.db, { now, max, owner, until, channel: CHANNELS.triggers });
+  const lease = takeLease(ctx, owner, leaseMs);
+  const claim = claimStatement(ctx.db, { ...lease, max, channel: CHANNELS.triggers });
   const rows = await ctx.pipelined
     .send(claim)
     .then((result) => result.rows as ClaimedRow[])
@@ -131,7 +132,7 @@ export async function claimDueTriggers(
     .sort((a, b) => a.was_due.getTime() - b.was_due.getTime())
     .map(({ was_status: was, was_due: due, announced: _, ...row }) => {
       ctx.metrics.triggerTransitions.inc({ event: claimEvent(was), status: CLAIMED });
-      ctx.metrics.queueLag.observe({ reconciler: 'triggers' }, Math.max(0, now.getTime() - due.getTime()) / 1000);
+      observeClaimed(ctx, JOB_LEASES, lease.now, due);
       return row as TriggerRow;
     });
   return { claimed, nextDue: () => nextDueTrigger(ctx, claimed, CLAIMABLE, CLAIMED) };

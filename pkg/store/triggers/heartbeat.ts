@@ -1,15 +1,14 @@
 // The leases of running jobs: kept alive by their owner's heartbeat, or given up when the owner stops.
 import type { Ctx } from '../../context.js';
-import { CHANNELS, notifyIdColumn } from '../../db/notify.js';
-import { heartbeatRows } from '../../db/leases.js';
+import { CHANNELS } from '../../db/notify.js';
+import { releaseLeases, renewLeases, type Leased } from '../../db/leases.js';
+
+/** A job is leased while it runs; the sweep fails it once the lease runs out (pkg/triggers/sweeps.ts). */
+export const JOB_LEASES: Leased = { table: 'triggers', held: { status: 'running' }, channel: CHANNELS.triggers, reconciler: 'triggers' };
 
 /** Keep leases of running work alive: one statement, however many runs (their ids as one array). */
 export async function heartbeatTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
-  if (!ids.length) return;
-  const until = new Date(ctx.clock.now().getTime() + leaseMs);
-  await ctx.db('triggers')
-    .whereIn('id', heartbeatRows(ctx.db, 'triggers', ids, { status: 'running', lease_owner: owner }))
-    .update({ lease_until: until, due_at: until });
+  await renewLeases(ctx, JOB_LEASES, ids, owner, leaseMs);
 }
 
 /**
@@ -17,11 +16,5 @@ export async function heartbeatTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: str
  * longer record an outcome, and the announcement lets any replica's sweep fail them at once.
  */
 export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
-  if (!ids.length) return;
-  const now = ctx.clock.now();
-  await ctx.db('triggers')
-    .whereRaw('id = any(?::uuid[])', [ids])
-    .andWhere({ status: 'running', lease_owner: owner })
-    .update({ lease_owner: null, lease_until: now, due_at: now })
-    .returning(['id', notifyIdColumn(ctx.db, CHANNELS.triggers)]);
+  await releaseLeases(ctx, JOB_LEASES, ids, owner);
 }
