@@ -8,13 +8,12 @@ import {
   heartbeatDeliveries,
   nextDeliveryDue,
   releaseDeliveries,
-  sweepDeliveries,
   type ClaimedDelivery,
 } from '../pkg/store/webhooks.js';
 import { envelopeOutgoing, sendEvent } from '../pkg/webhooks/deliver.js';
+import { recordAttempt, sweepDeliveries } from '../pkg/webhooks/outcomes.js';
 import { campaignOutgoing } from '../pkg/campaigns/outgoing.js';
 import { wakeRun } from '../pkg/store/campaigns/runs.js';
-import { deliveryPolicy } from '../pkg/webhooks/policy.js';
 import type { Reconciler } from './manager.js';
 
 async function deliver(ctx: Ctx, row: ClaimedDelivery, recorder: AttemptRecorder, closing: () => void): Promise<void> {
@@ -23,7 +22,7 @@ async function deliver(ctx: Ctx, row: ClaimedDelivery, recorder: AttemptRecorder
   const outcome = await sendEvent(ctx, row.url, { ...outgoing, storedSecret });
   // Only the outcome's write is left: the next delivery may take this one's place meanwhile.
   closing();
-  const result = await recorder.record(row, outcome, deliveryPolicy(ctx.config, row.type));
+  const result = await recordAttempt(ctx, recorder, row, outcome);
   if (!result) return;
   ctx.metrics.webhookDeliveries.inc({ result });
   if (runId && result !== 'retry') {

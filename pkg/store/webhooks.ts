@@ -5,10 +5,17 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { CHANNELS } from '../db/notify.js';
 import { observeClaimed, releaseLeases, renewLeases, TAKE_LEASE, takeLease, type Leased } from '../db/leases.js';
-import { lockOrderingKey, ORDERING_LOCK_SQL, type Envelope, type WebhookTarget } from '../webhooks/outbox.js';
-import type { DeliveryOutcome } from '../webhooks/deliver.js';
-import { retryAfterMs, type DeliveryPolicy } from '../webhooks/policy.js';
-import { afterTry, transition, type DeliveryStatus } from '../webhooks/state.js';
+
+export type WebhookTarget = 'events' | 'callback' | 'message' | 'campaign';
+
+/** The envelope of the spec; its id is the same on every try. */
+export interface Envelope {
+  id: string;
+  type: string;
+  created_at: string;
+  tenant_id: string;
+  data: Record<string, unknown>;
+}
 
 export interface OutboxRow {
   id: string;
@@ -21,7 +28,8 @@ export interface OutboxRow {
   /** The envelope; for campaign results and summaries (run_id set), the body as posted. */
   payload: Envelope;
   run_id: string | null;
-  status: DeliveryStatus;
+  /** As pkg/webhooks/state.ts names it. */
+  status: string;
   attempts: number;
   max_attempts: number;
   last_error: string | null;
@@ -117,13 +125,19 @@ export async function claimDueDeliveries(
     });
 }
 
-type AttemptResult = ReturnType<typeof afterTry>;
+/** The text whose hash is the advisory lock of the ordering key `key` (SQL on a column or parameter named key). */
+export const ORDERING_LOCK_SQL = `'webhook-order:' || key`;
+
+/** Holds an ordering key's lock to the end of `db`'s transaction: writing an event of the key and settling one take it. */
+export async function lockOrderingKey(db: Knex, key: string): Promise<void> {
+  await db.raw(`select pg_advisory_xact_lock(hashtext(${ORDERING_LOCK_SQL})) from (select ?::text as key) k`, [key]);
+}
 
 /** What settling a row writes: its new status and when it is next due (null once out of pending). */
-interface Settlement {
+export interface Settlement {
   id: string;
   ordering_key: string;
-  status: DeliveryStatus;
+  status: string;
   delivered_at: Date | null;
   last_error: string | null;
   due_at: Date | null;
@@ -201,17 +215,15 @@ async function tryLockOrderingKeys(trx: Knex, keys: string[]): Promise<string[]>
 
 /** An outcome waiting to be recorded. */
 interface Recording {
-  row: OutboxRow;
   settlement: Settlement;
-  event: AttemptResult;
-  done: (result: AttemptResult | null) => void;
+  done: (settled: boolean) => void;
   failed: (err: unknown) => void;
 }
 
 /**
- * Records tries' outcomes for `owner` if it still holds their leases, as the state table says:
- * delivered, due again after the policy's wait while tries are left, else failed. The outcomes
- * that come in while one write is under way go in the next, all in one transaction.
+ * Records tries' outcomes for `owner` if it still holds their leases, each as the domain settled it
+ * (pkg/webhooks/outcomes.ts). The outcomes that come in while one write is under way go in the
+ * next, all in one transaction.
  */
 export class AttemptRecorder {
   private waiting: Recording[] = [];
@@ -222,20 +234,10 @@ export class AttemptRecorder {
     private readonly owner: string,
   ) {}
 
-  /** Resolves to null when the lease was lost meanwhile. */
-  record(row: OutboxRow, outcome: DeliveryOutcome, policy: DeliveryPolicy): Promise<AttemptResult | null> {
-    const now = this.ctx.clock.now();
-    const event = afterTry(outcome.delivered, row.attempts < row.max_attempts);
-    const settlement: Settlement = {
-      id: row.id,
-      ordering_key: row.ordering_key,
-      status: transition('pending', event)!,
-      delivered_at: event === 'delivered' ? now : null,
-      last_error: outcome.error,
-      due_at: event === 'retry' ? new Date(now.getTime() + retryAfterMs(policy, row.attempts)) : null,
-    };
+  /** Resolves to false when the lease was lost meanwhile: nothing was written. */
+  record(settlement: Settlement): Promise<boolean> {
     return new Promise((done, failed) => {
-      this.waiting.push({ row, settlement, event, done, failed });
+      this.waiting.push({ settlement, done, failed });
       if (!this.writing) void this.write();
     });
   }
@@ -248,7 +250,7 @@ export class AttemptRecorder {
       const batch = this.waiting.splice(0, RECORD_BATCH);
       try {
         const each = await settle(this.ctx, batch.map((r) => r.settlement), this.ctx.db.raw('o.lease_owner = ?', [this.owner]));
-        for (const r of batch) each.get(r.row.id)!.then((settled) => r.done(settled ? r.event : null), r.failed);
+        for (const r of batch) each.get(r.settlement.id)!.then(r.done, r.failed);
       } catch (err) {
         for (const r of batch) r.failed(err);
       }
@@ -260,24 +262,24 @@ export class AttemptRecorder {
 /** Outcomes recorded in one transaction at most. */
 const RECORD_BATCH = 500;
 
-/** Rows whose last try's worker died with no tries left: failed, so the rest of their key can go. */
-export async function sweepDeliveries(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>): Promise<void> {
+/**
+ * Rows whose last try's worker died with no tries left, settled to `status` with `lastError`, so
+ * the rest of their key can go. Returns how many.
+ */
+export async function settleLostDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, status: string, lastError: string): Promise<number> {
   const now = ctx.clock.now();
   const lost: { id: string; ordering_key: string }[] = await ctx.db('webhook_outbox')
     .where({ status: 'pending' })
     .andWhere('lease_until', '<=', now)
     .andWhereRaw('attempts >= max_attempts')
     .select('id', 'ordering_key');
-  if (!lost.length) return;
-  const status = transition('pending', 'interrupted')!;
-  const last_error = 'interrupted: the controller delivering it stopped before the receiver answered';
+  if (!lost.length) return 0;
   const each = await settle(
     ctx,
-    lost.map(({ id, ordering_key }) => ({ id, ordering_key, status, delivered_at: null, last_error, due_at: null })),
+    lost.map(({ id, ordering_key }) => ({ id, ordering_key, status, delivered_at: null, last_error: lastError, due_at: null })),
     ctx.db.raw('o.lease_until <= ? and o.attempts >= o.max_attempts', [now]),
   );
-  const failed = (await Promise.all(each.values())).filter(Boolean).length;
-  ctx.metrics.webhookDeliveries.inc({ result: 'failed' }, failed);
+  return (await Promise.all(each.values())).filter(Boolean).length;
 }
 
 export async function heartbeatDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {

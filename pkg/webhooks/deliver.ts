@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { OutboundError } from '../outbound/client.js';
-import type { Envelope } from './outbox.js';
+import type { Envelope } from '../store/webhooks.js';
 import { deliveryPolicy } from './policy.js';
 import { openWebhookSecret, webhookSecret } from './secret.js';
 import { signatureHeaders } from './sign.js';

@@ -5,10 +5,9 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { prefixedId } from '../ids.js';
 import { CHANNELS, notify } from '../db/notify.js';
+import { lockOrderingKey, type Envelope, type WebhookTarget } from '../store/webhooks.js';
 import { deliveryPolicy } from './policy.js';
 import { transition } from './state.js';
-
-export type WebhookTarget = 'events' | 'callback' | 'message' | 'campaign';
 
 export interface OutboxEvent {
   tenantId: string;
@@ -22,26 +21,9 @@ export interface OutboxEvent {
   campaign?: { id: string; runId: string };
 }
 
-/** The envelope of the spec; its id is the same on every try. */
-export interface Envelope {
-  id: string;
-  type: string;
-  created_at: string;
-  tenant_id: string;
-  data: Record<string, unknown>;
-}
-
 /** A new event's envelope, fields in the spec's order. */
 export function newEnvelope(now: Date, tenantId: string, type: string, data: Record<string, unknown>): Envelope {
   return { id: prefixedId('evt'), type, created_at: now.toISOString(), tenant_id: tenantId, data };
-}
-
-/** The text whose hash is the advisory lock of the ordering key `key` (SQL on a column or parameter named key). */
-export const ORDERING_LOCK_SQL = `'webhook-order:' || key`;
-
-/** Holds an ordering key's lock to the end of `db`'s transaction: writing an event of the key and settling one take it. */
-export async function lockOrderingKey(db: Knex, key: string): Promise<void> {
-  await db.raw(`select pg_advisory_xact_lock(hashtext(${ORDERING_LOCK_SQL})) from (select ?::text as key) k`, [key]);
 }
 
 /** Write an event to the outbox inside `db` (the caller's transaction). Returns the envelope. */

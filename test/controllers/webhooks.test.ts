@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { prefixedId } from '../../pkg/ids.js';
-import { enqueueEvent, type Envelope, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
+import { enqueueEvent, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
+import type { Envelope } from '../../pkg/store/webhooks.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { adminOn, expectSuccess } from '../support/cli.js';
 import { manualClock, startJobsApp } from '../support/triggers.js';

@@ -4,7 +4,8 @@
 // Beside it, the outbox as the delivery tests drive it: events written directly, rows read back.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { enqueueEvent, type Envelope, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
+import { enqueueEvent, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
+import type { Envelope } from '../../pkg/store/webhooks.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import type { TestApp } from './app.js';
 import { eventually } from './eventually.js';

@@ -10,7 +10,7 @@ import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 import { eventually } from '../../support/eventually.js';
 import { placeCall, relayCallTests } from './relay-calls.js';
 import { CHANNELS, notify } from '../../../pkg/db/notify.js';
-import { lockOrderingKey } from '../../../pkg/webhooks/outbox.js';
+import { lockOrderingKey } from '../../../pkg/store/webhooks.js';
 
 const ACCOUNT_SID = `AC${'a1'.repeat(16)}`;
 const AUTH_TOKEN = 'twilio-auth-token-for-tests';

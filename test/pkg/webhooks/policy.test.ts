@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { prefixedId } from '../../../pkg/ids.js';
-import type { WebhookTarget } from '../../../pkg/webhooks/outbox.js';
+import type { WebhookTarget } from '../../../pkg/store/webhooks.js';
 import { deliveryPolicies, eventClassOf, retryAfterMs, type EventClass } from '../../../pkg/webhooks/policy.js';
 import type { TestApp } from '../../support/app.js';
 import { startHttpsServer } from '../../support/https.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { prefixedId } from '../../../pkg/ids.js';
-import { enqueueEvent, type Envelope, type OutboxEvent } from '../../../pkg/webhooks/outbox.js';
+import { enqueueEvent, type OutboxEvent } from '../../../pkg/webhooks/outbox.js';
+import type { Envelope } from '../../../pkg/store/webhooks.js';
 import { deliveryPolicy } from '../../../pkg/webhooks/policy.js';
 import { DELIVERY_TRANSITIONS } from '../../../pkg/webhooks/state.js';
 import type { TestApp } from '../../support/app.js';
