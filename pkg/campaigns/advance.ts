@@ -8,6 +8,7 @@ import { countResults } from '../store/campaigns/deliveries.js';
 import { transitionRun, unleaseRun, updateRun, type RunRow } from '../store/campaigns/runs.js';
 import { getTenant } from '../store/tenants.js';
 import { dialDue } from './dial.js';
+import { runMove } from './state.js';
 import { sendSummary } from './summary.js';
 import { failRun, takeList } from './take-list.js';
 
@@ -18,7 +19,7 @@ export const STOPPED_SUMMARY_MS = 2 * 3_600_000;
 async function finishIfDone(ctx: Ctx, campaign: CampaignRow, run: RunRow): Promise<boolean> {
   if ((await countLeft(ctx, run.id)) > 0 || (await countResults(ctx, run.id, 'pending')) > 0) return false;
   await ctx.db.transaction(async (trx) => {
-    const done = await transitionRun({ db: trx }, run.id, 'finished', { ended_at: ctx.clock.now() });
+    const done = await transitionRun({ db: trx }, run.id, runMove('finished'), { ended_at: ctx.clock.now() });
     if (done) await sendSummary(ctx, trx, campaign, done);
   });
   return true;

@@ -3,7 +3,6 @@
 import { DateTime } from 'luxon';
 
 export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-type Day = (typeof DAYS)[number];
 
 export interface CallingHours {
   start: string;
@@ -48,7 +47,8 @@ export function callableFrom(window: { start: Date | null; end: Date | null }, a
 }
 
 export interface Schedule {
-  days: Day[];
+  /** Names from DAYS (the API checks them). */
+  days: readonly string[];
   start_time: string;
   timezone: string;
 }

@@ -9,6 +9,7 @@ import { liveCampaign } from './campaigns.js';
 import { insertRun, type RunRow } from '../store/campaigns/runs.js';
 import type { Tenant } from '../store/tenants.js';
 import { toE164 } from '../voice/numbers.js';
+import { runTransition } from './state.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -21,6 +22,7 @@ export async function insertRunOf(ctx: Pick<Ctx, 'clock'>, db: Knex, campaign: C
         id: prefixedId('run'),
         tenant_id: campaign.tenant_id,
         campaign_id: campaign.id,
+        status: runTransition(null, 'start')!,
         test: test !== null,
         test_number: test?.number ?? null,
         started_at: ctx.clock.now(),

@@ -17,6 +17,12 @@ export const RUN_TRANSITIONS: readonly TableRow<RunStatus, RunEvent>[] = [
 export const runTransition = (from: RunStatus | null, event: RunEvent): RunStatus | null => targetIn(RUN_TRANSITIONS, from, event);
 export const runSourcesOf = (event: RunEvent): RunStatus[] => sourcesIn(RUN_TRANSITIONS, event);
 
+/** What `event` does to a run in a conditional update: the statuses it is allowed from, and where it leads. */
+export function runMove(event: RunEvent): { from: RunStatus[]; to: RunStatus } {
+  const from = runSourcesOf(event);
+  return { from, to: runTransition(from[0]!, event)! };
+}
+
 /** A person of a run: waiting for a (next) attempt, on a call, or finished with a result (or, after a stop, without one). */
 export const CONTACT_STATUSES = ['pending', 'calling', 'done', 'no_answer', 'skipped', 'unfinished'] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];

@@ -12,7 +12,7 @@ import { finishContact } from './finish-contact.js';
 import { callableFrom, callingWindow, type Window } from './hours.js';
 import { readEntries, type Entry } from './list-entries.js';
 import { ListFailure, requestList } from './list-request.js';
-import type { SkipReason } from './state.js';
+import { runMove, type SkipReason } from './state.js';
 import { sendSummary } from './summary.js';
 
 type RunCtx = Ctx;
@@ -21,7 +21,7 @@ type RunCtx = Ctx;
 export async function failRun(ctx: RunCtx, run: RunRow, error: string): Promise<null> {
   const campaign = await campaignById(ctx, run.campaign_id);
   await ctx.db.transaction(async (trx) => {
-    const failed = await transitionRun({ db: trx }, run.id, 'list_failed', { error, ended_at: ctx.clock.now() });
+    const failed = await transitionRun({ db: trx }, run.id, runMove('list_failed'), { error, ended_at: ctx.clock.now() });
     if (failed) await sendSummary(ctx, trx, campaign, failed);
   });
   ctx.log.warn({ runId: run.id, campaignId: campaign.id, error }, 'campaign run failed: the list could not be taken');

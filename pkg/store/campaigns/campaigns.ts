@@ -1,7 +1,6 @@
 // Campaign rows: what to call people about, with which agent, through which connection, and when.
 import type { Ctx } from '../../context.js';
 import { NotFound } from '../../errors.js';
-import type { CallingHours, Schedule } from '../../campaigns/hours.js';
 
 export interface CampaignRow {
   id: string;
@@ -14,9 +13,11 @@ export interface CampaignRow {
   questions: { key: string; question: string }[];
   outcomes: string[] | null;
   from_number: string | null;
-  schedule: Schedule | null;
+  /** Day names and a local start time in its zone, as pkg/campaigns/hours.ts reads them. */
+  schedule: { days: readonly string[]; start_time: string; timezone: string } | null;
   timezone: string;
-  calling_hours: CallingHours;
+  /** Local wall-clock times, HH:MM. */
+  calling_hours: { start: string; end: string };
   max_attempts: number;
   retry_after_minutes: number;
   concurrency: number;

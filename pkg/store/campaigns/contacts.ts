@@ -2,7 +2,6 @@
 // attempt until each is finished with a result.
 import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
-import type { ContactStatus, SkipReason } from '../../campaigns/state.js';
 
 /** What a finished person's result carries beyond their status (the spec's campaign result fields). */
 export interface ContactOutcome {
@@ -24,8 +23,9 @@ export interface ContactRow {
   context: Record<string, unknown>;
   window_start: Date | null;
   window_end: Date | null;
-  status: ContactStatus;
-  skipped_reason: SkipReason | null;
+  /** Status and skip reason as pkg/campaigns/state.ts names them. */
+  status: string;
+  skipped_reason: string | null;
   attempts: number;
   call_id: string | null;
   next_attempt_at: Date | null;
@@ -42,7 +42,7 @@ export async function insertContacts(db: Knex, runId: string, contacts: NewConta
   for (let i = 0; i < rows.length; i += BATCH) await db('campaign_contacts').insert(rows.slice(i, i + BATCH));
 }
 
-export const contactsOf = (db: Knex, runId: string, status?: ContactStatus): Promise<ContactRow[]> => {
+export const contactsOf = (db: Knex, runId: string, status?: string): Promise<ContactRow[]> => {
   const q = db('campaign_contacts').where({ run_id: runId });
   if (status) q.andWhere({ status });
   return q.orderBy('position');
@@ -69,7 +69,7 @@ export async function updateContact(db: Knex, runId: string, contactId: string, 
 }
 
 /** The statuses of people still to call or on a call: those a run waits for. */
-export const LEFT: readonly ContactStatus[] = ['pending', 'calling'];
+export const LEFT: readonly string[] = ['pending', 'calling'];
 
 /** How many people of the run are still to call or on a call (index campaign_contacts_live), whatever the run's size. */
 export async function countLeft(ctx: Pick<Ctx, 'db'>, runId: string): Promise<number> {
@@ -78,8 +78,8 @@ export async function countLeft(ctx: Pick<Ctx, 'db'>, runId: string): Promise<nu
 }
 
 /** How many people of the run are in each status. */
-export async function countByStatus(ctx: Pick<Ctx, 'db'>, runId: string): Promise<Partial<Record<ContactStatus, number>>> {
-  const rows: { status: ContactStatus; n: string }[] = await ctx.db('campaign_contacts').where({ run_id: runId }).groupBy('status').select('status', ctx.db.raw('count(*) as n'));
+export async function countByStatus(ctx: Pick<Ctx, 'db'>, runId: string): Promise<Record<string, number>> {
+  const rows: { status: string; n: string }[] = await ctx.db('campaign_contacts').where({ run_id: runId }).groupBy('status').select('status', ctx.db.raw('count(*) as n'));
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
@@ -100,6 +100,6 @@ export async function nextAttemptAt(db: Knex, runId: string): Promise<Date | nul
 }
 
 /** After a stop: people not on a call will not be called; they finish without a result. */
-export async function markUnfinished(db: Knex, runId: string, status: ContactStatus = 'pending'): Promise<number> {
+export async function markUnfinished(db: Knex, runId: string, status = 'pending'): Promise<number> {
   return db('campaign_contacts').where({ run_id: runId, status }).update({ status: 'unfinished', next_attempt_at: null });
 }

@@ -5,7 +5,6 @@ import type { Ctx } from '../../context.js';
 import { NotFound } from '../../errors.js';
 import { claimEarliestDue, releaseLeases, renewLeases, type Leased } from '../../db/leases.js';
 import { CHANNELS, notify } from '../../db/notify.js';
-import { runSourcesOf, runTransition, type RunEvent, type RunStatus } from '../../campaigns/state.js';
 
 export interface RunRow {
   id: string;
@@ -14,7 +13,8 @@ export interface RunRow {
   campaign_id: string;
   test: boolean;
   test_number: string | null;
-  status: RunStatus;
+  /** As pkg/campaigns/state.ts names it. */
+  status: string;
   error: string | null;
   started_at: Date;
   ended_at: Date | null;
@@ -27,9 +27,15 @@ export interface RunRow {
   lease_until: Date | null;
 }
 
-export async function insertRun(db: Knex, row: Pick<RunRow, 'id' | 'tenant_id' | 'campaign_id' | 'test' | 'test_number' | 'started_at'>): Promise<RunRow> {
+/** A conditional status change: from any of `from` to `to`, as the domain's state table says. */
+export interface StatusMove {
+  from: readonly string[];
+  to: string;
+}
+
+export async function insertRun(db: Knex, row: Pick<RunRow, 'id' | 'tenant_id' | 'campaign_id' | 'status' | 'test' | 'test_number' | 'started_at'>): Promise<RunRow> {
   const [inserted] = await db('campaign_runs')
-    .insert({ ...row, status: runTransition(null, 'start'), due_at: row.started_at })
+    .insert({ ...row, due_at: row.started_at })
     .returning('*');
   await notify(db, CHANNELS.campaigns, inserted.id);
   return inserted;
@@ -49,10 +55,9 @@ export const activeRunOf = (ctx: Pick<Ctx, 'db'>, campaignId: string): Promise<R
 
 export const listRuns = (ctx: Pick<Ctx, 'db'>, campaignId: string): Promise<RunRow[]> => ctx.db('campaign_runs').where({ campaign_id: campaignId }).orderBy('seq', 'desc').limit(100);
 
-/** Apply `event` if the run is still in a status the table allows it from; null when it had moved on. */
-export async function transitionRun(ctx: Pick<Ctx, 'db'>, id: string, event: RunEvent, patch: Partial<RunRow>): Promise<RunRow | null> {
-  const from = runSourcesOf(event);
-  const [row] = await ctx.db('campaign_runs').where({ id }).whereIn('status', from).update({ ...patch, status: runTransition(from[0]!, event) }).returning('*');
+/** Move the run to `move.to` if it is still in one of `move.from` (its state table's move); null when it had moved on. */
+export async function transitionRun(ctx: Pick<Ctx, 'db'>, id: string, move: StatusMove, patch: Partial<RunRow>): Promise<RunRow | null> {
+  const [row] = await ctx.db('campaign_runs').where({ id }).whereIn('status', move.from).update({ ...patch, status: move.to }).returning('*');
   if (row) await notify(ctx.db, CHANNELS.campaigns, id);
   return row ?? null;
 }
