@@ -1,10 +1,10 @@
 // Carrier account rows: an account's own carrier credentials, the auth token sealed.
 import type { Ctx } from '../context.js';
-import type { CarrierName } from '../voice/gateways/carrier.js';
 
 export interface CarrierAccountRow {
   tenant_id: string;
-  carrier: CarrierName;
+  /** The table's check constraint allows these. */
+  carrier: 'twilio' | 'telnyx';
   account_sid: string;
   /** Telnyx: the TeXML application the calls are placed through, and the public key of its signatures. */
   connection_id: string | null;

@@ -3,7 +3,7 @@
 import type { Knex } from 'knex';
 import type { Ctx, DbClock } from '../context.js';
 import { Conflict, NotFound } from '../errors.js';
-import type { RoutingStep } from '../voice/routing/steps.js';
+import type { RoutingStep } from './routing-step.js';
 
 export interface PhoneNumber {
   number: string;
