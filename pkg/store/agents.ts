@@ -1,26 +1,9 @@
 // Agents: prompt, model, assigned API tools, handoff roster, contact verification, and on calls their outcomes and message webhook.
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { NotFound } from '../errors.js';
-import { invalid, parseInput } from '../validate.js';
-import { customToolSchema, openAuth, sealTools, publicTool, type StoredTool } from '../tools/custom-tools.js';
-import { getTenant, receiverIssues, receiverUrl } from './tenants.js';
-import { voiceProblem } from '../voice/voices.js';
-
-const handoffRosterSchema = z.array(
-  z.object({ roleName: z.string().min(1).max(64), agentId: z.string().uuid(), greeting: z.string().max(2000).default('') }).strict(),
-);
-type HandoffTarget = z.output<typeof handoffRosterSchema>[number];
-
-const agentToolsSchema = z.array(customToolSchema).max(50);
-
-/** DECISIONS.md "Verification": a one-time passcode sent through the company's webhook. */
-const verificationSchema = z
-  .object({ required: z.boolean(), method: z.literal('passcode').default('passcode'), deliver_to: z.literal('webhook').default('webhook') })
-  .strict();
-export type Verification = z.output<typeof verificationSchema>;
+import type { StoredTool } from '../tools/custom-tools.js';
 
 export interface Agent {
   id: string;
@@ -31,54 +14,21 @@ export interface Agent {
   model: string | null;
   tools: StoredTool[];
   handoffEnabled: boolean;
-  handoffRoster: HandoffTarget[];
+  handoffRoster: { roleName: string; agentId: string; greeting: string }[];
   /** What it may end a call with (DECISIONS.md "Agent outcome values"), unless the call names its own. */
   outcomes: string[];
   /** Where the messages it takes go instead of the account's message webhook. */
   messageWebhookUrl: string | null;
   /** Whether its turns need a verified contact; null: they do not. */
-  verification: Verification | null;
+  verification: { required: boolean; method: 'passcode'; deliver_to: 'webhook' } | null;
   /** The catalogue voice it speaks with on calls that name none (GET /v1/voices); null: the deployment's default. */
   voice: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-const agentName = z.string().trim().min(1).max(200);
-
-const outcomesSchema = z
-  .array(z.string().trim().min(1).max(64))
-  .min(1)
-  .max(20)
-  .refine((o) => new Set(o).size === o.length, 'outcome names must be unique');
-
-const agentInputSchema = z
-  .object({
-    name: agentName.optional(),
-    systemPrompt: z.string().optional(),
-    // null: the deployment's default model.
-    model: z.string().trim().min(1).max(200).nullable().optional(),
-    tools: agentToolsSchema.optional(),
-    handoffRoster: handoffRosterSchema.optional(),
-    handoffEnabled: z.boolean().optional(),
-    isPublic: z.boolean().optional(),
-    outcomes: outcomesSchema.optional(),
-    messageWebhookUrl: receiverUrl.optional(),
-    verification: verificationSchema.nullable().optional(),
-    // null or '': the deployment's default voice.
-    voice: z
-      .string()
-      .trim()
-      .max(64)
-      .nullable()
-      .optional()
-      .transform((v) => (v === '' ? null : v)),
-  })
-  .strict();
-const newAgentSchema = agentInputSchema.extend({ name: agentName });
-
-export type AgentInput = z.input<typeof agentInputSchema>;
-type ParsedAgentInput = z.output<typeof agentInputSchema>;
+/** Settings as stored, each written only when given; checked first and tools sealed (pkg/agent/settings.ts). */
+export type AgentValues = Partial<Omit<Agent, 'id' | 'tenantId' | 'createdAt' | 'updatedAt'>>;
 
 type Row = Record<string, any>;
 
@@ -100,70 +50,45 @@ export const toAgent = (r: Row): Agent => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-/** The operator's view: credentials never shown. */
-export const agentView = (a: Agent) => ({ ...a, tools: a.tools.map(publicTool) });
-
-function columns(ctx: Pick<Ctx, 'secrets'>, input: ParsedAgentInput): Row {
+function columns(values: AgentValues): Row {
   const out: Row = {};
-  if (input.name !== undefined) out.name = input.name;
-  if (input.systemPrompt !== undefined) out.system_prompt = input.systemPrompt;
-  if (input.model !== undefined) out.model = input.model;
-  if (input.tools !== undefined) out.tools = JSON.stringify(sealTools(input.tools, ctx.secrets));
-  if (input.handoffRoster !== undefined) out.handoff_roster = JSON.stringify(input.handoffRoster);
-  if (input.handoffEnabled !== undefined) out.handoff_enabled = input.handoffEnabled;
-  if (input.isPublic !== undefined) out.is_public = input.isPublic;
-  if (input.outcomes !== undefined) out.outcomes = JSON.stringify(input.outcomes);
-  if (input.messageWebhookUrl !== undefined) out.message_webhook_url = input.messageWebhookUrl;
-  if (input.verification !== undefined) out.verification = input.verification && JSON.stringify(input.verification);
-  if (input.voice !== undefined) out.voice = input.voice;
+  if (values.name !== undefined) out.name = values.name;
+  if (values.systemPrompt !== undefined) out.system_prompt = values.systemPrompt;
+  if (values.model !== undefined) out.model = values.model;
+  if (values.tools !== undefined) out.tools = JSON.stringify(values.tools);
+  if (values.handoffRoster !== undefined) out.handoff_roster = JSON.stringify(values.handoffRoster);
+  if (values.handoffEnabled !== undefined) out.handoff_enabled = values.handoffEnabled;
+  if (values.isPublic !== undefined) out.is_public = values.isPublic;
+  if (values.outcomes !== undefined) out.outcomes = JSON.stringify(values.outcomes);
+  if (values.messageWebhookUrl !== undefined) out.message_webhook_url = values.messageWebhookUrl;
+  if (values.verification !== undefined) out.verification = values.verification && JSON.stringify(values.verification);
+  if (values.voice !== undefined) out.voice = values.voice;
   return out;
 }
 
-/** Handoff targets must be agents of the same tenant; the message webhook https and public (or allowed); the voice in the catalogue. */
-async function checkReferences(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string | null, input: ParsedAgentInput): Promise<void> {
-  const issues = receiverIssues(ctx.config, { messageWebhookUrl: input.messageWebhookUrl });
-  const voice = input.voice ? voiceProblem(ctx.config, input.voice) : undefined;
-  if (voice) issues.push({ path: 'voice', message: voice });
-  if (issues.length) throw invalid('agent', issues);
-  await assertRosterOfTenant(ctx, tenantId, input.handoffRoster);
-}
-
-async function assertRosterOfTenant(ctx: Pick<Ctx, 'db'>, tenantId: string | null, roster: HandoffTarget[] = []): Promise<void> {
-  if (!roster.length) return;
-  const ids = [...new Set(roster.map((t) => t.agentId))];
-  const own = new Set<string>(await ctx.db('agents').whereIn('id', ids).andWhere({ tenant_id: tenantId }).pluck('id'));
-  const details = roster.flatMap((t, i) =>
-    own.has(t.agentId) ? [] : [{ path: `handoffRoster.${i}.agentId`, message: `${t.agentId} is not an agent of this company` }],
-  );
-  if (details.length) throw invalid('agent', details);
-}
-
-export async function createAgent(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'config'>,
-  tenantId: string,
-  input: AgentInput & { name: string },
-): Promise<Agent> {
-  const agent = parseInput(newAgentSchema, input, 'agent');
-  await getTenant(ctx, tenantId);
-  await checkReferences(ctx, tenantId, agent);
+export async function insertAgent(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, values: AgentValues & { name: string }): Promise<Agent> {
   const now = ctx.clock.now();
   const [row] = await ctx.db('agents')
-    .insert({ id: uuid(), tenant_id: tenantId, ...columns(ctx, agent), created_at: now, updated_at: now })
+    .insert({ id: uuid(), tenant_id: tenantId, ...columns(values), created_at: now, updated_at: now })
     .returning('*');
   return toAgent(row);
 }
 
-export async function updateAgent(ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'config'>, agentId: string, input: AgentInput): Promise<Agent> {
-  const patch = parseInput(agentInputSchema, input, 'agent');
-  const current = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId }).first('tenant_id') : undefined;
-  if (!current) throw unknownAgent(agentId);
-  await checkReferences(ctx, current.tenant_id, patch);
+export async function updateAgentRow(ctx: Pick<Ctx, 'db' | 'clock'>, agentId: string, values: AgentValues): Promise<Agent> {
   const [row] = await ctx.db('agents')
     .where({ id: agentId })
-    .update({ ...columns(ctx, patch), updated_at: ctx.clock.now() })
+    .update({ ...columns(values), updated_at: ctx.clock.now() })
     .returning('*');
   return toAgent(row);
 }
+
+/** Those of `agentIds` that are agents of the tenant. */
+export async function agentsOfTenant(ctx: Pick<Ctx, 'db'>, tenantId: string | null, agentIds: string[]): Promise<Set<string>> {
+  return new Set<string>(await ctx.db('agents').whereIn('id', agentIds).andWhere({ tenant_id: tenantId }).pluck('id'));
+}
+
+export const isAgentOf = async (ctx: Pick<Ctx, 'db'>, tenantId: string, agentId: string): Promise<boolean> =>
+  (await agentsOfTenant(ctx, tenantId, [agentId])).has(agentId);
 
 export async function listAgents(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<Agent[]> {
   return (await ctx.db('agents').where({ tenant_id: tenantId }).orderBy('created_at')).map(toAgent);
@@ -181,22 +106,6 @@ export async function getOwnAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, agentI
   const row = isUuid(agentId) ? await ctx.db('agents').where({ id: agentId, tenant_id: tenantId }).first() : undefined;
   if (!row) throw unknownAgent(agentId);
   return toAgent(row);
-}
-
-/**
- * Tools as a form sends them back: a tool that names no credentials keeps the ones stored under its
- * name and auth type, so a write-only secret survives edits that never saw it.
- */
-export function keepStoredSecrets(ctx: Pick<Ctx, 'secrets'>, agent: Agent, tools: unknown): unknown {
-  if (!Array.isArray(tools)) return tools;
-  const stored = new Map(agent.tools.map((t) => [t.name, t]));
-  return tools.map((tool) => {
-    if (!tool || typeof tool !== 'object' || 'authConfig' in tool) return tool;
-    const { name, authType } = tool as { name?: unknown; authType?: unknown };
-    const kept = typeof name === 'string' ? stored.get(name) : undefined;
-    if (!kept || kept.authType !== authType || !kept.sealedAuth) return tool;
-    return { ...tool, authConfig: openAuth(kept, ctx.secrets) };
-  });
 }
 
 /** An agent the tenant may use: its own or a public one; anything else is unknown (404). */

@@ -1,9 +1,9 @@
 // A tenant with one agent and one key: `admin bootstrap`, the dev seed, and tests.
 import type { Ctx } from '../context.js';
-import { createAgent } from './agents.js';
-import { topUp } from './credits.js';
-import { createKey } from './keys.js';
-import { createTenant } from './tenants.js';
+import { createAgent } from '../agent/settings.js';
+import { topUp } from '../store/credits.js';
+import { createKey } from '../store/keys.js';
+import { createTenant } from './settings.js';
 
 export interface Bootstrapped {
   tenantId: string;

@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import { startTestApp, type TestApp } from '../support/app.js';

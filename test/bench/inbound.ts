@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startTestApp, type Client, type TestApp } from '../support/app.js';
 import { createScratchDatabase } from '../support/database.js';
 import { agentRef } from '../../pkg/ids.js';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { peakOverlap, stats } from './stats.js';

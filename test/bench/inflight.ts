@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import { hrMs } from './clock.js';
 import { benchCompany, enqueue } from './job-client.js';

@@ -1,5 +1,5 @@
 // Jobs created over the Agent API by a benchmark, from companies whose per-key rate limit is lifted.
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import type { TestApp } from '../support/app.js';
 import { benchClient, type BenchClient } from './http-client.js';
 

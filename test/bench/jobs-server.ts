@@ -13,7 +13,7 @@ import { createModelClient, type ModelClient } from '../../pkg/agent/model.js';
 import { loadConfig } from '../../pkg/config.js';
 import { createLogger } from '../../pkg/log.js';
 import { startRuntime } from '../../pkg/runtime.js';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import { startTestApp, TEST_ENCRYPTION_KEY } from '../support/app.js';
 
 /** `graphile-worker-work`: graphile-worker running `work`, a Switchboard job's work in a plain task. */

@@ -5,7 +5,7 @@
 // process's peak RSS in between; any other message closes it.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import { startTestApp } from '../support/app.js';
 
 export interface RelayServerOptions {

@@ -1,7 +1,7 @@
 // The benchmark's server half, run in a worker thread so the client timing it never waits on the
 // server's event loop: the real API (startTestApp's wiring) calling the model stand-in of another thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import { startTestApp } from '../support/app.js';
 
 export interface BenchServer {

@@ -10,7 +10,7 @@ import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats } from './stats.js';
 import { loadavg } from 'node:os';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import { enqueueEvent } from '../../pkg/webhooks/outbox.js';
 import { createScratchDatabase } from '../support/database.js';
 import { startHttpsServer } from '../support/https.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { updateAgent } from '../../pkg/store/agents.js';
+import { updateAgent } from '../../pkg/agent/settings.js';
 import { removeNumber } from '../../pkg/store/phone-numbers.js';
 import { manualClock } from '../support/triggers.js';
 import { startHttpsServer } from '../support/https.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import { accessibilityViolations, screenshots } from '../support/browser.js';
 import { consolePageHooks, signInOnPage } from '../support/console-page.js';
 

@@ -5,7 +5,7 @@ import { eventually } from '../support/eventually.js';
 import { jobIn, startScriptedModel, type ScriptedModel } from '../support/model.js';
 import { watchSent } from '../support/statements.js';
 import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 
 /** `count` jobs of the company, created one after another over the Agent API; their ids in order. */
 async function createJobs(client: Client, agentId: string, count: number, task: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { finalizeDueInvoices } from '../../pkg/billing/due.js';
 import { finalizeMonth } from '../../pkg/billing/finalize.js';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import { deliveryPolicy } from '../../pkg/webhooks/policy.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -5,7 +5,7 @@ import { eventually } from '../support/eventually.js';
 import { jobIn } from '../support/model.js';
 import { watchSent } from '../support/statements.js';
 import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 
 const count = (results: HttpResult[], status: number) => results.filter((r) => r.status === status).length;
 

@@ -14,7 +14,7 @@ import { startHttpsServer } from '../support/https.js';
 import { noonZone, SIGN_IN, startCustomerSystem } from '../support/campaigns.js';
 import { stats } from '../bench/stats.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
-import type { TenantSettings } from '../../pkg/store/tenants.js';
+import type { TenantSettings } from '../../pkg/tenants/settings.js';
 import type { ModelReply } from '../../pkg/agent/openai-server.js';
 import { callIn, jobIn } from '../support/model.js';
 import { agentRef } from '../../pkg/ids.js';

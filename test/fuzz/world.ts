@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { agentRef } from '../../pkg/ids.js';
 import { insertVoiceMessage } from '../../pkg/store/voice-messages.js';
-import { updateTenant } from '../../pkg/store/tenants.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import type { Client, TestApp } from '../support/app.js';
 
 /** Ids by the collection a path names them under (`calls` in /calls/{id}), and the account's keys. */

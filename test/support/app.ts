@@ -10,7 +10,7 @@ import { createLogger } from '../../pkg/log.js';
 import type { Clock } from '../../pkg/clock.js';
 import { ManualClock } from './clock.js';
 import { startRuntime, type Runtime } from '../../pkg/runtime.js';
-import { bootstrapTenant, type Bootstrapped } from '../../pkg/store/bootstrap.js';
+import { bootstrapTenant, type Bootstrapped } from '../../pkg/tenants/bootstrap.js';
 import { addNumber } from '../../pkg/store/phone-numbers.js';
 import { createApp, createHttpServer, metricsApp } from '../../api/server.js';
 import { serveRelay } from '../../api/voice/carrier.js';

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { SUMMARY_INSTRUCTION } from '../../pkg/agent/summary.js';
 import { agentRef } from '../../pkg/ids.js';
-import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
+import { updateTenant, type TenantSettings } from '../../pkg/tenants/settings.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import { TEST_ENCRYPTION_KEY, type Client, type TestApp } from './app.js';
 import { eventually } from './eventually.js';

@@ -2,7 +2,7 @@
 // list and records the results and summaries it receives, checking the signatures (written from the
 // spec, as a receiver would) and the connection's sign-in header — and a company with campaigns.
 import type { ServerResponse } from 'node:http';
-import { updateTenant, type TenantSettings } from '../../pkg/store/tenants.js';
+import { updateTenant, type TenantSettings } from '../../pkg/tenants/settings.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import type { Client } from './app.js';
 import { startCallsApp, type CallsApp } from './calls.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { startTestApp, type HttpResult, type TestApp } from '../../support/app.js';
 import { createKey, revokeKey } from '../../../pkg/store/keys.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { reachableRedis } from '../../support/redis.js';
 import { startJobsApp } from '../../support/triggers.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { addCredits } from '../../../pkg/store/credits.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { createConversation, openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { offeredTools } from '../../support/model.js';
 

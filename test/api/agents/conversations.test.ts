@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type Client, type HttpResult, type TestApp } from '../../support/app.js';
-import { createAgent } from '../../../pkg/store/agents.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { createAgent } from '../../../pkg/agent/settings.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 
 const CONVERSATIONS = '/api/v1/conversations';
 const at = (id: string, rest = '') => `${CONVERSATIONS}/${id}${rest}`;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
+import { createAgent, updateAgent } from '../../../pkg/agent/settings.js';
 import { openConversation, startTestApp, type TestApp } from '../../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
 import { offeredTools } from '../../support/model.js';

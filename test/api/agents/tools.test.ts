@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import type { FunctionDefinition } from 'openai/resources/shared';
-import { updateAgent } from '../../../pkg/store/agents.js';
+import { updateAgent } from '../../../pkg/agent/settings.js';
 import { openConversation, startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';
 import { offeredFunctions, offeredTools } from '../../support/model.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { updateAgent } from '../../../pkg/store/agents.js';
+import { updateAgent } from '../../../pkg/agent/settings.js';
 import { openConversation, startTestApp, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { startHttpsServer, type TestHttpsServer } from '../../support/https.js';

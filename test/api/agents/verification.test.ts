@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { createAgent, updateAgent } from '../../../pkg/agent/settings.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import { startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { adminOn } from '../../support/cli.js';

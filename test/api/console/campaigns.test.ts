@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { SIGN_IN, startCampaignsApp, type CampaignsApp } from '../../support/campaigns.js';
 import { signedInUser, type ConsoleBrowser } from '../../support/console.js';
 

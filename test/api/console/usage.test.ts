@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { signedInUser } from '../../support/console.js';
 import { manualClock } from '../../support/triggers.js';
 import { addCredits } from '../../../pkg/store/credits.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 
 describe('Console usage and overview', () => {
   let app: TestApp;

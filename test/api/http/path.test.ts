@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createApp } from '../../../api/server.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { mountedRoutes } from '../../support/routes.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DateTime } from 'luxon';
-import { createAgent } from '../../../pkg/store/agents.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { createAgent } from '../../../pkg/agent/settings.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { openConversation, type Client, type TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { offeredTools } from '../../support/model.js';

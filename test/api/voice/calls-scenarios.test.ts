@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { agentRef } from '../../../pkg/ids.js';
-import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
+import { createAgent, updateAgent } from '../../../pkg/agent/settings.js';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';
 import { eventually } from '../../support/eventually.js';
 import { offeredTools } from '../../support/model.js';

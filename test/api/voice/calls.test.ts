@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { agentRef } from '../../../pkg/ids.js';
-import { createAgent } from '../../../pkg/store/agents.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { createAgent } from '../../../pkg/agent/settings.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import type { Client } from '../../support/app.js';
 import { NUMBERS, startCallsApp, type CallsApp } from '../../support/calls.js';
 import { adminOn } from '../../support/cli.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { campaignOn, SIGN_IN, startCampaignsApp, type CampaignsApp, type CustomerSystem } from '../../support/campaigns.js';
 import type { Client } from '../../support/app.js';
 

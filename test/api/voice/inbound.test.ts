@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { ServerResponse } from 'node:http';
 import { agentRef } from '../../../pkg/ids.js';
 import { MESSAGE_STATUSES, MESSAGE_TRANSITIONS } from '../../../pkg/messages/state.js';
-import { createAgent, updateAgent } from '../../../pkg/store/agents.js';
+import { createAgent, updateAgent } from '../../../pkg/agent/settings.js';
 import { webhookSecret } from '../../../pkg/webhooks/secret.js';
 import type { Client } from '../../support/app.js';
 import { callStatus, finalResult, NUMBERS, outboxOf, startCallsApp, SUMMARY, type CallsApp } from '../../support/calls.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type Client, type HttpResult, type TestApp } from '../../support/app.js';
 import { reachableRedis, unreachableRedisUrl } from '../../support/redis.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 
 const redisUrl = await reachableRedis();
 

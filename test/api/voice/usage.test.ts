@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestApp, type Client, type TestApp } from '../../support/app.js';
 import { expectVoiceError } from '../../support/errors.js';
 import { manualClock } from '../../support/triggers.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 
 const withApp = (client: Client, method: string, path: string, app: string, body?: unknown) =>
   client.request(method, path, body, { 'Switchboard-App': app });

@@ -4,7 +4,7 @@ import { claimDueTriggers } from '../../../pkg/store/triggers/claim.js';
 import type { TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { jobsAppBesideAnother, startJobsApp } from '../../support/triggers.js';
-import { updateTenant } from '../../../pkg/store/tenants.js';
+import { updateTenant } from '../../../pkg/tenants/settings.js';
 import { PipelinedPool } from '../../../pkg/db/pipeline.js';
 
 /** Until the claim waits on a lock: the other replica's uncommitted claim in the index (the app runs nothing else). */
