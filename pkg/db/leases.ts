@@ -25,9 +25,12 @@ export const TAKE_LEASE = 'lease_owner = :owner, lease_until = :until, due_at = 
 /** The named bindings of a claim made now: the time, the owner and when its lease runs out. */
 export type LeaseTaken = { now: Date; owner: string; until: Date };
 
+/** When a lease taken or renewed at `now` runs out. */
+const leaseEnd = (now: Date, leaseMs: number): Date => new Date(now.getTime() + leaseMs);
+
 export function takeLease(ctx: Pick<Ctx, 'clock'>, owner: string, leaseMs: number): LeaseTaken {
   const now = ctx.clock.now();
-  return { now, owner, until: new Date(now.getTime() + leaseMs) };
+  return { now, owner, until: leaseEnd(now, leaseMs) };
 }
 
 /** Counts the wait of a row claimed at `now` that was due at `due` in its reconciler's queue lag. */
@@ -93,7 +96,7 @@ export async function renewLeases<Row = { id: string }>(
   returning: readonly string[] = ['id'],
 ): Promise<Row[]> {
   if (!ids.length) return [];
-  const until = new Date(ctx.clock.now().getTime() + leaseMs);
+  const until = leaseEnd(ctx.clock.now(), leaseMs);
   const renewed = await ctx.db(leased.table)
     .whereIn('id', heartbeatRows(ctx.db, leased.table, ids, { ...leased.held, lease_owner: owner }))
     .update({ lease_until: until, due_at: leased.renewedDue?.(ctx.db, until) ?? until })
