@@ -7,7 +7,7 @@ import { hasFeature, type Tenant } from '../store/tenants.js';
 import { NotFound } from '../errors.js';
 import { getUsableAgent } from '../store/agents.js';
 import { searchCompanyMemory } from '../store/memories.js';
-import type { StoredTool } from '../tools/custom-tools.js';
+import type { StoredTool } from '../store/tools.js';
 import { callHttpTool } from '../tools/http-tool.js';
 import { webhookSecret } from '../webhooks/secret.js';
 

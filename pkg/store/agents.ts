@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { NotFound } from '../errors.js';
-import type { StoredTool } from '../tools/custom-tools.js';
+import type { StoredTool } from './tools.js';
 
 export interface Agent {
   id: string;

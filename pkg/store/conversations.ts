@@ -2,7 +2,7 @@
 import type { Ctx, DbClock } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { Conflict, Forbidden, NotFound } from '../errors.js';
-import type { StoredTool } from '../tools/custom-tools.js';
+import type { StoredTool } from './tools.js';
 
 export interface Conversation {
   id: string;

@@ -1,6 +1,7 @@
 // Custom HTTP tools: the shape, its limits, storage with sealed credentials, and merging by name.
 import { z } from 'zod';
 import { Invalid, Unavailable } from '../errors.js';
+import type { StoredTool } from '../store/tools.js';
 import type { SecretBox } from './secrets.js';
 
 const MAX_STORED_TOOLS = 10;
@@ -54,9 +55,6 @@ export const customToolSchema = z
 
 export type CustomTool = z.output<typeof customToolSchema>;
 export type AuthConfig = z.output<typeof authConfigSchema>;
-
-/** A tool as stored: credentials sealed, never in clear. */
-export type StoredTool = Omit<CustomTool, 'authConfig'> & { sealedAuth?: string };
 
 export function sealTools(tools: CustomTool[], box: SecretBox | null): StoredTool[] {
   return tools.map(({ authConfig, ...rest }) => {

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { signatureHeaders } from '../webhooks/sign.js';
-import { openAuth, type AuthConfig, type StoredTool } from './custom-tools.js';
+import type { StoredTool } from '../store/tools.js';
+import { openAuth, type AuthConfig } from './custom-tools.js';
 import { OutboundError, type OutboundRequest } from '../outbound/client.js';
 
 const PLACEHOLDER = /\{([^}]+)\}/g;

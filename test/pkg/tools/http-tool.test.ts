@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../../pkg/config.js';
-import { customToolSchema, sealTools, type StoredTool } from '../../../pkg/tools/custom-tools.js';
+import { customToolSchema, sealTools } from '../../../pkg/tools/custom-tools.js';
+import type { StoredTool } from '../../../pkg/store/tools.js';
 import { callHttpTool } from '../../../pkg/tools/http-tool.js';
 import { createOutbound } from '../../../pkg/outbound/client.js';
 import { SecretBox } from '../../../pkg/tools/secrets.js';
