@@ -80,7 +80,7 @@ export async function claimEarliestDue<Row>(
  * next beat, a third of a lease later, rather than holding up every other row's renewal, and a
  * connection, until the lock goes.
  */
-export const heartbeatRows = (db: Knex, table: string, ids: string[], where: Record<string, unknown>): Knex.QueryBuilder =>
+const heartbeatRows = (db: Knex, table: string, ids: string[], where: Record<string, unknown>): Knex.QueryBuilder =>
   db(table).select('id').whereRaw('id = any(?)', [ids]).andWhere(where).forUpdate().skipLocked();
 
 /**

@@ -1,17 +1,10 @@
 // Letting go of calls' leases: on shutdown, or after a run.
 import type { Ctx } from '../../context.js';
-import { CHANNELS, notifyIdColumn } from '../../db/notify.js';
+import { releaseLeases } from '../../db/leases.js';
+import { CALL_LEASES } from './leases.js';
 
 /** Give up `owner`'s leases on shutdown: live calls are lost (the sweep fails them at once), ended ones claimable again. */
-export async function releaseCalls(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
-  if (!ids.length) return;
-  const now = ctx.clock.now();
-  await ctx.db('calls')
-    .whereIn('id', ids)
-    .andWhere({ lease_owner: owner })
-    .update({ lease_owner: null, lease_until: now, due_at: now })
-    .returning(notifyIdColumn(ctx.db, CHANNELS.calls));
-}
+export const releaseCalls = (ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> => releaseLeases(ctx, CALL_LEASES, ids, owner);
 
 /** Hand the call back after a run: due now when it still needs finalising, never again otherwise. */
 export async function unleaseCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, owner: string): Promise<void> {
