@@ -1,8 +1,9 @@
 // The trigger reconciler: runs due jobs, expires overdue waits, fails runs whose worker was lost.
 import { CHANNELS } from '../pkg/db/notify.js';
-import { claimDueTriggers } from '../pkg/store/triggers/claim.js';
+import { claimDueTriggers } from '../pkg/triggers/claim.js';
 import { heartbeatTriggers, releaseTriggers } from '../pkg/store/triggers/heartbeat.js';
 import { sweepTriggers } from '../pkg/store/triggers/sweep.js';
+import { SWEEPS } from '../pkg/triggers/sweeps.js';
 import { runTrigger } from '../pkg/triggers/run.js';
 import { registerJobGauge } from '../pkg/metrics/index.js';
 import type { Reconciler } from './manager.js';
@@ -15,7 +16,7 @@ export const triggersReconciler: Reconciler = {
   // Every row the sweep acts on has its due time passed.
   sweepsDueRowsOnly: true,
   async sweep(ctx) {
-    await sweepTriggers(ctx);
+    await sweepTriggers(ctx, SWEEPS);
   },
   async claim(ctx, owner, leaseMs, max) {
     const { claimed, nextDue } = await claimDueTriggers(ctx, owner, leaseMs, max);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { contactHintsSchema } from '../../pkg/store/contacts.js';
 import { customToolSchema } from '../../pkg/tools/custom-tools.js';
-import { STATUSES } from '../../pkg/triggers/state.js';
+import { STATUSES } from '../../pkg/store/triggers/row.js';
 import { MAX_DELAY_MINUTES } from '../../pkg/triggers/schedule.js';
 
 const text = (max: number) => z.string().min(1).max(max);

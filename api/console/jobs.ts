@@ -9,7 +9,7 @@ import { getTrigger } from '../../pkg/store/triggers/get.js';
 import { listTenantTriggers } from '../../pkg/store/triggers/list.js';
 import { rawJobView, triggerView } from '../../pkg/store/triggers/views.js';
 import { cancelTrigger, replyToTrigger } from '../../pkg/triggers/actions.js';
-import { STATUSES } from '../../pkg/triggers/state.js';
+import { STATUSES } from '../../pkg/store/triggers/row.js';
 import { parseInput } from '../../pkg/validate.js';
 import { cancelBody } from '../agents/trigger-schemas.js';
 import { principalOf, requireSession } from './session.js';

@@ -1,7 +1,6 @@
 // POST /api/v1/conversations/:id/messages: one user message and the agent's turn, serialized per
 // conversation so two concurrent messages never interleave history.
 import type { Ctx } from '../context.js';
-import { compiledOnce } from '../db/compiled.js';
 import { Conflict, DomainError, NotFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { turnModelSlot } from '../agent/model-call.js';
@@ -9,9 +8,9 @@ import { runTurn, startAppendingMessage, type TurnEvent, type TurnResult } from 
 import { TurnCharge } from '../credits/charge.js';
 import { getContact, resolveContact } from '../store/contacts.js';
 import { bindContact, updateConversation, type Conversation } from '../store/conversations.js';
-import { insertMessages, unstoredMessage } from '../store/messages.js';
+import { appendMessages, unstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
-import { turnContext, turnReads } from '../store/turn-context.js';
+import { tenantOwnsConversation, turnContext, turnReads } from '../store/turn-context.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { assertMemoryScopeAllowed } from './open.js';
 import { replyToTrigger } from '../triggers/actions.js';
@@ -70,16 +69,13 @@ async function applyAdditions(ctx: Ctx, tenant: Tenant, c: Conversation, input: 
   return c;
 }
 
-/** The company's conversation, for its turn's lock (sendMessage's onlyIf). */
-const ownConversation = compiledOnce((db, { id, tenantId }: { id: string; tenantId: string }) => db('conversations').where({ id, tenant_id: tenantId }));
-
 /** A message from company `tenant` to conversation `conversationId`, and the agent's turn. */
 export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: string, input: MessageInput, hooks: MessageHooks = {}): Promise<MessageResult> {
   if (!isUuid(conversationId)) throw new NotFound(`Unknown conversation ${conversationId}`);
   assertMemoryScopeAllowed(tenant, input.memoryScope);
   // Every check runs under the conversation's lock, where it holds. Only a conversation of the
   // company is locked, so no other caller waits on a turn or makes one wait.
-  const own = ownConversation(ctx.db, { id: conversationId, tenantId: tenant.id });
+  const own = tenantOwnsConversation(ctx.db, tenant.id, conversationId);
   const model = turnModelSlot(ctx);
   return ctx.locks.withLock(conversationId, async (lock) => {
     const read = turnContext(tenant, conversationId, lock.reads, input.asHumanReply);
@@ -118,7 +114,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
         modelSlot: model.slot,
         // The reply and the credits the turn used: one transaction, its statements sent together.
         storeLast: async (last) => {
-          await charge.close(lock, [insertMessages(ctx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)])]);
+          await charge.close(lock, (tx) => appendMessages(tx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)]));
         },
       });
     } catch (err) {

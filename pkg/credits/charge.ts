@@ -3,11 +3,10 @@
 // (pkg/store/credits.ts) under reference type `api` once: by its closing transaction when its caller
 // closes it in one (chat, jobs), else when it ends. A turn that fails first is charged for the model
 // calls it finished, since they consumed credits too.
-import type pg from 'pg';
 import type { Ctx } from '../context.js';
 import type { HeldLock } from '../db/locks.js';
-import type { Statement } from '../db/pipeline.js';
-import { creditEntry, creditEntryStatement, type SpentBy } from '../store/credits.js';
+import { inOneTransaction, type Sends } from '../db/statements.js';
+import { addCredits, type SpentBy } from '../store/credits.js';
 
 export interface Usage {
   promptTokens: number;
@@ -17,7 +16,7 @@ export interface Usage {
 
 export const noUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
 
-type ChargeCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics' | 'log'>;
+type ChargeCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics' | 'log'> & Sends;
 
 /** The charge of one turn: every runTurn is given one, by the caller that knows whom and what it bills. */
 export class TurnCharge {
@@ -42,16 +41,18 @@ export class TurnCharge {
   }
 
   /**
-   * Sends the turn's closing `statements` and its charge in the closing transaction of its `lock`
-   * (pkg/db/locks.ts); returns the statements' results. The turn is then charged by that
-   * transaction or not at all: a closing that fails is not charged after.
+   * Closes the turn: `writes` (store functions given `tx`) and its charge, as the closing
+   * transaction of its `lock` (pkg/db/locks.ts); returns what `writes` returns. The turn is then
+   * charged by that transaction or not at all: a closing that fails is not charged after.
    */
-  async close(lock: Pick<HeldLock, 'close'>, statements: Statement[]): Promise<pg.QueryResult[]> {
+  async close<T>(lock: Pick<HeldLock, 'close'>, writes: (tx: ChargeCtx) => Promise<T>): Promise<T> {
     this.charging = true;
-    const charge = this.used() ? [creditEntryStatement(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId(), this.spentBy)] : [];
-    const results = await lock.close([...statements, ...charge]);
-    if (charge.length) this.meter();
-    return results.slice(0, statements.length);
+    const referenceId = this.used() ? await this.referenceId() : null;
+    const [written] = await inOneTransaction(this.ctx, (statements) => lock.close(statements), (tx) =>
+      Promise.all([writes(tx), referenceId !== null && this.charge(tx, referenceId)]),
+    );
+    if (referenceId !== null) this.meter();
+    return written;
   }
 
   /** The turn ended without a closing transaction: it is charged now. */
@@ -59,13 +60,17 @@ export class TurnCharge {
     if (this.charging) return;
     this.charging = true;
     if (!this.used()) return;
-    await creditEntry(this.ctx, this.tenantId, -this.credits(), 'api', await this.referenceId(), this.spentBy);
+    await this.charge(this.ctx, await this.referenceId());
     this.meter();
   }
 
   /** The turn failed: charged for its finished model calls unless its closing carried the charge; the turn's error is what the caller hears. */
   async failed(): Promise<void> {
     await this.ended().catch((err: Error) => this.ctx.log.error({ err, tenantId: this.tenantId }, 'charging a failed turn failed'));
+  }
+
+  private charge(ctx: ChargeCtx, referenceId: string): Promise<void> {
+    return addCredits(ctx, this.tenantId, -this.credits(), 'api', referenceId, this.spentBy);
   }
 
   private used(): boolean {

@@ -5,6 +5,7 @@ import { mirroredRuns, type MirroredRun } from '../campaigns/views.js';
 import { CHANNELS } from '../db/notify.js';
 import { mirroredTriggers } from '../store/triggers/mirror.js';
 import type { TriggerRow } from '../store/triggers/row.js';
+import { PENDING } from '../triggers/state.js';
 import { applyCancelAnnotation } from './cancel-annotation.js';
 import { CAMPAIGN_RUNS, campaignRunObject, campaignRunStatus, type CampaignRunCR } from './campaign-run-cr.js';
 import { applyStopAnnotation } from './stop-annotation.js';
@@ -47,7 +48,7 @@ export const triggerKind: MirroredKind<TriggerRow> = {
   kind: 'Trigger',
   plural: TRIGGERS,
   channel: CHANNELS.triggers,
-  rows: mirroredTriggers,
+  rows: (ctx, since) => mirroredTriggers(ctx, since, PENDING),
   object: triggerObject,
   status: triggerStatus,
   notable: (row) => {

@@ -2,10 +2,9 @@
 // same statement that writes each entry, so checking it costs at most STRIPES row reads however long
 // the ledger grows. An entry adds to the stripe of the connection that writes it, so a company's
 // concurrent charges, on other connections, do not wait for each other's commits on one row.
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
-import { compiledOnce } from '../db/compiled.js';
+import { compiledQuery, type Sends } from '../db/statements.js';
 import { PaymentRequired } from '../errors.js';
 import { parseInput } from '../validate.js';
 import { getTenant, type Tenant } from './tenants.js';
@@ -29,38 +28,16 @@ export async function balance(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<n
   return Number(rows[0].total);
 }
 
+/** A ledger entry and its stripe of the balance, in one statement: a top-up, or a turn's charge (`spentBy`). */
 export async function addCredits(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
+  ctx: Pick<Ctx, 'db' | 'clock'> & Sends,
   tenantId: string,
   amount: number,
   referenceType: ReferenceType,
   referenceId: string | null = null,
+  spentBy: SpentBy | null = null,
 ): Promise<void> {
-  await creditEntry(ctx, tenantId, amount, referenceType, referenceId, null);
-}
-
-/** addCredits' statement: the ledger entry and its stripe of the balance, in one statement. */
-export function creditEntry(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
-  tenantId: string,
-  amount: number,
-  referenceType: ReferenceType,
-  referenceId: string | null,
-  spentBy: SpentBy | null,
-): Knex.Raw {
-  return entryQuery(ctx.db, { tenantId, amount, referenceType, referenceId, spentBy, at: ctx.clock.now() });
-}
-
-/** creditEntry's statement, unsent (a turn's closing transaction sends it with the others). */
-export function creditEntryStatement(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
-  tenantId: string,
-  amount: number,
-  referenceType: ReferenceType,
-  referenceId: string | null,
-  spentBy: SpentBy | null,
-): Knex.SqlNative {
-  return compiledEntry(ctx.db, { tenantId, amount, referenceType, referenceId, spentBy, at: ctx.clock.now() });
+  await creditEntry(ctx, { tenantId, amount, referenceType, referenceId, spentBy, at: ctx.clock.now() });
 }
 
 interface Entry {
@@ -72,7 +49,7 @@ interface Entry {
   at: Date;
 }
 
-function entryQuery(db: Knex, { tenantId, amount, referenceType, referenceId, spentBy, at }: Entry): Knex.Raw {
+const creditEntry = compiledQuery((db, { tenantId, amount, referenceType, referenceId, spentBy, at }: Entry) => {
   const entry = db.raw(
     `insert into credit_ledger (tenant_id, amount, reference_type, reference_id, turn_kind, agent_id, created_at)
      values (?, ?, ?, ?, ?, ?, ?) returning tenant_id, amount`,
@@ -84,15 +61,13 @@ function entryQuery(db: Knex, { tenantId, amount, referenceType, referenceId, sp
      on conflict (tenant_id, stripe) do update set balance = credit_balances.balance + excluded.balance`,
   );
   return db.raw('with credit_entry as (?) ?', [entry, balance]);
-}
-
-const compiledEntry = compiledOnce(entryQuery);
+});
 
 // numeric(20, 6) in the ledger.
 const topUpAmount = z.number().positive().max(1e12);
 
 /** An operator's top-up of a company's credits; returns the new balance. */
-export async function topUp(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, amount: number): Promise<number> {
+export async function topUp(ctx: Pick<Ctx, 'db' | 'clock'> & Sends, tenantId: string, amount: number): Promise<number> {
   parseInput(topUpAmount, amount, 'amount');
   await getTenant(ctx, tenantId);
   await addCredits(ctx, tenantId, amount, 'topup');

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { compiledOnce } from '../db/compiled.js';
+import { compiledQuery, type Sends } from '../db/statements.js';
 import { uuid } from '../ids.js';
 
 type Role = 'user' | 'assistant' | 'admin' | 'system' | 'tool';
@@ -25,7 +26,7 @@ export const unstoredMessage = (role: Role, content: string, metadata: Record<st
 });
 
 export async function appendMessage(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
+  ctx: Pick<Ctx, 'clock'> & Sends,
   conversationId: string,
   role: Role,
   content: string,
@@ -36,8 +37,8 @@ export async function appendMessage(
 }
 
 /** Messages stored by one statement, in their order (one row each: their seq, the transcript's order, follows it). */
-export async function appendMessages(ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Promise<StoredMessage[]> {
-  const rows = await insertRows(ctx.db, { rows: messageRows(ctx, conversationId, messages) }).returning('*');
+export async function appendMessages(ctx: Pick<Ctx, 'clock'> & Sends, conversationId: string, messages: UnstoredMessage[]): Promise<StoredMessage[]> {
+  const rows = await storedRows(ctx, { rows: messageRows(ctx, conversationId, messages) });
   return rows.sort((a, b) => a.seq - b.seq).map(toStoredMessage);
 }
 
@@ -54,9 +55,10 @@ const messageRows = (ctx: Pick<Ctx, 'clock'>, conversationId: string, messages: 
 };
 
 const insertRows = (db: Knex, { rows }: { rows: ReturnType<typeof messageRows> }) => db('messages').insert(rows);
+const storedRows = compiledQuery((db, values: { rows: ReturnType<typeof messageRows> }) => insertRows(db, values).returning('*'));
 const compiledInsert = compiledOnce(insertRows);
 
-/** appendMessages' statement, unsent (a turn's closing transaction sends it with the others). */
+/** appendMessages' statement, unsent, for the callers that send it themselves (a call's turn, a chat turn's user message). */
 export const insertMessages = (ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Knex.SqlNative =>
   compiledInsert(ctx.db, { rows: messageRows(ctx, conversationId, messages) });
 

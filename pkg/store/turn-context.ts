@@ -57,6 +57,12 @@ const reads = (db: Knex, keys: TurnReadKeys): Knex.SqlNative[] => READS.map((rea
 /** A chat turn's reads, for conversation `conversationId` (a UUID) of tenant `tenantId`. */
 export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative[] => reads(db, { tenantId, conversationId, fallbackAgentId: null });
 
+const ownConversation = compiledOnce((db, { id, tenantId }: { id: string; tenantId: string }) => db('conversations').where({ id, tenant_id: tenantId }));
+
+/** A chat turn's lock condition (withLock's onlyIf): conversation `conversationId` is tenant `tenantId`'s. */
+export const tenantOwnsConversation = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative =>
+  ownConversation(db, { id: conversationId, tenantId });
+
 /** A job run's reads (the agent is the conversation's, else the job's). */
 export const jobRunReads = (db: Knex, row: TriggerRow): Knex.SqlNative[] =>
   reads(db, { tenantId: row.tenant_id, conversationId: row.conversation_id, fallbackAgentId: row.agent_id });

@@ -13,7 +13,7 @@ export interface Bootstrapped {
 }
 
 export async function bootstrapTenant(
-  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'config'>,
+  ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock' | 'secrets' | 'config'>,
   input: { name: string; credits?: number; systemPrompt?: string },
 ): Promise<Bootstrapped> {
   return ctx.db.transaction(async (trx) => {

@@ -7,7 +7,8 @@ import { getTrigger } from '../store/triggers/get.js';
 import type { TriggerRow } from '../store/triggers/row.js';
 import { sweepTriggers } from '../store/triggers/sweep.js';
 import { applyTransition } from '../store/triggers/transition.js';
-import { canTransition, isTerminal } from './state.js';
+import { canTransition, isTerminal, statusChange } from './state.js';
+import { SWEEPS } from './sweeps.js';
 
 /** Why a job in `status` cannot be cancelled (the 409's message, and the mirror's condition). */
 export const notCancellable = (status: string): string => `Trigger cannot be cancelled while ${status}`;
@@ -19,14 +20,14 @@ export const notCancellable = (status: string): string => `Trigger cannot be can
 async function currentTrigger(ctx: Ctx, tenant: Tenant, id: string): Promise<TriggerRow> {
   const row = await getTrigger(ctx, tenant.id, id);
   if (isTerminal(row.status) || row.expires_at.getTime() > ctx.clock.now().getTime()) return row;
-  return (await sweepTriggers(ctx, id))[0] ?? row;
+  return (await sweepTriggers(ctx, SWEEPS, id))[0] ?? row;
 }
 
 export async function cancelTrigger(ctx: Ctx, tenant: Tenant, id: string, reason?: string): Promise<TriggerRow> {
   const current = await currentTrigger(ctx, tenant, id);
   const now = ctx.clock.now();
   const row = canTransition(current.status, 'cancel')
-    ? await applyTransition(ctx, id, 'cancel', {
+    ? await applyTransition(ctx, id, statusChange('cancel'), {
         error_message: reason ?? null,
         completed_at: now,
         due_at: null,
@@ -54,7 +55,7 @@ export async function replyToTrigger(ctx: Ctx, tenant: Tenant, id: string, decis
   const row = await ctx.db.transaction(async (trx) => {
     const tx = { ...ctx, db: trx };
     const now = ctx.clock.now();
-    const moved = await applyTransition(tx, id, 'reply', {
+    const moved = await applyTransition(tx, id, statusChange('reply'), {
       human_reply: { decision, reason: reason ?? null, at: now.toISOString() },
       waiting_reason: null,
       waiting_since: null,

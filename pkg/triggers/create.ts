@@ -1,14 +1,14 @@
 // Creating a job: idempotent per company, capped per conversation (pending-cap.ts), all in one
-// transaction (one statement when a new conversation needs nothing resolved first).
+// transaction, or one statement when nothing else is written with it.
 import type { Ctx } from '../context.js';
 import { Conflict, Invalid } from '../errors.js';
 import { uuid } from '../ids.js';
-import { getUsableAgent, unknownAgent } from '../store/agents.js';
+import { unknownAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
-import { bindContact, createConversation, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
+import { bindContact, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
 import { findByIdempotencyKey } from '../store/triggers/get.js';
-import { insertTrigger, insertTriggerWithConversation } from '../store/triggers/insert.js';
+import { insertTrigger } from '../store/triggers/insert.js';
 import type { TriggerRow } from '../store/triggers/row.js';
 import { mergeTools, sealTools, type CustomTool } from '../tools/custom-tools.js';
 import { checkPendingCap } from './pending-cap.js';
@@ -63,24 +63,14 @@ function requiredAgentId(input: CreateTriggerInput): string {
   throw new Invalid('agentId or conversationId is required', [{ path: 'agentId', message: 'agentId or conversationId is required' }]);
 }
 
-async function newConversation(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Conversation> {
-  const agent = await getUsableAgent(ctx, tenant.id, requiredAgentId(input));
-  return createConversation(ctx, {
-    tenantId: tenant.id,
-    agentId: agent.id,
-    contactId: await resolveContact(ctx, tenant.id, input),
-    metadata: input.metadata,
-  });
-}
-
 /** The row of a new job of company `tenantId` on `conversation`, starting at `start` (null: now). */
 function jobRow(ctx: Ctx, tenantId: string, input: CreateTriggerInput, start: Date | null, now: Date) {
   const from = start ?? now;
-  return (conversation: Conversation | { id: string; agentId: string }): Partial<TriggerRow> => ({
+  return (conversation: { id: string; agentId: string }): Partial<TriggerRow> => ({
     id: uuid(),
     tenant_id: tenantId,
     conversation_id: conversation.id,
-    agent_id: conversation.agentId!,
+    agent_id: conversation.agentId,
     status: start ? 'waiting' : 'queued',
     trigger_type: input.triggerType,
     task: input.task,
@@ -105,56 +95,52 @@ function created(ctx: Ctx, trigger: TriggerRow): Created {
   return { created: true, trigger };
 }
 
+/**
+ * A transaction holds what must stay put until the job is written: an idempotency key (its
+ * replays), an existing conversation (its pending jobs) or a contact found or made for it. Without
+ * any, the job and its new conversation are the one statement written.
+ */
+const writesMore = (input: CreateTriggerInput): boolean =>
+  Boolean(input.idempotencyKey || input.conversationId || input.contact) || input.contactId !== undefined;
+
 export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
-  if (isPlainNew(input)) {
-    const { conversation, trigger } = newConversationJob(ctx, tenant.id, tenant.timezone, input);
-    return created(ctx, (await insertTriggerWithConversation(ctx, conversation, trigger)) ?? unknown(input));
+  if (!writesMore(input)) return writeTrigger(ctx, tenant, input);
+  return ctx.db.transaction((trx) => writeTrigger({ ...ctx, db: trx }, tenant, input));
+}
+
+async function writeTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
+  if (input.idempotencyKey) {
+    // Same-key requests queue here, so exactly one of them creates the job.
+    await ctx.db.raw('select pg_advisory_xact_lock(hashtext(?))', [`trigger:${tenant.id}:${input.idempotencyKey}`]);
+    const existing = await findByIdempotencyKey(ctx.db, tenant.id, input.idempotencyKey);
+    if (existing) {
+      const c = await getConversation(ctx, tenant.id, existing.conversation_id);
+      if (c.status === 'active') await mergeCustomTools(ctx, c, input.customTools);
+      return { created: false, trigger: existing };
+    }
   }
-  return ctx.db.transaction(async (trx) => {
-    const tx: Ctx = { ...ctx, db: trx };
-    if (input.idempotencyKey) {
-      // Same-key requests queue here, so exactly one of them creates the job.
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`trigger:${tenant.id}:${input.idempotencyKey}`]);
-      const existing = await findByIdempotencyKey(trx, tenant.id, input.idempotencyKey);
-      if (existing) {
-        const c = await getConversation(tx, tenant.id, existing.conversation_id);
-        if (c.status === 'active') await mergeCustomTools(tx, c, input.customTools);
-        return { created: false, trigger: existing };
-      }
-    }
-    // After the replay: a retry answers with its job even once the runAt it repeats is no longer ahead.
-    const now = ctx.clock.now();
-    const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
-    let conversation: Conversation;
-    if (input.conversationId) {
-      conversation = await existingConversation(tx, tenant, input);
-      await checkPendingCap(trx, tenant, conversation.id);
-    } else {
-      // A conversation made in this transaction is under the pending-job cap (pending-cap.ts).
-      conversation = await newConversation(tx, tenant, input);
-    }
-    conversation = await mergeCustomTools(tx, conversation, input.customTools);
-    return created(ctx, await insertTrigger(trx, row(conversation)));
-  });
-}
-
-/** A job on a new conversation with nothing to resolve or merge first: written by one statement. */
-const isPlainNew = (input: CreateTriggerInput): boolean =>
-  !input.conversationId && !input.idempotencyKey && input.contactId === undefined && !input.contact && !input.customTools?.length;
-
-/** The rows of a plain new job of company `tenantId` (in `timezone`) and its conversation, which one statement writes. */
-function newConversationJob(ctx: Ctx, tenantId: string, timezone: string, input: CreateTriggerInput) {
+  // After the replay: a retry answers with its job even once the runAt it repeats is no longer ahead.
   const now = ctx.clock.now();
-  const row = jobRow(ctx, tenantId, input, startTime(input, timezone, now), now);
+  const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
+  if (input.conversationId) {
+    const conversation = await existingConversation(ctx, tenant, input);
+    await checkPendingCap(ctx.db, tenant, conversation.id);
+    const merged = await mergeCustomTools(ctx, conversation, input.customTools);
+    return created(ctx, (await insertTrigger(ctx, row({ id: merged.id, agentId: merged.agentId! })))!);
+  }
+  // A conversation made with its job is under the pending-job cap (pending-cap.ts).
   const agentId = requiredAgentId(input);
-  const conversation = newConversationRow(ctx, { tenantId, agentId, contactId: null, metadata: input.metadata });
-  // A conversation made here is under the pending-job cap (pending-cap.ts).
-  return { conversation, trigger: row({ id: conversation.id as string, agentId }) };
+  const conversation = newConversationRow(ctx, {
+    tenantId: tenant.id,
+    agentId,
+    contactId: await resolveContact(ctx, tenant.id, input),
+    metadata: input.metadata,
+    customTools: input.customTools?.length ? mergeTools([], sealTools(input.customTools, ctx.secrets)) : undefined,
+  });
+  const trigger = await insertTrigger(ctx, row({ id: conversation.id as string, agentId }), conversation);
+  if (!trigger) throw unknownAgent(agentId);
+  return created(ctx, trigger);
 }
-
-const unknown = (input: CreateTriggerInput): never => {
-  throw unknownAgent(requiredAgentId(input));
-};
 
 /**
  * POST /conversations/:id/triggers names its work by `task`, the legacy `message`, or an external

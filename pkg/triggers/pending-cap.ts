@@ -6,10 +6,11 @@ import type { Knex } from 'knex';
 import { Conflict } from '../errors.js';
 import { countPending } from '../store/triggers/count-pending.js';
 import type { Tenant } from '../store/tenants.js';
+import { PENDING } from './state.js';
 
 /** Refuse (409) another job on `conversationId` when it already holds `tenant`'s cap of pending jobs. */
 export async function checkPendingCap(db: Knex, tenant: Tenant, conversationId: string): Promise<void> {
-  if ((await countPending(db, conversationId)) >= tenant.maxPendingJobs) {
+  if ((await countPending(db, conversationId, PENDING)) >= tenant.maxPendingJobs) {
     throw new Conflict(`Conversation is at its pending-job cap (${tenant.maxPendingJobs})`);
   }
 }

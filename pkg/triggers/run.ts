@@ -5,10 +5,10 @@ import { domainErrorOf } from '../db/unavailable.js';
 import { turnModelSlot } from '../agent/model-call.js';
 import { runTurn, type TurnResult } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
-import { insertMessages, unstoredMessage } from '../store/messages.js';
+import { appendMessages, unstoredMessage } from '../store/messages.js';
 import type { TriggerRow } from '../store/triggers/row.js';
-import { applyTransition, transitioned, transitionStatement, type TriggerPatch } from '../store/triggers/transition.js';
-import type { TriggerEvent } from './state.js';
+import { applyTransition, type TriggerPatch } from '../store/triggers/transition.js';
+import { statusChange, type TriggerEvent } from './state.js';
 import { jobRunContext, jobRunReads } from '../store/turn-context.js';
 import { needsVerification } from '../conversations/verification.js';
 import { backgroundTaskTool, jobTools, type JobOutcome } from './job-tools.js';
@@ -31,15 +31,14 @@ const followUp = (row: TriggerRow): string =>
 /** The patch of a job's last transition: its lease released and nothing more due. */
 const leaseReleased = { due_at: null, lease_owner: null, lease_until: null } as const;
 
-/** A transition of a run's closing transaction: its statement, and the event its row counts as. */
+/** A transition of a run's closing transaction, made only while `owner` (when given) holds the job. */
 interface Step {
   event: TriggerEvent;
-  statement: ReturnType<typeof transitionStatement>;
+  patch: TriggerPatch;
+  owner?: string;
 }
 
-function step(ctx: Ctx, id: string, event: TriggerEvent, patch: TriggerPatch, owner?: string): Step {
-  return { event, statement: transitionStatement(ctx, id, event, patch, owner) };
-}
+const step = (event: TriggerEvent, patch: TriggerPatch, owner?: string): Step => ({ event, patch, owner });
 
 /** Ends a run as the state table says: the transitions of the run's closing transaction. */
 function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: JobOutcome | null, turn: TurnResult): Step[] {
@@ -48,7 +47,7 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
   const latest = summary ?? row.result_summary;
   // DECISIONS.md: a run that ends past expiresAt ends the job expired, whatever it asked for next.
   if (now.getTime() > row.expires_at.getTime()) {
-    return [step(ctx, row.id, 'deadline_passed', {
+    return [step('deadline_passed', {
       ...leaseReleased,
       result_summary: latest,
       completed_at: now,
@@ -57,19 +56,19 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
   }
   if (!outcome && turn.unfinished) {
     // The agent never answered: the last message is the server's, not a result.
-    return [step(ctx, row.id, 'error', {
+    return [step('error', {
       ...leaseReleased,
       completed_at: now,
       error_message: `The run used all ${ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`,
     }, owner)];
   }
   if (!outcome) {
-    return [step(ctx, row.id, 'complete', { ...leaseReleased, result_summary: latest, completed_at: now }, owner)];
+    return [step('complete', { ...leaseReleased, result_summary: latest, completed_at: now }, owner)];
   }
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
     const wait = outcome.kind === 'park' ? 'asked for human input' : 'scheduled a follow-up';
-    return [step(ctx, row.id, 'schedule_retry_exhausted', {
+    return [step('schedule_retry_exhausted', {
       ...leaseReleased,
       result_summary: latest,
       completed_at: now,
@@ -79,7 +78,7 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
   if (outcome.kind === 'park') {
     // metadata.waitPayload mirrors waitPayload: a park without one clears an earlier park's.
     const { waitPayload: _, ...metadata } = row.metadata;
-    return [step(ctx, row.id, 'park', {
+    return [step('park', {
       lease_owner: null,
       lease_until: null,
       due_at: row.expires_at,
@@ -90,7 +89,7 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
       metadata: outcome.payload ? { ...metadata, waitPayload: outcome.payload } : metadata,
     }, owner)];
   }
-  const waiting = step(ctx, row.id, 'schedule_retry', {
+  const waiting = step('schedule_retry', {
     lease_owner: null,
     lease_until: null,
     result_summary: latest,
@@ -100,7 +99,7 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
   // A follow-up due at the deadline itself could only start past it (the sweep would expire it then).
   if (outcome.at.getTime() < row.expires_at.getTime()) return [waiting];
   // Sent with the first, it expires only what the first left waiting: no other run of the job ends while this one holds the lock.
-  return [waiting, step(ctx, row.id, 'follow_up_past_deadline', {
+  return [waiting, step('follow_up_past_deadline', {
     ...leaseReleased,
     next_run_at: null,
     completed_at: now,
@@ -109,7 +108,7 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
 }
 
 function failJob(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
-  return applyTransition(ctx, row.id, 'error', { ...leaseReleased, completed_at: ctx.clock.now(), error_message: message }, owner);
+  return applyTransition(ctx, row.id, statusChange('error'), { ...leaseReleased, completed_at: ctx.clock.now(), error_message: message }, owner);
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void) {
@@ -142,13 +141,14 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
       // job's new status: one transaction, its statements sent together.
       storeLast: async (last, turn, unstored) => {
         const steps = closingTransitions(ctx, row, owner, outcome.value, turn);
-        const closed = charge.close(lock, [
-          insertMessages(ctx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
-          ...steps.map((s) => s.statement),
-        ]);
+        const closed = charge.close(lock, (tx) =>
+          Promise.all([
+            appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
+            Promise.all(steps.map((s) => applyTransition(tx, row.id, statusChange(s.event), s.patch, s.owner))),
+          ]),
+        );
         closing();
-        const [, ...moved] = await closed;
-        const rows = steps.map((s, i) => transitioned(ctx, s.event, moved[i]!.rows[0]));
+        const [, rows] = await closed;
         ended.row = rows.includes(null) ? null : rows.at(-1)!;
       },
     });
@@ -163,7 +163,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
 export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void): Promise<TriggerRow | null> {
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
-    return applyTransition(ctx, row.id, 'deadline_passed', {
+    return applyTransition(ctx, row.id, statusChange('deadline_passed'), {
       ...leaseReleased,
       completed_at: now,
       error_message: 'The job deadline (expiresAt) passed before it could run',

@@ -1,9 +1,8 @@
 // The trigger (job) lifecycle, row by row as the spec's table. Code asks `transition(from, event)`;
 // tests iterate over TRANSITIONS. Rows not listed here do not happen.
 import { sourcesIn, targetIn, type TableRow } from '../state-table.js';
-
-export const STATUSES = ['queued', 'running', 'waiting', 'waiting_for_reply', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
-export type TriggerStatus = (typeof STATUSES)[number];
+import type { TriggerStatus } from '../store/triggers/row.js';
+import type { StatusChange } from '../store/triggers/transition.js';
 
 export const TERMINAL: ReadonlySet<TriggerStatus> = new Set(['succeeded', 'failed', 'expired', 'cancelled']);
 /** Pending jobs count against the company's maxPendingAgentJobs per conversation (pending-cap.ts). */
@@ -53,5 +52,11 @@ export const transition = (from: TriggerStatus | null, event: TriggerEvent): Tri
 export const canTransition = (from: TriggerStatus | null, event: TriggerEvent): boolean => transition(from, event) !== null;
 
 export const sourcesOf = (event: TriggerEvent): TriggerStatus[] => sourcesIn(TRANSITIONS, event);
+
+/** The status `event` leads to: every row of one event leads to one status (the state test checks it). */
+export const targetOf = (event: TriggerEvent): TriggerStatus => transition(sourcesOf(event)[0]!, event)!;
+
+/** `event` as the store writes it (applyTransition): from its rows' statuses to its one target. */
+export const statusChange = (event: TriggerEvent): StatusChange => ({ event, from: sourcesOf(event), to: targetOf(event) });
 
 export const isTerminal = (s: TriggerStatus): boolean => TERMINAL.has(s);

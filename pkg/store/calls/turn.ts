@@ -3,8 +3,8 @@
 import type { Ctx } from '../../context.js';
 import type { HeldLock } from '../../db/locks.js';
 import { withoutAnnounced } from '../../db/notify.js';
-import type { Statement } from '../../db/pipeline.js';
-import { insertMessages, type UnstoredMessage } from '../messages.js';
+import type { Sends } from '../../db/statements.js';
+import { appendMessages, insertMessages, type UnstoredMessage } from '../messages.js';
 import type { CallRow } from './row.js';
 import { transcriptAppend } from './transcript.js';
 
@@ -35,7 +35,7 @@ export async function storeCallerWords(ctx: TurnCtx, turn: CallTurn, words: stri
 
 /** What a turn's closing carries besides its own writes: TurnCharge.close, sending them with the turn's charge. */
 interface Closing {
-  close(lock: Pick<HeldLock, 'close'>, statements: Statement[]): Promise<unknown>;
+  close<T>(lock: Pick<HeldLock, 'close'>, writes: (tx: Pick<Ctx, 'db' | 'clock'> & Sends) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -43,8 +43,10 @@ interface Closing {
  * with what `closing` adds (the turn's charge): one transaction, one round trip.
  */
 export async function storeAgentReply(ctx: TurnCtx, turn: CallTurn, reply: UnstoredMessage[], spoken: string, closing: Closing): Promise<void> {
-  await closing.close({ close: (statements) => ctx.pipelined.transaction(statements) }, [
-    insertMessages(ctx, turn.conversationId, reply),
-    ...(spoken ? [transcriptAppend(ctx, turn.callId, { speaker: 'agent', text: spoken })] : []),
-  ]);
+  await closing.close({ close: (statements) => ctx.pipelined.transaction(statements) }, (tx) =>
+    Promise.all([
+      appendMessages(tx, turn.conversationId, reply),
+      ...(spoken ? [tx.pipelined.send(transcriptAppend(tx, turn.callId, { speaker: 'agent', text: spoken }))] : []),
+    ]),
+  );
 }

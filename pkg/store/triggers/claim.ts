@@ -3,17 +3,10 @@ import type { Ctx } from '../../context.js';
 import { compiledOnce } from '../../db/compiled.js';
 import { CHANNELS } from '../../db/notify.js';
 import { observeClaimed, TAKE_LEASE, takeLease, type LeaseTaken } from '../../db/leases.js';
-import { sourcesOf, transition, type TriggerEvent, type TriggerStatus } from '../../triggers/state.js';
 import { JOB_LEASES } from './heartbeat.js';
 import { nextDueTrigger, statusLiterals } from './next-due.js';
-import type { TriggerRow } from './row.js';
-
-/** The state table's events that start a run: a queued job claimed, a waiting job's follow-up due. */
-const CLAIM_EVENTS: readonly TriggerEvent[] = ['claim', 'follow_up_due'];
-/** The statuses a claim takes jobs from. */
-export const CLAIMABLE: readonly TriggerStatus[] = CLAIM_EVENTS.flatMap(sourcesOf);
-/** The status a claimed job is in; every claim event leads to it (the state test checks it). */
-export const CLAIMED: TriggerStatus = transition(sourcesOf('claim')[0]!, 'claim')!;
+import type { TriggerRow, TriggerStatus } from './row.js';
+import type { StatusChange } from './transition.js';
 
 // The claim's plan must not hang on its values, or Postgres plans it anew for each claim (about 1 ms,
 // more than running it): statuses are written into the text, so the one plan can use the partial
@@ -22,19 +15,17 @@ export const CLAIMED: TriggerStatus = transition(sourcesOf('claim')[0]!, 'claim'
 // then keeps from the sixth claim on a connection. An account's due jobs are compared as a row,
 // (tenant_id, due_at), which only triggers_tenant_claimable can serve: given a plain due_at bound,
 // the planner may walk an index in due order alone through every other account's backlog.
-const CLAIMABLE_LIST = statusLiterals(CLAIMABLE);
-const CLAIMED_LITERAL = statusLiterals([CLAIMED]);
 const NOW = '(select :now::timestamptz)';
 const MAX = '(select :max::int)';
-
-/** The claim event that moved a job out of `was`. */
-const claimEvent = (was: TriggerStatus): TriggerEvent => CLAIM_EVENTS.find((event) => sourcesOf(event).includes(was))!;
 
 /** Postgres' unique_violation: the one-running-job-per-conversation or the account-slot index refused a claim. */
 const UNIQUE_VIOLATION = '23505';
 
-/** The claim's statement (claimDueTriggers). */
-const claimStatement = compiledOnce((db, values: LeaseTaken & { max: number; channel: string }) =>
+/** The claim's statement (triggerClaim), from the statuses in `claimable` into `claimed`. */
+const claimStatement = (claimable: readonly TriggerStatus[], claimed: TriggerStatus) => {
+  const CLAIMABLE_LIST = statusLiterals(claimable);
+  const CLAIMED_LITERAL = statusLiterals([claimed]);
+  return compiledOnce((db, values: LeaseTaken & { max: number; channel: string }) =>
   db.raw(
     `with recursive live as (
        -- Each account with live jobs, one index probe apiece (a loose index scan).
@@ -98,11 +89,13 @@ const claimStatement = compiledOnce((db, values: LeaseTaken & { max: number; cha
      returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
     values,
   ),
-);
+  );
+};
 
 /**
- * Claim up to `max` due jobs (queued, or waiting with their follow-up time reached), each on a
- * different conversation that has no running job: running, attemptCount + 1, leased to `owner`.
+ * The claim of the state table's `changes` (pkg/triggers/claim.ts), which all lead to one status:
+ * claim up to `max` due jobs in a status one of them is from, each on a different conversation
+ * that has no job in that status: moved to it, attemptCount + 1, leased to `owner`.
  * Fair between accounts: round-robin over the accounts with due jobs, the least recently served
  * first, so one account's backlog does not hold up another's jobs; an account with
  * max_concurrent_jobs set gets no more than that running, each job in a numbered place under it.
@@ -111,31 +104,38 @@ const claimStatement = compiledOnce((db, values: LeaseTaken & { max: number; cha
  * Also returns how to learn when anything left is next due, for the controller's sleep (asked once
  * the jobs have started).
  */
-export async function claimDueTriggers(
-  ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock' | 'metrics'>,
-  owner: string,
-  leaseMs: number,
-  max: number,
-): Promise<{ claimed: TriggerRow[]; nextDue: () => Promise<Date | null> }> {
-  const lease = takeLease(ctx, owner, leaseMs);
-  const claim = claimStatement(ctx.db, { ...lease, max, channel: CHANNELS.triggers });
-  const rows = await ctx.pipelined
-    .send(claim)
-    .then((result) => result.rows as ClaimedRow[])
-    .catch((err) => {
-      // Another replica claimed a job of one of these conversations, or one of these places under an
-      // account's cap, meanwhile: claim nothing this time.
-      if (err.code === UNIQUE_VIOLATION) return [];
-      throw err;
-    });
-  const claimed = rows
-    .sort((a, b) => a.was_due.getTime() - b.was_due.getTime())
-    .map(({ was_status: was, was_due: due, announced: _, ...row }) => {
-      ctx.metrics.triggerTransitions.inc({ event: claimEvent(was), status: CLAIMED });
-      observeClaimed(ctx, JOB_LEASES, lease.now, due);
-      return row as TriggerRow;
-    });
-  return { claimed, nextDue: () => nextDueTrigger(ctx, claimed, CLAIMABLE, CLAIMED) };
+export function triggerClaim(changes: readonly StatusChange[]) {
+  const claimable = changes.flatMap((change) => change.from);
+  const claimedStatus = changes[0]!.to;
+  const statement = claimStatement(claimable, claimedStatus);
+  /** The change that moved a job out of `was`. */
+  const changeFrom = (was: TriggerStatus) => changes.find((change) => change.from.includes(was))!;
+  return async (
+    ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock' | 'metrics'>,
+    owner: string,
+    leaseMs: number,
+    max: number,
+  ): Promise<{ claimed: TriggerRow[]; nextDue: () => Promise<Date | null> }> => {
+    const lease = takeLease(ctx, owner, leaseMs);
+    const claim = statement(ctx.db, { ...lease, max, channel: CHANNELS.triggers });
+    const rows = await ctx.pipelined
+      .send(claim)
+      .then((result) => result.rows as ClaimedRow[])
+      .catch((err) => {
+        // Another replica claimed a job of one of these conversations, or one of these places under an
+        // account's cap, meanwhile: claim nothing this time.
+        if (err.code === UNIQUE_VIOLATION) return [];
+        throw err;
+      });
+    const claimed = rows
+      .sort((a, b) => a.was_due.getTime() - b.was_due.getTime())
+      .map(({ was_status: was, was_due: due, announced: _, ...row }) => {
+        ctx.metrics.triggerTransitions.inc({ event: changeFrom(was).event, status: claimedStatus });
+        observeClaimed(ctx, JOB_LEASES, lease.now, due);
+        return row as TriggerRow;
+      });
+    return { claimed, nextDue: () => nextDueTrigger(ctx, claimed, claimable, claimedStatus) };
+  };
 }
 
 type ClaimedRow = TriggerRow & { was_status: TriggerStatus; was_due: Date; announced: unknown };

@@ -1,20 +1,18 @@
 // Reading one trigger: by id within its company, by its company's idempotency key, or a conversation's latest.
 import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
-import { compiledOnce } from '../../db/compiled.js';
+import { compiledQuery, type Sends } from '../../db/statements.js';
 import { isUuid } from '../../ids.js';
 import { NotFound } from '../../errors.js';
 import type { TriggerRow } from './row.js';
 
-const triggerQuery = (db: Knex, { id, tenantId }: { id: string; tenantId: string }) => db('triggers').where({ id, tenant_id: tenantId }).first();
-const compiledTrigger = compiledOnce(triggerQuery);
+// Every job status read runs it.
+const triggerById = compiledQuery((db, { id, tenantId }: { id: string; tenantId: string }) => db('triggers').where({ id, tenant_id: tenantId }).limit(1));
 
-/** A tenant's job: in ctx.db's transaction when it is one (which may have changed it), else as a named prepared statement (every job status read runs it). */
-export async function getTrigger(ctx: Pick<Ctx, 'db' | 'pipelined'>, tenantId: string, id: string): Promise<TriggerRow> {
+/** A tenant's job; in ctx.db's transaction when it is one (which may have changed it). */
+export async function getTrigger(ctx: Sends, tenantId: string, id: string): Promise<TriggerRow> {
   if (!isUuid(id)) throw new NotFound(`Unknown trigger ${id}`);
-  const row: TriggerRow | undefined = ctx.db.isTransaction
-    ? await triggerQuery(ctx.db, { id, tenantId })
-    : (await ctx.pipelined.send(compiledTrigger(ctx.db, { id, tenantId }))).rows[0];
+  const [row] = (await triggerById(ctx, { id, tenantId })) as TriggerRow[];
   if (!row) throw new NotFound(`Unknown trigger ${id}`);
   return row;
 }

@@ -1,7 +1,6 @@
 // When the controllers' claim should look again: the next due time of anything it did not just claim.
 import type { Ctx } from '../../context.js';
-import type { TriggerStatus } from '../../triggers/state.js';
-import type { TriggerRow } from './row.js';
+import type { TriggerRow, TriggerStatus } from './row.js';
 
 /** Statuses written into a statement's text rather than bound, so its generic plan can use the partial indexes on status. */
 export function statusLiterals(statuses: readonly TriggerStatus[]): string {

@@ -1,5 +1,6 @@
-// A trigger (job) row as stored.
-import type { TriggerStatus } from '../../triggers/state.js';
+// A trigger (job) row as stored, and the statuses its status column holds (pkg/triggers/state.ts moves it between them).
+export const STATUSES = ['queued', 'running', 'waiting', 'waiting_for_reply', 'succeeded', 'failed', 'expired', 'cancelled'] as const;
+export type TriggerStatus = (typeof STATUSES)[number];
 
 export interface TriggerRow {
   id: string;

@@ -1,15 +1,23 @@
 // The controllers' sweep: ends the jobs whose lease or deadline passed, as pkg/triggers/sweeps.ts says.
 import type { Ctx } from '../../context.js';
 import { CHANNELS } from '../../db/notify.js';
-import { SWEEPS } from '../../triggers/sweeps.js';
-import type { TriggerEvent } from '../../triggers/state.js';
-import type { TriggerRow } from './row.js';
+import type { TriggerRow, TriggerStatus } from './row.js';
 
-/** End every job (or only job `only`) a sweep applies to now; returns them as they ended. */
-export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, only?: string): Promise<TriggerRow[]> {
+/** A row of the state table the sweep applies: a job in `from` whose `passed` time has passed moves to `to`, with `message`. */
+export interface TriggerSweep {
+  from: TriggerStatus;
+  event: string;
+  to: TriggerStatus;
+  /** The time that must have passed: a running job's lease, or the job's deadline. */
+  passed: 'lease_until' | 'expires_at';
+  message: string;
+}
+
+/** End every job (or only job `only`) one of `sweeps` applies to now; returns them as they ended. */
+export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, sweeps: readonly TriggerSweep[], only?: string): Promise<TriggerRow[]> {
   const now = ctx.clock.now();
   const { rows } = await ctx.db.raw(
-    `with sweep (status, event, target, passed, message) as (values ${SWEEPS.map(() => '(?, ?, ?, ?, ?)').join(', ')}),
+    `with sweep (status, event, target, passed, message) as (values ${sweeps.map(() => '(?, ?, ?, ?, ?)').join(', ')}),
      due as (
        select t.id, sweep.event, sweep.target, sweep.message from triggers t join sweep on sweep.status = t.status
        where ${only ? 't.id = ? and ' : ''}t.due_at <= ?
@@ -22,7 +30,7 @@ export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, 
      from due where t.id = due.id
      returning t.*, due.event as swept_by, pg_notify(?, t.id::text) as announced`,
     [
-      ...SWEEPS.flatMap((s) => [s.from, s.event, s.to, s.passed, s.message]),
+      ...sweeps.flatMap((s) => [s.from, s.event, s.to, s.passed, s.message]),
       ...(only ? [only] : []),
       now,
       now,
@@ -31,7 +39,7 @@ export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, 
       CHANNELS.triggers,
     ],
   );
-  return rows.map(({ swept_by: event, announced: _, ...row }: TriggerRow & { swept_by: TriggerEvent; announced: unknown }) => {
+  return rows.map(({ swept_by: event, announced: _, ...row }: TriggerRow & { swept_by: string; announced: unknown }) => {
     ctx.metrics.triggerTransitions.inc({ event, status: row.status });
     return row as TriggerRow;
   });

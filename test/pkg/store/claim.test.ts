@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { claimDueTriggers } from '../../../pkg/store/triggers/claim.js';
+import { claimDueTriggers } from '../../../pkg/triggers/claim.js';
 import type { TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';
 import { jobsAppBesideAnother, startJobsApp } from '../../support/triggers.js';

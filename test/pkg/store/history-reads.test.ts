@@ -12,6 +12,7 @@ import { runsEndedSince } from '../../../pkg/store/campaigns/runs.js';
 import type { Queue } from '../../../pkg/store/queues.js';
 import { countPending } from '../../../pkg/store/triggers/count-pending.js';
 import { mirroredTriggers } from '../../../pkg/store/triggers/mirror.js';
+import { PENDING } from '../../../pkg/triggers/state.js';
 import { loadConfig } from '../../../pkg/config.js';
 import { enterQueue } from '../../../pkg/voice/routing/queue-events.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../support/database.js';
@@ -114,7 +115,7 @@ describe('Reads repeated by the controllers, turns, dials and queues, on an acco
   });
 
   it("a conversation's pending jobs are counted from its live jobs, not its finished ones", async () => {
-    const { answer, visited } = await visiting('triggers', (ctx) => countPending(ctx.db, CONVERSATION));
+    const { answer, visited } = await visiting('triggers', (ctx) => countPending(ctx.db, CONVERSATION, PENDING));
     expect(answer).to.equal(1);
     expect(visited, 'jobs visited').to.be.below(HISTORY / 10);
   });
@@ -130,7 +131,7 @@ describe('Reads repeated by the controllers, turns, dials and queues, on an acco
 
   it("the mirror's jobs and campaign runs are the live ones and those ended lately", async () => {
     const since = new Date(Date.now() - 3_600_000);
-    const jobs = await visiting('triggers', (ctx) => mirroredTriggers(ctx, since));
+    const jobs = await visiting('triggers', (ctx) => mirroredTriggers(ctx, since, PENDING));
     expect(jobs.answer.map((j) => j.status)).to.deep.equal(['waiting_for_reply']);
     expect(jobs.visited, 'jobs visited').to.be.below(HISTORY / 10);
     const runs = await visiting('campaign_runs', (ctx) => runsEndedSince(ctx, since));
