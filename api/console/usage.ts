@@ -8,7 +8,7 @@ import { keyRequestsThisMinute } from '../http/limits.js';
 import { usageReport } from '../../pkg/metering/report.js';
 import { balance, creditsUsedByDay } from '../../pkg/store/credits.js';
 import { allowedCountriesOf, getTenant } from '../../pkg/store/tenants.js';
-import { jobsByStatus } from '../../pkg/store/triggers/count-by-status.js';
+import { triggersByStatus } from '../../pkg/store/triggers/count-by-status.js';
 import { PENDING } from '../../pkg/triggers/state.js';
 import { reportFor, sendUsageCsv } from '../voice/reports.js';
 import { principalOf, requireSession } from './session.js';
@@ -30,7 +30,7 @@ export function usageRouter(ctx: Ctx, limits: RateLimits): Router {
     const [usage, credits, jobs, keys, calls] = await Promise.all([
       usageReport(ctx, tenantId, { groupBy: ['day'] }),
       balance(ctx, tenantId),
-      jobsByStatus(ctx.db, tenantId, PENDING),
+      triggersByStatus(ctx.db, tenantId, PENDING),
       listKeys(ctx, tenantId),
       ctx.callLimits.inUse(tenant),
     ]);

@@ -49,7 +49,7 @@ export class TurnCharge {
     this.charging = true;
     const referenceId = this.used() ? await this.referenceId() : null;
     const [written] = await inOneTransaction(this.ctx, (statements) => lock.close(statements), (tx) =>
-      Promise.all([writes(tx), referenceId !== null && this.charge(tx, referenceId)]),
+      Promise.all([writes(tx), referenceId === null ? null : this.charge(tx, referenceId)]),
     );
     if (referenceId !== null) this.meter();
     return written;

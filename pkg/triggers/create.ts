@@ -63,8 +63,8 @@ function requiredAgentId(input: CreateTriggerInput): string {
   throw new Invalid('agentId or conversationId is required', [{ path: 'agentId', message: 'agentId or conversationId is required' }]);
 }
 
-/** The row of a new job of company `tenantId` on `conversation`, starting at `start` (null: now). */
-function jobRow(ctx: Ctx, tenantId: string, input: CreateTriggerInput, start: Date | null, now: Date) {
+/** The row of a new trigger of company `tenantId` on `conversation`, starting at `start` (null: now). */
+function triggerRow(ctx: Ctx, tenantId: string, input: CreateTriggerInput, start: Date | null, now: Date) {
   const from = start ?? now;
   return (conversation: { id: string; agentId: string }): Partial<TriggerRow> => ({
     id: uuid(),
@@ -121,7 +121,7 @@ async function writeTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput)
   }
   // After the replay: a retry answers with its job even once the runAt it repeats is no longer ahead.
   const now = ctx.clock.now();
-  const row = jobRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
+  const row = triggerRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
   if (input.conversationId) {
     const conversation = await existingConversation(ctx, tenant, input);
     await checkPendingCap(ctx.db, tenant, conversation.id);

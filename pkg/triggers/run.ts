@@ -107,7 +107,7 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
   })];
 }
 
-function failJob(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
+function failTrigger(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
   return applyTransition(ctx, row.id, statusChange('error'), { ...leaseReleased, completed_at: ctx.clock.now(), error_message: message }, owner);
 }
 
@@ -176,6 +176,6 @@ export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string, closi
     const known = domainErrorOf(err);
     if (!known) ctx.log.error({ err, triggerId: row.id }, 'job run failed unexpectedly');
     // An unexpected error's text can hold SQL and its values: it stays in the log.
-    return failJob(ctx, row, owner, known ? known.message : 'Unexpected processing failure');
+    return failTrigger(ctx, row, owner, known ? known.message : 'Unexpected processing failure');
   }
 }
