@@ -68,7 +68,8 @@ async function sendTransactionOnce(client: pg.PoolClient, compiled: Knex.SqlNati
  * The process's pipelined connections: what turn locks (pkg/db/locks.ts) and turns' writes are sent
  * on, and the statements every request or job runs (the key lookup; a job's insert, read and claim),
  * compiled by knex once and sent as named prepared statements, without knex's runner. Outside any
- * transaction: a statement sent here does not see one's writes (getTrigger reads in a given one).
+ * transaction: a statement sent here does not see one's writes (a store function reads in a given one,
+ * pkg/db/statements.ts).
  */
 export class PipelinedPool {
   private readonly pool: pg.Pool;
