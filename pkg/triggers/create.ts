@@ -100,11 +100,11 @@ function created(ctx: Ctx, trigger: TriggerRow): Created {
  * replays), an existing conversation (its pending jobs) or a contact found or made for it. Without
  * any, the job and its new conversation are the one statement written.
  */
-const writesMore = (input: CreateTriggerInput): boolean =>
+const needsTransaction = (input: CreateTriggerInput): boolean =>
   Boolean(input.idempotencyKey || input.conversationId || input.contact) || input.contactId !== undefined;
 
 export async function createTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<Created> {
-  if (!writesMore(input)) return writeTrigger(ctx, tenant, input);
+  if (!needsTransaction(input)) return writeTrigger(ctx, tenant, input);
   return ctx.db.transaction((trx) => writeTrigger({ ...ctx, db: trx }, tenant, input));
 }
 
@@ -122,24 +122,31 @@ async function writeTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput)
   // After the replay: a retry answers with its job even once the runAt it repeats is no longer ahead.
   const now = ctx.clock.now();
   const row = triggerRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
+  const conversation = await conversationFor(ctx, tenant, input);
+  const trigger = await insertTrigger(ctx, row(conversation), conversation.newRow);
+  // Only a new conversation's agent is checked by the insert; an existing one's was checked before.
+  if (!trigger) throw unknownAgent(conversation.agentId);
+  return created(ctx, trigger);
+}
+
+/** The conversation a new job runs on: an existing one (checked, locked, its tools merged), or a new one's row, written with the job. */
+async function conversationFor(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<{ id: string; agentId: string; newRow?: Record<string, unknown> }> {
   if (input.conversationId) {
-    const conversation = await existingConversation(ctx, tenant, input);
-    await checkPendingCap(ctx.db, tenant, conversation.id);
-    const merged = await mergeCustomTools(ctx, conversation, input.customTools);
-    return created(ctx, (await insertTrigger(ctx, row({ id: merged.id, agentId: merged.agentId! })))!);
+    const existing = await existingConversation(ctx, tenant, input);
+    await checkPendingCap(ctx.db, tenant, existing.id);
+    const merged = await mergeCustomTools(ctx, existing, input.customTools);
+    return { id: merged.id, agentId: merged.agentId! };
   }
   // A conversation made with its job is under the pending-job cap (pending-cap.ts).
   const agentId = requiredAgentId(input);
-  const conversation = newConversationRow(ctx, {
+  const newRow = newConversationRow(ctx, {
     tenantId: tenant.id,
     agentId,
     contactId: await resolveContact(ctx, tenant.id, input),
     metadata: input.metadata,
     customTools: input.customTools?.length ? mergeTools([], sealTools(input.customTools, ctx.secrets)) : undefined,
   });
-  const trigger = await insertTrigger(ctx, row({ id: conversation.id as string, agentId }), conversation);
-  if (!trigger) throw unknownAgent(agentId);
-  return created(ctx, trigger);
+  return { id: newRow.id as string, agentId, newRow };
 }
 
 /**
