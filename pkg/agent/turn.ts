@@ -12,7 +12,7 @@ import type { ModelSlot } from '../limits/model-slots.js';
 import type { Agent } from '../store/agents.js';
 import type { Conversation } from '../store/conversations.js';
 import { updateConversation } from '../store/conversations.js';
-import { appendMessages, insertMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
+import { appendMessages, listMessages, unstoredMessage, type StoredMessage, type UnstoredMessage } from '../store/messages.js';
 import type { Tenant } from '../store/tenants.js';
 import { ModelError, modelCall } from './model-call.js';
 import { assemblePrompt } from './prompt.js';
@@ -109,7 +109,7 @@ export function startAppendingMessage(
   content: string,
 ): { id: string; written: Promise<unknown> } {
   const message = unstoredMessage(role, content);
-  const written = lock.send(insertMessages(ctx, conversationId, [message]));
+  const written = appendMessages({ db: ctx.db, clock: ctx.clock, pipelined: lock }, conversationId, [message]);
   written.catch(() => {});
   history.push({ ...message, createdAt: ctx.clock.now().toISOString() });
   return { id: message.id, written };

@@ -58,7 +58,7 @@ const insertRows = (db: Knex, { rows }: { rows: ReturnType<typeof messageRows> }
 const storedRows = compiledQuery((db, values: { rows: ReturnType<typeof messageRows> }) => insertRows(db, values).returning('*'));
 const compiledInsert = compiledOnce(insertRows);
 
-/** appendMessages' statement, unsent, for the callers that send it themselves (a call's turn, a chat turn's user message). */
+/** appendMessages' statement, unsent, for a call's turn (store/calls/turn.ts), which sends it with the caller's words. */
 export const insertMessages = (ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Knex.SqlNative =>
   compiledInsert(ctx.db, { rows: messageRows(ctx, conversationId, messages) });
 
