@@ -180,7 +180,8 @@ class Loop {
     const free = (reconciler.concurrency ?? this.opts.concurrency) - this.working;
     // At capacity, a finishing run wakes the loop; nothing else needs claiming before then.
     if (this.stopping || free <= 0) return this.dueByNextSweep();
-    const heard = (this.heardWhileClaiming = new Set<string>());
+    const heard = new Set<string>();
+    this.heardWhileClaiming = heard;
     let claims: Claims;
     try {
       claims = await reconciler.claim(ctx, this.owner, this.opts.leaseMs, free);

@@ -162,7 +162,8 @@ async function callModel(
             onContent(delta.content);
           }
           for (const call of delta.tool_calls ?? []) {
-            const slot = (round.toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+            round.toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } };
+            const slot = round.toolCalls[call.index]!;
             if (call.id) slot.id = call.id;
             if (call.function?.name) slot.function.name += call.function.name;
             if (call.function?.arguments) slot.function.arguments += call.function.arguments;

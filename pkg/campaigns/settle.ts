@@ -22,7 +22,7 @@ function outcomeOf(call: CallRow): ContactOutcome {
 export async function settleCampaignCall(ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>, call: CallRow & { campaign: NonNullable<CallRow['campaign']> }): Promise<void> {
   const { run_id: runId, contact_id: contactId } = call.campaign;
   const contact = await lockContact(ctx.db, runId, contactId);
-  if (!contact || contact.status !== 'calling' || contact.call_id !== call.id) return;
+  if (contact?.status !== 'calling' || contact.call_id !== call.id) return;
   const run = (await runById(ctx.db, runId))!;
   const campaign = await campaignById(ctx, run.campaign_id);
   const outcome = outcomeOf(call);

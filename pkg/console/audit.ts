@@ -1,6 +1,7 @@
 // The audit log: every change a console user makes, newest first, for the account's owners.
 import type { Ctx, DbClock } from '../context.js';
 import { Invalid } from '../errors.js';
+import type { DbRow } from '../db/index.js';
 
 /** Who made a change: a signed-in user, or null for the operator's CLI. */
 export interface Actor {
@@ -31,7 +32,7 @@ export async function audit(ctx: DbClock, actor: Actor, action: string, target: 
   });
 }
 
-const toEntry = (r: Record<string, any>): AuditEntry => ({
+const toEntry = (r: DbRow): AuditEntry => ({
   id: String(r.id),
   at: r.created_at.toISOString(),
   user: r.user_email === null ? null : { id: r.user_id, email: r.user_email },

@@ -9,6 +9,7 @@ import { getTenant } from '../store/tenants.js';
 import { ROLES, type Role } from './roles.js';
 import { audit, type Actor } from './audit.js';
 import { issueSignInLink } from './links.js';
+import type { DbRow } from '../db/index.js';
 
 export interface ConsoleUser {
   id: string;
@@ -21,7 +22,7 @@ export interface ConsoleUser {
   createdAt: string;
 }
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 export const toUser = (r: Row): ConsoleUser => ({
   id: r.id,

@@ -96,7 +96,7 @@ export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: stri
     stored.catch(() => {});
     // The turn's charge names the user's message.
     const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'chat', agentId: agent.id }, () => inserted.written.then(() => inserted.id));
-    let turn;
+    let turn: TurnResult;
     try {
       turn = await runTurn(ctx, {
         tenant,

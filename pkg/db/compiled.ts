@@ -61,7 +61,10 @@ export function compiledOnce<V extends object>(build: (db: Knex, values: V) => B
     const parameters = walk(values, '', leaves, shape) as V;
     const key = shape.join('\n');
     let compiled = shapes.get(key);
-    if (!compiled) shapes.set(key, (compiled = compile(build(db, parameters))));
+    if (!compiled) {
+      compiled = compile(build(db, parameters));
+      shapes.set(key, compiled);
+    }
     return { sql: compiled.sql, bindings: compiled.bindings.map((b) => filled(b, leaves)) as Knex.Value[] };
   };
 }

@@ -8,6 +8,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Db = Knex;
 
+/** A row as the driver returns it; the store function that reads it gives it its type. */
+// biome-ignore lint/suspicious/noExplicitAny: the one place an untyped row is admitted.
+export type DbRow = Record<string, any>;
+
 /**
  * How a process's connections (SWITCHBOARD_DB_POOL_MAX, at least 3) are shared: one listens
  * (pkg/db/notify.ts), the rest are split between queries and pipelined statements (turn locks and

@@ -11,11 +11,12 @@ import { Unavailable } from '../errors.js';
 import type { Logger } from '../log.js';
 import { CHANNELS, PRESENCE_LOCK_CLASS, type Notifier } from './notify.js';
 import { inOneWrite, nativeOf, send, sendSql, type PipelinedPool, type Statement } from './pipeline.js';
+import type { DbRow } from './index.js';
 
 /** The lock held: the rows of withLock's `reads`, and the lock's statements. */
 export interface HeldLock {
   /** The rows of each of withLock's `reads`, in order. */
-  reads: Record<string, any>[][];
+  reads: DbRow[][];
   /** One statement on its own, on a pipelined connection. */
   send(statement: Statement): Promise<pg.QueryResult>;
   /** The closing transaction: `statements` with the lock given up, one round trip; returns their results. */

@@ -6,7 +6,10 @@ let named = 0;
 
 export function nameOf(sql: string): string {
   let name = names.get(sql);
-  if (!name) names.set(sql, (name = `switchboard_${++named}`));
+  if (!name) {
+    name = `switchboard_${++named}`;
+    names.set(sql, name);
+  }
   return name;
 }
 

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type pg from 'pg';
 import { compiledOnce } from './compiled.js';
 import type { PipelinedPool, Statement } from './pipeline.js';
+import type { DbRow } from './index.js';
 
 /** What a store function needs to send its statement: the knex instance (or transaction), and where statements outside one go. */
 export interface Sends {
@@ -13,7 +14,7 @@ export interface Sends {
   pipelined: Pick<PipelinedPool, 'send'>;
 }
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 /**
  * `build`'s statement as a function of ctx and its values, answering its rows. `build` follows
@@ -45,7 +46,7 @@ class Gathered {
     this.gone = true;
     try {
       const results = await send(this.statements.map((s) => s.statement));
-      this.statements.forEach((s, i) => s.resolve(results[i]!));
+      for (const [i, s] of this.statements.entries()) s.resolve(results[i]!);
     } catch (err) {
       for (const s of this.statements) s.reject(err);
       throw err;

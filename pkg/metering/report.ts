@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { invalid } from '../validate.js';
 import { dayOf, type UsageChannel, type UsageMeter } from './meter.js';
 import { toCsv } from '../csv.js';
+import type { DbRow } from '../db/index.js';
 
 /** What a usage report may be grouped by, and the column each reads. */
 export const USAGE_GROUPS = ['key', 'app', 'channel', 'day'] as const;
@@ -49,7 +50,7 @@ export async function usageReport(
   await ctx.usage.flush();
 
   const columns = q.groupBy.map((g) => GROUP_COLUMN[g]);
-  const rows: Record<string, any>[] = await ctx.db('api_usage')
+  const rows: DbRow[] = await ctx.db('api_usage')
     .where({ tenant_id: tenantId })
     .whereBetween('day', [from, to])
     .select(columns.map((c) => (c === 'day' ? ctx.db.raw(`to_char(day, 'YYYY-MM-DD') as day`) : c)))

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import type { StoredTool } from './tools.js';
+import type { DbRow } from '../db/index.js';
 
 export interface Agent {
   id: string;
@@ -30,7 +31,7 @@ export interface Agent {
 /** Settings as stored, each written only when given; checked first and tools sealed (pkg/agent/settings.ts). */
 export type AgentValues = Partial<Omit<Agent, 'id' | 'tenantId' | 'createdAt' | 'updatedAt'>>;
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 export const toAgent = (r: Row): Agent => ({
   id: r.id,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Ctx, DbClock } from '../context.js';
 import { Invalid, NotFound } from '../errors.js';
+import type { DbRow } from '../db/index.js';
 
 export const contactHintsSchema = z
   .object({
@@ -25,7 +26,7 @@ interface Contact {
   createdAt: string;
 }
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 const toContact = (r: Row): Contact => ({
   contactId: r.id,
@@ -39,7 +40,7 @@ const toContact = (r: Row): Contact => ({
 
 function normalizePhone(phone: string): string {
   const parsed = parsePhoneNumberFromString(phone);
-  if (!parsed || !parsed.isValid()) {
+  if (!parsed?.isValid()) {
     throw new Invalid('Invalid contact phone', [{ path: 'contact.phone', message: 'must be a valid phone number in international format' }]);
   }
   return parsed.number;

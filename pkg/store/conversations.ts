@@ -3,6 +3,7 @@ import type { Ctx, DbClock } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { Conflict, Forbidden, NotFound } from '../errors.js';
 import type { StoredTool } from './tools.js';
+import type { DbRow } from '../db/index.js';
 
 export interface Conversation {
   id: string;
@@ -21,7 +22,7 @@ export interface Conversation {
   updatedAt: string;
 }
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 const toConversation = (r: Row): Conversation => ({
   id: r.id,
@@ -83,7 +84,7 @@ export async function getConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id
 
 /** The rule of getConversation applied to a row read elsewhere (undefined when there was none). */
 export function tenantConversation(row: Row | undefined, tenantId: string, id: string): Conversation {
-  if (!row || row.channel !== 'api') throw new NotFound(`Unknown conversation ${id}`);
+  if (row?.channel !== 'api') throw new NotFound(`Unknown conversation ${id}`);
   if (row.tenant_id !== tenantId) throw new Forbidden('Conversation belongs to a different company');
   return toConversation(row);
 }

@@ -1,6 +1,7 @@
 // The tenant's do-not-call list: numbers (E.164) no call is placed to. Filled by operators and by
 // people who opt out on a call.
 import type { Ctx, DbClock } from '../context.js';
+import type { DbRow } from '../db/index.js';
 
 interface DncEntry {
   number: string;
@@ -8,7 +9,7 @@ interface DncEntry {
   createdAt: string;
 }
 
-const toEntry = (r: Record<string, any>): DncEntry => ({ number: r.number, reason: r.reason, createdAt: r.created_at.toISOString() });
+const toEntry = (r: DbRow): DncEntry => ({ number: r.number, reason: r.reason, createdAt: r.created_at.toISOString() });
 
 /** Adds the number; adding one already listed keeps the first entry. */
 export async function addDoNotCall(ctx: DbClock, tenantId: string, number: string, reason: string | null = null): Promise<DncEntry> {

@@ -4,6 +4,7 @@ import { compiledOnce } from '../db/compiled.js';
 import { newApiKey, prefixedId, sha256 } from '../ids.js';
 import { NotFound, Unauthorized } from '../errors.js';
 import { getTenant, toTenant, type Tenant } from './tenants.js';
+import type { DbRow } from '../db/index.js';
 
 export interface ApiKeyView {
   id: string;
@@ -16,7 +17,7 @@ export interface ApiKeyView {
   revokedAt: string | null;
 }
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 const toView = (r: Row): ApiKeyView => ({
   id: r.id,

@@ -2,6 +2,7 @@
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
+import type { DbRow } from '../db/index.js';
 
 export interface Mailbox {
   id: string;
@@ -10,7 +11,7 @@ export interface Mailbox {
   createdAt: string;
 }
 
-const toMailbox = (r: Record<string, any>): Mailbox => ({ id: r.id, name: r.name, greeting: r.greeting, createdAt: r.created_at.toISOString() });
+const toMailbox = (r: DbRow): Mailbox => ({ id: r.id, name: r.name, greeting: r.greeting, createdAt: r.created_at.toISOString() });
 
 export async function createMailbox(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, input: { name: string; greeting: string }): Promise<Mailbox> {
   const [row] = await ctx.db('mailboxes').insert({ id: prefixedId('mbx'), tenant_id: tenantId, ...input, created_at: ctx.clock.now() }).returning('*');

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { compiledOnce } from '../db/compiled.js';
 import { compiledQuery, type Sends } from '../db/statements.js';
 import { uuid } from '../ids.js';
+import type { DbRow } from '../db/index.js';
 
 type Role = 'user' | 'assistant' | 'admin' | 'system' | 'tool';
 
@@ -11,7 +12,7 @@ export interface StoredMessage {
   id: string;
   role: Role;
   content: string;
-  metadata: Record<string, any> | null;
+  metadata: DbRow | null;
   createdAt: string;
 }
 
@@ -62,7 +63,7 @@ const compiledInsert = compiledOnce(insertRows);
 export const insertMessages = (ctx: Pick<Ctx, 'db' | 'clock'>, conversationId: string, messages: UnstoredMessage[]): Knex.SqlNative =>
   compiledInsert(ctx.db, { rows: messageRows(ctx, conversationId, messages) });
 
-export const toStoredMessage = (r: Record<string, any>): StoredMessage => ({
+export const toStoredMessage = (r: DbRow): StoredMessage => ({
   id: r.id,
   role: r.role,
   content: r.content,

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Ctx, DbClock } from '../context.js';
 import { Conflict, NotFound } from '../errors.js';
 import type { RoutingStep } from './routing-step.js';
+import type { DbRow } from '../db/index.js';
 
 export interface PhoneNumber {
   number: string;
@@ -15,7 +16,7 @@ export interface PhoneNumber {
   updatedAt: string;
 }
 
-const toNumber = (r: Record<string, any>): PhoneNumber => ({
+const toNumber = (r: DbRow): PhoneNumber => ({
   number: r.number,
   tenantId: r.tenant_id,
   name: r.name,

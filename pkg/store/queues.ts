@@ -5,6 +5,7 @@ import { CHANNELS, notify } from '../db/notify.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
 import type { CallStatus } from './calls/row.js';
+import type { DbRow } from '../db/index.js';
 
 export interface QueueMember {
   id: string;
@@ -34,7 +35,7 @@ export interface QueueInput {
   hold_message?: string | null;
 }
 
-const toQueue = (r: Record<string, any>): Queue => ({
+const toQueue = (r: DbRow): Queue => ({
   id: r.id,
   tenantId: r.tenant_id,
   name: r.name,
@@ -109,7 +110,7 @@ export async function deleteQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: st
 /** The available members, longest idle first (never finished a call from the queue first, then in the queue's order). */
 export async function membersToRing(ctx: Pick<Ctx, 'db'>, queue: Queue): Promise<QueueMember[]> {
   const idle = new Map<string, number>(
-    (await ctx.db('queue_member_idle').where({ queue_id: queue.id }).whereNotNull('idle_since')).map((r: any) => [r.member_id, r.idle_since.getTime()]),
+    (await ctx.db('queue_member_idle').where({ queue_id: queue.id }).whereNotNull('idle_since')).map((r: DbRow) => [r.member_id, r.idle_since.getTime()]),
   );
   return queue.members
     .map((member, order) => ({ member, order, since: idle.get(member.id) ?? -Infinity }))
@@ -137,7 +138,7 @@ export async function takeMember(ctx: Pick<Ctx, 'db'>, queueId: string, memberId
 /** Members of the queue on a call from it in one of the `live` statuses, each with that call's id. */
 export async function membersOnCalls(ctx: Pick<Ctx, 'db'>, queueId: string, live: readonly CallStatus[]): Promise<Map<string, string>> {
   const rows = await ctx.db('queue_member_idle').where({ queue_id: queueId }).whereRaw(onLiveCall(live), [...live]).select('member_id', 'busy_call_id');
-  return new Map(rows.map((r: any) => [r.member_id, r.busy_call_id]));
+  return new Map(rows.map((r: DbRow) => [r.member_id, r.busy_call_id]));
 }
 
 /** The member is off `callId` (announced to callers waiting for one); `talked`: they took the caller, so they are idle from now. */

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import { prefixedId } from '../ids.js';
 import { Forbidden, NotFound } from '../errors.js';
 import { CHANNELS, notifyIdColumn } from '../db/notify.js';
+import type { DbRow } from '../db/index.js';
 
 /** company_memory: the Agent API's company memory; voice_api: calls through the API and MCP;
  * ai_agents and campaigns: campaigns driven from the customer's system. */
@@ -41,7 +42,7 @@ export interface Tenant {
 /** Settings as stored, each written only when given; checked first (pkg/tenants/settings.ts). */
 export type TenantValues = Partial<Omit<Tenant, 'id' | 'createdAt' | 'updatedAt'>>;
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 export const toTenant = (r: Row): Tenant => ({
   id: r.id,

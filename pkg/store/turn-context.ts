@@ -9,6 +9,7 @@ import { balanceOf, checkCanSpend } from './credits.js';
 import { toStoredMessage, type StoredMessage } from './messages.js';
 import { toTenant, type Tenant } from './tenants.js';
 import type { TriggerRow } from './triggers/row.js';
+import type { DbRow } from '../db/index.js';
 
 interface Read {
   conversation: Conversation;
@@ -67,7 +68,7 @@ export const tenantOwnsConversation = (db: Knex, tenantId: string, conversationI
 export const jobRunReads = (db: Knex, row: TriggerRow): Knex.SqlNative[] =>
   reads(db, { tenantId: row.tenant_id, conversationId: row.conversation_id, fallbackAgentId: row.agent_id });
 
-type Rows = Record<string, any>[][];
+type Rows = DbRow[][];
 
 const read = (conversation: Conversation, [, [row], [agent], messages]: Rows): Read => ({
   conversation,

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
+import type { DbRow } from '../db/index.js';
 
 export interface VoiceMessageRow {
   id: string;
@@ -68,7 +69,7 @@ export async function listVoiceMessages(ctx: Pick<Ctx, 'db'>, tenantId: string, 
 /** How many `new` messages each of the account's mailboxes holds (mailboxes with none are left out). */
 export async function newMessagesByMailbox(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<Map<string, number>> {
   const rows = await ctx.db('voice_messages').where({ tenant_id: tenantId, status: 'new' }).whereNotNull('mailbox_id').groupBy('mailbox_id').select('mailbox_id').count({ n: '*' });
-  return new Map(rows.map((r: any) => [r.mailbox_id, Number(r.n)]));
+  return new Map(rows.map((r: DbRow) => [r.mailbox_id, Number(r.n)]));
 }
 
 export async function getMessage(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<WithMailbox> {

@@ -92,11 +92,13 @@ export class RelayLine implements Line, StreamingVoice {
         this.prompt = '';
         return;
       case 'dtmf':
-        return this.keyPressed(message.digit);
+        this.keyPressed(message.digit);
+        return;
       case 'interrupt':
         // The model stops now; what was heard is written once the turn has stopped.
         this.current?.abort();
-        return this.events.push({ type: 'interrupted', heard: message.utteranceUntilInterrupt ?? '' });
+        this.events.push({ type: 'interrupted', heard: message.utteranceUntilInterrupt ?? '' });
+        return;
       case 'error':
         this.ctx.metrics.carrierErrors.inc({ carrier: this.carrier });
         return void this.ctx.log.warn({ callId: this.callId, description: message.description }, 'the carrier reported a relay error');

@@ -46,5 +46,5 @@ export function buildBaseline(revision: string): Baseline {
   if (!existsSync(join(dir, 'dist', 'test', 'bench', 'jobs-server.js'))) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'inherit' });
   }
-  return { commit, dist: pathToFileURL(join(dir, 'dist') + '/') };
+  return { commit, dist: pathToFileURL(`${join(dir, 'dist')}/`) };
 }

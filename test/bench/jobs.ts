@@ -16,7 +16,7 @@ import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats, type Stats } from './stats.js';
 import { loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
 import { baselineMeaning, buildBaseline, type Baseline } from './baseline.js';

@@ -119,7 +119,7 @@ describe('switchboard admin', function () {
         [['--requests-per-minute', 'lots'], /--requests-per-minute must be a number/],
       ];
       const results = await Promise.all(cases.map(([flags]) => admin('tenant', 'create', '--name', 'Invalid Co', ...flags)));
-      results.forEach((r, i) => expectFailure(r, 2, cases[i]![1]));
+      for (const [i, r] of results.entries()) expectFailure(r, 2, cases[i]![1]);
     });
 
     it('sets --max-concurrent-jobs, unlimited by default and again with unlimited', async () => {

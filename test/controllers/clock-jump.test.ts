@@ -19,7 +19,7 @@ describe('A controller replica whose wall clock is 5 minutes ahead', function ()
   let app: TestApp;
   let ahead: SwitchboardProcess | undefined;
   const held = heldReply({ content: 'Finished by its own replica' });
-  before(async function () {
+  before(async () => {
     if (!FAKETIME) throw new Error('libfaketime is missing: run test/support/setup.sh');
     database = await createScratchDatabase();
     model = await startScriptedModel();

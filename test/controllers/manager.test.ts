@@ -167,7 +167,11 @@ describe('The controller manager', () => {
       // As an announcement heard while the claim is on its way; a pause, so the looks do not spin.
       if (wakeWhileClaiming-- > 0) await new Promise((resolve) => setTimeout(resolve, 20)).then(() => manager.wake());
       const claimed = await claim(...args);
-      return { ...claimed, nextDue: async () => (asked++, null) };
+      return { ...claimed, nextDue: async () => {
+          asked++;
+          return null;
+        },
+      };
     };
     await manager.start();
     try {

@@ -314,7 +314,10 @@ describe('The switchboard-mirror Lease held by a peer whose clock is behind', ()
     const peer = (async () => {
       while (renewing) {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        lease = await renew({ ...lease.spec, renewTime: peerTime() }).catch((err: Error) => (peerErrors.push(err.message), lease));
+        lease = await renew({ ...lease.spec, renewTime: peerTime() }).catch((err: Error) => {
+          peerErrors.push(err.message);
+          return lease;
+        });
       }
     })();
 

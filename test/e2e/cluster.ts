@@ -184,7 +184,10 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
     const containerdLog = join(dir, 'containerd.log');
     const containerd = daemon('containerd', ['--config', join(containerdDir, 'config.toml')], containerdLog);
     stops.push(containerd.stop);
-    await waitUntil('containerd to answer', containerd.child, containerdLog, async () => (await ctr(['version'], 5_000), true), 30_000);
+    await waitUntil('containerd to answer', containerd.child, containerdLog, async () => {
+      await ctr(['version'], 5_000);
+      return true;
+    }, 30_000);
 
     const nodeKubeconfig = writeKubeconfig(dir, 'node', { server: url, ca, token: nodeToken, namespace: 'default' });
     const kubeletConfig = join(dir, 'kubelet.yaml');

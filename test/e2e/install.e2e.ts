@@ -181,7 +181,7 @@ describe('helm install into a real cluster (make e2e)', function () {
     await k(['create', 'configmap', 'e2e-ca', `--from-file=ca.crt=${cluster.tls.cert}`]);
   });
 
-  it('helm install: the migration Job completes, the api and controllers pods become Ready through their own probes', async function () {
+  it('helm install: the migration Job completes, the api and controllers pods become Ready through their own probes', async () => {
     const values = join(top, 'values.yaml');
     writeFileSync(values, YAML.stringify({
       image: { repository: 'switchboard', tag: 'e2e', pullPolicy: 'Never' },

@@ -90,7 +90,7 @@ describe('Prometheus metrics', () => {
     expect(text).to.match(/switchboard_triggers\{status="running"\} 0/);
   });
 
-  it('lets a real Prometheus scrape it and answer a per-tenant request count by PromQL', async function () {
+  it('lets a real Prometheus scrape it and answer a per-tenant request count by PromQL', async () => {
     const { client, agentId, tenantId } = await app.company();
     for (let i = 0; i < 4; i++) await client.post('/api/v1/conversations', { agentId });
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-prom-'));

@@ -72,6 +72,8 @@ export async function signedInUser(app: TestApp, tenantId: string, role: Role = 
 
 /** The account's audit entries whose action starts with one of `prefixes` (`queue.`), oldest first: [action, target, user id, details]. */
 export async function auditEntries(app: TestApp, tenantId: string, ...prefixes: string[]): Promise<unknown[][]> {
-  const rows = await app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhere((q) => prefixes.forEach((p) => q.orWhereLike('action', `${p}%`))).orderBy('id');
+  const rows = await app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhere((q) => {
+      for (const p of prefixes) q.orWhereLike('action', `${p}%`);
+    }).orderBy('id');
   return rows.map((e) => [e.action, e.target, e.user_id, e.details]);
 }

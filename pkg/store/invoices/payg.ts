@@ -1,6 +1,7 @@
 // Pay-as-you-go spells (kept on the tenant row by migration 030's trigger): one company's, and every
 // company's that has one, with the last month it was invoiced for.
 import type { Knex } from 'knex';
+import type { DbRow } from '../../db/index.js';
 
 /** A company's last spell: from `since` until `until` (null while it lasts); `since` is null when it never was pay-as-you-go. */
 export interface PaygSpell {
@@ -28,5 +29,5 @@ export async function paygCompanies(db: Knex): Promise<PaygCompany[]> {
        from tenants t
       where t.payg_since is not null`,
   );
-  return rows.map((r: Record<string, any>) => ({ tenantId: r.id, timezone: r.timezone, since: r.payg_since, until: r.payg_until, lastInvoicedMonth: r.last_month }));
+  return rows.map((r: DbRow) => ({ tenantId: r.id, timezone: r.timezone, since: r.payg_since, until: r.payg_until, lastInvoicedMonth: r.last_month }));
 }

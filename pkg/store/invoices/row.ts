@@ -1,6 +1,7 @@
 // An invoice or credit note and its lines as the billing code holds them, and as their rows store them.
 
 export type LineItem = 'credits' | 'call_minutes' | 'correction';
+import type { DbRow } from '../../db/index.js';
 
 export interface InvoiceLine {
   description: string;
@@ -42,7 +43,7 @@ export interface Invoice {
 /** An invoice or credit note as written: numbered and issued. */
 export type FinalizedInvoice = Invoice & { number: string; issuedAt: Date };
 
-type Row = Record<string, any>;
+type Row = DbRow;
 
 /** A line as its row's columns and as the JSON shows it. */
 export const lineColumns = (l: InvoiceLine) => ({

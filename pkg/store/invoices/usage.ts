@@ -1,6 +1,7 @@
 // A company's usage in a span of time: credits spent by the kind of turn (or the ledger's type for
 // entries that name none) and agent, and minutes of answered calls by direction.
 import type { Knex } from 'knex';
+import type { DbRow } from '../../db/index.js';
 
 export interface CreditUsage {
   referenceType: string;
@@ -36,7 +37,7 @@ export async function usageOf(db: Knex, tenantId: string, from: Date, to: Date):
     [tenantId, from, to],
   );
   return {
-    credits: credits.rows.map((r: Record<string, any>) => ({ referenceType: r.reference_type, agentId: r.agent_id, agentName: r.agent_name, quantity: r.quantity })),
-    minutes: minutes.rows.map((r: Record<string, any>) => ({ direction: r.direction, minutes: Number(r.minutes) })),
+    credits: credits.rows.map((r: DbRow) => ({ referenceType: r.reference_type, agentId: r.agent_id, agentName: r.agent_name, quantity: r.quantity })),
+    minutes: minutes.rows.map((r: DbRow) => ({ direction: r.direction, minutes: Number(r.minutes) })),
   };
 }

@@ -47,7 +47,8 @@ export class SimCallerLine implements Line {
   }
 
   record(maxSec: number): Recorder {
-    return (this.recorder = new SimRecorder(maxSec));
+    this.recorder = new SimRecorder(maxSec);
+    return this.recorder;
   }
 
   async hangup(): Promise<void> {

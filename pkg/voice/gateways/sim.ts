@@ -87,13 +87,17 @@ class SimLine implements Line {
         return;
       case 'voicemail':
         this.answered = true;
-        return this.emit({ type: 'answered', machine: true });
+        this.emit({ type: 'answered', machine: true });
+        return;
       case 'busy':
-        return this.emit({ type: 'ended', cause: 'busy' });
+        this.emit({ type: 'ended', cause: 'busy' });
+        return;
       case 'no-answer':
-        return this.emit({ type: 'ended', cause: 'no-answer' });
+        this.emit({ type: 'ended', cause: 'no-answer' });
+        return;
       case 'fail':
-        return this.emit({ type: 'ended', cause: 'failed' });
+        this.emit({ type: 'ended', cause: 'failed' });
+        return;
     }
   }
 
@@ -115,7 +119,8 @@ class SimLine implements Line {
   }
 
   record(maxSec: number): Recorder {
-    return (this.recorder = new SimRecorder(maxSec));
+    this.recorder = new SimRecorder(maxSec);
+    return this.recorder;
   }
 
   private close(): void {

@@ -30,7 +30,9 @@ async function watchReleases(ctx: Pick<Ctx, 'notifier'>, queueId: string) {
       waiting = null;
       earlier.clear();
     },
-    stop: () => stops.forEach((stop) => stop()),
+    stop: () => {
+      for (const stop of stops) stop();
+    },
   };
 }
 

@@ -27,7 +27,10 @@ function slotAsks(apps: TestApp[]): () => number {
   for (const { runtime } of apps) {
     const slots = runtime.ctx.modelSlots;
     const acquire = slots.acquire;
-    slots.acquire = (signal) => (asks++, acquire.call(slots, signal));
+    slots.acquire = (signal) => {
+      asks++;
+      return acquire.call(slots, signal);
+    };
   }
   return () => asks;
 }

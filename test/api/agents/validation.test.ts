@@ -304,7 +304,7 @@ describe('Agent API request validation', () => {
   });
 
   describe('a body nested more than 32 levels deep', () => {
-    const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
     it('is refused 400 naming its field, and changes nothing', async () => {
       const id = (await client.post(CONVERSATIONS, { agentId })).body.conversationId;

@@ -128,7 +128,7 @@ describe("The console keeps each account's data to itself, on every route", func
     async function stateOfB() {
       const read = async (path: string) => (await bOwner.browser.get(`/console/api${path}`)).body;
       const [agent, keys, users, blocked, conn, camp, jobNow, numbers, webhooks, queues, mailboxes, messages] = await Promise.all(
-        ['/agents/' + b.agentId, '/keys', '/users', '/do-not-call', `/connections/${connection.id}`, `/campaigns/${campaign.id}`, `/jobs/${job.triggerId}`, '/numbers', '/webhooks', '/queues', '/mailboxes', `/mailboxes/${mailbox.id}/messages`].map(read),
+        [`/agents/${b.agentId}`, '/keys', '/users', '/do-not-call', `/connections/${connection.id}`, `/campaigns/${campaign.id}`, `/jobs/${job.triggerId}`, '/numbers', '/webhooks', '/queues', '/mailboxes', `/mailboxes/${mailbox.id}/messages`].map(read),
       );
       return { agent, keys, users, blocked, conn, camp, job: jobNow.job.status, numbers, webhooks, queues, mailboxes, messages };
     }

@@ -20,6 +20,8 @@ describe('Console jobs, conversations and agents', () => {
   let app: CallsApp;
   before(async () => {
     app = await startCallsApp({ controllers: true });
+    [a, b] = [await account(), await account()];
+    job = await parked(a);
   });
   after(async () => app.close());
 
@@ -45,10 +47,6 @@ describe('Console jobs, conversations and agents', () => {
   let a: Account;
   let b: Account;
   let job: { conversationId: string; triggerId: string };
-  before(async () => {
-    [a, b] = [await account(), await account()];
-    job = await parked(a);
-  });
 
   describe('GET /console/api/jobs and /jobs/:id', () => {
     it("lists the account's jobs to every role, filtered by status, and reads one", async () => {

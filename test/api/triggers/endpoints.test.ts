@@ -29,6 +29,7 @@ describe('Trigger endpoints', () => {
   /** A company of its own for the calling describe block, made in its before hook. */
   function company() {
     const c = {} as { client: Client; agentId: string; tenantId: string };
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: the hook is the calling describe's, one per company.
     before(async () => {
       Object.assign(c, await app.company());
     });

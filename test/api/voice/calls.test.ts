@@ -22,7 +22,7 @@ describe('Calls API', () => {
   describe('POST /v1/calls', () => {
     it('refuses context or metadata nested more than 32 levels deep as 422 invalid_<field>, placing nothing', async () => {
       const { client } = await app.voiceCompany();
-      const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+      const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
       for (const [field, levels] of [['context', 5000], ['metadata', 32]] as const) {
         const res = await client.request('POST', '/v1/calls', `{"to":"${NUMBERS.answer}","${field}":${nested(levels)}}`);
         expectVoiceError(res, 422, `invalid_${field}`);
@@ -401,7 +401,7 @@ describe('Calls API', () => {
         ['limit=101', 'invalid_limit'],
         ['status=ringing-ish', 'invalid_status'],
         ['cursor=bm9wZQ', 'invalid_cursor'],
-        ['cursor=' + 'x'.repeat(65), 'invalid_cursor'],
+        [`cursor=${'x'.repeat(65)}`, 'invalid_cursor'],
         ['created_after=yesterday', 'invalid_created_after'],
       ]) {
         expectVoiceError(await client.get(`/v1/calls?${query}`), 422, code!);

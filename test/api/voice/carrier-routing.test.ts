@@ -592,7 +592,10 @@ describe('Routing steps played through Twilio', function () {
     const count = (q: { sql: string }) => void (q.sql.startsWith('select "carrier_answer"') && looks++);
     db.on('query', count);
     let answered = false;
-    const repeat = signedPost(voiceUrl, ringing).then(async (res) => ((answered = true), res.text()));
+    const repeat = signedPost(voiceUrl, ringing).then(async (res) => {
+      answered = true;
+      return res.text();
+    });
     try {
       await eventually('the repeat waiting for the answer', () => looks >= 2);
     } finally {

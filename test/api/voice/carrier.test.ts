@@ -236,7 +236,15 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const task = 'Steered while answering';
     let steered!: () => void;
     const steering = new Promise<void>((resolve) => (steered = resolve));
-    app.script(task, async () => (await steering, { content: 'Let me look.' }), steeredAnswer, steeredAnswer);
+    app.script(
+      task,
+      async () => {
+        await steering;
+        return { content: 'Let me look.' };
+      },
+      steeredAnswer,
+      steeredAnswer,
+    );
     const id = await place(to, task);
     await eventually('the agent asked the first question', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes('Where is my order?')));
     expect((await client.post(`/v1/calls/${id}/steer`, { instruction: 'Say it arrives on Friday.' })).status).to.equal(202);

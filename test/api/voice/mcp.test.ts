@@ -243,7 +243,7 @@ describe('MCP server at /mcp', () => {
 
   it('answers arguments nested more than 32 levels deep with a JSON-RPC invalid request, placing nothing', async () => {
     const { apiKey, client: rest } = await suite.app.voiceCompany();
-    const nested = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const nested = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     const res = await fetch(`${suite.app.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

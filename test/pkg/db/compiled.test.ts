@@ -22,7 +22,10 @@ describe('A statement knex compiles once (compiledOnce)', () => {
 
   it('sends what knex compiles from the values themselves, for each shape of them', () => {
     let builds = 0;
-    const insert = compiledOnce((q: Knex, values: { rows: Row[] }) => (builds++, insertRows(q, values)));
+    const insert = compiledOnce((q: Knex, values: { rows: Row[] }) => {
+      builds++;
+      return insertRows(q, values);
+    });
     const cases: Row[][] = [
       [{ id: 1, name: 'a', note: null }],
       [{ id: 2, name: 'b', note: 'n' }],

@@ -167,8 +167,8 @@ describe('Call limits', () => {
 
     it('counts the slots and placements answered in memory in the fallback metric', async () => {
       const counts = Object.fromEntries((await fallback.rateLimiterFallback.get()).values.map((v) => [v.labels.scope, v.value]));
-      expect(counts['call_slots']).to.be.greaterThan(0);
-      expect(counts['calls']).to.be.greaterThan(0);
+      expect(counts.call_slots).to.be.greaterThan(0);
+      expect(counts.calls).to.be.greaterThan(0);
     });
   });
 });

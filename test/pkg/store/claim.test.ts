@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import pg from 'pg';
+import type pg from 'pg';
 import { claimDueTriggers } from '../../../pkg/triggers/claim.js';
 import type { TestApp } from '../../support/app.js';
 import { eventually } from '../../support/eventually.js';

@@ -14,7 +14,7 @@ import { RelayCaller, RelayRefused } from './relay-caller.js';
 import { formParams, isValidTwilioSignature, type TwilioParams } from './twilio-signature.js';
 import { startTwilio, type TwilioStandIn } from './twilio.js';
 
-const ACCOUNT_SID = 'AC' + 'a'.repeat(32);
+const ACCOUNT_SID = `AC${'a'.repeat(32)}`;
 const AUTH_TOKEN = 'carrier-test-auth-token';
 const FROM = '+12025550100';
 const HUMAN = '+12025550111';
@@ -52,7 +52,11 @@ async function startApplication(): Promise<Application> {
     sockets: [],
     refusedHandshakes: 0,
     twiml: '',
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   app.twiml = `<?xml version="1.0" encoding="UTF-8"?>
 <Response>
@@ -114,7 +118,7 @@ function converse(ws: WebSocket, heard: any[]) {
       ws.send(JSON.stringify({ type: 'language', ttsLanguage: 'Klingon' }));
     } else if (message.type === 'prompt' && message.last) {
       const words = `You said: ${message.voicePrompt}`.split(' ');
-      words.forEach((word, i) => ws.send(JSON.stringify({ type: 'text', token: i === 0 ? word : ` ${word}`, last: i === words.length - 1 })));
+      for (const [i, word] of words.entries()) ws.send(JSON.stringify({ type: 'text', token: i === 0 ? word : ` ${word}`, last: i === words.length - 1 }));
     } else if (message.type === 'interrupt') {
       clearInterval(streaming);
     } else if (message.type === 'dtmf') {
@@ -408,7 +412,7 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
   });
 
   it('opens the relay on its own, and is refused with a bad or missing signature', async () => {
-    const setup = { callSid: 'CA' + '0'.repeat(32), accountSid: ACCOUNT_SID, from: HUMAN, to: FROM, direction: 'inbound' };
+    const setup = { callSid: `CA${'0'.repeat(32)}`, accountSid: ACCOUNT_SID, from: HUMAN, to: FROM, direction: 'inbound' };
     const caller = await RelayCaller.connect({ url: app.relayUrl, authToken: AUTH_TOKEN, setup });
     caller.say('hi');
     expect((await caller.reply()).text).to.equal('You said: hi');

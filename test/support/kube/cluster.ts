@@ -239,7 +239,7 @@ function auditReader(file: string): () => AuditEvent[] {
     const fd = openSync(file, 'r');
     try {
       const buffer = Buffer.alloc(1 << 20);
-      for (let read; (read = readSync(fd, buffer, 0, buffer.length, offset)) > 0; offset += read) {
+      for (let read: number; (read = readSync(fd, buffer, 0, buffer.length, offset)) > 0; offset += read) {
         const lines = (partial + buffer.toString('utf8', 0, read)).split('\n');
         partial = lines.pop()!;
         for (const line of lines) if (line) events.push(JSON.parse(line) as AuditEvent);
