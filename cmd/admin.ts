@@ -67,7 +67,17 @@ const voiceOptions: Options = {
 };
 const VOICE = '[--events-url URL] [--message-webhook-url URL] [--max-concurrent-calls N] [--default-agent ID] [--country CC]';
 
-const agentOptions: Options = { 'system-prompt': str, model: str, tools: str, 'handoff-roster': str, handoff: str, outcomes: str, 'message-webhook-url': str, voice: str, verification: str };
+const agentOptions: Options = {
+  'system-prompt': str,
+  model: str,
+  tools: str,
+  'handoff-roster': str,
+  handoff: str,
+  outcomes: str,
+  'message-webhook-url': str,
+  voice: str,
+  verification: str,
+};
 const AGENT =
   '[--system-prompt TEXT] [--model MODEL] [--tools JSON] [--handoff-roster JSON] [--handoff on|off] [--outcomes a,b] [--message-webhook-url URL] [--voice ID] [--verification passcode|off]';
 
@@ -80,7 +90,8 @@ function required(v: Values, flag: string): string {
 function numberFlag(v: Values, flag: string): number | undefined {
   const value = v[flag];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) throw new UsageError(`--${flag} must be a number, got "${value}"`);
+  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim()))
+    throw new UsageError(`--${flag} must be a number, got "${value}"`);
   return Number(value);
 }
 
@@ -99,7 +110,11 @@ function settingsFrom(v: Values): TenantSettings {
   const s: TenantSettings = {};
   if (typeof v.name === 'string') s.name = v.name;
   if (typeof v.timezone === 'string') s.timezone = v.timezone;
-  if (typeof v.features === 'string') s.features = v.features.split(',').map((f) => f.trim()).filter(Boolean) as TenantSettings['features'];
+  if (typeof v.features === 'string')
+    s.features = v.features
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean) as TenantSettings['features'];
   s.maxPendingJobs = numberFlag(v, 'max-pending-jobs');
   s.maxConcurrentJobs = v['max-concurrent-jobs'] === 'unlimited' ? null : numberFlag(v, 'max-concurrent-jobs');
   s.minCredits = numberFlag(v, 'min-credits');
@@ -107,7 +122,8 @@ function settingsFrom(v: Values): TenantSettings {
   s.requestsPerMinute = numberFlag(v, 'requests-per-minute');
   s.callsPerMinute = numberFlag(v, 'calls-per-minute');
   // '' is back to the company's own country.
-  if (typeof v['allowed-countries'] === 'string') s.allowedCountries = v['allowed-countries'].trim() === '' ? null : v['allowed-countries'].split(',').map((c) => c.trim());
+  if (typeof v['allowed-countries'] === 'string')
+    s.allowedCountries = v['allowed-countries'].trim() === '' ? null : v['allowed-countries'].split(',').map((c) => c.trim());
   s.maxCallsPerNumberPerDay = numberFlag(v, 'max-calls-per-number-per-day');
   s.maxCallsPerNumberPerWeek = numberFlag(v, 'max-calls-per-number-per-week');
   if (typeof v['events-url'] === 'string') s.eventsUrl = v['events-url'];
@@ -134,7 +150,8 @@ function agentInputFrom(v: Values): AgentInput {
   // '' clears it: the account's message webhook takes the agent's messages again.
   if (typeof v['message-webhook-url'] === 'string') a.messageWebhookUrl = v['message-webhook-url'];
   if (v.verification !== undefined) {
-    if (v.verification !== 'passcode' && v.verification !== 'off') throw new UsageError(`--verification must be passcode or off, got "${v.verification}"`);
+    if (v.verification !== 'passcode' && v.verification !== 'off')
+      throw new UsageError(`--verification must be passcode or off, got "${v.verification}"`);
     a.verification = v.verification === 'passcode' ? { required: true, method: 'passcode', deliver_to: 'webhook' } : null;
   }
   // '' clears it: the deployment's default voice.
@@ -177,7 +194,9 @@ function fields(obj: Json): string {
 
 /** How a test message went, in a line. */
 const sentText = (sent: Awaited<ReturnType<typeof sendTestMessage>>): string =>
-  sent.delivered ? `${sent.eventId} delivered to ${sent.url} (HTTP ${sent.status})` : `${sent.eventId} not delivered to ${sent.url}: ${sent.error}`;
+  sent.delivered
+    ? `${sent.eventId} delivered to ${sent.url} (HTTP ${sent.status})`
+    : `${sent.eventId} not delivered to ${sent.url}: ${sent.error}`;
 
 /** An invoice in a few lines: what it is, then one line per line of it, then the total. */
 function invoiceText(i: Invoice): string {
@@ -211,7 +230,8 @@ const commands: Record<string, Command> = {
   },
   'tenant update': {
     synopsis: `--tenant ID [--name NAME] ${SETTINGS} ${VOICE}`,
-    about: "change a company's settings (--default-agent: answers placed calls that name no agent; --country: reads national-format numbers)",
+    about:
+      "change a company's settings (--default-agent: answers placed calls that name no agent; --country: reads national-format numbers)",
     options: { tenant: str, name: str, ...settingsOptions, ...voiceOptions },
     async run(ctx, v) {
       const id = required(v, 'tenant');
@@ -238,7 +258,10 @@ const commands: Record<string, Command> = {
     async run(ctx, v) {
       const tenantId = required(v, 'tenant');
       await rotateWebhookSecret(ctx, tenantId);
-      return { json: { tenantId, rotated: true }, text: `Webhook secret of ${tenantId} replaced; see it with: switchboard admin tenant show --tenant ${tenantId}` };
+      return {
+        json: { tenantId, rotated: true },
+        text: `Webhook secret of ${tenantId} replaced; see it with: switchboard admin tenant show --tenant ${tenantId}`,
+      };
     },
   },
   'tenant test-message-webhook': {
@@ -353,7 +376,8 @@ const commands: Record<string, Command> = {
   },
   'carrier show': {
     synopsis: '--tenant ID',
-    about: "the carrier a company's calls go through: its own account's SID and whether its token is set (never the token), or the deployment's",
+    about:
+      "the carrier a company's calls go through: its own account's SID and whether its token is set (never the token), or the deployment's",
     options: { tenant: str },
     async run(ctx, v) {
       const tenant = await getTenant(ctx, required(v, 'tenant'));
@@ -368,12 +392,15 @@ const commands: Record<string, Command> = {
     async run(ctx, v) {
       const tenantId = required(v, 'tenant');
       const cleared = await clearCarrierAccount(ctx, tenantId);
-      return { json: { tenantId, cleared }, text: cleared ? `${tenantId} uses the deployment's carrier` : `${tenantId} had no carrier account of its own` };
+      return {
+        json: { tenantId, cleared },
+        text: cleared ? `${tenantId} uses the deployment's carrier` : `${tenantId} had no carrier account of its own`,
+      };
     },
   },
   'number add': {
     synopsis: '--tenant ID --number N [--default]',
-    about: "assign a phone number to a company (its first one, or one added --default, is the from of calls that name none)",
+    about: 'assign a phone number to a company (its first one, or one added --default, is the from of calls that name none)',
     options: { tenant: str, number: str, default: { type: 'boolean' } },
     async run(ctx, v) {
       const { tenant, number } = await tenantAndNumber(ctx, v);
@@ -383,12 +410,15 @@ const commands: Record<string, Command> = {
   },
   'number remove': {
     synopsis: '--tenant ID --number N',
-    about: "take a number from a company; its calls are no longer answered (a removed default passes to its oldest number)",
+    about: 'take a number from a company; its calls are no longer answered (a removed default passes to its oldest number)',
     options: { tenant: str, number: str },
     async run(ctx, v) {
       const { tenant, number } = await tenantAndNumber(ctx, v);
       const removed = await removeNumber(ctx, tenant.id, number);
-      return { json: { tenantId: tenant.id, number, removed }, text: removed ? `${number} removed` : `${number} was not a number of ${tenant.id}` };
+      return {
+        json: { tenantId: tenant.id, number, removed },
+        text: removed ? `${number} removed` : `${number} was not a number of ${tenant.id}`,
+      };
     },
   },
   'number list': {
@@ -398,13 +428,16 @@ const commands: Record<string, Command> = {
     async run(ctx, v) {
       const tenant = await getTenant(ctx, required(v, 'tenant'));
       const numbers = await listNumbers(ctx, tenant.id);
-      const text = numbers.map((n) => `${n.number}  ${n.isDefault ? 'default  ' : ''}${n.name}  ${n.routing ? n.routing.type : 'not routed'}`);
+      const text = numbers.map(
+        (n) => `${n.number}  ${n.isDefault ? 'default  ' : ''}${n.name}  ${n.routing ? n.routing.type : 'not routed'}`,
+      );
       return { json: { tenantId: tenant.id, numbers }, text: text.join('\n') || 'no numbers' };
     },
   },
   'user add': {
     synopsis: '--tenant ID --email EMAIL [--name NAME] [--role owner|admin|member|viewer]',
-    about: "add a console user to a company (default role owner: its first owner) and print their one-time sign-in link (good for 24 hours)",
+    about:
+      'add a console user to a company (default role owner: its first owner) and print their one-time sign-in link (good for 24 hours)',
     options: { tenant: str, email: str, name: str, role: str },
     async run(ctx, v) {
       const input = { email: required(v, 'email'), name: v.name, role: v.role ?? 'owner' } as NewUser;
@@ -456,12 +489,16 @@ const commands: Record<string, Command> = {
       const tenant = await getTenant(ctx, invoice.tenantId);
       const pdf = await invoicePdf(invoice, tenant.name);
       await writeFile(out, pdf);
-      return { json: { number: invoice.number, file: out, bytes: pdf.length }, text: `${invoice.number} written to ${out} (${pdf.length} bytes)` };
+      return {
+        json: { number: invoice.number, file: out, bytes: pdf.length },
+        text: `${invoice.number} written to ${out} (${pdf.length} bytes)`,
+      };
     },
   },
   'invoice credit-note': {
     synopsis: '--invoice NUMBER --amount MINOR_UNITS --reason TEXT',
-    about: 'correct a finalized invoice: a credit note of the amount (integer minor units, at most what is left of its total) referencing it',
+    about:
+      'correct a finalized invoice: a credit note of the amount (integer minor units, at most what is left of its total) referencing it',
     options: { invoice: str, amount: str, reason: str },
     async run(ctx, v) {
       const amount = numberFlag(v, 'amount');
@@ -476,7 +513,12 @@ const commands: Record<string, Command> = {
     options: { tenant: str, number: str, reason: str },
     async run(ctx, v) {
       const tenant = await getTenant(ctx, required(v, 'tenant'));
-      const entry = await addDoNotCall(ctx, tenant.id, requireE164(required(v, 'number'), tenant.country), (v.reason as string | undefined) ?? null);
+      const entry = await addDoNotCall(
+        ctx,
+        tenant.id,
+        requireE164(required(v, 'number'), tenant.country),
+        (v.reason as string | undefined) ?? null,
+      );
       return { json: { tenantId: tenant.id, ...entry }, text: `${entry.number} is on the do-not-call list of ${tenant.id}` };
     },
   },
@@ -497,7 +539,10 @@ const commands: Record<string, Command> = {
     async run(ctx, v) {
       const tenant = await getTenant(ctx, required(v, 'tenant'));
       const numbers = await listDoNotCall(ctx, tenant.id);
-      return { json: { tenantId: tenant.id, numbers }, text: numbers.map((n) => `${n.number}  ${n.reason ?? ''}`).join('\n') || 'no numbers' };
+      return {
+        json: { tenantId: tenant.id, numbers },
+        text: numbers.map((n) => `${n.number}  ${n.reason ?? ''}`).join('\n') || 'no numbers',
+      };
     },
   },
 };

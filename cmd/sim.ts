@@ -17,7 +17,13 @@ export async function runSim(ctx: Ctx, args: string[]): Promise<number> {
   }
   const { values } = parseArgs({
     args: args.slice(1),
-    options: { to: { type: 'string' }, from: { type: 'string' }, line: { type: 'string', multiple: true }, press: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+    options: {
+      to: { type: 'string' },
+      from: { type: 'string' },
+      line: { type: 'string', multiple: true },
+      press: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+    },
     strict: true,
   });
   if (!values.to || !values.from) {
@@ -31,7 +37,13 @@ export async function runSim(ctx: Ctx, args: string[]): Promise<number> {
   }
   let call: ReturnType<typeof callRecord>;
   try {
-    call = callRecord(await ringIn(ctx, { to: requireE164(values.to, 'US'), from: requireE164(values.from, 'US'), caller: { lines: values.line ?? [], presses } }));
+    call = callRecord(
+      await ringIn(ctx, {
+        to: requireE164(values.to, 'US'),
+        from: requireE164(values.from, 'US'),
+        caller: { lines: values.line ?? [], presses },
+      }),
+    );
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);

@@ -71,14 +71,24 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
  * SIGTERM/SIGINT: stop taking connections and claiming work, let requests and runs in flight
  * finish within the grace period, then close.
  */
-function onShutdown(log: Logger, config: Config, runtime: Runtime, servers: { server: Server; metrics: Server }, controllers?: Controllers): void {
+function onShutdown(
+  log: Logger,
+  config: Config,
+  runtime: Runtime,
+  servers: { server: Server; metrics: Server },
+  controllers?: Controllers,
+): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
     const graceMs = config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000;
-    const [, , released] = await Promise.all([closeServer(servers.server, graceMs), closeServer(servers.metrics, graceMs), controllers?.stop()]);
+    const [, , released] = await Promise.all([
+      closeServer(servers.server, graceMs),
+      closeServer(servers.metrics, graceMs),
+      controllers?.stop(),
+    ]);
     // Runs given up after the grace period hold connections until they end; they are lost anyway.
     if (!released?.length) await runtime.close();
     log.info('stopped');
@@ -111,7 +121,10 @@ async function demoTenant(runtime: Runtime, config: Config): Promise<Bootstrappe
     await updateTenant(tx, made.tenantId, { features: [...FEATURES] });
     // And a number its agent answers, which the simulated network can ring (POST /v1/sim/calls).
     await addNumber(tx, made.tenantId, config.SWITCHBOARD_CALLER_ID, true);
-    await updateNumber(tx, made.tenantId, config.SWITCHBOARD_CALLER_ID, { name: 'Demo line', routing: { type: 'ai', agent_id: agentRef(made.agentId) } });
+    await updateNumber(tx, made.tenantId, config.SWITCHBOARD_CALLER_ID, {
+      name: 'Demo line',
+      routing: { type: 'ai', agent_id: agentRef(made.agentId) },
+    });
     return made;
   });
   mkdirSync(config.SWITCHBOARD_DATA_DIR, { recursive: true });
@@ -168,7 +181,10 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   // Admin output goes to stdout as JSON; its logs go to stderr and stay quiet unless asked.
-  const log = createLogger(command === 'admin' || command === 'sim' ? (process.env.SWITCHBOARD_LOG_LEVEL ?? 'warn') : config.SWITCHBOARD_LOG_LEVEL, command === 'admin' || command === 'sim' ? process.stderr : undefined);
+  const log = createLogger(
+    command === 'admin' || command === 'sim' ? (process.env.SWITCHBOARD_LOG_LEVEL ?? 'warn') : config.SWITCHBOARD_LOG_LEVEL,
+    command === 'admin' || command === 'sim' ? process.stderr : undefined,
+  );
 
   switch (command) {
     case 'migrate': {

@@ -23,17 +23,15 @@ export interface Controllers {
 export async function startControllers(ctx: Ctx): Promise<Controllers> {
   const { config } = ctx;
   const calls = callsReconciler(createGateway(ctx), config.SWITCHBOARD_CALL_CONCURRENCY);
-  const manager = new ControllerManager(ctx, [
-    triggersReconciler,
-    webhooksReconciler(config.SWITCHBOARD_WEBHOOK_CONCURRENCY),
-    calls,
-    campaignsReconciler,
-    invoicesReconciler,
-  ], {
-    concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
-    leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
-    graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,
-  });
+  const manager = new ControllerManager(
+    ctx,
+    [triggersReconciler, webhooksReconciler(config.SWITCHBOARD_WEBHOOK_CONCURRENCY), calls, campaignsReconciler, invoicesReconciler],
+    {
+      concurrency: config.SWITCHBOARD_CONTROLLER_CONCURRENCY,
+      leaseMs: config.SWITCHBOARD_LEASE_SEC * 1000,
+      graceMs: config.SWITCHBOARD_SHUTDOWN_GRACE_SEC * 1000,
+    },
+  );
   await manager.start();
   const kube = connectKube(config);
   let mirror: CrMirror | null = null;

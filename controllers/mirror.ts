@@ -84,9 +84,8 @@ export class CrMirror {
   }
 
   private async list(kind: Kind): Promise<Map<string, MirroredCR>> {
-    const res = (await bounded(
-      CALL_TIMEOUT_MS,
-      (o) => this.kube.custom.listNamespacedCustomObject({ ...crCoordinates(kind, this.kube.namespace), labelSelector: MANAGED_BY }, o),
+    const res = (await bounded(CALL_TIMEOUT_MS, (o) =>
+      this.kube.custom.listNamespacedCustomObject({ ...crCoordinates(kind, this.kube.namespace), labelSelector: MANAGED_BY }, o),
     )) as { items: MirroredCR[] };
     return new Map(res.items.map((cr) => [cr.metadata.name, cr]));
   }
@@ -116,11 +115,11 @@ export class CrMirror {
     }
     // Whatever is left is terminal past the retention window, or gone from Postgres.
     for (const name of existing.keys()) {
-      await bounded(CALL_TIMEOUT_MS, (o) => this.kube.custom.deleteNamespacedCustomObject({ ...crCoordinates(kind, this.kube.namespace), name }, o)).catch(
-        (err) => {
-          if (statusOf(err) !== 404) throw err;
-        },
-      );
+      await bounded(CALL_TIMEOUT_MS, (o) =>
+        this.kube.custom.deleteNamespacedCustomObject({ ...crCoordinates(kind, this.kube.namespace), name }, o),
+      ).catch((err) => {
+        if (statusOf(err) !== 404) throw err;
+      });
     }
   }
 
@@ -132,7 +131,11 @@ export class CrMirror {
       const body = kind.object(row, namespace);
       current = (await bounded(
         CALL_TIMEOUT_MS,
-        (o) => this.kube.custom.patchNamespacedCustomObject({ ...coords, name: body.metadata.name, body, fieldManager: FIELD_MANAGER, force: true }, o),
+        (o) =>
+          this.kube.custom.patchNamespacedCustomObject(
+            { ...coords, name: body.metadata.name, body, fieldManager: FIELD_MANAGER, force: true },
+            o,
+          ),
         apply,
       )) as MirroredCR;
     }
@@ -163,7 +166,13 @@ export class CrMirror {
       CALL_TIMEOUT_MS,
       (o) =>
         this.kube.custom.patchNamespacedCustomObjectStatus(
-          { ...crCoordinates(kind, this.kube.namespace), name, body: { apiVersion: API_VERSION, kind: kind.kind, metadata: { name }, status }, fieldManager: FIELD_MANAGER, force: true },
+          {
+            ...crCoordinates(kind, this.kube.namespace),
+            name,
+            body: { apiVersion: API_VERSION, kind: kind.kind, metadata: { name }, status },
+            fieldManager: FIELD_MANAGER,
+            force: true,
+          },
           o,
         ),
       apply,
@@ -173,24 +182,26 @@ export class CrMirror {
   private async event(kind: Kind, cr: MirroredCR, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const { namespace } = this.kube;
     const now = this.ctx.clock.now();
-    await bounded(
-      CALL_TIMEOUT_MS,
-      (o) => this.kube.core.createNamespacedEvent({
-        namespace,
-        body: {
-          metadata: { generateName: `${cr.metadata.name}.`, namespace },
-          involvedObject: { apiVersion: API_VERSION, kind: kind.kind, name: cr.metadata.name, namespace, uid: cr.metadata.uid },
-          type,
-          reason,
-          message,
-          count: 1,
-          firstTimestamp: now,
-          lastTimestamp: now,
-          source: { component: 'switchboard-mirror' },
-          reportingComponent: 'switchboard.dev/mirror',
-          reportingInstance: this.opts.identity,
+    await bounded(CALL_TIMEOUT_MS, (o) =>
+      this.kube.core.createNamespacedEvent(
+        {
+          namespace,
+          body: {
+            metadata: { generateName: `${cr.metadata.name}.`, namespace },
+            involvedObject: { apiVersion: API_VERSION, kind: kind.kind, name: cr.metadata.name, namespace, uid: cr.metadata.uid },
+            type,
+            reason,
+            message,
+            count: 1,
+            firstTimestamp: now,
+            lastTimestamp: now,
+            source: { component: 'switchboard-mirror' },
+            reportingComponent: 'switchboard.dev/mirror',
+            reportingInstance: this.opts.identity,
+          },
         },
-      }, o),
+        o,
+      ),
     );
   }
 

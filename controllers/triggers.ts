@@ -20,7 +20,10 @@ export const triggersReconciler: Reconciler = {
   },
   async claim(ctx, owner, leaseMs, max) {
     const { claimed, nextDue } = await claimDueTriggers(ctx, owner, leaseMs, max);
-    return { claimed: claimed.map((row) => ({ id: row.id, run: async (closing) => void (await runTrigger(ctx, row, owner, closing)) })), nextDue };
+    return {
+      claimed: claimed.map((row) => ({ id: row.id, run: async (closing) => void (await runTrigger(ctx, row, owner, closing)) })),
+      nextDue,
+    };
   },
   heartbeat: heartbeatTriggers,
   release: releaseTriggers,

@@ -9,8 +9,7 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-const intWithDefault = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+const intWithDefault = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
 /** An address, a CIDR range, or one of Express's names for a range. */
 const isProxyRange = (entry: string): boolean => {
@@ -94,12 +93,22 @@ export const configSchema = z.object({
   SWITCHBOARD_VOICES: jsonSetting(catalogueSchema),
   SWITCHBOARD_DEFAULT_VOICE: optionalString,
   SWITCHBOARD_TRANSCRIPTION_PROVIDER: z.enum(TRANSCRIPTION_PROVIDERS).default('Deepgram'),
-  SWITCHBOARD_CALLER_ID: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number').default('+12025550100'),
+  SWITCHBOARD_CALLER_ID: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number')
+    .default('+12025550100'),
   SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: intWithDefault(10, 1, 10_000),
   SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: intWithDefault(60, 1, 100_000),
   /** The proxies in front (addresses, CIDR ranges, `loopback`…): a request through one is from its X-Forwarded-For client. */
   SWITCHBOARD_TRUSTED_PROXIES: optionalString
-    .transform((v) => (v ? v.split(',').map((e) => e.trim()).filter(Boolean) : []))
+    .transform((v) =>
+      v
+        ? v
+            .split(',')
+            .map((e) => e.trim())
+            .filter(Boolean)
+        : [],
+    )
     .refine((list) => list.every(isProxyRange), 'must list addresses, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated'),
   SWITCHBOARD_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   /** Single sign-on to the console through an OpenID provider: all three or none. */
@@ -116,7 +125,10 @@ export const configSchema = z.object({
   TELNYX_CONNECTION_ID: optionalString,
   TELNYX_API_KEY: optionalString,
   /** The account's Ed25519 public key (base64), which checks Telnyx's signatures. */
-  TELNYX_PUBLIC_KEY: optionalString.refine((v) => v === undefined || telnyxPublicKey(v) !== null, "must be the account's Ed25519 public key, 32 bytes in base64"),
+  TELNYX_PUBLIC_KEY: optionalString.refine(
+    (v) => v === undefined || telnyxPublicKey(v) !== null,
+    "must be the account's Ed25519 public key, 32 bytes in base64",
+  ),
   TELNYX_API_BASE: z.url().default('https://api.telnyx.com'),
 });
 
@@ -136,7 +148,8 @@ export const publicUrl = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL' | 'PORT'
   (config.SWITCHBOARD_PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
 /** Whether a carrier can reach this deployment (over TLS only): for the deployment's carrier or an account's own. */
-export const carrierReachable = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL'>): boolean => config.SWITCHBOARD_PUBLIC_URL?.startsWith('https:') ?? false;
+export const carrierReachable = (config: Pick<Config, 'SWITCHBOARD_PUBLIC_URL'>): boolean =>
+  config.SWITCHBOARD_PUBLIC_URL?.startsWith('https:') ?? false;
 
 /** Thrown when the environment is invalid; names the variable. */
 export class ConfigError extends Error {}
@@ -149,17 +162,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = parsed.data;
   for (const name of CARRIER_NEEDS[config.SWITCHBOARD_CARRIER]) {
-    if (!config[name]) throw new ConfigError(`invalid configuration: ${name}: required by SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
+    if (!config[name])
+      throw new ConfigError(`invalid configuration: ${name}: required by SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
   }
   const oidcSet = OIDC_SETTINGS.filter((name) => config[name]);
   const oidcMissing = OIDC_SETTINGS.find((name) => !config[name]);
-  if (oidcSet.length && oidcMissing) throw new ConfigError(`invalid configuration: ${oidcMissing}: required with ${oidcSet[0]} (single sign-on)`);
+  if (oidcSet.length && oidcMissing)
+    throw new ConfigError(`invalid configuration: ${oidcMissing}: required with ${oidcSet[0]} (single sign-on)`);
   if (config.SWITCHBOARD_DEFAULT_VOICE !== undefined) {
     const problem = voiceProblem(config, config.SWITCHBOARD_DEFAULT_VOICE);
     if (problem) throw new ConfigError(`invalid configuration: SWITCHBOARD_DEFAULT_VOICE: ${problem}`);
   }
   if (config.SWITCHBOARD_CARRIER !== 'sim' && !carrierReachable(config)) {
-    throw new ConfigError(`invalid configuration: SWITCHBOARD_PUBLIC_URL: must be https:// with SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`);
+    throw new ConfigError(
+      `invalid configuration: SWITCHBOARD_PUBLIC_URL: must be https:// with SWITCHBOARD_CARRIER=${config.SWITCHBOARD_CARRIER}`,
+    );
   }
   return config;
 }

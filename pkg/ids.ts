@@ -40,5 +40,4 @@ export function newApiKey(): { raw: string; prefix: string; hash: string } {
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
-export const isUuid = (v: string): boolean =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+export const isUuid = (v: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);

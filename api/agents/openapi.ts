@@ -14,7 +14,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Unknown conversation, trigger or agent; not an API session; contactId of another company',
   409: 'Conversation ended or mismatched; pending-job cap reached; trigger cannot be cancelled or replied from its current status; asHumanReply with zero or several waiting jobs; late bind to a different contact',
   413: 'Request body is over 1 MB',
-  415: 'The body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
+  415: "The body's charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br",
   429: 'Request rate limit exceeded (Retry-After says when to try again)',
   500: 'Unexpected processing failure',
   503: 'The database is unreachable or busy (Retry-After says when to try again); credentials encryption not configured; company memory disabled',
@@ -25,7 +25,8 @@ const conversationParam = z.object({ conversationId: z.uuid().meta({ description
 const triggerParam = z.object({ triggerId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 const jobParam = z.object({ jobId: z.uuid().meta({ description: 'Trigger (job) id' }) });
 
-const op = (o: Operation) => operation(o, { schema: errorBodySchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [413, 415] });
+const op = (o: Operation) =>
+  operation(o, { schema: errorBodySchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [413, 415] });
 
 export function agentOpenApiDocument() {
   return createDocument({
@@ -41,7 +42,8 @@ export function agentOpenApiDocument() {
     webhooks: {
       'contact.verification_requested': {
         post: {
-          summary: 'A passcode for an unverified contact, sent to the account\'s events address when an agent that requires verification meets one',
+          summary:
+            "A passcode for an unverified contact, sent to the account's events address when an agent that requires verification meets one",
           description:
             'Signed as every webhook (Standard Webhooks and X-Voice headers). Until the user types the code in the conversation, or your backend calls POST /conversations/{conversationId}/verify, such an agent uses no tools and no contact memory there. Jobs are never held back.',
           requestBody: { content: { 'application/json': { schema: agentSchemas.verificationRequested } } },
@@ -60,7 +62,13 @@ export function agentOpenApiDocument() {
         }),
       },
       '/conversations/{conversationId}': {
-        get: op({ summary: 'Read a conversation and its transcript', path: conversationParam, query: agentSchemas.readQuery, ok: [200, agentSchemas.conversationView], errors: [400, 403, 404] }),
+        get: op({
+          summary: 'Read a conversation and its transcript',
+          path: conversationParam,
+          query: agentSchemas.readQuery,
+          ok: [200, agentSchemas.conversationView],
+          errors: [400, 403, 404],
+        }),
       },
       '/conversations/{conversationId}/messages': {
         post: op({
@@ -73,13 +81,31 @@ export function agentOpenApiDocument() {
         }),
       },
       '/conversations/{conversationId}/metadata': {
-        patch: op({ summary: 'Replace the conversation metadata', path: conversationParam, body: agentSchemas.metadataBody, ok: [200, agentSchemas.metadataReply], errors: [400, 403, 404, 409] }),
+        patch: op({
+          summary: 'Replace the conversation metadata',
+          path: conversationParam,
+          body: agentSchemas.metadataBody,
+          ok: [200, agentSchemas.metadataReply],
+          errors: [400, 403, 404, 409],
+        }),
       },
       '/conversations/{conversationId}/manual': {
-        post: op({ summary: 'Append a manual (admin) message without an AI response', path: conversationParam, body: agentSchemas.manualBody, ok: [201, agentSchemas.manualReply], errors: [400, 403, 404, 409] }),
+        post: op({
+          summary: 'Append a manual (admin) message without an AI response',
+          path: conversationParam,
+          body: agentSchemas.manualBody,
+          ok: [201, agentSchemas.manualReply],
+          errors: [400, 403, 404, 409],
+        }),
       },
       '/conversations/{conversationId}/end': {
-        post: op({ summary: 'End the conversation', path: conversationParam, body: agentSchemas.endBody, ok: [200, agentSchemas.endReply], errors: [400, 403, 404] }),
+        post: op({
+          summary: 'End the conversation',
+          path: conversationParam,
+          body: agentSchemas.endBody,
+          ok: [200, agentSchemas.endReply],
+          errors: [400, 403, 404],
+        }),
       },
       '/conversations/{conversationId}/verify': {
         post: op({
@@ -106,19 +132,49 @@ export function agentOpenApiDocument() {
           ok: [[202, 200], triggerSchemas.triggerAccepted],
           errors: [400, 403, 404, 409, 503],
         }),
-        get: op({ summary: "List the conversation's jobs, newest first", path: conversationParam, query: triggerSchemas.listTriggersQuery, ok: [200, triggerSchemas.triggerList], errors: [400, 403, 404] }),
+        get: op({
+          summary: "List the conversation's jobs, newest first",
+          path: conversationParam,
+          query: triggerSchemas.listTriggersQuery,
+          ok: [200, triggerSchemas.triggerList],
+          errors: [400, 403, 404],
+        }),
       },
       '/triggers/{triggerId}': {
-        get: op({ summary: 'Poll a job (optionally long-polling with wait)', path: triggerParam, query: triggerSchemas.getTriggerQuery, ok: [200, triggerSchemas.triggerObject], errors: [400, 404] }),
+        get: op({
+          summary: 'Poll a job (optionally long-polling with wait)',
+          path: triggerParam,
+          query: triggerSchemas.getTriggerQuery,
+          ok: [200, triggerSchemas.triggerObject],
+          errors: [400, 404],
+        }),
       },
       '/triggers/{triggerId}/cancel': {
-        post: op({ summary: 'Cancel a job that is not running', path: triggerParam, body: triggerSchemas.cancelBody, ok: [200, triggerSchemas.triggerObject], errors: [400, 404, 409] }),
+        post: op({
+          summary: 'Cancel a job that is not running',
+          path: triggerParam,
+          body: triggerSchemas.cancelBody,
+          ok: [200, triggerSchemas.triggerObject],
+          errors: [400, 404, 409],
+        }),
       },
       '/triggers/{triggerId}/reply': {
-        post: op({ summary: 'Answer a job waiting for a reply, which resumes it', path: triggerParam, body: triggerSchemas.replyBody, ok: [200, triggerSchemas.triggerObject], errors: [400, 404, 409] }),
+        post: op({
+          summary: 'Answer a job waiting for a reply, which resumes it',
+          path: triggerParam,
+          body: triggerSchemas.replyBody,
+          ok: [200, triggerSchemas.triggerObject],
+          errors: [400, 404, 409],
+        }),
       },
       '/jobs/{jobId}': {
-        get: op({ summary: 'Legacy: the raw stored job; use GET /triggers/{triggerId}', path: jobParam, ok: [200, triggerSchemas.rawJob], errors: [404], deprecated: true }),
+        get: op({
+          summary: 'Legacy: the raw stored job; use GET /triggers/{triggerId}',
+          path: jobParam,
+          ok: [200, triggerSchemas.rawJob],
+          errors: [404],
+          deprecated: true,
+        }),
       },
     },
   });

@@ -86,9 +86,7 @@ export const metadataBody = z
   .strict()
   .meta({ id: 'ReplaceMetadataRequest' });
 
-export const metadataReply = z
-  .object({ conversationId: z.uuid(), metadata, updatedAt: z.iso.datetime() })
-  .meta({ id: 'MetadataReply' });
+export const metadataReply = z.object({ conversationId: z.uuid(), metadata, updatedAt: z.iso.datetime() }).meta({ id: 'MetadataReply' });
 
 export const manualBody = z
   .object({
@@ -135,13 +133,14 @@ export const endBody = z.object({}).strict().meta({ id: 'EndConversationRequest'
 
 export const endReply = z.object({ conversationId: z.uuid(), status: z.literal('ended') }).meta({ id: 'EndReply' });
 
-
-
 export const verifyBody = z.object({}).strict().meta({ id: 'VerifyContactRequest' });
 
 export const verifyReply = z
   .object({ conversationId: z.uuid(), contactId: z.number().int().nullable(), verified: z.literal(true), verifiedAt: z.iso.datetime() })
-  .meta({ id: 'VerifyReply', description: 'The contact is verified for this conversation: agents that require verification use their tools and contact memory in it' });
+  .meta({
+    id: 'VerifyReply',
+    description: 'The contact is verified for this conversation: agents that require verification use their tools and contact memory in it',
+  });
 
 export const verificationRequested = z
   .object({
@@ -153,7 +152,10 @@ export const verificationRequested = z
       conversationId: z.uuid(),
       contactId: z.number().int().nullable(),
       externalUserId: z.string().nullable(),
-      passcode: z.string().regex(/^\d{6}$/).meta({ description: 'Deliver it to the user by your own channel; they type it in the conversation' }),
+      passcode: z
+        .string()
+        .regex(/^\d{6}$/)
+        .meta({ description: 'Deliver it to the user by your own channel; they type it in the conversation' }),
       expiresAt: z.iso.datetime().meta({ description: '10 minutes after it was made; 5 wrong tries spend it and a new one is sent' }),
     }),
   })

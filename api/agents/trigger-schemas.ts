@@ -8,7 +8,11 @@ import { MAX_DELAY_MINUTES } from '../../pkg/triggers/schedule.js';
 const text = (max: number) => z.string().min(1).max(max);
 const metadata = z.record(z.string(), z.unknown());
 const delayMinutes = z.number().int().min(1).max(MAX_DELAY_MINUTES);
-const runAt = z.string().min(1).max(64).meta({ description: 'ISO 8601 with UTC or offset, or company-local YYYY-MM-DDTHH:mm; within 7 days' });
+const runAt = z
+  .string()
+  .min(1)
+  .max(64)
+  .meta({ description: 'ISO 8601 with UTC or offset, or company-local YYYY-MM-DDTHH:mm; within 7 days' });
 
 const exclusiveStart = (v: { delayMinutes?: number; runAt?: string }, ctx: z.RefinementCtx) => {
   if (v.delayMinutes !== undefined && v.runAt !== undefined) {
@@ -114,7 +118,15 @@ export const rawJob = triggerObject
   .meta({ id: 'LegacyJob' });
 
 export const getTriggerQuery = z
-  .object({ wait: z.coerce.number().int().min(0).max(60).optional().meta({ description: 'Long poll: hold up to this many seconds for a status change' }) })
+  .object({
+    wait: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(60)
+      .optional()
+      .meta({ description: 'Long poll: hold up to this many seconds for a status change' }),
+  })
   .strict()
   .meta({ id: 'GetTriggerQuery' });
 
@@ -143,7 +155,10 @@ export const triggerList = z
   })
   .meta({ id: 'TriggerList' });
 
-export const cancelBody = z.object({ reason: text(1000).optional() }).strict().meta({ id: 'CancelTriggerRequest' });
+export const cancelBody = z
+  .object({ reason: text(1000).optional() })
+  .strict()
+  .meta({ id: 'CancelTriggerRequest' });
 
 export const replyBody = z
   .object({ decision: z.enum(['approved', 'rejected']), reason: text(4000).optional() })

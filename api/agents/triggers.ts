@@ -34,7 +34,11 @@ function accepted({ created, trigger }: Created) {
 }
 
 /** POST /triggers's body as a job to create. */
-const apiTrigger = (body: z.infer<typeof createTriggerBody>): CreateTriggerInput => ({ ...body, inputMessage: body.task, triggerType: 'api' });
+const apiTrigger = (body: z.infer<typeof createTriggerBody>): CreateTriggerInput => ({
+  ...body,
+  inputMessage: body.task,
+  triggerType: 'api',
+});
 
 export function triggersRouter(ctx: Ctx): Router {
   const r = Router();

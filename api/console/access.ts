@@ -29,7 +29,12 @@ const dncBody = z.object({ number: z.string().trim().min(1).max(40), reason: z.s
 const webhooksView = (t: Tenant) => ({ events_url: t.eventsUrl, message_webhook_url: t.messageWebhookUrl });
 
 /** Runs `change` and writes its audit entry in one transaction. */
-async function audited<T>(ctx: Ctx, actor: Actor, change: (c: Ctx) => Promise<T>, entry: (result: T) => [string, string | null, Record<string, unknown>?]): Promise<T> {
+async function audited<T>(
+  ctx: Ctx,
+  actor: Actor,
+  change: (c: Ctx) => Promise<T>,
+  entry: (result: T) => [string, string | null, Record<string, unknown>?],
+): Promise<T> {
   return ctx.db.transaction(async (trx) => {
     const c = { ...ctx, db: trx };
     const result = await change(c);
@@ -49,13 +54,23 @@ export function accessRouter(ctx: Ctx): Router {
   r.post('/keys', requireSession(ctx, 'admin'), async (req, res) => {
     const me = principalOf(req);
     const { name } = parseVoice(createKeyBody, req.body, 'name');
-    const { key, apiKey } = await audited(ctx, me, (c) => createKey(c, me.tenantId, name), ({ key }) => ['key.created', key.id, { name }]);
+    const { key, apiKey } = await audited(
+      ctx,
+      me,
+      (c) => createKey(c, me.tenantId, name),
+      ({ key }) => ['key.created', key.id, { name }],
+    );
     res.status(201).json({ key: keyView(key), secret: apiKey });
   });
 
   r.delete('/keys/:id', requireSession(ctx, 'admin'), async (req, res) => {
     const me = principalOf(req);
-    const key = await audited(ctx, me, (c) => revokeKey(c, req.params.id as string, me.tenantId), (k) => ['key.revoked', k.id, { name: k.name }]);
+    const key = await audited(
+      ctx,
+      me,
+      (c) => revokeKey(c, req.params.id as string, me.tenantId),
+      (k) => ['key.revoked', k.id, { name: k.name }],
+    );
     res.json({ key: keyView(key) });
   });
 
@@ -90,7 +105,12 @@ export function accessRouter(ctx: Ctx): Router {
 
   r.post('/webhooks/secret/rotate', requireSession(ctx, 'admin'), async (req, res) => {
     const me = principalOf(req);
-    await audited(ctx, me, (c) => rotateWebhookSecret(c, me.tenantId), () => ['webhook_secret.rotated', me.tenantId]);
+    await audited(
+      ctx,
+      me,
+      (c) => rotateWebhookSecret(c, me.tenantId),
+      () => ['webhook_secret.rotated', me.tenantId],
+    );
     res.json({ secret: await webhookSecret(ctx, me.tenantId) });
   });
 
@@ -109,8 +129,14 @@ export function accessRouter(ctx: Ctx): Router {
     const { country } = await getTenant(ctx, me.tenantId);
     // A value the body carries is refused as the Voice API refuses one: 422 invalid_<field>.
     const number = toE164(body.number, country);
-    if (!number) throw new Unprocessable(`number: ${body.number} is not a valid phone number (E.164, or national in ${country})`, 'invalid_number');
-    const entry = await audited(ctx, me, (c) => addDoNotCall(c, me.tenantId, number, body.reason ?? null), (e) => ['do_not_call.added', e.number]);
+    if (!number)
+      throw new Unprocessable(`number: ${body.number} is not a valid phone number (E.164, or national in ${country})`, 'invalid_number');
+    const entry = await audited(
+      ctx,
+      me,
+      (c) => addDoNotCall(c, me.tenantId, number, body.reason ?? null),
+      (e) => ['do_not_call.added', e.number],
+    );
     res.status(201).json(entry);
   });
 

@@ -31,7 +31,8 @@ export function agentsRouter(ctx: Ctx): Router {
     const fields = Object.keys(req.body);
     if (!fields.length) throw new Invalid('Nothing to change');
     // Sharing an agent with every account is the operator's decision, not the account's.
-    if ('isPublic' in req.body) throw new Invalid('isPublic is set by the operator', [{ path: 'isPublic', message: 'not changeable in the console' }]);
+    if ('isPublic' in req.body)
+      throw new Invalid('isPublic is set by the operator', [{ path: 'isPublic', message: 'not changeable in the console' }]);
     const input = 'tools' in req.body ? { ...req.body, tools: keepStoredSecrets(ctx, agent, req.body.tools) } : req.body;
     const updated = await inTransaction(ctx, async (tx) => {
       const changed = await updateAgent(tx, agent.id, input);

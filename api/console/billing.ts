@@ -19,7 +19,8 @@ export function billingRouter(ctx: Ctx): Router {
   const r = Router();
   const admin = requireSession(ctx, 'admin');
   // The draft is addressed as `draft`; a finalized document by its number.
-  const invoiceOf = (tenantId: string, number: string) => (number === 'draft' ? draftInvoice(ctx, tenantId) : getInvoice(ctx, number, tenantId));
+  const invoiceOf = (tenantId: string, number: string) =>
+    number === 'draft' ? draftInvoice(ctx, tenantId) : getInvoice(ctx, number, tenantId);
 
   r.get('/billing', admin, async (req, res) => {
     const { tenantId } = principalOf(req);

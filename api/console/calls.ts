@@ -44,23 +44,30 @@ export function callsRouter(ctx: Ctx): Router {
     };
     const changed = (id: string) => {
       // One at a time, so a call's changes reach the page in the order they were made.
-      pending = pending.then(async () => {
-        if (stream.closed || !(await sessionLive())) return;
-        if (id === '') return stream.send({ type: 'resync' });
-        const row = await callById(ctx.db, id);
-        if (row?.tenant_id === tenantId) stream.send({ type: 'call', call: callRecord(row), result: callResult(row) });
-      }).catch((err: Error) => ctx.log.warn({ err: err.message }, 'console calls stream failed'));
+      pending = pending
+        .then(async () => {
+          if (stream.closed || !(await sessionLive())) return;
+          if (id === '') return stream.send({ type: 'resync' });
+          const row = await callById(ctx.db, id);
+          if (row?.tenant_id === tenantId) stream.send({ type: 'call', call: callRecord(row), result: callResult(row) });
+        })
+        .catch((err: Error) => ctx.log.warn({ err: err.message }, 'console calls stream failed'));
     };
-    const unsubscribe = [await ctx.notifier.subscribe(CHANNELS.calls, changed), await ctx.notifier.subscribe(CHANNELS.transcripts, changed)];
+    const unsubscribe = [
+      await ctx.notifier.subscribe(CHANNELS.calls, changed),
+      await ctx.notifier.subscribe(CHANNELS.transcripts, changed),
+    ];
     // The client may have gone while the subscriptions were made.
     if (stream.closed) {
       for (const stop of unsubscribe) stop();
       return;
     }
     const heartbeat = setInterval(() => {
-      pending = pending.then(async () => {
-        if (!stream.closed && (await sessionLive())) stream.send({ type: 'ping' });
-      }).catch(() => {});
+      pending = pending
+        .then(async () => {
+          if (!stream.closed && (await sessionLive())) stream.send({ type: 'ping' });
+        })
+        .catch(() => {});
     }, HEARTBEAT_MS);
     res.on('close', () => {
       clearInterval(heartbeat);

@@ -51,7 +51,12 @@ export function campaignsRouter(ctx: Ctx): Router {
   };
 
   /** Runs `change` and its audit entry (`action` on the row it answers) in one transaction. */
-  const audited = <T extends { id: string }>(req: Req, action: string, change: (tx: Ctx) => Promise<T>, details: (row: T) => Record<string, unknown>) =>
+  const audited = <T extends { id: string }>(
+    req: Req,
+    action: string,
+    change: (tx: Ctx) => Promise<T>,
+    details: (row: T) => Record<string, unknown>,
+  ) =>
     inTransaction(ctx, async (tx) => {
       const row = await change(tx);
       await audit(tx, principalOf(req), action, row.id, details(row));
@@ -68,7 +73,12 @@ export function campaignsRouter(ctx: Ctx): Router {
 
   r.post('/connections', as('member'), async (req, res) => {
     const input = parseVoice(createConnectionBody, req.body, 'connection');
-    const made = await audited(req, 'connection.created', (tx) => createConnection(tx, tenantId(req), input), () => fieldsOf(input));
+    const made = await audited(
+      req,
+      'connection.created',
+      (tx) => createConnection(tx, tenantId(req), input),
+      () => fieldsOf(input),
+    );
     res.status(201).json(connectionView(made));
   });
 
@@ -76,12 +86,26 @@ export function campaignsRouter(ctx: Ctx): Router {
     // Another account's connection answers 404 whatever the body says.
     await getConnection(ctx, tenantId(req), id(req));
     const input = parseVoice(updateConnectionBody, req.body, 'connection');
-    const changed = await audited(req, 'connection.updated', (tx) => updateConnection(tx, tenantId(req), id(req), input), () => fieldsOf(input));
+    const changed = await audited(
+      req,
+      'connection.updated',
+      (tx) => updateConnection(tx, tenantId(req), id(req), input),
+      () => fieldsOf(input),
+    );
     res.json(connectionView(changed));
   });
 
   r.delete('/connections/:id', as('member'), async (req, res) => {
-    res.json(connectionView(await audited(req, 'connection.deleted', (tx) => deleteConnection(tx, tenantId(req), id(req)), () => ({}))));
+    res.json(
+      connectionView(
+        await audited(
+          req,
+          'connection.deleted',
+          (tx) => deleteConnection(tx, tenantId(req), id(req)),
+          () => ({}),
+        ),
+      ),
+    );
   });
 
   // The agents a campaign may use, by the agt_ ids the Voice API takes.
@@ -100,7 +124,12 @@ export function campaignsRouter(ctx: Ctx): Router {
   r.post('/campaigns', as('member'), async (req, res) => {
     const input = parseVoice(createCampaignBody, req.body, 'campaign');
     const tenant = await tenantOf(req);
-    const made = await audited(req, 'campaign.created', (tx) => createCampaign(tx, tenant, input), () => fieldsOf(input));
+    const made = await audited(
+      req,
+      'campaign.created',
+      (tx) => createCampaign(tx, tenant, input),
+      () => fieldsOf(input),
+    );
     res.status(201).json(campaignView(made));
   });
 
@@ -108,12 +137,26 @@ export function campaignsRouter(ctx: Ctx): Router {
     await getCampaign(ctx, tenantId(req), id(req));
     const input = parseVoice(updateCampaignBody, req.body, 'campaign');
     const tenant = await tenantOf(req);
-    const changed = await audited(req, 'campaign.updated', (tx) => updateCampaign(tx, tenant, id(req), input), () => fieldsOf(input));
+    const changed = await audited(
+      req,
+      'campaign.updated',
+      (tx) => updateCampaign(tx, tenant, id(req), input),
+      () => fieldsOf(input),
+    );
     res.json(campaignView(changed));
   });
 
   r.delete('/campaigns/:id', as('member'), async (req, res) => {
-    res.json(campaignView(await audited(req, 'campaign.archived', (tx) => archiveCampaign(tx, tenantId(req), id(req)), () => ({}))));
+    res.json(
+      campaignView(
+        await audited(
+          req,
+          'campaign.archived',
+          (tx) => archiveCampaign(tx, tenantId(req), id(req)),
+          () => ({}),
+        ),
+      ),
+    );
   });
 
   r.get('/campaigns/:id/runs', as('viewer'), async (req, res) => {
@@ -124,7 +167,12 @@ export function campaignsRouter(ctx: Ctx): Router {
     await getCampaign(ctx, tenantId(req), id(req));
     const body = parseVoice(startRunBody, req.body, 'run');
     const tenant = await tenantOf(req);
-    const run = await audited(req, 'campaign.run_started', (tx) => startRun(tx, tenant, id(req), body), (row) => ({ campaign_id: row.campaign_id, test: row.test }));
+    const run = await audited(
+      req,
+      'campaign.run_started',
+      (tx) => startRun(tx, tenant, id(req), body),
+      (row) => ({ campaign_id: row.campaign_id, test: row.test }),
+    );
     res.status(202).json(await runRecord(ctx, run));
   });
 
@@ -139,7 +187,12 @@ export function campaignsRouter(ctx: Ctx): Router {
   r.post('/campaign-runs/:id/stop', as('member'), async (req, res) => {
     await getRun(ctx, tenantId(req), id(req));
     parseVoice(stopRunBody, req.body, 'stop');
-    const run = await audited(req, 'campaign.run_stopped', (tx) => stopRun(tx, tenantId(req), id(req)), (row) => ({ campaign_id: row.campaign_id }));
+    const run = await audited(
+      req,
+      'campaign.run_stopped',
+      (tx) => stopRun(tx, tenantId(req), id(req)),
+      (row) => ({ campaign_id: row.campaign_id }),
+    );
     res.json(await runRecord(ctx, run));
   });
 

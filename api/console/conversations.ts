@@ -27,7 +27,16 @@ export function conversationsRouter(ctx: Ctx): Router {
   r.get('/conversations', requireSession(ctx), async (req, res) => {
     const page = parseInput(listQuery, req.query, 'query');
     const { conversations, total, hasMore } = await listConversations(ctx, principalOf(req).tenantId, page);
-    const list = conversations.map(({ id, agentId, contactId, channel, status, callId, createdAt, updatedAt }) => ({ id, agentId, contactId, channel, status, callId, createdAt, updatedAt }));
+    const list = conversations.map(({ id, agentId, contactId, channel, status, callId, createdAt, updatedAt }) => ({
+      id,
+      agentId,
+      contactId,
+      channel,
+      status,
+      callId,
+      createdAt,
+      updatedAt,
+    }));
     res.json({ conversations: list, total, has_more: hasMore });
   });
 

@@ -51,10 +51,18 @@ const schemeOf = (req: Request): string => req.get('x-forwarded-proto')?.split('
 const securedBy = (ctx: Ctx, req: Request): boolean => schemeOf(req) === 'https' || publicUrl(ctx.config).startsWith('https:');
 
 /** Sets the console's cookie `name` until `expiresAt` (HttpOnly, SameSite=Lax, Secure behind https); an empty value at once clears it. */
-export function setCookie(ctx: Ctx, req: Request, res: Response, cookie: { name: string; value: string; expiresAt: Date; path?: string }): void {
+export function setCookie(
+  ctx: Ctx,
+  req: Request,
+  res: Response,
+  cookie: { name: string; value: string; expiresAt: Date; path?: string },
+): void {
   const maxAge = Math.max(0, Math.floor((cookie.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000));
   const secure = securedBy(ctx, req) ? '; Secure' : '';
-  res.append('Set-Cookie', `${cookie.name}=${cookie.value}; Path=${cookie.path ?? '/'}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`);
+  res.append(
+    'Set-Cookie',
+    `${cookie.name}=${cookie.value}; Path=${cookie.path ?? '/'}; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`,
+  );
 }
 
 export function setSessionCookie(ctx: Ctx, req: Request, res: Response, token: string, expiresAt: Date): void {

@@ -46,7 +46,11 @@ export function ssoRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
     setCookie(ctx, req, res, { name: ATTEMPT_COOKIE, value: '', expiresAt: new Date(0), path: cookiePath });
     const query = req.originalUrl.indexOf('?');
     try {
-      const { signedIn, returnTo } = await sso.finish(cookieValue(req, ATTEMPT_COOKIE), query < 0 ? '' : req.originalUrl.slice(query), sessionToken(req));
+      const { signedIn, returnTo } = await sso.finish(
+        cookieValue(req, ATTEMPT_COOKIE),
+        query < 0 ? '' : req.originalUrl.slice(query),
+        sessionToken(req),
+      );
       setSessionCookie(ctx, req, res, signedIn.token, signedIn.expiresAt);
       res.redirect(303, `${home}${returnTo.slice(1)}`);
     } catch (err) {

@@ -50,7 +50,8 @@ export function unreadableBody(err: unknown): DomainError | undefined {
   // No field is refused: the body as a whole is not text (the Voice API's 400 invalid_json).
   if (e.type === NOT_UTF8) return new Invalid('Request body is not UTF-8: send JSON in UTF-8');
   if (e.type === 'charset.unsupported') return new UnsupportedMediaType(`Unsupported charset "${e.charset}": send JSON in UTF-8`);
-  if (e.type === 'encoding.unsupported') return new UnsupportedMediaType(`Unsupported Content-Encoding "${e.encoding}": send identity, gzip, deflate or br`);
+  if (e.type === 'encoding.unsupported')
+    return new UnsupportedMediaType(`Unsupported Content-Encoding "${e.encoding}": send identity, gzip, deflate or br`);
   // Other exposed 400s of body-parser: a body that does not decompress, or is not its Content-Length.
   if (e.expose === true && e.status === 400 && e.type !== 'request.aborted' && e.type !== 'entity.parse.failed') {
     // No field is refused: the body as a whole could not be read (the Voice API's 400 invalid_json).

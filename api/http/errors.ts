@@ -29,7 +29,8 @@ export function agentErrorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent || clientAborted(err, req, log)) return;
     const domain = domainErrorOf(err) ?? unreadableBody(err);
     if (domain) return sendAgentError(res, domain);
-    if (err?.type === 'entity.parse.failed') return sendAgentError(res, invalid('request body', [{ path: 'body', message: 'Not valid JSON' }]));
+    if (err?.type === 'entity.parse.failed')
+      return sendAgentError(res, invalid('request body', [{ path: 'body', message: 'Not valid JSON' }]));
     if (err?.type === 'entity.too.large') {
       res.status(413).json({ error: 'Request body is too large' });
       return;

@@ -10,7 +10,8 @@ import { meterRequest } from './metering.js';
 type LimitRef = UsageRef & { perMinute: number };
 
 /** Requests a key has made this minute against its limit (the console shows how close it is). */
-export const keyRequestsThisMinute = (limits: RateLimits, keyId: string, perMinute: number): Promise<number> => limits.used('key', keyId, perMinute);
+export const keyRequestsThisMinute = (limits: RateLimits, keyId: string, perMinute: number): Promise<number> =>
+  limits.used('key', keyId, perMinute);
 
 /** Counts one request against the key's limit and the app's (scoped to the tenant): whether it may proceed, else after how long the later of the two allows it. */
 async function consume(limits: RateLimits, ref: LimitRef): Promise<RateDecision> {

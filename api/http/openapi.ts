@@ -54,6 +54,9 @@ export const documentOperation: ZodOpenApiOperationObject = {
   summary: 'This document',
   security: [],
   responses: {
-    '200': { description: 'The OpenAPI 3.1 description of this API', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+    '200': {
+      description: 'The OpenAPI 3.1 description of this API',
+      content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } },
+    },
   },
 };

@@ -17,10 +17,12 @@ const runId = z.object({ run_id: z.string().min(1).max(64).meta({ description: '
 
 /** The campaign tools of `tenant`'s account, refused while it has not the campaign features. */
 export function campaignTools(ctx: Ctx, tenant: Tenant): Record<string, McpTool> {
-  const gated = <A>(fn: (args: A) => Promise<Record<string, unknown>>) => async (args: A) => {
-    requireCampaignFeatures(tenant);
-    return fn(args);
-  };
+  const gated =
+    <A>(fn: (args: A) => Promise<Record<string, unknown>>) =>
+    async (args: A) => {
+      requireCampaignFeatures(tenant);
+      return fn(args);
+    };
   return {
     list_campaigns: mcpTool({
       description: "List the account's campaigns (GET /v1/campaigns).",
@@ -29,8 +31,11 @@ export function campaignTools(ctx: Ctx, tenant: Tenant): Record<string, McpTool>
       handler: gated(async () => ({ data: (await listCampaigns(ctx, tenant.id)).map(campaignView) })),
     }),
     start_campaign_run: mcpTool({
-      description: 'Start a run of a campaign now (POST /v1/campaigns/{id}/runs); with test and test_number, a test run calling only that number.',
-      inputSchema: z.object({ campaign_id: z.string().min(1).max(64), test: z.boolean().optional(), test_number: z.string().min(1).max(64).optional() }).strict(),
+      description:
+        'Start a run of a campaign now (POST /v1/campaigns/{id}/runs); with test and test_number, a test run calling only that number.',
+      inputSchema: z
+        .object({ campaign_id: z.string().min(1).max(64), test: z.boolean().optional(), test_number: z.string().min(1).max(64).optional() })
+        .strict(),
       handler: gated(async ({ campaign_id, ...body }) => {
         const started = await startRun(ctx, tenant, campaign_id, parseVoice(startRunBody, body, 'run'));
         return runRecord(ctx, started);

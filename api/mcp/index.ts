@@ -23,7 +23,8 @@ const sessionIdFor = (app: string): string => `sb1.${randomBytes(12).toString('b
 
 type Message = { method?: unknown; params?: { clientInfo?: { name?: unknown } } };
 
-const messagesOf = (body: unknown): Message[] => (Array.isArray(body) ? body : [body]).filter((m): m is Message => !!m && typeof m === 'object');
+const messagesOf = (body: unknown): Message[] =>
+  (Array.isArray(body) ? body : [body]).filter((m): m is Message => !!m && typeof m === 'object');
 
 function initializeOf(body: unknown): Message | undefined {
   return messagesOf(body).find((m) => m.method === 'initialize');
@@ -90,7 +91,10 @@ export function mcpRouter(ctx: Ctx, deps: { limits: RateLimits }): Router {
 
   // Stateless: no server-initiated stream to open and no session to end.
   r.all('/', (_req, res) => {
-    res.status(405).setHeader('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null });
+    res
+      .status(405)
+      .setHeader('Allow', 'POST')
+      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null });
   });
 
   r.use(parseError);

@@ -2,7 +2,14 @@
 // Every failure is a tool error naming the Voice API's code, refused arguments included
 // (`invalid_<field>`, as REST answers 422); a limit hit says when to retry.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Ctx } from '../../pkg/context.js';
 import { domainErrorOf } from '../../pkg/db/unavailable.js';
@@ -20,7 +27,15 @@ import { campaignTools } from './campaign-tools.js';
 import { mcpTool, type McpTool } from './tool.js';
 import { unstorableTextRefusal } from '../voice/unstorable-text.js';
 import { parseVoice } from '../voice/parse.js';
-import { IDEMPOTENCY_KEY_MAX, listCallsQuery, parsePlaceCall, parseSteer, placeCallBody, resultQuery, steerBody } from '../voice/call-schemas.js';
+import {
+  IDEMPOTENCY_KEY_MAX,
+  listCallsQuery,
+  parsePlaceCall,
+  parseSteer,
+  placeCallBody,
+  resultQuery,
+  steerBody,
+} from '../voice/call-schemas.js';
 
 /** Who is calling, and whether the request limits already refused this request. */
 export interface McpCaller {
@@ -32,12 +47,12 @@ export interface McpCaller {
 const callId = z.object({ call_id: z.string().min(1).max(64).meta({ description: 'The call id (cal_…)' }) }).strict();
 
 const placeCallInput = placeCallBody.extend({
-    idempotency_key: z
-      .string()
-      .min(1)
-      .max(IDEMPOTENCY_KEY_MAX)
-      .optional()
-      .meta({ description: 'As the Idempotency-Key header of POST /v1/calls: a retry with the same key and arguments places nobody twice' }),
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX)
+    .optional()
+    .meta({ description: 'As the Idempotency-Key header of POST /v1/calls: a retry with the same key and arguments places nobody twice' }),
 });
 
 const ok = (value: Record<string, unknown>): CallToolResult => ({

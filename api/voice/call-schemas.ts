@@ -14,8 +14,10 @@ const sizedObject = (bytes: number) =>
 
 // Fields other bodies share are made fresh for each use: one instance in two places would become a
 // shared component of the OpenAPI document.
-export const phone = () => z.string().min(1).max(64).meta({ description: 'E.164 (+14155550100), or national format read in the account\'s country' });
-export const agentIdField = () => z.string().min(1).max(64).meta({ description: "agt_ id; default the account's default voice agent, else its first agent" });
+export const phone = () =>
+  z.string().min(1).max(64).meta({ description: "E.164 (+14155550100), or national format read in the account's country" });
+export const agentIdField = () =>
+  z.string().min(1).max(64).meta({ description: "agt_ id; default the account's default voice agent, else its first agent" });
 export const taskField = () => z.string().min(1).max(8000).meta({ description: 'The brief for the agent' });
 export const questionsField = () =>
   z
@@ -23,7 +25,8 @@ export const questionsField = () =>
     .max(20)
     .refine((qs) => new Set(qs.map((q) => q.key)).size === qs.length, 'question keys must be unique')
     .meta({ description: 'Answers come back in result.answers under each key' });
-export const outcomesField = () => z.array(z.string().min(1).max(64)).min(1).max(20).meta({ description: "Allowed outcome names; default the agent's list" });
+export const outcomesField = () =>
+  z.array(z.string().min(1).max(64)).min(1).max(20).meta({ description: "Allowed outcome names; default the agent's list" });
 
 export const placeCallBody = z
   .object({
@@ -31,13 +34,24 @@ export const placeCallBody = z
     from: phone().optional().meta({ description: "One of the account's numbers (GET /v1/numbers); default the account's default number" }),
     agent_id: agentIdField().optional(),
     task: taskField().optional(),
-    context: sizedObject(8 * 1024).optional().meta({ description: 'Facts the agent may use (at most 8 KB)' }),
+    context: sizedObject(8 * 1024)
+      .optional()
+      .meta({ description: 'Facts the agent may use (at most 8 KB)' }),
     questions: questionsField().optional(),
     outcomes: outcomesField().optional(),
-    voice: z.string().min(1).max(64).optional().meta({ description: "A voice id from GET /v1/voices (422 invalid_voice otherwise); default the agent's voice, else the deployment's default" }),
+    voice: z.string().min(1).max(64).optional().meta({
+      description: "A voice id from GET /v1/voices (422 invalid_voice otherwise); default the agent's voice, else the deployment's default",
+    }),
     max_duration_sec: z.int().min(30).max(3600).default(600),
-    callback_url: z.string().min(1).max(2048).optional().meta({ description: 'https address on the public internet; receives call.result once, when final' }),
-    metadata: sizedObject(16 * 1024).optional().meta({ description: 'Echoed back (at most 16 KB)' }),
+    callback_url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .meta({ description: 'https address on the public internet; receives call.result once, when final' }),
+    metadata: sizedObject(16 * 1024)
+      .optional()
+      .meta({ description: 'Echoed back (at most 16 KB)' }),
   })
   .strict()
   .meta({ id: 'PlaceCallRequest' });
@@ -61,7 +75,15 @@ export const hangupBody = z.object({}).strict().meta({ id: 'HangupCallRequest' }
 export const parseSteer = (body: unknown): z.output<typeof steerBody> => parseVoice(steerBody, body, 'steer');
 
 export const resultQuery = z
-  .object({ wait: z.coerce.number().int().min(1).max(60).optional().meta({ description: 'Seconds (1-60) to hold the request until the result is final' }) })
+  .object({
+    wait: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(60)
+      .optional()
+      .meta({ description: 'Seconds (1-60) to hold the request until the result is final' }),
+  })
   .strict();
 
 const timestamp = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
@@ -129,14 +151,16 @@ export const steerAcceptedSchema = z.object({ call_id: z.string(), accepted: z.l
 
 export const voiceListSchema = z
   .object({
-    data: z.array(
-      z.object({
-        id: z.string().meta({ description: "What a call's voice, an ai routing step's voice or an agent's voice names" }),
-        name: z.string(),
-        language: z.string().meta({ description: 'The language tag the voice speaks (en-US): the relay session starts in it' }),
-        gender: z.enum(['female', 'male', 'neutral']),
-        provider: z.enum(TTS_PROVIDERS).meta({ description: "The text-to-speech provider, as ConversationRelay's ttsProvider names it" }),
-      }),
-    ).meta({ description: "The deployment's voice catalogue (SWITCHBOARD_VOICES)" }),
+    data: z
+      .array(
+        z.object({
+          id: z.string().meta({ description: "What a call's voice, an ai routing step's voice or an agent's voice names" }),
+          name: z.string(),
+          language: z.string().meta({ description: 'The language tag the voice speaks (en-US): the relay session starts in it' }),
+          gender: z.enum(['female', 'male', 'neutral']),
+          provider: z.enum(TTS_PROVIDERS).meta({ description: "The text-to-speech provider, as ConversationRelay's ttsProvider names it" }),
+        }),
+      )
+      .meta({ description: "The deployment's voice catalogue (SWITCHBOARD_VOICES)" }),
   })
   .meta({ id: 'VoiceList' });

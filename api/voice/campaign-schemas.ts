@@ -7,11 +7,24 @@ import { RUN_STATUSES } from '../../pkg/campaigns/state.js';
 import { agentIdField, outcomesField, phone, questionsField, taskField } from './call-schemas.js';
 
 const timestamp = z.string().meta({ description: 'RFC 3339' });
-const ianaZone = z.string().max(64).refine((tz) => IANAZone.isValidZone(tz), 'must be an IANA time zone such as Europe/Berlin');
+const ianaZone = z
+  .string()
+  .max(64)
+  .refine((tz) => IANAZone.isValidZone(tz), 'must be an IANA time zone such as Europe/Berlin');
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm (24-hour)');
-const path = (fallback: string) => z.string().min(1).max(500).regex(/^\/[^\s?#]*$/, 'must be a path starting with /').meta({ description: `Default ${fallback}` });
+const path = (fallback: string) =>
+  z
+    .string()
+    .min(1)
+    .max(500)
+    .regex(/^\/[^\s?#]*$/, 'must be a path starting with /')
+    .meta({ description: `Default ${fallback}` });
 // An HTTP header name (RFC 9110 token).
-const headerName = z.string().min(1).max(100).regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name');
+const headerName = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'must be an HTTP header name');
 // Set on every request to the customer system: a sign-in header of that name would be lost or break the request.
 const OWN_HEADERS = /^(host|content-length|content-type|transfer-encoding|connection|user-agent|x-voice-.*|webhook-.*)$/i;
 const signInName = headerName.refine((name) => !OWN_HEADERS.test(name), 'is a header every request sets itself');
@@ -20,18 +33,34 @@ export const idParam = (what: string, prefix: string) => z.object({ id: z.string
 
 const connectionFields = {
   name: z.string().trim().min(1).max(100),
-  base_url: z.string().min(1).max(2000).meta({ description: 'https address of the customer system, on the public internet; no credentials (use sign_in_header), query or fragment' }),
+  base_url: z.string().min(1).max(2000).meta({
+    description: 'https address of the customer system, on the public internet; no credentials (use sign_in_header), query or fragment',
+  }),
   list_path: path('/campaign/list'),
   results_path: path('/campaign/results'),
   sign_in_header: z
-    .object({ name: signInName, value: z.string().min(1).max(4096).regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'must be a valid header value') })
+    .object({
+      name: signInName,
+      value: z
+        .string()
+        .min(1)
+        .max(4096)
+        .regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'must be a valid header value'),
+    })
     .strict()
     .nullable()
-    .meta({ description: 'Sent with every request to the customer system; the value is encrypted at rest and never returned. null removes it' }),
+    .meta({
+      description: 'Sent with every request to the customer system; the value is encrypted at rest and never returned. null removes it',
+    }),
 };
 
 export const createConnectionBody = z
-  .object({ ...connectionFields, list_path: connectionFields.list_path.optional(), results_path: connectionFields.results_path.optional(), sign_in_header: connectionFields.sign_in_header.optional() })
+  .object({
+    ...connectionFields,
+    list_path: connectionFields.list_path.optional(),
+    results_path: connectionFields.results_path.optional(),
+    sign_in_header: connectionFields.sign_in_header.optional(),
+  })
   .strict()
   .meta({ id: 'CreateConnectionRequest' });
 
@@ -78,11 +107,16 @@ const campaignFields = {
   agent_id: agentIdField(),
   connection_id: z.string().min(1).max(64),
   task: taskField(),
-  greeting: z.string().max(1000).meta({ description: 'Said when the person answers; {{context.x}} placeholders, a missing value renders empty' }),
+  greeting: z
+    .string()
+    .max(1000)
+    .meta({ description: 'Said when the person answers; {{context.x}} placeholders, a missing value renders empty' }),
   questions: questionsField(),
   outcomes: outcomesField(),
   from: phone().meta({ description: "One of the account's numbers (GET /v1/numbers); default the account's default number" }),
-  schedule: schedule.nullable().meta({ description: 'Runs start at start_time on these days in this timezone; absent or null: only when started' }),
+  schedule: schedule
+    .nullable()
+    .meta({ description: 'Runs start at start_time on these days in this timezone; absent or null: only when started' }),
   timezone: ianaZone.meta({ description: "For people without one; default the account's" }),
   calling_hours: callingHours.meta({ description: "In each person's own timezone; default 09:00-20:00, within 08:00-21:00" }),
   max_attempts: z.int().min(1).max(10),
@@ -129,7 +163,7 @@ export const campaignListSchema = z.object({ data: z.array(campaignSchema) }).me
 
 export const startRunBody = z
   .object({
-    test: z.boolean().optional().meta({ description: 'A test run: only test_number is called, once, with the first contact\'s context' }),
+    test: z.boolean().optional().meta({ description: "A test run: only test_number is called, once, with the first contact's context" }),
     test_number: phone().optional(),
   })
   .strict()
@@ -162,7 +196,10 @@ export const resultsQuery = z
   .strict();
 
 export const resultListSchema = z
-  .object({ data: z.array(z.record(z.string(), z.unknown()).meta({ description: 'A campaign result, as sent to the results path' })), next_cursor: z.string().nullable() })
+  .object({
+    data: z.array(z.record(z.string(), z.unknown()).meta({ description: 'A campaign result, as sent to the results path' })),
+    next_cursor: z.string().nullable(),
+  })
   .meta({ id: 'CampaignResultList' });
 
 export const stopRunBody = z.object({}).strict().meta({ id: 'StopRunRequest' });

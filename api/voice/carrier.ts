@@ -16,7 +16,14 @@ import { callByCarrierSid, callById } from '../../pkg/store/calls/get.js';
 import { connectTransfer } from '../../pkg/voice/ai-transfer.js';
 import { isLive } from '../../pkg/voice/state.js';
 import { relaySocketBase, relayTwiml } from '../../pkg/voice/gateways/carried.js';
-import { CARRIER_NAMES, carrierOf, carrierPath, carrierUrl, type CarrierAccount, type CarrierName } from '../../pkg/voice/gateways/carrier.js';
+import {
+  CARRIER_NAMES,
+  carrierOf,
+  carrierPath,
+  carrierUrl,
+  type CarrierAccount,
+  type CarrierName,
+} from '../../pkg/voice/gateways/carrier.js';
 import { isSealedAddress } from '../../pkg/voice/gateways/address-seal.js';
 import { readRelayToken, relayTokenCall } from '../../pkg/voice/gateways/relay-token.js';
 import { carrierCredentials } from '../../pkg/voice/carrier-accounts.js';
@@ -51,14 +58,19 @@ const listed = (value: unknown): string[] => (Array.isArray(value) ? value.map(S
 function handedOffTransfer(handoffData: unknown): Transfer | null {
   try {
     const data = JSON.parse(String(handoffData ?? ''));
-    return data?.reason === 'transfer' && typeof data.target === 'string' ? { target: data.target, name: typeof data.name === 'string' ? data.name : null } : null;
+    return data?.reason === 'transfer' && typeof data.target === 'string'
+      ? { target: data.target, name: typeof data.name === 'string' ? data.name : null }
+      : null;
   } catch {
     return null;
   }
 }
 
 /** The agent's transfer a <Dial>'s request is about, named in its (signed) address. */
-const transferOf = (req: Request): Transfer => ({ target: String(req.query.target ?? ''), name: req.query.name === undefined ? null : String(req.query.name) });
+const transferOf = (req: Request): Transfer => ({
+  target: String(req.query.target ?? ''),
+  name: req.query.name === undefined ? null : String(req.query.name),
+});
 
 /** null: the request names no tenant, so the deployment's carrier account made it. */
 type TenantOfRequest = (ctx: Ctx, req: Request) => Promise<string | null>;
@@ -76,8 +88,10 @@ async function callOf(ctx: Ctx, req: Request) {
 }
 const byCall: TenantOfRequest = async (ctx, req) => tenantOfCall(await callOf(ctx, req));
 /** A queue member's call, which the carrier dialled for the caller's: it names that call as its parent. */
-const byParentCall: TenantOfRequest = async (ctx, req) => tenantOfCall(await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? '')));
-const byRelayToken: TenantOfRequest = async (ctx, req) => tenantOfCall(await callById(ctx.db, relayTokenCall(String(req.query.relay ?? ''))));
+const byParentCall: TenantOfRequest = async (ctx, req) =>
+  tenantOfCall(await callByCarrierSid(ctx.db, String(req.body?.ParentCallSid ?? '')));
+const byRelayToken: TenantOfRequest = async (ctx, req) =>
+  tenantOfCall(await callById(ctx.db, relayTokenCall(String(req.query.relay ?? ''))));
 // An unknown number is checked with the deployment's account: refused alike, it tells a prober nothing.
 const byNumber: TenantOfRequest = async (ctx, req) => (await findNumber(ctx.db, String(req.body?.To ?? '')))?.tenantId ?? null;
 
@@ -101,8 +115,17 @@ function verified(ctx: Ctx, carrier: CarrierName, tenantOf: TenantOfRequest, fix
   return async (req: Request, res: Response, next: NextFunction) => {
     const tenantId = await tenantOf(ctx, req);
     const account = await carrierCredentials(ctx, tenantId);
-    const request = { url: carrierUrl(ctx.config, carrier, req.url), headers: req.headers, rawBody: rawBodies.get(req) ?? Buffer.alloc(0), params: req.body ?? {} };
-    if (account?.carrier === carrier && carrierOf(account).isSigned(account, request, ctx.clock.now()) && addressVerified(account, request.url, fixed)) {
+    const request = {
+      url: carrierUrl(ctx.config, carrier, req.url),
+      headers: req.headers,
+      rawBody: rawBodies.get(req) ?? Buffer.alloc(0),
+      params: req.body ?? {},
+    };
+    if (
+      account?.carrier === carrier &&
+      carrierOf(account).isSigned(account, request, ctx.clock.now()) &&
+      addressVerified(account, request.url, fixed)
+    ) {
       res.locals.tenantId = tenantId;
       res.locals.account = account;
       return next();
@@ -145,7 +168,13 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
     configured(byNumber),
     once((req, request, known) => {
       const body = (req.body ?? {}) as Record<string, string>;
-      return answerCarriedCall(ctx, { to: String(body.To ?? ''), from: String(body.From ?? ''), callSid: String(body.CallSid ?? ''), request, known });
+      return answerCarriedCall(ctx, {
+        to: String(body.To ?? ''),
+        from: String(body.From ?? ''),
+        callSid: String(body.CallSid ?? ''),
+        request,
+        known,
+      });
     }),
   );
 
@@ -214,7 +243,10 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
     signed(byCall),
     once((req) => {
       const body = (req.body ?? {}) as Record<string, string>;
-      return menuAnswered(ctx, String(body.CallSid ?? ''), Number(req.query.attempt ?? 0), { digits: body.Digits, speech: body.SpeechResult });
+      return menuAnswered(ctx, String(body.CallSid ?? ''), Number(req.query.attempt ?? 0), {
+        digits: body.Digits,
+        speech: body.SpeechResult,
+      });
     }),
   );
 
@@ -224,7 +256,12 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
     signed(byCall),
     once((req) => {
       const body = (req.body ?? {}) as Record<string, string>;
-      return voicemailRecorded(ctx, String(body.CallSid ?? ''), Number(body.RecordingDuration ?? 0) || 0, body.Digits === 'hangup' || body.CallStatus === 'completed');
+      return voicemailRecorded(
+        ctx,
+        String(body.CallSid ?? ''),
+        Number(body.RecordingDuration ?? 0) || 0,
+        body.Digits === 'hangup' || body.CallStatus === 'completed',
+      );
     }),
   );
 
@@ -232,7 +269,11 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
   r.post('/recording', signed(byCall), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     if (body.RecordingStatus === 'completed' && body.RecordingUrl) {
-      await recordingCompleted(ctx, { callSid: String(body.CallSid ?? ''), url: body.RecordingUrl, seconds: Number(body.RecordingDuration ?? 0) || 0 });
+      await recordingCompleted(ctx, {
+        callSid: String(body.CallSid ?? ''),
+        url: body.RecordingUrl,
+        seconds: Number(body.RecordingDuration ?? 0) || 0,
+      });
     }
     res.status(204).end();
   });
@@ -255,7 +296,12 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
     signed(byCall),
     once((req) => {
       const body = (req.body ?? {}) as Record<string, string>;
-      const dialled = { memberId: String(req.query.member ?? ''), rung: listed(req.query.rung), dialStatus: String(body.DialCallStatus ?? ''), callerLeft: body.CallStatus === 'completed' };
+      const dialled = {
+        memberId: String(req.query.member ?? ''),
+        rung: listed(req.query.rung),
+        dialStatus: String(body.DialCallStatus ?? ''),
+        callerLeft: body.CallStatus === 'completed',
+      };
       return memberDialled(ctx, String(body.CallSid ?? ''), dialled);
     }),
   );
@@ -263,7 +309,8 @@ export function carrierRouter(ctx: Ctx, carrier: CarrierName): Router {
 }
 
 /** The carrier whose relay socket `pathname` is (`/v1/carrier/<carrier>/relay`), if any. */
-const relayCarrier = (pathname: string): CarrierName | undefined => CARRIER_NAMES.find((carrier) => pathname === `${carrierPath(carrier)}/relay`);
+const relayCarrier = (pathname: string): CarrierName | undefined =>
+  CARRIER_NAMES.find((carrier) => pathname === `${carrierPath(carrier)}/relay`);
 
 /**
  * Whether the handshake of a relay socket comes from `account`'s carrier: signed by it, or, for a carrier that
@@ -271,7 +318,8 @@ const relayCarrier = (pathname: string): CarrierName | undefined => CARRIER_NAME
  */
 function handshakeVerified(ctx: Ctx, account: CarrierAccount, req: IncomingMessage, requested: URL): boolean {
   const carrier = carrierOf(account);
-  if (!carrier.signsAddresses) return !('refused' in readRelayToken(carrier.relayKey(account), requested.searchParams.get('relay') ?? '', ctx.clock.now()));
+  if (!carrier.signsAddresses)
+    return !('refused' in readRelayToken(carrier.relayKey(account), requested.searchParams.get('relay') ?? '', ctx.clock.now()));
   const url = relaySocketBase(ctx.config, account.carrier) + requested.search;
   return carrier.isSigned(account, { url, headers: req.headers, rawBody: Buffer.alloc(0), params: {} }, ctx.clock.now());
 }
@@ -279,7 +327,11 @@ function handshakeVerified(ctx: Ctx, account: CarrierAccount, req: IncomingMessa
 /** Serves the relay sockets (wss://<public host>/v1/carrier/<carrier>/relay?tenant=ID…) when a carrier can reach them; returns its stop. */
 export function serveRelay(server: Server, ctx: Ctx): () => void {
   if (!carrierReachable(ctx.config)) return () => {};
-  const leases = new RelayLeases(ctx, `${hostname()}:${process.pid}:relay:${randomBytes(4).toString('hex')}`, ctx.config.SWITCHBOARD_LEASE_SEC * 1000);
+  const leases = new RelayLeases(
+    ctx,
+    `${hostname()}:${process.pid}:relay:${randomBytes(4).toString('hex')}`,
+    ctx.config.SWITCHBOARD_LEASE_SEC * 1000,
+  );
   const sockets = new WebSocketServer({ noServer: true });
   // Sockets this replica holds (bound to a call or not yet): each is a call the agent conducts here.
   let held = 0;
@@ -320,7 +372,14 @@ export function serveRelay(server: Server, ctx: Ctx): () => void {
  * The first message binds the socket to its call, once; a socket that cannot be bound is closed. A socket whose
  * address brought a relay parameter (`addressed`) binds that call only.
  */
-async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: string, account: CarrierAccount, addressed: string | null): Promise<void> {
+async function onSocket(
+  ctx: Ctx,
+  leases: RelayLeases,
+  ws: WebSocket,
+  tenantId: string,
+  account: CarrierAccount,
+  addressed: string | null,
+): Promise<void> {
   // Every message is kept from the first: what the carrier sends while the call is being bound (a
   // prompt right after setup) is the line's once it exists.
   const received: string[] = [];
@@ -351,7 +410,15 @@ async function onSocket(ctx: Ctx, leases: RelayLeases, ws: WebSocket, tenantId: 
   const row = await leases.bind({ id: read.callId, tenantId, session: String(setup.sessionId ?? ''), callSid });
   if (!row) return refuse('the call is not waiting for a relay (used, ended, unknown or of another account)');
   ws.off('message', keep);
-  const line = new RelayLine(ws, ctx, account.carrier, params.machine === 'true' || row.answered_by_machine, row.id, row.status, received.slice(1));
+  const line = new RelayLine(
+    ws,
+    ctx,
+    account.carrier,
+    params.machine === 'true' || row.answered_by_machine,
+    row.id,
+    row.status,
+    received.slice(1),
+  );
   await leases.conduct(line, row).catch((err: Error) => ctx.log.error({ err, callId: row.id }, 'relay call failed'));
   if (ws.readyState === ws.OPEN) ws.close(1000);
 }

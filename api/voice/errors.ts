@@ -6,9 +6,7 @@ import { domainErrorOf } from '../../pkg/db/unavailable.js';
 import type { Logger } from '../../pkg/log.js';
 import { clientAborted, unreadableBody } from '../http/body-errors.js';
 
-export const voiceErrorSchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string() }) })
-  .meta({ id: 'VoiceError' });
+export const voiceErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) }).meta({ id: 'VoiceError' });
 
 function sendVoiceError(res: Response, status: number, code: string, message: string): void {
   // Typed here: a route may have set its answer's type (a recording's audio/wav) before it failed.

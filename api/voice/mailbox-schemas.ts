@@ -14,6 +14,8 @@ export const parseCreateMailbox = (body: unknown) => parseVoice(createMailboxBod
 
 export const mailboxParam = z.object({ id: z.string().meta({ description: 'Mailbox id (mbx_…)' }) });
 
-export const mailboxSchema = z.object({ id: z.string(), name: z.string(), greeting: z.string(), created_at: z.string() }).meta({ id: 'Mailbox' });
+export const mailboxSchema = z
+  .object({ id: z.string(), name: z.string(), greeting: z.string(), created_at: z.string() })
+  .meta({ id: 'Mailbox' });
 
 export const mailboxListSchema = z.object({ data: z.array(mailboxSchema) }).meta({ id: 'MailboxList' });

@@ -31,10 +31,13 @@ export const messageSchema = z
     agent_id: z.string().nullable(),
     status: z.enum(MESSAGE_STATUSES),
     created_at: z.string(),
-    duration_sec: z.int().nullable().optional().meta({ description: 'Voicemails: the recording\'s length' }),
+    duration_sec: z.int().nullable().optional().meta({ description: "Voicemails: the recording's length" }),
     mailbox_id: z.string().nullable().optional(),
     mailbox_name: z.string().nullable().optional(),
-    recording_url: z.string().optional().meta({ description: 'Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key' }),
+    recording_url: z
+      .string()
+      .optional()
+      .meta({ description: 'Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key' }),
   })
   .meta({ id: 'Message' });
 

@@ -7,7 +7,12 @@ import { parseVoice } from './parse.js';
 import { listMessagesQuery, parsePatchMessage } from './message-schemas.js';
 
 /** Answers with the WAV of the account's voicemail `messageId`; 404 for another account's or one without audio. */
-export async function sendRecording(ctx: Pick<Ctx, 'db' | 'recordings'>, res: Response, tenantId: string, messageId: string): Promise<void> {
+export async function sendRecording(
+  ctx: Pick<Ctx, 'db' | 'recordings'>,
+  res: Response,
+  tenantId: string,
+  messageId: string,
+): Promise<void> {
   res.type('audio/wav').send(await messageRecording(ctx, tenantId, messageId));
 }
 

@@ -16,10 +16,10 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header',
   401: 'unauthorized: no key, malformed header, wrong or revoked key',
   403: 'module_off: the account lacks the feature (the message names it)',
-  404: 'not_found: no such thing on the account (another account\'s answers the same)',
-  409: 'call_ended or not_live: the request does not fit the call\'s state; run_active, run_ended or connection_in_use for campaigns',
+  404: "not_found: no such thing on the account (another account's answers the same)",
+  409: "call_ended or not_live: the request does not fit the call's state; run_active, run_ended or connection_in_use for campaigns",
   413: 'body_too_large: the body is over 128 KB',
-  415: 'unsupported_media_type: the body\'s charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br',
+  415: "unsupported_media_type: the body's charset is not UTF-8, or its Content-Encoding is not identity, gzip, deflate or br",
   422: 'A value in the body or query string was refused: invalid_<field> (invalid_to, invalid_wait…), do_not_call, idempotency_mismatch…',
   429: 'rate_limited (Retry-After gives the seconds to wait) or tenant_busy (simultaneous-call cap)',
   500: 'internal: failure on the service side; retry',
@@ -29,7 +29,14 @@ const ERROR_TEXT: Record<number, string> = {
 const callParam = z.object({ id: z.string().meta({ description: 'Call id (cal_…)' }) });
 const messageParam = z.object({ id: z.string().meta({ description: 'Message id (msg_…)' }) });
 
-const op = (o: Operation) => operation(o, { schema: voiceErrorSchema, text: ERROR_TEXT, always: [401, 429, 500, 503], withBody: [400, 413, 415, 422], withQuery: [400, 422] });
+const op = (o: Operation) =>
+  operation(o, {
+    schema: voiceErrorSchema,
+    text: ERROR_TEXT,
+    always: [401, 429, 500, 503],
+    withBody: [400, 413, 415, 422],
+    withQuery: [400, 422],
+  });
 
 export function voiceOpenApiDocument() {
   return createDocument({
@@ -38,7 +45,7 @@ export function voiceOpenApiDocument() {
       title: 'Switchboard Voice Calling API',
       version: '1.0.0',
       description:
-        'AI phone calls placed by API (and by MCP at /mcp with the same keys and tools), their results, campaigns whose lists come from the customer\'s system, API keys, account settings and usage reports. Errors are {error: {code, message}}. Requests are limited to 300 a minute per API key and, separately, per connected app (the Switchboard-App header).',
+        "AI phone calls placed by API (and by MCP at /mcp with the same keys and tools), their results, campaigns whose lists come from the customer's system, API keys, account settings and usage reports. Errors are {error: {code, message}}. Requests are limited to 300 a minute per API key and, separately, per connected app (the Switchboard-App header).",
     },
     servers: [{ url: '/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -49,11 +56,18 @@ export function voiceOpenApiDocument() {
           summary: 'Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original call',
           description: 'A task or callback_url needs the voice_api feature.',
           body: callSchemas.placeCallBody,
-          header: z.object({ 'Idempotency-Key': z.string().min(1).max(callSchemas.IDEMPOTENCY_KEY_MAX).optional().meta({ description: 'Any unique string' }) }),
+          header: z.object({
+            'Idempotency-Key': z.string().min(1).max(callSchemas.IDEMPOTENCY_KEY_MAX).optional().meta({ description: 'Any unique string' }),
+          }),
           ok: [[201, 200], callSchemas.callRecordSchema],
           errors: [403, 422],
         }),
-        get: op({ summary: "List the account's calls, newest first", query: callSchemas.listCallsQuery, ok: [200, callSchemas.callListSchema], errors: [400, 422] }),
+        get: op({
+          summary: "List the account's calls, newest first",
+          query: callSchemas.listCallsQuery,
+          ok: [200, callSchemas.callListSchema],
+          errors: [400, 422],
+        }),
       },
       '/calls/{id}': {
         get: op({ summary: 'Read a call', path: callParam, ok: [200, callSchemas.callRecordSchema], errors: [404] }),
@@ -68,29 +82,66 @@ export function voiceOpenApiDocument() {
         }),
       },
       '/calls/{id}/steer': {
-        post: op({ summary: 'Steer a live call', path: callParam, body: callSchemas.steerBody, ok: [202, callSchemas.steerAcceptedSchema], errors: [403, 404, 409, 422] }),
+        post: op({
+          summary: 'Steer a live call',
+          path: callParam,
+          body: callSchemas.steerBody,
+          ok: [202, callSchemas.steerAcceptedSchema],
+          errors: [403, 404, 409, 422],
+        }),
       },
       '/calls/{id}/hangup': {
-        post: op({ summary: 'Hang up a call; before answer it ends canceled', path: callParam, body: callSchemas.hangupBody, ok: [200, callSchemas.callRecordSchema], errors: [404, 409] }),
+        post: op({
+          summary: 'Hang up a call; before answer it ends canceled',
+          path: callParam,
+          body: callSchemas.hangupBody,
+          ok: [200, callSchemas.callRecordSchema],
+          errors: [404, 409],
+        }),
       },
       '/voices': {
         get: op({ summary: 'The voice catalogue', ok: [200, callSchemas.voiceListSchema], errors: [] }),
       },
       '/messages': {
-        get: op({ summary: "The account's messages (voicemails and AI messages), newest first", query: messageSchemas.listMessagesQuery, ok: [200, messageSchemas.messageListSchema], errors: [400, 422] }),
+        get: op({
+          summary: "The account's messages (voicemails and AI messages), newest first",
+          query: messageSchemas.listMessagesQuery,
+          ok: [200, messageSchemas.messageListSchema],
+          errors: [400, 422],
+        }),
       },
       '/messages/{id}': {
         get: op({ summary: 'Read a message', path: messageParam, ok: [200, messageSchemas.messageSchema], errors: [404] }),
-        patch: op({ summary: 'Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)', path: messageParam, body: messageSchemas.patchMessageBody, ok: [200, messageSchemas.messageSchema], errors: [404, 422] }),
+        patch: op({
+          summary: 'Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)',
+          path: messageParam,
+          body: messageSchemas.patchMessageBody,
+          ok: [200, messageSchemas.messageSchema],
+          errors: [404, 422],
+        }),
       },
       '/messages/{id}/recording': {
-        get: op({ summary: "A voicemail's recording", path: messageParam, ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'], errors: [404] }),
+        get: op({
+          summary: "A voicemail's recording",
+          path: messageParam,
+          ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'],
+          errors: [404],
+        }),
       },
       '/numbers': {
-        get: op({ summary: "The account's phone numbers (the operator assigns them)", ok: [200, numberSchemas.numberListSchema], errors: [] }),
+        get: op({
+          summary: "The account's phone numbers (the operator assigns them)",
+          ok: [200, numberSchemas.numberListSchema],
+          errors: [],
+        }),
       },
       '/numbers/{e164}': {
-        get: op({ summary: 'Read one of the account\'s numbers', path: numberSchemas.numberParam, ok: [200, numberSchemas.numberSchema], errors: [404] }),
+        get: op({
+          summary: "Read one of the account's numbers",
+          path: numberSchemas.numberParam,
+          ok: [200, numberSchemas.numberSchema],
+          errors: [404],
+        }),
         patch: op({
           summary: 'Name a number and set how its calls are answered',
           description: 'A refused routing step answers 422 invalid_routing naming its path (routing.options.1.agent_id).',
@@ -101,16 +152,32 @@ export function voiceOpenApiDocument() {
         }),
       },
       '/queues': {
-        post: op({ summary: 'Create a call queue', body: queueSchemas.createQueueBody, ok: [201, queueSchemas.queueSchema], errors: [422] }),
+        post: op({
+          summary: 'Create a call queue',
+          body: queueSchemas.createQueueBody,
+          ok: [201, queueSchemas.queueSchema],
+          errors: [422],
+        }),
         get: op({ summary: "The account's call queues", ok: [200, queueSchemas.queueListSchema], errors: [] }),
       },
       '/queues/{id}': {
         get: op({ summary: 'Read a queue', path: queueSchemas.queueParam, ok: [200, queueSchemas.queueSchema], errors: [404] }),
-        patch: op({ summary: 'Change a queue (members: the whole list)', path: queueSchemas.queueParam, body: queueSchemas.patchQueueBody, ok: [200, queueSchemas.queueSchema], errors: [404, 422] }),
+        patch: op({
+          summary: 'Change a queue (members: the whole list)',
+          path: queueSchemas.queueParam,
+          body: queueSchemas.patchQueueBody,
+          ok: [200, queueSchemas.queueSchema],
+          errors: [404, 422],
+        }),
         delete: op({ summary: 'Delete a queue', path: queueSchemas.queueParam, ok: [200, queueSchemas.queueSchema], errors: [404] }),
       },
       '/mailboxes': {
-        post: op({ summary: 'Create a mailbox for voicemails', body: mailboxSchemas.createMailboxBody, ok: [201, mailboxSchemas.mailboxSchema], errors: [422] }),
+        post: op({
+          summary: 'Create a mailbox for voicemails',
+          body: mailboxSchemas.createMailboxBody,
+          ok: [201, mailboxSchemas.mailboxSchema],
+          errors: [422],
+        }),
         get: op({ summary: "The account's mailboxes", ok: [200, mailboxSchemas.mailboxListSchema], errors: [] }),
       },
       '/mailboxes/{id}': {
@@ -125,18 +192,50 @@ export function voiceOpenApiDocument() {
         }),
       },
       '/tenants/{account_id}/api-keys': {
-        post: op({ summary: 'Create an API key; the key is in this reply only', path: tenantSchemas.tenantParam, body: tenantSchemas.createKeyBody, ok: [201, tenantSchemas.apiKeyCreatedSchema], errors: [404, 422] }),
-        get: op({ summary: "List the account's API keys, revoked ones included", path: tenantSchemas.tenantParam, ok: [200, tenantSchemas.apiKeyListSchema], errors: [404] }),
+        post: op({
+          summary: 'Create an API key; the key is in this reply only',
+          path: tenantSchemas.tenantParam,
+          body: tenantSchemas.createKeyBody,
+          ok: [201, tenantSchemas.apiKeyCreatedSchema],
+          errors: [404, 422],
+        }),
+        get: op({
+          summary: "List the account's API keys, revoked ones included",
+          path: tenantSchemas.tenantParam,
+          ok: [200, tenantSchemas.apiKeyListSchema],
+          errors: [404],
+        }),
       },
       '/tenants/{account_id}/api-keys/{key_id}': {
-        delete: op({ summary: 'Revoke an API key, at once; it stays listed as revoked', path: tenantSchemas.keyParam, ok: [200, tenantSchemas.apiKeySchema], errors: [404] }),
+        delete: op({
+          summary: 'Revoke an API key, at once; it stays listed as revoked',
+          path: tenantSchemas.keyParam,
+          ok: [200, tenantSchemas.apiKeySchema],
+          errors: [404],
+        }),
       },
       '/tenants/{account_id}/settings': {
-        get: op({ summary: "The account's settings and the limits an operator sets for it", path: tenantSchemas.tenantParam, ok: [200, tenantSchemas.settingsSchema], errors: [404] }),
-        patch: op({ summary: 'Change account settings', path: tenantSchemas.tenantParam, body: tenantSchemas.settingsBody, ok: [200, tenantSchemas.settingsSchema], errors: [404, 422] }),
+        get: op({
+          summary: "The account's settings and the limits an operator sets for it",
+          path: tenantSchemas.tenantParam,
+          ok: [200, tenantSchemas.settingsSchema],
+          errors: [404],
+        }),
+        patch: op({
+          summary: 'Change account settings',
+          path: tenantSchemas.tenantParam,
+          body: tenantSchemas.settingsBody,
+          ok: [200, tenantSchemas.settingsSchema],
+          errors: [404, 422],
+        }),
       },
       '/tenants/{account_id}/carrier': {
-        get: op({ summary: "The carrier the account's calls go through; its auth token is never shown", path: tenantSchemas.tenantParam, ok: [200, tenantSchemas.carrierSettingsSchema], errors: [404] }),
+        get: op({
+          summary: "The carrier the account's calls go through; its auth token is never shown",
+          path: tenantSchemas.tenantParam,
+          ok: [200, tenantSchemas.carrierSettingsSchema],
+          errors: [404],
+        }),
       },
       '/reports/api-usage': {
         get: op({

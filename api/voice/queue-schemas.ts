@@ -4,14 +4,12 @@ import { parseVoice } from './parse.js';
 
 const member = z
   .object({
-    id: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .meta({ description: "Your id for the member (your staff id), kept as given; left out, one is made (mem_…). Give a member's id again when members are replaced to keep its place in the longest-idle order" }),
+    id: z.string().min(1).max(64).optional().meta({
+      description:
+        "Your id for the member (your staff id), kept as given; left out, one is made (mem_…). Give a member's id again when members are replaced to keep its place in the longest-idle order",
+    }),
     name: z.string().trim().min(1).max(100),
-    phone: z.string().min(1).max(64).meta({ description: 'E.164, or national in the account\'s country' }),
+    phone: z.string().min(1).max(64).meta({ description: "E.164, or national in the account's country" }),
     available: z.boolean().default(true).meta({ description: 'Only available members are rung' }),
   })
   .strict();
@@ -31,12 +29,22 @@ const fields = {
 };
 
 export const createQueueBody = z
-  .object({ ...fields, members: fields.members.default([]), max_wait_sec: fields.max_wait_sec.default(300), hold_message: fields.hold_message.optional() })
+  .object({
+    ...fields,
+    members: fields.members.default([]),
+    max_wait_sec: fields.max_wait_sec.default(300),
+    hold_message: fields.hold_message.optional(),
+  })
   .strict()
   .meta({ id: 'CreateQueueRequest' });
 
 export const patchQueueBody = z
-  .object({ name: fields.name.optional(), members: fields.members.optional(), max_wait_sec: fields.max_wait_sec.optional(), hold_message: fields.hold_message.optional() })
+  .object({
+    name: fields.name.optional(),
+    members: fields.members.optional(),
+    max_wait_sec: fields.max_wait_sec.optional(),
+    hold_message: fields.hold_message.optional(),
+  })
   .strict()
   .meta({ id: 'QueuePatch' });
 

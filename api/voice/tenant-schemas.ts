@@ -55,14 +55,20 @@ export const settingsSchema = z
     events_url: z.string().nullable(),
     features: z.array(z.string()),
     max_concurrent_calls: z.int().meta({ description: 'Calls live at once; more answer 429 tenant_busy' }),
-    requests_per_minute: z.int().meta({ description: 'API requests a minute, per key and per connected app; more answer 429 rate_limited' }),
+    requests_per_minute: z
+      .int()
+      .meta({ description: 'API requests a minute, per key and per connected app; more answer 429 rate_limited' }),
     calls_per_minute: z.int().meta({ description: 'Calls placed a minute, API and MCP together; more answer 429 rate_limited' }),
-    max_concurrent_jobs: z.int().nullable().meta({ description: "Agent jobs running at once; others wait their turn. null: no cap" }),
-    max_calls_per_number_per_day: z.int().meta({ description: 'Outbound calls to one number in a rolling day (API, MCP and campaigns count); a campaign skips a number at it (outside_limits)' }),
+    max_concurrent_jobs: z.int().nullable().meta({ description: 'Agent jobs running at once; others wait their turn. null: no cap' }),
+    max_calls_per_number_per_day: z.int().meta({
+      description:
+        'Outbound calls to one number in a rolling day (API, MCP and campaigns count); a campaign skips a number at it (outside_limits)',
+    }),
     max_calls_per_number_per_week: z.int().meta({ description: 'The same over a rolling seven days' }),
-    allowed_countries: z
-      .array(z.string())
-      .meta({ description: 'ISO 3166-1 alpha-2 codes outbound calls may go to (default: the account\'s country); a call elsewhere answers 422 country_not_allowed, a campaign skips the number (not_allowed)' }),
+    allowed_countries: z.array(z.string()).meta({
+      description:
+        "ISO 3166-1 alpha-2 codes outbound calls may go to (default: the account's country); a call elsewhere answers 422 country_not_allowed, a campaign skips the number (not_allowed)",
+    }),
     default_agent_id: z.string().nullable().meta({ description: 'agt_ id of the agent placed calls use when they name none' }),
     country: z.string().meta({ description: 'ISO 3166-1 alpha-2: national-format numbers are read in it' }),
   })
@@ -70,11 +76,21 @@ export const settingsSchema = z
 
 export const carrierSettingsSchema = z
   .object({
-    carrier: z.enum(['twilio', 'telnyx', 'sim']).meta({ description: "The network the account's calls go through: a real carrier, or the simulated one" }),
-    source: z.enum(['account', 'deployment']).meta({ description: "account: the account's own carrier account (set by an operator); deployment: the deployment's" }),
-    account_sid: z.string().nullable().meta({ description: "The account's own carrier account SID (Twilio's AC…, Telnyx's account id); null with the deployment's" }),
-    connection_id: z.string().nullable().meta({ description: "Telnyx: the account's own TeXML application calls are placed through; null otherwise" }),
-    auth_token_set: z.boolean().meta({ description: "Whether its own auth token (Telnyx: API key) is stored (sealed; never shown)" }),
+    carrier: z
+      .enum(['twilio', 'telnyx', 'sim'])
+      .meta({ description: "The network the account's calls go through: a real carrier, or the simulated one" }),
+    source: z
+      .enum(['account', 'deployment'])
+      .meta({ description: "account: the account's own carrier account (set by an operator); deployment: the deployment's" }),
+    account_sid: z
+      .string()
+      .nullable()
+      .meta({ description: "The account's own carrier account SID (Twilio's AC…, Telnyx's account id); null with the deployment's" }),
+    connection_id: z
+      .string()
+      .nullable()
+      .meta({ description: "Telnyx: the account's own TeXML application calls are placed through; null otherwise" }),
+    auth_token_set: z.boolean().meta({ description: 'Whether its own auth token (Telnyx: API key) is stored (sealed; never shown)' }),
   })
   .meta({ id: 'CarrierSettings' });
 
@@ -90,13 +106,19 @@ export const usageQuery = z
       .string()
       .optional()
       .transform((v, c) => {
-        const groups = (v ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+        const groups = (v ?? '')
+          .split(',')
+          .map((g) => g.trim())
+          .filter(Boolean);
         const unknown = groups.filter((g) => !(USAGE_GROUPS as readonly string[]).includes(g));
-        if (unknown.length) c.addIssue({ code: 'custom', message: `unknown grouping ${unknown.join(', ')}; use ${USAGE_GROUPS.join(',')}` });
+        if (unknown.length)
+          c.addIssue({ code: 'custom', message: `unknown grouping ${unknown.join(', ')}; use ${USAGE_GROUPS.join(',')}` });
         if (new Set(groups).size !== groups.length) c.addIssue({ code: 'custom', message: 'a grouping is named twice' });
         return groups as (typeof USAGE_GROUPS)[number][];
       })
-      .meta({ description: `Comma-separated, any of ${USAGE_GROUPS.join(', ')}; rows come in this order of columns. None: one row of totals` }),
+      .meta({
+        description: `Comma-separated, any of ${USAGE_GROUPS.join(', ')}; rows come in this order of columns. None: one row of totals`,
+      }),
   })
   .strict();
 

@@ -41,8 +41,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 function usageOf(request: ChatCompletionCreateParams, reply: ModelReply) {
   const prompt = reply.usage?.promptTokens ?? roughTokens(JSON.stringify(request.messages));
-  const completion =
-    reply.usage?.completionTokens ?? roughTokens((reply.content ?? '') + JSON.stringify(reply.toolCalls ?? []));
+  const completion = reply.usage?.completionTokens ?? roughTokens((reply.content ?? '') + JSON.stringify(reply.toolCalls ?? []));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
@@ -100,7 +99,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, respond: Respon
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.socket?.setNoDelay(true);
   const send = (delta: object, finishReason: string | null = null, extra: object = {}) =>
-    res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
+    );
   send({ role: 'assistant', content: '' });
   for (const [i, chunk] of (reply.chunks ?? splitWords(reply.content ?? '')).entries()) {
     if (i === reply.dropAfter) return void res.destroy();

@@ -50,8 +50,5 @@ export function assemblePrompt(input: PromptInput): ChatCompletionMessageParam[]
   }
   if (input.contactMemory && !input.unverified) system.push(`WHAT YOU REMEMBER ABOUT THIS CONTACT:\n${input.contactMemory}`);
   if (input.unverified) system.push(UNVERIFIED_NOTE);
-  return [
-    ...system.map((content): ChatCompletionMessageParam => ({ role: 'system', content })),
-    ...input.history.map(historyMessage),
-  ];
+  return [...system.map((content): ChatCompletionMessageParam => ({ role: 'system', content })), ...input.history.map(historyMessage)];
 }

@@ -95,7 +95,11 @@ export async function createAgent(
   return insertAgent(ctx, tenantId, { ...agent, tools: sealed(ctx, agent.tools) });
 }
 
-export async function updateAgent(ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'config'>, agentId: string, input: AgentInput): Promise<Agent> {
+export async function updateAgent(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'secrets' | 'config'>,
+  agentId: string,
+  input: AgentInput,
+): Promise<Agent> {
   const patch = parseInput(agentInputSchema, input, 'agent');
   const current = await getAgent(ctx, agentId);
   await checkReferences(ctx, current.tenantId, patch);

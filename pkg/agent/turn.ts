@@ -1,9 +1,6 @@
 // One agent turn: call the model, run the tools it asks for on the server, repeat until it
 // answers in plain text. Every message is stored as it completes, so a turn is never lost.
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageFunctionToolCall,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Ctx } from '../context.js';
 import type { HeldLock } from '../db/locks.js';
@@ -149,7 +146,8 @@ async function callModel(
     if (input.streaming === false) return await unstreamedRound(ctx, input, request, onContent);
     return await modelCall(
       ctx,
-      (openai) => openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal }),
+      (openai) =>
+        openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal }),
       async (stream) => {
         input.mark?.('model');
         await storedBeforeEmit(input);
@@ -191,7 +189,11 @@ const storedBeforeEmit = async (input: TurnInput): Promise<void> => {
   });
 };
 
-const toUsage = (u: CompletionUsage): Usage => ({ promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens });
+const toUsage = (u: CompletionUsage): Usage => ({
+  promptTokens: u.prompt_tokens,
+  completionTokens: u.completion_tokens,
+  totalTokens: u.total_tokens,
+});
 
 /** callModel's round asked for as one answer rather than a stream (TurnInput.streaming false). */
 async function unstreamedRound(
@@ -200,7 +202,12 @@ async function unstreamedRound(
   request: ChatCompletionCreateParamsNonStreaming,
   onContent: (chunk: string) => void,
 ): Promise<ModelRound> {
-  const completion = await modelCall(ctx, (openai) => openai.chat.completions.create(request), async (answer) => answer, { signal: input.signal, slot: input.modelSlot });
+  const completion = await modelCall(
+    ctx,
+    (openai) => openai.chat.completions.create(request),
+    async (answer) => answer,
+    { signal: input.signal, slot: input.modelSlot },
+  );
   input.mark?.('model');
   await storedBeforeEmit(input);
   const message = completion.choices[0]?.message;
@@ -262,7 +269,9 @@ export async function runTurn(ctx: Ctx, input: TurnInput): Promise<TurnResult> {
     for (let round = 0; round < ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS; round++) {
       const heldBack = (await input.heldBack?.(agent, conversation)) ?? false;
       if (heldBack) result.heldBack = true;
-      const tools = heldBack ? (input.heldBackTools?.() ?? new Map<string, TurnTool>()) : turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
+      const tools = heldBack
+        ? (input.heldBackTools?.() ?? new Map<string, TurnTool>())
+        : turnTools(ctx, { tenant: input.tenant, agent, conversation }, input.extraTools?.(agent, conversation));
       let started = false;
       const reply = await callModel(ctx, input, agent, conversation, history, tools, heldBack, (chunk) => {
         if (!started && afterTool) emit({ type: 'new_message' });

@@ -5,7 +5,8 @@ import { toCsv } from '../csv.js';
 import type { Invoice } from '../store/invoices/row.js';
 import { formatMoney } from './money.js';
 
-const title = (i: Invoice): string => (i.kind === 'credit_note' ? `Credit note ${i.number}` : i.number ? `Invoice ${i.number}` : `Draft invoice ${i.month}`);
+const title = (i: Invoice): string =>
+  i.kind === 'credit_note' ? `Credit note ${i.number}` : i.number ? `Invoice ${i.number}` : `Draft invoice ${i.month}`;
 
 /** The file name of its downloads, without the extension. */
 export const documentName = (i: Invoice): string => i.number ?? `draft-${i.month}`;
@@ -61,7 +62,8 @@ export async function invoicePdf(i: Invoice, companyName: string): Promise<Buffe
     doc.y = y + Math.max(...heights) + 4;
   };
   row(['Description', 'Quantity', 'Unit price', 'Amount'], 'Helvetica-Bold');
-  for (const l of i.lines) row([l.description, l.quantity.toLocaleString('en', { maximumFractionDigits: 6 }), money(l.unitPrice), money(l.amount)]);
+  for (const l of i.lines)
+    row([l.description, l.quantity.toLocaleString('en', { maximumFractionDigits: 6 }), money(l.unitPrice), money(l.amount)]);
   if (!i.lines.length) row(['No usage in this period', '', '', money(0)]);
   doc.moveDown(0.5);
   row([`Total (${i.currency})`, '', '', money(i.total)], 'Helvetica-Bold');

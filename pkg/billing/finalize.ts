@@ -41,7 +41,9 @@ async function announce(ctx: FinalizeCtx, db: Knex, invoice: FinalizedInvoice, e
 async function periodAfterLast(db: Knex, tenantId: string, month: Month | null): Promise<Month | null> {
   if (!month) return null;
   const previous = await previousInvoice(db, tenantId, month.name);
-  return previous && nameAfter(previous.month) === month.name && previous.periodEnd < month.end ? { ...month, start: previous.periodEnd } : month;
+  return previous && nameAfter(previous.month) === month.name && previous.periodEnd < month.end
+    ? { ...month, start: previous.periodEnd }
+    : month;
 }
 
 /**
@@ -88,13 +90,25 @@ export async function issueCreditNote(ctx: FinalizeCtx, number: string, input: z
     if (original.kind !== 'invoice') throw new Invalid(`${number} is a credit note: a credit note corrects an invoice`);
     await lockCompanyBilling(trx, original.tenantId);
     const left = original.total - (await creditedTotal(trx, number));
-    if (amount > left) throw invalid('credit note', [{ path: 'amount', message: `must be at most ${left}, the invoice's total less its credit notes` }]);
+    if (amount > left)
+      throw invalid('credit note', [{ path: 'amount', message: `must be at most ${left}, the invoice's total less its credit notes` }]);
     const issuedAt = ctx.clock.now();
     const note: FinalizedInvoice = {
       ...original,
       number: await takeNumber(trx, 'CN', issuedAt),
       kind: 'credit_note',
-      lines: [{ description: `Correction of ${number}: ${reason}`, item: 'correction', referenceType: null, agentId: null, direction: null, quantity: 1, unitPrice: amount, amount }],
+      lines: [
+        {
+          description: `Correction of ${number}: ${reason}`,
+          item: 'correction',
+          referenceType: null,
+          agentId: null,
+          direction: null,
+          quantity: 1,
+          unitPrice: amount,
+          amount,
+        },
+      ],
       total: amount,
       issuedAt,
       creditsNumber: number,

@@ -9,7 +9,12 @@ import { invoicedUsage, totalOf } from './lines.js';
 import { monthOf, type Month } from './period.js';
 
 /** The company's invoice of `period` with `lines`, not yet numbered nor issued (a draft). */
-export function monthInvoice(ctx: Pick<Ctx, 'config'>, tenant: Pick<Tenant, 'id' | 'timezone'>, period: Month, lines: InvoiceLine[]): Invoice {
+export function monthInvoice(
+  ctx: Pick<Ctx, 'config'>,
+  tenant: Pick<Tenant, 'id' | 'timezone'>,
+  period: Month,
+  lines: InvoiceLine[],
+): Invoice {
   return {
     number: null,
     kind: 'invoice',

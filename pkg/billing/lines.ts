@@ -23,7 +23,12 @@ function paygPart(spell: PaygSpell, start: Date, end: Date): { from: Date; to: D
 }
 
 /** The company's usage in the pay-as-you-go part of `start`…`end`, priced; null when it was not pay-as-you-go in any of it. */
-export async function invoicedUsage(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, start: Date, end: Date): Promise<InvoiceLine[] | null> {
+export async function invoicedUsage(
+  ctx: Pick<Ctx, 'db' | 'config'>,
+  tenantId: string,
+  start: Date,
+  end: Date,
+): Promise<InvoiceLine[] | null> {
   const part = paygPart(await paygSpell(ctx.db, tenantId), start, end);
   if (!part) return null;
   const { SWITCHBOARD_PRICE_PER_CREDIT: perCredit, SWITCHBOARD_PRICE_PER_CALL_MINUTE: perCallMinute } = ctx.config;

@@ -26,4 +26,5 @@ export function monthNamed(name: string, timezone: string): Month | null {
 }
 
 /** The name of the month after the one named `name`, by the calendar (whatever the timezone). */
-export const nameAfter = (name: string): string => DateTime.fromFormat(name, 'yyyy-MM', { zone: 'utc' }).plus({ months: 1 }).toFormat('yyyy-MM');
+export const nameAfter = (name: string): string =>
+  DateTime.fromFormat(name, 'yyyy-MM', { zone: 'utc' }).plus({ months: 1 }).toFormat('yyyy-MM');

@@ -61,7 +61,9 @@ async function columnsOf(ctx: Ctx, tenant: Tenant, input: CampaignInput): Promis
   if (input.agent_id !== undefined) out.agent_id = await agentFor(ctx, tenant, input.agent_id);
   if (input.connection_id !== undefined) {
     await getConnection(ctx, tenant.id, input.connection_id).catch((err) => {
-      throw err instanceof NotFound ? new Unprocessable(`connection_id ${input.connection_id} is not a connection of this account`, 'invalid_connection_id') : err;
+      throw err instanceof NotFound
+        ? new Unprocessable(`connection_id ${input.connection_id} is not a connection of this account`, 'invalid_connection_id')
+        : err;
     });
     out.connection_id = input.connection_id;
   }
@@ -71,12 +73,28 @@ async function columnsOf(ctx: Ctx, tenant: Tenant, input: CampaignInput): Promis
     out.schedule = input.schedule;
     out.next_start_at = input.schedule ? nextScheduledStart(input.schedule, ctx.clock.now()) : null;
   }
-  const plain = ['name', 'task', 'greeting', 'questions', 'outcomes', 'timezone', 'calling_hours', 'max_attempts', 'retry_after_minutes', 'concurrency', 'leave_voicemail'] as const;
+  const plain = [
+    'name',
+    'task',
+    'greeting',
+    'questions',
+    'outcomes',
+    'timezone',
+    'calling_hours',
+    'max_attempts',
+    'retry_after_minutes',
+    'concurrency',
+    'leave_voicemail',
+  ] as const;
   for (const key of plain) if (input[key] !== undefined) (out as Record<string, unknown>)[key] = input[key];
   return out;
 }
 
-export async function createCampaign(ctx: Ctx, tenant: Tenant, input: CampaignInput & { name: string; connection_id: string }): Promise<CampaignRow> {
+export async function createCampaign(
+  ctx: Ctx,
+  tenant: Tenant,
+  input: CampaignInput & { name: string; connection_id: string },
+): Promise<CampaignRow> {
   const now = ctx.clock.now();
   return insertCampaign(ctx, {
     id: prefixedId('cmp'),

@@ -67,7 +67,11 @@ function columnsOf(ctx: ConnCtx, input: ConnectionInput): Partial<ConnectionRow>
   return out;
 }
 
-export async function createConnection(ctx: ConnCtx, tenantId: string, input: ConnectionInput & { name: string; base_url: string }): Promise<ConnectionRow> {
+export async function createConnection(
+  ctx: ConnCtx,
+  tenantId: string,
+  input: ConnectionInput & { name: string; base_url: string },
+): Promise<ConnectionRow> {
   const now = ctx.clock.now();
   return insertConnection(ctx, {
     id: prefixedId('con'),
@@ -90,7 +94,8 @@ export async function updateConnection(ctx: ConnCtx, tenantId: string, id: strin
 /** Deleted while no campaign (not archived) uses it; 409 `connection_in_use` otherwise. */
 export async function deleteConnection(ctx: ConnCtx, tenantId: string, id: string): Promise<ConnectionRow> {
   await getConnection(ctx, tenantId, id);
-  if (await connectionInUse(ctx, id)) throw new Conflict(`Connection ${id} is used by a campaign; archive the campaign or move it first`, 'connection_in_use');
+  if (await connectionInUse(ctx, id))
+    throw new Conflict(`Connection ${id} is used by a campaign; archive the campaign or move it first`, 'connection_in_use');
   return updateConnectionRow(ctx, id, { deleted_at: ctx.clock.now(), updated_at: ctx.clock.now() });
 }
 

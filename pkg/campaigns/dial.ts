@@ -104,7 +104,9 @@ async function dialOne(ctx: Ctx, db: Knex, tenant: Tenant, campaign: CampaignRow
 export async function dialDue(ctx: Ctx, tenant: Tenant, campaign: CampaignRow, run: RunRow): Promise<Date | null> {
   for (;;) {
     const dialled = await ctx.db.transaction(async (trx) => {
-      const { n } = (await trx('campaign_contacts').where({ run_id: run.id, status: 'calling' }).count({ n: '*' }).first()) as { n: string };
+      const { n } = (await trx('campaign_contacts').where({ run_id: run.id, status: 'calling' }).count({ n: '*' }).first()) as {
+        n: string;
+      };
       if (Number(n) >= campaign.concurrency) return 'full';
       const [contact] = await lockDueContacts(trx, run.id, ctx.clock.now(), 1);
       return contact ? dialOne(ctx, trx, tenant, campaign, run, contact) : 'none';

@@ -23,13 +23,19 @@ function contactIdOf(v: unknown): string | null {
 }
 
 /** The number in E.164 and whether it may be called at all. */
-function readPhone(raw: unknown, country: string, policy: ContactPolicy, ownNumbers: string[]): { phone: string | null; skip: SkipReason | null } {
+function readPhone(
+  raw: unknown,
+  country: string,
+  policy: ContactPolicy,
+  ownNumbers: string[],
+): { phone: string | null; skip: SkipReason | null } {
   if (typeof raw !== 'string') return { phone: null, skip: 'invalid_phone' };
   if (raw.replace(/\D/g, '').length <= SHORT_NUMBER_DIGITS && /\d/.test(raw)) return { phone: null, skip: 'not_allowed' };
   const parsed = parsePhoneNumberFromString(raw, country as CountryCode);
   if (!parsed?.isValid()) return { phone: null, skip: 'invalid_phone' };
   const phone = parsed.number;
-  const refused = !policy.allowedCountries.includes(parsed.country ?? '') || parsed.getType() === 'PREMIUM_RATE' || ownNumbers.includes(phone);
+  const refused =
+    !policy.allowedCountries.includes(parsed.country ?? '') || parsed.getType() === 'PREMIUM_RATE' || ownNumbers.includes(phone);
   return { phone, skip: refused ? 'not_allowed' : null };
 }
 
@@ -43,7 +49,8 @@ function readContext(entry: Record<string, unknown>, defaultZone: string): Pick<
   const name = typeof entry.name === 'string' ? Array.from(entry.name).slice(0, MAX_NAME).join('') : null;
   const timezone = typeof entry.timezone === 'string' && IANAZone.isValidZone(entry.timezone) ? entry.timezone : defaultZone;
   const context = entry.context === undefined || entry.context === null ? {} : entry.context;
-  if (!isObject(context) || Buffer.byteLength(JSON.stringify(context)) > MAX_CONTEXT_BYTES) return { name, timezone, context: {}, bad: true };
+  if (!isObject(context) || Buffer.byteLength(JSON.stringify(context)) > MAX_CONTEXT_BYTES)
+    return { name, timezone, context: {}, bad: true };
   return { name, timezone, context: name !== null && !('name' in context) ? { ...context, name } : context, bad: false };
 }
 

@@ -19,7 +19,11 @@ export class ListFailure extends Error {}
 type ListCtx = Pick<Ctx, 'db' | 'clock' | 'config' | 'secrets' | 'log' | 'outbound' | 'metrics'>;
 
 async function post(ctx: ListCtx, campaign: CampaignRow, connection: ConnectionRow, run: RunRow): Promise<string> {
-  const body = JSON.stringify({ event: 'campaign.list', campaign: { id: campaign.id, name: campaign.name }, run: { id: run.id, test: run.test } });
+  const body = JSON.stringify({
+    event: 'campaign.list',
+    campaign: { id: campaign.id, name: campaign.name },
+    run: { id: run.id, test: run.test },
+  });
   try {
     const secret = await webhookSecret(ctx, campaign.tenant_id);
     const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
@@ -55,8 +59,10 @@ export async function requestList(ctx: ListCtx, campaign: CampaignRow, connectio
       throw new ListFailure('the list is not JSON');
     }
     const contacts = (parsed as { contacts?: unknown } | null)?.contacts;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Array.isArray(contacts)) throw new ListFailure('the list is not {contacts: [...]}');
-    if (contacts.length > LIST_LIMITS.contacts) throw new ListFailure(`the list has ${contacts.length} contacts, more than ${LIST_LIMITS.contacts}`);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Array.isArray(contacts))
+      throw new ListFailure('the list is not {contacts: [...]}');
+    if (contacts.length > LIST_LIMITS.contacts)
+      throw new ListFailure(`the list has ${contacts.length} contacts, more than ${LIST_LIMITS.contacts}`);
     result = 'ok';
     return contacts;
   } finally {

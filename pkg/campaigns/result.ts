@@ -66,7 +66,13 @@ export function runSummary(
 const resultId = (runId: string, contactId: string): string => `evt_${sha256(`${runId}\0${contactId}`).slice(0, 26)}`;
 
 /** Write a result or the summary to the outbox inside `db`, for the results path of the campaign's connection. */
-export async function enqueueToResults(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex, campaign: CampaignRow, run: RunRow, body: Record<string, unknown>): Promise<void> {
+export async function enqueueToResults(
+  ctx: Pick<Ctx, 'clock' | 'config'>,
+  db: Knex,
+  campaign: CampaignRow,
+  run: RunRow,
+  body: Record<string, unknown>,
+): Promise<void> {
   const connection = await getConnection({ db }, campaign.tenant_id, campaign.connection_id);
   const id = body.event === RESULT_TYPE ? resultId(run.id, String(body.contact_id)) : run.id;
   await enqueueEvent(ctx, db, {

@@ -16,10 +16,20 @@ const MACHINE_WITHOUT_MESSAGE = 'no-answer';
 
 function outcomeOf(call: CallRow): ContactOutcome {
   const r = call.result;
-  return { outcome: r?.outcome, details: r?.details, note: r?.note || undefined, callback: r?.callback, opt_out: r?.opt_out, summary: call.summary ?? undefined };
+  return {
+    outcome: r?.outcome,
+    details: r?.details,
+    note: r?.note || undefined,
+    callback: r?.callback,
+    opt_out: r?.opt_out,
+    summary: call.summary ?? undefined,
+  };
 }
 
-export async function settleCampaignCall(ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>, call: CallRow & { campaign: NonNullable<CallRow['campaign']> }): Promise<void> {
+export async function settleCampaignCall(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'metrics'>,
+  call: CallRow & { campaign: NonNullable<CallRow['campaign']> },
+): Promise<void> {
   const { run_id: runId, contact_id: contactId } = call.campaign;
   const contact = await lockContact(ctx.db, runId, contactId);
   if (contact?.status !== 'calling' || contact.call_id !== call.id) return;
@@ -33,7 +43,10 @@ export async function settleCampaignCall(ctx: Pick<Ctx, 'db' | 'clock' | 'config
   } else {
     const retryAt = new Date(ctx.clock.now().getTime() + campaign.retry_after_minutes * 60_000);
     // Tried again only with an attempt left and before their window closes.
-    const next = contact.attempts < maxAttemptsOf(campaign, run) ? callableFrom({ start: contact.window_start, end: contact.window_end }, retryAt) : null;
+    const next =
+      contact.attempts < maxAttemptsOf(campaign, run)
+        ? callableFrom({ start: contact.window_start, end: contact.window_end }, retryAt)
+        : null;
     if (run.status !== 'running') {
       await updateContact(ctx.db, runId, contactId, { status: 'unfinished' });
       ctx.metrics.campaignContacts.inc({ status: 'unfinished', outcome: '' });

@@ -14,7 +14,12 @@ import { runTransition } from './state.js';
 const UNIQUE_VIOLATION = '23505';
 
 /** Insert a run of `campaign` inside `db`; 409 `run_active` when a non-test run is already active. */
-export async function insertRunOf(ctx: Pick<Ctx, 'clock'>, db: Knex, campaign: CampaignRow, test: { number: string } | null): Promise<RunRow> {
+export async function insertRunOf(
+  ctx: Pick<Ctx, 'clock'>,
+  db: Knex,
+  campaign: CampaignRow,
+  test: { number: string } | null,
+): Promise<RunRow> {
   try {
     // A savepoint, so a refusal leaves the caller's transaction usable.
     return await db.transaction((trx) =>
@@ -29,13 +34,19 @@ export async function insertRunOf(ctx: Pick<Ctx, 'clock'>, db: Knex, campaign: C
       }),
     );
   } catch (err) {
-    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw new Conflict(`Campaign ${campaign.id} already has an active run`, 'run_active');
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+      throw new Conflict(`Campaign ${campaign.id} already has an active run`, 'run_active');
     throw err;
   }
 }
 
 /** POST /v1/campaigns/{id}/runs of the tenant's live campaign: `{}` runs now, `{test: true, test_number}` is a test run. */
-export async function startRun(ctx: Ctx, tenant: Tenant, campaignId: string, body: { test?: boolean; test_number?: string }): Promise<RunRow> {
+export async function startRun(
+  ctx: Ctx,
+  tenant: Tenant,
+  campaignId: string,
+  body: { test?: boolean; test_number?: string },
+): Promise<RunRow> {
   const campaign = await liveCampaign(ctx, tenant.id, campaignId);
   let test: { number: string } | null = null;
   if (body.test) {
@@ -45,4 +56,3 @@ export async function startRun(ctx: Ctx, tenant: Tenant, campaignId: string, bod
   }
   return insertRunOf(ctx, ctx.db, campaign, test);
 }
-

@@ -8,10 +8,30 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export type RunEvent = 'start' | 'list_failed' | 'stop' | 'finished';
 
 export const RUN_TRANSITIONS: readonly TableRow<RunStatus, RunEvent>[] = [
-  { from: null, event: 'start', to: 'running', effect: 'scheduled start on a campaign day, Run now or a test run; the list is requested once' },
-  { from: 'running', event: 'list_failed', to: 'failed', effect: 'nobody is called; run.error set; summary with contacts.total 0; the list request is not retried' },
-  { from: 'running', event: 'stop', to: 'stopped', effect: 'no new dials; summary when the last calls end, or two hours after the stop at the latest' },
-  { from: 'running', event: 'finished', to: 'done', effect: 'every person finished and every result taken or given up; summary sent at once' },
+  {
+    from: null,
+    event: 'start',
+    to: 'running',
+    effect: 'scheduled start on a campaign day, Run now or a test run; the list is requested once',
+  },
+  {
+    from: 'running',
+    event: 'list_failed',
+    to: 'failed',
+    effect: 'nobody is called; run.error set; summary with contacts.total 0; the list request is not retried',
+  },
+  {
+    from: 'running',
+    event: 'stop',
+    to: 'stopped',
+    effect: 'no new dials; summary when the last calls end, or two hours after the stop at the latest',
+  },
+  {
+    from: 'running',
+    event: 'finished',
+    to: 'done',
+    effect: 'every person finished and every result taken or given up; summary sent at once',
+  },
 ];
 
 export const runTransition = (from: RunStatus | null, event: RunEvent): RunStatus | null => targetIn(RUN_TRANSITIONS, from, event);

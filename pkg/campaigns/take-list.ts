@@ -100,13 +100,17 @@ export async function takeList(ctx: RunCtx, run: RunRow): Promise<Date | null> {
     const current = (await trx('campaign_runs').where({ id: run.id }).forUpdate().first()) as RunRow;
     // Stopped while the list was on its way: its people are unfinished, and get no result.
     const stopped = current.status !== 'running';
-    await insertContacts(trx, run.id, people.map((p) => (stopped ? { ...p, status: 'unfinished', next_attempt_at: null } : p)));
+    await insertContacts(
+      trx,
+      run.id,
+      people.map((p) => (stopped ? { ...p, status: 'unfinished', next_attempt_at: null } : p)),
+    );
     await updateRun(trx, run.id, { listed_at: ctx.clock.now() });
     if (stopped) return;
     for (const contact of await contactsOf(trx, run.id, 'pending')) {
-      if (contact.skipped_reason) await finishContact(ctx, trx, campaign, current, contact, { status: 'skipped', skipped_reason: contact.skipped_reason });
+      if (contact.skipped_reason)
+        await finishContact(ctx, trx, campaign, current, contact, { status: 'skipped', skipped_reason: contact.skipped_reason });
     }
   });
   return ctx.clock.now();
 }
-

@@ -48,5 +48,11 @@ export interface MirroredRun extends RunRow {
 /** What the CampaignRun objects show: runs not ended, and those ended since `since`, with their people counted. */
 export async function mirroredRuns(ctx: Pick<Ctx, 'db'>, since: Date): Promise<MirroredRun[]> {
   const rows = await runsEndedSince(ctx, since);
-  return Promise.all(rows.map(async (row) => ({ ...row, contacts: await contactCounts(ctx, row.id), results_not_taken: await countResults(ctx, row.id, 'failed') })));
+  return Promise.all(
+    rows.map(async (row) => ({
+      ...row,
+      contacts: await contactCounts(ctx, row.id),
+      results_not_taken: await countResults(ctx, row.id, 'failed'),
+    })),
+  );
 }

@@ -20,7 +20,13 @@ export interface AuditEntry {
 }
 
 /** Records that `actor` did `action` (`user.invited`, `key.created`…) to `target` (an id); call it in the change's transaction. */
-export async function audit(ctx: DbClock, actor: Actor, action: string, target: string | null = null, details: Record<string, unknown> = {}): Promise<void> {
+export async function audit(
+  ctx: DbClock,
+  actor: Actor,
+  action: string,
+  target: string | null = null,
+  details: Record<string, unknown> = {},
+): Promise<void> {
   await ctx.db('console_audit').insert({
     tenant_id: actor.tenantId,
     user_id: actor.user?.id ?? null,
@@ -47,8 +53,13 @@ export async function listAudit(
   tenantId: string,
   page: { cursor?: string; limit: number },
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-  if (page.cursor !== undefined && !/^[1-9]\d{0,18}$/.test(page.cursor)) throw new Invalid('cursor: not a cursor this endpoint gave out', [{ path: 'cursor', message: 'not a cursor this endpoint gave out' }]);
-  const query = ctx.db('console_audit').where({ tenant_id: tenantId }).orderBy('id', 'desc').limit(page.limit + 1);
+  if (page.cursor !== undefined && !/^[1-9]\d{0,18}$/.test(page.cursor))
+    throw new Invalid('cursor: not a cursor this endpoint gave out', [{ path: 'cursor', message: 'not a cursor this endpoint gave out' }]);
+  const query = ctx
+    .db('console_audit')
+    .where({ tenant_id: tenantId })
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   if (page.cursor) query.andWhere('id', '<', page.cursor);
   const rows = await query;
   const entries = rows.slice(0, page.limit).map(toEntry);

@@ -24,7 +24,8 @@ export async function issueSignInLink(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
 /** Uses up the link `token`: its user's id, or null when it is unknown, used or expired. */
 export async function redeemSignInLink(ctx: Pick<Ctx, 'db' | 'clock'>, token: string): Promise<string | null> {
   const now = ctx.clock.now();
-  const [row] = await ctx.db('console_sign_in_links')
+  const [row] = await ctx
+    .db('console_sign_in_links')
     .where({ token_hash: sha256(token), used_at: null })
     .andWhere('expires_at', '>', now)
     .update({ used_at: now })

@@ -11,7 +11,6 @@ const ABSOLUTE_MS = 7 * 24 * 3600_000;
 // Last use is written at most this often: a page's burst of requests costs one write.
 const TOUCH_EVERY_MS = 60_000;
 
-
 export interface ConsoleSession {
   user: ConsoleUser;
   account: { id: string; name: string };
@@ -34,10 +33,16 @@ export async function startSession(ctx: DbClock, userId: string): Promise<{ toke
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ABSOLUTE_MS);
-  await ctx.db('console_sessions').where({ user_id: userId }).andWhere((q) => {
-    q.where('expires_at', '<=', now).orWhere('last_seen_at', '<=', new Date(now.getTime() - IDLE_MS));
-  }).delete();
-  await ctx.db('console_sessions').insert({ token_hash: sha256(token), user_id: userId, created_at: now, last_seen_at: now, expires_at: expiresAt });
+  await ctx
+    .db('console_sessions')
+    .where({ user_id: userId })
+    .andWhere((q) => {
+      q.where('expires_at', '<=', now).orWhere('last_seen_at', '<=', new Date(now.getTime() - IDLE_MS));
+    })
+    .delete();
+  await ctx
+    .db('console_sessions')
+    .insert({ token_hash: sha256(token), user_id: userId, created_at: now, last_seen_at: now, expires_at: expiresAt });
   return { token, expiresAt };
 }
 
@@ -45,7 +50,8 @@ export async function startSession(ctx: DbClock, userId: string): Promise<{ toke
 export async function findSession(ctx: DbClock, token: string): Promise<ConsoleSession | null> {
   const tokenHash = sha256(token);
   const now = ctx.clock.now();
-  const row = await ctx.db('console_sessions as s')
+  const row = await ctx
+    .db('console_sessions as s')
     .join('console_users as u', 'u.id', 's.user_id')
     .join('tenants as t', 't.id', 'u.tenant_id')
     .select('u.*', 't.name as tenant_name', 's.last_seen_at', 's.expires_at')
@@ -63,7 +69,10 @@ export async function findSession(ctx: DbClock, token: string): Promise<ConsoleS
 }
 
 export async function endSession(ctx: Pick<Ctx, 'db'>, token: string): Promise<void> {
-  await ctx.db('console_sessions').where({ token_hash: sha256(token) }).delete();
+  await ctx
+    .db('console_sessions')
+    .where({ token_hash: sha256(token) })
+    .delete();
 }
 
 /** Ends every session of `userId`, or every one but `keepHash`. */

@@ -36,7 +36,12 @@ const MAX_EMAIL_BLOCK_SEC = 3600;
  */
 export async function countPasswordAttempt(ctx: SignInCtx, limits: RateLimits, email: string, client: string): Promise<void> {
   await countAttempts([
-    limits.consumeBackingOff('sign_in_email', `${client} ${email}`, ctx.config.SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE, MAX_EMAIL_BLOCK_SEC),
+    limits.consumeBackingOff(
+      'sign_in_email',
+      `${client} ${email}`,
+      ctx.config.SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE,
+      MAX_EMAIL_BLOCK_SEC,
+    ),
     limits.consume('sign_in_client', client, ctx.config.SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE),
   ]);
 }
@@ -48,11 +53,17 @@ export async function countClientAttempt(ctx: SignInCtx, limits: RateLimits, cli
 
 async function countAttempts(consumed: ReturnType<RateLimits['consume']>[]): Promise<void> {
   const refused = (await Promise.all(consumed)).filter((d) => !d.allowed);
-  if (refused.length) throw new TooManyRequests('Too many sign-in attempts; try again later', Math.max(...refused.map((d) => d.retryAfterSec)));
+  if (refused.length)
+    throw new TooManyRequests('Too many sign-in attempts; try again later', Math.max(...refused.map((d) => d.retryAfterSec)));
 }
 
 /** Ends the session the browser came with (if any), starts the user's new one and records the sign-in. */
-export async function beginSignedIn(ctx: SignInCtx, userId: string, previousToken: string | undefined, method: 'password' | 'link' | 'sso'): Promise<SignedIn> {
+export async function beginSignedIn(
+  ctx: SignInCtx,
+  userId: string,
+  previousToken: string | undefined,
+  method: 'password' | 'link' | 'sso',
+): Promise<SignedIn> {
   if (previousToken) await endSession(ctx, previousToken);
   const { token, expiresAt } = await startSession(ctx, userId);
   const session = (await findSession(ctx, token))!;
@@ -77,7 +88,8 @@ export async function signInWithPassword(
 /** Uses up a one-time link; 404 `link_invalid` when it is unknown, used or expired. */
 export async function signInWithLink(ctx: SignInCtx, linkToken: string, previousToken?: string): Promise<SignedIn> {
   const userId = await redeemSignInLink(ctx, linkToken);
-  if (!userId) throw new NotFound('This sign-in link is unknown, used already or expired; ask an owner of the account for a new one', 'link_invalid');
+  if (!userId)
+    throw new NotFound('This sign-in link is unknown, used already or expired; ask an owner of the account for a new one', 'link_invalid');
   return beginSignedIn(ctx, userId, previousToken, 'link');
 }
 

@@ -103,12 +103,22 @@ export class SingleSignOn {
    * Uses up the attempt of the browser's `token` with the provider's answer (the callback's query
    * string): the new session of the console user with the verified address, and the path to open.
    */
-  async finish(token: string | undefined, search: string, previousToken: string | undefined): Promise<{ signedIn: SignedIn; returnTo: string }> {
+  async finish(
+    token: string | undefined,
+    search: string,
+    previousToken: string | undefined,
+  ): Promise<{ signedIn: SignedIn; returnTo: string }> {
     const now = this.ctx.clock.now();
     const [attempt] = token
-      ? await this.ctx.db('console_sso_attempts').where({ token_hash: sha256(token) }).andWhere('expires_at', '>', now).delete().returning('*')
+      ? await this.ctx
+          .db('console_sso_attempts')
+          .where({ token_hash: sha256(token) })
+          .andWhere('expires_at', '>', now)
+          .delete()
+          .returning('*')
       : [];
-    if (!attempt) throw new SsoRefused('expired', 'no live single sign-on attempt for this browser (none started, used already or expired)');
+    if (!attempt)
+      throw new SsoRefused('expired', 'no live single sign-on attempt for this browser (none started, used already or expired)');
     const provider = await this.provider();
     const claims = await this.verifiedClaims(provider, search, attempt);
     if (claims.email_verified !== true) throw new SsoRefused('email_unverified', 'the provider did not say the email address is verified');
@@ -119,7 +129,11 @@ export class SingleSignOn {
   }
 
   /** The person's claims: the ID token's when it has the address, else the UserInfo endpoint's (for the same subject). */
-  private async verifiedClaims(provider: oidc.Configuration, search: string, attempt: Record<string, string>): Promise<Record<string, unknown>> {
+  private async verifiedClaims(
+    provider: oidc.Configuration,
+    search: string,
+    attempt: Record<string, string>,
+  ): Promise<Record<string, unknown>> {
     try {
       const tokens = await oidc.authorizationCodeGrant(provider, new URL(`${ssoCallbackUrl(this.ctx.config)}${search}`), {
         pkceCodeVerifier: attempt.code_verifier,

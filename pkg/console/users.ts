@@ -54,7 +54,11 @@ export type NewUser = z.input<typeof newUserSchema>;
  * A user of the actor's account (the operator's `admin user add`, or an owner's invitation) and the
  * one-time link they sign in with; 409 `email_taken` when the address already signs in somewhere.
  */
-export async function addUser(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, actor: Actor, input: NewUser): Promise<{ user: ConsoleUser; signInUrl: string }> {
+export async function addUser(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
+  actor: Actor,
+  input: NewUser,
+): Promise<{ user: ConsoleUser; signInUrl: string }> {
   const fields = parseInput(newUserSchema, input, 'user');
   await getTenant(ctx, actor.tenantId);
   return ctx.db.transaction(async (trx) => {
@@ -73,7 +77,10 @@ export async function addUser(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, actor: 
 }
 
 export async function listUsers(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<ConsoleUser[]> {
-  const rows = await ctx.db('console_users').where({ tenant_id: tenantId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  const rows = await ctx
+    .db('console_users')
+    .where({ tenant_id: tenantId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   return rows.map(toUser);
 }
 
@@ -95,7 +102,8 @@ async function lockedUser(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): P
 
 /** 409 `last_owner` when `user` would leave `owners` empty. */
 function keepAnOwner(owners: string[], user: Row): void {
-  if (user.role === 'owner' && owners.length <= 1) throw new Conflict('The account would have no owner: make another user owner first', 'last_owner');
+  if (user.role === 'owner' && owners.length <= 1)
+    throw new Conflict('The account would have no owner: make another user owner first', 'last_owner');
 }
 
 const roleSchema = z.object({ role: z.enum(ROLES) }).strict();

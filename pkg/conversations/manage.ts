@@ -4,13 +4,7 @@ import { summarize } from '../agent/summary.js';
 import { needsVerification } from './verification.js';
 import { getUsableAgent } from '../store/agents.js';
 import { appendContactMemory } from '../store/contacts.js';
-import {
-  getActiveConversation,
-  getConversation,
-  markEnded,
-  updateConversation,
-  type Conversation,
-} from '../store/conversations.js';
+import { getActiveConversation, getConversation, markEnded, updateConversation, type Conversation } from '../store/conversations.js';
 import { addCompanyMemory } from '../store/memories.js';
 import { appendMessage, listMessages, type StoredMessage } from '../store/messages.js';
 import { hasFeature, type Tenant } from '../store/tenants.js';
@@ -35,11 +29,15 @@ export async function addManualMessage(
   await getActiveConversation(ctx, tenant.id, id);
   const username = input.username?.trim() || 'admin';
   // Taken under the turn lock so a manual message never lands inside a running turn's history.
-  return ctx.locks.withLock(id, async () => {
-    const c = await getActiveConversation(ctx, tenant.id, id);
-    const m = await appendMessage(ctx, c.id, 'admin', input.message, { ...input.metadata, username, source: 'manual' });
-    return { conversationId: c.id, messageId: m.id, addedBy: username, timestamp: m.createdAt };
-  }, { holder: tenant.id });
+  return ctx.locks.withLock(
+    id,
+    async () => {
+      const c = await getActiveConversation(ctx, tenant.id, id);
+      const m = await appendMessage(ctx, c.id, 'admin', input.message, { ...input.metadata, username, source: 'manual' });
+      return { conversationId: c.id, messageId: m.id, addedBy: username, timestamp: m.createdAt };
+    },
+    { holder: tenant.id },
+  );
 }
 
 interface MessageEntry {
@@ -58,7 +56,10 @@ function entry(m: StoredMessage, all: boolean): MessageEntry | null {
   if (all && m.role === 'tool') return { ...base, metadata: { name: m.metadata?.name } };
   // A job's brief names its job, and whether it ran with the contact unverified (DECISIONS.md "Verification").
   if (all && m.role === 'system' && m.metadata?.triggerId) {
-    return { ...base, metadata: { triggerId: m.metadata.triggerId, ...(m.metadata.contactVerified === false && { contactVerified: false }) } };
+    return {
+      ...base,
+      metadata: { triggerId: m.metadata.triggerId, ...(m.metadata.contactVerified === false && { contactVerified: false }) },
+    };
   }
   if (all && m.role === 'assistant' && m.metadata?.toolCalls) {
     return { ...base, metadata: { toolCalls: m.metadata.toolCalls.map((c: { function: { name: string } }) => c.function.name) } };
@@ -91,21 +92,26 @@ export async function readConversation(ctx: Ctx, c: Conversation, includeAll: bo
 export async function endConversation(ctx: Ctx, tenant: Tenant, id: string): Promise<Conversation> {
   const current = await getConversation(ctx, tenant.id, id);
   if (current.status === 'ended') return current;
-  return ctx.locks.withLock(id, async () => {
-    const c = await getConversation(ctx, tenant.id, id);
-    if (c.status === 'ended') return c;
-    const companyMemory = c.memoryScope === 'company' && hasFeature(tenant, 'company_memory');
-    const agent = companyMemory || c.contactId !== null ? await getUsableAgent(ctx, tenant.id, c.agentId ?? '') : null;
-    // What someone not verified said is not remembered as the contact's: they may not be the contact.
-    const contactMemory = agent !== null && c.contactId !== null && !needsVerification(agent, c);
-    let summary: string | null = null;
-    if (agent && (companyMemory || contactMemory)) summary = await summarize(ctx, agent.model ?? ctx.model.defaultModel, await listMessages(ctx, c.id));
-    return ctx.db.transaction(async (trx) => {
-      const tx = { ...ctx, db: trx };
-      const ended = (await markEnded(tx, c)) ?? c;
-      if (summary && companyMemory) await addCompanyMemory(tx, tenant.id, c.id, summary);
-      if (summary && contactMemory) await appendContactMemory(tx, c.contactId!, summary);
-      return ended;
-    });
-  }, { holder: tenant.id });
+  return ctx.locks.withLock(
+    id,
+    async () => {
+      const c = await getConversation(ctx, tenant.id, id);
+      if (c.status === 'ended') return c;
+      const companyMemory = c.memoryScope === 'company' && hasFeature(tenant, 'company_memory');
+      const agent = companyMemory || c.contactId !== null ? await getUsableAgent(ctx, tenant.id, c.agentId ?? '') : null;
+      // What someone not verified said is not remembered as the contact's: they may not be the contact.
+      const contactMemory = agent !== null && c.contactId !== null && !needsVerification(agent, c);
+      let summary: string | null = null;
+      if (agent && (companyMemory || contactMemory))
+        summary = await summarize(ctx, agent.model ?? ctx.model.defaultModel, await listMessages(ctx, c.id));
+      return ctx.db.transaction(async (trx) => {
+        const tx = { ...ctx, db: trx };
+        const ended = (await markEnded(tx, c)) ?? c;
+        if (summary && companyMemory) await addCompanyMemory(tx, tenant.id, c.id, summary);
+        if (summary && contactMemory) await appendContactMemory(tx, c.contactId!, summary);
+        return ended;
+      });
+    },
+    { holder: tenant.id },
+  );
 }

@@ -70,60 +70,76 @@ async function applyAdditions(ctx: Ctx, tenant: Tenant, c: Conversation, input: 
 }
 
 /** A message from company `tenant` to conversation `conversationId`, and the agent's turn. */
-export async function sendMessage(ctx: Ctx, tenant: Tenant, conversationId: string, input: MessageInput, hooks: MessageHooks = {}): Promise<MessageResult> {
+export async function sendMessage(
+  ctx: Ctx,
+  tenant: Tenant,
+  conversationId: string,
+  input: MessageInput,
+  hooks: MessageHooks = {},
+): Promise<MessageResult> {
   if (!isUuid(conversationId)) throw new NotFound(`Unknown conversation ${conversationId}`);
   assertMemoryScopeAllowed(tenant, input.memoryScope);
   // Every check runs under the conversation's lock, where it holds. Only a conversation of the
   // company is locked, so no other caller waits on a turn or makes one wait.
   const own = tenantOwnsConversation(ctx.db, tenant.id, conversationId);
   const model = turnModelSlot(ctx);
-  return ctx.locks.withLock(conversationId, async (lock) => {
-    const read = turnContext(tenant, conversationId, lock.reads, input.asHumanReply);
-    hooks.mark?.('context');
-    const { conversation: active, agent, history, waitingJobId: triggerId } = read;
-    const storedMemory = read.contactMemory;
-    const added = await applyAdditions(ctx, tenant, active, input);
-    const conversation = needsVerification(agent, added) ? await redeemPasscode(ctx, added, input.message) : added;
-    const contactMemory =
-      conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
-    // No stream is opened before the user's message is durable.
-    const inserted = startAppendingMessage(ctx, lock, history, conversation.id, 'user', input.message);
-    const stored = inserted.written.then(() => {
-      hooks.mark?.('store');
-      hooks.onStart?.();
-    });
-    // Awaited by the turn unless the model fails first; the failure is then reported from below.
-    stored.catch(() => {});
-    // The turn's charge names the user's message.
-    const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'chat', agentId: agent.id }, () => inserted.written.then(() => inserted.id));
-    let turn: TurnResult;
-    try {
-      turn = await runTurn(ctx, {
-        tenant,
-        agent,
-        conversation,
-        history,
-        beforeEmit: stored,
-        turnSystemMessage: input.customSystemMessage,
-        contactMemory,
-        emit: hooks.emit,
-        mark: hooks.mark,
-        heldBack: holdBackUnverified(ctx, tenant),
-        extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c, c.verifiedAt === null),
-        charge,
-        modelSlot: model.slot,
-        // The reply and the credits the turn used: one transaction, its statements sent together.
-        storeLast: async (last) => {
-          await charge.close(lock, (tx) => appendMessages(tx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)]));
-        },
-      });
-    } catch (err) {
-      // A failed turn still leaves the user's message recorded before the caller hears of it.
-      await stored.catch(() => {});
-      throw err;
-    }
-    // A held-back turn's words answer no job: the job would act on them with its tools.
-    const resumed = triggerId ? (turn.heldBack ? notVerified : await resume(ctx, tenant, triggerId, input.message)) : undefined;
-    return { turn, conversation: turn.conversation, resumed };
-  }, { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own, holder: tenant.id, first: model.take }).finally(model.release);
+  return ctx.locks
+    .withLock(
+      conversationId,
+      async (lock) => {
+        const read = turnContext(tenant, conversationId, lock.reads, input.asHumanReply);
+        hooks.mark?.('context');
+        const { conversation: active, agent, history, waitingJobId: triggerId } = read;
+        const storedMemory = read.contactMemory;
+        const added = await applyAdditions(ctx, tenant, active, input);
+        const conversation = needsVerification(agent, added) ? await redeemPasscode(ctx, added, input.message) : added;
+        const contactMemory =
+          conversation.contactId === active.contactId ? storedMemory : (await getContact(ctx, tenant.id, conversation.contactId!)).memory;
+        // No stream is opened before the user's message is durable.
+        const inserted = startAppendingMessage(ctx, lock, history, conversation.id, 'user', input.message);
+        const stored = inserted.written.then(() => {
+          hooks.mark?.('store');
+          hooks.onStart?.();
+        });
+        // Awaited by the turn unless the model fails first; the failure is then reported from below.
+        stored.catch(() => {});
+        // The turn's charge names the user's message.
+        const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'chat', agentId: agent.id }, () =>
+          inserted.written.then(() => inserted.id),
+        );
+        let turn: TurnResult;
+        try {
+          turn = await runTurn(ctx, {
+            tenant,
+            agent,
+            conversation,
+            history,
+            beforeEmit: stored,
+            turnSystemMessage: input.customSystemMessage,
+            contactMemory,
+            emit: hooks.emit,
+            mark: hooks.mark,
+            heldBack: holdBackUnverified(ctx, tenant),
+            extraTools: (_agent, c) => backgroundTaskTool(ctx, tenant, c, c.verifiedAt === null),
+            charge,
+            modelSlot: model.slot,
+            // The reply and the credits the turn used: one transaction, its statements sent together.
+            storeLast: async (last) => {
+              await charge.close(lock, (tx) =>
+                appendMessages(tx, conversation.id, [unstoredMessage('assistant', last.content, last.metadata)]),
+              );
+            },
+          });
+        } catch (err) {
+          // A failed turn still leaves the user's message recorded before the caller hears of it.
+          await stored.catch(() => {});
+          throw err;
+        }
+        // A held-back turn's words answer no job: the job would act on them with its tools.
+        const resumed = triggerId ? (turn.heldBack ? notVerified : await resume(ctx, tenant, triggerId, input.message)) : undefined;
+        return { turn, conversation: turn.conversation, resumed };
+      },
+      { reads: turnReads(ctx.db, tenant.id, conversationId), onlyIf: own, holder: tenant.id, first: model.take },
+    )
+    .finally(model.release);
 }

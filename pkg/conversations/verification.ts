@@ -50,7 +50,10 @@ async function requestPasscode(ctx: VerifyCtx, tenant: Tenant, c: Conversation):
   await ctx.db.transaction(async (trx) => {
     await replacePasscode(trx, c.id, hashOf(c.id, passcode).toString('hex'), expiresAt, now);
     if (!tenant.eventsUrl) {
-      ctx.log.warn({ tenantId: tenant.id, conversationId: c.id }, 'a verification passcode has no events address to go to; the backend can verify with POST /api/v1/conversations/{id}/verify');
+      ctx.log.warn(
+        { tenantId: tenant.id, conversationId: c.id },
+        'a verification passcode has no events address to go to; the backend can verify with POST /api/v1/conversations/{id}/verify',
+      );
       return;
     }
     await enqueueEvent(ctx, trx, {
@@ -59,7 +62,13 @@ async function requestPasscode(ctx: VerifyCtx, tenant: Tenant, c: Conversation):
       target: 'events',
       url: tenant.eventsUrl,
       orderingKey: c.id,
-      data: { conversationId: c.id, contactId: c.contactId, externalUserId: contact?.externalUserId ?? null, passcode, expiresAt: expiresAt.toISOString() },
+      data: {
+        conversationId: c.id,
+        contactId: c.contactId,
+        externalUserId: contact?.externalUserId ?? null,
+        passcode,
+        expiresAt: expiresAt.toISOString(),
+      },
     });
   });
 }

@@ -48,8 +48,10 @@ export class TurnCharge {
   async close<T>(lock: Pick<HeldLock, 'close'>, writes: (tx: ChargeCtx) => Promise<T>): Promise<T> {
     this.charging = true;
     const referenceId = this.used() ? await this.referenceId() : null;
-    const [written] = await inOneTransaction(this.ctx, (statements) => lock.close(statements), (tx) =>
-      Promise.all([writes(tx), referenceId === null ? null : this.charge(tx, referenceId)]),
+    const [written] = await inOneTransaction(
+      this.ctx,
+      (statements) => lock.close(statements),
+      (tx) => Promise.all([writes(tx), referenceId === null ? null : this.charge(tx, referenceId)]),
     );
     if (referenceId !== null) this.meter();
     return written;

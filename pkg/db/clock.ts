@@ -72,7 +72,8 @@ export class DatabaseClock implements Clock {
         // Milliseconds with their fraction: a timestamp would come back cut to the millisecond.
         const { rows } = await this.db.raw('select extract(epoch from clock_timestamp())::float8 * 1000 as ms');
         const received = performance.now();
-        if (received - sent < best.trip) best = { trip: received - sent, wall: (rows[0].ms as number) + (received - sent) / 2, mono: received };
+        if (received - sent < best.trip)
+          best = { trip: received - sent, wall: (rows[0].ms as number) + (received - sent) / 2, mono: received };
       }
       // A poorer reading than the one kept (a slow round trip on a busy machine) would move the clock away from the database's.
       if (best.trip / 2 <= this.uncertainty()) {
@@ -83,7 +84,8 @@ export class DatabaseClock implements Clock {
         this.withinMs = best.trip / 2;
       }
       const skew = Date.now() - this.now().getTime();
-      if (Math.abs(skew) > SKEW_WARN_MS) this.log.warn({ skewMs: Math.round(skew) }, "this replica's clock is off the database's; the database's is kept");
+      if (Math.abs(skew) > SKEW_WARN_MS)
+        this.log.warn({ skewMs: Math.round(skew) }, "this replica's clock is off the database's; the database's is kept");
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, "reading the database's clock failed; counting on from the last reading");
     }

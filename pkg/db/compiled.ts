@@ -42,7 +42,8 @@ const filled = (binding: unknown, leaves: unknown[]): unknown =>
 function compile(built: Built): Knex.SqlNative {
   const native = built.toSQL().toNative();
   // A nested object reached knex as one value: its leaves, parameters, would never be filled in.
-  if (native.bindings.some(isPlainObject)) throw new Error(`A compiled statement's value is an object; give it as JSON text: ${native.sql}`);
+  if (native.bindings.some(isPlainObject))
+    throw new Error(`A compiled statement's value is an object; give it as JSON text: ${native.sql}`);
   return native;
 }
 

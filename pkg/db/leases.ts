@@ -97,7 +97,8 @@ export async function renewLeases<Row = { id: string }>(
 ): Promise<Row[]> {
   if (!ids.length) return [];
   const until = leaseEnd(ctx.clock.now(), leaseMs);
-  const renewed = await ctx.db(leased.table)
+  const renewed = await ctx
+    .db(leased.table)
     .whereIn('id', heartbeatRows(ctx.db, leased.table, ids, { ...leased.held, lease_owner: owner }))
     .update({ lease_until: until, due_at: leased.renewedDue?.(ctx.db, until) ?? until })
     .returning([...returning]);
@@ -112,7 +113,8 @@ export async function renewLeases<Row = { id: string }>(
 export async function releaseLeases(ctx: Pick<Ctx, 'db' | 'clock'>, leased: Leased, ids: string[], owner: string): Promise<void> {
   if (!ids.length) return;
   const now = ctx.clock.now();
-  await ctx.db(leased.table)
+  await ctx
+    .db(leased.table)
     .whereIn('id', ids)
     .andWhere({ ...leased.held, lease_owner: owner })
     .update({ lease_owner: null, lease_until: now, due_at: now })

@@ -182,7 +182,9 @@ export class TurnLocks {
     };
     return this.pool.connected(async (client) => {
       const sent = inOneWrite(client, () => [
-        ...(wanting ? [sendSql(client, { sql: 'update turn_locks set wanted = true where key = $1 and not wanted', bindings: [key] })] : []),
+        ...(wanting
+          ? [sendSql(client, { sql: 'update turn_locks set wanted = true where key = $1 and not wanted', bindings: [key] })]
+          : []),
         sendSql(client, statement),
         ...reads.map((read) => send(client, read)),
       ]);
@@ -192,7 +194,11 @@ export class TurnLocks {
       const failed = answers.find((a) => a.status === 'rejected');
       if (failed) throw failed.reason;
       const { allowed, held } = taken!.value.rows[0];
-      return { allowed: allowed as boolean, held: held as boolean, answers: answers.map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value.rows) };
+      return {
+        allowed: allowed as boolean,
+        held: held as boolean,
+        answers: answers.map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value.rows),
+      };
     });
   }
 

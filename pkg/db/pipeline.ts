@@ -76,7 +76,13 @@ export class PipelinedPool {
 
   /** A statement waits `acquireTimeoutMs` at most for a connection of the `max` (then an error the APIs answer 503). */
   constructor(url: string, max: number, acquireTimeoutMs: number, log: Logger) {
-    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'switchboard-pipelined', pipeline: true });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: acquireTimeoutMs,
+      application_name: 'switchboard-pipelined',
+      pipeline: true,
+    });
     // A connection the server ends (a restart, a failover, an operator) errors its statements and
     // leaves the pool; its error event, unheard, would end the process, whether it was idle or held.
     this.pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'pipelined connection lost')));

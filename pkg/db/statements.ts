@@ -20,7 +20,9 @@ type Row = DbRow;
  * `build`'s statement as a function of ctx and its values, answering its rows. `build` follows
  * compiledOnce's rule: it places the values it is given and never looks at them.
  */
-export function compiledQuery<V extends object>(build: (db: Knex, values: V) => Knex.QueryBuilder | Knex.Raw): (ctx: Sends, values: V) => Promise<Row[]> {
+export function compiledQuery<V extends object>(
+  build: (db: Knex, values: V) => Knex.QueryBuilder | Knex.Raw,
+): (ctx: Sends, values: V) => Promise<Row[]> {
   const compiled = compiledOnce(build);
   return async (ctx, values) => {
     if (ctx.db.isTransaction) {

@@ -7,7 +7,19 @@ import { DomainError, Unavailable } from '../errors.js';
 const RETRY_AFTER_SEC = 2;
 
 /** Socket errors of a connection attempt, and SQLSTATEs: 57P01-57P03 shutting down or starting, 25006 read-only transaction. */
-const CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '25006']);
+const CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '25006',
+]);
 /** SQLSTATE classes: 08 connection exceptions, 53 insufficient resources (disk full, out of memory, too many clients). */
 const CLASSES = ['08', '53'];
 

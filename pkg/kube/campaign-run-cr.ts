@@ -24,7 +24,14 @@ export interface CampaignRunStatus {
 export interface CampaignRunCR {
   apiVersion: string;
   kind: 'CampaignRun';
-  metadata: { name: string; namespace?: string; uid?: string; generation?: number; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    generation?: number;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   spec: Record<string, unknown>;
   status?: CampaignRunStatus;
 }
@@ -39,7 +46,11 @@ export function campaignRunObject(run: MirroredRun, namespace: string): Campaign
     metadata: {
       name: campaignRunName(run.id),
       namespace,
-      labels: { 'app.kubernetes.io/managed-by': 'switchboard', 'switchboard.dev/tenant': run.tenant_id, 'switchboard.dev/campaign': run.campaign_id },
+      labels: {
+        'app.kubernetes.io/managed-by': 'switchboard',
+        'switchboard.dev/tenant': run.tenant_id,
+        'switchboard.dev/campaign': run.campaign_id,
+      },
     },
     spec: { runId: run.id, tenantId: run.tenant_id, campaignId: run.campaign_id, test: run.test },
   };

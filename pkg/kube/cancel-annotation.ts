@@ -20,6 +20,12 @@ export async function applyCancelAnnotation(ctx: Ctx, row: TriggerRow, cr: Trigg
     return null;
   } catch (err) {
     if (!(err instanceof Conflict)) throw err;
-    return { type: 'CancelRefused', status: 'True', reason: 'NotCancellable', message: err.message, lastTransitionTime: ctx.clock.now().toISOString() };
+    return {
+      type: 'CancelRefused',
+      status: 'True',
+      reason: 'NotCancellable',
+      message: err.message,
+      lastTransitionTime: ctx.clock.now().toISOString(),
+    };
   }
 }

@@ -42,7 +42,11 @@ export function connectKube(config: Pick<Config, 'KUBECONFIG' | 'KUBERNETES_SERV
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('the kubeconfig has no current cluster');
   // kc.makeApiClient's configuration, on the abortable transport.
-  const configuration = createConfiguration({ baseServer: new ServerConfiguration(server, {}), authMethods: { default: kc }, httpApi: transport });
+  const configuration = createConfiguration({
+    baseServer: new ServerConfiguration(server, {}),
+    authMethods: { default: kc },
+    httpApi: transport,
+  });
   return {
     namespace: namespace ?? inCluster ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default',
     custom: new CustomObjectsApi(configuration),
@@ -85,14 +89,24 @@ const transport: HttpLibrary = wrapHttpLibrary({
       if (body !== undefined && typeof body !== 'string') return reject(new TypeError('Kubernetes API calls send text bodies only'));
       const url = new URL(request.getUrl());
       const send = url.protocol === 'https:' ? https.request : http.request;
-      const options = { method: request.getHttpMethod(), headers: request.getHeaders(), agent: request.getAgent(), signal: signals.get(request) };
+      const options = {
+        method: request.getHttpMethod(),
+        headers: request.getHeaders(),
+        agent: request.getAgent(),
+        signal: signals.get(request),
+      };
       const req = send(url, options, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('end', () => {
           const data = Buffer.concat(chunks);
-          resolve(new ResponseContext(res.statusCode ?? 0, flatten(res.headers), { text: async () => data.toString('utf8'), binary: async () => data }));
+          resolve(
+            new ResponseContext(res.statusCode ?? 0, flatten(res.headers), {
+              text: async () => data.toString('utf8'),
+              binary: async () => data,
+            }),
+          );
         });
       });
       req.on('error', reject);

@@ -9,7 +9,13 @@ const reasonOf = (phase: string): string => phase.replace(/(^|_)(\w)/g, (_m, _u,
  * The conditions of `phase`. A condition keeps its lastTransitionTime unless its status changes;
  * conditions not derived from the phase (an operator action's refusal) are kept as they are.
  */
-export function phaseConditions(table: PhaseConditions, phase: string, message: string, previous: Condition[] = [], now = new Date()): Condition[] {
+export function phaseConditions(
+  table: PhaseConditions,
+  phase: string,
+  message: string,
+  previous: Condition[] = [],
+  now = new Date(),
+): Condition[] {
   const derived: Condition[] = Object.entries(table).map(([type, holds]) => {
     const status = holds(phase) ? 'True' : 'False';
     const before = previous.find((c) => c.type === type);

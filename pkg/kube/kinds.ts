@@ -65,7 +65,8 @@ export const campaignRunKind: MirroredKind<MirroredRun> = {
   rows: mirroredRuns,
   object: campaignRunObject,
   status: campaignRunStatus,
-  notable: (run) => (run.status === 'failed' ? { type: 'Warning', reason: 'Failed', message: (run.error ?? 'The run failed').slice(0, 1000) } : undefined),
+  notable: (run) =>
+    run.status === 'failed' ? { type: 'Warning', reason: 'Failed', message: (run.error ?? 'The run failed').slice(0, 1000) } : undefined,
   operatorAction: (ctx, run, cr) => applyStopAnnotation(ctx, run, cr as CampaignRunCR),
 };
 

@@ -95,25 +95,29 @@ export class LeaderElector {
     } catch (err) {
       if (statusOf(err) !== 404) throw err;
       await bounded(retryPeriodMs, (o) =>
-        coordination.createNamespacedLease({
-          namespace,
-          body: {
-            metadata: { name: this.opts.name, namespace },
-            spec: {
-              holderIdentity: this.identity,
-              leaseDurationSeconds: leaseDurationSec,
-              acquireTime: now,
-              renewTime: now,
-              leaseTransitions: 0,
+        coordination.createNamespacedLease(
+          {
+            namespace,
+            body: {
+              metadata: { name: this.opts.name, namespace },
+              spec: {
+                holderIdentity: this.identity,
+                leaseDurationSeconds: leaseDurationSec,
+                acquireTime: now,
+                renewTime: now,
+                leaseTransitions: 0,
+              },
             },
           },
-        }, o),
+          o,
+        ),
       );
       return true;
     }
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
-    if (lease.metadata?.resourceVersion !== this.observed.version) this.observed = { version: lease.metadata?.resourceVersion, at: this.ms() };
+    if (lease.metadata?.resourceVersion !== this.observed.version)
+      this.observed = { version: lease.metadata?.resourceVersion, at: this.ms() };
     const expired = this.observed.at + (spec.leaseDurationSeconds ?? leaseDurationSec) * 1000 < this.ms();
     if (holder && holder !== this.identity && !expired) return false;
     const changing = holder !== this.identity;

@@ -17,6 +17,12 @@ export async function applyStopAnnotation(ctx: Ctx, run: RunRow, cr: CampaignRun
     return null;
   } catch (err) {
     if (!(err instanceof Conflict)) throw err;
-    return { type: 'StopRefused', status: 'True', reason: 'RunEnded', message: err.message, lastTransitionTime: ctx.clock.now().toISOString() };
+    return {
+      type: 'StopRefused',
+      status: 'True',
+      reason: 'RunEnded',
+      message: err.message,
+      lastTransitionTime: ctx.clock.now().toISOString(),
+    };
   }
 }

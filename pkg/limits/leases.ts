@@ -127,7 +127,10 @@ export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: Lea
     async held(group) {
       const now = String(clock.now().getTime());
       // Leases still live (scores are lease ends), and those held in memory since an outage.
-      const shared = await orMemory(() => redis.zCount(key(group), `(${now}`, '+inf'), () => 0);
+      const shared = await orMemory(
+        () => redis.zCount(key(group), `(${now}`, '+inf'),
+        () => 0,
+      );
       return shared + memory.count(group);
     },
     async acquire(lease, max) {
@@ -149,7 +152,10 @@ export function leaseStore({ redis, limits, clock, leaseMs, prefix, scope }: Lea
       const keys = shared.flatMap((l) => [key(l.group), tombstones(l.group)]);
       const args = [String(now), String(untilMs ?? now + leaseMs), String(KEY_TTL_MS), ...shared.map((l) => l.id)];
       // Leases Redis cannot extend now run out there: nothing to keep in memory.
-      await orMemory(async () => void (await redis.eval(RENEW, { keys, arguments: args })), () => undefined);
+      await orMemory(
+        async () => void (await redis.eval(RENEW, { keys, arguments: args })),
+        () => undefined,
+      );
     },
     async release(lease) {
       // A lease is released where it was taken.

@@ -21,7 +21,8 @@ interface MessageListQuery {
 const MESSAGE_ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export async function listMessagesPage(ctx: Pick<Ctx, 'db' | 'config'>, tenantId: string, q: MessageListQuery) {
-  if (q.cursor !== undefined && !MESSAGE_ID.test(q.cursor)) throw new Unprocessable('cursor: is not one this API gave out', 'invalid_cursor');
+  if (q.cursor !== undefined && !MESSAGE_ID.test(q.cursor))
+    throw new Unprocessable('cursor: is not one this API gave out', 'invalid_cursor');
   const agentId = q.agent_id === undefined ? undefined : parseAgentRef(q.agent_id);
   if (agentId === null) throw new Unprocessable(`agent_id: ${q.agent_id} is not an agent id (agt_…)`, 'invalid_agent_id');
   const rows = await listVoiceMessages(ctx, tenantId, {

@@ -16,7 +16,12 @@ export function messageView(m: MessageRow, baseUrl: string) {
     status: m.status,
     created_at: m.created_at.toISOString(),
     ...(m.kind === 'voicemail'
-      ? { duration_sec: m.duration_sec, mailbox_id: m.mailbox_id, mailbox_name: m.mailbox_name, recording_url: `${baseUrl}/v1/messages/${m.id}/recording` }
+      ? {
+          duration_sec: m.duration_sec,
+          mailbox_id: m.mailbox_id,
+          mailbox_name: m.mailbox_name,
+          recording_url: `${baseUrl}/v1/messages/${m.id}/recording`,
+        }
       : {}),
   };
 }

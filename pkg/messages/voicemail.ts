@@ -13,5 +13,12 @@ export async function keepVoicemail(ctx: Pick<Ctx, 'db' | 'clock' | 'recordings'
   const id = prefixedId('msg');
   // The audio first: a message never shows without it.
   await ctx.recordings.save(left.tenant_id, id, wav);
-  return insertVoiceMessage(ctx, { ...left, id, kind: 'voicemail', details: {}, agent_id: null, duration_sec: Math.round(wavSeconds(wav)) });
+  return insertVoiceMessage(ctx, {
+    ...left,
+    id,
+    kind: 'voicemail',
+    details: {},
+    agent_id: null,
+    duration_sec: Math.round(wavSeconds(wav)),
+  });
 }

@@ -132,7 +132,10 @@ export class UsageMeter {
           await addUsage(this.db, [row]);
         } catch (rowErr) {
           if (!refusedRow(rowErr)) return this.#keep(batch.slice(i));
-          this.log.error({ err: (rowErr as Error).message, tenantId: row.tenant_id, keyId: row.key_id, day: row.day }, 'usage row refused by the database; dropped');
+          this.log.error(
+            { err: (rowErr as Error).message, tenantId: row.tenant_id, keyId: row.key_id, day: row.day },
+            'usage row refused by the database; dropped',
+          );
         }
       }
     }

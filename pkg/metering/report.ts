@@ -46,11 +46,13 @@ export async function usageReport(
   const to = q.to ?? dayOf(ctx.clock);
   const from = q.from ?? addDays(to, -29);
   if (from > to) throw invalid('usage query', [{ path: 'from', message: 'must not be after to' }]);
-  if (addDays(from, MAX_REPORT_DAYS - 1) < to) throw invalid('usage query', [{ path: 'to', message: `a report covers at most ${MAX_REPORT_DAYS} days` }]);
+  if (addDays(from, MAX_REPORT_DAYS - 1) < to)
+    throw invalid('usage query', [{ path: 'to', message: `a report covers at most ${MAX_REPORT_DAYS} days` }]);
   await ctx.usage.flush();
 
   const columns = q.groupBy.map((g) => GROUP_COLUMN[g]);
-  const rows: DbRow[] = await ctx.db('api_usage')
+  const rows: DbRow[] = await ctx
+    .db('api_usage')
     .where({ tenant_id: tenantId })
     .whereBetween('day', [from, to])
     .select(columns.map((c) => (c === 'day' ? ctx.db.raw(`to_char(day, 'YYYY-MM-DD') as day`) : c)))

@@ -152,7 +152,7 @@ export function createMetrics(): Metrics {
     }),
     campaignListDuration: new Histogram({
       name: 'switchboard_campaign_list_request_duration_seconds',
-      help: "Time the customer system took to answer a campaign list request, by result (ok, failed).",
+      help: 'Time the customer system took to answer a campaign list request, by result (ok, failed).',
       labelNames: ['result'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30],
       registers,

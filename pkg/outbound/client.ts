@@ -102,7 +102,8 @@ export function createOutbound(config: Config): Outbound {
           const res = await send(hop, signal);
           const status = res.statusCode ?? 0;
           const location = res.headers.location;
-          if (req.followRedirects === false || !REDIRECT_STATUSES.has(status) || !location) return await read(res, req.maxBytes ?? config.SWITCHBOARD_OUTBOUND_MAX_BYTES);
+          if (req.followRedirects === false || !REDIRECT_STATUSES.has(status) || !location)
+            return await read(res, req.maxBytes ?? config.SWITCHBOARD_OUTBOUND_MAX_BYTES);
           res.destroy();
           if (redirects === MAX_REDIRECTS) throw new OutboundError(`refused: more than ${MAX_REDIRECTS} redirects`);
           hop = redirected(hop, status, location);

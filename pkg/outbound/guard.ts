@@ -6,10 +6,28 @@ import { ConfigError, type Config } from '../config.js';
 // IANA special-purpose blocks. For IPv6, everything outside global unicast 2000::/3 (loopback,
 // unspecified, ULA fc00::/7, link-local fe80::/10, multicast ff00::/8…) plus the special blocks inside it.
 const nonPublic = ranges([
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12',
-  '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24', '192.168.0.0/16', '198.18.0.0/15',
-  '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
-  '::/3', '4000::/2', '8000::/1', '2001::/23', '2001:db8::/32', '2002::/16', '3fff::/20',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '::/3',
+  '4000::/2',
+  '8000::/1',
+  '2001::/23',
+  '2001:db8::/32',
+  '2002::/16',
+  '3fff::/20',
 ]);
 
 // IPv4-mapped and NAT64 addresses reach the IPv4 address in their low 32 bits.
@@ -29,7 +47,10 @@ export interface Guard {
 export function parseAllowList(setting: string | undefined): Guard {
   const names = new Set<string>();
   const nets = ranges([]);
-  for (const entry of (setting ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of (setting ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     if (nets.add(entry)) continue;
     if (entry.includes('/')) {
       throw new ConfigError(`invalid configuration: SWITCHBOARD_OUTBOUND_ALLOW: ${entry} is not a valid CIDR`);

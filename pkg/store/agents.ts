@@ -67,16 +67,22 @@ function columns(values: AgentValues): Row {
   return out;
 }
 
-export async function insertAgent(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, values: AgentValues & { name: string }): Promise<Agent> {
+export async function insertAgent(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  tenantId: string,
+  values: AgentValues & { name: string },
+): Promise<Agent> {
   const now = ctx.clock.now();
-  const [row] = await ctx.db('agents')
+  const [row] = await ctx
+    .db('agents')
     .insert({ id: uuid(), tenant_id: tenantId, ...columns(values), created_at: now, updated_at: now })
     .returning('*');
   return toAgent(row);
 }
 
 export async function updateAgentRow(ctx: Pick<Ctx, 'db' | 'clock'>, agentId: string, values: AgentValues): Promise<Agent> {
-  const [row] = await ctx.db('agents')
+  const [row] = await ctx
+    .db('agents')
     .where({ id: agentId })
     .update({ ...columns(values), updated_at: ctx.clock.now() })
     .returning('*');
@@ -132,7 +138,9 @@ export function usableAgent(db: Knex, tenantId: string, agentId: string): Knex.Q
 
 /** usableAgent's query for an id known to be a UUID, or a compiled statement's parameter (pkg/db/compiled.ts). */
 export const usableAgentOf = (db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder =>
-  db('agents').where({ id: agentId }).andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }));
+  db('agents')
+    .where({ id: agentId })
+    .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }));
 
 /** The catalogue voice agent `agentId` speaks with, if it names one. */
 export async function agentVoice(ctx: Pick<Ctx, 'db'>, agentId: string): Promise<string | null> {

@@ -41,7 +41,9 @@ const toContact = (r: Row): Contact => ({
 function normalizePhone(phone: string): string {
   const parsed = parsePhoneNumberFromString(phone);
   if (!parsed?.isValid()) {
-    throw new Invalid('Invalid contact phone', [{ path: 'contact.phone', message: 'must be a valid phone number in international format' }]);
+    throw new Invalid('Invalid contact phone', [
+      { path: 'contact.phone', message: 'must be a valid phone number in international format' },
+    ]);
   }
   return parsed.number;
 }
@@ -79,7 +81,8 @@ export async function resolveContact(
     return rows[0].id;
   }
   if (!phone && !hints.email) return null;
-  const found = await ctx.db('contacts')
+  const found = await ctx
+    .db('contacts')
     .where({ tenant_id: tenantId })
     .andWhere((q) => {
       if (phone) q.orWhere({ phone });
@@ -92,7 +95,8 @@ export async function resolveContact(
 }
 
 export async function appendContactMemory(ctx: DbClock, contactId: number, summary: string): Promise<void> {
-  await ctx.db('contacts')
+  await ctx
+    .db('contacts')
     .where({ id: contactId })
     .update({
       memory: ctx.db.raw(`right(coalesce(memory || E'\\n', '') || ?, 8000)`, [summary]),

@@ -94,7 +94,12 @@ export function tenantConversation(row: Row | undefined, tenantId: string, id: s
  * API), else of any channel (the console's); another account's is unknown.
  */
 export async function accountConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string, channel?: 'voice'): Promise<Conversation> {
-  const row = isUuid(id) ? await ctx.db('conversations').where({ id, tenant_id: tenantId, ...(channel && { channel }) }).first() : undefined;
+  const row = isUuid(id)
+    ? await ctx
+        .db('conversations')
+        .where({ id, tenant_id: tenantId, ...(channel && { channel }) })
+        .first()
+    : undefined;
   if (!row) throw new NotFound(`Unknown conversation ${id}`);
   return toConversation(row);
 }
@@ -113,13 +118,20 @@ export async function listConversations(
   const [rows, count] = await Promise.all([
     scope()
       .select('conversations.*', callId.as('call_id'))
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(page.limit)
       .offset(page.offset),
     scope().count({ n: '*' }).first(),
   ]);
   const total = Number(count?.n ?? 0);
-  return { conversations: rows.map((r) => ({ ...toConversation(r), callId: r.call_id ?? null })), total, hasMore: page.offset + rows.length < total };
+  return {
+    conversations: rows.map((r) => ({ ...toConversation(r), callId: r.call_id ?? null })),
+    total,
+    hasMore: page.offset + rows.length < total,
+  };
 }
 
 export function assertActive(c: Conversation): void {
@@ -140,7 +152,8 @@ export async function getActiveConversation(ctx: Pick<Ctx, 'db'>, tenantId: stri
 export async function bindContact(ctx: DbClock, c: Conversation, contactId: number): Promise<Conversation> {
   if (c.contactId === contactId) return c;
   if (c.contactId !== null) throw new Conflict('Conversation is bound to a different contact');
-  const [row] = await ctx.db('conversations')
+  const [row] = await ctx
+    .db('conversations')
     .where({ id: c.id, status: 'active' })
     .andWhere((q) => q.whereNull('contact_id').orWhere({ contact_id: contactId }))
     .update({ contact_id: contactId, updated_at: ctx.clock.now() })
@@ -180,7 +193,8 @@ export async function updateConversation(
 /** active → ended. Returns null when it had already ended. */
 export async function markEnded(ctx: DbClock, c: Conversation): Promise<Conversation | null> {
   const now = ctx.clock.now();
-  const [row] = await ctx.db('conversations')
+  const [row] = await ctx
+    .db('conversations')
     .where({ id: c.id, status: 'active' })
     .update({ status: 'ended', ended_at: now, updated_at: now })
     .returning('*');

@@ -83,8 +83,14 @@ export function checkCanSpend(tenant: Tenant, total: number): void {
 }
 
 /** Credits a company's turns spent on each UTC day from `from` to `to` (YYYY-MM-DD, both included); days with none are left out. */
-export async function creditsUsedByDay(ctx: Pick<Ctx, 'db'>, tenantId: string, from: string, to: string): Promise<{ day: string; credits_used: number }[]> {
-  const rows: { day: string; used: string }[] = await ctx.db('credit_ledger')
+export async function creditsUsedByDay(
+  ctx: Pick<Ctx, 'db'>,
+  tenantId: string,
+  from: string,
+  to: string,
+): Promise<{ day: string; credits_used: number }[]> {
+  const rows: { day: string; used: string }[] = await ctx
+    .db('credit_ledger')
     .where({ tenant_id: tenantId, reference_type: 'api' })
     .whereRaw(`(created_at at time zone 'UTC')::date between ? and ?`, [from, to])
     .groupByRaw('1')

@@ -13,7 +13,8 @@ const toEntry = (r: DbRow): DncEntry => ({ number: r.number, reason: r.reason, c
 
 /** Adds the number; adding one already listed keeps the first entry. */
 export async function addDoNotCall(ctx: DbClock, tenantId: string, number: string, reason: string | null = null): Promise<DncEntry> {
-  await ctx.db('do_not_call')
+  await ctx
+    .db('do_not_call')
     .insert({ tenant_id: tenantId, number, reason, created_at: ctx.clock.now() })
     .onConflict(['tenant_id', 'number'])
     .ignore();

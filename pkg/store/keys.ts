@@ -37,7 +37,8 @@ export async function createKey(
 ): Promise<{ key: ApiKeyView; apiKey: string }> {
   await getTenant(ctx, tenantId);
   const { raw, prefix, hash } = newApiKey();
-  const [row] = await ctx.db('api_keys')
+  const [row] = await ctx
+    .db('api_keys')
     .insert({ id: prefixedId('key'), tenant_id: tenantId, name, prefix, key_hash: hash, created_at: ctx.clock.now() })
     .returning('*');
   return { key: toView(row), apiKey: raw };
@@ -88,4 +89,3 @@ export async function authenticate(ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock'>,
   const { rows } = await ctx.pipelined.send(keyLookup(ctx.db, { hash: sha256(rawKey) }));
   return principalFrom(ctx, rows[0] as Row | undefined);
 }
-

@@ -13,8 +13,15 @@ export interface Mailbox {
 
 const toMailbox = (r: DbRow): Mailbox => ({ id: r.id, name: r.name, greeting: r.greeting, createdAt: r.created_at.toISOString() });
 
-export async function createMailbox(ctx: Pick<Ctx, 'db' | 'clock'>, tenantId: string, input: { name: string; greeting: string }): Promise<Mailbox> {
-  const [row] = await ctx.db('mailboxes').insert({ id: prefixedId('mbx'), tenant_id: tenantId, ...input, created_at: ctx.clock.now() }).returning('*');
+export async function createMailbox(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  tenantId: string,
+  input: { name: string; greeting: string },
+): Promise<Mailbox> {
+  const [row] = await ctx
+    .db('mailboxes')
+    .insert({ id: prefixedId('mbx'), tenant_id: tenantId, ...input, created_at: ctx.clock.now() })
+    .returning('*');
   return toMailbox(row);
 }
 

@@ -42,7 +42,8 @@ export async function searchCompanyMemory(
 ): Promise<{ content: string; createdAt: string }[]> {
   const words = anyWordQuery(query);
   if (!words) return [];
-  const rows = await ctx.db('company_memories')
+  const rows = await ctx
+    .db('company_memories')
     .where({ tenant_id: tenantId })
     .whereRaw(`search @@ to_tsquery('english', ?)`, [words])
     .orderByRaw(`ts_rank(search, to_tsquery('english', ?)) desc, created_at desc`, [words])

@@ -38,7 +38,11 @@ export async function appendMessage(
 }
 
 /** Messages stored by one statement, in their order (one row each: their seq, the transcript's order, follows it). */
-export async function appendMessages(ctx: Pick<Ctx, 'clock'> & Sends, conversationId: string, messages: UnstoredMessage[]): Promise<StoredMessage[]> {
+export async function appendMessages(
+  ctx: Pick<Ctx, 'clock'> & Sends,
+  conversationId: string,
+  messages: UnstoredMessage[],
+): Promise<StoredMessage[]> {
   const rows = await storedRows(ctx, { rows: messageRows(ctx, conversationId, messages) });
   return rows.sort((a, b) => a.seq - b.seq).map(toStoredMessage);
 }

@@ -40,7 +40,10 @@ export async function replacePasscode(db: Knex, conversationId: string, codeHash
 
 /** Counts `guesses` wrong tries; returns the tries made so far. */
 export async function countWrongTries(db: Knex, conversationId: string, guesses: number): Promise<number> {
-  const [row] = await db('conversation_passcodes').where({ conversation_id: conversationId }).increment('tries', guesses).returning('tries');
+  const [row] = await db('conversation_passcodes')
+    .where({ conversation_id: conversationId })
+    .increment('tries', guesses)
+    .returning('tries');
   return row?.tries ?? 0;
 }
 

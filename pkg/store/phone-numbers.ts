@@ -36,7 +36,8 @@ export async function addNumber(ctx: DbClock, tenantId: string, number: string, 
     if (existing && existing.tenant_id !== tenantId) throw new Conflict(`${number} is assigned to another account`, 'number_taken');
     const hasDefault = (await trx('phone_numbers').where({ tenant_id: tenantId, is_default: true }).first()) !== undefined;
     const makeDefault = asDefault || !hasDefault;
-    if (makeDefault) await trx('phone_numbers').where({ tenant_id: tenantId, is_default: true }).update({ is_default: false, updated_at: now });
+    if (makeDefault)
+      await trx('phone_numbers').where({ tenant_id: tenantId, is_default: true }).update({ is_default: false, updated_at: now });
     if (existing) {
       if (makeDefault) await trx('phone_numbers').where({ number }).update({ is_default: true, updated_at: now });
     } else {

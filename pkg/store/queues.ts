@@ -55,7 +55,10 @@ const columns = (input: QueueInput) => ({
 
 export async function createQueue(ctx: DbClock, tenantId: string, input: QueueInput & { name: string }): Promise<Queue> {
   const now = ctx.clock.now();
-  const [row] = await ctx.db('queues').insert({ id: prefixedId('que'), tenant_id: tenantId, ...columns(input), created_at: now, updated_at: now }).returning('*');
+  const [row] = await ctx
+    .db('queues')
+    .insert({ id: prefixedId('que'), tenant_id: tenantId, ...columns(input), created_at: now, updated_at: now })
+    .returning('*');
   return toQueue(row);
 }
 
@@ -72,7 +75,11 @@ export async function getQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: strin
 
 /** Changes the queue; changed members make the callers waiting in it look again. */
 export async function updateQueue(ctx: DbClock, tenantId: string, id: string, input: QueueInput): Promise<Queue> {
-  const [row] = await ctx.db('queues').where({ tenant_id: tenantId, id }).update({ ...columns(input), updated_at: ctx.clock.now() }).returning('*');
+  const [row] = await ctx
+    .db('queues')
+    .where({ tenant_id: tenantId, id })
+    .update({ ...columns(input), updated_at: ctx.clock.now() })
+    .returning('*');
   if (!row) throw new NotFound(`No queue ${id} on this account`);
   if (input.members) await notify(ctx.db, CHANNELS.queues, id);
   return toQueue(row);
@@ -110,7 +117,10 @@ export async function deleteQueue(ctx: Pick<Ctx, 'db'>, tenantId: string, id: st
 /** The available members, longest idle first (never finished a call from the queue first, then in the queue's order). */
 export async function membersToRing(ctx: Pick<Ctx, 'db'>, queue: Queue): Promise<QueueMember[]> {
   const idle = new Map<string, number>(
-    (await ctx.db('queue_member_idle').where({ queue_id: queue.id }).whereNotNull('idle_since')).map((r: DbRow) => [r.member_id, r.idle_since.getTime()]),
+    (await ctx.db('queue_member_idle').where({ queue_id: queue.id }).whereNotNull('idle_since')).map((r: DbRow) => [
+      r.member_id,
+      r.idle_since.getTime(),
+    ]),
   );
   return queue.members
     .map((member, order) => ({ member, order, since: idle.get(member.id) ?? -Infinity }))
@@ -124,7 +134,13 @@ const onLiveCall = (live: readonly CallStatus[]): string =>
   `exists (select 1 from calls where calls.id = queue_member_idle.busy_call_id and calls.status in (${live.map(() => '?').join(', ')}))`;
 
 /** Takes the member for `callId`; false while they are on another call from the queue in one of the `live` statuses (one that ended frees them). */
-export async function takeMember(ctx: Pick<Ctx, 'db'>, queueId: string, memberId: string, callId: string, live: readonly CallStatus[]): Promise<boolean> {
+export async function takeMember(
+  ctx: Pick<Ctx, 'db'>,
+  queueId: string,
+  memberId: string,
+  callId: string,
+  live: readonly CallStatus[],
+): Promise<boolean> {
   const taken = await ctx.db.raw(
     `insert into queue_member_idle (queue_id, member_id, busy_call_id) values (?, ?, ?)
      on conflict (queue_id, member_id) do update set busy_call_id = excluded.busy_call_id
@@ -137,13 +153,24 @@ export async function takeMember(ctx: Pick<Ctx, 'db'>, queueId: string, memberId
 
 /** Members of the queue on a call from it in one of the `live` statuses, each with that call's id. */
 export async function membersOnCalls(ctx: Pick<Ctx, 'db'>, queueId: string, live: readonly CallStatus[]): Promise<Map<string, string>> {
-  const rows = await ctx.db('queue_member_idle').where({ queue_id: queueId }).whereRaw(onLiveCall(live), [...live]).select('member_id', 'busy_call_id');
+  const rows = await ctx
+    .db('queue_member_idle')
+    .where({ queue_id: queueId })
+    .whereRaw(onLiveCall(live), [...live])
+    .select('member_id', 'busy_call_id');
   return new Map(rows.map((r: DbRow) => [r.member_id, r.busy_call_id]));
 }
 
 /** The member is off `callId` (announced to callers waiting for one); `talked`: they took the caller, so they are idle from now. */
-export async function releaseMember(ctx: DbClock, queueId: string, memberId: string, callId: string, { talked }: { talked: boolean }): Promise<void> {
-  await ctx.db('queue_member_idle')
+export async function releaseMember(
+  ctx: DbClock,
+  queueId: string,
+  memberId: string,
+  callId: string,
+  { talked }: { talked: boolean },
+): Promise<void> {
+  await ctx
+    .db('queue_member_idle')
     .where({ queue_id: queueId, member_id: memberId, busy_call_id: callId })
     .update({ busy_call_id: null, ...(talked ? { idle_since: ctx.clock.now() } : {}) });
   await notify(ctx.db, CHANNELS.queues, queueId);

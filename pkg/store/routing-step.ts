@@ -7,7 +7,14 @@ export type MenuKey = (typeof MENU_KEYS)[number];
 
 export type RoutingStep =
   | { type: 'ai'; agent_id: string; greeting?: string; voice?: string }
-  | { type: 'menu'; prompt: string; options: Partial<Record<MenuKey, RoutingStep>>; timeout_sec: number; retries: number; fallback: RoutingStep }
+  | {
+      type: 'menu';
+      prompt: string;
+      options: Partial<Record<MenuKey, RoutingStep>>;
+      timeout_sec: number;
+      retries: number;
+      fallback: RoutingStep;
+    }
   | { type: 'queue'; queue_id: string }
   | { type: 'voicemail'; mailbox_id: string }
   | { type: 'transfer'; to: string }

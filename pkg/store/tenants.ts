@@ -91,7 +91,8 @@ const columns = (s: TenantValues): Row => {
 
 export async function insertTenant(ctx: Pick<Ctx, 'db' | 'clock'>, values: TenantValues & { name: string }): Promise<Tenant> {
   const now = ctx.clock.now();
-  const [row] = await ctx.db('tenants')
+  const [row] = await ctx
+    .db('tenants')
     .insert({ id: prefixedId('tnt'), ...columns(values), created_at: now, updated_at: now })
     .returning('*');
   return toTenant(row);
@@ -100,7 +101,8 @@ export async function insertTenant(ctx: Pick<Ctx, 'db' | 'clock'>, values: Tenan
 export async function updateTenantRow(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, values: TenantValues): Promise<Tenant> {
   // A new billing mode or timezone moves the company's months to invoice: the invoices controller looks again.
   const invoicing = values.billing !== undefined || values.timezone !== undefined;
-  const [row] = await ctx.db('tenants')
+  const [row] = await ctx
+    .db('tenants')
     .where({ id })
     .update({ ...columns(values), updated_at: ctx.clock.now() })
     .returning(invoicing ? ['*', notifyIdColumn(ctx.db, CHANNELS.invoices)] : '*');

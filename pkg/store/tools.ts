@@ -6,7 +6,12 @@ export interface StoredTool {
   url: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   authType: 'none' | 'basic' | 'apikey' | 'bearer';
-  parameters: { name: string; type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array'; required: boolean; description?: string }[];
+  parameters: {
+    name: string;
+    type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
+    required: boolean;
+    description?: string;
+  }[];
   /** Its credentials, sealed: never in clear. */
   sealedAuth?: string;
 }

@@ -35,12 +35,18 @@ type TurnReadKeys = { tenantId: string; conversationId: string; fallbackAgentId:
  * with its credit balance.
  */
 const READS = [
-  compiledOnce((db, { tenantId }: TurnReadKeys) => db('tenants').select('*', db.raw(`${balanceOf('?')} as credit_total`, [tenantId])).where({ id: tenantId })),
+  compiledOnce((db, { tenantId }: TurnReadKeys) =>
+    db('tenants')
+      .select('*', db.raw(`${balanceOf('?')} as credit_total`, [tenantId]))
+      .where({ id: tenantId }),
+  ),
   compiledOnce((db, { tenantId, conversationId }: TurnReadKeys) =>
     db('conversations as c')
       .select(
         'c.*',
-        db.raw(`array(select t.id from triggers t where t.conversation_id = c.id and t.status = 'waiting_for_reply' order by t.seq) as waiting_job_ids`),
+        db.raw(
+          `array(select t.id from triggers t where t.conversation_id = c.id and t.status = 'waiting_for_reply' order by t.seq) as waiting_job_ids`,
+        ),
         db.raw('(select k.memory from contacts k where k.id = c.contact_id and k.tenant_id = ?) as contact_memory', [tenantId]),
       )
       .where('c.id', conversationId),
@@ -56,9 +62,12 @@ const READS = [
 const reads = (db: Knex, keys: TurnReadKeys): Knex.SqlNative[] => READS.map((read) => read(db, keys));
 
 /** A chat turn's reads, for conversation `conversationId` (a UUID) of tenant `tenantId`. */
-export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative[] => reads(db, { tenantId, conversationId, fallbackAgentId: null });
+export const turnReads = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative[] =>
+  reads(db, { tenantId, conversationId, fallbackAgentId: null });
 
-const ownConversation = compiledOnce((db, { id, tenantId }: { id: string; tenantId: string }) => db('conversations').where({ id, tenant_id: tenantId }));
+const ownConversation = compiledOnce((db, { id, tenantId }: { id: string; tenantId: string }) =>
+  db('conversations').where({ id, tenant_id: tenantId }),
+);
 
 /** A chat turn's lock condition (withLock's onlyIf): conversation `conversationId` is tenant `tenantId`'s. */
 export const tenantOwnsConversation = (db: Knex, tenantId: string, conversationId: string): Knex.SqlNative =>

@@ -22,10 +22,21 @@ export interface VoiceMessageRow {
 
 export async function insertVoiceMessage(
   ctx: Pick<Ctx, 'db' | 'clock'>,
-  m: Pick<VoiceMessageRow, 'tenant_id' | 'call_id' | 'kind' | 'caller' | 'summary' | 'details' | 'agent_id'> & { id?: string; duration_sec?: number; mailbox_id?: string },
+  m: Pick<VoiceMessageRow, 'tenant_id' | 'call_id' | 'kind' | 'caller' | 'summary' | 'details' | 'agent_id'> & {
+    id?: string;
+    duration_sec?: number;
+    mailbox_id?: string;
+  },
 ): Promise<VoiceMessageRow> {
-  const [row] = await ctx.db('voice_messages')
-    .insert({ ...m, id: m.id ?? prefixedId('msg'), details: JSON.stringify(m.details), duration_sec: m.duration_sec ?? null, created_at: ctx.clock.now() })
+  const [row] = await ctx
+    .db('voice_messages')
+    .insert({
+      ...m,
+      id: m.id ?? prefixedId('msg'),
+      details: JSON.stringify(m.details),
+      duration_sec: m.duration_sec ?? null,
+      created_at: ctx.clock.now(),
+    })
     .returning('*');
   return row;
 }
@@ -39,7 +50,8 @@ export async function getVoiceMessage(ctx: Pick<Ctx, 'db'>, tenantId: string, id
 type WithMailbox = VoiceMessageRow & { mailbox_name: string | null };
 
 /** Messages, each with the name of the mailbox it was left in (null for none). */
-const withMailbox = (db: Knex) => db('voice_messages as m').leftJoin('mailboxes as b', 'b.id', 'm.mailbox_id').select('m.*', 'b.name as mailbox_name');
+const withMailbox = (db: Knex) =>
+  db('voice_messages as m').leftJoin('mailboxes as b', 'b.id', 'm.mailbox_id').select('m.*', 'b.name as mailbox_name');
 
 export async function messagesOfCall(ctx: Pick<Ctx, 'db'>, callId: string): Promise<WithMailbox[]> {
   return withMailbox(ctx.db).where({ 'm.call_id': callId }).orderBy('m.created_at');
@@ -68,7 +80,13 @@ export async function listVoiceMessages(ctx: Pick<Ctx, 'db'>, tenantId: string, 
 
 /** How many `new` messages each of the account's mailboxes holds (mailboxes with none are left out). */
 export async function newMessagesByMailbox(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<Map<string, number>> {
-  const rows = await ctx.db('voice_messages').where({ tenant_id: tenantId, status: 'new' }).whereNotNull('mailbox_id').groupBy('mailbox_id').select('mailbox_id').count({ n: '*' });
+  const rows = await ctx
+    .db('voice_messages')
+    .where({ tenant_id: tenantId, status: 'new' })
+    .whereNotNull('mailbox_id')
+    .groupBy('mailbox_id')
+    .select('mailbox_id')
+    .count({ n: '*' });
   return new Map(rows.map((r: DbRow) => [r.mailbox_id, Number(r.n)]));
 }
 

@@ -58,7 +58,12 @@ const LIVE_ACCOUNTS = `live as (
 )`;
 
 /** A delivery is leased while its try is under way; only a pending row's lease counts. */
-const DELIVERY_LEASES: Leased = { table: 'webhook_outbox', held: { status: 'pending' }, channel: CHANNELS.webhooks, reconciler: 'webhooks' };
+const DELIVERY_LEASES: Leased = {
+  table: 'webhook_outbox',
+  held: { status: 'pending' },
+  channel: CHANNELS.webhooks,
+  reconciler: 'webhooks',
+};
 
 /** A claimed row, with its account's webhook_secret column as stored (sealed; null before its first use). */
 export type ClaimedDelivery = OutboxRow & { stored_secret: string | null };
@@ -189,7 +194,16 @@ async function settleRows(
          where s.status <> 'pending' and o.id = e.id
        )
        select id from settled`,
-      [column('id'), column('status'), column('delivered_at'), column('last_error'), column('due_at'), condition, CHANNELS.webhooks, ctx.clock.now()],
+      [
+        column('id'),
+        column('status'),
+        column('delivered_at'),
+        column('last_error'),
+        column('due_at'),
+        condition,
+        CHANNELS.webhooks,
+        ctx.clock.now(),
+      ],
     );
     return { settled: new Set((done as { id: string }[]).map((r) => r.id)), busy };
   });
@@ -200,16 +214,26 @@ async function settleRows(
  * each row's own promise of being settled: a row whose key is being written waits for it in a
  * transaction of its own, holding up no other row.
  */
-async function settle(ctx: Pick<Ctx, 'db' | 'clock'>, settlements: Settlement[], condition: Knex.Raw): Promise<Map<string, Promise<boolean>>> {
+async function settle(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  settlements: Settlement[],
+  condition: Knex.Raw,
+): Promise<Map<string, Promise<boolean>>> {
   const { settled, busy } = await settleRows(ctx, settlements, condition, false);
   const each = new Map(settlements.map((s) => [s.id, Promise.resolve(settled.has(s.id))]));
-  for (const one of busy) each.set(one.id, settleRows(ctx, [one], condition, true).then((r) => r.settled.has(one.id)));
+  for (const one of busy)
+    each.set(
+      one.id,
+      settleRows(ctx, [one], condition, true).then((r) => r.settled.has(one.id)),
+    );
   return each;
 }
 
 /** Those of `keys` whose locks could be taken at once, taken; never waits. */
 async function tryLockOrderingKeys(trx: Knex, keys: string[]): Promise<string[]> {
-  const { rows } = await trx.raw(`select key from unnest(?::text[]) key where pg_try_advisory_xact_lock(hashtext(${ORDERING_LOCK_SQL}))`, [keys]);
+  const { rows } = await trx.raw(`select key from unnest(?::text[]) key where pg_try_advisory_xact_lock(hashtext(${ORDERING_LOCK_SQL}))`, [
+    keys,
+  ]);
   return (rows as { key: string }[]).map((r) => r.key);
 }
 
@@ -249,7 +273,11 @@ export class AttemptRecorder {
     while (this.waiting.length) {
       const batch = this.waiting.splice(0, RECORD_BATCH);
       try {
-        const each = await settle(this.ctx, batch.map((r) => r.settlement), this.ctx.db.raw('o.lease_owner = ?', [this.owner]));
+        const each = await settle(
+          this.ctx,
+          batch.map((r) => r.settlement),
+          this.ctx.db.raw('o.lease_owner = ?', [this.owner]),
+        );
         for (const r of batch) each.get(r.settlement.id)!.then(r.done, r.failed);
       } catch (err) {
         for (const r of batch) r.failed(err);
@@ -268,7 +296,8 @@ const RECORD_BATCH = 500;
  */
 export async function settleLostDeliveries(ctx: Pick<Ctx, 'db' | 'clock'>, status: string, lastError: string): Promise<number> {
   const now = ctx.clock.now();
-  const lost: { id: string; ordering_key: string }[] = await ctx.db('webhook_outbox')
+  const lost: { id: string; ordering_key: string }[] = await ctx
+    .db('webhook_outbox')
     .where({ status: 'pending' })
     .andWhere('lease_until', '<=', now)
     .andWhereRaw('attempts >= max_attempts')

@@ -105,4 +105,3 @@ export async function updateTenant(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, id
   await checkReferences(ctx, id, settings);
   return updateTenantRow(ctx, id, settings);
 }
-

@@ -17,7 +17,15 @@ const toolParameterSchema = z
 
 const authConfigSchema = z.union([
   z.object({ username: z.string().min(1), password: z.string() }).strict(),
-  z.object({ headerName: z.string().min(1).regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/), apiKey: z.string().min(1) }).strict(),
+  z
+    .object({
+      headerName: z
+        .string()
+        .min(1)
+        .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/),
+      apiKey: z.string().min(1),
+    })
+    .strict(),
   z.object({ token: z.string().min(1) }).strict(),
 ]);
 

@@ -130,7 +130,11 @@ async function writeTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput)
 }
 
 /** The conversation a new job runs on: an existing one (checked, locked, its tools merged), or a new one's row, written with the job. */
-async function conversationFor(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput): Promise<{ id: string; agentId: string; newRow?: Record<string, unknown> }> {
+async function conversationFor(
+  ctx: Ctx,
+  tenant: Tenant,
+  input: CreateTriggerInput,
+): Promise<{ id: string; agentId: string; newRow?: Record<string, unknown> }> {
   if (input.conversationId) {
     const existing = await existingConversation(ctx, tenant, input);
     await checkPendingCap(ctx.db, tenant, existing.id);

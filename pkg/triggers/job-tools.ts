@@ -102,7 +102,10 @@ export function jobTools(ctx: Ctx, tenant: Tenant, outcome: { value: JobOutcome 
           ['reason'],
         ),
         run: async (args) => {
-          const payload = args.payload && typeof args.payload === 'object' && !Array.isArray(args.payload) ? (args.payload as Record<string, unknown>) : null;
+          const payload =
+            args.payload && typeof args.payload === 'object' && !Array.isArray(args.payload)
+              ? (args.payload as Record<string, unknown>)
+              : null;
           outcome.value = { kind: 'park', reason: String(args.reason ?? 'Input required'), payload };
           return { output: 'The job will wait for a human reply. End your turn now with a short status.' };
         },

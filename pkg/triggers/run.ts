@@ -47,20 +47,32 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
   const latest = summary ?? row.result_summary;
   // DECISIONS.md: a run that ends past expiresAt ends the job expired, whatever it asked for next.
   if (now.getTime() > row.expires_at.getTime()) {
-    return [step('deadline_passed', {
-      ...leaseReleased,
-      result_summary: latest,
-      completed_at: now,
-      error_message: 'The run finished after the job deadline (expiresAt)',
-    }, owner)];
+    return [
+      step(
+        'deadline_passed',
+        {
+          ...leaseReleased,
+          result_summary: latest,
+          completed_at: now,
+          error_message: 'The run finished after the job deadline (expiresAt)',
+        },
+        owner,
+      ),
+    ];
   }
   if (!outcome && turn.unfinished) {
     // The agent never answered: the last message is the server's, not a result.
-    return [step('error', {
-      ...leaseReleased,
-      completed_at: now,
-      error_message: `The run used all ${ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`,
-    }, owner)];
+    return [
+      step(
+        'error',
+        {
+          ...leaseReleased,
+          completed_at: now,
+          error_message: `The run used all ${ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`,
+        },
+        owner,
+      ),
+    ];
   }
   if (!outcome) {
     return [step('complete', { ...leaseReleased, result_summary: latest, completed_at: now }, owner)];
@@ -68,92 +80,123 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
   // Parking is a wait too: a resumed job needs another attempt, so none may be left over.
   if (row.attempt_count >= row.max_attempts) {
     const wait = outcome.kind === 'park' ? 'asked for human input' : 'scheduled a follow-up';
-    return [step('schedule_retry_exhausted', {
-      ...leaseReleased,
-      result_summary: latest,
-      completed_at: now,
-      error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
-    }, owner)];
+    return [
+      step(
+        'schedule_retry_exhausted',
+        {
+          ...leaseReleased,
+          result_summary: latest,
+          completed_at: now,
+          error_message: `The agent ${wait} but maxAttempts (${row.max_attempts}) is reached`,
+        },
+        owner,
+      ),
+    ];
   }
   if (outcome.kind === 'park') {
     // metadata.waitPayload mirrors waitPayload: a park without one clears an earlier park's.
     const { waitPayload: _, ...metadata } = row.metadata;
-    return [step('park', {
+    return [
+      step(
+        'park',
+        {
+          lease_owner: null,
+          lease_until: null,
+          due_at: row.expires_at,
+          result_summary: latest,
+          waiting_reason: outcome.reason,
+          waiting_since: now,
+          wait_payload: outcome.payload,
+          metadata: outcome.payload ? { ...metadata, waitPayload: outcome.payload } : metadata,
+        },
+        owner,
+      ),
+    ];
+  }
+  const waiting = step(
+    'schedule_retry',
+    {
       lease_owner: null,
       lease_until: null,
-      due_at: row.expires_at,
       result_summary: latest,
-      waiting_reason: outcome.reason,
-      waiting_since: now,
-      wait_payload: outcome.payload,
-      metadata: outcome.payload ? { ...metadata, waitPayload: outcome.payload } : metadata,
-    }, owner)];
-  }
-  const waiting = step('schedule_retry', {
-    lease_owner: null,
-    lease_until: null,
-    result_summary: latest,
-    next_run_at: outcome.at,
-    due_at: outcome.at,
-  }, owner);
+      next_run_at: outcome.at,
+      due_at: outcome.at,
+    },
+    owner,
+  );
   // A follow-up due at the deadline itself could only start past it (the sweep would expire it then).
   if (outcome.at.getTime() < row.expires_at.getTime()) return [waiting];
   // Sent with the first, it expires only what the first left waiting: no other run of the job ends while this one holds the lock.
-  return [waiting, step('follow_up_past_deadline', {
-    ...leaseReleased,
-    next_run_at: null,
-    completed_at: now,
-    error_message: `The follow-up (${outcome.at.toISOString()}) is at or past the job deadline (expiresAt)`,
-  })];
+  return [
+    waiting,
+    step('follow_up_past_deadline', {
+      ...leaseReleased,
+      next_run_at: null,
+      completed_at: now,
+      error_message: `The follow-up (${outcome.at.toISOString()}) is at or past the job deadline (expiresAt)`,
+    }),
+  ];
 }
 
 function failTrigger(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
-  return applyTransition(ctx, row.id, statusChange('error'), { ...leaseReleased, completed_at: ctx.clock.now(), error_message: message }, owner);
+  return applyTransition(
+    ctx,
+    row.id,
+    statusChange('error'),
+    { ...leaseReleased, completed_at: ctx.clock.now(), error_message: message },
+    owner,
+  );
 }
 
 async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void) {
   const model = turnModelSlot(ctx);
-  return ctx.locks.withLock(row.conversation_id, async (lock) => {
-    const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, lock.reads);
-    const first = row.attempt_count === 1 && !row.human_reply;
-    // Never held back by verification (spec, Authentication 6); the conversation records that it ran so.
-    const unverified = needsVerification(agent, conversation) ? { contactVerified: false } : {};
-    const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id, ...unverified });
-    const outcome: { value: JobOutcome | null } = { value: null };
-    const ended: { row: TriggerRow | null } = { row: null };
-    const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'job', agentId: agent.id }, () => opening.id);
-    await runTurn(ctx, {
-      tenant,
-      agent,
-      conversation,
-      history,
-      opening,
-      streaming: false,
-      turnSystemMessage: JOB_INSTRUCTIONS,
-      contactMemory,
-      extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
-      // A job asked for by a contact not verified acts for them no more than their own turns would.
-      heldBack: async (a, c) => row.asked_unverified && needsVerification(a, c),
-      heldBackTools: () => jobTools(ctx, tenant, outcome),
-      charge,
-      modelSlot: model.slot,
-      // The brief unless a tool round stored it, the last reply, the credits the run used and the
-      // job's new status: one transaction, its statements sent together.
-      storeLast: async (last, turn, unstored) => {
-        const steps = closingTransitions(ctx, row, owner, outcome.value, turn);
-        const closed = charge.close(lock, (tx) =>
-          Promise.all([
-            appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
-            Promise.all(steps.map((s) => applyTransition(tx, row.id, statusChange(s.event), s.patch, s.owner))),
-          ]),
-        );
-        closing();
-        const [, rows] = await closed;
-        ended.row = rows.includes(null) ? null : rows.at(-1)!;
+  return ctx.locks
+    .withLock(
+      row.conversation_id,
+      async (lock) => {
+        const { tenant, conversation, agent, history, contactMemory } = jobRunContext(row, lock.reads);
+        const first = row.attempt_count === 1 && !row.human_reply;
+        // Never held back by verification (spec, Authentication 6); the conversation records that it ran so.
+        const unverified = needsVerification(agent, conversation) ? { contactVerified: false } : {};
+        const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id, ...unverified });
+        const outcome: { value: JobOutcome | null } = { value: null };
+        const ended: { row: TriggerRow | null } = { row: null };
+        const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'job', agentId: agent.id }, () => opening.id);
+        await runTurn(ctx, {
+          tenant,
+          agent,
+          conversation,
+          history,
+          opening,
+          streaming: false,
+          turnSystemMessage: JOB_INSTRUCTIONS,
+          contactMemory,
+          extraTools: (_agent, c) => new Map([...backgroundTaskTool(ctx, tenant, c), ...jobTools(ctx, tenant, outcome)]),
+          // A job asked for by a contact not verified acts for them no more than their own turns would.
+          heldBack: async (a, c) => row.asked_unverified && needsVerification(a, c),
+          heldBackTools: () => jobTools(ctx, tenant, outcome),
+          charge,
+          modelSlot: model.slot,
+          // The brief unless a tool round stored it, the last reply, the credits the run used and the
+          // job's new status: one transaction, its statements sent together.
+          storeLast: async (last, turn, unstored) => {
+            const steps = closingTransitions(ctx, row, owner, outcome.value, turn);
+            const closed = charge.close(lock, (tx) =>
+              Promise.all([
+                appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
+                Promise.all(steps.map((s) => applyTransition(tx, row.id, statusChange(s.event), s.patch, s.owner))),
+              ]),
+            );
+            closing();
+            const [, rows] = await closed;
+            ended.row = rows.includes(null) ? null : rows.at(-1)!;
+          },
+        });
+        return ended.row;
       },
-    });
-    return ended.row;
-  }, { reads: jobRunReads(ctx.db, row), holder: row.tenant_id, first: model.take }).finally(model.release);
+      { reads: jobRunReads(ctx.db, row), holder: row.tenant_id, first: model.take },
+    )
+    .finally(model.release);
 }
 
 /**
@@ -163,11 +206,17 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
 export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void): Promise<TriggerRow | null> {
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
-    return applyTransition(ctx, row.id, statusChange('deadline_passed'), {
-      ...leaseReleased,
-      completed_at: now,
-      error_message: 'The job deadline (expiresAt) passed before it could run',
-    }, owner);
+    return applyTransition(
+      ctx,
+      row.id,
+      statusChange('deadline_passed'),
+      {
+        ...leaseReleased,
+        completed_at: now,
+        error_message: 'The job deadline (expiresAt) passed before it could run',
+      },
+      owner,
+    );
   }
   try {
     return await execute(ctx, row, owner, closing);

@@ -44,7 +44,13 @@ export const transferNotAnswered = (transfer: Transfer, status: string): string 
  * answered with the caller still there: the agent is told in the call's conversation and the call's
  * relay may bind again; true then (the caller is to be reconnected to the agent).
  */
-export async function dialledTransfer(ctx: Ctx, row: CallRow, transfer: Transfer, dialCallStatus: string, callerLeft: boolean): Promise<boolean> {
+export async function dialledTransfer(
+  ctx: Ctx,
+  row: CallRow,
+  transfer: Transfer,
+  dialCallStatus: string,
+  callerLeft: boolean,
+): Promise<boolean> {
   const status = dialled(dialCallStatus);
   if (status === 'answered') {
     // Connected when the target answered (the <Number url> request); that request lost, now.

@@ -11,7 +11,12 @@ import type { Signal } from './signal.js';
 type Ended = Extract<LineEvent, { type: 'ended' }>;
 
 /** How ringing the far end went: it answered, or ended first (why), the wait ran out, the caller hung up, or the call ended elsewhere. */
-export type Rung = { type: 'answered' } | { type: 'unanswered'; cause: EndCause } | { type: 'wait_over' } | { type: 'caller_left'; event: Ended } | { type: 'gone' };
+export type Rung =
+  | { type: 'answered' }
+  | { type: 'unanswered'; cause: EndCause }
+  | { type: 'wait_over' }
+  | { type: 'caller_left'; event: Ended }
+  | { type: 'gone' };
 
 export abstract class BridgingCall extends HeldCall {
   constructor(
@@ -36,7 +41,8 @@ export abstract class BridgingCall extends HeldCall {
 
   /** The caller hung up (other events: nothing to do): the call is over. */
   protected async ended(event: LineEvent | { type: 'timeout' | 'gone' }): Promise<void> {
-    if (event.type === 'ended') await applyCallEvent(this.ctx, this.row.id, 'hang_up', ending(this.row, this.ctx.clock.now(), event.cause), this.owner);
+    if (event.type === 'ended')
+      await applyCallEvent(this.ctx, this.row.id, 'hang_up', ending(this.row, this.ctx.clock.now(), event.cause), this.owner);
   }
 
   protected async hangUp(cause: string): Promise<void> {

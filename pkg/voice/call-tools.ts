@@ -43,7 +43,8 @@ const tool = (name: string, description: string, properties: Record<string, unkn
 });
 
 const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
-const object = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const object = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** The outcomes the call was placed with, else its agent's (DECISIONS.md "Agent outcome values"). */
 export const outcomesOf = (call: CallRow, agent: Agent): string[] => call.outcomes ?? agent.outcomes;
@@ -53,7 +54,8 @@ const CAMPAIGN_END_PARAMETERS = {
   details: { type: 'object', description: 'Outcome details the customer asked for, as text values' },
   callback: {
     type: 'object',
-    description: 'When the person asked to be called back: `at` as a date-time (their local time, or with an offset) and `when` as they said it',
+    description:
+      'When the person asked to be called back: `at` as a date-time (their local time, or with an offset) and `when` as they said it',
     properties: { at: { type: 'string' }, when: { type: 'string' } },
     required: ['at', 'when'],
   },
@@ -63,7 +65,9 @@ const CAMPAIGN_END_PARAMETERS = {
 /** The campaign extras of end_call's arguments, or why they are refused. */
 function campaignExtras(call: CallRow, args: Record<string, unknown>): Pick<AgentResult, 'details' | 'callback' | 'opt_out'> | string {
   const out: Pick<AgentResult, 'details' | 'callback' | 'opt_out'> = {};
-  const details = Object.entries(object(args.details)).map(([k, v]) => [k.slice(0, 100), typeof v === 'string' ? v.slice(0, 2000) : JSON.stringify(v)] as const);
+  const details = Object.entries(object(args.details)).map(
+    ([k, v]) => [k.slice(0, 100), typeof v === 'string' ? v.slice(0, 2000) : JSON.stringify(v)] as const,
+  );
   if (details.length) out.details = Object.fromEntries(details);
   if (args.callback !== undefined && args.callback !== null) {
     const callback = object(args.callback);
@@ -115,7 +119,8 @@ function transferCall({ tenant }: OnCall, decision: CallDecision): TurnTool {
     run: async (args) => {
       const raw = text(args.target, 200);
       const target = toE164(raw, tenant.country);
-      if (!target) return { output: `Refused: target must be a phone number (E.164, or national in ${tenant.country}); ${raw || 'none'} is not` };
+      if (!target)
+        return { output: `Refused: target must be a phone number (E.164, or national in ${tenant.country}); ${raw || 'none'} is not` };
       decision.transfer = { target, name: text(args.name, 200) || null };
       return { output: `${target} will be rung after your words. Tell the person briefly that you are transferring them.` };
     },

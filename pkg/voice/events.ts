@@ -9,7 +9,12 @@ import { isEnded, moveOf, type CallEvent } from './state.js';
 import { callRecord } from './views.js';
 
 /** The call record plus `extra` (`ai` extras merge into its `ai`) to the tenant's events address, if any. */
-export async function enqueueCallEvent(ctx: Pick<Ctx, 'db' | 'clock' | 'config'>, row: CallRow, type: string, extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {}): Promise<void> {
+export async function enqueueCallEvent(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'config'>,
+  row: CallRow,
+  type: string,
+  extra: { ai?: Record<string, unknown>; [field: string]: unknown } = {},
+): Promise<void> {
   const { eventsUrl } = await getTenant(ctx, row.tenant_id);
   if (!eventsUrl) return;
   const record = callRecord(row);
@@ -45,13 +50,7 @@ export function ending(row: Pick<CallRow, 'answered_at'>, now: Date, cause: stri
 }
 
 /** null when the call had moved on; the slot is given back the moment the call ends, whoever ended it. */
-export async function applyCallEvent(
-  ctx: Ctx,
-  id: string,
-  event: CallEvent,
-  patch: CallPatch,
-  owner?: string,
-): Promise<CallRow | null> {
+export async function applyCallEvent(ctx: Ctx, id: string, event: CallEvent, patch: CallPatch, owner?: string): Promise<CallRow | null> {
   const row = await ctx.db.transaction(async (trx: Knex.Transaction) => {
     const tx = { ...ctx, db: trx };
     const changed = await transitionCall(tx, id, moveOf(event), patch, owner);

@@ -56,11 +56,14 @@ export async function finalizeCall(ctx: Ctx, id: string, owner: string): Promise
     const done = await markFinal(tx, id, ENDED, { summary });
     if (!done) return;
     const tenant = await getTenant(tx, done.tenant_id);
-    if (done.result?.outcome === 'do_not_call' || done.result?.opt_out) await addDoNotCall(tx, done.tenant_id, done.to_number, `Opted out on call ${done.id}`);
+    if (done.result?.outcome === 'do_not_call' || done.result?.opt_out)
+      await addDoNotCall(tx, done.tenant_id, done.to_number, `Opted out on call ${done.id}`);
     // After the opt-out above: the number is on the do-not-call list before the result goes.
     if (done.campaign) await settleCampaignCall(tx, { ...done, campaign: done.campaign });
     if (done.conversation_id) {
-      await trx('conversations').where({ id: done.conversation_id }).update({ status: 'ended', ended_at: ctx.clock.now(), updated_at: ctx.clock.now() });
+      await trx('conversations')
+        .where({ id: done.conversation_id })
+        .update({ status: 'ended', ended_at: ctx.clock.now(), updated_at: ctx.clock.now() });
       await enqueueCallEvent(tx, done, 'ai.summary', {
         summary,
         transcript: done.transcript,

@@ -5,7 +5,9 @@ const PLACEHOLDER = /\{\{\s*context\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\
 export function fillGreeting(template: string, context: Record<string, unknown>): string {
   return template
     .replace(PLACEHOLDER, (_, path: string) => {
-      const value = path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), context);
+      const value = path
+        .split('.')
+        .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), context);
       return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
     })
     .replace(/\s+([,.!?])/g, '$1')

@@ -25,7 +25,11 @@ function decodeCursor(cursor: string): number {
 /** Numbers in filters are read as the tenant writes them (national format in its country). */
 const number = (raw: string | undefined, tenant: Tenant) => (raw === undefined ? undefined : (toE164(raw, tenant.country) ?? raw));
 
-export async function listCallsPage(ctx: Pick<Ctx, 'db'>, tenant: Tenant, q: CallListQuery): Promise<{ data: CallRecord[]; next_cursor: string | null }> {
+export async function listCallsPage(
+  ctx: Pick<Ctx, 'db'>,
+  tenant: Tenant,
+  q: CallListQuery,
+): Promise<{ data: CallRecord[]; next_cursor: string | null }> {
   const rows = await listCalls(ctx, tenant.id, {
     status: q.status,
     direction: q.direction,

@@ -50,11 +50,17 @@ export const IDEMPOTENCY_KEY_MAX = 255;
 function fingerprint(input: PlaceCallInput): string {
   const stable = (v: unknown): unknown =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])]))
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, stable((v as Record<string, unknown>)[k])]),
+        )
       : Array.isArray(v)
         ? v.map(stable)
         : v;
-  return createHash('sha256').update(JSON.stringify(stable(input))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(stable(input)))
+    .digest('hex');
 }
 
 /** The agent named by `agt_` id; else the tenant's default voice agent; else its first agent. */
@@ -94,7 +100,10 @@ async function validateCallRequest(ctx: Ctx, tenant: Tenant, input: PlaceCallInp
   if (!to) throw new Unprocessable(`to: ${input.to} is not a valid phone number (E.164, or national in ${tenant.country})`, 'invalid_to');
   const allowed = allowedCountriesOf(tenant);
   if (!allowed.includes(countryOf(to) ?? '')) {
-    throw new Unprocessable(`to: ${to} is outside the countries the account may call (${allowed.join(', ')}); an operator can allow more`, 'country_not_allowed');
+    throw new Unprocessable(
+      `to: ${to} is outside the countries the account may call (${allowed.join(', ')}); an operator can allow more`,
+      'country_not_allowed',
+    );
   }
   const from = await callerId(ctx, tenant, input.from);
   const voice = input.voice === undefined ? undefined : voiceProblem(ctx.config, input.voice);

@@ -205,7 +205,11 @@ export class RelayLeases {
    * answered with the carrier playing its routing until it reached an ai step; null when it is not such a call.
    */
   bind(binding: Omit<RelayBinding, 'owner' | 'leaseMs'>): Promise<CallRow | null> {
-    return bindRelay(this.ctx, { ...binding, owner: this.owner, leaseMs: this.leaseMs }, { unanswered: UNANSWERED, onTheLine: ON_THE_LINE });
+    return bindRelay(
+      this.ctx,
+      { ...binding, owner: this.owner, leaseMs: this.leaseMs },
+      { unanswered: UNANSWERED, onTheLine: ON_THE_LINE },
+    );
   }
 
   /** Conducts `row` (bound to this process) on `line` until the line or the call ends. */

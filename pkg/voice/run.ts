@@ -37,11 +37,15 @@ function instructions(call: CallRow, agent: Agent, speaking: Speaking, machine: 
   if (call.task) lines.push(`Task: ${call.task}`);
   if (Object.keys(call.context).length) lines.push(`Facts you may use: ${JSON.stringify(call.context)}`);
   if (machine) {
-    lines.push('An answering machine took the call and you are speaking after the beep. If your task asks you to leave a voicemail, call leave_voicemail with the message; otherwise do nothing.');
+    lines.push(
+      'An answering machine took the call and you are speaking after the beep. If your task asks you to leave a voicemail, call leave_voicemail with the message; otherwise do nothing.',
+    );
     return lines.join('\n');
   }
   if (call.questions.length) {
-    lines.push(`Questions to ask (record the answers under these keys):\n${call.questions.map((q) => `- ${q.key}: ${q.question}`).join('\n')}`);
+    lines.push(
+      `Questions to ask (record the answers under these keys):\n${call.questions.map((q) => `- ${q.key}: ${q.question}`).join('\n')}`,
+    );
   }
   lines.push(
     `When the conversation is done, call end_call with one of the outcomes ${outcomesOf(call, agent).join(', ')}, the answers and a short note, then say goodbye.`,
@@ -49,7 +53,9 @@ function instructions(call: CallRow, agent: Agent, speaking: Speaking, machine: 
   );
   const others = speaking.languages.filter((l) => l !== speaking.language);
   if (others.length) {
-    lines.push(`You speak ${speaking.language}. When the person speaks or asks for ${others.join(', ')}, call switch_language with it before your first words in it.`);
+    lines.push(
+      `You speak ${speaking.language}. When the person speaks or asks for ${others.join(', ')}, call switch_language with it before your first words in it.`,
+    );
   }
   return lines.join('\n');
 }
@@ -140,7 +146,12 @@ class CallSession extends BridgingCall {
       this.conversation = await accountConversation(ctx, row.tenant_id, row.conversation_id, 'voice');
       this.history.push(...(await listMessages(ctx, row.conversation_id)));
     } else {
-      this.conversation = await createConversation(ctx, { tenantId: row.tenant_id, agentId: this.agent.id, contactId: null, channel: 'voice' });
+      this.conversation = await createConversation(ctx, {
+        tenantId: row.tenant_id,
+        agentId: this.agent.id,
+        contactId: null,
+        channel: 'voice',
+      });
     }
     return this.conversation;
   }
@@ -306,7 +317,10 @@ class CallSession extends BridgingCall {
       await this.applySteering();
       return this.respond();
     }
-    const look = stored.then((ours): Look => (!ours ? 'ended' : this.row.answered_by_machine ? 'machine' : this.row.steering.length > this.steered ? 'steered' : 'unchanged'));
+    const look = stored.then(
+      (ours): Look =>
+        !ours ? 'ended' : this.row.answered_by_machine ? 'machine' : this.row.steering.length > this.steered ? 'steered' : 'unchanged',
+    );
     const decision = await this.turn(false, look);
     // A write that failed has failed the turn, which said so and ended the call.
     const seen = await look.catch(() => 'unchanged' as const);

@@ -26,7 +26,12 @@ export const CALL_TRANSITIONS: readonly TableRow<CallStatus, CallEvent | CallCre
   { from: null, event: 'place', to: 'queued', effect: '201 (API) or the contact calling (campaign); due to a controller at once' },
   { from: null, event: 'arrive', to: 'ringing', effect: 'call.initiated; due to a controller at once, or held for the carrier' },
   { from: 'queued', event: 'ring', to: 'ringing', effect: 'call.initiated' },
-  { from: 'ringing', event: 'answer', to: 'in-progress', effect: 'answered_at set; call.answered, call.updated (handler ai, or an inbound call\'s first step)' },
+  {
+    from: 'ringing',
+    event: 'answer',
+    to: 'in-progress',
+    effect: "answered_at set; call.answered, call.updated (handler ai, or an inbound call's first step)",
+  },
   { from: 'ringing', event: 'busy', to: 'busy', effect: 'call.ended' },
   // A carrier reports busy (and may report no answer) without a ringing report first.
   { from: 'queued', event: 'busy', to: 'busy', effect: 'call.ended' },
@@ -63,7 +68,8 @@ export const isOnTheLine = (s: CallStatus): boolean => ON_THE_LINE.includes(s);
 /** Not reported ringing yet (a placed call's first status). */
 export const notRungYet = (s: CallStatus): boolean => sourcesOf('ring').includes(s);
 /** An inbound call still ringing as it arrived: a controller picks it up (a placed one it dials). */
-export const isArriving = (row: Pick<CallRow, 'direction' | 'status'>): boolean => row.direction === 'inbound' && row.status === createdAs('arrive');
+export const isArriving = (row: Pick<CallRow, 'direction' | 'status'>): boolean =>
+  row.direction === 'inbound' && row.status === createdAs('arrive');
 /** Hanging up a live call: on the line it completes, before answer it is canceled. */
 export const hangUpEvent = (s: CallStatus): CallEvent => (isOnTheLine(s) ? 'hang_up' : 'cancel');
 
@@ -103,4 +109,11 @@ export const placedCall = (now: Date) =>
 
 /** The row a call arriving on a number starts as at `now`. */
 export const arrivingCall = (now: Date) =>
-  ({ direction: 'inbound', status: createdAs('arrive'), created_at: now, updated_at: now, ringing_at: now, due_at: now }) satisfies Partial<CallRow>;
+  ({
+    direction: 'inbound',
+    status: createdAs('arrive'),
+    created_at: now,
+    updated_at: now,
+    ringing_at: now,
+    due_at: now,
+  }) satisfies Partial<CallRow>;

@@ -24,7 +24,10 @@ const voiceSchema = z
     /** The provider's name of the voice, as ConversationRelay's `voice` takes it (en-US-Journey-O, Joanna-Neural, an ElevenLabs voice id). */
     voice: z.string().min(1).max(200),
     /** Telnyx's name of the same voice (Provider.Model.VoiceId); an Amazon voice's is AWS.Polly.<voice> unless given. */
-    telnyx_voice: z.string().regex(/^[A-Za-z]+(\.[A-Za-z0-9_:.-]+)+$/, 'must be Provider.Model.VoiceId, as Telnyx names voices').optional(),
+    telnyx_voice: z
+      .string()
+      .regex(/^[A-Za-z]+(\.[A-Za-z0-9_:.-]+)+$/, 'must be Provider.Model.VoiceId, as Telnyx names voices')
+      .optional(),
   })
   .strict();
 
@@ -82,6 +85,14 @@ export interface SpokenLanguage {
  * by the catalogue's first voice of it.
  */
 export function relaySpeech(config: Catalogue, chosen: Voice, language: string): { spoken: SpokenLanguage; others: SpokenLanguage[] } {
-  const voiceOf = (l: string): SpokenLanguage => ({ language: l, voice: chosen.language === l ? chosen : voicesOf(config).find((v) => v.language === l) });
-  return { spoken: voiceOf(language), others: catalogueLanguages(config).filter((l) => l !== language).map(voiceOf) };
+  const voiceOf = (l: string): SpokenLanguage => ({
+    language: l,
+    voice: chosen.language === l ? chosen : voicesOf(config).find((v) => v.language === l),
+  });
+  return {
+    spoken: voiceOf(language),
+    others: catalogueLanguages(config)
+      .filter((l) => l !== language)
+      .map(voiceOf),
+  };
 }

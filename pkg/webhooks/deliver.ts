@@ -32,7 +32,12 @@ export interface Outgoing {
 }
 
 /** A webhook event: the envelope is the body. */
-export const envelopeOutgoing = (envelope: Envelope): Outgoing => ({ id: envelope.id, type: envelope.type, tenantId: envelope.tenant_id, body: envelope });
+export const envelopeOutgoing = (envelope: Envelope): Outgoing => ({
+  id: envelope.id,
+  type: envelope.type,
+  tenantId: envelope.tenant_id,
+  body: envelope,
+});
 
 export async function sendEvent(ctx: SendCtx, url: string, outgoing: Outgoing): Promise<DeliveryOutcome> {
   const { answer: _answer, ...outcome } = await askReceiver(ctx, url, outgoing);
@@ -44,7 +49,9 @@ export async function askReceiver(ctx: SendCtx, url: string, outgoing: Outgoing)
   const body = JSON.stringify(outgoing.body);
   try {
     const secret =
-      outgoing.storedSecret === undefined ? await webhookSecret(ctx, outgoing.tenantId) : await openWebhookSecret(ctx, outgoing.tenantId, outgoing.storedSecret);
+      outgoing.storedSecret === undefined
+        ? await webhookSecret(ctx, outgoing.tenantId)
+        : await openWebhookSecret(ctx, outgoing.tenantId, outgoing.storedSecret);
     const timestamp = Math.floor(ctx.clock.now().getTime() / 1000);
     const res = await ctx.outbound.request({
       method: 'POST',
@@ -59,7 +66,8 @@ export async function askReceiver(ctx: SendCtx, url: string, outgoing: Outgoing)
     const delivered = res.status >= 200 && res.status < 300;
     return { delivered, status: res.status, error: delivered ? null : `the receiver answered HTTP ${res.status}`, answer: res.body };
   } catch (err) {
-    if (err instanceof OutboundError || err instanceof DomainError) return { delivered: false, status: null, error: err.message, answer: null };
+    if (err instanceof OutboundError || err instanceof DomainError)
+      return { delivered: false, status: null, error: err.message, answer: null };
     throw err;
   }
 }

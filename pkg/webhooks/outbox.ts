@@ -48,10 +48,10 @@ export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex,
       max_attempts: tries,
       created_at: now,
       // Due now only at the head of its key; behind a pending event it waits, undue, to be made due when that one settles.
-      due_at: db.raw(`case when exists (select 1 from webhook_outbox where ordering_key = ? and status = 'pending') then null else ?::timestamptz end`, [
-        event.orderingKey,
-        now,
-      ]),
+      due_at: db.raw(
+        `case when exists (select 1 from webhook_outbox where ordering_key = ? and status = 'pending') then null else ?::timestamptz end`,
+        [event.orderingKey, now],
+      ),
     })
     .onConflict('id')
     .ignore()
@@ -61,6 +61,14 @@ export async function enqueueEvent(ctx: Pick<Ctx, 'clock' | 'config'>, db: Knex,
 }
 
 /** The webhooks written about a call (its events, call.result, ai events), in the order written. */
-export async function eventsOfCall(ctx: Pick<Ctx, 'db'>, tenantId: string, callId: string): Promise<{ type: string; status: string; created_at: Date }[]> {
-  return ctx.db('webhook_outbox').where({ tenant_id: tenantId, ordering_key: callId }).orderBy('seq').select('type', 'status', 'created_at');
+export async function eventsOfCall(
+  ctx: Pick<Ctx, 'db'>,
+  tenantId: string,
+  callId: string,
+): Promise<{ type: string; status: string; created_at: Date }[]> {
+  return ctx
+    .db('webhook_outbox')
+    .where({ tenant_id: tenantId, ordering_key: callId })
+    .orderBy('seq')
+    .select('type', 'status', 'created_at');
 }

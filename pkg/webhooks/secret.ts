@@ -38,13 +38,18 @@ export async function webhookSecret(ctx: SecretCtx, tenantId: string): Promise<s
 export async function openWebhookSecret(ctx: SecretCtx, tenantId: string, stored: string | null): Promise<string> {
   if (stored) return unseal(ctx, stored);
   // Two first needs at once: the first write wins and both read it back.
-  await ctx.db('tenants').where({ id: tenantId }).whereNull('webhook_secret').update({ webhook_secret: seal(ctx, newWebhookSecret()) });
+  await ctx
+    .db('tenants')
+    .where({ id: tenantId })
+    .whereNull('webhook_secret')
+    .update({ webhook_secret: seal(ctx, newWebhookSecret()) });
   return webhookSecret(ctx, tenantId);
 }
 
 /** Replace the secret; the next delivery is signed with the new one. */
 export async function rotateWebhookSecret(ctx: SecretCtx, tenantId: string): Promise<void> {
-  const updated = await ctx.db('tenants')
+  const updated = await ctx
+    .db('tenants')
     .where({ id: tenantId })
     .update({ webhook_secret: seal(ctx, newWebhookSecret()), updated_at: ctx.clock.now() });
   if (!updated) throw new NotFound(`Unknown tenant ${tenantId}`);

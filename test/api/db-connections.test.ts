@@ -61,8 +61,17 @@ describe('Postgres connections of one process (SWITCHBOARD_DB_POOL_MAX)', () => 
     try {
       await blocker('turn_locks').insert(ids.slice(0, 2).map((key) => ({ key, token: randomUUID(), holder_pid: 0 })));
       const blocked = ids.slice(0, 2).map((id) => client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hi' }));
-      await eventually('both turns waiting on the rows', async () =>
-        Number((await app.runtime.ctx.db.raw(`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n) === 2);
+      await eventually(
+        'both turns waiting on the rows',
+        async () =>
+          Number(
+            (
+              await app.runtime.ctx.db.raw(
+                `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+              )
+            ).rows[0].n,
+          ) === 2,
+      );
       const refused = await client.post(`/api/v1/conversations/${ids[2]}/messages`, { message: 'Hi' });
       expect(refused.status).to.equal(503);
       expect(Number(refused.headers.get('retry-after'))).to.be.greaterThan(0);
@@ -91,7 +100,9 @@ describe('Many turns on one conversation (SWITCHBOARD_DB_POOL_MAX)', () => {
     const held = heldReply({ content: 'Done.' });
     app.model.setDefault(held.reply);
 
-    const queued = Array.from({ length: 4 }, () => busy.client.post(`/api/v1/conversations/${busyConversation}/messages`, { message: 'Again' }));
+    const queued = Array.from({ length: 4 }, () =>
+      busy.client.post(`/api/v1/conversations/${busyConversation}/messages`, { message: 'Again' }),
+    );
     const elsewhere = (async () => {
       await eventually('the first of them at the model', () => app.model.requests.length === 1);
       return other.client.post(`/api/v1/conversations/${otherConversation}/messages`, { message: 'Mine' });
@@ -126,7 +137,11 @@ describe('A server whose Postgres refuses connections', function () {
   const request = (path: string, body?: unknown) =>
     fetch(`${api.url}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: 'Bearer sk_live_unknown', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: 'Bearer sk_live_unknown',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
@@ -172,7 +187,8 @@ describe('A server whose Postgres restarts, and whose connections are cut', func
   });
 
   const createJob = (idempotencyKey: string) => client.post('/api/v1/triggers', { agentId, task: 'Tally the orders', idempotencyKey });
-  const rowsOfKey = async (key: string) => Number((await app.runtime.ctx.db('triggers').where({ idempotency_key: key }).count({ n: '*' }))[0]!.n);
+  const rowsOfKey = async (key: string) =>
+    Number((await app.runtime.ctx.db('triggers').where({ idempotency_key: key }).count({ n: '*' }))[0]!.n);
 
   it('answers 503 with Retry-After while Postgres is down, and once it is back takes the retried write once, with no restart', async () => {
     const before = await createJob('before-restart');
@@ -201,7 +217,9 @@ describe('A server whose Postgres restarts, and whose connections are cut', func
     const job = await createJob('before-cut');
     const admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
-    const cut = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = 'restarts' and pid <> pg_backend_pid()`);
+    const cut = await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = 'restarts' and pid <> pg_backend_pid()`,
+    );
     await admin.end();
     expect(cut.rowCount).to.be.greaterThan(0);
 

@@ -44,9 +44,12 @@ describe('Postgres refusing writes (disk full)', () => {
 
   it('answers a job created while triggers cannot be written 503, leaving no job or conversation behind', async () => {
     const { client, agentId, tenantId } = await app.company();
-    const count = async (table: string) => Number((await app.runtime.ctx.db(table).where({ tenant_id: tenantId }).count({ n: '*' }).first())!.n);
+    const count = async (table: string) =>
+      Number((await app.runtime.ctx.db(table).where({ tenant_id: tenantId }).count({ n: '*' }).first())!.n);
 
-    const refused = await diskFull('triggers', () => client.post('/api/v1/triggers', { agentId, task: 'Never queued', idempotencyKey: 'full-disk' }));
+    const refused = await diskFull('triggers', () =>
+      client.post('/api/v1/triggers', { agentId, task: 'Never queued', idempotencyKey: 'full-disk' }),
+    );
 
     expect(refused.status, JSON.stringify(refused.body)).to.equal(503);
     expect(await count('triggers')).to.equal(0);

@@ -20,7 +20,8 @@ describe('A server whose Redis goes down, comes back and is flushed', function (
     await redis?.stop();
   });
 
-  const turn = async () => (await client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: 'Hi' })).status;
+  const turn = async () =>
+    (await client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: 'Hi' })).status;
   const fallbacks = async () => Object.values(await limitFallbacks(app.metricsUrl)).reduce((n, c) => n + c, 0);
 
   it('answers every turn meanwhile, counts in memory while it is away, and in Redis again once back or flushed, leaving no slot held', async () => {

@@ -26,7 +26,9 @@ describe('Turns of one conversation on two replicas (turn locks)', () => {
   });
 
   const transcript = async (app: TestApp, apiKey: string, id: string) =>
-    (await app.client(apiKey).get(`/api/v1/conversations/${id}`)).body.messages.map((m: { role: string; content: string }) => `${m.role}: ${m.content}`);
+    (await app.client(apiKey).get(`/api/v1/conversations/${id}`)).body.messages.map(
+      (m: { role: string; content: string }) => `${m.role}: ${m.content}`,
+    );
 
   /** A turn on replica a at the model (held, to answer `firstReply`), and one on b waiting for its lock (to answer `secondReply`). */
   async function turnWaitingOnTheOther(firstReply: string, secondReply: string) {
@@ -45,7 +47,10 @@ describe('Turns of one conversation on two replicas (turn locks)', () => {
   it("waits on the other replica's turn and sees its reply", async () => {
     const { apiKey, conversationId, held, asked, first, second } = await turnWaitingOnTheOther('First answer', 'Second answer');
     // The holder is told someone waits, so its release is announced rather than found a second later.
-    await eventually('the lock marked wanted', async () => (await b.runtime.ctx.db('turn_locks').where({ key: conversationId }).first())?.wanted === true);
+    await eventually(
+      'the lock marked wanted',
+      async () => (await b.runtime.ctx.db('turn_locks').where({ key: conversationId }).first())?.wanted === true,
+    );
     expect(model.requests.length, 'the second turn asks nothing while the first runs').to.equal(asked + 1);
     held.release();
 
@@ -53,7 +58,12 @@ describe('Turns of one conversation on two replicas (turn locks)', () => {
     expect((await second).status).to.equal(200);
     // The second turn's prompt had the first turn's reply.
     expect(JSON.stringify(model.requests[asked + 1]!.messages)).to.contain('First answer');
-    expect(await transcript(b, apiKey, conversationId)).to.deep.equal(['user: One', 'assistant: First answer', 'user: Two', 'assistant: Second answer']);
+    expect(await transcript(b, apiKey, conversationId)).to.deep.equal([
+      'user: One',
+      'assistant: First answer',
+      'user: Two',
+      'assistant: Second answer',
+    ]);
   });
 
   it('gives a lost replica’s lock to the other at once, and refuses the lost turn’s reply 503', async () => {

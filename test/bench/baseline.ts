@@ -31,7 +31,8 @@ function checkDependencies(dir: string): void {
   const ours = dependencies(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest);
   const theirs = dependencies(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest);
   const differing = Object.entries(theirs).filter(([name, range]) => ours[name] !== range);
-  if (differing.length) throw new Error(`the baseline needs dependencies the working tree lacks: ${differing.map(([n, r]) => `${n}@${r}`).join(', ')}`);
+  if (differing.length)
+    throw new Error(`the baseline needs dependencies the working tree lacks: ${differing.map(([n, r]) => `${n}@${r}`).join(', ')}`);
 }
 
 /** `revision` checked out and built (reused when an earlier run built it). */
@@ -44,7 +45,9 @@ export function buildBaseline(revision: string): Baseline {
   }
   checkDependencies(dir);
   if (!existsSync(join(dir, 'dist', 'test', 'bench', 'jobs-server.js'))) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
+      stdio: 'inherit',
+    });
   }
   return { commit, dist: pathToFileURL(`${join(dir, 'dist')}/`) };
 }

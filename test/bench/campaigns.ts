@@ -26,7 +26,10 @@ const CAMPAIGN_CONCURRENCY = 100;
 const ACCOUNT_CAP = 50;
 const RUN_TIMEOUT_SECONDS = 600;
 /** Every number answers after half a second and says two lines, each a fifth of a second after the agent. */
-const NETWORK: ScenarioTable = { default: { scenario: 'answer', ring_ms: 500, reply_ms: 200, lines: ['Hello?', 'No thanks, bye.'] }, numbers: {} };
+const NETWORK: ScenarioTable = {
+  default: { scenario: 'answer', ring_ms: 500, reply_ms: 200, lines: ['Hello?', 'No thanks, bye.'] },
+  numbers: {},
+};
 const AREA_CODES = ['206', '212', '213', '305', '312', '415', '617', '646', '718', '917'];
 
 /** 1,000 distinct numbers of the fictional 555-01XX range, none the caller id (+1 202 555 0100). */
@@ -54,12 +57,16 @@ async function measure(app: TestApp) {
     for (;;) {
       const run = (await client.get(`/v1/campaign-runs/${runId}`)).body;
       if (run.status !== 'running') break;
-      if (Date.now() > deadline) throw new Error(`the run was still running after ${RUN_TIMEOUT_SECONDS} s: ${JSON.stringify(run.contacts)}`);
+      if (Date.now() > deadline)
+        throw new Error(`the run was still running after ${RUN_TIMEOUT_SECONDS} s: ${JSON.stringify(run.contacts)}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const run = (await client.get(`/v1/campaign-runs/${runId}`)).body;
     const row = await db('campaign_runs').where({ id: runId }).first();
-    const calls: { created_at: Date; ended_at: Date }[] = await db('calls').whereRaw(`campaign->>'run_id' = ?`, [runId]).orderBy('created_at').select('created_at', 'ended_at');
+    const calls: { created_at: Date; ended_at: Date }[] = await db('calls')
+      .whereRaw(`campaign->>'run_id' = ?`, [runId])
+      .orderBy('created_at')
+      .select('created_at', 'ended_at');
     const first = calls[0]!.created_at.getTime();
     const last = calls.at(-1)!.created_at.getTime();
     const ms = (a: Date, b: Date | number) => (typeof b === 'number' ? b : b.getTime()) - a.getTime();
@@ -119,7 +126,11 @@ async function benchmark() {
   writeFileSync(scenarios, JSON.stringify(NETWORK));
   let app: TestApp | undefined;
   try {
-    app = await startTestApp({ databaseUrl: database.url, controllers: true, env: { SWITCHBOARD_SIM_SCENARIOS: scenarios, SWITCHBOARD_DB_POOL_MAX: '20' } });
+    app = await startTestApp({
+      databaseUrl: database.url,
+      controllers: true,
+      env: { SWITCHBOARD_SIM_SCENARIOS: scenarios, SWITCHBOARD_DB_POOL_MAX: '20' },
+    });
     const campaign = await measure(app);
     const cap = Math.min(CAMPAIGN_CONCURRENCY, ACCOUNT_CAP);
     const pass = campaign.calls === PEOPLE && campaign.dials.peakOnTheLine <= cap && campaign.status === 'done';

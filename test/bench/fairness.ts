@@ -57,7 +57,8 @@ async function benchmark() {
       }),
     );
     const enqueueSeconds = (Date.now() - enqueueStart) / 1000;
-    const backlogLeft = async () => Number((await app.runtime.ctx.db('triggers').where({ tenant_id: a.tenantId, status: 'queued' }).count({ n: '*' }))[0]!.n);
+    const backlogLeft = async () =>
+      Number((await app.runtime.ctx.db('triggers').where({ tenant_id: a.tenantId, status: 'queued' }).count({ n: '*' }))[0]!.n);
     const backlogAtFirst = await backlogLeft();
 
     const delays: number[] = [];

@@ -59,7 +59,8 @@ async function ended(app: TestApp, ids: string[]): Promise<CallTimes[]> {
   }
 }
 
-const answeredOf = (rows: CallTimes[]) => rows.filter((r): r is CallTimes & { answered_at: Date; ended_at: Date } => r.answered_at !== null);
+const answeredOf = (rows: CallTimes[]) =>
+  rows.filter((r): r is CallTimes & { answered_at: Date; ended_at: Date } => r.answered_at !== null);
 
 async function answeredPerSecond(app: TestApp, client: Client) {
   app.model.setDefault({ content: 'Thanks for calling, goodbye.' });
@@ -135,7 +136,9 @@ async function benchmark() {
     app = await startTestApp({ databaseUrl: database.url, controllers: true, env: { SWITCHBOARD_DB_POOL_MAX: '20' } });
     const { client, tenantId, agentId } = await app.company({ credits: 1e9, numbers: [NUMBER] });
     await updateTenant(app.runtime.ctx, tenantId, { features: ['voice_api', 'ai_agents'], requestsPerMinute: 100_000 });
-    const routed = await client.patch(`/v1/numbers/${encodeURIComponent(NUMBER)}`, { routing: { type: 'ai', agent_id: agentRef(agentId) } });
+    const routed = await client.patch(`/v1/numbers/${encodeURIComponent(NUMBER)}`, {
+      routing: { type: 'ai', agent_id: agentRef(agentId) },
+    });
     if (routed.status !== 200) throw new Error(`PATCH /v1/numbers answered ${routed.status}: ${JSON.stringify(routed.body)}`);
     const quick = await answeredPerSecond(app, client);
     const live = await liveAtOnce(app, client);

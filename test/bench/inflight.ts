@@ -23,7 +23,15 @@ import { benchCompany, enqueue } from './job-client.js';
 import { machineInfo } from './machine.js';
 import type { ModelAnswer, ModelMessage, ModelTiming } from './model-server.js';
 import { inParallel } from './parallel.js';
-import { capacityOverrides, DEPLOYED_HEAP_LIMIT_MB, DEPLOYED_SEMI_SPACE_MB, onFreshReplica, reaches, resultsName, watchReplica } from './replica.js';
+import {
+  capacityOverrides,
+  DEPLOYED_HEAP_LIMIT_MB,
+  DEPLOYED_SEMI_SPACE_MB,
+  onFreshReplica,
+  reaches,
+  resultsName,
+  watchReplica,
+} from './replica.js';
 import { writeResults } from './results.js';
 import { NEW_ACCOUNT_CALLS_PER_MINUTE, type TestApp } from '../support/app.js';
 import { peakOverlap, stats } from './stats.js';
@@ -83,7 +91,8 @@ async function modelTimings(model: Model): Promise<ModelTiming[]> {
 }
 
 /** How many times each value occurs. */
-const countBy = (values: string[]): Record<string, number> => Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
+const countBy = (values: string[]): Record<string, number> =>
+  Object.fromEntries([...new Set(values)].map((v) => [v, values.filter((x) => x === v).length]));
 const seconds = (ms: number) => Math.round(ms / 10) / 100;
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
 
@@ -114,17 +123,16 @@ async function measureJobs(model: Model) {
         const finished = await reaches(done, JOBS, JOBS_BOUND_S);
         return { createdS, finished, endedAt: Date.now() };
       });
-      const rows: { status: string; error_message: string | null; started_at: Date | null; completed_at: Date | null }[] = await db('triggers').select(
-        'status',
-        'error_message',
-        'started_at',
-        'completed_at',
-      );
+      const rows: { status: string; error_message: string | null; started_at: Date | null; completed_at: Date | null }[] = await db(
+        'triggers',
+      ).select('status', 'error_message', 'started_at', 'completed_at');
       const started = rows.filter((r): r is typeof r & { started_at: Date } => r.started_at !== null);
       const completed = started.filter((r): r is typeof r & { completed_at: Date } => r.completed_at !== null);
       const first = Math.min(...started.map((r) => r.started_at.getTime()));
       const lastDone = Math.max(...completed.map((r) => r.completed_at.getTime()));
-      const peakInFlight = peakOverlap(started.map((r) => ({ start: r.started_at.getTime(), end: r.completed_at?.getTime() ?? watched.result.endedAt })));
+      const peakInFlight = peakOverlap(
+        started.map((r) => ({ start: r.started_at.getTime(), end: r.completed_at?.getTime() ?? watched.result.endedAt })),
+      );
       const elapsedS = seconds((watched.result.finished ? lastDone : watched.result.endedAt) - first);
       const completedPerSecond = Math.round((completed.length / elapsedS) * 10) / 10;
       return {
@@ -143,7 +151,10 @@ async function measureJobs(model: Model) {
         /** All JOBS at the rate reached; the measured time when they all finished. */
         projectedS: watched.result.finished ? elapsedS : Math.round(JOBS / completedPerSecond),
         peakInFlight,
-        idealS: { atTarget: (JOBS * JOB_MODEL_MS) / 1000 / TARGET.jobsInFlight, atPeakInFlight: Math.round((JOBS * JOB_MODEL_MS) / 1000 / peakInFlight) },
+        idealS: {
+          atTarget: (JOBS * JOB_MODEL_MS) / 1000 / TARGET.jobsInFlight,
+          atPeakInFlight: Math.round((JOBS * JOB_MODEL_MS) / 1000 / peakInFlight),
+        },
         startDelayMs: stats(started.map((r) => r.started_at.getTime() - first)),
         eventLoopLagP99Ms: watched.eventLoopLagP99Ms,
         rssPeakMB: watched.rssPeakMB,
@@ -231,23 +242,26 @@ async function measureCalls(model: Model, part: CallPart) {
       const begin = Date.now();
       await inParallel(CALLS, SUBMITTERS, async (i) => {
         await sleep(Math.max(0, begin + (i * part.rampMs) / CALLS - Date.now()));
-        const res = await accounts[Math.floor(i / NEW_ACCOUNT_CALLS_PER_MINUTE)]!.request('POST', '/v1/calls', { to: calleeNumber(i), task: 'Benchmark call: answer each line briefly.' });
+        const res = await accounts[Math.floor(i / NEW_ACCOUNT_CALLS_PER_MINUTE)]!.request('POST', '/v1/calls', {
+          to: calleeNumber(i),
+          task: 'Benchmark call: answer each line briefly.',
+        });
         if (res.status !== 201) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
       });
       const placedS = seconds(Date.now() - begin);
       const finished = await reaches(ended, CALLS, CALLS_BOUND_S);
       return { placedS, finished, endedAt: Date.now() };
     });
-    const rows: { status: string; hangup_cause: string | null; answered_at: Date | null; ended_at: Date | null }[] = await db('calls').select(
-      'status',
-      'hangup_cause',
-      'answered_at',
-      'ended_at',
-    );
+    const rows: { status: string; hangup_cause: string | null; answered_at: Date | null; ended_at: Date | null }[] = await db(
+      'calls',
+    ).select('status', 'hangup_cause', 'answered_at', 'ended_at');
     const answered = rows.filter((r): r is typeof r & { answered_at: Date } => r.answered_at !== null);
     // The model's hrMs and the rows' wall-clock times on one scale: both clocks read here at once.
     const wallToHr = hrMs() - Date.now();
-    const allLive = { from: Math.max(...answered.map((r) => r.answered_at.getTime())) + wallToHr, to: Math.min(...rows.map((r) => r.ended_at?.getTime() ?? Infinity)) + wallToHr };
+    const allLive = {
+      from: Math.max(...answered.map((r) => r.answered_at.getTime())) + wallToHr,
+      to: Math.min(...rows.map((r) => r.ended_at?.getTime() ?? Infinity)) + wallToHr,
+    };
     const replies = beyondModel(await modelTimings(model), calleeMs, allLive);
     return {
       ...part,
@@ -262,7 +276,9 @@ async function measureCalls(model: Model, part: CallPart) {
       statuses: countBy(rows.map((r) => r.status)),
       /** Why calls failed: each hangup_cause and how many calls ended with it. */
       failures: countBy(rows.filter((r) => r.status === 'failed').map((r) => r.hangup_cause ?? '(none)')),
-      peakLive: peakOverlap(answered.map((r) => ({ start: r.answered_at.getTime(), end: r.ended_at?.getTime() ?? watched.result.endedAt }))),
+      peakLive: peakOverlap(
+        answered.map((r) => ({ start: r.answered_at.getTime(), end: r.ended_at?.getTime() ?? watched.result.endedAt })),
+      ),
       ...replies,
       eventLoopLagP99Ms: watched.eventLoopLagP99Ms,
       rssPeakMB: watched.rssPeakMB,
@@ -289,12 +305,22 @@ function callTargets(calls: Calls) {
   return [
     {
       target: `${name}: all ${CALLS} completed within ${CALLS_BOUND_S} s`,
-      measured: Object.entries(calls.statuses).map(([status, n]) => `${status} ${n}`).join(', '),
+      measured: Object.entries(calls.statuses)
+        .map(([status, n]) => `${status} ${n}`)
+        .join(', '),
       pass: calls.finished && calls.statuses.completed === CALLS,
     },
-    { target: `${name}: one replica carries ${TARGET.liveCalls} live calls at once`, measured: `${calls.peakLive}`, pass: calls.peakLive >= TARGET.liveCalls },
+    {
+      target: `${name}: one replica carries ${TARGET.liveCalls} live calls at once`,
+      measured: `${calls.peakLive}`,
+      pass: calls.peakLive >= TARGET.liveCalls,
+    },
     ...(calls.target ? [reply] : []),
-    { target: `${name}: event loop lag p99 ≤ ${TARGET.eventLoopLagP99Ms} ms`, measured: `${calls.eventLoopLagP99Ms} ms`, pass: calls.eventLoopLagP99Ms <= TARGET.eventLoopLagP99Ms },
+    {
+      target: `${name}: event loop lag p99 ≤ ${TARGET.eventLoopLagP99Ms} ms`,
+      measured: `${calls.eventLoopLagP99Ms} ms`,
+      pass: calls.eventLoopLagP99Ms <= TARGET.eventLoopLagP99Ms,
+    },
     { target: `${name}: RSS ≤ ${TARGET.rssMB} MB`, measured: `${calls.rssPeakMB} MB`, pass: calls.rssPeakMB <= TARGET.rssMB },
   ];
 }
@@ -306,8 +332,16 @@ function targets(jobs: Jobs, calls: Calls[]) {
       measured: `${jobs.succeeded} succeeded, ${jobs.failed} failed${jobs.finished ? ` in ${jobs.elapsedS} s` : ''}`,
       pass: jobs.finished && jobs.succeeded === JOBS,
     },
-    { target: `jobs: one replica carries ≥ ${TARGET.jobsInFlight} jobs in flight`, measured: `${jobs.peakInFlight}`, pass: jobs.peakInFlight >= TARGET.jobsInFlight },
-    { target: `jobs: event loop lag p99 ≤ ${TARGET.eventLoopLagP99Ms} ms`, measured: `${jobs.eventLoopLagP99Ms} ms`, pass: jobs.eventLoopLagP99Ms <= TARGET.eventLoopLagP99Ms },
+    {
+      target: `jobs: one replica carries ≥ ${TARGET.jobsInFlight} jobs in flight`,
+      measured: `${jobs.peakInFlight}`,
+      pass: jobs.peakInFlight >= TARGET.jobsInFlight,
+    },
+    {
+      target: `jobs: event loop lag p99 ≤ ${TARGET.eventLoopLagP99Ms} ms`,
+      measured: `${jobs.eventLoopLagP99Ms} ms`,
+      pass: jobs.eventLoopLagP99Ms <= TARGET.eventLoopLagP99Ms,
+    },
     { target: `jobs: RSS ≤ ${TARGET.rssMB} MB`, measured: `${jobs.rssPeakMB} MB`, pass: jobs.rssPeakMB <= TARGET.rssMB },
     ...calls.flatMap(callTargets),
   ].map(({ pass, ...t }) => ({ ...t, verdict: verdict(pass) }));
@@ -317,11 +351,21 @@ async function benchmark() {
   const loadBefore = loadavg()[0]!;
   const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {});
   try {
-    const jobs = await medianRun(RUNS, () => measureJobs(model), (j) => j.eventLoopLagP99Ms);
+    const jobs = await medianRun(
+      RUNS,
+      () => measureJobs(model),
+      (j) => j.eventLoopLagP99Ms,
+    );
     process.stderr.write(`jobs: ${JSON.stringify(jobs)}\n`);
     const calls: Calls[] = [];
     for (const part of CALL_PARTS) {
-      calls.push(await medianRun(part.target ? RUNS : 1, () => measureCalls(model, part), (c) => c.beyondModelAllLiveMs.p99));
+      calls.push(
+        await medianRun(
+          part.target ? RUNS : 1,
+          () => measureCalls(model, part),
+          (c) => c.beyondModelAllLiveMs.p99,
+        ),
+      );
       process.stderr.write(`calls: ${JSON.stringify(calls.at(-1))}\n`);
     }
     return {
@@ -342,12 +386,18 @@ async function benchmark() {
 /** The replica's warnings and errors during a part, if any, as a table of their own. */
 const problems = (part: string, logged: Record<string, number>) =>
   Object.keys(logged).length
-    ? `\nThe replica's warnings and errors (${part}):\n\n| Logged | Times |\n|---|---|\n${Object.entries(logged).map(([msg, n]) => `| ${msg.replaceAll('|', '\\|')} | ${n} |`).join('\n')}\n`
+    ? `\nThe replica's warnings and errors (${part}):\n\n| Logged | Times |\n|---|---|\n${Object.entries(logged)
+        .map(([msg, n]) => `| ${msg.replaceAll('|', '\\|')} | ${n} |`)
+        .join('\n')}\n`
     : '';
 
 const callsTable = (c: Calls) => `| ${partName(c)} | |
 |---|---|
-| Ended | ${c.ended} of ${c.calls} (${Object.entries(c.statuses).map(([s, n]) => `${s} ${n}`).join(', ')})${c.finished ? '' : ` when cut at the ${c.boundS} s bound`} |${Object.entries(c.failures).map(([cause, n]) => `\n| · failed with | ${n} × ${cause} |`).join('')}
+| Ended | ${c.ended} of ${c.calls} (${Object.entries(c.statuses)
+  .map(([s, n]) => `${s} ${n}`)
+  .join(', ')})${c.finished ? '' : ` when cut at the ${c.boundS} s bound`} |${Object.entries(c.failures)
+  .map(([cause, n]) => `\n| · failed with | ${n} × ${cause} |`)
+  .join('')}
 | **Most calls live at once** (answered → ended) | **${c.peakLive}** |
 | Turns the replica went through | ${c.turnsPerSecond} a second |
 | **Callee line → agent reply beyond the model** while all ${c.calls} were live, median / p99 (${c.turnsAllLive} turns) | ${c.beyondModelAllLiveMs.median} / **${c.beyondModelAllLiveMs.p99} ms** |${c.figures.length > 1 ? `\n| · its p99 in each of ${c.figures.length} runs (this table is the median run's) | ${c.figures.join(', ')} ms |` : ''}
@@ -358,7 +408,12 @@ const callsTable = (c: Calls) => `| ${partName(c)} | |
 
 function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
   const { jobs: j, calls } = r;
-  const settings = typeof r.settings === 'string' ? r.settings : Object.entries(r.settings).map(([k, v]) => `${k}=${v}`).join(', ');
+  const settings =
+    typeof r.settings === 'string'
+      ? r.settings
+      : Object.entries(r.settings)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ');
   return `# In-flight capacity benchmark
 
 ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · Node ${r.machine.node}
@@ -377,7 +432,11 @@ them all due at once; one model call each, answered after ${j.modelMs} ms. Times
 
 | | |
 |---|---|
-| Finished | ${j.completed} of ${j.jobs} (${j.succeeded} succeeded, ${j.failed} failed) ${j.finished ? `in **${j.elapsedS} s**` : `when cut at the ${j.boundS} s bound (${j.elapsedS} s after the first was created)`} |${Object.entries(j.failures).map(([message, n]) => `\n| · failed with | ${n} × ${message} |`).join('')}
+| Finished | ${j.completed} of ${j.jobs} (${j.succeeded} succeeded, ${j.failed} failed) ${j.finished ? `in **${j.elapsedS} s**` : `when cut at the ${j.boundS} s bound (${j.elapsedS} s after the first was created)`} |${Object.entries(
+    j.failures,
+  )
+    .map(([message, n]) => `\n| · failed with | ${n} × ${message} |`)
+    .join('')}
 | Rate | ${j.completedPerSecond} jobs/s; all ${j.jobs} at that rate: ${j.projectedS} s |
 | Ideal (${j.jobs} × ${j.modelMs / 1000} s ÷ in-flight capacity) | ${j.idealS.atTarget} s at the target's ${TARGET.jobsInFlight}; ${j.idealS.atPeakInFlight} s at the ${j.peakInFlight} reached |
 | Against the ideal at ${TARGET.jobsInFlight} in flight | ${(j.projectedS / j.idealS.atTarget).toFixed(1)}× |

@@ -11,7 +11,12 @@ export async function benchCompany(app: TestApp, name: string) {
 }
 
 /** Creates a job (due at `runAt` when given); its triggerId and, when deferred, nextRunAt. */
-export async function enqueue(client: BenchClient, agentId: string, task: string, runAt?: string): Promise<{ triggerId: string; nextRunAt?: string }> {
+export async function enqueue(
+  client: BenchClient,
+  agentId: string,
+  task: string,
+  runAt?: string,
+): Promise<{ triggerId: string; nextRunAt?: string }> {
   const res = await client.request('POST', '/api/v1/triggers', { agentId, task, ...(runAt && { runAt }) });
   if (res.status !== 202) throw new Error(`creating a job answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;

@@ -86,7 +86,9 @@ async function createWorkTable(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`create table if not exists ${WORK_TABLE} (id bigserial primary key, job_id text not null, role text not null, content text not null, created_at timestamptz not null default now())`);
+    await client.query(
+      `create table if not exists ${WORK_TABLE} (id bigserial primary key, job_id text not null, role text not null, content text not null, created_at timestamptz not null default now())`,
+    );
   } finally {
     await client.end();
   }

@@ -60,7 +60,6 @@ const POOL_MAX = 20;
 const SWITCHBOARD_POOL_MAX = 41;
 const TASK = 'Reply with ok.';
 
-
 /** One job's times, in ms since the epoch. */
 interface Job {
   /** Switchboard: the trigger's createdAt; graphile-worker: when addJob was called. */
@@ -94,7 +93,6 @@ interface Level {
   throughput: Phase & { seconds: number; jobsPerSecond: number };
   cpuMsPerJob?: CpuPerJob;
 }
-
 
 function phase(jobs: Job[]): Phase {
   return {
@@ -211,14 +209,21 @@ interface Place {
 }
 
 /** A server thread of a jobs-server.js. */
-const startServer = (dist: URL, options: JobsServerOptions) => startThread<JobsServerReady>(new URL('test/bench/jobs-server.js', dist), options);
+const startServer = (dist: URL, options: JobsServerOptions) =>
+  startThread<JobsServerReady>(new URL('test/bench/jobs-server.js', dist), options);
 
 async function measure(system: Measured, concurrency: number, { dist, databaseUrl }: Place, modelUrl: string): Promise<Level> {
   const loadAverage1m = loadavg()[0]!;
   const isSwitchboard = system === 'switchboard' || system === 'switchboard-baseline';
   const server = isSwitchboard
     ? await startServer(dist, { role: 'switchboard', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
-    : await startServer(dist, { role: 'graphile-worker', concurrency, poolMax: POOL_MAX, databaseUrl, modelUrl: system === 'graphile-worker-work' ? modelUrl : undefined });
+    : await startServer(dist, {
+        role: 'graphile-worker',
+        concurrency,
+        poolMax: POOL_MAX,
+        databaseUrl,
+        modelUrl: system === 'graphile-worker-work' ? modelUrl : undefined,
+      });
   // Switchboard's controllers run in a thread of their own, apart from its API, as deployed.
   const controllers = isSwitchboard
     ? await startServer(dist, { role: 'switchboard-controllers', concurrency, poolMax: SWITCHBOARD_POOL_MAX, databaseUrl, modelUrl })
@@ -233,7 +238,9 @@ async function measure(system: Measured, concurrency: number, { dist, databaseUr
     const cpuNow = () => [server.cpuMs(), controllers?.cpuMs() ?? null, postgresCpuMs()];
     const cpuBefore = cpuNow();
     const jobs = await burst(driver, THROUGHPUT_JOBS);
-    const [api, ctl, postgres] = cpuNow().map((ms, i) => (ms === null || cpuBefore[i] === null ? null : Math.round(((ms - cpuBefore[i]!) / jobs.length) * 1000) / 1000));
+    const [api, ctl, postgres] = cpuNow().map((ms, i) =>
+      ms === null || cpuBefore[i] === null ? null : Math.round(((ms - cpuBefore[i]!) / jobs.length) * 1000) / 1000,
+    );
     const cpuMsPerJob = isSwitchboard ? { cpuMsPerJob: { api, controllers: ctl, postgres } } : {};
     return { concurrency, loadAverage1m, latency, throughput: throughput(jobs), ...cpuMsPerJob };
   } finally {
@@ -331,7 +338,8 @@ function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
       `| ${t.concurrency} | ${t.switchboardP99Ms} ≤ ${t.graphileWorkerP99Ms} | **${t.latency}** | ${t.switchboardJobsPerSecond} ≥ ${t.graphileWorkerJobsPerSecond} / 2 | **${t.throughput}** |`,
   );
   const list = (xs: number[]) => xs.join(', ');
-  const cpu = (c?: CpuPerJob) => (c ? [c.api, c.controllers, c.postgres].map((ms) => (ms === null ? '?' : ms.toFixed(2))).join(' · ') : '?');
+  const cpu = (c?: CpuPerJob) =>
+    c ? [c.api, c.controllers, c.postgres].map((ms) => (ms === null ? '?' : ms.toFixed(2))).join(' · ') : '?';
   const cpuRows = r.gates.map((g) => `| ${g.concurrency} | ${cpu(g.cpuMsPerJob.before)} | ${cpu(g.cpuMsPerJob.after)} |`);
   const gateRows = r.gates.map(
     (g) =>
@@ -415,7 +423,12 @@ async function benchmark() {
   // The no-op reply: a job that gets it succeeds after one model call.
   const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {});
   try {
-    const runs: Record<Measured, Level[][]> = { switchboard: [], 'switchboard-baseline': [], 'graphile-worker': [], 'graphile-worker-work': [] };
+    const runs: Record<Measured, Level[][]> = {
+      switchboard: [],
+      'switchboard-baseline': [],
+      'graphile-worker': [],
+      'graphile-worker-work': [],
+    };
     for (const [i, concurrency] of LEVELS.entries()) {
       // Before and after alternate, the first of each pair swapping, so neither always meets a
       // warmer machine; graphile-worker's two between them.
@@ -432,8 +445,8 @@ async function benchmark() {
       }
     }
     const { version } = (await import('graphile-worker/package.json', { with: { type: 'json' } })).default as { version: string };
-    const [switchboard, graphileWorker, graphileWorkerWork] = (['switchboard', 'graphile-worker', 'graphile-worker-work'] as const).map((system) =>
-      runs[system].map(median),
+    const [switchboard, graphileWorker, graphileWorkerWork] = (['switchboard', 'graphile-worker', 'graphile-worker-work'] as const).map(
+      (system) => runs[system].map(median),
     );
     return {
       date: new Date().toISOString(),

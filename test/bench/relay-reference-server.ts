@@ -17,7 +17,11 @@ new WebSocketServer({ server }).on('connection', (socket) => {
   socket.on('message', async (data) => {
     const message = JSON.parse(String(data)) as { type: string; voicePrompt?: string; last?: boolean };
     if (message.type !== 'prompt' || message.last === false) return;
-    const stream = await openai.chat.completions.create({ model: defaultModel, messages: [{ role: 'user', content: message.voicePrompt ?? '' }], stream: true });
+    const stream = await openai.chat.completions.create({
+      model: defaultModel,
+      messages: [{ role: 'user', content: message.voicePrompt ?? '' }],
+      stream: true,
+    });
     for await (const chunk of stream) {
       const token = chunk.choices[0]?.delta?.content;
       if (token) socket.send(JSON.stringify({ type: 'text', token, last: false }));

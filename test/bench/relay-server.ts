@@ -46,7 +46,11 @@ const apiKeys: string[] = [];
 for (let i = 0; i < accounts; i++) {
   const company = await app.company({ credits: 1e9, numbers: [`+1202555${String(1000 + i)}`] });
   // The defaults would refuse the benchmark's pace and its simultaneous calls.
-  await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], requestsPerMinute: 1_000_000, maxConcurrentCalls: 1_000_000 });
+  await updateTenant(app.runtime.ctx, company.tenantId, {
+    features: ['voice_api'],
+    requestsPerMinute: 1_000_000,
+    maxConcurrentCalls: 1_000_000,
+  });
   apiKeys.push(company.apiKey);
 }
 

@@ -110,19 +110,29 @@ async function until(what: string, ms: number, probe: () => boolean): Promise<vo
  * Places `count` calls to `to` (16 submitters, `apiKeys` in turn, each up to its placement limit),
  * each conducted by `script`, and waits until all of them have ended; fails on any the stand-in saw fail.
  */
-async function conduct(b: Bench, to: string, apiKeys: string[], count: number, script: CallerScript, timeoutMs: number): Promise<CarrierCall[]> {
+async function conduct(
+  b: Bench,
+  to: string,
+  apiKeys: string[],
+  count: number,
+  script: CallerScript,
+  timeoutMs: number,
+): Promise<CarrierCall[]> {
   const before = b.twilio.calls.length;
   b.twilio.phones[to] = { answer: 'human', caller: script };
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(SUBMITTERS, count) }, async () => {
-      for (let i = next++; i < count; i = next++) await place(b, apiKeys[Math.floor(i / NEW_ACCOUNT_CALLS_PER_MINUTE)]!, to, 'Answer the caller about opening hours.');
+      for (let i = next++; i < count; i = next++)
+        await place(b, apiKeys[Math.floor(i / NEW_ACCOUNT_CALLS_PER_MINUTE)]!, to, 'Answer the caller about opening hours.');
     }),
   );
   const ours = () => b.twilio.calls.slice(before).filter((c) => c.params.To === to);
   await until(`${count} calls to ${to} dialled`, timeoutMs, () => ours().length === count);
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`calls to ${to} still live after ${timeoutMs} ms`)), timeoutMs)));
+  const timedOut = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`calls to ${to} still live after ${timeoutMs} ms`)), timeoutMs)),
+  );
   await Promise.race([Promise.all(ours().map((c) => c.done)), timedOut]).finally(() => clearTimeout(timer));
   const failed = ours().flatMap((c) => c.errors);
   if (failed.length) throw new Error(`calls to ${to} failed: ${failed.slice(0, 3).join('; ')}`);
@@ -136,17 +146,28 @@ function sayQuestion(c: RelayCaller, id: string, question: string): number {
 }
 
 /** Calls placed through Switchboard to `to`, its stand-in caller playing the script. */
-const placed = (b: Bench, to: string, apiKeys: string[]): Open => async (script) => void (await conduct(b, to, apiKeys, 1, script, CALL_TIMEOUT_MS));
+const placed =
+  (b: Bench, to: string, apiKeys: string[]): Open =>
+  async (script) =>
+    void (await conduct(b, to, apiKeys, 1, script, CALL_TIMEOUT_MS));
 
 /** Sockets opened to the reference as Twilio opens them (it has no calls to place). */
-const referenceSockets = (b: Bench): Open => async (script) => {
-  const caller = await RelayCaller.connect({
-    url: b.referenceUrl,
-    authToken: AUTH_TOKEN,
-    setup: { callSid: `CA${randomBytes(16).toString('hex')}`, accountSid: ACCOUNT_SID, from: '+12025550100', to: '+12025550171', direction: 'outbound-api' },
-  });
-  await script(caller);
-};
+const referenceSockets =
+  (b: Bench): Open =>
+  async (script) => {
+    const caller = await RelayCaller.connect({
+      url: b.referenceUrl,
+      authToken: AUTH_TOKEN,
+      setup: {
+        callSid: `CA${randomBytes(16).toString('hex')}`,
+        accountSid: ACCOUNT_SID,
+        from: '+12025550100',
+        to: '+12025550171',
+        direction: 'outbound-api',
+      },
+    });
+    await script(caller);
+  };
 
 /**
  * A warm-up call of WARM_UP_PROMPTS turns, then TIMED_CALLS calls of PROMPTS_PER_CALL, one after
@@ -203,8 +224,17 @@ async function timesToFirstToken(b: Bench, apiKeys: string[]) {
   for (const [n, wait] of MODEL_WAITS.entries()) {
     const switchboard = await timeToFirstToken(b, placed(b, '+12025550171', apiKeys.slice(n, n + 1)), `t${n}s`, wait.answer);
     const reference = await timeToFirstToken(b, referenceSockets(b), `t${n}r`, wait.answer);
-    const beyondMs = { median: round(switchboard.addedMs.median - reference.addedMs.median), p99: round(switchboard.addedMs.p99 - reference.addedMs.p99) };
-    phases.push({ model: wait.name, switchboard, reference, beyondMs, result: beyondMs.median <= TARGET_ADDED_TTFT_MEDIAN_MS ? 'PASS' : 'FAIL' });
+    const beyondMs = {
+      median: round(switchboard.addedMs.median - reference.addedMs.median),
+      p99: round(switchboard.addedMs.p99 - reference.addedMs.p99),
+    };
+    phases.push({
+      model: wait.name,
+      switchboard,
+      reference,
+      beyondMs,
+      result: beyondMs.median <= TARGET_ADDED_TTFT_MEDIAN_MS ? 'PASS' : 'FAIL',
+    });
   }
   return phases;
 }
@@ -226,7 +256,12 @@ async function interruptToAbort(b: Bench, apiKeys: string[]) {
     return seen.abortedMs - i.sentHrMs;
   });
   const ms = stats(toAbort);
-  return { interrupts: interrupts.length, calls: TIMED_CALLS, toAbortMs: ms, result: ms.median <= TARGET_INTERRUPT_MEDIAN_MS ? 'PASS' : 'FAIL' };
+  return {
+    interrupts: interrupts.length,
+    calls: TIMED_CALLS,
+    toAbortMs: ms,
+    result: ms.median <= TARGET_INTERRUPT_MEDIAN_MS ? 'PASS' : 'FAIL',
+  };
 }
 
 async function simultaneous(b: Bench, apiKeys: string[]) {
@@ -239,23 +274,38 @@ async function simultaneous(b: Bench, apiKeys: string[]) {
   // Each caller talks turn after turn until every call has gone live (or time is up), then hangs up.
   const everyoneLive = () => started === LIVE_CALLS || Date.now() - begin > LIVE_TIMEOUT_MS / 2;
   b.server.worker.postMessage('watch');
-  await conduct(b, '+12025550173', apiKeys, LIVE_CALLS, async (c) => {
-    const call = started++;
-    peak = Math.max(peak, ++live);
-    try {
-      let turn = 0;
-      do {
-        const sentAt = sayQuestion(c, `l${call}-${turn++}`, 'can you check my order?');
-        const reply = await c.reply();
-        waits.push(reply.tokens[0]!.atMs - sentAt);
-      } while (!everyoneLive());
-      await c.hangUp();
-    } finally {
-      live--;
-    }
-  }, LIVE_TIMEOUT_MS);
+  await conduct(
+    b,
+    '+12025550173',
+    apiKeys,
+    LIVE_CALLS,
+    async (c) => {
+      const call = started++;
+      peak = Math.max(peak, ++live);
+      try {
+        let turn = 0;
+        do {
+          const sentAt = sayQuestion(c, `l${call}-${turn++}`, 'can you check my order?');
+          const reply = await c.reply();
+          waits.push(reply.tokens[0]!.atMs - sentAt);
+        } while (!everyoneLive());
+        await c.hangUp();
+      } finally {
+        live--;
+      }
+    },
+    LIVE_TIMEOUT_MS,
+  );
   const watched = await ask<Watched>(b.server, 'watched');
-  return { calls: LIVE_CALLS, accounts: apiKeys.length, modelMs: MODEL_MS, peakLive: peak, turns: waits.length, promptToFirstTokenMs: stats(waits), ...watched };
+  return {
+    calls: LIVE_CALLS,
+    accounts: apiKeys.length,
+    modelMs: MODEL_MS,
+    peakLive: peak,
+    turns: waits.length,
+    promptToFirstTokenMs: stats(waits),
+    ...watched,
+  };
 }
 
 function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
@@ -282,11 +332,11 @@ reading the call's row again) is made while the model is asked; with the model a
 | ${first!.switchboard.prompts} prompts a column pair, ms | ${ttft.map((p) => `Model answering ${p.model}: median | p99`).join(' | ')} |
 |---|${ttft.map(() => '---|---|').join('')}
 ${row('Final `prompt` sent → first `text` token heard', (p) => p.switchboard.callerTtftMs)}
-${row('· the model\'s own time to first token (request received → first chunk written)', (p) => p.switchboard.modelTtftMs)}
-${row('Added (per prompt: heard − model\'s)', (p) => p.switchboard.addedMs)}
-${row('· of which: prompt sent → the model\'s request received', (p) => p.switchboard.promptToModelRequestMs)}
-${row('· of which: the model\'s first chunk written → token heard', (p) => p.switchboard.modelChunkToHeardMs)}
-${row('The reference\'s added time (the hops alone)', (p) => p.reference.addedMs)}
+${row("· the model's own time to first token (request received → first chunk written)", (p) => p.switchboard.modelTtftMs)}
+${row("Added (per prompt: heard − model's)", (p) => p.switchboard.addedMs)}
+${row("· of which: prompt sent → the model's request received", (p) => p.switchboard.promptToModelRequestMs)}
+${row("· of which: the model's first chunk written → token heard", (p) => p.switchboard.modelChunkToHeardMs)}
+${row("The reference's added time (the hops alone)", (p) => p.reference.addedMs)}
 ${row('**Added by Switchboard beyond the reference**', (p) => p.beyondMs, true)}
 
 | \`interrupt\` sent → the model's stream aborted at the model server (${i.interrupts} interrupts) | **${i.toAbortMs.median}** | **${i.toAbortMs.p99}** |
@@ -314,7 +364,9 @@ async function benchmark() {
   const referenceFront = await startTlsFront();
   const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), { chunks: MODEL_CHUNKS });
   let server: Thread<RelayServer> | undefined;
-  const reference = await startThread<{ url: string }>(new URL('./relay-reference-server.js', import.meta.url), { modelUrl: model.ready.url });
+  const reference = await startThread<{ url: string }>(new URL('./relay-reference-server.js', import.meta.url), {
+    modelUrl: model.ready.url,
+  });
   referenceFront.forwardTo(reference.ready.url);
   try {
     const options: RelayServerOptions = {

@@ -50,21 +50,25 @@ export interface Replica {
 /** Starts a replica on `databaseUrl` calling the model at `modelUrl`; `env` adds settings that are not capacity (the sim's scenarios). */
 export async function startReplica(databaseUrl: string, modelUrl: string, env: Record<string, string> = {}): Promise<Replica> {
   // Nothing of the bench's own environment but the basics: no cluster, no Redis, no stray settings.
-  const child: ChildProcess = spawn(process.execPath, [`--max-old-space-size=${DEPLOYED_HEAP_LIMIT_MB}`, `--max-semi-space-size=${DEPLOYED_SEMI_SPACE_MB}`, SWITCHBOARD, 'controllers'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      ...(process.env.NODE_EXTRA_CA_CERTS && { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }),
-      DATABASE_URL: databaseUrl,
-      OPENAI_BASE_URL: modelUrl,
-      SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      SWITCHBOARD_METRICS_PORT: '0',
-      ...env,
-      ...capacityOverrides(),
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [`--max-old-space-size=${DEPLOYED_HEAP_LIMIT_MB}`, `--max-semi-space-size=${DEPLOYED_SEMI_SPACE_MB}`, SWITCHBOARD, 'controllers'],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...(process.env.NODE_EXTRA_CA_CERTS && { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }),
+        DATABASE_URL: databaseUrl,
+        OPENAI_BASE_URL: modelUrl,
+        SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        SWITCHBOARD_METRICS_PORT: '0',
+        ...env,
+        ...capacityOverrides(),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout! });
   const problems: Record<string, number> = {};

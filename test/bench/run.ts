@@ -28,8 +28,6 @@ const THROUGHPUT_SECONDS = 20;
 // Conversations are replaced after this many turns, so history stays the size of a real chat.
 const TURNS_PER_CONVERSATION = 10;
 
-
-
 /**
  * POSTs `body` and reads the event stream: ms from the request's start to the first event
  * `isContent` accepts, and the phases of the answer's Server-Timing header (ms by name).
@@ -147,7 +145,8 @@ async function measureTtft(server: BenchServer, baseline: BenchServer, proxyUrl:
     // The model is asked while the user's message is stored: which answers first varies, so the two count as one.
     const { auth = 0, context = 0, ...overlapped } = s.phases;
     const opened = Object.values(overlapped).reduce((a, b) => a + b, 0);
-    for (const [name, ms] of Object.entries({ auth, context, store: opened, total: auth + context + opened })) (phases[name] ??= []).push(ms);
+    for (const [name, ms] of Object.entries({ auth, context, store: opened, total: auth + context + opened }))
+      (phases[name] ??= []).push(ms);
   }
   const breakdown = Object.fromEntries(Object.entries(phases).map(([name, values]) => [name, stats(values)]));
   return {
@@ -219,8 +218,8 @@ ${r.date} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${r.machine.os} · No
 
 Where a streamed turn's time goes on the server before the stream opens, from Switchboard's \`Server-Timing\` header
 (median ms): ${Object.entries(ttft.serverTiming)
-  .map(([name, s]) => `\`${name}\` ${s.median}`)
-  .join(' · ')} — \`auth\`: the key's lookup; \`context\`: the conversation's lock, then its reads side by side;
+    .map(([name, s]) => `\`${name}\` ${s.median}`)
+    .join(' · ')} — \`auth\`: the key's lookup; \`context\`: the conversation's lock, then its reads side by side;
 \`store\`: until the user's message is durable (committed), while the model is already being asked; \`total\`: their sum.
 
 Non-streamed throughput: **${t.turnsPerSecond} turns/s** (${t.turns} turns, ${t.concurrency} conversations in parallel, ${t.seconds} s).
@@ -245,15 +244,23 @@ async function run() {
   const model = await startThread<{ url: string }>(new URL('./model-server.js', import.meta.url), {
     chunks: ['Hello', ' there,', ' how', ' can', ' I', ' help', ' you', ' today?'],
   });
-  const api = await startThread<BenchServer>(new URL('./server.js', import.meta.url), { databaseUrl: database.url, modelUrl: model.ready.url });
+  const api = await startThread<BenchServer>(new URL('./server.js', import.meta.url), {
+    databaseUrl: database.url,
+    modelUrl: model.ready.url,
+  });
   // The baseline on a database of its own, migrated by its own code.
   const baseline = buildBaseline(BASELINE);
   const { createScratchDatabase: createBaselineDatabase } = (await import(new URL('test/support/database.js', baseline.dist).href)) as {
     createScratchDatabase: typeof createScratchDatabase;
   };
   const baselineDatabase = await createBaselineDatabase();
-  const before = await startThread<BenchServer>(new URL('test/bench/server.js', baseline.dist), { databaseUrl: baselineDatabase.url, modelUrl: model.ready.url });
-  const proxy = await startThread<{ url: string }>(new URL('./proxy-server.js', import.meta.url), { target: new URL(model.ready.url).origin });
+  const before = await startThread<BenchServer>(new URL('test/bench/server.js', baseline.dist), {
+    databaseUrl: baselineDatabase.url,
+    modelUrl: model.ready.url,
+  });
+  const proxy = await startThread<{ url: string }>(new URL('./proxy-server.js', import.meta.url), {
+    target: new URL(model.ready.url).origin,
+  });
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
@@ -265,7 +272,8 @@ async function run() {
     const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
     // Both sides of the gate are at least a tenth of a millisecond, so noise around zero cannot decide it.
     const floor = (ms: number) => Math.max(ms, 0.1);
-    const gatePass = floor(ttft.addedBeyondProxyAndRoundTrip.median) <= floor(ttft.baselineAddedBeyondProxyAndRoundTrip.median) * GATE_RATIO;
+    const gatePass =
+      floor(ttft.addedBeyondProxyAndRoundTrip.median) <= floor(ttft.baselineAddedBeyondProxyAndRoundTrip.median) * GATE_RATIO;
     return {
       date: new Date().toISOString(),
       machine: machineInfo(loadBefore),

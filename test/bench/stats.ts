@@ -12,7 +12,12 @@ export function stats(samples: number[]): Stats {
 
 /** The most intervals open at one instant (calls on the line at once). */
 export function peakOverlap(intervals: { start: number; end: number }[]): number {
-  const edges = intervals.flatMap((c) => [{ at: c.start, d: 1 }, { at: c.end, d: -1 }]).sort((a, b) => a.at - b.at || a.d - b.d);
+  const edges = intervals
+    .flatMap((c) => [
+      { at: c.start, d: 1 },
+      { at: c.end, d: -1 },
+    ])
+    .sort((a, b) => a.at - b.at || a.d - b.d);
   let open = 0;
   let peak = 0;
   for (const e of edges) peak = Math.max(peak, (open += e.d));

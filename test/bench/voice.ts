@@ -36,8 +36,6 @@ const ACCOUNT_SETS = Math.ceil(ROUNDS / ROUNDS_PER_ACCOUNT);
 const BUSY_NUMBER = '+12025550102';
 const POOL = { SWITCHBOARD_DB_POOL_MAX: '20' };
 
-
-
 async function measureWebhooks(app: TestApp) {
   const keys = Array.from({ length: KEYS }, (_, i) => `cal_bench_${i}`);
   const perKey = EVENTS / KEYS;
@@ -79,7 +77,10 @@ async function measureWebhooks(app: TestApp) {
     const enqueueSeconds = (performance.now() - begin) / 1000;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`only ${received} of ${EVENTS} webhooks arrived in ${DELIVERY_TIMEOUT_SECONDS} s`)), DELIVERY_TIMEOUT_SECONDS * 1000);
+      timer = setTimeout(
+        () => reject(new Error(`only ${received} of ${EVENTS} webhooks arrived in ${DELIVERY_TIMEOUT_SECONDS} s`)),
+        DELIVERY_TIMEOUT_SECONDS * 1000,
+      );
     });
     await Promise.race([done, timedOut]).finally(() => clearTimeout(timer));
     const seconds = (lastArrival - begin) / 1000;
@@ -103,7 +104,11 @@ async function accounts(app: TestApp): Promise<Client[]> {
   return Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       const company = await app.company({ credits: 1e9 });
-      await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api'], requestsPerMinute: 1_000_000, maxConcurrentCalls: 1_000_000 });
+      await updateTenant(app.runtime.ctx, company.tenantId, {
+        features: ['voice_api'],
+        requestsPerMinute: 1_000_000,
+        maxConcurrentCalls: 1_000_000,
+      });
       return company.client;
     }),
   );
@@ -184,7 +189,11 @@ async function benchmark() {
   let off: TestApp | undefined;
   let on: TestApp | undefined;
   try {
-    off = await startTestApp({ databaseUrl: database.url, controllers: true, env: { ...POOL, SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32' } });
+    off = await startTestApp({
+      databaseUrl: database.url,
+      controllers: true,
+      env: { ...POOL, SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32' },
+    });
     on = await startTestApp({ databaseUrl: database.url, model: off.model, env: { ...POOL, REDIS_URL: redis } });
     const webhooks = await measureWebhooks(off);
     process.stderr.write(`webhooks: ${JSON.stringify(webhooks)}\n`);

@@ -52,7 +52,9 @@ async function counters(app: TestApp): Promise<{ triggerScans: number; transacti
       (select xact_commit from pg_stat_database where datname = current_database())::int as transactions`)
   ).rows;
   const claimStatements = await db
-    .raw(`select coalesce(sum(calls), 0)::int as n from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query like '%with recursive live as%'`)
+    .raw(
+      `select coalesce(sum(calls), 0)::int as n from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) and query like '%with recursive live as%'`,
+    )
     .then((r) => r.rows[0].n as number)
     .catch(() => null);
   return { ...row, claimStatements };
@@ -78,9 +80,14 @@ function capacityLags(dues: number[], perSecond: number): number[] {
 async function outcome(app: TestApp, company: Company, jobs: { id: string; due: number }[]) {
   const { db } = app.runtime.ctx;
   const lastDue = Math.max(...jobs.map((j) => j.due));
-  const done = async () => Number((await db('triggers').where({ tenant_id: company.tenantId }).whereIn('status', ['succeeded', 'failed']).count({ n: '*' }))[0]!.n);
+  const done = async () =>
+    Number(
+      (await db('triggers').where({ tenant_id: company.tenantId }).whereIn('status', ['succeeded', 'failed']).count({ n: '*' }))[0]!.n,
+    );
   const finished = await reaches(done, jobs.length, (lastDue - Date.now()) / 1000 + BOUND_S);
-  const rows: { id: string; status: string; started_at: Date | null }[] = await db('triggers').where({ tenant_id: company.tenantId }).select('id', 'status', 'started_at');
+  const rows: { id: string; status: string; started_at: Date | null }[] = await db('triggers')
+    .where({ tenant_id: company.tenantId })
+    .select('id', 'status', 'started_at');
   const startedAt = new Map(rows.filter((r) => r.started_at).map((r) => [r.id, r.started_at!.getTime()]));
   const lags = jobs.filter((j) => startedAt.has(j.id)).map((j) => startedAt.get(j.id)! - j.due);
   const starts = [...startedAt.values()];
@@ -106,7 +113,13 @@ async function sameSecond(app: TestApp) {
   const jobs = await createJobs(company, [due], 'Same-second first');
   await sleep(SETTLE_S * 1000);
   const afterWake = await counters(app);
-  jobs.push(...(await createJobs(company, Array.from({ length: JOBS - 1 }, () => due), 'Same-second')));
+  jobs.push(
+    ...(await createJobs(
+      company,
+      Array.from({ length: JOBS - 1 }, () => due),
+      'Same-second',
+    )),
+  );
   const createdS = (Date.now() - begin) / 1000 - SETTLE_S;
   let idle = null;
   if (Date.now() + (SETTLE_S + MIN_IDLE_S + 1) * 1000 < due.getTime()) {
@@ -115,9 +128,20 @@ async function sameSecond(app: TestApp) {
     const before = await counters(app);
     await sleep(due.getTime() - 1000 - Date.now());
     const seconds = Math.round((Date.now() - watchedFrom) / 1000);
-    idle = { seconds, whileIdle: delta(before, await counters(app)), oneWake: delta(beforeWake, afterWake), guardWakes: 1 + Math.floor(seconds / GUARD_S) };
+    idle = {
+      seconds,
+      whileIdle: delta(before, await counters(app)),
+      oneWake: delta(beforeWake, afterWake),
+      guardWakes: 1 + Math.floor(seconds / GUARD_S),
+    };
   }
-  return { due: due.toISOString(), createdS: Math.round(createdS * 10) / 10, idle, ...(await outcome(app, company, jobs)), dues: jobs.map((j) => j.due) };
+  return {
+    due: due.toISOString(),
+    createdS: Math.round(createdS * 10) / 10,
+    idle,
+    ...(await outcome(app, company, jobs)),
+    dues: jobs.map((j) => j.due),
+  };
 }
 
 async function spread(app: TestApp, leadS: number) {
@@ -126,12 +150,23 @@ async function spread(app: TestApp, leadS: number) {
   const dues = Array.from({ length: JOBS }, (_, i) => new Date(first + (SPREAD_S * 1000 * i) / JOBS));
   const begin = Date.now();
   const jobs = await createJobs(company, dues, 'Spread');
-  return { due: new Date(first).toISOString(), createdS: Math.round((Date.now() - begin) / 100) / 10, idle: null, ...(await outcome(app, company, jobs)), dues: jobs.map((j) => j.due) };
+  return {
+    due: new Date(first).toISOString(),
+    createdS: Math.round((Date.now() - begin) / 100) / 10,
+    idle: null,
+    ...(await outcome(app, company, jobs)),
+    dues: jobs.map((j) => j.due),
+  };
 }
 
 /** A case's figures beside what the start rate alone explains, its list of due times dropped. */
 function against<Case extends { dues: number[]; lagMs: Stats }>({ dues, ...c }: Case, perSecond: number) {
-  const capacityLagMs: Stats = stats(capacityLags([...dues].sort((a, b) => a - b), perSecond));
+  const capacityLagMs: Stats = stats(
+    capacityLags(
+      [...dues].sort((a, b) => a - b),
+      perSecond,
+    ),
+  );
   return { ...c, capacityLagMs, beyondCapacityP99Ms: Math.round(c.lagMs.p99 - capacityLagMs.p99) };
 }
 
@@ -157,8 +192,16 @@ function targets(r: Awaited<ReturnType<typeof measure>>) {
   const idle = r.sameSecond.idle;
   return [
     ...cases.flatMap(([name, c]) => [
-      { target: `${name}: all ${JOBS} finished within ${BOUND_S} s of the last due time`, measured: `${c.succeeded} succeeded`, verdict: verdict(c.finished) },
-      { target: `${name}: start lag p99 ≤ ${TARGET_P99_MS} ms`, measured: `${c.lagMs.p99} ms`, verdict: verdict(c.started === JOBS && c.lagMs.p99 <= TARGET_P99_MS) },
+      {
+        target: `${name}: all ${JOBS} finished within ${BOUND_S} s of the last due time`,
+        measured: `${c.succeeded} succeeded`,
+        verdict: verdict(c.finished),
+      },
+      {
+        target: `${name}: start lag p99 ≤ ${TARGET_P99_MS} ms`,
+        measured: `${c.lagMs.p99} ms`,
+        verdict: verdict(c.started === JOBS && c.lagMs.p99 <= TARGET_P99_MS),
+      },
       {
         target: `${name}: start lag p99 beyond what the start rate explains ≤ ${TARGET_P99_MS} ms`,
         measured: `${c.beyondCapacityP99Ms} ms`,
@@ -193,7 +236,12 @@ async function benchmark() {
 }
 
 function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
-  const settings = typeof r.settings === 'string' ? r.settings : Object.entries(r.settings).map(([k, v]) => `${k}=${v}`).join(', ');
+  const settings =
+    typeof r.settings === 'string'
+      ? r.settings
+      : Object.entries(r.settings)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ');
   const row = (name: string, c: Awaited<ReturnType<typeof benchmark>>['sameSecond']) =>
     `| ${name} | ${c.createdS} s | ${c.started} / ${c.succeeded} | ${c.firstLagMs} | ${c.lagMs.median} | **${c.lagMs.p99}** | ${c.maxLagMs} | ${c.capacityLagMs.median} | ${c.capacityLagMs.p99} | ${c.beyondCapacityP99Ms} |`;
   const idle = r.sameSecond.idle;

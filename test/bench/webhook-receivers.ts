@@ -11,7 +11,10 @@ import { COUNTER } from './webhook-counters.js';
 
 const { receivers, counters: shared } = workerData as { receivers: number; counters: SharedArrayBuffer };
 const counters = new Float64Array(shared);
-const tls = { cert: readFileSync(join('.switchboard', 'test-tls', 'cert.pem')), key: readFileSync(join('.switchboard', 'test-tls', 'key.pem')) };
+const tls = {
+  cert: readFileSync(join('.switchboard', 'test-tls', 'cert.pem')),
+  key: readFileSync(join('.switchboard', 'test-tls', 'key.pem')),
+};
 const lastOfKey = new Map<string, number>();
 
 const servers = await Promise.all(

@@ -74,7 +74,12 @@ const liveCount = KEYS * PER_KEY;
 /** Delivered per second from `startMs` to the last live event's arrival, and the order violations seen. */
 function figures(counters: Float64Array, startMs: number) {
   const seconds = (counters[COUNTER.lastMs]! - startMs) / 1000;
-  return { delivered: counters[COUNTER.received]!, seconds, perSecond: Math.round(counters[COUNTER.received]! / seconds), orderViolations: counters[COUNTER.violations]! };
+  return {
+    delivered: counters[COUNTER.received]!,
+    seconds,
+    perSecond: Math.round(counters[COUNTER.received]! / seconds),
+    orderViolations: counters[COUNTER.violations]!,
+  };
 }
 
 async function switchboardPhase(app: TestApp, tenantId: string, urls: string[], counters: Float64Array) {
@@ -107,11 +112,21 @@ async function switchboardPhase(app: TestApp, tenantId: string, urls: string[], 
       await until('every live event to be delivered', () => counters[COUNTER.received]! >= liveCount);
       const result = figures(counters, startMs);
       // The dead receiver's events are given up one 5 s window after another; then nothing is pending.
-      const pending = async () => Number((await ctx.db('webhook_outbox').where({ tenant_id: tenantId, status: 'pending' }).count({ n: '*' }).first())?.n);
+      const pending = async () =>
+        Number((await ctx.db('webhook_outbox').where({ tenant_id: tenantId, status: 'pending' }).count({ n: '*' }).first())?.n);
       const deadline = Date.now() + TIMEOUT_MS;
       while ((await pending()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
-      const settled: { status: string; n: string }[] = await ctx.db('webhook_outbox').where({ tenant_id: tenantId }).groupBy('status').select('status').count({ n: '*' });
-      return { ...result, concurrency: ctx.config.SWITCHBOARD_WEBHOOK_CONCURRENCY, statuses: Object.fromEntries(settled.map((s) => [s.status, Number(s.n)])) };
+      const settled: { status: string; n: string }[] = await ctx
+        .db('webhook_outbox')
+        .where({ tenant_id: tenantId })
+        .groupBy('status')
+        .select('status')
+        .count({ n: '*' });
+      return {
+        ...result,
+        concurrency: ctx.config.SWITCHBOARD_WEBHOOK_CONCURRENCY,
+        statuses: Object.fromEntries(settled.map((s) => [s.status, Number(s.n)])),
+      };
     } finally {
       await controllers.stop();
     }
@@ -126,10 +141,14 @@ async function barePhase(urls: string[], counters: Float64Array) {
   const post = (e: Event) =>
     new Promise<void>((resolve) => {
       const body = JSON.stringify(newEnvelope(new Date(), 'tnt_bench', TYPE, { key: e.key, n: e.n }));
-      const req = https.request(e.url, { method: 'POST', agent, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(5000) }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = https.request(
+        e.url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(5000) },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', () => resolve());
       req.end(body);
     });
@@ -171,7 +190,9 @@ node:https with a keep-alive agent, ${BARE_CONCURRENCY} requests in flight, post
 | Event loop lag p99 | ${s.eventLoopLagP99Ms} ms | ${b.eventLoopLagP99Ms} ms |
 | Peak RSS of the process | ${s.rssPeakMB} MB | ${b.rssPeakMB} MB |
 
-Outbox rows after the run: ${Object.entries(s.statuses).map(([k, v]) => `${k} ${v}`).join(', ')}.
+Outbox rows after the run: ${Object.entries(s.statuses)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}.
 
 Target: ≥ 2,000 deliveries/s and ≥ 0.5× the bare client (here ${ratio}×), 0 order violations — **${pass ? 'PASS' : 'FAIL'}**.
 `;
@@ -182,7 +203,10 @@ async function benchmark() {
   const database = await createScratchDatabase();
   const shared = new SharedArrayBuffer(COUNTERS * Float64Array.BYTES_PER_ELEMENT);
   const counters = new Float64Array(shared);
-  const receivers = await startThread<{ urls: string[] }>(new URL('./webhook-receivers.js', import.meta.url), { receivers: LIVE_RECEIVERS + 1, counters: shared });
+  const receivers = await startThread<{ urls: string[] }>(new URL('./webhook-receivers.js', import.meta.url), {
+    receivers: LIVE_RECEIVERS + 1,
+    counters: shared,
+  });
   let app: TestApp | undefined;
   try {
     // The connections a deployed process opens by default (the tests' own default is fewer).

@@ -15,7 +15,7 @@ const START = new Date('2025-03-09T06:30:00Z');
 const systemText = (request: ChatCompletionCreateParams): string =>
   request.messages.map((m) => (m.role === 'system' && typeof m.content === 'string' ? m.content : '')).join('\n');
 
-describe('Campaign runs: calling hours in each person\'s timezone, attempts, the agent on the line', function () {
+describe("Campaign runs: calling hours in each person's timezone, attempts, the agent on the line", function () {
   this.timeout(90_000);
   const suite = campaignSuite(START);
   // Three attempts on one number in a day: above the default contact limit of two.
@@ -45,10 +45,16 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     await pumpUntil(suite.app, 'Kolkata to be done', async () => resultOf(run.id, 'kolkata'));
     expect((await callsOf(run.id)).map((c) => c.campaign.contact_id)).to.deep.equal(['kolkata']);
     // 09:00 in Berlin is 08:00 UTC; 09:00 in New York, after the jump, is 13:00 UTC (not 14:00).
-    for (const [at, who] of [['2025-03-09T08:00:00Z', 'berlin'], ['2025-03-09T13:00:00Z', 'ny']] as const) {
+    for (const [at, who] of [
+      ['2025-03-09T08:00:00Z', 'berlin'],
+      ['2025-03-09T13:00:00Z', 'ny'],
+    ] as const) {
       manualClock(suite.app).set(new Date(new Date(at).getTime() - 1000));
       suite.app.controllers!.wake();
-      expect((await callsOf(run.id)).map((c) => c.campaign.contact_id), `nobody new before ${at}`).to.not.include(who);
+      expect(
+        (await callsOf(run.id)).map((c) => c.campaign.contact_id),
+        `nobody new before ${at}`,
+      ).to.not.include(who);
       manualClock(suite.app).set(new Date(at));
       suite.app.controllers!.wake();
       const call = await eventually(`${who} to be dialled`, async () => (await callsOf(run.id)).find((c) => c.campaign.contact_id === who));
@@ -62,7 +68,12 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
   });
 
   it('tries max_attempts times, retry_after_minutes apart to the minute, then reports no_answer', async () => {
-    const campaign = await campaignOn(suite.client, suite.system, { task: 'Busy run', max_attempts: 3, retry_after_minutes: 15, timezone: 'America/New_York' });
+    const campaign = await campaignOn(suite.client, suite.system, {
+      task: 'Busy run',
+      max_attempts: 3,
+      retry_after_minutes: 15,
+      timezone: 'America/New_York',
+    });
     suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'busy', phone: NUMBERS.busy }] } });
     const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     // Each call rung in small steps until final, then the clock held half a minute past the retry
@@ -76,7 +87,7 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
       suite.app.controllers!.wake();
       await eventually(`attempt ${attempt + 1} to be dialled`, async () => (await callsOf(run.id)).length > attempt);
     }
-    const result = await pumpUntil(suite.app, 'the busy person\'s result', async () => resultOf(run.id, 'busy'));
+    const result = await pumpUntil(suite.app, "the busy person's result", async () => resultOf(run.id, 'busy'));
     const calls = await callsOf(run.id);
     expect(calls.map((c) => c.campaign.contact_id)).to.deep.equal(['busy', 'busy', 'busy']);
     for (let i = 1; i < calls.length; i++) {
@@ -90,7 +101,12 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
   it('leaves a voicemail on the last attempt only: outcome voicemail, status no_answer', async () => {
     const task = 'Voicemail run';
     let machineTurns = 0;
-    const campaign = await campaignOn(suite.client, suite.system, { task, max_attempts: 2, retry_after_minutes: 15, timezone: 'America/New_York' });
+    const campaign = await campaignOn(suite.client, suite.system, {
+      task,
+      max_attempts: 2,
+      retry_after_minutes: 15,
+      timezone: 'America/New_York',
+    });
     suite.app.script(task, (request) => {
       machineTurns += systemText(request).includes('answering machine') ? 1 : 0;
       return { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Please call us back.' } }] };
@@ -123,8 +139,14 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
         ],
       };
     });
-    const campaign = await campaignOn(suite.client, suite.system, { task, greeting: 'Hi {{context.name}}, about your {{context.plan}} plan{{context.missing}}.' });
-    suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 7, name: 'Nora', phone: NUMBERS.answer, timezone: 'America/New_York', context: { plan: 'gold' } }] } });
+    const campaign = await campaignOn(suite.client, suite.system, {
+      task,
+      greeting: 'Hi {{context.name}}, about your {{context.plan}} plan{{context.missing}}.',
+    });
+    suite.system.lists.push({
+      status: 200,
+      body: { contacts: [{ contact_id: 7, name: 'Nora', phone: NUMBERS.answer, timezone: 'America/New_York', context: { plan: 'gold' } }] },
+    });
     const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     const result = await pumpUntil(suite.app, 'her result', async () => resultOf(run.id, '7'));
     expect(result).to.deep.include({ status: 'done', outcome: 'callback_requested', note: 'Call back', opt_out: true, attempts: 1 });
@@ -153,7 +175,12 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     const [plain, named] = ['+12025550148', '+12025550149'];
     suite.system.lists.push({
       status: 200,
-      body: { contacts: [{ contact_id: 'plain', name: 'Nora Jones', phone: plain }, { contact_id: 'named', name: 'Nora Jones', phone: named, context: { name: 'Nora' } }] },
+      body: {
+        contacts: [
+          { contact_id: 'plain', name: 'Nora Jones', phone: plain },
+          { contact_id: 'named', name: 'Nora Jones', phone: named, context: { name: 'Nora' } },
+        ],
+      },
     });
     const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     await runOnce(suite.app, suite.client, run.id, 'the run to be done', (r) => r.status === 'done');
@@ -165,17 +192,32 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     try {
       const company = await suite.app.campaignCompany();
       await updateAgent(suite.app.runtime.ctx, company.agentId, {
-        tools: [{ name: 'crm_plan', description: 'Look up a plan', url: `${crm.url}/plans/{plan}`, method: 'GET', parameters: [{ name: 'plan', type: 'string', required: true }] }],
+        tools: [
+          {
+            name: 'crm_plan',
+            description: 'Look up a plan',
+            url: `${crm.url}/plans/{plan}`,
+            method: 'GET',
+            parameters: [{ name: 'plan', type: 'string', required: true }],
+          },
+        ],
       });
       const task = 'Context to tools';
       // The agent looks the plan up with what its facts say, then ends the call.
       suite.app.script(
         task,
-        (request) => ({ toolCalls: [{ name: 'crm_plan', arguments: { plan: JSON.parse(/^Facts you may use: (.*)$/m.exec(systemText(request))![1]!).plan } }] }),
+        (request) => ({
+          toolCalls: [
+            { name: 'crm_plan', arguments: { plan: JSON.parse(/^Facts you may use: (.*)$/m.exec(systemText(request))![1]!).plan } },
+          ],
+        }),
         { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed' } }] },
       );
       const campaign = await campaignOn(company.client, company.system, { task, timezone: 'America/New_York' });
-      company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'p', phone: '+12025550178', context: { plan: 'platinum' } }] } });
+      company.system.lists.push({
+        status: 200,
+        body: { contacts: [{ contact_id: 'p', phone: '+12025550178', context: { plan: 'platinum' } }] },
+      });
       const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
       await pumpUntil(suite.app, 'her result', async () => company.system.results.find((r) => r.run.id === run.id));
       expect(crm.requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal(['GET /plans/platinum']);
@@ -207,27 +249,44 @@ describe('Campaign runs: calling hours in each person\'s timezone, attempts, the
     const company = await suite.app.campaignCompany({ maxConcurrentCalls: 2 });
     const mostOnTheLineAtOnce = async (concurrency: number) => {
       const campaign = await campaignOn(company.client, company.system, { timezone: 'America/New_York', concurrency });
-      company.system.lists.push({ status: 200, body: { contacts: [0, 1, 2, 3].map((i) => ({ contact_id: `p${i}`, phone: `+1202555017${i}` })) } });
+      company.system.lists.push({
+        status: 200,
+        body: { contacts: [0, 1, 2, 3].map((i) => ({ contact_id: `p${i}`, phone: `+1202555017${i}` })) },
+      });
       const run = (await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
       const done = await runOnce(suite.app, company.client, run.id, 'the run to be done', (r) => r.status === 'done');
       expect(done.contacts).to.deep.include({ total: 4, done: 4 });
       const calls: any[] = (await company.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === run.id);
-      const edges = calls.flatMap((c) => [{ at: Date.parse(c.created_at), d: 1 }, { at: Date.parse(c.ended_at), d: -1 }]).sort((x, y) => x.at - y.at || x.d - y.d);
+      const edges = calls
+        .flatMap((c) => [
+          { at: Date.parse(c.created_at), d: 1 },
+          { at: Date.parse(c.ended_at), d: -1 },
+        ])
+        .sort((x, y) => x.at - y.at || x.d - y.d);
       let open = 0;
       return Math.max(...edges.map((e) => (open += e.d)));
     };
-    expect(await mostOnTheLineAtOnce(5), 'the account\'s cap binds').to.equal(2);
-    expect(await mostOnTheLineAtOnce(1), 'the campaign\'s concurrency binds').to.equal(1);
+    expect(await mostOnTheLineAtOnce(5), "the account's cap binds").to.equal(2);
+    expect(await mostOnTheLineAtOnce(1), "the campaign's concurrency binds").to.equal(1);
   });
 
   it("calls from the campaign's from while the account has it, else its default number, and skips the account's own numbers as not_allowed", async () => {
     const [main, second] = ['+12025550190', '+12025550191'];
     const company = await suite.app.campaignCompany({ numbers: [main, second] });
     // Noon where the campaign calls, wherever the earlier tests left the clock: every run dials at once.
-    const campaignFrom = (body: Record<string, unknown>) => campaignOn(company.client, company.system, { timezone: zoneAtHour(12, suite.app.clock.now()), ...body });
+    const campaignFrom = (body: Record<string, unknown>) =>
+      campaignOn(company.client, company.system, { timezone: zoneAtHour(12, suite.app.clock.now()), ...body });
     /** The number a run of `campaign` calls `phone` from; the account's own second number on the list is skipped. */
     const fromOf = async (campaign: any, phone: string) => {
-      company.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'ann', phone }, { contact_id: 'own', phone: second }] } });
+      company.system.lists.push({
+        status: 200,
+        body: {
+          contacts: [
+            { contact_id: 'ann', phone },
+            { contact_id: 'own', phone: second },
+          ],
+        },
+      });
       const started = await company.client.post(`/v1/campaigns/${campaign.id}/runs`, {});
       expect(started.status, JSON.stringify(started.body)).to.equal(202);
       const run = started.body;

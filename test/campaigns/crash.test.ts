@@ -29,8 +29,12 @@ describe('switchboard controllers: a replica killed in the middle of a campaign 
 
     const first = await replicas.start();
     const runId = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body.id as string;
-    const callsOfRun = async (): Promise<any[]> => (await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
-    await eventually('three calls of the run on the line', async () => (await callsOfRun()).filter((c) => c.status === 'in-progress').length === 3);
+    const callsOfRun = async (): Promise<any[]> =>
+      (await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
+    await eventually(
+      'three calls of the run on the line',
+      async () => (await callsOfRun()).filter((c) => c.status === 'in-progress').length === 3,
+    );
     await first.kill();
 
     await replicas.start();
@@ -42,7 +46,11 @@ describe('switchboard controllers: a replica killed in the middle of a campaign 
     // Everyone has exactly one result, each delivered once under its one webhook-id.
     const results = system.resultRequests.filter((r) => JSON.parse(r.body).run?.id === runId && JSON.parse(r.body).contact_id);
     const byContact = new Map<string, string[]>();
-    for (const r of results) byContact.set(JSON.parse(r.body).contact_id, [...(byContact.get(JSON.parse(r.body).contact_id) ?? []), String(r.headers['webhook-id'])]);
+    for (const r of results)
+      byContact.set(JSON.parse(r.body).contact_id, [
+        ...(byContact.get(JSON.parse(r.body).contact_id) ?? []),
+        String(r.headers['webhook-id']),
+      ]);
     expect([...byContact.keys()].sort()).to.deep.equal(contacts.map((c) => c.contact_id).sort());
     for (const [contactId, ids] of byContact) expect(ids, `deliveries of ${contactId}`).to.have.length(1);
 

@@ -28,7 +28,8 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
       const r = await resultRow(runId);
       return r?.attempts === n && r.lease_owner === null && r;
     });
-    if (row.status === 'pending') expect(row.due_at.getTime() - suite.app.clock.now().getTime(), `the wait after try ${n}`).to.equal(thenMinutes * MINUTE);
+    if (row.status === 'pending')
+      expect(row.due_at.getTime() - suite.app.clock.now().getTime(), `the wait after try ${n}`).to.equal(thenMinutes * MINUTE);
     suite.app.advance(thenMinutes * MINUTE);
     return row;
   };
@@ -36,13 +37,21 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
   it('resends a result not taken after 1, 2 and 4 minutes with the same webhook-id, and sends the summary only once it is taken', async () => {
     suite.system.answers.push(500, 500, 500);
     const { run } = await start([{ contact_id: 'x', phone: 'not a number' }]);
-    for (const [n, wait] of [[1, 1], [2, 2], [3, 4]] as const) {
+    for (const [n, wait] of [
+      [1, 1],
+      [2, 2],
+      [3, 4],
+    ] as const) {
       await afterTry(run.id, n, wait);
       expect(summaryOf(run.id), 'no summary while the result is not taken').to.equal(undefined);
     }
     await eventually('the fourth try', () => requestsOf(run.id).length >= 4);
     // The summary (webhook-id: the run's id) may follow the fourth try at once: the result's tries are the rest.
-    const ids = new Set(requestsOf(run.id).map((r) => r.headers['webhook-id']).filter((id) => id !== run.id));
+    const ids = new Set(
+      requestsOf(run.id)
+        .map((r) => r.headers['webhook-id'])
+        .filter((id) => id !== run.id),
+    );
     expect(ids.size).to.equal(1);
     const summary = await eventually('the summary', () => summaryOf(run.id));
     expect(summary).to.deep.include({ results_not_taken: 0 });
@@ -79,10 +88,15 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
       {},
       { concurrency: 1 },
     );
-    await pumpUntil(suite.app, 'the first call to be on the line', async () => {
-      const calls = (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === run.id);
-      return calls.some((c: any) => c.status === 'in-progress');
-    }, 10);
+    await pumpUntil(
+      suite.app,
+      'the first call to be on the line',
+      async () => {
+        const calls = (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === run.id);
+        return calls.some((c: any) => c.status === 'in-progress');
+      },
+      10,
+    );
     const stopped = (await suite.client.post(`/v1/campaign-runs/${run.id}/stop`, {})).body;
     expect(stopped.status).to.equal('stopped');
     expect(stopped.contacts).to.deep.include({ pending: 1, unfinished: 1 });
@@ -95,14 +109,21 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     expect(calls.map((c: any) => c.campaign.contact_id)).to.deep.equal(['on-the-line']);
   });
 
-  it('sends a stopped run\'s summary two hours after the stop when a call is never finalized, and no result for it after', async () => {
+  it("sends a stopped run's summary two hours after the stop when a call is never finalized, and no result for it after", async () => {
     const { run } = await start([{ contact_id: 'stuck', phone: NUMBERS.longRing }], {}, { concurrency: 1 });
-    const call = await pumpUntil(suite.app, 'the call to ring', async () =>
-      (await suite.client.get('/v1/calls?limit=100')).body.data.find((c: any) => c.campaign?.run_id === run.id && c.status === 'ringing'), 10);
+    const call = await pumpUntil(
+      suite.app,
+      'the call to ring',
+      async () =>
+        (await suite.client.get('/v1/calls?limit=100')).body.data.find((c: any) => c.campaign?.run_id === run.id && c.status === 'ringing'),
+      10,
+    );
     // Its controller hangs on to it, alive but silent, for three hours.
     const db = suite.app.runtime.ctx.db;
     const stuckUntil = new Date(suite.app.clock.now().getTime() + 180 * MINUTE);
-    await db('calls').where({ id: call.id }).update({ lease_owner: 'a-controller-that-hangs', lease_until: stuckUntil, due_at: stuckUntil });
+    await db('calls')
+      .where({ id: call.id })
+      .update({ lease_owner: 'a-controller-that-hangs', lease_until: stuckUntil, due_at: stuckUntil });
     const stopped = (await suite.client.post(`/v1/campaign-runs/${run.id}/stop`, {})).body;
     const stoppedAt = suite.app.clock.now().getTime();
     const summary = await pumpUntil(suite.app, 'the summary', async () => summaryOf(run.id), 5 * MINUTE);
@@ -112,12 +133,21 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     expect(summary.run.status).to.equal('stopped');
     expect(summary.contacts).to.deep.equal({ total: 1, done: 0, no_answer: 0, skipped: 0, unfinished: 1 });
     // The call ends at last (its controller's lease runs out): the person stays unfinished, with no result.
-    await pumpUntil(suite.app, 'the call to end', async () => (await suite.client.get(`/v1/calls/${call.id}`)).body.status === 'failed', 5 * MINUTE);
-    await pumpUntil(suite.app, 'the person settled', async () => (await suite.client.get(`/v1/campaign-runs/${run.id}`)).body.contacts.unfinished === 1);
+    await pumpUntil(
+      suite.app,
+      'the call to end',
+      async () => (await suite.client.get(`/v1/calls/${call.id}`)).body.status === 'failed',
+      5 * MINUTE,
+    );
+    await pumpUntil(
+      suite.app,
+      'the person settled',
+      async () => (await suite.client.get(`/v1/campaign-runs/${run.id}`)).body.contacts.unfinished === 1,
+    );
     expect(resultsOf(run.id)).to.deep.equal([]);
   });
 
-  it('a test run calls only the typed number, once, with the first contact\'s id and context; run.test is true everywhere', async () => {
+  it("a test run calls only the typed number, once, with the first contact's id and context; run.test is true everywhere", async () => {
     const task = 'Test run task';
     let facts = '';
     suite.app.script(task, (request) => {
@@ -132,7 +162,7 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
       { test: true, test_number: NUMBERS.answer },
       { task },
     );
-    const summary = await pumpUntil(suite.app, 'the test run\'s summary', async () => summaryOf(run.id));
+    const summary = await pumpUntil(suite.app, "the test run's summary", async () => summaryOf(run.id));
     expect(summary.run).to.deep.include({ test: true, status: 'done' });
     expect(summary.contacts).to.deep.equal({ total: 1, done: 1, no_answer: 0, skipped: 0 });
     const [result] = resultsOf(run.id);
@@ -170,7 +200,13 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     const summary = await pumpUntil(suite.app, 'the summary', async () => summaryOf(run.id));
     expect(summary.contacts).to.deep.equal({ total: 5, done: 3, no_answer: 0, skipped: 2 });
     const byContact = Object.fromEntries(resultsOf(run.id).map((r) => [r.contact_id, r.skipped_reason ?? r.status]));
-    expect(byContact).to.deep.equal({ 'long-name': 'done', mars: 'done', 'odd-name': 'done', 'list-context': 'invalid_context', 'text-context': 'invalid_context' });
+    expect(byContact).to.deep.equal({
+      'long-name': 'done',
+      mars: 'done',
+      'odd-name': 'done',
+      'list-context': 'invalid_context',
+      'text-context': 'invalid_context',
+    });
     const factsOf = (plan: string) => prompts.find((p) => p.includes(`"plan":"${plan}"`))!;
     expect(factsOf('gold')).to.include(`Facts you may use: ${JSON.stringify({ name: cut, plan: 'gold' })}`);
     expect(factsOf('red'), 'the person on Mars called').to.be.a('string');
@@ -178,22 +214,32 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
   });
 
   it('a test run keeps to the do-not-call list but not to calling hours or contact limits, and calls with an empty context when the list is empty', async () => {
-    const callsOf = async (runId: string) => (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
+    const callsOf = async (runId: string) =>
+      (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
     // 03:00 in the campaign's timezone, and the number called twice today already: the contact limit.
     const night = { timezone: zoneAtHour(3, suite.app.clock.now()) };
     const limited = '+12025550144';
     for (let i = 0; i < 2; i++) expect((await suite.client.post('/v1/calls', { to: limited })).status).to.equal(201);
     const { run } = await start([{ contact_id: 'first', phone: '+12025550145' }], { test: true, test_number: limited }, night);
-    const result = await pumpUntil(suite.app, 'the test call\'s result', async () => resultsOf(run.id)[0]);
+    const result = await pumpUntil(suite.app, "the test call's result", async () => resultsOf(run.id)[0]);
     expect(result).to.deep.include({ contact_id: 'first', status: 'done', attempts: 1 });
     expect((await callsOf(run.id)).map((c: any) => c.to)).to.deep.equal([limited]);
 
     const refused = '+12025550146';
     await suite.app.runtime.ctx.db('do_not_call').insert({ tenant_id: suite.tenantId, number: refused, created_at: suite.app.clock.now() });
     const { run: dnc } = await start([{ contact_id: 'first', phone: '+12025550145' }], { test: true, test_number: refused });
-    const summary = await pumpUntil(suite.app, 'the do-not-call test run\'s summary', async () => summaryOf(dnc.id));
+    const summary = await pumpUntil(suite.app, "the do-not-call test run's summary", async () => summaryOf(dnc.id));
     expect(resultsOf(dnc.id)).to.deep.equal([
-      { event: 'campaign.result', campaign: summary.campaign, run: { id: dnc.id, test: true }, contact_id: 'first', call_id: '', attempts: 0, status: 'skipped', skipped_reason: 'do_not_call' },
+      {
+        event: 'campaign.result',
+        campaign: summary.campaign,
+        run: { id: dnc.id, test: true },
+        contact_id: 'first',
+        call_id: '',
+        attempts: 0,
+        status: 'skipped',
+        skipped_reason: 'do_not_call',
+      },
     ]);
     expect(summary.contacts).to.deep.equal({ total: 1, done: 0, no_answer: 0, skipped: 1 });
     expect(await callsOf(dnc.id)).to.deep.equal([]);
@@ -205,13 +251,13 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
       return { content: 'Goodbye.' };
     });
     const { run: empty } = await start([], { test: true, test_number: '+12025550147' }, { task });
-    const emptySummary = await pumpUntil(suite.app, 'the empty test run\'s summary', async () => summaryOf(empty.id));
+    const emptySummary = await pumpUntil(suite.app, "the empty test run's summary", async () => summaryOf(empty.id));
     expect(emptySummary.contacts).to.deep.equal({ total: 1, done: 1, no_answer: 0, skipped: 0 });
     expect(resultsOf(empty.id).map((r) => r.contact_id)).to.deep.equal(['test']);
     expect(prompt).to.include(task).and.not.include('Facts you may use');
   });
 
-  it('pages GET /v1/campaign-runs/{id}/results as the results were sent; a bad cursor or limit is 422, another account\'s run 404', async () => {
+  it("pages GET /v1/campaign-runs/{id}/results as the results were sent; a bad cursor or limit is 422, another account's run 404", async () => {
     const { run } = await start(['a', 'b', 'c'].map((id) => ({ contact_id: id, phone: 'not a number' })));
     await pumpUntil(suite.app, 'the summary', async () => summaryOf(run.id));
     const sent = (contactId: string) => resultsOf(run.id).find((r) => r.contact_id === contactId);
@@ -220,7 +266,11 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     expect(first.body.data).to.deep.equal([sent('a'), sent('b')]);
     const rest = await suite.client.get(`/v1/campaign-runs/${run.id}/results?limit=2&cursor=${first.body.next_cursor}`);
     expect(rest.body).to.deep.equal({ data: [sent('c')], next_cursor: null });
-    for (const [query, code] of [['cursor=abc', 'invalid_cursor'], ['limit=0', 'invalid_limit'], ['limit=101', 'invalid_limit']]) {
+    for (const [query, code] of [
+      ['cursor=abc', 'invalid_cursor'],
+      ['limit=0', 'invalid_limit'],
+      ['limit=101', 'invalid_limit'],
+    ]) {
       const refused = await suite.client.get(`/v1/campaign-runs/${run.id}/results?${query}`);
       expect([refused.status, refused.body.error?.code], query).to.deep.equal([422, code]);
     }
@@ -228,8 +278,10 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
     expect((await other.client.get(`/v1/campaign-runs/${run.id}/results`)).status).to.equal(404);
   });
 
-  it('starts scheduled runs at start_time in the schedule\'s timezone on its days, DST-safe, once each', async () => {
-    const campaign = await campaignOn(suite.client, suite.system, { schedule: { days: ['sun'], start_time: '02:30', timezone: 'Europe/Berlin' } });
+  it("starts scheduled runs at start_time in the schedule's timezone on its days, DST-safe, once each", async () => {
+    const campaign = await campaignOn(suite.client, suite.system, {
+      schedule: { days: ['sun'], start_time: '02:30', timezone: 'Europe/Berlin' },
+    });
     // 02:30 in Berlin is 01:30 UTC in winter; on 30 March the clocks jump from 02:00 to 03:00, and 02:30 runs at 03:00 (01:00 UTC).
     for (const [at, next] of [
       ['2025-03-16T01:30:00.000Z', '2025-03-23T01:30:00.000Z'],
@@ -242,14 +294,22 @@ describe('Campaign runs: results and summaries delivered, stops, test runs, sche
         return listed.some((r: any) => r.started_at === at) && listed;
       });
       expect(runs.filter((r: any) => r.started_at === at)).to.have.length(1);
-      await eventually(`the next start ${next}`, async () => (await suite.client.get(`/v1/campaigns/${campaign.id}`)).body.next_start_at === next);
-      await eventually('the run to be done', async () => (await suite.client.get(`/v1/campaign-runs/${runs[0].id}`)).body.status === 'done');
+      await eventually(
+        `the next start ${next}`,
+        async () => (await suite.client.get(`/v1/campaigns/${campaign.id}`)).body.next_start_at === next,
+      );
+      await eventually(
+        'the run to be done',
+        async () => (await suite.client.get(`/v1/campaign-runs/${runs[0].id}`)).body.status === 'done',
+      );
     }
   });
 
   it('starts a scheduled run once on the day its start time occurs twice, as the clocks go back', async () => {
     suite.app.advance(Date.parse('2025-10-25T12:00:00Z') - suite.app.clock.now().getTime());
-    const campaign = await campaignOn(suite.client, suite.system, { schedule: { days: ['sun'], start_time: '02:30', timezone: 'Europe/Berlin' } });
+    const campaign = await campaignOn(suite.client, suite.system, {
+      schedule: { days: ['sun'], start_time: '02:30', timezone: 'Europe/Berlin' },
+    });
     const nextStart = async () => (await suite.client.get(`/v1/campaigns/${campaign.id}`)).body.next_start_at as string;
     expect(await nextStart()).to.match(/^2025-10-26T0[01]:30:00\.000Z$/);
     // On 26 October 02:30 comes twice in Berlin: at 00:30 UTC (summer time), and at 01:30 UTC. After each, every start due is made.

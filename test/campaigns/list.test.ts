@@ -10,7 +10,8 @@ describe('Campaign runs: the list from the customer system', function () {
   this.timeout(90_000);
   const suite = campaignSuite(START);
 
-  const run = async (campaign: any, body: Record<string, unknown> = {}) => (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, body)).body;
+  const run = async (campaign: any, body: Record<string, unknown> = {}) =>
+    (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, body)).body;
   const ended = (runId: string) =>
     eventually(`run ${runId} to end`, async () => {
       const r = (await suite.client.get(`/v1/campaign-runs/${runId}`)).body;
@@ -24,9 +25,17 @@ describe('Campaign runs: the list from the customer system', function () {
     const started = await run(campaign);
     await summaryOf(started.id);
     const [request] = suite.system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id);
-    expect(JSON.parse(request!.body)).to.deep.equal({ event: 'campaign.list', campaign: { id: campaign.id, name: 'Spring' }, run: { id: started.id, test: false } });
+    expect(JSON.parse(request!.body)).to.deep.equal({
+      event: 'campaign.list',
+      campaign: { id: campaign.id, name: 'Spring' },
+      run: { id: started.id, test: false },
+    });
     expect(request!.method).to.equal('POST');
-    expect(request!.headers).to.include({ 'user-agent': 'voice-webhooks/1', 'content-type': 'application/json', [SIGN_IN.name.toLowerCase()]: SIGN_IN.value });
+    expect(request!.headers).to.include({
+      'user-agent': 'voice-webhooks/1',
+      'content-type': 'application/json',
+      [SIGN_IN.name.toLowerCase()]: SIGN_IN.value,
+    });
     expect(request!.headers).to.include.keys('x-voice-signature', 'x-voice-timestamp', 'webhook-signature');
     expect(suite.system.rejected).to.deep.equal([]);
     expect((await ended(started.id)).status).to.equal('done');
@@ -35,12 +44,33 @@ describe('Campaign runs: the list from the customer system', function () {
 
   const failures: [string, () => void, string][] = [
     ['the system is unreachable', () => suite.system.lists.push('reset'), 'the list request failed'],
-    ['it answers an error status', () => suite.system.lists.push({ status: 503, body: { error: 'down' } }), 'the list request was answered HTTP 503'],
-    ['it answers 201, not 200', () => suite.system.lists.push({ status: 201, body: { contacts: [] } }), 'the list request was answered HTTP 201'],
+    [
+      'it answers an error status',
+      () => suite.system.lists.push({ status: 503, body: { error: 'down' } }),
+      'the list request was answered HTTP 503',
+    ],
+    [
+      'it answers 201, not 200',
+      () => suite.system.lists.push({ status: 201, body: { contacts: [] } }),
+      'the list request was answered HTTP 201',
+    ],
     ['the body is not JSON', () => suite.system.lists.push({ status: 200, body: 'contacts: none' }), 'the list is not JSON'],
-    ['the body is not {contacts: [...]}', () => suite.system.lists.push({ status: 200, body: [{ contact_id: 1 }] }), 'the list is not {contacts: [...]}'],
-    ['the list has more than 1,000 contacts', () => suite.system.lists.push({ status: 200, body: { contacts: Array.from({ length: 1001 }, (_, i) => ({ contact_id: i })) } }), 'more than 1000'],
-    ['the reply is over 4 MB', () => suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 1, context: { blob: 'x'.repeat(4 * 1024 * 1024) } }] } }), 'the list is over 4 MB'],
+    [
+      'the body is not {contacts: [...]}',
+      () => suite.system.lists.push({ status: 200, body: [{ contact_id: 1 }] }),
+      'the list is not {contacts: [...]}',
+    ],
+    [
+      'the list has more than 1,000 contacts',
+      () => suite.system.lists.push({ status: 200, body: { contacts: Array.from({ length: 1001 }, (_, i) => ({ contact_id: i })) } }),
+      'more than 1000',
+    ],
+    [
+      'the reply is over 4 MB',
+      () =>
+        suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 1, context: { blob: 'x'.repeat(4 * 1024 * 1024) } }] } }),
+      'the list is over 4 MB',
+    ],
   ];
   for (const [when, answer, error] of failures) {
     it(`fails the run when ${when}: nobody called, run.error set, a summary with total 0, never asked again`, async () => {
@@ -55,7 +85,9 @@ describe('Campaign runs: the list from the customer system', function () {
       expect(summary.run.error).to.equal(failed.error);
       expect(summary.contacts).to.deep.equal({ total: 0, done: 0, no_answer: 0, skipped: 0 });
       expect(suite.system.listRequests.filter((r) => JSON.parse(r.body).run.id === started.id)).to.have.length(1);
-      expect((await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === started.id)).to.deep.equal([]);
+      expect((await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === started.id)).to.deep.equal(
+        [],
+      );
       expect(suite.app.logs.join(''), 'the sign-in header logged').to.not.include(SIGN_IN.value);
     });
   }
@@ -65,10 +97,14 @@ describe('Campaign runs: the list from the customer system', function () {
     const campaign = await campaignOn(suite.client, suite.system);
     suite.system.lists.push('silent');
     const started = await run(campaign);
-    const failed = await eventually('the run to fail', async () => {
-      const r = (await suite.client.get(`/v1/campaign-runs/${started.id}`)).body;
-      return r.status === 'failed' && r;
-    }, { withinMs: 45_000, everyMs: 500 });
+    const failed = await eventually(
+      'the run to fail',
+      async () => {
+        const r = (await suite.client.get(`/v1/campaign-runs/${started.id}`)).body;
+        return r.status === 'failed' && r;
+      },
+      { withinMs: 45_000, everyMs: 500 },
+    );
     expect(failed.error).to.equal('the list request failed: timed out after 30000 ms');
   });
 
@@ -81,9 +117,14 @@ describe('Campaign runs: the list from the customer system', function () {
     await eventually('the list request', () => suite.system.listRequests.some((r) => JSON.parse(r.body).run.id === started.id));
     // The asking step's lease runs out unrenewed (as in a stalled process), and the run is claimed again.
     const db = suite.app.runtime.ctx.db;
-    await db('campaign_runs').where({ id: started.id }).update({ lease_until: new Date(suite.app.clock.now().getTime() - 1), due_at: suite.app.clock.now() });
+    await db('campaign_runs')
+      .where({ id: started.id })
+      .update({ lease_until: new Date(suite.app.clock.now().getTime() - 1), due_at: suite.app.clock.now() });
     suite.app.controllers!.wake();
-    await eventually('the run claimed again', async () => (await db('campaign_runs').where({ id: started.id }).first()).lease_until > suite.app.clock.now());
+    await eventually(
+      'the run claimed again',
+      async () => (await db('campaign_runs').where({ id: started.id }).first()).lease_until > suite.app.clock.now(),
+    );
     answer();
     expect((await ended(started.id)).status).to.equal('done');
     expect((await summaryOf(started.id)).contacts).to.deep.equal({ total: 1, done: 0, no_answer: 0, skipped: 1 });
@@ -95,7 +136,11 @@ describe('Campaign runs: the list from the customer system', function () {
     await suite.app.runtime.ctx.db('do_not_call').insert({ tenant_id: suite.tenantId, number: '+12025550161', created_at: START });
     // 07:30 in Berlin: everyone's window opens at 09:00.
     const campaign = await campaignOn(suite.client, suite.system, { timezone: 'Europe/Berlin' });
-    const contacts: any[] = Array.from({ length: 987 }, (_, i) => ({ contact_id: `p${i}`, name: `Person ${i}`, phone: `(202) 555-${String(1000 + i).padStart(4, '0')}` }));
+    const contacts: any[] = Array.from({ length: 987 }, (_, i) => ({
+      contact_id: `p${i}`,
+      name: `Person ${i}`,
+      phone: `(202) 555-${String(1000 + i).padStart(4, '0')}`,
+    }));
     contacts.push(
       { name: 'No id', phone: '+12025550150' },
       { contact_id: 'p0', phone: '+12025550151' },
@@ -153,7 +198,13 @@ describe('Campaign runs: the list from the customer system', function () {
       const campaign = await campaignOn(suite.client, suite.system, { timezone: 'Europe/Berlin' });
       suite.system.lists.push({
         status: 200,
-        body: { contacts: [{ contact_id: 'twice', phone: '+12025550170' }, { contact_id: 'london', phone: '+44 20 7183 8750' }, { contact_id: 'paris', phone: '+33 1 42 68 53 00' }] },
+        body: {
+          contacts: [
+            { contact_id: 'twice', phone: '+12025550170' },
+            { contact_id: 'london', phone: '+44 20 7183 8750' },
+            { contact_id: 'paris', phone: '+33 1 42 68 53 00' },
+          ],
+        },
       });
       const started = await run(campaign);
 
@@ -163,7 +214,11 @@ describe('Campaign runs: the list from the customer system', function () {
       });
 
       expect(skipped).to.deep.include({ contact_id: 'paris', skipped_reason: 'not_allowed' });
-      expect((await suite.client.get(`/v1/campaign-runs/${started.id}`)).body.contacts).to.deep.include({ total: 3, skipped: 1, pending: 2 });
+      expect((await suite.client.get(`/v1/campaign-runs/${started.id}`)).body.contacts).to.deep.include({
+        total: 3,
+        skipped: 1,
+        pending: 2,
+      });
       await suite.client.post(`/v1/campaign-runs/${started.id}/stop`, {});
     } finally {
       expect((await admin('--max-calls-per-number-per-day', '2', '--allowed-countries', '')).code).to.equal(0);

@@ -19,9 +19,12 @@ describe('Campaign run transitions: every row of the run state table, driven thr
     expect(created.status, JSON.stringify(created.body)).to.equal(202);
     return created.body;
   };
-  const listRequestsOf = (campaignId: string) => suite.system.listRequests.filter((r) => JSON.parse(r.body).campaign?.id === campaignId).length;
-  const summaryOf = (runId: string, stepMs?: number) => pumpUntil(suite.app, 'the summary', async () => suite.system.summaries.find((s) => s.run.id === runId), stepMs);
-  const callsOf = async (runId: string): Promise<any[]> => (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
+  const listRequestsOf = (campaignId: string) =>
+    suite.system.listRequests.filter((r) => JSON.parse(r.body).campaign?.id === campaignId).length;
+  const summaryOf = (runId: string, stepMs?: number) =>
+    pumpUntil(suite.app, 'the summary', async () => suite.system.summaries.find((s) => s.run.id === runId), stepMs);
+  const callsOf = async (runId: string): Promise<any[]> =>
+    (await suite.client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
   /** An ended run is not stopped again. */
   const stopRefused = async (runId: string) => {
     const res = await suite.client.post(`/v1/campaign-runs/${runId}/stop`, {});
@@ -59,9 +62,22 @@ describe('Campaign run transitions: every row of the run state table, driven thr
       title: 'POST stop answers 200 with the run stopped: no new dials, the person not yet called is unfinished',
       run: async () => {
         const campaign = await campaignOn(suite.client, suite.system, { timezone: 'America/New_York', concurrency: 1 });
-        suite.system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'on-the-line', phone: NUMBERS.stays }, { contact_id: 'next', phone: '+12025550141' }] } });
+        suite.system.lists.push({
+          status: 200,
+          body: {
+            contacts: [
+              { contact_id: 'on-the-line', phone: NUMBERS.stays },
+              { contact_id: 'next', phone: '+12025550141' },
+            ],
+          },
+        });
         const run = (await suite.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
-        await pumpUntil(suite.app, 'the first call on the line', async () => (await callsOf(run.id)).some((c) => c.status === 'in-progress'), 10);
+        await pumpUntil(
+          suite.app,
+          'the first call on the line',
+          async () => (await callsOf(run.id)).some((c) => c.status === 'in-progress'),
+          10,
+        );
         const stopped = await suite.client.post(`/v1/campaign-runs/${run.id}/stop`, {});
         expect(stopped.status).to.equal(200);
         expect(stopped.body.status).to.equal('stopped');
@@ -75,7 +91,15 @@ describe('Campaign run transitions: every row of the run state table, driven thr
     'running:finished': {
       title: 'when everyone is finished and every result taken, the run is done and its summary sent',
       run: async () => {
-        const run = await start({ status: 200, body: { contacts: [{ contact_id: 'ann', phone: NUMBERS.answer }, { contact_id: 'bad', phone: 'not a phone' }] } });
+        const run = await start({
+          status: 200,
+          body: {
+            contacts: [
+              { contact_id: 'ann', phone: NUMBERS.answer },
+              { contact_id: 'bad', phone: 'not a phone' },
+            ],
+          },
+        });
         const done = await runOnce(suite.app, suite.client, run.id, 'the run to be done', (r) => r.status === 'done');
         expect(done.contacts).to.deep.include({ total: 2, done: 1, skipped: 1, pending: 0 });
         expect(done.ended_at).to.be.a('string');

@@ -20,7 +20,9 @@ type Json = Record<string, any>;
 const ALL_OPTIONS = join(ROOT, 'test/charts/all-options.yaml');
 const readYaml = (file: string): Json => YAML.parse(readFileSync(file, 'utf8'));
 const TELNYX_ACCOUNT = '3f1c7a52-0b8e-4d2a-9c61-5e4f2a7d9b10';
-const TELNYX_PUBLIC_KEY = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
+const TELNYX_PUBLIC_KEY = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url').toString(
+  'base64',
+);
 /** A Telnyx carrier with everything it needs, as --set-string values (a connection id is all digits). */
 const TELNYX = [
   'publicUrl=https://voice.example.com',
@@ -38,7 +40,11 @@ const crdSources = readdirSync(join(ROOT, CRD_SOURCE_DIR))
 
 /** What the controllers call on the Kubernetes API (pkg/kube, controllers/mirror.ts), and nothing more. */
 const CONTROLLER_CALLS = [
-  { groups: ['switchboard.dev'], resources: ['triggers', 'campaignruns'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  {
+    groups: ['switchboard.dev'],
+    resources: ['triggers', 'campaignruns'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+  },
   { groups: ['switchboard.dev'], resources: ['triggers/status', 'campaignruns/status'], verbs: ['get', 'update', 'patch'] },
   { groups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
   { groups: [''], resources: ['events'], verbs: ['create', 'patch'] },
@@ -63,7 +69,15 @@ const DASHBOARD_METRICS = [
   'switchboard_model_retries_total',
   'switchboard_model_slot_wait_seconds_bucket',
 ];
-const SECRET_ENV = ['DATABASE_URL', 'REDIS_URL', 'SWITCHBOARD_ENCRYPTION_KEY', 'OPENAI_API_KEY', 'TWILIO_AUTH_TOKEN', 'TELNYX_API_KEY', 'SWITCHBOARD_OIDC_CLIENT_SECRET'];
+const SECRET_ENV = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SWITCHBOARD_ENCRYPTION_KEY',
+  'OPENAI_API_KEY',
+  'TWILIO_AUTH_TOKEN',
+  'TELNYX_API_KEY',
+  'SWITCHBOARD_OIDC_CLIENT_SECRET',
+];
 
 /** helm's coalescing of values files: maps merge, anything else replaces. */
 function merge(base: Json, override: Json): Json {
@@ -184,7 +198,9 @@ describe('charts/switchboard', function () {
         const namespaces = [...new Set(r.objects.flatMap((o) => (o.metadata.namespace ? [o.metadata.namespace] : [])))];
         const namespaceObjects = namespaces.map((name) => YAML.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }));
         await kubectlOk(cluster.adminKubeconfig, ['apply', '-f', '-'], { input: namespaceObjects.join('---\n') });
-        const result = await kubectl(cluster.adminKubeconfig, ['apply', '--server-side', '--dry-run=server', '-f', '-'], { input: r.manifest });
+        const result = await kubectl(cluster.adminKubeconfig, ['apply', '--server-side', '--dry-run=server', '-f', '-'], {
+          input: r.manifest,
+        });
         expect(result.code, result.stderr).to.equal(0);
         expect(result.stdout.trim().split('\n')).to.have.length(r.objects.length);
         for (const line of result.stdout.trim().split('\n')) expect(line).to.match(/ serverside-applied \(server dry run\)$/);
@@ -270,9 +286,10 @@ describe('charts/switchboard', function () {
         for (const component of ['api', 'controllers']) {
           const [container] = deployment(component).spec.template.spec.containers;
           const { heapLimitMB, semiSpaceMB } = c.values[component];
-          expect(container.env.filter((e: Json) => e.name === 'NODE_OPTIONS'), component).to.deep.equal([
-            { name: 'NODE_OPTIONS', value: `--max-old-space-size=${heapLimitMB} --max-semi-space-size=${semiSpaceMB}` },
-          ]);
+          expect(
+            container.env.filter((e: Json) => e.name === 'NODE_OPTIONS'),
+            component,
+          ).to.deep.equal([{ name: 'NODE_OPTIONS', value: `--max-old-space-size=${heapLimitMB} --max-semi-space-size=${semiSpaceMB}` }]);
           // The young generation is two semi-spaces.
           expect(heapLimitMB + 2 * semiSpaceMB, component).to.be.below(mebibytes(container.resources.limits.memory));
         }
@@ -342,7 +359,11 @@ describe('charts/switchboard', function () {
           expect(v, k).to.be.a('string');
         }
         // What the Secrets give, as the pods have it.
-        const fromSecrets = { DATABASE_URL: 'postgres://db/switchboard', TWILIO_AUTH_TOKEN: 'from-the-secret', ...(c.values.oidc.issuer ? { SWITCHBOARD_OIDC_CLIENT_SECRET: 'from-the-secret' } : {}) };
+        const fromSecrets = {
+          DATABASE_URL: 'postgres://db/switchboard',
+          TWILIO_AUTH_TOKEN: 'from-the-secret',
+          ...(c.values.oidc.issuer ? { SWITCHBOARD_OIDC_CLIENT_SECRET: 'from-the-secret' } : {}),
+        };
         const config = loadConfig({ ...data, ...fromSecrets });
         expect(config.SWITCHBOARD_KUBE_NAMESPACE).to.equal(c.namespace);
         for (const [k, v] of Object.entries(c.values.config)) expect(config[k as keyof typeof config], k).to.equal(v);
@@ -356,7 +377,11 @@ describe('charts/switchboard', function () {
         expect(config.SWITCHBOARD_DEFAULT_VOICE).to.equal(c.values.voices.default || undefined);
         expect(config.SWITCHBOARD_TRANSCRIPTION_PROVIDER).to.equal(c.values.voices.transcriptionProvider);
         const { currency, pricePerCredit, pricePerCallMinute } = c.values.billing;
-        expect([config.SWITCHBOARD_CURRENCY, config.SWITCHBOARD_PRICE_PER_CREDIT, config.SWITCHBOARD_PRICE_PER_CALL_MINUTE]).to.deep.equal([currency, pricePerCredit, pricePerCallMinute]);
+        expect([config.SWITCHBOARD_CURRENCY, config.SWITCHBOARD_PRICE_PER_CREDIT, config.SWITCHBOARD_PRICE_PER_CALL_MINUTE]).to.deep.equal([
+          currency,
+          pricePerCredit,
+          pricePerCallMinute,
+        ]);
       });
 
       it('gives in-flight work its shutdown grace period before the pod is killed', () => {
@@ -412,9 +437,13 @@ describe('charts/switchboard', function () {
           const metrics = find(r, 'Service', component === 'api' ? `${fullname}-api-metrics` : `${fullname}-controllers`);
           expect(selects(metrics.spec.selector, podLabels(component)), `metrics Service ${component}`).to.equal(true);
           expect(metrics.spec.type).to.equal('ClusterIP');
-          expect(metrics.spec.ports).to.deep.equal([{ name: 'metrics', port: c.values[component].service.metricsPort, targetPort: 'metrics', protocol: 'TCP' }]);
+          expect(metrics.spec.ports).to.deep.equal([
+            { name: 'metrics', port: c.values[component].service.metricsPort, targetPort: 'metrics', protocol: 'TCP' },
+          ]);
           if (component === 'api') {
-            expect(service.spec.ports).to.deep.equal([{ name: 'http', port: c.values.api.service.port, targetPort: 'http', protocol: 'TCP' }]);
+            expect(service.spec.ports).to.deep.equal([
+              { name: 'http', port: c.values.api.service.port, targetPort: 'http', protocol: 'TCP' },
+            ]);
           }
 
           const autoscaling = c.values[component].autoscaling;
@@ -436,15 +465,28 @@ describe('charts/switchboard', function () {
             const opened = policy.spec.ingress.map((rule: Json) => ({ ports: rule.ports.map((p: Json) => p.port), from: rule.from }));
             const metricsFrom = c.values.networkPolicy.metricsFrom.length ? c.values.networkPolicy.metricsFrom : undefined;
             const apiFrom = c.values.networkPolicy.apiIngressFrom.length ? c.values.networkPolicy.apiIngressFrom : undefined;
-            expect(opened).to.deep.equal(component === 'api'
-              ? [{ ports: ['http'], from: apiFrom }, { ports: ['metrics'], from: metricsFrom }]
-              : [{ ports: ['metrics'], from: metricsFrom }, { ports: ['http'], from: undefined }]);
+            expect(opened).to.deep.equal(
+              component === 'api'
+                ? [
+                    { ports: ['http'], from: apiFrom },
+                    { ports: ['metrics'], from: metricsFrom },
+                  ]
+                : [
+                    { ports: ['metrics'], from: metricsFrom },
+                    { ports: ['http'], from: undefined },
+                  ],
+            );
           }
         }
         for (const monitor of ofKind(r, 'ServiceMonitor')) {
           const scraped = ofKind(r, 'Service').filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata.labels));
           expect(scraped.map((s) => s.metadata.name)).to.have.members([`${fullname}-api-metrics`, `${fullname}-controllers`]);
-          expect(monitor.spec.endpoints).to.deep.include({ port: 'metrics', path: '/metrics', interval: c.values.metrics.serviceMonitor.interval, scrapeTimeout: c.values.metrics.serviceMonitor.scrapeTimeout });
+          expect(monitor.spec.endpoints).to.deep.include({
+            port: 'metrics',
+            path: '/metrics',
+            interval: c.values.metrics.serviceMonitor.interval,
+            scrapeTimeout: c.values.metrics.serviceMonitor.scrapeTimeout,
+          });
           expect(monitor.spec.namespaceSelector).to.deep.equal({ matchNames: [c.namespace] });
         }
       });
@@ -468,7 +510,10 @@ describe('charts/switchboard', function () {
         const panels: Json[] = dashboard.panels.filter((p: Json) => p.type !== 'row');
         const exprs: string[] = panels.flatMap((p) => p.targets.map((t: Json) => t.expr));
         for (const metric of DASHBOARD_METRICS) {
-          expect(exprs.some((e) => new RegExp(`\\b${metric}\\b`).test(e)), metric).to.equal(true);
+          expect(
+            exprs.some((e) => new RegExp(`\\b${metric}\\b`).test(e)),
+            metric,
+          ).to.equal(true);
         }
         for (const p of panels) {
           expect(p.targets.length, p.title).to.be.above(0);
@@ -483,7 +528,9 @@ describe('charts/switchboard', function () {
         registerCampaignRunGauge(metrics, db);
         await db.destroy();
         for (const name of new Set(exprs.flatMap((e) => e.match(/\bswitchboard_\w+/g) ?? []))) {
-          expect(metrics.registry.getSingleMetric(name.replace(/_(bucket|sum|count)$/, '')), `the dashboard queries ${name}`).to.not.equal(undefined);
+          expect(metrics.registry.getSingleMetric(name.replace(/_(bucket|sum|count)$/, '')), `the dashboard queries ${name}`).to.not.equal(
+            undefined,
+          );
         }
       });
 
@@ -500,19 +547,50 @@ describe('charts/switchboard', function () {
     // What helm says of each: the value's path, or for a key a pattern refuses, the key.
     const bad: [string, Json, string][] = [
       ['a replica count that is not a number', { api: { replicas: 'two' } }, "at '/api/replicas': got string, want integer"],
-      ['a log level the product does not know', { config: { SWITCHBOARD_LOG_LEVEL: 'loud' } }, "at '/config/SWITCHBOARD_LOG_LEVEL': value must be one of"],
-      ['the encryption key in the ConfigMap', { config: { SWITCHBOARD_ENCRYPTION_KEY: 'c2VjcmV0' } }, "invalid propertyName 'SWITCHBOARD_ENCRYPTION_KEY'"],
-      ['a variable that is not Switchboard\'s', { config: { NODE_OPTIONS: '--inspect' } }, "'NODE_OPTIONS' does not match pattern '^SWITCHBOARD_[A-Z0-9_]+$'"],
+      [
+        'a log level the product does not know',
+        { config: { SWITCHBOARD_LOG_LEVEL: 'loud' } },
+        "at '/config/SWITCHBOARD_LOG_LEVEL': value must be one of",
+      ],
+      [
+        'the encryption key in the ConfigMap',
+        { config: { SWITCHBOARD_ENCRYPTION_KEY: 'c2VjcmV0' } },
+        "invalid propertyName 'SWITCHBOARD_ENCRYPTION_KEY'",
+      ],
+      [
+        "a variable that is not Switchboard's",
+        { config: { NODE_OPTIONS: '--inspect' } },
+        "'NODE_OPTIONS' does not match pattern '^SWITCHBOARD_[A-Z0-9_]+$'",
+      ],
       ['no database Secret', { database: { existingSecret: '' } }, "at '/database/existingSecret': minLength: got 0, want 1"],
       ['a misspelt top-level key', { replica: 3 }, "at '': additional properties 'replica' not allowed"],
-      ['an OpenID issuer that is not https', { oidc: { issuer: 'http://sso.example.com' } }, "at '/oidc/issuer': 'http://sso.example.com' does not match pattern"],
-      ['the OpenID client secret in the ConfigMap', { config: { SWITCHBOARD_OIDC_CLIENT_SECRET: 'c2VjcmV0' } }, "invalid propertyName 'SWITCHBOARD_OIDC_CLIENT_SECRET'"],
-      ['the metrics port in config rather than metrics.port', { config: { SWITCHBOARD_METRICS_PORT: 9100 } }, "invalid propertyName 'SWITCHBOARD_METRICS_PORT'"],
-      ['an unknown pull policy', { image: { pullPolicy: 'Sometimes' } }, "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'"],
+      [
+        'an OpenID issuer that is not https',
+        { oidc: { issuer: 'http://sso.example.com' } },
+        "at '/oidc/issuer': 'http://sso.example.com' does not match pattern",
+      ],
+      [
+        'the OpenID client secret in the ConfigMap',
+        { config: { SWITCHBOARD_OIDC_CLIENT_SECRET: 'c2VjcmV0' } },
+        "invalid propertyName 'SWITCHBOARD_OIDC_CLIENT_SECRET'",
+      ],
+      [
+        'the metrics port in config rather than metrics.port',
+        { config: { SWITCHBOARD_METRICS_PORT: 9100 } },
+        "invalid propertyName 'SWITCHBOARD_METRICS_PORT'",
+      ],
+      [
+        'an unknown pull policy',
+        { image: { pullPolicy: 'Sometimes' } },
+        "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'",
+      ],
     ];
     for (const [what, override, message] of bad) {
       it(`refuses ${what}`, async () => {
-        const refused = await helmTemplate({ values: override }).then(() => undefined, (err: Error) => err.message);
+        const refused = await helmTemplate({ values: override }).then(
+          () => undefined,
+          (err: Error) => err.message,
+        );
         expect(refused).to.include("values don't meet the specifications of the schema(s)");
         expect(refused).to.include(message);
       });
@@ -549,14 +627,27 @@ describe('charts/switchboard', function () {
   });
 
   it('renders a Telnyx carrier: its account, application and public key in the ConfigMap, its API key from the Secret, as the product accepts', async () => {
-    const carrier = { name: 'telnyx', telnyx: { accountSid: TELNYX_ACCOUNT, connectionId: '2045187736512', publicKey: TELNYX_PUBLIC_KEY, existingSecret: 'sb-telnyx' } };
+    const carrier = {
+      name: 'telnyx',
+      telnyx: { accountSid: TELNYX_ACCOUNT, connectionId: '2045187736512', publicKey: TELNYX_PUBLIC_KEY, existingSecret: 'sb-telnyx' },
+    };
     const { objects } = await helmTemplate({ values: { publicUrl: 'https://voice.example.com', carrier } });
     const config = (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'switchboard-config') as Json).data;
-    expect(config).to.include({ SWITCHBOARD_CARRIER: 'telnyx', TELNYX_ACCOUNT_SID: TELNYX_ACCOUNT, TELNYX_CONNECTION_ID: '2045187736512', TELNYX_PUBLIC_KEY: TELNYX_PUBLIC_KEY });
+    expect(config).to.include({
+      SWITCHBOARD_CARRIER: 'telnyx',
+      TELNYX_ACCOUNT_SID: TELNYX_ACCOUNT,
+      TELNYX_CONNECTION_ID: '2045187736512',
+      TELNYX_PUBLIC_KEY: TELNYX_PUBLIC_KEY,
+    });
     expect(config).to.not.have.property('TELNYX_API_KEY');
     const api = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'switchboard-api') as Json;
-    expect(api.spec.template.spec.containers[0].env.find((e: Json) => e.name === 'TELNYX_API_KEY').valueFrom.secretKeyRef).to.deep.equal({ name: 'sb-telnyx', key: 'TELNYX_API_KEY' });
-    expect(loadConfig({ ...config, DATABASE_URL: 'postgres://db/switchboard', TELNYX_API_KEY: 'from-the-secret' }).SWITCHBOARD_CARRIER).to.equal('telnyx');
+    expect(api.spec.template.spec.containers[0].env.find((e: Json) => e.name === 'TELNYX_API_KEY').valueFrom.secretKeyRef).to.deep.equal({
+      name: 'sb-telnyx',
+      key: 'TELNYX_API_KEY',
+    });
+    expect(
+      loadConfig({ ...config, DATABASE_URL: 'postgres://db/switchboard', TELNYX_API_KEY: 'from-the-secret' }).SWITCHBOARD_CARRIER,
+    ).to.equal('telnyx');
   });
 
   it('refuses to render a Twilio or Telnyx carrier or single sign-on without what each needs, naming the value', async () => {
@@ -574,14 +665,30 @@ describe('charts/switchboard', function () {
     }
   });
 
-  it("refuses a young generation that leaves the old one no room to take it in, naming the value", async () => {
+  it('refuses a young generation that leaves the old one no room to take it in, naming the value', async () => {
     for (const component of ['api', 'controllers']) {
-      const result = await helm(['template', 'switchboard', CHART_DIR, '--set', `${component}.semiSpaceMB=128`, '--set', `${component}.heapLimitMB=256`]);
+      const result = await helm([
+        'template',
+        'switchboard',
+        CHART_DIR,
+        '--set',
+        `${component}.semiSpaceMB=128`,
+        '--set',
+        `${component}.heapLimitMB=256`,
+      ]);
       expect(result.code, component).to.not.equal(0);
       expect(result.stderr).to.include(`${component}.semiSpaceMB (128) must be at most a quarter of ${component}.heapLimitMB (256)`);
     }
     // A quarter, as the defaults are, renders.
-    const quarter = await helm(['template', 'switchboard', CHART_DIR, '--set', 'controllers.semiSpaceMB=128', '--set', 'controllers.heapLimitMB=512']);
+    const quarter = await helm([
+      'template',
+      'switchboard',
+      CHART_DIR,
+      '--set',
+      'controllers.semiSpaceMB=128',
+      '--set',
+      'controllers.heapLimitMB=512',
+    ]);
     expect(quarter.code, quarter.stderr).to.equal(0);
   });
 
@@ -600,7 +707,10 @@ describe('charts/switchboard', function () {
         v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 ? leaves(v, `${prefix}${k}.`) : [`${prefix}${k}`],
       );
     for (const leaf of leaves(defaults)) {
-      expect(documented.some((d) => leaf === d || leaf.startsWith(`${d}.`)), `${leaf} in charts/switchboard/README.md`).to.equal(true);
+      expect(
+        documented.some((d) => leaf === d || leaf.startsWith(`${d}.`)),
+        `${leaf} in charts/switchboard/README.md`,
+      ).to.equal(true);
     }
     const paths = new Set(leaves(defaults).flatMap((leaf) => leaf.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
     for (const d of documented) expect(paths, `README documents ${d}, which values.yaml lacks`).to.include(d);

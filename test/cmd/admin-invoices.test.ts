@@ -46,19 +46,40 @@ describe('switchboard admin invoice', function () {
       await app.close();
     });
 
-    it('list gives the company\'s invoices; show gives one with its lines, in integer minor units', async () => {
+    it("list gives the company's invoices; show gives one with its lines, in integer minor units", async () => {
       const listed = expectSuccess(await admin('invoice', 'list', '--tenant', tenantId));
       expect(listed).to.deep.equal({
         tenantId,
         billing: 'payg',
-        invoices: [{ number: 'INV-2025-000001', kind: 'invoice', month: '2025-01', currency: 'EUR', total: 18, issued_at: '2025-02-01T00:30:00.000Z', credits_number: null }],
+        invoices: [
+          {
+            number: 'INV-2025-000001',
+            kind: 'invoice',
+            month: '2025-01',
+            currency: 'EUR',
+            total: 18,
+            issued_at: '2025-02-01T00:30:00.000Z',
+            credits_number: null,
+          },
+        ],
       });
       const shown = expectSuccess(await admin('invoice', 'show', '--invoice', number));
       expect(shown).to.include({ number, kind: 'invoice', status: 'finalized', month: '2025-01', total: 18 });
       expect(shown.lines).to.deep.equal([
-        { description: 'AI credits · chat · Printed Ltd assistant', item: 'credits', reference_type: 'chat', agent_id: shown.lines[0].agent_id, direction: null, quantity: 2.5, unit_price: 7, amount: 18 },
+        {
+          description: 'AI credits · chat · Printed Ltd assistant',
+          item: 'credits',
+          reference_type: 'chat',
+          agent_id: shown.lines[0].agent_id,
+          direction: null,
+          quantity: 2.5,
+          unit_price: 7,
+          amount: 18,
+        },
       ]);
-      const text = await switchboard(['admin', 'invoice', 'show', '--invoice', number], { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL! });
+      const text = await switchboard(['admin', 'invoice', 'show', '--invoice', number], {
+        DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!,
+      });
       expect(text.stdout).to.include('AI credits · chat · Printed Ltd assistant  2.5 x €0.07 = €0.18').and.include('total €0.18');
     });
 
@@ -75,9 +96,20 @@ describe('switchboard admin invoice', function () {
     it('credit-note corrects the invoice by a credit note referencing it, at most what is left of its total', async () => {
       // Numbered in the year it is issued (the CLI's clock is the wall clock).
       const cn = `CN-${new Date().getUTCFullYear()}-000001`;
-      const note = expectSuccess(await admin('invoice', 'credit-note', '--invoice', number, '--amount', '5', '--reason', 'Model outage on 3 January'));
-      expect(note).to.include({ number: cn, kind: 'credit_note', credits_number: number, reason: 'Model outage on 3 January', total: 5, month: '2025-01' });
-      expect(note.lines.map((l: any) => [l.description, l.amount])).to.deep.equal([[`Correction of ${number}: Model outage on 3 January`, 5]]);
+      const note = expectSuccess(
+        await admin('invoice', 'credit-note', '--invoice', number, '--amount', '5', '--reason', 'Model outage on 3 January'),
+      );
+      expect(note).to.include({
+        number: cn,
+        kind: 'credit_note',
+        credits_number: number,
+        reason: 'Model outage on 3 January',
+        total: 5,
+        month: '2025-01',
+      });
+      expect(note.lines.map((l: any) => [l.description, l.amount])).to.deep.equal([
+        [`Correction of ${number}: Model outage on 3 January`, 5],
+      ]);
       expect(expectSuccess(await admin('invoice', 'show', '--invoice', number)).credit_notes).to.deep.equal([{ number: cn, total: 5 }]);
 
       const tooMuch = await admin('invoice', 'credit-note', '--invoice', number, '--amount', '14', '--reason', 'Again');
@@ -90,7 +122,10 @@ describe('switchboard admin invoice', function () {
       expect(expectSuccess(await admin('invoice', 'show', '--invoice', number)).total).to.equal(18);
       const cnPdf = join(dir, 'cn.pdf');
       expectSuccess(await admin('invoice', 'pdf', '--invoice', cn, '--out', cnPdf));
-      expect(await pdfText(cnPdf)).to.include(`Credit note ${cn}`).and.include(`Corrects: ${number}`).and.match(/Total \(EUR\)\s+€0\.05/);
+      expect(await pdfText(cnPdf))
+        .to.include(`Credit note ${cn}`)
+        .and.include(`Corrects: ${number}`)
+        .and.match(/Total \(EUR\)\s+€0\.05/);
     });
 
     it('exits 2 without --out, 1 for an unknown invoice', async () => {
@@ -102,7 +137,8 @@ describe('switchboard admin invoice', function () {
   it('admin --help lists the invoice commands and their flags', async () => {
     const r = await switchboard(['admin', '--help']);
     expect(r.code).to.equal(0);
-    for (const command of ['invoice list', 'invoice show', 'invoice pdf', 'invoice credit-note']) expect(r.stdout).to.include(`  ${command} `);
+    for (const command of ['invoice list', 'invoice show', 'invoice pdf', 'invoice credit-note'])
+      expect(r.stdout).to.include(`  ${command} `);
     for (const flag of ['--invoice', '--out', '--reason']) expect(r.stdout).to.include(flag);
   });
 
@@ -154,7 +190,18 @@ describe('switchboard admin invoice', function () {
       const draft = expectSuccess(await adminOn(app, PRICES)('invoice', 'show', '--tenant', company.tenantId));
       expect(draft).to.include({ status: 'draft', number: null, currency: 'EUR' });
       const minutes = draft.lines.filter((l: any) => l.item === 'call_minutes');
-      expect(minutes).to.deep.equal([{ description: 'Call minutes · outbound', item: 'call_minutes', reference_type: null, agent_id: null, direction: 'outbound', quantity: 2, unit_price: 3, amount: 6 }]);
+      expect(minutes).to.deep.equal([
+        {
+          description: 'Call minutes · outbound',
+          item: 'call_minutes',
+          reference_type: null,
+          agent_id: null,
+          direction: 'outbound',
+          quantity: 2,
+          unit_price: 3,
+          amount: 6,
+        },
+      ]);
       expect(draft.total).to.equal(draft.lines.reduce((sum: number, l: any) => sum + l.amount, 0));
     });
   });

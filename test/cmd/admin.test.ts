@@ -35,9 +35,12 @@ describe('switchboard admin', function () {
   after(async () => app.close());
   beforeEach(() => app.model.reset());
 
-  it('writes nothing but its JSON on stdout: the database driver\'s warnings go to stderr', async () => {
+  it("writes nothing but its JSON on stdout: the database driver's warnings go to stderr", async () => {
     // Nothing listens on port 9: every connection attempt fails, and the driver warns of each.
-    const r = await switchboard(['admin', 'tenant', 'show', '--tenant', 'tnt_x', '--json'], { DATABASE_URL: 'postgres://u:p@127.0.0.1:9/x', SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS: '1000' });
+    const r = await switchboard(['admin', 'tenant', 'show', '--tenant', 'tnt_x', '--json'], {
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:9/x',
+      SWITCHBOARD_DB_ACQUIRE_TIMEOUT_MS: '1000',
+    });
 
     expect(r.code).to.equal(1);
     expect(r.stdout).to.equal('');
@@ -67,7 +70,9 @@ describe('switchboard admin', function () {
 
       expect(r.code, r.stderr).to.equal(0);
       expect(r.json).to.equal(undefined);
-      expect(r.stdout).to.match(/tnt_\w+/).and.match(/sb_[\w-]{20,}/);
+      expect(r.stdout)
+        .to.match(/tnt_\w+/)
+        .and.match(/sb_[\w-]{20,}/);
     });
   });
 
@@ -75,8 +80,24 @@ describe('switchboard admin', function () {
     it('creates a company with every setting', async () => {
       const created = expectSuccess(
         await admin(
-          'tenant', 'create', '--name', 'Configured Co', '--timezone', 'Europe/Berlin', '--features', 'company_memory',
-          '--max-pending-jobs', '5', '--max-concurrent-jobs', '6', '--min-credits', '0.5', '--billing', 'prepaid', '--requests-per-minute', '60',
+          'tenant',
+          'create',
+          '--name',
+          'Configured Co',
+          '--timezone',
+          'Europe/Berlin',
+          '--features',
+          'company_memory',
+          '--max-pending-jobs',
+          '5',
+          '--max-concurrent-jobs',
+          '6',
+          '--min-credits',
+          '0.5',
+          '--billing',
+          'prepaid',
+          '--requests-per-minute',
+          '60',
         ),
       );
 
@@ -97,12 +118,29 @@ describe('switchboard admin', function () {
       const { tenantId } = await app.company({ name: 'Update Co' });
 
       const updated = expectSuccess(
-        await admin('tenant', 'update', '--tenant', tenantId, '--timezone', 'America/New_York', '--features', 'company_memory', '--max-pending-jobs', '9'),
+        await admin(
+          'tenant',
+          'update',
+          '--tenant',
+          tenantId,
+          '--timezone',
+          'America/New_York',
+          '--features',
+          'company_memory',
+          '--max-pending-jobs',
+          '9',
+        ),
       );
       expect(updated).to.deep.include({ tenantId, timezone: 'America/New_York', features: ['company_memory'], maxPendingJobs: 9 });
 
       const shown = expectSuccess(await admin('tenant', 'show', '--tenant', tenantId));
-      expect(shown).to.deep.include({ name: 'Update Co', timezone: 'America/New_York', features: ['company_memory'], maxPendingJobs: 9, billing: 'payg' });
+      expect(shown).to.deep.include({
+        name: 'Update Co',
+        timezone: 'America/New_York',
+        features: ['company_memory'],
+        maxPendingJobs: 9,
+        billing: 'payg',
+      });
     });
 
     it('exits 2 with one line naming the setting for each invalid value', async () => {
@@ -126,12 +164,16 @@ describe('switchboard admin', function () {
       const { tenantId } = await app.company({ name: 'Concurrency Co' });
       expect(expectSuccess(await admin('tenant', 'show', '--tenant', tenantId))).to.include({ maxConcurrentJobs: null });
 
-      expect(expectSuccess(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs', '4'))).to.include({ maxConcurrentJobs: 4 });
+      expect(expectSuccess(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs', '4'))).to.include({
+        maxConcurrentJobs: 4,
+      });
       expect(expectSuccess(await admin('tenant', 'show', '--tenant', tenantId))).to.include({ maxConcurrentJobs: 4 });
       expectFailure(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs=-1'), 2, /maxConcurrentJobs: /);
       expect(expectSuccess(await admin('tenant', 'show', '--tenant', tenantId))).to.include({ maxConcurrentJobs: 4 });
 
-      expect(expectSuccess(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs', 'unlimited'))).to.include({ maxConcurrentJobs: null });
+      expect(expectSuccess(await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-jobs', 'unlimited'))).to.include({
+        maxConcurrentJobs: null,
+      });
     });
 
     it('exits 1 for an unknown tenant', async () => {
@@ -156,8 +198,20 @@ describe('switchboard admin', function () {
 
       const created = expectSuccess(
         await admin(
-          'agent', 'create', '--tenant', company.tenantId, '--name', 'Sales', '--model', 'gpt-4o',
-          '--tools', JSON.stringify([bearerTool(api.url, token)]), '--handoff-roster', JSON.stringify(roster), '--handoff', 'on',
+          'agent',
+          'create',
+          '--tenant',
+          company.tenantId,
+          '--name',
+          'Sales',
+          '--model',
+          'gpt-4o',
+          '--tools',
+          JSON.stringify([bearerTool(api.url, token)]),
+          '--handoff-roster',
+          JSON.stringify(roster),
+          '--handoff',
+          'on',
         ),
       );
       const listed = await admin('agent', 'list', '--tenant', company.tenantId);
@@ -182,7 +236,9 @@ describe('switchboard admin', function () {
     it('updates only the fields given', async () => {
       const company = await app.company();
 
-      const updated = expectSuccess(await admin('agent', 'update', '--agent', company.agentId, '--system-prompt', 'Be brief.', '--handoff', 'on'));
+      const updated = expectSuccess(
+        await admin('agent', 'update', '--agent', company.agentId, '--system-prompt', 'Be brief.', '--handoff', 'on'),
+      );
 
       expect(updated).to.deep.include({ agentId: company.agentId, systemPrompt: 'Be brief.', handoffEnabled: true, tools: [] });
       expect(updated.name).to.match(/assistant$/);
@@ -192,7 +248,11 @@ describe('switchboard admin', function () {
       const { tenantId } = await app.company();
       const tool = { ...bearerTool('http://crm.example.com', 'x') };
 
-      expectFailure(await admin('agent', 'create', '--tenant', tenantId, '--name', 'Bad', '--tools', JSON.stringify([tool])), 2, /tools\.0\.url: must be an https:\/\/ URL/);
+      expectFailure(
+        await admin('agent', 'create', '--tenant', tenantId, '--name', 'Bad', '--tools', JSON.stringify([tool])),
+        2,
+        /tools\.0\.url: must be an https:\/\/ URL/,
+      );
     });
 
     it("exits 2 when the handoff roster names another company's agent", async () => {
@@ -200,15 +260,33 @@ describe('switchboard admin', function () {
       const other = await app.company();
       const roster = JSON.stringify([{ roleName: 'billing', agentId: other.agentId, greeting: '' }]);
 
-      expectFailure(await admin('agent', 'update', '--agent', company.agentId, '--handoff-roster', roster), 2, /handoffRoster\.0\.agentId: .*not an agent of this company/);
+      expectFailure(
+        await admin('agent', 'update', '--agent', company.agentId, '--handoff-roster', roster),
+        2,
+        /handoffRoster\.0\.agentId: .*not an agent of this company/,
+      );
     });
 
-    it('--outcomes sets what the agent may end calls with (default DECISIONS.md\'s list); --message-webhook-url its own receiver', async () => {
+    it("--outcomes sets what the agent may end calls with (default DECISIONS.md's list); --message-webhook-url its own receiver", async () => {
       const company = await app.company();
       const shown = expectSuccess(await admin('agent', 'list', '--tenant', company.tenantId)).agents[0];
-      expect(shown).to.deep.include({ outcomes: ['completed', 'not_interested', 'callback_requested', 'wrong_number', 'do_not_call'], messageWebhookUrl: null });
+      expect(shown).to.deep.include({
+        outcomes: ['completed', 'not_interested', 'callback_requested', 'wrong_number', 'do_not_call'],
+        messageWebhookUrl: null,
+      });
 
-      const updated = expectSuccess(await admin('agent', 'update', '--agent', company.agentId, '--outcomes', 'booked, not_booked', '--message-webhook-url', 'https://hooks.example.com/messages'));
+      const updated = expectSuccess(
+        await admin(
+          'agent',
+          'update',
+          '--agent',
+          company.agentId,
+          '--outcomes',
+          'booked, not_booked',
+          '--message-webhook-url',
+          'https://hooks.example.com/messages',
+        ),
+      );
       expect(updated).to.deep.include({ outcomes: ['booked', 'not_booked'], messageWebhookUrl: 'https://hooks.example.com/messages' });
       const cleared = expectSuccess(await admin('agent', 'update', '--agent', company.agentId, '--message-webhook-url', ''));
       expect(cleared).to.deep.include({ outcomes: ['booked', 'not_booked'], messageWebhookUrl: null });
@@ -250,7 +328,10 @@ describe('switchboard admin', function () {
 
       const listed = await admin('key', 'list', '--tenant', company.tenantId);
       const keys = expectSuccess(listed).keys;
-      expect(keys.map((k: any) => [k.name, k.revoked])).to.deep.equal([['default', false], ['ci', false]]);
+      expect(keys.map((k: any) => [k.name, k.revoked])).to.deep.equal([
+        ['default', false],
+        ['ci', false],
+      ]);
       expect(listed.stdout).not.to.include(created.apiKey).and.not.to.match(/hash/i);
 
       const revoked = expectSuccess(await admin('key', 'revoke', '--key', created.keyId));
@@ -271,7 +352,10 @@ describe('switchboard admin', function () {
       const send = () => company.client.post(`/api/v1/conversations/${opened.body.conversationId}/messages`, { message: 'Hello?' });
       expect((await send()).status).to.equal(402);
 
-      expect(expectSuccess(await admin('credits', 'add', '--tenant', company.tenantId, '--amount', '2.5'))).to.deep.equal({ tenantId: company.tenantId, balance: 2.5 });
+      expect(expectSuccess(await admin('credits', 'add', '--tenant', company.tenantId, '--amount', '2.5'))).to.deep.equal({
+        tenantId: company.tenantId,
+        balance: 2.5,
+      });
 
       expect(expectSuccess(await admin('tenant', 'show', '--tenant', company.tenantId)).creditBalance).to.equal(2.5);
       app.model.reply({ content: 'Hello!' });
@@ -290,15 +374,33 @@ describe('switchboard admin', function () {
     const TOKEN = 'carrier-auth-token-from-stdin-9e1f';
     /** `switchboard admin carrier <args>`, on a deployment with an https public address, `input` on stdin. */
     const carrier = (args: string[], input?: string, env: Record<string, string> = {}) =>
-      switchboard(['admin', 'carrier', ...args], { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_PUBLIC_URL: 'https://switchboard.example.com', ...env }, input);
+      switchboard(
+        ['admin', 'carrier', ...args],
+        { SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_PUBLIC_URL: 'https://switchboard.example.com', ...env },
+        input,
+      );
     const tenant = async () => expectSuccess(await admin('tenant', 'create', '--name', `Carrier Co ${randomUUID()}`)).tenantId as string;
 
-    it('sets a company\'s own Twilio account, the token read from stdin and sealed; show gives the SID and that a token is set, never the token', async () => {
+    it("sets a company's own Twilio account, the token read from stdin and sealed; show gives the SID and that a token is set, never the token", async () => {
       const id = await tenant();
       const set = await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--json'], `${TOKEN}\n`);
-      expect(expectSuccess(set)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, connection_id: null, auth_token_set: true });
+      expect(expectSuccess(set)).to.deep.equal({
+        tenantId: id,
+        carrier: 'twilio',
+        source: 'account',
+        account_sid: SID,
+        connection_id: null,
+        auth_token_set: true,
+      });
       const shown = await carrier(['show', '--tenant', id, '--json']);
-      expect(expectSuccess(shown)).to.deep.equal({ tenantId: id, carrier: 'twilio', source: 'account', account_sid: SID, connection_id: null, auth_token_set: true });
+      expect(expectSuccess(shown)).to.deep.equal({
+        tenantId: id,
+        carrier: 'twilio',
+        source: 'account',
+        account_sid: SID,
+        connection_id: null,
+        auth_token_set: true,
+      });
       const text = await carrier(['show', '--tenant', id]);
       expect(text.stdout).to.include(SID);
       for (const r of [set, shown, text]) expect(r.stdout + r.stderr).to.not.include(TOKEN);
@@ -312,17 +414,28 @@ describe('switchboard admin', function () {
       const inArgv = await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--auth-token', TOKEN, '--json']);
       expectFailure(inArgv, 2, /--auth-token/);
       expect(inArgv.stderr).to.not.include(TOKEN);
-      const set = await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--auth-token-env', 'CARRIER_TOKEN', '--json'], undefined, { CARRIER_TOKEN: TOKEN });
+      const set = await carrier(
+        ['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--auth-token-env', 'CARRIER_TOKEN', '--json'],
+        undefined,
+        { CARRIER_TOKEN: TOKEN },
+      );
       expect(expectSuccess(set)).to.include({ auth_token_set: true });
       const row = await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id }).first();
       expect(app.runtime.ctx.secrets!.open(row.auth_token_sealed)).to.equal(TOKEN);
     });
 
-    it('clear returns the company to the deployment\'s carrier', async () => {
+    it("clear returns the company to the deployment's carrier", async () => {
       const id = await tenant();
       expectSuccess(await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, '--json'], TOKEN));
       expect(expectSuccess(await carrier(['clear', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, cleared: true });
-      expect(expectSuccess(await carrier(['show', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, carrier: 'sim', source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
+      expect(expectSuccess(await carrier(['show', '--tenant', id, '--json']))).to.deep.equal({
+        tenantId: id,
+        carrier: 'sim',
+        source: 'deployment',
+        account_sid: null,
+        connection_id: null,
+        auth_token_set: false,
+      });
       expect(expectSuccess(await carrier(['clear', '--tenant', id, '--json']))).to.deep.equal({ tenantId: id, cleared: false });
       expect(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id })).to.deep.equal([]);
     });
@@ -331,12 +444,24 @@ describe('switchboard admin', function () {
       const id = await tenant();
       const set = (args: string[], input: string | undefined, env: Record<string, string> = {}) =>
         carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', SID, ...args, '--json'], input, env);
-      expectFailure(await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', 'AC123', '--json'], TOKEN), 2, /account SID must be AC/);
-      expectFailure(await carrier(['set', '--tenant', id, '--carrier', 'vonage', '--account-sid', SID, '--json'], TOKEN), 2, /carrier must be twilio/);
+      expectFailure(
+        await carrier(['set', '--tenant', id, '--carrier', 'twilio', '--account-sid', 'AC123', '--json'], TOKEN),
+        2,
+        /account SID must be AC/,
+      );
+      expectFailure(
+        await carrier(['set', '--tenant', id, '--carrier', 'vonage', '--account-sid', SID, '--json'], TOKEN),
+        2,
+        /carrier must be twilio/,
+      );
       expectFailure(await set([], '\n'), 2, /auth token must be/);
       expectFailure(await set([], undefined), 2, /read from stdin/);
       expectFailure(await set([], TOKEN, { SWITCHBOARD_PUBLIC_URL: '' }), 1, /SWITCHBOARD_PUBLIC_URL/);
-      expectFailure(await carrier(['set', '--tenant', 'tnt_nobody', '--carrier', 'twilio', '--account-sid', SID, '--json'], TOKEN), 1, /Unknown tenant/);
+      expectFailure(
+        await carrier(['set', '--tenant', 'tnt_nobody', '--carrier', 'twilio', '--account-sid', SID, '--json'], TOKEN),
+        1,
+        /Unknown tenant/,
+      );
       expect(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: id })).to.deep.equal([]);
     });
   });
@@ -346,10 +471,40 @@ describe('switchboard admin', function () {
       const r = await switchboard(['admin', '--help']);
 
       expect(r.code).to.equal(0);
-      for (const command of ['bootstrap', 'tenant create', 'tenant update', 'tenant show', 'agent create', 'agent update', 'agent test-message-webhook', 'agent list', 'key create', 'key list', 'key revoke', 'credits add']) {
+      for (const command of [
+        'bootstrap',
+        'tenant create',
+        'tenant update',
+        'tenant show',
+        'agent create',
+        'agent update',
+        'agent test-message-webhook',
+        'agent list',
+        'key create',
+        'key list',
+        'key revoke',
+        'credits add',
+      ]) {
         expect(r.stdout).to.include(`  ${command} `);
       }
-      for (const flag of ['--credits', '--timezone', '--features', '--max-pending-jobs', '--min-credits', '--billing', '--requests-per-minute', '--system-prompt', '--model', '--tools', '--handoff-roster', '--handoff', '--outcomes', '--message-webhook-url', '--amount', '--json']) {
+      for (const flag of [
+        '--credits',
+        '--timezone',
+        '--features',
+        '--max-pending-jobs',
+        '--min-credits',
+        '--billing',
+        '--requests-per-minute',
+        '--system-prompt',
+        '--model',
+        '--tools',
+        '--handoff-roster',
+        '--handoff',
+        '--outcomes',
+        '--message-webhook-url',
+        '--amount',
+        '--json',
+      ]) {
         expect(r.stdout).to.include(flag);
       }
     });

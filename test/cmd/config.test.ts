@@ -52,7 +52,11 @@ describe('switchboard configuration', function () {
       switchboard(['api'], { SWITCHBOARD_OIDC_ISSUER: issuer, SWITCHBOARD_OIDC_CLIENT_SECRET: 'secret' }),
       switchboard(['api'], { SWITCHBOARD_OIDC_ISSUER: issuer, SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard' }),
       switchboard(['api'], { SWITCHBOARD_OIDC_CLIENT_SECRET: 'secret' }),
-      switchboard(['api'], { SWITCHBOARD_OIDC_ISSUER: 'http://sso.example.com', SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard', SWITCHBOARD_OIDC_CLIENT_SECRET: 'secret' }),
+      switchboard(['api'], {
+        SWITCHBOARD_OIDC_ISSUER: 'http://sso.example.com',
+        SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard',
+        SWITCHBOARD_OIDC_CLIENT_SECRET: 'secret',
+      }),
     ]);
     expectConfigError(noClient, 'SWITCHBOARD_OIDC_CLIENT_ID');
     expectConfigError(noSecret, 'SWITCHBOARD_OIDC_CLIENT_SECRET');

@@ -16,9 +16,12 @@ describe('switchboard admin user', function () {
     it("prints a one-time sign-in link on SWITCHBOARD_PUBLIC_URL that signs the company's first owner in", async () => {
       const { tenantId } = await app.company({ name: 'CLI Co' });
 
-      const r = await switchboard(['admin', 'user', 'add', '--tenant', tenantId, '--email', 'first.owner@example.com', '--name', 'First Owner'], {
-        SWITCHBOARD_PUBLIC_URL: 'https://switchboard.example.com/',
-      });
+      const r = await switchboard(
+        ['admin', 'user', 'add', '--tenant', tenantId, '--email', 'first.owner@example.com', '--name', 'First Owner'],
+        {
+          SWITCHBOARD_PUBLIC_URL: 'https://switchboard.example.com/',
+        },
+      );
 
       expect(r.code, r.stderr).to.equal(0);
       const link = /https:\/\/switchboard\.example\.com\/console\/sign-in\/[\w-]{40,}/.exec(r.stdout)?.[0];
@@ -37,7 +40,18 @@ describe('switchboard admin user', function () {
     it('takes --role, and with --json prints the user and the link as one object; user list shows them', async () => {
       const { tenantId } = await app.company();
 
-      const r = await switchboard(['admin', 'user', 'add', '--tenant', tenantId, '--email', 'Viewer@Example.com', '--role', 'viewer', '--json']);
+      const r = await switchboard([
+        'admin',
+        'user',
+        'add',
+        '--tenant',
+        tenantId,
+        '--email',
+        'Viewer@Example.com',
+        '--role',
+        'viewer',
+        '--json',
+      ]);
 
       expect(r.code, r.stderr).to.equal(0);
       expect(r.json).to.include({ tenantId, email: 'viewer@example.com', role: 'viewer', passwordSet: false });

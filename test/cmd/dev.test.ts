@@ -74,7 +74,10 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
   it('prints the API reference, and the console at the root: each a page it serves', async () => {
     const docsUrl = /API reference: (\S+)/.exec(dev.stdout)?.[1]?.replace('localhost', '127.0.0.1');
     expect(new URL(docsUrl!).pathname).to.equal('/docs');
-    for (const [url, title] of [[new URL('/', docsUrl).href, 'Switchboard console'], [docsUrl!, 'Switchboard API reference']]) {
+    for (const [url, title] of [
+      [new URL('/', docsUrl).href, 'Switchboard console'],
+      [docsUrl!, 'Switchboard API reference'],
+    ]) {
       const res = await fetch(url!, { headers: { accept: 'text/html' } });
       expect(res.status, url).to.equal(200);
       expect(await res.text(), url).to.include(`<title>${title}</title>`);
@@ -122,7 +125,9 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
     const db = createDb(taken.url, 1);
     try {
       const owner = await switchboard(['admin', 'bootstrap', '--name', 'Owner', '--json'], { DATABASE_URL: taken.url });
-      const added = await switchboard(['admin', 'number', 'add', '--tenant', owner.json.tenantId, '--number', '+12025550100', '--json'], { DATABASE_URL: taken.url });
+      const added = await switchboard(['admin', 'number', 'add', '--tenant', owner.json.tenantId, '--number', '+12025550100', '--json'], {
+        DATABASE_URL: taken.url,
+      });
       expect(added.code, added.stderr).to.equal(0);
       const refused = new SwitchboardProcess('dev', devEnv(taken.url));
       expect((await refused.waitForExit(60_000)).code).to.not.equal(0);

@@ -25,7 +25,9 @@ describe('switchboard admin: the webhook secret and the message webhook test', f
     it("includes the account's webhook secret, whsec_ and 32 random bytes in base64, which no API key ever sees", async () => {
       const { tenantId, client } = await app.company();
       // Two first looks at once: both make one, the first write wins, both show it.
-      const [first, again] = (await Promise.all([admin('tenant', 'show', '--tenant', tenantId), admin('tenant', 'show', '--tenant', tenantId)])).map(expectSuccess);
+      const [first, again] = (
+        await Promise.all([admin('tenant', 'show', '--tenant', tenantId), admin('tenant', 'show', '--tenant', tenantId)])
+      ).map(expectSuccess);
       expect(first.webhookSecret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
       expect(Buffer.from(first.webhookSecret.slice('whsec_'.length), 'base64')).to.have.length(32);
       expect(again.webhookSecret).to.equal(first.webhookSecret);
@@ -37,7 +39,10 @@ describe('switchboard admin: the webhook secret and the message webhook test', f
 
     it('without SWITCHBOARD_ENCRYPTION_KEY stores the secret unencrypted and says so, without printing it to the log', async () => {
       const { tenantId } = await app.company();
-      const r = await switchboard(['admin', 'tenant', 'show', '--tenant', tenantId, '--json'], { SWITCHBOARD_ENCRYPTION_KEY: '', SWITCHBOARD_LOG_LEVEL: 'warn' });
+      const r = await switchboard(['admin', 'tenant', 'show', '--tenant', tenantId, '--json'], {
+        SWITCHBOARD_ENCRYPTION_KEY: '',
+        SWITCHBOARD_LOG_LEVEL: 'warn',
+      });
       const { webhookSecret } = expectSuccess(r);
       expect(r.stderr).to.include('webhook secrets are stored unencrypted');
       expect(r.stderr).not.to.include(webhookSecret.slice('whsec_'.length));
@@ -54,7 +59,9 @@ describe('switchboard admin: the webhook secret and the message webhook test', f
       expect(expectSuccess(rotated)).to.deep.equal({ tenantId, rotated: true });
       expect(rotated.stdout + rotated.stderr).not.to.include(before.slice('whsec_'.length));
       const after = expectSuccess(await admin('tenant', 'show', '--tenant', tenantId)).webhookSecret;
-      expect(after).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/).and.not.equal(before);
+      expect(after)
+        .to.match(/^whsec_[A-Za-z0-9+/]{43}=$/)
+        .and.not.equal(before);
     });
   });
 

@@ -48,7 +48,11 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     page.evaluate(
       async ({ method, path }) => {
         const { csrf_token } = await fetch('/console/api/session').then((r) => r.json());
-        const res = await fetch(path, { method, headers: { 'X-CSRF-Token': csrf_token, 'Content-Type': 'application/json' }, body: method === 'GET' ? undefined : '{}' });
+        const res = await fetch(path, {
+          method,
+          headers: { 'X-CSRF-Token': csrf_token, 'Content-Type': 'application/json' },
+          body: method === 'GET' ? undefined : '{}',
+        });
         return { status: res.status, body: await res.json() };
       },
       { method, path },
@@ -79,7 +83,10 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     await page.getByRole('button', { name: 'Revoke Browser key' }).click();
     expect(await agentApiStatus(secret), 'one click only asks').to.equal(404);
     await page.getByRole('button', { name: 'Really revoke Browser key?' }).click();
-    await page.getByRole('row', { name: /Browser key/ }).getByText(/Revoked/).waitFor();
+    await page
+      .getByRole('row', { name: /Browser key/ })
+      .getByText(/Revoked/)
+      .waitFor();
     expect(await agentApiStatus(secret)).to.equal(401);
     await screenshots(page, 'api-keys');
   });
@@ -99,7 +106,9 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     await page.waitForFunction((old) => document.querySelector('[data-testid="webhook-secret"]')?.textContent !== old, before);
     const rotated = (await page.getByTestId('webhook-secret').textContent())!;
-    expect(rotated).to.match(/^whsec_/).and.not.equal(before);
+    expect(rotated)
+      .to.match(/^whsec_/)
+      .and.not.equal(before);
 
     receiver.secret = rotated;
     const seen = receiver.events.length;
@@ -142,7 +151,9 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     await screenshots(page, 'users');
 
     await page.getByLabel('Role of ada@example.com').selectOption('admin');
-    await page.waitForFunction(() => (document.querySelector('[aria-label="Role of ada@example.com"]') as HTMLSelectElement | null)?.value === 'admin');
+    await page.waitForFunction(
+      () => (document.querySelector('[aria-label="Role of ada@example.com"]') as HTMLSelectElement | null)?.value === 'admin',
+    );
     await page.getByLabel(`Role of ${me.email}`).selectOption('viewer');
     const refused = page.getByRole('alert');
     await refused.waitFor();
@@ -164,13 +175,19 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
 
   it("leaves out of each role's navigation the pages its role is not served", async () => {
     const { tenantId } = await app.company();
-    const expected: Record<Role, string[]> = { viewer: [], member: [], admin: ['Carrier', 'Users'], owner: ['Carrier', 'Users', 'Audit log'] };
+    const expected: Record<Role, string[]> = {
+      viewer: [],
+      member: [],
+      admin: ['Carrier', 'Users'],
+      owner: ['Carrier', 'Users', 'Audit log'],
+    };
     for (const role of ['viewer', 'member', 'admin', 'owner'] as Role[]) {
       await signIn(tenantId, role, '/');
       const nav = watched.page.getByRole('navigation', { name: 'Console' });
       await nav.getByRole('link', { name: 'API keys' }).waitFor();
       const shown = [];
-      for (const name of ['Carrier', 'Users', 'Audit log']) if (await nav.getByRole('link', { name, exact: true }).count()) shown.push(name);
+      for (const name of ['Carrier', 'Users', 'Audit log'])
+        if (await nav.getByRole('link', { name, exact: true }).count()) shown.push(name);
       expect(shown, role).to.deep.equal(expected[role]);
       await watched.page.getByRole('button', { name: 'Sign out' }).click();
       await watched.page.waitForURL((u) => u.pathname === '/sign-in');
@@ -180,7 +197,8 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
   it('pages through the audit log, 50 entries at a time', async () => {
     const { tenantId } = await app.company();
     const owner = await signedInUser(app, tenantId, 'owner');
-    for (let i = 0; i < 51; i++) expect((await owner.browser.post('/console/api/do-not-call', { number: `+1202555${String(1000 + i)}` })).status).to.equal(201);
+    for (let i = 0; i < 51; i++)
+      expect((await owner.browser.post('/console/api/do-not-call', { number: `+1202555${String(1000 + i)}` })).status).to.equal(201);
     await signIn(tenantId, 'owner', '/audit');
     const { page } = watched;
     await page.getByRole('row', { name: /\+12025551050/ }).waitFor();
@@ -238,9 +256,13 @@ describe('The console access pages: API keys, webhooks, users, audit, carrier, d
     for (const [path, heading] of pages) {
       await page.goto(`${app.url}${path}`);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      await page.getByRole('progressbar').or(page.getByLabel(/^Loading/)).waitFor({ state: 'detached' });
+      await page
+        .getByRole('progressbar')
+        .or(page.getByLabel(/^Loading/))
+        .waitFor({ state: 'detached' });
       const text = (await page.getByRole('main').textContent())!;
-      for (const leak of ['A secret key', '+12025550188', aOwner.email, receiver.url]) expect(text, `${path} shows ${leak}`).not.to.include(leak);
+      for (const leak of ['A secret key', '+12025550188', aOwner.email, receiver.url])
+        expect(text, `${path} shows ${leak}`).not.to.include(leak);
     }
   });
 

@@ -50,7 +50,10 @@ describe('The console Billing page', () => {
     await page.getByRole('link', { name: number }).click();
     await page.getByRole('heading', { name: `Invoice ${number}` }).waitFor();
     expect(await page.getByTestId('invoice-total').textContent()).to.equal('$17.00');
-    const lines = await page.getByRole('table', { name: `Lines of ${number}` }).getByRole('row').allTextContents();
+    const lines = await page
+      .getByRole('table', { name: `Lines of ${number}` })
+      .getByRole('row')
+      .allTextContents();
     expect(lines).to.deep.equal(['DescriptionQuantityUnit priceAmount', 'AI credits · chat · Ledger & Co assistant42.5$0.40$17.00']);
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'invoice');

@@ -59,7 +59,9 @@ describe('The console calls pages', function () {
     const row = page.locator(`tr[data-call-id="${placed.id}"]`);
     await row.waitFor();
     await row.getByText('in-progress').waitFor();
-    expect(await row.textContent()).to.include(NUMBERS.stays).and.include('outbound');
+    expect(await row.textContent())
+      .to.include(NUMBERS.stays)
+      .and.include('outbound');
     expect(await page.evaluate(() => (window as any).notReloaded)).to.equal(true);
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'calls');
@@ -108,7 +110,11 @@ describe('The console calls pages', function () {
     const refused = await page.evaluate(async (id) => {
       const { csrf_token } = await (await fetch('/console/api/session')).json();
       const post = (path: string, body: unknown) =>
-        fetch(`/console/api/calls/${id}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf_token }, body: JSON.stringify(body) }).then(async (r) => [r.status, (await r.json()).error.code]);
+        fetch(`/console/api/calls/${id}/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf_token },
+          body: JSON.stringify(body),
+        }).then(async (r) => [r.status, (await r.json()).error.code]);
       return [await post('steer', { say: 'Hi' }), await post('hangup', {})];
     }, call.id);
     expect(refused).to.deep.equal([

@@ -37,7 +37,10 @@ describe('The console Campaigns and Connections pages', function () {
     await dialog.getByLabel('Sign-in header value').fill(SIGN_IN.value);
     await dialog.getByRole('button', { name: 'Save connection' }).click();
     // The Voice API's refusal, in its words.
-    await dialog.getByRole('alert').getByText(/^base_url /).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/^base_url /)
+      .waitFor();
     await dialog.getByLabel('Address (https)').fill(system.url);
     await dialog.getByRole('button', { name: 'Save connection' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -72,7 +75,10 @@ describe('The console Campaigns and Connections pages', function () {
     await dialog.getByLabel('Attempts per person').fill('1');
     await dialog.getByLabel('Calling hours from').fill('07:00');
     await dialog.getByRole('button', { name: 'Save campaign' }).click();
-    await dialog.getByRole('alert').getByText(/^calling_hours: /).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/^calling_hours: /)
+      .waitFor();
     await dialog.getByLabel('Calling hours from').fill('09:00');
     await dialog.getByRole('button', { name: 'Save campaign' }).click();
     await page.getByRole('heading', { name: 'Renewals', level: 1 }).waitFor();
@@ -80,14 +86,27 @@ describe('The console Campaigns and Connections pages', function () {
     expect(await fact(page, 'Attempts').textContent()).to.equal('1, 120 minutes apart');
     expect(await fact(page, 'Outcomes').textContent()).to.equal('renewed, declined');
     const [campaign] = (await client.get('/v1/campaigns')).body.data;
-    expect(campaign).to.deep.include({ name: 'Renewals', task, connection_id: connection.id, max_attempts: 1, timezone: zone, outcomes: ['renewed', 'declined'] });
+    expect(campaign).to.deep.include({
+      name: 'Renewals',
+      task,
+      connection_id: connection.id,
+      max_attempts: 1,
+      timezone: zone,
+      outcomes: ['renewed', 'declined'],
+    });
 
     suite.app.script(task, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'renewed', note: 'Happy to renew' } }] });
     // The list waits for the test's word: the run is seen running before anyone is called.
     let answerList!: () => void;
     system.lists.push({
       status: 200,
-      body: { contacts: [{ contact_id: 'ann', phone: NUMBERS.answer }, { contact_id: 'nobody-home', phone: NUMBERS.noAnswer }, { contact_id: 'bad-number', phone: 'not a phone' }] },
+      body: {
+        contacts: [
+          { contact_id: 'ann', phone: NUMBERS.answer },
+          { contact_id: 'nobody-home', phone: NUMBERS.noAnswer },
+          { contact_id: 'bad-number', phone: 'not a phone' },
+        ],
+      },
       until: new Promise<void>((resolve) => (answerList = resolve)),
     });
     // Set on this document: a reload would lose it.
@@ -111,14 +130,21 @@ describe('The console Campaigns and Connections pages', function () {
     const results = page.getByRole('region', { name: "Each person's result as sent to the connection" });
     const row = (contact: string) => results.getByRole('row').filter({ has: page.getByRole('cell', { name: contact, exact: true }) });
     await row('ann').waitFor();
-    expect(await row('ann').textContent()).to.include('done').and.include('renewed').and.include('Happy to renew');
+    expect(await row('ann').textContent())
+      .to.include('done')
+      .and.include('renewed')
+      .and.include('Happy to renew');
     expect(await row('nobody-home').textContent()).to.include('no_answer');
     expect(await row('bad-number').textContent()).to.include('skipped');
     expect(await fact(page, 'Outcomes').textContent()).to.equal('renewed: 1');
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'campaign-run');
     // What the page shows is what the customer system was sent.
-    expect(system.results.map((r) => [r.contact_id, r.status]).sort()).to.deep.equal([['ann', 'done'], ['bad-number', 'skipped'], ['nobody-home', 'no_answer']]);
+    expect(system.results.map((r) => [r.contact_id, r.status]).sort()).to.deep.equal([
+      ['ann', 'done'],
+      ['bad-number', 'skipped'],
+      ['nobody-home', 'no_answer'],
+    ]);
   });
 
   it('a member edits a campaign, starts a test run to one number and sees its result', async () => {
@@ -140,7 +166,11 @@ describe('The console Campaigns and Connections pages', function () {
     await dialog.waitFor({ state: 'hidden' });
     await fact(page, 'Schedule').getByText('mon, tue, wed, thu, fri, sat at 10:00 (Europe/Berlin)').waitFor();
     const changed = (await client.get(`/v1/campaigns/${campaign.id}`)).body;
-    expect(changed).to.deep.include({ greeting: 'Hi {{context.name}}', schedule: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'], start_time: '10:00', timezone: 'Europe/Berlin' }, task });
+    expect(changed).to.deep.include({
+      greeting: 'Hi {{context.name}}',
+      schedule: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'], start_time: '10:00', timezone: 'Europe/Berlin' },
+      task,
+    });
     expect(changed.next_start_at).to.be.a('string');
 
     system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'first', phone: '+12025550177', context: { name: 'Nora' } }] } });
@@ -155,14 +185,24 @@ describe('The console Campaigns and Connections pages', function () {
     await results.getByRole('cell', { name: 'first', exact: true }).waitFor();
     const [call] = (await client.get('/v1/calls?limit=10')).body.data.filter((c: any) => c.campaign?.contact_id === 'first');
     expect(call.to, 'only the test number is called').to.equal(NUMBERS.answer);
-    expect(await results.getByRole('row').nth(1).textContent()).to.include('done').and.include(call.id);
+    expect(await results.getByRole('row').nth(1).textContent())
+      .to.include('done')
+      .and.include(call.id);
   });
 
   it('a member stops a run: the page shows it stopped and the people not reached unfinished', async () => {
     const { page } = suite.watched;
     const { client, system } = await signedIn('member');
     const campaign = await campaignOn(client, system, { name: 'Long calls', timezone: noonZone(), concurrency: 1, max_attempts: 1 });
-    system.lists.push({ status: 200, body: { contacts: [{ contact_id: 'talker', phone: NUMBERS.stays }, { contact_id: 'later', phone: NUMBERS.answer }] } });
+    system.lists.push({
+      status: 200,
+      body: {
+        contacts: [
+          { contact_id: 'talker', phone: NUMBERS.stays },
+          { contact_id: 'later', phone: NUMBERS.answer },
+        ],
+      },
+    });
     const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     const onTheLine = await eventually('the first call on the line', async () =>
       (await client.get('/v1/calls?limit=10')).body.data.find((c: any) => c.campaign?.run_id === run.id && c.status === 'in-progress'),
@@ -189,7 +229,12 @@ describe('The console Campaigns and Connections pages', function () {
     await page.getByRole('link', { name: 'Read only' }).click();
     await page.getByRole('heading', { name: 'Read only', level: 1 }).waitFor();
     await page.getByRole('region', { name: "The campaign's runs, newest first" }).waitFor();
-    expect(await page.getByRole('button').filter({ hasText: /Run now|Start test run|Edit campaign|Archive/ }).count()).to.equal(0);
+    expect(
+      await page
+        .getByRole('button')
+        .filter({ hasText: /Run now|Start test run|Edit campaign|Archive/ })
+        .count(),
+    ).to.equal(0);
     expect(await page.getByLabel('Test number').count()).to.equal(0);
     await page.goto(`${suite.app.url}/campaign-runs/${run.id}`);
     await page.getByRole('heading', { name: 'Campaign run', level: 1 }).waitFor();

@@ -34,8 +34,15 @@ describe('GET /docs (the API reference)', () => {
     await page.getByText('Create (201) or resume (200) a conversation').first().waitFor();
     await screenshots(page, 'docs-agent-api');
 
-    await page.getByRole('button', { name: /Agent API/ }).first().click();
-    await page.getByRole('option', { name: 'Voice API' }).or(page.getByRole('menuitem', { name: 'Voice API' })).first().click();
+    await page
+      .getByRole('button', { name: /Agent API/ })
+      .first()
+      .click();
+    await page
+      .getByRole('option', { name: 'Voice API' })
+      .or(page.getByRole('menuitem', { name: 'Voice API' }))
+      .first()
+      .click();
     await page.getByText("List the account's calls, newest first").first().waitFor();
     await screenshots(page, 'docs-voice-api');
 

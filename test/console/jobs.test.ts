@@ -76,7 +76,10 @@ describe('The console jobs, conversations and agents pages', () => {
     // The page polls the job: it reaches Succeeded without a reload.
     await page.getByText('Succeeded').first().waitFor();
     await page.getByText('Shipping from Berlin').first().waitFor();
-    expect((app.model.requests[before] as any).messages).to.deep.include({ role: 'system', content: 'HUMAN REPLY (provided): Use the Berlin warehouse' });
+    expect((app.model.requests[before] as any).messages).to.deep.include({
+      role: 'system',
+      content: 'HUMAN REPLY (provided): Use the Berlin warehouse',
+    });
     expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body.status).to.equal('succeeded');
     await screenshots(page, 'job-succeeded');
 
@@ -112,12 +115,13 @@ describe('The console jobs, conversations and agents pages', () => {
     expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body.status).to.equal('cancelled');
   });
 
-  it('shows a viewer the job, conversation and agent with no action, and another account\'s ids as errors', async () => {
+  it("shows a viewer the job, conversation and agent with no action, and another account's ids as errors", async () => {
     const job = await parked('Ship order seen by a viewer');
     const other = await app.company();
     const page = await signIn('viewer');
     await openWaitingJob(page, 'Ship order seen by a viewer');
-    for (const name of ['Reply', 'Approve', 'Reject', 'Cancel job']) expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+    for (const name of ['Reply', 'Approve', 'Reject', 'Cancel job'])
+      expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
     await page.goto(`${app.url}/conversations?id=${job.conversationId}`);
     await page.getByRole('heading', { name: 'Conversation' }).waitFor();
     await page.getByText('Calls request_human_input').first().waitFor();
@@ -129,7 +133,10 @@ describe('The console jobs, conversations and agents pages', () => {
 
     for (const path of [`/jobs?id=${other.agentId}`, `/agents?id=${other.agentId}`, `/conversations?id=${other.agentId}`]) {
       await page.goto(`${app.url}${path}`);
-      await page.getByRole('alert').filter({ hasText: /Unknown/ }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /Unknown/ })
+        .waitFor();
     }
   });
 
@@ -150,7 +157,7 @@ describe('The console jobs, conversations and agents pages', () => {
     await screenshots(page, 'conversation');
   });
 
-  it("lists the call conversations, not the API ones, each leading to its call", async () => {
+  it('lists the call conversations, not the API ones, each leading to its call', async () => {
     const job = await parked('Ship order kept off the list');
     const call = (await client.post('/v1/calls', { to: NUMBERS.answer, task: 'Confirm the delivery window' })).body;
     await finalResult(client, call.id);
@@ -184,7 +191,14 @@ describe('The console jobs, conversations and agents pages', () => {
     await page.getByLabel('System prompt').waitFor();
 
     await page.getByLabel('System prompt').fill('You ship orders from Berlin.');
-    const tool = { name: 'crm', description: 'Looks up the customer', url: 'https://crm.example.com/customers', method: 'GET', authType: 'bearer', parameters: [] };
+    const tool = {
+      name: 'crm',
+      description: 'Looks up the customer',
+      url: 'https://crm.example.com/customers',
+      method: 'GET',
+      authType: 'bearer',
+      parameters: [],
+    };
     await page.getByLabel('Tools (JSON, without secrets)').fill(JSON.stringify([tool]));
     await page.getByLabel('Token of crm').fill(secret);
     await page.getByRole('button', { name: 'Save agent' }).click();
@@ -291,7 +305,7 @@ describe('The console jobs, conversations and agents pages', () => {
     }
   });
 
-  it('shows a viewer no test button on an agent\'s page', async () => {
+  it("shows a viewer no test button on an agent's page", async () => {
     const viewer = await signIn('viewer');
     await viewer.goto(`${app.url}/agents?id=${agentId}`);
     await viewer.getByLabel('System prompt').waitFor();

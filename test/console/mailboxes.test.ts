@@ -15,10 +15,16 @@ describe('The console Mailboxes page', function () {
     const { page } = suite.watched;
     const company = await suite.app.routedCompany(`+1404559${String(1000 + ++made)}`, null);
     const mailbox = (await company.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' })).body;
-    await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'voicemail', mailbox_id: mailbox.id } });
+    await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, {
+      routing: { type: 'voicemail', mailbox_id: mailbox.id },
+    });
     const caller = `+1202555${3200 + made}`;
     await company.client.post('/v1/sim/calls', { to: company.number, from: caller, lines: ['Hi, this is Eve, please call me back.'] });
-    const message = await eventually('the voicemail kept', async () => (await company.client.get(`/v1/messages?mailbox_id=${mailbox.id}`)).body.data[0], { everyMs: 500 });
+    const message = await eventually(
+      'the voicemail kept',
+      async () => (await company.client.get(`/v1/messages?mailbox_id=${mailbox.id}`)).body.data[0],
+      { everyMs: 500 },
+    );
     await signInOnPage(page, suite.app, company.tenantId, role);
     await page.getByRole('link', { name: 'Mailboxes' }).click();
     // Off the link: axe would judge its hover colours (Layout's), not this page.
@@ -29,10 +35,14 @@ describe('The console Mailboxes page', function () {
 
   /** What the page's audio element for the message fetches: its status and type. */
   const audioAnswer = (page: Page, caller: string) =>
-    page.getByRole('row').filter({ hasText: caller }).locator('audio').evaluate(async (audio: HTMLAudioElement) => {
-      const res = await fetch(audio.src);
-      return [res.status, res.headers.get('content-type')];
-    });
+    page
+      .getByRole('row')
+      .filter({ hasText: caller })
+      .locator('audio')
+      .evaluate(async (audio: HTMLAudioElement) => {
+        const res = await fetch(audio.src);
+        return [res.status, res.headers.get('content-type')];
+      });
 
   it('lets a member open a mailbox, play the voicemail a simulated caller left and mark it read', async () => {
     const { page } = suite.watched;
@@ -92,8 +102,20 @@ describe('The console Mailboxes page', function () {
     expect(await page.getByRole('region', { name: 'New mailbox' }).count()).to.equal(0);
     await page.getByRole('link', { name: 'After hours' }).click();
     await page.getByRole('row').filter({ hasText: caller }).waitFor();
-    expect(await page.getByRole('button').filter({ hasText: /Mark read|Archive|Create mailbox/ }).count()).to.equal(0);
-    expect(await page.getByRole('columnheader').allTextContents()).to.deep.equal(['Caller', 'Received', 'Length', 'Message', 'Status', 'Recording']);
+    expect(
+      await page
+        .getByRole('button')
+        .filter({ hasText: /Mark read|Archive|Create mailbox/ })
+        .count(),
+    ).to.equal(0);
+    expect(await page.getByRole('columnheader').allTextContents()).to.deep.equal([
+      'Caller',
+      'Received',
+      'Length',
+      'Message',
+      'Status',
+      'Recording',
+    ]);
     expect(await audioAnswer(page, caller)).to.deep.equal([200, 'audio/wav']);
     expect(await accessibilityViolations(page)).to.deep.equal([]);
   });

@@ -19,7 +19,7 @@ describe('The console Numbers page', () => {
     return { ...company, number };
   }
 
-  it("lets a member name and route a number, which the Voice API then reads", async () => {
+  it('lets a member name and route a number, which the Voice API then reads', async () => {
     const { page } = suite.watched;
     const { client, number } = await numbersPage('member');
     expect(await page.getByRole('row').nth(1).textContent()).to.include('not answered');
@@ -36,7 +36,10 @@ describe('The console Numbers page', () => {
     await dialog.getByLabel('Routing').fill('{"type": "transfer"}');
     await dialog.getByRole('button', { name: 'Save' }).click();
     // The Voice API's 422 for a transfer with nowhere to go, as it words it.
-    await dialog.getByRole('alert').getByText(/^routing\.to: /).waitFor();
+    await dialog
+      .getByRole('alert')
+      .getByText(/^routing\.to: /)
+      .waitFor();
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'numbers-edit');
 
@@ -44,8 +47,13 @@ describe('The console Numbers page', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('cell', { name: 'Front desk' }).waitFor();
-    expect(await page.getByRole('row').nth(1).textContent()).to.include('"type":"transfer"').and.include('"to":"+12025550199"');
-    expect((await client.get('/v1/numbers')).body.data[0]).to.deep.include({ name: 'Front desk', routing: { type: 'transfer', to: '+12025550199' } });
+    expect(await page.getByRole('row').nth(1).textContent())
+      .to.include('"type":"transfer"')
+      .and.include('"to":"+12025550199"');
+    expect((await client.get('/v1/numbers')).body.data[0]).to.deep.include({
+      name: 'Front desk',
+      routing: { type: 'transfer', to: '+12025550199' },
+    });
   });
 
   it('shows a viewer the numbers with no way to change them', async () => {

@@ -35,7 +35,11 @@ describe('The console Queues page', function () {
     const bea = () => page.getByRole('region', { name: 'Front desk' }).getByRole('switch', { name: 'Bea available' });
     expect(await bea().isChecked()).to.equal(true);
     await bea().click();
-    await eventually('Bea away in the Voice API', async () => (await client.get(`/v1/queues/${queue.id}`)).body.members[1].available === false, { everyMs: 500 });
+    await eventually(
+      'Bea away in the Voice API',
+      async () => (await client.get(`/v1/queues/${queue.id}`)).body.members[1].available === false,
+      { everyMs: 500 },
+    );
     await page.reload();
     await page.getByRole('heading', { name: 'Queues', level: 1 }).waitFor();
     await bea().waitFor();
@@ -64,7 +68,10 @@ describe('The console Queues page', function () {
     await sales.getByLabel('Member name').fill('Cy');
     await sales.getByLabel('Phone').fill('nobody');
     await sales.getByRole('button', { name: 'Add member' }).click();
-    await sales.getByRole('alert').getByText(/^members\.0\.phone: /).waitFor();
+    await sales
+      .getByRole('alert')
+      .getByText(/^members\.0\.phone: /)
+      .waitFor();
     await sales.getByLabel('Phone').fill('(202) 555-0130');
     await sales.getByRole('button', { name: 'Add member' }).click();
     await sales.getByRole('cell', { name: '+12025550130' }).waitFor();
@@ -90,7 +97,11 @@ describe('The console Queues page', function () {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('Callers wait at most 60 s. On hold they hear: “One moment.”').waitFor();
-    expect((await client.get('/v1/queues')).body.data[0]).to.deep.include({ name: 'Front desk', max_wait_sec: 60, hold_message: 'One moment.' });
+    expect((await client.get('/v1/queues')).body.data[0]).to.deep.include({
+      name: 'Front desk',
+      max_wait_sec: 60,
+      hold_message: 'One moment.',
+    });
 
     await page.getByRole('region', { name: 'Front desk' }).getByRole('button', { name: 'Remove Al' }).click();
     await page.getByRole('button', { name: 'Really remove Al?' }).click();
@@ -101,7 +112,12 @@ describe('The console Queues page', function () {
   it('shows a viewer the queues and availability with no way to change them', async () => {
     const { page } = suite.watched;
     const { card } = await queuesPage('viewer');
-    expect(await page.getByRole('button').filter({ hasText: /Create queue|Add member|Remove|Delete/ }).count()).to.equal(0);
+    expect(
+      await page
+        .getByRole('button')
+        .filter({ hasText: /Create queue|Add member|Remove|Delete/ })
+        .count(),
+    ).to.equal(0);
     expect(await page.getByRole('switch').count()).to.equal(0);
     expect(await card.getByRole('columnheader').allTextContents()).to.deep.equal(['Name', 'Phone', 'Available', 'Now']);
     expect(await card.getByRole('row').nth(2).textContent()).to.equal('Bea+12025550121YesFree');

@@ -14,7 +14,11 @@ const asBrowser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 function expectStrictPolicy(headers: Headers): void {
   const csp = headers.get('content-security-policy') ?? '';
-  expect(csp).to.include("script-src 'self';").and.include("frame-ancestors 'none'").and.include("object-src 'none'").and.include("connect-src 'self'");
+  expect(csp)
+    .to.include("script-src 'self';")
+    .and.include("frame-ancestors 'none'")
+    .and.include("object-src 'none'")
+    .and.include("connect-src 'self'");
   expect(csp).not.to.match(/script-src[^;]*(unsafe|data:|\*)/);
   expect(headers.get('x-content-type-options')).to.equal('nosniff');
   expect(headers.get('referrer-policy')).to.equal('no-referrer');
@@ -51,7 +55,9 @@ describe('The console, served by the API process', () => {
     const html = await a.text();
     expect(html).to.include(`<meta name="csp-nonce" content="${first}"`);
     // Every <script> names a file: none carries code of its own.
-    expect([...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map(([, code]) => code!.trim())).to.satisfy((codes: string[]) => codes.length > 0 && codes.every((c) => c === ''));
+    expect([...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map(([, code]) => code!.trim())).to.satisfy(
+      (codes: string[]) => codes.length > 0 && codes.every((c) => c === ''),
+    );
   });
 
   it('serves its hashed assets cached for a year, and a missing one as 404, not as the page', async () => {
@@ -79,7 +85,19 @@ describe('The console, served by the API process', () => {
     const agent = await fetch(`${app.url}/api/v1/unknown`, { headers: signed });
     expect(agent.status).to.equal(404);
     expect(await agent.json()).to.deep.equal({ error: 'No such endpoint' });
-    for (const path of ['/console/api/unknown', '/console/sign-in', '/docs/unknown', '/api', '/mcp', '/healthz', '/readyz', '/metrics', '/v1/openapi.json', '/api/v1/openapi.json', '/v1/carrier/twilio/voice']) {
+    for (const path of [
+      '/console/api/unknown',
+      '/console/sign-in',
+      '/docs/unknown',
+      '/api',
+      '/mcp',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/v1/openapi.json',
+      '/api/v1/openapi.json',
+      '/v1/carrier/twilio/voice',
+    ]) {
       const res = await fetch(`${app.url}${path}`, { headers: asBrowser });
       expect(await res.text(), path).not.to.include(PAGE);
     }
@@ -104,7 +122,10 @@ describe('The console, served by the API process', () => {
       const background = await signInOrProblem.evaluate((el) => getComputedStyle(el).backgroundColor);
       expect(background).to.equal('rgb(25, 113, 194)');
       expect(refusedByCsp(watched.errors)).to.deep.equal([]);
-      expect(watched.requests.every((url) => url.startsWith(`${app.url}/`)), watched.requests.join('\n')).to.equal(true);
+      expect(
+        watched.requests.every((url) => url.startsWith(`${app.url}/`)),
+        watched.requests.join('\n'),
+      ).to.equal(true);
     } finally {
       await watched.close();
     }

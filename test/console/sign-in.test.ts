@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, openPage, refusedByCsp, screenshots, WIDTHS, type WatchedPage } from '../support/browser.js';
+import {
+  accessibilityViolations,
+  launchBrowser,
+  openPage,
+  refusedByCsp,
+  screenshots,
+  WIDTHS,
+  type WatchedPage,
+} from '../support/browser.js';
 import { addUser } from '../../pkg/console/users.js';
 import { endUserSessions } from '../../pkg/console/sessions.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -17,7 +25,9 @@ describe('The console sign-in page', () => {
   let OWNER: { email: string; password: string; id: string; user: { name: string; email: string }; account: { id: string; name: string } };
   let accounts = 0;
   before(async () => {
-    server = await startTestApp({ env: { SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: String(ATTEMPTS_PER_EMAIL), SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: '10000' } });
+    server = await startTestApp({
+      env: { SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: String(ATTEMPTS_PER_EMAIL), SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: '10000' },
+    });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -78,7 +88,10 @@ describe('The console sign-in page', () => {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(OWNER.password);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    expect(await page.getByRole('main').textContent()).to.include(OWNER.user.name).and.include(OWNER.user.email).and.include(OWNER.account.name);
+    expect(await page.getByRole('main').textContent())
+      .to.include(OWNER.user.name)
+      .and.include(OWNER.user.email)
+      .and.include(OWNER.account.name);
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'overview');
   });
@@ -131,7 +144,11 @@ describe('The console sign-in page', () => {
   it('after a one-time link (?set-password=1) has the password chosen, sent with the CSRF token', async () => {
     const { page } = watched;
     const email = `linked.${Date.now()}@example.com`;
-    const { signInUrl } = await addUser(server.runtime.ctx, { tenantId: OWNER.account.id, user: null }, { email, role: 'member', name: 'Linda Link' });
+    const { signInUrl } = await addUser(
+      server.runtime.ctx,
+      { tenantId: OWNER.account.id, user: null },
+      { email, role: 'member', name: 'Linda Link' },
+    );
     await page.goto(`${server.url}${new URL(signInUrl).pathname}`);
     await page.getByRole('heading', { name: 'Choose a password' }).waitFor();
     expect(new URL(page.url()).search).to.equal('?set-password=1');
@@ -161,12 +178,17 @@ describe('The console sign-in page', () => {
     const navigation = page.getByRole('navigation', { name: 'Console' });
     const menu = page.getByRole('button', { name: 'Navigation' });
     expect(await menu.getAttribute('aria-expanded')).to.equal('false');
-    expect(await navigation.evaluate((nav) => nav.getBoundingClientRect().right), 'the folded navigation ends left of the screen').to.be.at.most(0);
+    expect(
+      await navigation.evaluate((nav) => nav.getBoundingClientRect().right),
+      'the folded navigation ends left of the screen',
+    ).to.be.at.most(0);
     // Tabbing through the whole page never lands in the folded navigation.
     const focused: string[] = [];
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
-      focused.push(await page.evaluate(() => (document.activeElement?.closest('nav') ? 'nav' : (document.activeElement?.textContent ?? ''))));
+      focused.push(
+        await page.evaluate(() => (document.activeElement?.closest('nav') ? 'nav' : (document.activeElement?.textContent ?? ''))),
+      );
     }
     expect(focused).not.to.include('nav');
 

@@ -61,7 +61,10 @@ describe('Single sign-on from the console sign-in page', () => {
     expect(new URL(page.url()).pathname + new URL(page.url()).search).to.equal('/no-such-page/item_1?tab=details');
     await page.goto(`${front.url}/`);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    expect(await page.getByRole('main').textContent()).to.include('Sana Single').and.include(email).and.include('Single Sign-On Clinics');
+    expect(await page.getByRole('main').textContent())
+      .to.include('Sana Single')
+      .and.include(email)
+      .and.include('Single Sign-On Clinics');
     const cookie = (await page.context().cookies(front.url)).find((c) => c.name === 'sb_session')!;
     expect(cookie).to.include({ httpOnly: true, secure: true, sameSite: 'Lax' });
   });
@@ -74,7 +77,9 @@ describe('Single sign-on from the console sign-in page', () => {
 
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).to.equal('Single sign-on worked, but no Switchboard user has your email address. Ask an owner of your account to invite you.');
+    expect(await alert.textContent()).to.equal(
+      'Single sign-on worked, but no Switchboard user has your email address. Ask an owner of your account to invite you.',
+    );
     expect(new URL(page.url()).pathname).to.equal('/sign-in');
     expect((await page.context().cookies(front.url)).find((c) => c.name === 'sb_session')).to.equal(undefined);
     expect(await accessibilityViolations(page)).to.deep.equal([]);

@@ -44,7 +44,12 @@ describe('The console Overview and Usage pages', () => {
     const today = new Date().toISOString().slice(0, 10);
     const table = page.getByRole('table', { name: 'Calls placed by day (UTC)' });
     expect(await table.getByRole('row').allTextContents()).to.deep.equal(['DayCalls placed', `${today}${M}`]);
-    expect(await page.getByRole('table', { name: /jobs in each status/ }).getByRole('row').count()).to.equal(9);
+    expect(
+      await page
+        .getByRole('table', { name: /jobs in each status/ })
+        .getByRole('row')
+        .count(),
+    ).to.equal(9);
 
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     await screenshots(page, 'overview-usage');
@@ -65,7 +70,13 @@ describe('The console Overview and Usage pages', () => {
     const { page } = suite.watched;
     await page.getByLabel('Requests per minute: 1,200').waitFor();
 
-    for (const label of ['Calls per minute: 90', 'Concurrent calls: 25', 'Concurrent jobs: 40', 'Calls to one number: 3 a day, 8 a week', 'Countries calls may go to: US, CA']) {
+    for (const label of [
+      'Calls per minute: 90',
+      'Concurrent calls: 25',
+      'Concurrent jobs: 40',
+      'Calls to one number: 3 a day, 8 a week',
+      'Countries calls may go to: US, CA',
+    ]) {
       expect(await page.getByLabel(label, { exact: true }).count(), label).to.equal(1);
     }
     expect(await accessibilityViolations(page)).to.deep.equal([]);
@@ -79,7 +90,10 @@ describe('The console Overview and Usage pages', () => {
     const today = new Date().toISOString().slice(0, 10);
     const table = page.getByRole('table', { name: /^Usage from/ });
     await table.waitFor();
-    expect(await table.getByRole('row').allTextContents()).to.deep.equal(['DayRequestsOver the limitCalls placed', `${today}${N + M}0${M}`]);
+    expect(await table.getByRole('row').allTextContents()).to.deep.equal([
+      'DayRequestsOver the limitCalls placed',
+      `${today}${N + M}0${M}`,
+    ]);
 
     await page.getByLabel('Channel').check();
     await page.getByRole('button', { name: 'Show' }).click();
@@ -102,6 +116,8 @@ describe('The console Overview and Usage pages', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).to.include('Could not load the usage report').and.include('must not be after to');
+    expect(await alert.textContent())
+      .to.include('Could not load the usage report')
+      .and.include('must not be after to');
   });
 });

@@ -19,7 +19,10 @@ describe('Job runs across a migration that adds columns', () => {
     await waitForStatus(client, a.triggerId, 'running');
     const b = (await client.post('/api/v1/triggers', { agentId, task: `${name} second` })).body;
     first.release();
-    for (const [job, reply] of [[a, 'first'], [b, 'second']] as const) {
+    for (const [job, reply] of [
+      [a, 'first'],
+      [b, 'second'],
+    ] as const) {
       expect((await waitForStatus(client, job.triggerId, 'succeeded')).resultSummary).to.equal(`${name}: ${reply} done`);
       const { messages } = (await client.get(`/api/v1/conversations/${job.conversationId}`)).body;
       expect(messages.at(-1)).to.include({ role: 'assistant', content: `${name}: ${reply} done` });

@@ -31,7 +31,12 @@ describe("The calls controller's loop", () => {
     const { client } = await app.voiceCompany();
     const task = 'Steered five times';
     const held = heldReply({ content: 'Hello, one moment.' });
-    app.script(task, held.reply, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', note: 'Steered' } }] }, { content: 'Goodbye!' });
+    app.script(
+      task,
+      held.reply,
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', note: 'Steered' } }] },
+      { content: 'Goodbye!' },
+    );
     const placed = await client.post('/v1/calls', { to: '+1 202 555 0120', task });
     expect(placed.status).to.equal(201);
     await callStatus(client, placed.body.id, 'in-progress');
@@ -41,7 +46,8 @@ describe("The calls controller's loop", () => {
     const markerHeard = new Promise<void>((resolve) => (marked = resolve));
     const unsubscribe = await notifier.subscribe('calls_loop_test_marker', () => marked());
     const before = sweeps;
-    for (let i = 1; i <= 5; i++) expect((await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: `Steer ${i}` })).status).to.equal(202);
+    for (let i = 1; i <= 5; i++)
+      expect((await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: `Steer ${i}` })).status).to.equal(202);
     // Announced after the steering, heard after every steer's announcement (one listen connection, in commit order).
     await notify(db, 'calls_loop_test_marker');
     await markerHeard;

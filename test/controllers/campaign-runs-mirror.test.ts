@@ -45,10 +45,15 @@ describe('CampaignRun objects: kubectl get campaignruns follows runs started ove
     return { campaign, runId: created.body.id as string };
   };
   const onTheLine = (runId: string) =>
-    pumpUntil(app, 'a call of the run to be on the line', async () => {
-      const calls = (await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
-      return calls.some((c: any) => c.status === 'in-progress');
-    }, 10);
+    pumpUntil(
+      app,
+      'a call of the run to be on the line',
+      async () => {
+        const calls = (await client.get('/v1/calls?limit=100')).body.data.filter((c: any) => c.campaign?.run_id === runId);
+        return calls.some((c: any) => c.status === 'in-progress');
+      },
+      10,
+    );
 
   it('shows a run by its id lowercased (run-…) with its campaign, status, total, done, no answer, skipped and age', async () => {
     const { campaign, runId } = await startRun(

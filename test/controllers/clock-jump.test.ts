@@ -8,7 +8,9 @@ import { startProcess, type SwitchboardProcess } from '../support/processes.js';
 import { heldReply, waitForStatus } from '../support/triggers.js';
 
 // Debian's libfaketime (test/support/setup.sh installs it): the replica's wall clock set 5 minutes ahead.
-const FAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1'].find(existsSync);
+const FAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1'].find(
+  existsSync,
+);
 
 // Replicas keep the database's time (pkg/db/clock.ts): one whose wall clock is 5 minutes ahead
 // neither sees another's live lease as passed nor runs work early.

@@ -23,7 +23,10 @@ describe('Controller concurrency: calls have places of their own', () => {
     for (const id of live) {
       await callStatus(client, id, 'in-progress');
       // The agent has answered the callee's first line; the next one is a minute away.
-      await eventually(`call ${id}'s agent speaking`, async () => (await client.get(`/v1/calls/${id}/result`)).body.transcript.length === 2);
+      await eventually(
+        `call ${id}'s agent speaking`,
+        async () => (await client.get(`/v1/calls/${id}/result`)).body.transcript.length === 2,
+      );
     }
     for (const id of live) expect((await client.get(`/v1/calls/${id}`)).body.status, id).to.equal('in-progress');
     const fourth = await place(4);

@@ -127,7 +127,10 @@ describe('switchboard controllers: SIGTERM', () => {
     gate.open();
 
     expect(await replica.waitForExit()).to.deep.equal({ code: 0, signal: null });
-    expect(await waitForStatus(client, running.body.triggerId, 'succeeded')).to.include({ attemptCount: 1, resultSummary: 'Done: Draft the report' });
+    expect(await waitForStatus(client, running.body.triggerId, 'succeeded')).to.include({
+      attemptCount: 1,
+      resultSummary: 'Done: Draft the report',
+    });
     expect((await client.get(`/api/v1/triggers/${later.body.triggerId}`)).body).to.include({ status: 'queued', attemptCount: 0 });
     expect(c.runsOf(later.body.triggerId)).to.equal(0);
 

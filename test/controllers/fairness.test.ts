@@ -100,7 +100,7 @@ describe("A company's max_concurrent_jobs", () => {
     const otherJobs = await createJobs(other.client, other.agentId, 3, 'Other job');
 
     // Six of the eight places are free, yet only two of the capped company's jobs run.
-    await eventually('the other company\'s jobs running', () => model.inFlight('Other') === 3, { everyMs: 100 });
+    await eventually("the other company's jobs running", () => model.inFlight('Other') === 3, { everyMs: 100 });
     await eventually('two capped jobs running', () => model.inFlight('Capped') === 2, { everyMs: 100 });
     const statuses = await Promise.all(cappedJobs.map(async (id) => (await capped.client.get(`/api/v1/triggers/${id}`)).body.status));
     expect(statuses.filter((s) => s === 'queued')).to.have.length(3);
@@ -141,7 +141,7 @@ describe("A company's max_concurrent_jobs", () => {
     }
   });
 
-  it('leaves the company\'s due jobs waiting for a running one to end without polling the database', async () => {
+  it("leaves the company's due jobs waiting for a running one to end without polling the database", async () => {
     const { client, agentId, tenantId } = await app.company({ name: 'Waiting Co' });
     await updateTenant(app.runtime.ctx, tenantId, { maxConcurrentJobs: 1 });
     app.model.reply(held.reply);

@@ -28,7 +28,9 @@ describe('A thousand jobs in flight on one replica', function () {
     const companies = await Promise.all(Array.from({ length: COMPANIES }, () => app.company()));
     for (const { client, agentId } of companies) {
       for (let wave = 0; wave < JOBS / COMPANIES; wave += 50) {
-        const created = await Promise.all(Array.from({ length: 50 }, (_, i) => client.post('/api/v1/triggers', { agentId, task: `Job ${wave + i}` })));
+        const created = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => client.post('/api/v1/triggers', { agentId, task: `Job ${wave + i}` })),
+        );
         expect(created.map((r) => r.status).filter((s) => s !== 202)).to.deep.equal([]);
       }
     }
@@ -56,10 +58,14 @@ describe('A thousand jobs in flight on one replica', function () {
     expect(Number(renewed!.n)).to.equal(JOBS);
 
     held.release();
-    await eventually('every job succeeded', async () => {
-      const done = await db('triggers').where({ status: 'succeeded' }).count({ n: '*' }).first();
-      return Number(done!.n) === JOBS;
-    }, { everyMs: 500, withinMs: 120_000 });
+    await eventually(
+      'every job succeeded',
+      async () => {
+        const done = await db('triggers').where({ status: 'succeeded' }).count({ n: '*' }).first();
+        return Number(done!.n) === JOBS;
+      },
+      { everyMs: 500, withinMs: 120_000 },
+    );
   });
 
   it('gives up the leases of all still running when the grace period ends, in one statement', async () => {

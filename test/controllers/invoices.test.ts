@@ -67,11 +67,22 @@ describe('Pay-as-you-go invoices, finalized by the controllers', function () {
       const feb = (await view(february.number)).body;
       expect(feb.number).to.match(/^INV-2025-\d{6}$/);
       expect(feb.lines).to.deep.equal([
-        { description: 'AI credits · chat · Berlin GmbH assistant', item: 'credits', reference_type: 'chat', agent_id: company.agentId, direction: null, quantity: 1, unit_price: 7, amount: 7 },
+        {
+          description: 'AI credits · chat · Berlin GmbH assistant',
+          item: 'credits',
+          reference_type: 'chat',
+          agent_id: company.agentId,
+          direction: null,
+          quantity: 1,
+          unit_price: 7,
+          amount: 7,
+        },
       ]);
       expect(feb).to.include({ kind: 'invoice', status: 'finalized', total: 7, currency: 'EUR', timezone: 'Europe/Berlin' });
       const mar = (await view(march.number)).body;
-      expect(mar.lines.map((l: any) => [l.description, l.quantity, l.unit_price, l.amount])).to.deep.equal([['AI credits · chat · Berlin GmbH assistant', 5.5, 7, 39]]);
+      expect(mar.lines.map((l: any) => [l.description, l.quantity, l.unit_price, l.amount])).to.deep.equal([
+        ['AI credits · chat · Berlin GmbH assistant', 5.5, 7, 39],
+      ]);
       expect(mar.total).to.equal(39);
       // Numbered in the order finalized, without a gap.
       expect(Number(march.number.slice(-6))).to.equal(Number(february.number.slice(-6)) + 1);
@@ -157,7 +168,11 @@ describe('Pay-as-you-go invoices, finalized by the controllers', function () {
       const companies = await Promise.all([1, 2, 3, 4, 5].map((n) => app.company({ name: `Twice Co ${n}` })));
       // Three months end: each company has three invoices to catch up on.
       for (const a of [app, other]) manualClock(a).set(new Date('2025-08-01T00:00:01Z'));
-      await Promise.all([finalizeDueInvoices(app.runtime.ctx), finalizeDueInvoices(other.runtime.ctx), finalizeDueInvoices(app.runtime.ctx)]);
+      await Promise.all([
+        finalizeDueInvoices(app.runtime.ctx),
+        finalizeDueInvoices(other.runtime.ctx),
+        finalizeDueInvoices(app.runtime.ctx),
+      ]);
       // And the same month finalized by both at once: one of them does it.
       const both = await Promise.all([
         finalizeMonth(app.runtime.ctx, companies[0]!.tenantId, '2025-05'),
@@ -167,7 +182,13 @@ describe('Pay-as-you-go invoices, finalized by the controllers', function () {
 
       const rows = await app.runtime.ctx.db('invoices').orderBy('number').select('tenant_id', 'month', 'number');
       expect(rows).to.have.length(15);
-      for (const c of companies) expect(rows.filter((r) => r.tenant_id === c.tenantId).map((r) => r.month).sort()).to.deep.equal(['2025-05', '2025-06', '2025-07']);
+      for (const c of companies)
+        expect(
+          rows
+            .filter((r) => r.tenant_id === c.tenantId)
+            .map((r) => r.month)
+            .sort(),
+        ).to.deep.equal(['2025-05', '2025-06', '2025-07']);
       expect(rows.map((r) => r.number)).to.deep.equal(rows.map((_, i) => `INV-2025-${String(i + 1).padStart(6, '0')}`));
     });
 
@@ -202,7 +223,9 @@ describe('Pay-as-you-go invoices, finalized by the controllers', function () {
           expect(envelope.data.number).to.match(/^INV-2025-\d{6}$/);
           const row = await app.runtime.ctx.db('webhook_outbox').where({ id: envelope.id }).first();
           expect(row.max_attempts).to.equal(deliveryPolicy(app.runtime.ctx.config, 'call.ended').tries);
-          expect(deliveryPolicy(app.runtime.ctx.config, 'invoice.finalized')).to.deep.equal(deliveryPolicy(app.runtime.ctx.config, 'call.ended'));
+          expect(deliveryPolicy(app.runtime.ctx.config, 'invoice.finalized')).to.deep.equal(
+            deliveryPolicy(app.runtime.ctx.config, 'call.ended'),
+          );
         } finally {
           await receiver.close();
         }

@@ -19,23 +19,36 @@ describe('Live calls on one replica', function () {
   this.timeout(120_000);
   let app: CallsApp;
   before(async () => {
-    app = await startCallsApp({ controllers: true, manualClock: true, env: { SWITCHBOARD_LEASE_SEC: String(LEASE_SEC), SWITCHBOARD_SHUTDOWN_GRACE_SEC: '1' } });
+    app = await startCallsApp({
+      controllers: true,
+      manualClock: true,
+      env: { SWITCHBOARD_LEASE_SEC: String(LEASE_SEC), SWITCHBOARD_SHUTDOWN_GRACE_SEC: '1' },
+    });
   });
   after(async () => {
     await app?.close();
   });
   /** The calls `ids` are all on the line, the clock moved meanwhile for the callee to pick up. */
   const onTheLine = (ids: string[]) =>
-    eventually('every call on the line', async () => {
-      app.advance(STEP_MS);
-      return Number((await app.runtime.ctx.db('calls').whereIn('id', ids).where({ status: 'in-progress' }).count({ n: '*' }).first())!.n) === ids.length;
-    }, { everyMs: 200 });
+    eventually(
+      'every call on the line',
+      async () => {
+        app.advance(STEP_MS);
+        return (
+          Number((await app.runtime.ctx.db('calls').whereIn('id', ids).where({ status: 'in-progress' }).count({ n: '*' }).first())!.n) ===
+          ids.length
+        );
+      },
+      { everyMs: 200 },
+    );
 
   it('keeps every call on the line across leases, renewing them all in one statement per heartbeat', async () => {
     const companies = await Promise.all(Array.from({ length: COMPANIES }, () => app.voiceCompany({ maxConcurrentCalls: CALLS_EACH })));
     const placed: { client: (typeof companies)[number]['client']; id: string }[] = [];
     for (const { client } of companies) {
-      const calls = await Promise.all(Array.from({ length: CALLS_EACH }, (_, i) => client.post('/v1/calls', { to: NUMBERS.stays, task: `Stay on the line ${i}` })));
+      const calls = await Promise.all(
+        Array.from({ length: CALLS_EACH }, (_, i) => client.post('/v1/calls', { to: NUMBERS.stays, task: `Stay on the line ${i}` })),
+      );
       expect(calls.map((r) => r.status).filter((s) => s !== 201)).to.deep.equal([]);
       placed.push(...calls.map((r) => ({ client, id: r.body.id as string })));
     }
@@ -78,7 +91,9 @@ describe('Live calls on one replica', function () {
   });
   it('hands every call on the line back when it stops past its grace, each announced, in one statement', async () => {
     const { client } = await app.voiceCompany({ maxConcurrentCalls: CALLS_EACH });
-    const calls = await Promise.all(Array.from({ length: 5 }, (_, i) => client.post('/v1/calls', { to: NUMBERS.stays, task: `Stay on ${i}` })));
+    const calls = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => client.post('/v1/calls', { to: NUMBERS.stays, task: `Stay on ${i}` })),
+    );
     const ids = calls.map((r) => r.body.id as string).sort();
     const db = app.runtime.ctx.db;
     await onTheLine(ids);
@@ -89,7 +104,10 @@ describe('Live calls on one replica', function () {
     await listener.query(`listen ${CHANNELS.calls}`);
     const releases: number[] = [];
     // The release's update (the runs' own hand-backs that follow announce nothing).
-    const count = (q: { sql: string; bindings: unknown[] }) => q.sql.startsWith('update "calls" set "lease_owner"') && q.sql.includes('pg_notify') && releases.push(q.bindings.filter((b) => ids.includes(b as string)).length);
+    const count = (q: { sql: string; bindings: unknown[] }) =>
+      q.sql.startsWith('update "calls" set "lease_owner"') &&
+      q.sql.includes('pg_notify') &&
+      releases.push(q.bindings.filter((b) => ids.includes(b as string)).length);
     db.on('query', count);
     try {
       await app.controllers!.stop();

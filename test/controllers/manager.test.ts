@@ -35,7 +35,14 @@ function probe(channel: string, { concurrency = 1, sweepsDueRowsOnly = false, qu
     heartbeat: async () => {},
     release: async () => {},
   };
-  return { reconciler, due, started, finish: (id: string) => finish.get(id)!(), close: (id: string) => closing.get(id)!(), sweeps: () => ticks };
+  return {
+    reconciler,
+    due,
+    started,
+    finish: (id: string) => finish.get(id)!(),
+    close: (id: string) => closing.get(id)!(),
+    sweeps: () => ticks,
+  };
 }
 
 describe('The controller manager', () => {
@@ -49,7 +56,12 @@ describe('The controller manager', () => {
     const channel = 'manager_test_probe';
     const p = probe(channel);
     // Nothing but a wake-up makes it look again within the test: its idle sleep is longer than the test may take.
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 1,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     p.due.push('first');
     await manager.start();
     try {
@@ -77,7 +89,12 @@ describe('The controller manager', () => {
     const asked = new Promise<Date | null>((resolve) => (answer = resolve));
     const claim = p.reconciler.claim;
     p.reconciler.claim = async (...args) => ({ ...(await claim(...args)), nextDue: () => asked });
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 2,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     p.due.push('first');
     await manager.start();
     try {
@@ -93,7 +110,12 @@ describe('The controller manager', () => {
   it("gives a closing run's slot to the next due row, and drains the closing run as a running one", async () => {
     const channel = 'manager_test_closing';
     const p = probe(channel);
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 50, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 1,
+      leaseMs: 60_000,
+      graceMs: 50,
+      maxIdleMs: 600_000,
+    });
     p.due.push('first', 'second');
     await manager.start();
     await eventually('the first row running', async () => p.started.includes('first'));
@@ -112,7 +134,12 @@ describe('The controller manager', () => {
     const channel = 'manager_test_closed';
     // As the jobs' reconciler: a job queued behind the running one on its conversation is due once that one ends.
     const p = probe(channel, { quietWhileRunning: true });
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 1,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     p.due.push('first');
     await manager.start();
     try {
@@ -134,7 +161,12 @@ describe('The controller manager', () => {
     const channel = 'manager_test_full';
     // As the jobs' reconciler: the sweep runs once a due time has passed, not on every wake.
     const p = probe(channel, { concurrency: 2, sweepsDueRowsOnly: true });
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 2,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     p.due.push('first');
     await manager.start();
     try {
@@ -157,7 +189,12 @@ describe('The controller manager', () => {
   it('asks when the rest is next due only on a look no wake-up followed, and sweeps each second while woken on every look', async () => {
     const channel = 'manager_test_woken';
     const p = probe(channel, { concurrency: 2, sweepsDueRowsOnly: true });
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 2,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     let claims = 0;
     let asked = 0;
     let wakeWhileClaiming = 1;
@@ -167,7 +204,9 @@ describe('The controller manager', () => {
       // As an announcement heard while the claim is on its way; a pause, so the looks do not spin.
       if (wakeWhileClaiming-- > 0) await new Promise((resolve) => setTimeout(resolve, 20)).then(() => manager.wake());
       const claimed = await claim(...args);
-      return { ...claimed, nextDue: async () => {
+      return {
+        ...claimed,
+        nextDue: async () => {
           asked++;
           return null;
         },
@@ -194,7 +233,12 @@ describe('The controller manager', () => {
   it('claims at once when woken while asking when the rest is next due, dropping the answer', async () => {
     const channel = 'manager_test_asking';
     const p = probe(channel, { concurrency: 2 });
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 2, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 2,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     const unhandled: unknown[] = [];
     const record = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', record);
@@ -203,7 +247,10 @@ describe('The controller manager', () => {
     const answer = new Promise<null>((_, reject) => (fail = reject));
     const claim = p.reconciler.claim;
     // The first look's question is never answered (a slow database): it fails once the test is done.
-    p.reconciler.claim = async (...args) => ({ ...(await claim(...args)), nextDue: () => (asked++ === 0 ? answer : Promise.resolve(null)) });
+    p.reconciler.claim = async (...args) => ({
+      ...(await claim(...args)),
+      nextDue: () => (asked++ === 0 ? answer : Promise.resolve(null)),
+    });
     p.due.push('first');
     await manager.start();
     try {
@@ -247,7 +294,12 @@ describe('The controller manager on a manual clock', () => {
       release: async () => {},
     };
     // The idle sleep is far longer than the test may take: only the due time can end it.
-    const manager = new ControllerManager(app.runtime.ctx, [reconciler], { concurrency: 1, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [reconciler], {
+      concurrency: 1,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     await manager.start();
     try {
       await eventually('the first look', () => claims === 1);
@@ -269,7 +321,12 @@ describe('The controller manager on a manual clock', () => {
       setImmediate(() => (startedBeforeOtherWork = p.started.length));
       return claims;
     };
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1000, leaseMs: 60_000, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 1000,
+      leaseMs: 60_000,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     await manager.start();
     try {
       await eventually('every row running', async () => p.started.length === 250);
@@ -294,7 +351,12 @@ describe('The controller manager on a manual clock', () => {
       inFlight--;
     };
     // A beat every 50 ms (a third of the lease).
-    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], { concurrency: 1, leaseMs: 150, graceMs: 1_000, maxIdleMs: 600_000 });
+    const manager = new ControllerManager(app.runtime.ctx, [p.reconciler], {
+      concurrency: 1,
+      leaseMs: 150,
+      graceMs: 1_000,
+      maxIdleMs: 600_000,
+    });
     p.due.push('beating');
     await manager.start();
     const clock = manualClock(app);

@@ -12,7 +12,9 @@ import { heldReply, startJobsApp, waitForStatus } from '../support/triggers.js';
 
 const TABLE_COLUMNS = ['NAME', 'TENANT', 'STATUS', 'ATTEMPTS', 'NEXT RUN', 'AGE'];
 const parkCall: ModelReply = { toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Approve the refund of 40 EUR?' } }] };
-const pastDeadlineCall: ModelReply = { toolCalls: [{ name: 'schedule_trigger_retry', arguments: { delayMinutes: 25 * 60, reason: 'Check again tomorrow' } }] };
+const pastDeadlineCall: ModelReply = {
+  toolCalls: [{ name: 'schedule_trigger_retry', arguments: { delayMinutes: 25 * 60, reason: 'Check again tomorrow' } }],
+};
 
 /** Probes that run kubectl are polled a quarter second apart. */
 const KUBECTL_POLL = { everyMs: 250 };
@@ -38,23 +40,34 @@ function mirroredJobs(options: NamespaceOptions = {}) {
 
 /** The trigger's row in `kubectl get triggers`, once `accept` holds for it. */
 const rowOf = (ns: ControllerNamespace, id: string, accept: (row: Row) => boolean = () => true, extra: string[] = []) =>
-  eventually(`kubectl get triggers to show ${id} as expected`, async () => {
-    const row = table(await run(ns, ['get', 'triggers', ...extra])).rows.find((r) => r.NAME === id);
-    return row && accept(row) ? row : undefined;
-  }, KUBECTL_POLL);
+  eventually(
+    `kubectl get triggers to show ${id} as expected`,
+    async () => {
+      const row = table(await run(ns, ['get', 'triggers', ...extra])).rows.find((r) => r.NAME === id);
+      return row && accept(row) ? row : undefined;
+    },
+    KUBECTL_POLL,
+  );
 
 /** The Trigger object as `kubectl get -o json` shows it, once `accept` holds for it. */
 const objectOf = (ns: ControllerNamespace, id: string, accept: (cr: any) => boolean) =>
-  eventually(`Trigger ${id} to be mirrored as expected`, async () => {
-    const cr = await objectNow(ns, 'trigger', id);
-    return cr && accept(cr) ? cr : undefined;
-  }, KUBECTL_POLL);
+  eventually(
+    `Trigger ${id} to be mirrored as expected`,
+    async () => {
+      const cr = await objectNow(ns, 'trigger', id);
+      return cr && accept(cr) ? cr : undefined;
+    },
+    KUBECTL_POLL,
+  );
 
 /** The controllers' requests in the namespace so far, from the API server's audit log. */
 const requestsOf = (ns: ControllerNamespace, match: (event: AuditEvent) => boolean) =>
   ns.cluster.requests().filter((e) => e.user.username === ns.user && e.objectRef?.namespace === ns.name && match(e)).length;
 const statusPatches = (ns: ControllerNamespace, id: string) =>
-  requestsOf(ns, (e) => e.verb === 'patch' && e.objectRef?.resource === 'triggers' && e.objectRef.subresource === 'status' && e.objectRef.name === id);
+  requestsOf(
+    ns,
+    (e) => e.verb === 'patch' && e.objectRef?.resource === 'triggers' && e.objectRef.subresource === 'status' && e.objectRef.name === id,
+  );
 /** The mirror's syncs so far: each starts by listing the objects it manages. */
 const mirrorLists = (ns: ControllerNamespace) => requestsOf(ns, (e) => e.verb === 'list' && e.objectRef?.resource === 'triggers');
 
@@ -140,8 +153,10 @@ describe('Trigger objects: kubectl get triggers follows jobs created over REST',
     expect(statuses(running)).to.deep.equal({ Running: 'True', WaitingForReply: 'False', Complete: 'False', Failed: 'False' });
     expect(statuses(done)).to.deep.equal({ Running: 'False', WaitingForReply: 'False', Complete: 'True', Failed: 'False' });
     expect(condition(done, 'Complete')).to.include({ reason: 'Succeeded', message: 'Report compiled' });
-    for (const type of ['WaitingForReply', 'Failed']) expect(condition(done, type).lastTransitionTime).to.equal(condition(running, type).lastTransitionTime);
-    for (const type of ['Running', 'Complete']) expect(condition(done, type).lastTransitionTime).to.not.equal(condition(running, type).lastTransitionTime);
+    for (const type of ['WaitingForReply', 'Failed'])
+      expect(condition(done, type).lastTransitionTime).to.equal(condition(running, type).lastTransitionTime);
+    for (const type of ['Running', 'Complete'])
+      expect(condition(done, type).lastTransitionTime).to.not.equal(condition(running, type).lastTransitionTime);
   });
 });
 
@@ -232,17 +247,22 @@ describe('Retention of finished jobs (SWITCHBOARD_MIRROR_RETENTION_MIN)', () => 
       held.release();
     }
     await waitForStatus(client, finishing.triggerId, 'succeeded');
-    await eventually('the finished job to leave kubectl get triggers', async () => {
-      const names = table(await run(ns, ['get', 'triggers'])).rows.map((r) => r.NAME);
-      return !names.includes(finishing.triggerId);
-    }, KUBECTL_POLL);
+    await eventually(
+      'the finished job to leave kubectl get triggers',
+      async () => {
+        const names = table(await run(ns, ['get', 'triggers'])).rows.map((r) => r.NAME);
+        return !names.includes(finishing.triggerId);
+      },
+      KUBECTL_POLL,
+    );
     await afterSyncs(ns, 2);
     expect(await rowOf(ns, live.triggerId)).to.include({ STATUS: 'waiting' });
   });
 });
 
 /** The holder of the switchboard-mirror Lease, as kubectl shows it. */
-const leaseHolder = async (ns: ControllerNamespace) => JSON.parse(await run(ns, ['get', 'lease', 'switchboard-mirror', '-o', 'json'])).spec.holderIdentity;
+const leaseHolder = async (ns: ControllerNamespace) =>
+  JSON.parse(await run(ns, ['get', 'lease', 'switchboard-mirror', '-o', 'json'])).spec.holderIdentity;
 
 describe('Two controller replicas mirroring into one namespace', () => {
   let ns: ControllerNamespace;
@@ -306,11 +326,18 @@ describe('The switchboard-mirror Lease held by a peer whose clock is behind', ()
     const peerTime = () => new V1MicroTime(Date.now() - 30_000);
     let lease = await leases.createNamespacedLease({
       namespace: ns.name,
-      body: { metadata: { name: LEASE }, spec: { holderIdentity: 'peer', leaseDurationSeconds: 15, acquireTime: peerTime(), renewTime: peerTime() } },
+      body: {
+        metadata: { name: LEASE },
+        spec: { holderIdentity: 'peer', leaseDurationSeconds: 15, acquireTime: peerTime(), renewTime: peerTime() },
+      },
     });
     const peerErrors: string[] = [];
     const renew = (spec: V1LeaseSpec) =>
-      leases.replaceNamespacedLease({ name: LEASE, namespace: ns.name, body: { ...lease, spec: { ...spec, acquireTime: new V1MicroTime(lease.spec!.acquireTime!) } } });
+      leases.replaceNamespacedLease({
+        name: LEASE,
+        namespace: ns.name,
+        body: { ...lease, spec: { ...spec, acquireTime: new V1MicroTime(lease.spec!.acquireTime!) } },
+      });
     const peer = (async () => {
       while (renewing) {
         await new Promise((resolve) => setTimeout(resolve, 500));
@@ -323,7 +350,7 @@ describe('The switchboard-mirror Lease held by a peer whose clock is behind', ()
 
     app = await startJobsApp({ controllers: true, env: mirrorEnv(ns) });
     const reads = () => requestsOf(ns, (e) => e.verb === 'get' && e.objectRef?.resource === 'leases' && e.objectRef.name === LEASE);
-    await eventually('three rounds of the mirror\'s elector', async () => reads() >= 3);
+    await eventually("three rounds of the mirror's elector", async () => reads() >= 3);
     renewing = false;
     await peer;
     expect(peerErrors).to.deep.equal([]);
@@ -412,12 +439,24 @@ describe('The mirror when the Kubernetes API is down, and after a restart', () =
     app = undefined;
 
     await run(ns, ['delete', 'trigger', done.triggerId]);
-    await run(ns, ['patch', 'trigger', waiting.triggerId, '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"failed","attempts":"3/3"}}']);
+    await run(ns, [
+      'patch',
+      'trigger',
+      waiting.triggerId,
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"phase":"failed","attempts":"3/3"}}',
+    ]);
     expect(table(await run(ns, ['get', 'triggers'])).rows.find((r) => r.NAME === waiting.triggerId)).to.include({ STATUS: 'failed' });
 
     app = await start();
     expect(await rowOf(ns, done.triggerId, (r) => r.STATUS !== '')).to.include({ STATUS: 'succeeded', ATTEMPTS: '1/3' });
-    expect(await rowOf(ns, waiting.triggerId, (r) => r.STATUS !== 'failed')).to.include({ STATUS: 'waiting', ATTEMPTS: '0/3', 'NEXT RUN': waiting.nextRunAt });
+    expect(await rowOf(ns, waiting.triggerId, (r) => r.STATUS !== 'failed')).to.include({
+      STATUS: 'waiting',
+      ATTEMPTS: '0/3',
+      'NEXT RUN': waiting.nextRunAt,
+    });
   });
 });
 
@@ -428,7 +467,7 @@ describe('The mirror as a ServiceAccount whose Role lacks a rule the chart grant
       objects.map((o) => (o.kind === 'Role' ? { ...o, rules: o.rules.filter((rule: any) => !rule.resources.includes('triggers')) } : o)),
   });
 
-  it('cannot list or write Trigger objects, and logs the API server\'s forbidden error', async () => {
+  it("cannot list or write Trigger objects, and logs the API server's forbidden error", async () => {
     await m.client.post('/api/v1/triggers', { agentId: m.agentId, task: 'Mirror me', delayMinutes: 5 });
     const failure = await eventually('a failed mirror sync', async () => m.app.logs.find((line) => line.includes('mirror sync failed')));
     expect(JSON.parse(failure!).err).to.equal(

@@ -28,7 +28,9 @@ describe('Concurrent job creation', () => {
   it('creates exactly one job and one conversation from 200 concurrent POST /api/v1/triggers with one idempotencyKey', async () => {
     const { client, agentId, tenantId } = await app.company();
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => client.post('/api/v1/triggers', { agentId, task: `Attempt ${i}`, idempotencyKey: 'nightly-sync' })),
+      Array.from({ length: 200 }, (_, i) =>
+        client.post('/api/v1/triggers', { agentId, task: `Attempt ${i}`, idempotencyKey: 'nightly-sync' }),
+      ),
     );
 
     expect(count(results, 202), JSON.stringify(results.find((r) => r.status >= 300)?.body)).to.equal(1);
@@ -38,7 +40,12 @@ describe('Concurrent job creation', () => {
       expect(replay.body).to.include({ triggerId: created.triggerId, conversationId: created.conversationId, idempotent: true });
     }
     const db = app.runtime.ctx.db;
-    const rows = (table: string) => db(table).where({ tenant_id: tenantId }).count({ n: '*' }).first().then((r) => Number(r!.n));
+    const rows = (table: string) =>
+      db(table)
+        .where({ tenant_id: tenantId })
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r!.n));
     expect(await rows('conversations')).to.equal(1);
     expect(await rows('triggers')).to.equal(1);
   });
@@ -131,7 +138,9 @@ describe('A job its predecessor claimed while a chat turn held its conversation'
     const { messages } = (await client.get(`/api/v1/conversations/${conversationId}?include=all`)).body;
     const contents = messages.map((m: { content: string }) => m.content);
     expect(contents.indexOf('Chat answer')).to.be.above(contents.indexOf('Hello'));
-    expect(contents.findIndex((c: string) => c.startsWith(`AUTONOMOUS JOB ${second.triggerId}`))).to.be.above(contents.indexOf('Chat answer'));
+    expect(contents.findIndex((c: string) => c.startsWith(`AUTONOMOUS JOB ${second.triggerId}`))).to.be.above(
+      contents.indexOf('Chat answer'),
+    );
     expect(contents.at(-1)).to.equal('Second done');
   });
 });
@@ -177,14 +186,23 @@ describe('Two controller replicas', () => {
     const [api] = replicas as [TestApp, TestApp];
     const { client, agentId, tenantId } = await api.company();
     await updateTenant(api.runtime.ctx, tenantId, { maxPendingJobs: JOBS, requestsPerMinute: 100_000 });
-    const conversations: string[] = await inWaves(CONVERSATIONS, 25, async () => (await client.post('/api/v1/conversations', { agentId })).body.conversationId);
+    const conversations: string[] = await inWaves(
+      CONVERSATIONS,
+      25,
+      async () => (await client.post('/api/v1/conversations', { agentId })).body.conversationId,
+    );
 
     const created = await inWaves(JOBS, 50, (i) =>
-      client.post(`/api/v1/conversations/${conversations[i % CONVERSATIONS]}/triggers`, { task: `Conversation ${i % CONVERSATIONS}, job ${i}` }),
+      client.post(`/api/v1/conversations/${conversations[i % CONVERSATIONS]}/triggers`, {
+        task: `Conversation ${i % CONVERSATIONS}, job ${i}`,
+      }),
     );
     expect(created.map((r) => r.status)).to.deep.equal(Array(JOBS).fill(202));
 
-    await eventually('every job asking the model', () => replicas.reduce((n, r) => n + r.model.requests.length, 0) >= JOBS, { withinMs: 60_000, everyMs: 50 });
+    await eventually('every job asking the model', () => replicas.reduce((n, r) => n + r.model.requests.length, 0) >= JOBS, {
+      withinMs: 60_000,
+      everyMs: 50,
+    });
     const jobs = await allSettled(client, conversations, JOBS);
     expect(jobs).to.have.length(JOBS);
     expect(jobs.filter((j) => j.status !== 'succeeded' || j.attemptCount !== 1)).to.deep.equal([]);
@@ -203,10 +221,18 @@ describe('Two controller replicas', () => {
 });
 
 /** Every job of the conversations, once none is pending any more. */
-function allSettled(client: Client, conversations: string[], total: number): Promise<{ triggerId: string; status: string; attemptCount: number }[]> {
-  return eventually('every job to settle', async () => {
-    const lists = await Promise.all(conversations.map((id) => client.get(`/api/v1/conversations/${id}/triggers?limit=100`)));
-    const jobs: { triggerId: string; status: string; attemptCount: number }[] = lists.flatMap((l) => l.body.triggers);
-    return jobs.length === total && jobs.every((j) => ['succeeded', 'failed', 'expired', 'cancelled'].includes(j.status)) && jobs;
-  }, { everyMs: 250 });
+function allSettled(
+  client: Client,
+  conversations: string[],
+  total: number,
+): Promise<{ triggerId: string; status: string; attemptCount: number }[]> {
+  return eventually(
+    'every job to settle',
+    async () => {
+      const lists = await Promise.all(conversations.map((id) => client.get(`/api/v1/conversations/${id}/triggers?limit=100`)));
+      const jobs: { triggerId: string; status: string; attemptCount: number }[] = lists.flatMap((l) => l.body.triggers);
+      return jobs.length === total && jobs.every((j) => ['succeeded', 'failed', 'expired', 'cancelled'].includes(j.status)) && jobs;
+    },
+    { everyMs: 250 },
+  );
 }

@@ -66,7 +66,8 @@ describe('Webhook delivery (the webhooks controller)', function () {
     const written = new Map<string, string[]>(keys.map((k) => [k, []]));
     await Promise.all(
       keys.map(async (key) => {
-        for (let n = 0; n < 6; n++) written.get(key)!.push((await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } })).id);
+        for (let n = 0; n < 6; n++)
+          written.get(key)!.push((await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } })).id);
       }),
     );
     await eventually('30 deliveries', () => receiver.events.length >= 30);
@@ -76,7 +77,10 @@ describe('Webhook delivery (the webhooks controller)', function () {
     expect(receiver.maxOpenPerKey, 'requests of one call open at the same time').to.equal(1);
     for (const key of keys) {
       const arrived = receiver.events.filter((e) => e.data.key === key);
-      expect(arrived.map((e) => e.id), `order of ${key}`).to.deep.equal(written.get(key));
+      expect(
+        arrived.map((e) => e.id),
+        `order of ${key}`,
+      ).to.deep.equal(written.get(key));
       expect(arrived.map((e) => e.data.n)).to.deep.equal([0, 1, 2, 3, 4, 5]);
     }
     for (const [i, req] of receiver.requests.entries()) {
@@ -124,10 +128,19 @@ describe('Webhook delivery (the webhooks controller)', function () {
 
   it('tries message.created three times, a few seconds apart, with the same event id', async () => {
     // Earlier tests' events may still be going out: the counts below must move for this event only.
-    await eventually('the outbox to drain', async () => Number((await app.runtime.ctx.db('webhook_outbox').where({ status: 'pending' }).count({ n: '*' }).first())?.n) === 0);
+    await eventually(
+      'the outbox to drain',
+      async () => Number((await app.runtime.ctx.db('webhook_outbox').where({ status: 'pending' }).count({ n: '*' }).first())?.n) === 0,
+    );
     const before = await deliveryCounts(app, replica);
     receiver.answers.push(500, 503);
-    const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('msg'), type: 'message.created', target: 'message' });
+    const sent = await enqueue(app, {
+      tenantId,
+      url: receiver.url,
+      orderingKey: prefixedId('msg'),
+      type: 'message.created',
+      target: 'message',
+    });
     const row = await settled(app, sent.id, 'delivered');
     expect(row.attempts).to.equal(3);
 
@@ -140,7 +153,11 @@ describe('Webhook delivery (the webhooks controller)', function () {
     expect(stamps[2]! - stamps[1]!).to.be.at.least(1);
 
     const after = await deliveryCounts(app, replica);
-    expect({ delivered: after.delivered! - before.delivered!, retry: after.retry! - before.retry!, failed: after.failed! - before.failed! }).to.deep.equal({
+    expect({
+      delivered: after.delivered! - before.delivered!,
+      retry: after.retry! - before.retry!,
+      failed: after.failed! - before.failed!,
+    }).to.deep.equal({
       delivered: 1,
       retry: 2,
       failed: 0,
@@ -175,7 +192,15 @@ describe('Webhook delivery (the webhooks controller)', function () {
     // A try in flight on a replica that is gone: its lease ran out. No public interface makes one.
     const inFlight = (orderingKey: string, event: Partial<OutboxEvent>) =>
       ctx.db.transaction(async (trx) => {
-        const sent = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey, type: 'call.updated', target: 'events', data: { key: orderingKey }, ...event });
+        const sent = await enqueueEvent(ctx, trx, {
+          tenantId,
+          url: receiver.url,
+          orderingKey,
+          type: 'call.updated',
+          target: 'events',
+          data: { key: orderingKey },
+          ...event,
+        });
         await trx('webhook_outbox').where({ id: sent.id }).update({ attempts: 1, lease_owner: 'gone', lease_until: past, due_at: past });
         return sent;
       });
@@ -191,7 +216,7 @@ describe('Webhook delivery (the webhooks controller)', function () {
     expect(receiver.events.filter((e) => e.data.key === messageKey).map((e) => e.id)).to.deep.equal([message.id]);
   });
 
-  it('keeps a call\'s order when its events are written while the one before is being settled, on two replicas', async () => {
+  it("keeps a call's order when its events are written while the one before is being settled, on two replicas", async () => {
     const keys = Array.from({ length: 20 }, () => prefixedId('cal'));
     const written = new Map<string, string[]>(keys.map((k) => [k, []]));
     // Each call's next event written as its previous one is delivered: writes race the settling of the key's head.
@@ -199,11 +224,17 @@ describe('Webhook delivery (the webhooks controller)', function () {
       keys.map(async (key) => {
         for (let n = 0; n < 5; n++) {
           written.get(key)!.push((await enqueue(app, { tenantId, url: receiver.url, orderingKey: key, data: { key, n } })).id);
-          await eventually(`${key} #${n} to arrive`, async () => receiver.events.some((e) => e.id === written.get(key)!.at(-1)), { everyMs: 5 });
+          await eventually(`${key} #${n} to arrive`, async () => receiver.events.some((e) => e.id === written.get(key)!.at(-1)), {
+            everyMs: 5,
+          });
         }
       }),
     );
-    for (const key of keys) expect(receiver.events.filter((e) => e.data.key === key).map((e) => e.id), key).to.deep.equal(written.get(key));
+    for (const key of keys)
+      expect(
+        receiver.events.filter((e) => e.data.key === key).map((e) => e.id),
+        key,
+      ).to.deep.equal(written.get(key));
     const pending = () => app.runtime.ctx.db('webhook_outbox').whereIn('ordering_key', keys).andWhere({ status: 'pending' });
     await eventually('every event to be settled', async () => (await pending()).length === 0);
   });
@@ -218,11 +249,22 @@ describe('Webhook delivery (the webhooks controller)', function () {
       await eventually('the head to be sent', async () => held.requests.length === 1);
       // The next event is written, behind the pending head (so not yet due), and its transaction held open.
       const trx = await ctx.db.transaction();
-      const next = await enqueueEvent(ctx, trx, { tenantId, url: receiver.url, orderingKey: key, type: 'call.updated', target: 'events', data: { key, n: 1 } });
+      const next = await enqueueEvent(ctx, trx, {
+        tenantId,
+        url: receiver.url,
+        orderingKey: key,
+        type: 'call.updated',
+        target: 'events',
+        data: { key, n: 1 },
+      });
       answerHead();
       // Settling the head waits for the key's lock the open write holds, rather than missing the write.
       const waitingForKey = async () =>
-        (await ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`)).rows.length > 0;
+        (
+          await ctx.db.raw(
+            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`,
+          )
+        ).rows.length > 0;
       await eventually('settling the head to wait for the key', waitingForKey);
       await trx.commit();
       await settled(app, head.id, 'delivered');
@@ -251,7 +293,9 @@ describe('Webhook delivery (the webhooks controller)', function () {
     cliErrors.push(rotated.stderr);
     expect(expectSuccess(rotated)).to.deep.equal({ tenantId, rotated: true });
     secrets.push(await secretOf(app, tenantId));
-    expect(secrets[1]).to.match(/^whsec_/).and.not.equal(secrets[0]);
+    expect(secrets[1])
+      .to.match(/^whsec_/)
+      .and.not.equal(secrets[0]);
 
     receiver.secret = secrets[1]!;
     const sent = await enqueue(app, { tenantId, url: receiver.url, orderingKey: prefixedId('cal') });
@@ -325,10 +369,21 @@ describe('The webhook deliveries claim between companies', function () {
       const head = await enqueue(app, { tenantId, url: `${held.url}/hooks`, orderingKey: key });
       await eventually('the head to be sent', async () => held.requests.length === 1);
       const trx = await ctx.db.transaction();
-      const next = await enqueueEvent(ctx, trx, { tenantId, url: `${live.url}/hooks`, orderingKey: key, type: 'call.updated', target: 'events', data: { key } });
+      const next = await enqueueEvent(ctx, trx, {
+        tenantId,
+        url: `${live.url}/hooks`,
+        orderingKey: key,
+        type: 'call.updated',
+        target: 'events',
+        data: { key },
+      });
       answerHead();
       const waitingForKey = async () =>
-        (await ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`)).rows.length > 0;
+        (
+          await ctx.db.raw(
+            `select 1 from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`,
+          )
+        ).rows.length > 0;
       await eventually('settling the head to wait for the key', waitingForKey);
       // The one replica sends another call's event and records its outcome meanwhile.
       const elsewhere = await enqueue(app, { tenantId, url: `${live.url}/hooks`, orderingKey: prefixedId('cal') });

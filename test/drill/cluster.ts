@@ -51,10 +51,18 @@ export interface Company {
  * A company made on the database directly, as `switchboard admin tenant create` does, with `settings`,
  * the operator's `numbers` (the first its default) and `users` console users besides.
  */
-export async function makeCompany(databaseUrl: string, opts: { credits?: number; settings?: TenantSettings; numbers?: string[]; users?: number } = {}): Promise<Company> {
+export async function makeCompany(
+  databaseUrl: string,
+  opts: { credits?: number; settings?: TenantSettings; numbers?: string[]; users?: number } = {},
+): Promise<Company> {
   const quiet = new Writable({ write: (_c, _e, done) => done() });
   // Its webhook addresses are the drill's receivers, on loopback as the deployment allows.
-  const config = loadConfig({ DATABASE_URL: databaseUrl, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_DB_POOL_MAX: '3', SWITCHBOARD_OUTBOUND_ALLOW: OUTBOUND_ALLOW });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    SWITCHBOARD_DB_POOL_MAX: '3',
+    SWITCHBOARD_OUTBOUND_ALLOW: OUTBOUND_ALLOW,
+  });
   const runtime = await startRuntime(config, createLogger('warn', quiet), systemClock);
   try {
     const made = await bootstrapTenant(runtime.ctx, { name: 'Drill Company', credits: opts.credits ?? 1_000_000 });
@@ -64,10 +72,20 @@ export async function makeCompany(databaseUrl: string, opts: { credits?: number;
     for (const number of opts.numbers ?? []) await addNumber(runtime.ctx, made.tenantId, number);
     const signInLinks: string[] = [];
     for (let i = 0; i < (opts.users ?? 0); i++) {
-      const { signInUrl } = await addUser(runtime.ctx, { tenantId: made.tenantId, user: null }, { email: `user${i}@drill.example.com`, role: 'viewer', name: `User ${i}` });
+      const { signInUrl } = await addUser(
+        runtime.ctx,
+        { tenantId: made.tenantId, user: null },
+        { email: `user${i}@drill.example.com`, role: 'viewer', name: `User ${i}` },
+      );
       signInLinks.push(signInUrl);
     }
-    return { tenantId: made.tenantId, agentId: made.agentId, apiKey: made.apiKey, webhookSecret: await webhookSecret(runtime.ctx, made.tenantId), signInLinks };
+    return {
+      tenantId: made.tenantId,
+      agentId: made.agentId,
+      apiKey: made.apiKey,
+      webhookSecret: await webhookSecret(runtime.ctx, made.tenantId),
+      signInLinks,
+    };
   } finally {
     await runtime.close();
   }
@@ -155,16 +173,19 @@ export async function startWorld(opts: {
   const databaseUrl = await createDatabase(opts.serverUrl, opts.name);
   const { numbers, users, ...settings } = opts.company ?? {};
   const company = await makeCompany(databaseUrl, { settings, numbers, users });
-  const deployment = new Deployment({
-    DATABASE_URL: databaseUrl,
-    OPENAI_BASE_URL: model.url,
-    SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    SWITCHBOARD_OUTBOUND_ALLOW: OUTBOUND_ALLOW,
-    SWITCHBOARD_LEASE_SEC: '2',
-    SWITCHBOARD_DB_POOL_MAX: '10',
-    ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
-    ...opts.env,
-  }, opts.front);
+  const deployment = new Deployment(
+    {
+      DATABASE_URL: databaseUrl,
+      OPENAI_BASE_URL: model.url,
+      SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SWITCHBOARD_OUTBOUND_ALLOW: OUTBOUND_ALLOW,
+      SWITCHBOARD_LEASE_SEC: '2',
+      SWITCHBOARD_DB_POOL_MAX: '10',
+      ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+      ...opts.env,
+    },
+    opts.front,
+  );
   await Promise.all([
     ...Array.from({ length: opts.apis ?? 2 }, () => deployment.startApi()),
     ...Array.from({ length: opts.controllers ?? 2 }, () => deployment.startControllers()),

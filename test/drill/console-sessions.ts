@@ -46,7 +46,9 @@ export function consoleUser(world: World, sessions: (ConsoleSession | null)[], r
     const session = sessions[i % links.length];
     if (!session) return;
     const replica = world.deployment.api[round % world.deployment.api.length]!;
-    const answer = await ask(replica.url!, null, 'GET', READS[round % READS.length]!, undefined, HANG_MS, { cookie: `sb_session=${session.cookie}` });
+    const answer = await ask(replica.url!, null, 'GET', READS[round % READS.length]!, undefined, HANG_MS, {
+      cookie: `sb_session=${session.cookie}`,
+    });
     reads.push({ session, on: replica.process.pid, answer });
   };
 }

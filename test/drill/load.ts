@@ -16,7 +16,15 @@ export interface Answer {
 export const HANG_MS = 10_000;
 
 /** One request, with the API key (null: none, the console's cookie in `headers`, say); never throws, the failure is in the answer. */
-export async function ask(url: string, apiKey: string | null, method: string, path: string, body?: unknown, timeoutMs = HANG_MS, headers: Record<string, string> = {}): Promise<Answer> {
+export async function ask(
+  url: string,
+  apiKey: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = HANG_MS,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const at = Date.now();
   try {
     const res = await fetch(`${url}${path}`, {
@@ -41,7 +49,12 @@ export async function ask(url: string, apiKey: string | null, method: string, pa
 }
 
 /** Calls `fn` `perSecond` times a second for `ms`, at most `inFlight` at once (a tick is skipped when full); all settled. */
-export async function steady(perSecond: number, ms: number, inFlight: number, fn: (i: number) => Promise<void>): Promise<{ fired: number; skipped: number }> {
+export async function steady(
+  perSecond: number,
+  ms: number,
+  inFlight: number,
+  fn: (i: number) => Promise<void>,
+): Promise<{ fired: number; skipped: number }> {
   const running = new Set<Promise<void>>();
   let fired = 0;
   let skipped = 0;
@@ -103,8 +116,20 @@ export async function countJobs(databaseUrl: string, acknowledged: Iterable<stri
       'select id, status, attempt_count, error_message from triggers where id = any($1)',
       [ids],
     );
-    const keys = await client.query<{ n: string }>('select count(*) - count(distinct (tenant_id, idempotency_key)) as n from triggers where idempotency_key is not null');
-    const count: JobCount = { acknowledged: ids.length, lost: ids.length - rows.length, stuck: 0, succeeded: 0, interrupted: 0, failedOther: 0, otherErrors: [], runTwice: 0, duplicateKeys: Number(keys.rows[0]!.n) };
+    const keys = await client.query<{ n: string }>(
+      'select count(*) - count(distinct (tenant_id, idempotency_key)) as n from triggers where idempotency_key is not null',
+    );
+    const count: JobCount = {
+      acknowledged: ids.length,
+      lost: ids.length - rows.length,
+      stuck: 0,
+      succeeded: 0,
+      interrupted: 0,
+      failedOther: 0,
+      otherErrors: [],
+      runTwice: 0,
+      duplicateKeys: Number(keys.rows[0]!.n),
+    };
     for (const r of rows) {
       if (!FINAL.includes(r.status)) count.stuck++;
       else if (r.status === 'succeeded') count.succeeded++;
@@ -126,7 +151,9 @@ export async function openJobs(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>(`select count(*) as n from triggers where status not in ('succeeded', 'failed', 'expired', 'cancelled')`);
+    const { rows } = await client.query<{ n: string }>(
+      `select count(*) as n from triggers where status not in ('succeeded', 'failed', 'expired', 'cancelled')`,
+    );
     return Number(rows[0]!.n);
   } finally {
     await client.end();
@@ -140,5 +167,8 @@ export function tally(answers: Answer[]): string {
     const k = a.status ? String(a.status) : `no answer (${a.error})`;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
-  return [...counts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}×${n}`).join(' ');
+  return [...counts.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `${k}×${n}`)
+    .join(' ');
 }

@@ -11,6 +11,7 @@ export function writeSection(file: string, name: string, text: string): void {
   const block = `${start}\n${text.trimEnd()}\n${end}`;
   const at = current.indexOf(start);
   const until = current.indexOf(end);
-  const next = at >= 0 && until > at ? current.slice(0, at) + block + current.slice(until + end.length) : `${current.trimEnd()}\n\n${block}\n`;
+  const next =
+    at >= 0 && until > at ? current.slice(0, at) + block + current.slice(until + end.length) : `${current.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, next);
 }

@@ -87,9 +87,19 @@ export async function startNodeCluster(dir: string): Promise<NodeCluster> {
     // Pods first, while the kubelet runs: it stops their sandboxes, which releases their addresses and network namespaces.
     // What makes pods goes before them, or it makes them anew.
     if (plane) {
-      await kubectl(plane.adminKubeconfig, ['delete', 'deployments,replicasets,statefulsets,daemonsets,jobs', '--all', '--all-namespaces', '--wait=false']);
+      await kubectl(plane.adminKubeconfig, [
+        'delete',
+        'deployments,replicasets,statefulsets,daemonsets,jobs',
+        '--all',
+        '--all-namespaces',
+        '--wait=false',
+      ]);
       await kubectl(plane.adminKubeconfig, ['delete', 'pods', '--all', '--all-namespaces', '--grace-period=0', '--force', '--wait=false']);
-      await eventually('the node to run no container', async () => (await ctr(['tasks', 'list', '--quiet']).catch(() => '')).trim() === '', { withinMs: 60_000, everyMs: 500 }).catch(() => undefined);
+      await eventually(
+        'the node to run no container',
+        async () => (await ctr(['tasks', 'list', '--quiet']).catch(() => '')).trim() === '',
+        { withinMs: 60_000, everyMs: 500 },
+      ).catch(() => undefined);
     }
     for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
     // A shim outlives containerd; it is ours when its command line names our socket.
@@ -109,54 +119,80 @@ export async function startNodeCluster(dir: string): Promise<NodeCluster> {
 
     const tls = await clusterCertificate(dir, [GATEWAY, API_SERVICE_IP, '127.0.0.1']);
     const nodeToken = randomBytes(24).toString('base64url');
-    plane = await startControlPlane(dir, {
-      address: GATEWAY,
-      tls,
-      tokens: [{ token: nodeToken, user: `system:node:${NODE_NAME}`, groups: ['system:nodes'] }],
-      authorization: 'Node,RBAC',
-      apiServerArgs: [
-        '--enable-admission-plugins=NodeRestriction',
-        '--kubelet-preferred-address-types=InternalIP',
-      ],
-    }, stops);
+    plane = await startControlPlane(
+      dir,
+      {
+        address: GATEWAY,
+        tls,
+        tokens: [{ token: nodeToken, user: `system:node:${NODE_NAME}`, groups: ['system:nodes'] }],
+        authorization: 'Node,RBAC',
+        apiServerArgs: ['--enable-admission-plugins=NodeRestriction', '--kubelet-preferred-address-types=InternalIP'],
+      },
+      stops,
+    );
     const { adminKubeconfig, url, ca } = plane;
 
     // The control loops, each on its own loopback port, alone (no leader election).
     for (const [name, args] of [
-      ['kube-controller-manager', [`--root-ca-file=${tls.cert}`, `--service-account-private-key-file=${plane.serviceAccountKey}`, `--service-cluster-ip-range=${SERVICE_RANGE}`]],
+      [
+        'kube-controller-manager',
+        [
+          `--root-ca-file=${tls.cert}`,
+          `--service-account-private-key-file=${plane.serviceAccountKey}`,
+          `--service-cluster-ip-range=${SERVICE_RANGE}`,
+        ],
+      ],
       ['kube-scheduler', [`--authentication-kubeconfig=${adminKubeconfig}`, `--authorization-kubeconfig=${adminKubeconfig}`]],
     ] as const) {
-      const loop = daemon(kubeTool(name), [
-        `--kubeconfig=${adminKubeconfig}`,
-        '--leader-elect=false',
-        '--bind-address=127.0.0.1',
-        `--secure-port=${await freePort()}`,
-        `--cert-dir=${join(dir, name)}`,
-        ...args,
-      ], join(dir, `${name}.log`));
+      const loop = daemon(
+        kubeTool(name),
+        [
+          `--kubeconfig=${adminKubeconfig}`,
+          '--leader-elect=false',
+          '--bind-address=127.0.0.1',
+          `--secure-port=${await freePort()}`,
+          `--cert-dir=${join(dir, name)}`,
+          ...args,
+        ],
+        join(dir, `${name}.log`),
+      );
       stops.push(loop.stop);
     }
 
     const cniDir = join(dir, 'cni');
     mkdirSync(cniDir, { recursive: true });
-    writeFileSync(join(cniDir, '10-switchboard-e2e.conflist'), JSON.stringify({
-      cniVersion: '0.4.0',
-      name: 'switchboard-e2e',
-      plugins: [
+    writeFileSync(
+      join(cniDir, '10-switchboard-e2e.conflist'),
+      JSON.stringify(
         {
-          type: 'bridge',
-          bridge: BRIDGE,
-          isGateway: true,
-          ipMasq: false,
-          hairpinMode: true,
-          ipam: { type: 'host-local', ranges: [[{ subnet: POD_SUBNET, gateway: GATEWAY }]], routes: [{ dst: '0.0.0.0/0' }], dataDir: join(dir, 'cni-ipam') },
+          cniVersion: '0.4.0',
+          name: 'switchboard-e2e',
+          plugins: [
+            {
+              type: 'bridge',
+              bridge: BRIDGE,
+              isGateway: true,
+              ipMasq: false,
+              hairpinMode: true,
+              ipam: {
+                type: 'host-local',
+                ranges: [[{ subnet: POD_SUBNET, gateway: GATEWAY }]],
+                routes: [{ dst: '0.0.0.0/0' }],
+                dataDir: join(dir, 'cni-ipam'),
+              },
+            },
+            { type: 'portmap', capabilities: { portMappings: true } },
+          ],
         },
-        { type: 'portmap', capabilities: { portMappings: true } },
-      ],
-    }, null, 2));
+        null,
+        2,
+      ),
+    );
     mkdirSync(containerdDir, { recursive: true });
     const cri = 'plugins."io.containerd.grpc.v1.cri"';
-    writeFileSync(join(containerdDir, 'config.toml'), `version = 2
+    writeFileSync(
+      join(containerdDir, 'config.toml'),
+      `version = 2
 root = "${join(containerdDir, 'root')}"
 state = "${join(containerdDir, 'state')}"
 disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper"]
@@ -180,71 +216,90 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
 [${cri}.cni]
   bin_dir = "/usr/lib/cni"
   conf_dir = "${cniDir}"
-`);
+`,
+    );
     const containerdLog = join(dir, 'containerd.log');
     const containerd = daemon('containerd', ['--config', join(containerdDir, 'config.toml')], containerdLog);
     stops.push(containerd.stop);
-    await waitUntil('containerd to answer', containerd.child, containerdLog, async () => {
-      await ctr(['version'], 5_000);
-      return true;
-    }, 30_000);
+    await waitUntil(
+      'containerd to answer',
+      containerd.child,
+      containerdLog,
+      async () => {
+        await ctr(['version'], 5_000);
+        return true;
+      },
+      30_000,
+    );
 
     const nodeKubeconfig = writeKubeconfig(dir, 'node', { server: url, ca, token: nodeToken, namespace: 'default' });
     const kubeletConfig = join(dir, 'kubelet.yaml');
-    writeFileSync(kubeletConfig, stringify({
-      apiVersion: 'kubelet.config.k8s.io/v1beta1',
-      kind: 'KubeletConfiguration',
-      address: GATEWAY,
-      port: await freePort(),
-      readOnlyPort: 0,
-      healthzBindAddress: '127.0.0.1',
-      healthzPort: await freePort(),
-      // The API server's requests (logs, exec, port-forward) come over the bridge only.
-      authentication: { anonymous: { enabled: true }, webhook: { enabled: false } },
-      authorization: { mode: 'AlwaysAllow' },
-      // What this machine allows: cgroups v1, no per-QoS hierarchy, swap left on.
-      failCgroupV1: false,
-      cgroupDriver: 'cgroupfs',
-      cgroupsPerQOS: false,
-      enforceNodeAllocatable: [],
-      failSwapOn: false,
-      containerRuntimeEndpoint: `unix://${socket}`,
-      resolvConf: '/etc/resolv.conf',
-      // A shared machine's disk and memory: never evict the test's pods, never collect its images.
-      evictionHard: { 'memory.available': '1Mi', 'nodefs.available': '1%', 'imagefs.available': '1%' },
-      imageGCHighThresholdPercent: 100,
-      imageGCLowThresholdPercent: 99,
-      serializeImagePulls: false,
-    }));
+    writeFileSync(
+      kubeletConfig,
+      stringify({
+        apiVersion: 'kubelet.config.k8s.io/v1beta1',
+        kind: 'KubeletConfiguration',
+        address: GATEWAY,
+        port: await freePort(),
+        readOnlyPort: 0,
+        healthzBindAddress: '127.0.0.1',
+        healthzPort: await freePort(),
+        // The API server's requests (logs, exec, port-forward) come over the bridge only.
+        authentication: { anonymous: { enabled: true }, webhook: { enabled: false } },
+        authorization: { mode: 'AlwaysAllow' },
+        // What this machine allows: cgroups v1, no per-QoS hierarchy, swap left on.
+        failCgroupV1: false,
+        cgroupDriver: 'cgroupfs',
+        cgroupsPerQOS: false,
+        enforceNodeAllocatable: [],
+        failSwapOn: false,
+        containerRuntimeEndpoint: `unix://${socket}`,
+        resolvConf: '/etc/resolv.conf',
+        // A shared machine's disk and memory: never evict the test's pods, never collect its images.
+        evictionHard: { 'memory.available': '1Mi', 'nodefs.available': '1%', 'imagefs.available': '1%' },
+        imageGCHighThresholdPercent: 100,
+        imageGCLowThresholdPercent: 99,
+        serializeImagePulls: false,
+      }),
+    );
     const kubeletLog = join(dir, 'kubelet.log');
-    const kubelet = daemon(kubeTool('kubelet'), [
-      `--config=${kubeletConfig}`,
-      `--kubeconfig=${nodeKubeconfig}`,
-      `--root-dir=${join(dir, 'kubelet')}`,
-      `--cert-dir=${join(dir, 'kubelet-pki')}`,
-      `--hostname-override=${NODE_NAME}`,
-      `--node-ip=${GATEWAY}`,
-    ], kubeletLog);
+    const kubelet = daemon(
+      kubeTool('kubelet'),
+      [
+        `--config=${kubeletConfig}`,
+        `--kubeconfig=${nodeKubeconfig}`,
+        `--root-dir=${join(dir, 'kubelet')}`,
+        `--cert-dir=${join(dir, 'kubelet-pki')}`,
+        `--hostname-override=${NODE_NAME}`,
+        `--node-ip=${GATEWAY}`,
+      ],
+      kubeletLog,
+    );
     stops.push(kubelet.stop);
 
     const proxyConfig = join(dir, 'kube-proxy.yaml');
-    writeFileSync(proxyConfig, stringify({
-      apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
-      kind: 'KubeProxyConfiguration',
-      clientConnection: { kubeconfig: adminKubeconfig },
-      hostnameOverride: NODE_NAME,
-      mode: 'iptables',
-      clusterCIDR: POD_SUBNET,
-      healthzBindAddress: `127.0.0.1:${await freePort()}`,
-      metricsBindAddress: `127.0.0.1:${await freePort()}`,
-      // Leave the machine's conntrack settings as they are.
-      conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: '0s', tcpCloseWaitTimeout: '0s' },
-    }));
+    writeFileSync(
+      proxyConfig,
+      stringify({
+        apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
+        kind: 'KubeProxyConfiguration',
+        clientConnection: { kubeconfig: adminKubeconfig },
+        hostnameOverride: NODE_NAME,
+        mode: 'iptables',
+        clusterCIDR: POD_SUBNET,
+        healthzBindAddress: `127.0.0.1:${await freePort()}`,
+        metricsBindAddress: `127.0.0.1:${await freePort()}`,
+        // Leave the machine's conntrack settings as they are.
+        conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: '0s', tcpCloseWaitTimeout: '0s' },
+      }),
+    );
     const proxyLog = join(dir, 'kube-proxy.log');
     const proxy = daemon(kubeTool('kube-proxy'), [`--config=${proxyConfig}`], proxyLog);
     stops.push(proxy.stop);
 
-    const nodeReady = async () => (await kubectl(adminKubeconfig, ['get', 'node', NODE_NAME, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True';
+    const nodeReady = async () =>
+      (await kubectl(adminKubeconfig, ['get', 'node', NODE_NAME, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']))
+        .stdout === 'True';
     await waitUntil(`node ${NODE_NAME} to be Ready`, kubelet.child, kubeletLog, nodeReady, 120_000);
     return {
       ...plane,
@@ -260,5 +315,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
 }
 
 /** kubectl with the admin's kubeconfig, in `namespace`; rejects on failure. */
-export const kubectlIn = (cluster: NodeCluster, namespace: string) => (args: string[], options: { input?: string } = {}) =>
-  kubectlOk(cluster.adminKubeconfig, ['--namespace', namespace, ...args], options);
+export const kubectlIn =
+  (cluster: NodeCluster, namespace: string) =>
+  (args: string[], options: { input?: string } = {}) =>
+    kubectlOk(cluster.adminKubeconfig, ['--namespace', namespace, ...args], options);

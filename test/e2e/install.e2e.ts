@@ -61,18 +61,41 @@ describe('helm install into a real cluster (make e2e)', function () {
   const forwards: ChildProcess[] = [];
 
   const helmIn = (args: string[], timeoutMs = 6 * 60_000) => helm(args, { kubeconfig: cluster.adminKubeconfig, timeoutMs });
-  const admin = async (args: string[]) => JSON.parse(await k(['exec', `deploy/${RELEASE}-api`, '--', 'node', 'dist/cmd/switchboard.js', 'admin', ...args, '--json']));
+  const admin = async (args: string[]) =>
+    JSON.parse(await k(['exec', `deploy/${RELEASE}-api`, '--', 'node', 'dist/cmd/switchboard.js', 'admin', ...args, '--json']));
   const podsOf = async (component: string) =>
-    JSON.parse(await k(['get', 'pods', '-l', SELECTOR(component), '-o', 'json'])).items.filter((pod: any) => !pod.metadata.deletionTimestamp);
+    JSON.parse(await k(['get', 'pods', '-l', SELECTOR(component), '-o', 'json'])).items.filter(
+      (pod: any) => !pod.metadata.deletionTimestamp,
+    );
   const ready = (pod: any) => pod.status.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') === true;
-  const leaseHolder = async () => (await kubectl(cluster.adminKubeconfig, ['-n', NAMESPACE, 'get', 'lease', 'switchboard-mirror', '-o', 'jsonpath={.spec.holderIdentity}'])).stdout.split(':')[0] ?? '';
+  const leaseHolder = async () =>
+    (
+      await kubectl(cluster.adminKubeconfig, [
+        '-n',
+        NAMESPACE,
+        'get',
+        'lease',
+        'switchboard-mirror',
+        '-o',
+        'jsonpath={.spec.holderIdentity}',
+      ])
+    ).stdout.split(':')[0] ?? '';
 
   /** Why the release's pods are not up: the namespace's warnings (probe failures with the kubelet's words) and unready pods. */
   async function whyNotUp(namespace: string): Promise<string> {
-    const events = JSON.parse((await kubectl(cluster.adminKubeconfig, ['-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '-o', 'json'])).stdout || '{"items":[]}');
+    const events = JSON.parse(
+      (await kubectl(cluster.adminKubeconfig, ['-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '-o', 'json']))
+        .stdout || '{"items":[]}',
+    );
     // No cluster DNS here (the chart needs none): the kubelet's warning of it on every pod is noise.
-    const warnings = new Set<string>(events.items.filter((e: any) => e.reason !== 'MissingClusterDNS').map((e: any) => `${e.involvedObject.kind} ${e.involvedObject.name}: ${e.reason}: ${e.message}`));
-    const pods = JSON.parse((await kubectl(cluster.adminKubeconfig, ['-n', namespace, 'get', 'pods', '-o', 'json'])).stdout || '{"items":[]}');
+    const warnings = new Set<string>(
+      events.items
+        .filter((e: any) => e.reason !== 'MissingClusterDNS')
+        .map((e: any) => `${e.involvedObject.kind} ${e.involvedObject.name}: ${e.reason}: ${e.message}`),
+    );
+    const pods = JSON.parse(
+      (await kubectl(cluster.adminKubeconfig, ['-n', namespace, 'get', 'pods', '-o', 'json'])).stdout || '{"items":[]}',
+    );
     const unready = pods.items.filter((pod: any) => !ready(pod)).map((pod: any) => `${pod.metadata.name} (${pod.status.phase})`);
     return `pods not Ready: ${unready.join(', ') || 'none'}\n${[...warnings].join('\n') || 'no warning events'}`;
   }
@@ -112,25 +135,43 @@ describe('helm install into a real cluster (make e2e)', function () {
       const brief = request.messages.find((m) => m.role === 'system' && typeof m.content === 'string' && m.content.includes(job.id));
       seen.set(job.id, [...(seen.get(job.id) ?? []), attemptOf(String(brief?.content ?? ''))]);
     }
-    const twice = [...seen].filter(([, attempts]) => attempts.length !== 1 || attempts[0] !== 1).map(([id, attempts]) => `${id}: attempts ${attempts.join(', ')}`);
+    const twice = [...seen]
+      .filter(([, attempts]) => attempts.length !== 1 || attempts[0] !== 1)
+      .map(([id, attempts]) => `${id}: attempts ${attempts.join(', ')}`);
     lost.push(...ids.filter((id) => !seen.has(id)).map((id) => `${id}: never reached the model`));
     return { statuses, lost, twice };
   }
 
   const allSettled = (ids: string[]) =>
-    eventually(`${ids.length} jobs to end`, async () => {
-      for (const id of ids) if (!['succeeded', 'failed', 'cancelled'].includes((await client.get(`/api/v1/triggers/${id}`)).body.status)) return false;
-      return true;
-    }, { withinMs: 180_000, everyMs: 1_000 });
+    eventually(
+      `${ids.length} jobs to end`,
+      async () => {
+        for (const id of ids)
+          if (!['succeeded', 'failed', 'cancelled'].includes((await client.get(`/api/v1/triggers/${id}`)).body.status)) return false;
+        return true;
+      },
+      { withinMs: 180_000, everyMs: 1_000 },
+    );
 
   /** The model requests of jobs whose task starts with `prefix`, with the pod address they came from. */
   const jobRequestsFrom = (prefix: string) =>
-    model.requests.flatMap((request, i) => (jobIn(request)?.task?.startsWith(prefix) ? [{ job: jobIn(request)!.id, from: model.sources[i]! }] : []));
+    model.requests.flatMap((request, i) =>
+      jobIn(request)?.task?.startsWith(prefix) ? [{ job: jobIn(request)!.id, from: model.sources[i]! }] : [],
+    );
 
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed' || !cluster) return;
     const pods = await kubectl(cluster.adminKubeconfig, ['-n', NAMESPACE, 'get', 'pods,jobs,deploy', '-o', 'wide']);
-    const logs = await kubectl(cluster.adminKubeconfig, ['-n', NAMESPACE, 'logs', '-l', `app.kubernetes.io/instance=${RELEASE}`, '--all-containers', '--prefix', '--tail=20']);
+    const logs = await kubectl(cluster.adminKubeconfig, [
+      '-n',
+      NAMESPACE,
+      'logs',
+      '-l',
+      `app.kubernetes.io/instance=${RELEASE}`,
+      '--all-containers',
+      '--prefix',
+      '--tail=20',
+    ]);
     console.log(`diagnostics:\n${pods.stdout}${pods.stderr}\n${await whyNotUp(NAMESPACE)}\n${logs.stdout.slice(-6000)}`);
   });
 
@@ -173,30 +214,45 @@ describe('helm install into a real cluster (make e2e)', function () {
       return task.startsWith('Day two') ? { content: 'Done.', delayMs: DAY_TWO_MODEL_MS } : { content: CHAT_REPLY };
     });
     await k(['create', 'namespace', NAMESPACE]);
-    await k(['create', 'secret', 'generic', 'switchboard',
+    await k([
+      'create',
+      'secret',
+      'generic',
+      'switchboard',
       `--from-literal=DATABASE_URL=${postgres.url}`,
       `--from-literal=REDIS_URL=${redis.url}`,
-      `--from-literal=SWITCHBOARD_ENCRYPTION_KEY=${randomBytes(32).toString('base64')}`]);
+      `--from-literal=SWITCHBOARD_ENCRYPTION_KEY=${randomBytes(32).toString('base64')}`,
+    ]);
     // The test's receivers present a certificate of a private CA, which the pods are told to trust.
     await k(['create', 'configmap', 'e2e-ca', `--from-file=ca.crt=${cluster.tls.cert}`]);
   });
 
   it('helm install: the migration Job completes, the api and controllers pods become Ready through their own probes', async () => {
     const values = join(top, 'values.yaml');
-    writeFileSync(values, YAML.stringify({
-      image: { repository: 'switchboard', tag: 'e2e', pullPolicy: 'Never' },
-      redis: { existingSecret: 'switchboard' },
-      encryption: { existingSecret: 'switchboard' },
-      model: { baseUrl: model.url },
-      api: { replicas: 2, service: { type: 'NodePort' } },
-      controllers: { replicas: 2 },
-      config: { SWITCHBOARD_OUTBOUND_ALLOW: GATEWAY, SWITCHBOARD_MIRROR_RESYNC_SEC: 1 },
-      extraEnv: [{ name: 'NODE_EXTRA_CA_CERTS', value: '/etc/switchboard-ca/ca.crt' }],
-      extraVolumes: [{ name: 'e2e-ca', configMap: { name: 'e2e-ca' } }],
-      extraVolumeMounts: [{ name: 'e2e-ca', mountPath: '/etc/switchboard-ca', readOnly: true }],
-    }));
+    writeFileSync(
+      values,
+      YAML.stringify({
+        image: { repository: 'switchboard', tag: 'e2e', pullPolicy: 'Never' },
+        redis: { existingSecret: 'switchboard' },
+        encryption: { existingSecret: 'switchboard' },
+        model: { baseUrl: model.url },
+        api: { replicas: 2, service: { type: 'NodePort' } },
+        controllers: { replicas: 2 },
+        config: { SWITCHBOARD_OUTBOUND_ALLOW: GATEWAY, SWITCHBOARD_MIRROR_RESYNC_SEC: 1 },
+        extraEnv: [{ name: 'NODE_EXTRA_CA_CERTS', value: '/etc/switchboard-ca/ca.crt' }],
+        extraVolumes: [{ name: 'e2e-ca', configMap: { name: 'e2e-ca' } }],
+        extraVolumeMounts: [{ name: 'e2e-ca', mountPath: '/etc/switchboard-ca', readOnly: true }],
+      }),
+    );
     await helmWait(['install', RELEASE, CHART_DIR, '-f', values], NAMESPACE, '5m');
-    const completed = await k(['get', 'events', '--field-selector', `involvedObject.name=${RELEASE}-migrate,reason=Completed`, '-o', 'name']);
+    const completed = await k([
+      'get',
+      'events',
+      '--field-selector',
+      `involvedObject.name=${RELEASE}-migrate,reason=Completed`,
+      '-o',
+      'name',
+    ]);
     expect(completed.trim(), 'the migration Job never completed').to.not.equal('');
     for (const component of ['api', 'controllers']) {
       const pods = await podsOf(component);
@@ -207,7 +263,9 @@ describe('helm install into a real cluster (make e2e)', function () {
     expect((await k(['exec', `deploy/${RELEASE}-controllers`, '--', 'id', '-u'])).trim()).to.equal('1000');
     const write = await kubectl(cluster.adminKubeconfig, ['-n', NAMESPACE, 'exec', `deploy/${RELEASE}-api`, '--', 'touch', '/app/written']);
     expect(write.stderr).to.match(/Read-only file system/);
-    const nodePort = JSON.parse(await k(['get', 'service', `${RELEASE}-api`, '-o', 'json'])).spec.ports.find((p: any) => p.name === 'http').nodePort;
+    const nodePort = JSON.parse(await k(['get', 'service', `${RELEASE}-api`, '-o', 'json'])).spec.ports.find(
+      (p: any) => p.name === 'http',
+    ).nodePort;
     apiUrl = `http://${GATEWAY}:${nodePort}`;
   });
 
@@ -227,29 +285,48 @@ describe('helm install into a real cluster (make e2e)', function () {
     const conversation = await openConversation(client, company.agentId);
     const streamed = await client.stream(`/api/v1/conversations/${conversation}/messages`, { message: 'Hello?', stream: true });
     expect(streamed.status).to.equal(200);
-    expect(streamed.events.filter((e) => e.type === 'content').map((e) => e.content).join('')).to.equal(CHAT_REPLY);
+    expect(
+      streamed.events
+        .filter((e) => e.type === 'content')
+        .map((e) => e.content)
+        .join(''),
+    ).to.equal(CHAT_REPLY);
     expect(streamed.events.at(-1)).to.include({ type: 'done' });
   });
 
   it('a job succeeds, and kubectl get triggers shows it with its printer columns', async () => {
     const id = await createJob('Say hello', 'e2e-first-job');
-    await eventually('the job to succeed', async () => (await client.get(`/api/v1/triggers/${id}`)).body.status === 'succeeded', { withinMs: 60_000 });
-    const table = await eventually('the Trigger to show succeeded', async () => {
-      const printed = await k(['get', 'triggers']);
-      return new RegExp(`^${id} +${company.tenantId} +succeeded +1/\\d+ `, 'm').test(printed) && printed;
-    }, { withinMs: 60_000 });
+    await eventually('the job to succeed', async () => (await client.get(`/api/v1/triggers/${id}`)).body.status === 'succeeded', {
+      withinMs: 60_000,
+    });
+    const table = await eventually(
+      'the Trigger to show succeeded',
+      async () => {
+        const printed = await k(['get', 'triggers']);
+        return new RegExp(`^${id} +${company.tenantId} +succeeded +1/\\d+ `, 'm').test(printed) && printed;
+      },
+      { withinMs: 60_000 },
+    );
     console.log(table);
     expect(table.split('\n')[0]).to.match(/^NAME +TENANT +STATUS +ATTEMPTS +NEXT RUN +AGE$/);
   });
 
   it('kubectl annotate of a waiting job cancels it', async () => {
-    const created = await client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Follow up tomorrow', delayMinutes: 60, idempotencyKey: 'e2e-wait' });
+    const created = await client.post('/api/v1/triggers', {
+      agentId: company.agentId,
+      task: 'Follow up tomorrow',
+      delayMinutes: 60,
+      idempotencyKey: 'e2e-wait',
+    });
     expect(created.body.status).to.equal('waiting');
     const id = created.body.triggerId;
-    const phase = async () => (await kubectl(cluster.adminKubeconfig, ['-n', NAMESPACE, 'get', 'trigger', id, '-o', 'jsonpath={.status.phase}'])).stdout;
+    const phase = async () =>
+      (await kubectl(cluster.adminKubeconfig, ['-n', NAMESPACE, 'get', 'trigger', id, '-o', 'jsonpath={.status.phase}'])).stdout;
     await eventually('the Trigger to be mirrored', async () => (await phase()) === 'waiting', { withinMs: 60_000 });
     await k(['annotate', 'trigger', id, 'switchboard.dev/cancel=cancelled with kubectl']);
-    await eventually('the job to be cancelled', async () => (await client.get(`/api/v1/triggers/${id}`)).body.status === 'cancelled', { withinMs: 60_000 });
+    await eventually('the job to be cancelled', async () => (await client.get(`/api/v1/triggers/${id}`)).body.status === 'cancelled', {
+      withinMs: 60_000,
+    });
     await eventually('the Trigger to show cancelled', async () => (await phase()) === 'cancelled', { withinMs: 60_000 });
   });
 
@@ -258,7 +335,11 @@ describe('helm install into a real cluster (make e2e)', function () {
     receiver = await startReceiver(secret, { host: GATEWAY, tls: cluster.tls });
     const placed = await client.post('/v1/calls', { to: '+12025550123', task: 'Ask how they are', callback_url: receiver.url });
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
-    const result = await eventually('call.result at the receiver', async () => receiver.events.find((e) => e.type === 'call.result' && e.data.call_id === placed.body.id), { withinMs: 120_000 });
+    const result = await eventually(
+      'call.result at the receiver',
+      async () => receiver.events.find((e) => e.type === 'call.result' && e.data.call_id === placed.body.id),
+      { withinMs: 120_000 },
+    );
     expect(result.data).to.include({ final: true });
     expect(receiver.rejected).to.deep.equal([]);
   });
@@ -266,21 +347,40 @@ describe('helm install into a real cluster (make e2e)', function () {
   it('a campaign run shows in kubectl get campaignruns with its printer columns', async () => {
     const secret = (await admin(['tenant', 'show', '--tenant', company.tenantId])).webhookSecret;
     crm = await startCustomerSystem(secret, Date.now, { host: GATEWAY, tls: cluster.tls });
-    crm.lists.push({ status: 200, body: { contacts: [{ contact_id: 'ann', name: 'Ann', phone: '+12025550101' }, { contact_id: 'dee', phone: '12345' }] } });
+    crm.lists.push({
+      status: 200,
+      body: {
+        contacts: [
+          { contact_id: 'ann', name: 'Ann', phone: '+12025550101' },
+          { contact_id: 'dee', phone: '12345' },
+        ],
+      },
+    });
     const connection = await client.post('/v1/connections', { name: 'CRM', base_url: crm.url, sign_in_header: SIGN_IN });
     expect(connection.status, JSON.stringify(connection.body)).to.equal(201);
-    const campaign = await client.post('/v1/campaigns', { name: 'Renewals', connection_id: connection.body.id, task: 'Offer the renewal', timezone: noonZone() });
+    const campaign = await client.post('/v1/campaigns', {
+      name: 'Renewals',
+      connection_id: connection.body.id,
+      task: 'Offer the renewal',
+      timezone: noonZone(),
+    });
     expect(campaign.status, JSON.stringify(campaign.body)).to.equal(201);
     const run = await client.post(`/v1/campaigns/${campaign.body.id}/runs`, {});
     expect(run.status, JSON.stringify(run.body)).to.equal(202);
     let printed = '';
-    const table = await eventually('the CampaignRun to show done', async () => {
-      printed = await k(['get', 'campaignruns']);
-      // The object's name is the run's id made a DNS name.
-      const name = run.body.id.toLowerCase().replace('_', '-');
-      return new RegExp(`^${name} +${campaign.body.id} +done +2 +1 +0 +1 `, 'm').test(printed) && printed;
-    }, { withinMs: 120_000 }).catch(async (err: Error) => {
-      throw new Error(`${err.message}; kubectl get campaignruns:\n${printed}\nGET the run: ${JSON.stringify((await client.get(`/v1/campaign-runs/${run.body.id}`)).body)}`);
+    const table = await eventually(
+      'the CampaignRun to show done',
+      async () => {
+        printed = await k(['get', 'campaignruns']);
+        // The object's name is the run's id made a DNS name.
+        const name = run.body.id.toLowerCase().replace('_', '-');
+        return new RegExp(`^${name} +${campaign.body.id} +done +2 +1 +0 +1 `, 'm').test(printed) && printed;
+      },
+      { withinMs: 120_000 },
+    ).catch(async (err: Error) => {
+      throw new Error(
+        `${err.message}; kubectl get campaignruns:\n${printed}\nGET the run: ${JSON.stringify((await client.get(`/v1/campaign-runs/${run.body.id}`)).body)}`,
+      );
     });
     console.log(table);
     expect(table.split('\n')[0]).to.match(/^NAME +CAMPAIGN +STATUS +TOTAL +DONE +NO ANSWER +SKIPPED +AGE$/);
@@ -290,10 +390,17 @@ describe('helm install into a real cluster (make e2e)', function () {
   /** `kubectl port-forward <target> <free port>:<port>` (`svc/…` or `pod/…`); its local address once it answers `path`. */
   async function portForward(target: string, port: number, path: string): Promise<string> {
     const local = await freePort();
-    const forward = spawn(kubeTool('kubectl'), ['--kubeconfig', cluster.adminKubeconfig, '-n', NAMESPACE, 'port-forward', target, `${local}:${port}`], { stdio: 'ignore' });
+    const forward = spawn(
+      kubeTool('kubectl'),
+      ['--kubeconfig', cluster.adminKubeconfig, '-n', NAMESPACE, 'port-forward', target, `${local}:${port}`],
+      { stdio: 'ignore' },
+    );
     forwards.push(forward);
     const url = `http://127.0.0.1:${local}`;
-    await eventually(`the port-forward to ${target} to answer ${path}`, async () => (await fetch(`${url}${path}`).catch(() => undefined))?.ok);
+    await eventually(
+      `the port-forward to ${target} to answer ${path}`,
+      async () => (await fetch(`${url}${path}`).catch(() => undefined))?.ok,
+    );
     return url;
   }
 
@@ -305,7 +412,8 @@ describe('helm install into a real cluster (make e2e)', function () {
     expect(await (await fetch(`${served}/metrics`)).text()).to.match(/^# TYPE switchboard_api_requests_total counter$/m);
     // A Service forwards to one pod, and a kept-alive connection went to one pod: the company's requests are on some api pod.
     const scraped: string[] = [];
-    for (const pod of await podsOf('api')) scraped.push(await (await fetch(`${await portForward(`pod/${pod.metadata.name}`, 9464, '/metrics')}/metrics`)).text());
+    for (const pod of await podsOf('api'))
+      scraped.push(await (await fetch(`${await portForward(`pod/${pod.metadata.name}`, 9464, '/metrics')}/metrics`)).text());
     expect(scraped.join('\n')).to.match(new RegExp(`^switchboard_api_requests_total\\{[^}]*tenant="${company.tenantId}"`, 'm'));
     for (const forward of forwards) forward.kill();
   });
@@ -323,11 +431,16 @@ describe('helm install into a real cluster (make e2e)', function () {
     }
     await upgrade;
     for (const component of ['api', 'controllers']) {
-      expect((await podsOf(component)).map((pod: any) => pod.spec.containers[0].image), component).to.deep.equal([NEXT_IMAGE, NEXT_IMAGE]);
+      expect(
+        (await podsOf(component)).map((pod: any) => pod.spec.containers[0].image),
+        component,
+      ).to.deep.equal([NEXT_IMAGE, NEXT_IMAGE]);
     }
     await allSettled(ids);
     const outcome = await jobsOutcome(ids);
-    console.log(`      ${ids.length} jobs across the upgrade: ${JSON.stringify(outcome.statuses)}; lost ${outcome.lost.length}, run twice ${outcome.twice.length}`);
+    console.log(
+      `      ${ids.length} jobs across the upgrade: ${JSON.stringify(outcome.statuses)}; lost ${outcome.lost.length}, run twice ${outcome.twice.length}`,
+    );
     expect(outcome.lost, 'lost').to.deep.equal([]);
     expect(outcome.twice, 'run twice').to.deep.equal([]);
   });
@@ -337,19 +450,29 @@ describe('helm install into a real cluster (make e2e)', function () {
     const pod = (await podsOf('controllers')).find((p: any) => p.metadata.name === holder);
     expect(pod, `the Lease holder ${holder} is a running controllers pod`).to.not.equal(undefined);
     const ids: string[] = [];
-    await eventually(`a job in flight on ${holder}`, async () => {
-      ids.push(await createJob(`Day two, failover ${ids.length}`, `failover-${ids.length}`));
-      return jobRequestsFrom('Day two, failover').some((r) => r.from.endsWith(pod.status.podIP));
-    }, { withinMs: 60_000, everyMs: 300 });
+    await eventually(
+      `a job in flight on ${holder}`,
+      async () => {
+        ids.push(await createJob(`Day two, failover ${ids.length}`, `failover-${ids.length}`));
+        return jobRequestsFrom('Day two, failover').some((r) => r.from.endsWith(pod.status.podIP));
+      },
+      { withinMs: 60_000, everyMs: 300 },
+    );
     await k(['delete', 'pod', holder, '--wait=false']);
     for (let i = 0; i < 4; i++) ids.push(await createJob(`Day two, after the deletion ${i}`, `failover-after-${i}`));
-    await eventually('another controllers pod to hold the Lease', async () => {
-      const now = await leaseHolder();
-      return now !== '' && now !== holder && (await podsOf('controllers')).some((p: any) => p.metadata.name === now);
-    }, { withinMs: 90_000, everyMs: 1_000 });
+    await eventually(
+      'another controllers pod to hold the Lease',
+      async () => {
+        const now = await leaseHolder();
+        return now !== '' && now !== holder && (await podsOf('controllers')).some((p: any) => p.metadata.name === now);
+      },
+      { withinMs: 90_000, everyMs: 1_000 },
+    );
     await allSettled(ids);
     const outcome = await jobsOutcome(ids);
-    console.log(`      ${ids.length} jobs across the deletion of ${holder}: ${JSON.stringify(outcome.statuses)}; lost ${outcome.lost.length}, run twice ${outcome.twice.length}`);
+    console.log(
+      `      ${ids.length} jobs across the deletion of ${holder}: ${JSON.stringify(outcome.statuses)}; lost ${outcome.lost.length}, run twice ${outcome.twice.length}`,
+    );
     expect(outcome.lost, 'lost').to.deep.equal([]);
     expect(outcome.twice, 'run twice').to.deep.equal([]);
   });
@@ -365,18 +488,53 @@ describe('helm install into a real cluster (make e2e)', function () {
     expect(Number(count.trim())).to.be.greaterThan(jobs.length - 1);
   });
 
-  it('a chart whose readiness probe asks the wrong path fails the install with the kubelet\'s reason', async () => {
+  it("a chart whose readiness probe asks the wrong path fails the install with the kubelet's reason", async () => {
     const chart = join(top, 'broken-chart');
     cpSync(CHART_DIR, chart, { recursive: true });
     const helpers = join(chart, 'templates/_helpers.tpl');
     writeFileSync(helpers, readFileSync(helpers, 'utf8').replace('path: /readyz', 'path: /ready'));
     await kubectl(cluster.adminKubeconfig, ['create', 'namespace', 'broken']);
-    await kubectl(cluster.adminKubeconfig, ['-n', 'broken', 'create', 'secret', 'generic', 'switchboard', `--from-literal=DATABASE_URL=${postgres.url}`]);
-    const failure = await helmWait(['install', 'broken', chart, '--set', 'image.tag=e2e', '--set', 'image.pullPolicy=Never', '--set', 'api.replicas=1', '--set', 'controllers.replicas=1', '--set', 'crds.enabled=false'], 'broken', '60s')
-      .then(() => undefined, (err: Error) => err.message);
-    console.log(`      ${failure?.split('\n').filter((line) => !/Startup probe failed/.test(line)).join('\n      ')}`);
+    await kubectl(cluster.adminKubeconfig, [
+      '-n',
+      'broken',
+      'create',
+      'secret',
+      'generic',
+      'switchboard',
+      `--from-literal=DATABASE_URL=${postgres.url}`,
+    ]);
+    const failure = await helmWait(
+      [
+        'install',
+        'broken',
+        chart,
+        '--set',
+        'image.tag=e2e',
+        '--set',
+        'image.pullPolicy=Never',
+        '--set',
+        'api.replicas=1',
+        '--set',
+        'controllers.replicas=1',
+        '--set',
+        'crds.enabled=false',
+      ],
+      'broken',
+      '60s',
+    ).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
+    console.log(
+      `      ${failure
+        ?.split('\n')
+        .filter((line) => !/Startup probe failed/.test(line))
+        .join('\n      ')}`,
+    );
     for (const component of ['api', 'controllers']) {
-      expect(failure).to.match(new RegExp(`Pod broken-switchboard-${component}-\\S+: Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404`));
+      expect(failure).to.match(
+        new RegExp(`Pod broken-switchboard-${component}-\\S+: Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404`),
+      );
     }
   });
 });

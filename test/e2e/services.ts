@@ -33,12 +33,33 @@ export async function startExternalPostgres(dir: string, host: string, subnet: s
   await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8']);
   appendFileSync(join(data, 'pg_hba.conf'), `host switchboard switchboard ${subnet} scram-sha-256\n`);
   const port = await freePort();
-  await asPostgres('pg_ctl', ['start', '-w', '-D', data, '-l', join(dir, 'server.log'), '-o', `-p ${port} -c listen_addresses=${host} -c unix_socket_directories=${sockets} -c fsync=off`]);
+  await asPostgres('pg_ctl', [
+    'start',
+    '-w',
+    '-D',
+    data,
+    '-l',
+    join(dir, 'server.log'),
+    '-o',
+    `-p ${port} -c listen_addresses=${host} -c unix_socket_directories=${sockets} -c fsync=off`,
+  ]);
   const stop = async () => void (await asPostgres('pg_ctl', ['stop', '-D', data, '-m', 'fast']).catch(() => undefined));
   try {
     const password = randomBytes(18).toString('base64url');
-    await asPostgres('psql', ['-h', sockets, '-p', String(port), '-U', 'postgres', '-v', 'ON_ERROR_STOP=1',
-      '-c', `CREATE ROLE switchboard LOGIN PASSWORD '${password}'`, '-c', 'CREATE DATABASE switchboard OWNER switchboard']);
+    await asPostgres('psql', [
+      '-h',
+      sockets,
+      '-p',
+      String(port),
+      '-U',
+      'postgres',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-c',
+      `CREATE ROLE switchboard LOGIN PASSWORD '${password}'`,
+      '-c',
+      'CREATE DATABASE switchboard OWNER switchboard',
+    ]);
     return { url: `postgres://switchboard:${password}@${host}:${port}/switchboard`, stop };
   } catch (err) {
     await stop();
@@ -47,7 +68,9 @@ export async function startExternalPostgres(dir: string, host: string, subnet: s
 }
 
 function postgresUser(): { uid: number; gid: number } {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('postgres:'));
   if (!line) throw new Error('no postgres user (the postgresql package makes it)');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -58,7 +81,18 @@ export async function startExternalRedis(dir: string, host: string): Promise<Ext
   const port = await freePort();
   const password = randomBytes(18).toString('base64url');
   const log = join(dir, 'redis.log');
-  const redis = daemon('redis-server', ['--bind', host, '--port', String(port), '--requirepass', password, '--save', '', '--appendonly', 'no', '--dir', dir], log);
-  await waitUntil('Redis to answer', redis.child, log, async () => (await sh('redis-cli', ['-h', host, '-p', String(port), '-a', password, '--no-auth-warning', 'ping'], 5_000)).trim() === 'PONG', 30_000);
+  const redis = daemon(
+    'redis-server',
+    ['--bind', host, '--port', String(port), '--requirepass', password, '--save', '', '--appendonly', 'no', '--dir', dir],
+    log,
+  );
+  await waitUntil(
+    'Redis to answer',
+    redis.child,
+    log,
+    async () =>
+      (await sh('redis-cli', ['-h', host, '-p', String(port), '-a', password, '--no-auth-warning', 'ping'], 5_000)).trim() === 'PONG',
+    30_000,
+  );
   return { url: `redis://:${password}@${host}:${port}`, stop: redis.stop };
 }

@@ -57,7 +57,20 @@ const IMPOSSIBLE_SEGMENTS = ['%', '%zz', '%E0%A4%A', '%ff', '%C0%AF', '%ED%A0%80
 /** Ids that are well encoded but name nothing of anyone. */
 const strangeId = fc.oneof(
   fc.uuid(),
-  fc.constantFrom('cal_01JAAAAAAAAAAAAAAAAAAAAAAA', 'tnt_01JAAAAAAAAAAAAAAAAAAAAAAA', '0', '-1', '1e9', 'null', 'undefined', '__proto__', 'constructor', '%2e%2e', '..%2F..', '%2B1'),
+  fc.constantFrom(
+    'cal_01JAAAAAAAAAAAAAAAAAAAAAAA',
+    'tnt_01JAAAAAAAAAAAAAAAAAAAAAAA',
+    '0',
+    '-1',
+    '1e9',
+    'null',
+    'undefined',
+    '__proto__',
+    'constructor',
+    '%2e%2e',
+    '..%2F..',
+    '%2B1',
+  ),
   fc.string({ minLength: 1, maxLength: 80, unit: 'binary' }).map(encodeURIComponent),
   fc.constant('x'.repeat(2000)),
 );
@@ -115,7 +128,11 @@ function withIds(value: unknown, account: Account, pick: number, meaningful: boo
 }
 
 const hasIdField = (value: unknown): boolean =>
-  !!value && typeof value === 'object' && Object.entries(value).some(([k, v]) => (Object.hasOwn(ID_FIELDS, k) && (typeof v === 'string' || typeof v === 'number')) || hasIdField(v));
+  !!value &&
+  typeof value === 'object' &&
+  Object.entries(value).some(
+    ([k, v]) => (Object.hasOwn(ID_FIELDS, k) && (typeof v === 'string' || typeof v === 'number')) || hasIdField(v),
+  );
 
 /** The string values of `value`, by path, to put hostile text in. */
 function stringPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
@@ -155,7 +172,10 @@ function hostileBody(base: unknown, pick: number, hostile: { text?: string; byte
 }
 
 /** Bodies that are not what a JSON API expects, or JSON that parsers treat differently. */
-function rawBodies(base: unknown, schemaKeys: string[]): fc.Arbitrary<{ name: string; body: string; contentType?: string; expect?: number[] }> {
+function rawBodies(
+  base: unknown,
+  schemaKeys: string[],
+): fc.Arbitrary<{ name: string; body: string; contentType?: string; expect?: number[] }> {
   const text = JSON.stringify(base && typeof base === 'object' ? base : {});
   const inner = text.length > 2 ? text.slice(1, -1) : '';
   const keys = schemaKeys.length ? schemaKeys : ['field'];
@@ -163,29 +183,62 @@ function rawBodies(base: unknown, schemaKeys: string[]): fc.Arbitrary<{ name: st
   const joined = (extra: string) => `{${inner ? `${inner},` : ''}${extra}}`;
   const deep = (n: number, open: string, close: string, leaf = '1') => open.repeat(n) + leaf + close.repeat(n);
   return fc.oneof(
-    fc.constantFrom('', '{', '[1,]', 'nul', '{"a":1}{"b":2}', "{'a':1}", '\ufeff{}', '{"a":NaN}', '{"a":Infinity}', '[]', 'null', '"text"', '123', 'true').map((body) => ({ name: 'not-json-or-not-object', body })),
+    fc
+      .constantFrom(
+        '',
+        '{',
+        '[1,]',
+        'nul',
+        '{"a":1}{"b":2}',
+        "{'a':1}",
+        '\ufeff{}',
+        '{"a":NaN}',
+        '{"a":Infinity}',
+        '[]',
+        'null',
+        '"text"',
+        '123',
+        'true',
+      )
+      .map((body) => ({ name: 'not-json-or-not-object', body })),
     fc.constantFrom(...keys).map((key) => ({ name: 'duplicate-keys', body: `{"${key}":{"__dup":true}${inner ? `,${inner}` : ''}}` })),
     fc.constantFrom(...keys).map((key) => ({ name: 'duplicate-keys', body: `{${inner}${inner ? ',' : ''}"${key}":[1,2,3]}` })),
     fc.constantFrom('__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString').map((k) => ({
       name: 'proto-keys',
       body: joined(`"${k}":{"polluted":true,"prototype":{"polluted":true},"__proto__":{"admin":true}}`),
     })),
-    fc.constantFrom(...keys).map((key) => ({ name: 'proto-keys', body: joined(`"${key}":{"__proto__":{"length":1e9},"constructor":{"prototype":{"x":1}}}`) })),
+    fc
+      .constantFrom(...keys)
+      .map((key) => ({ name: 'proto-keys', body: joined(`"${key}":{"__proto__":{"length":1e9},"constructor":{"prototype":{"x":1}}}`) })),
     fc.constantFrom(64, 1000, 5000, 20_000).map((n) => ({ name: `deep-array-${n}`, body: deep(n, '[', ']') })),
     // Nested under each field in turn: free-form fields (metadata, context) take any JSON.
     fc.tuple(fc.constantFrom(...keys), fc.constantFrom(33, 1000, 5000, 20_000), fc.boolean()).map(([key, n, arrays]) => ({
       name: `deep-field-${n}`,
       body: joined(`"${key}":${arrays ? `{"x":${deep(n, '[', ']', '')}}` : deep(n, '{"a":', '}')}`),
     })),
-    fc.tuple(fc.constantFrom(...keys), fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1e-400', '-0', '0.1e1', '9007199254740993', '1E+2')).map(([key, n]) => ({
-      name: 'number-out-of-range',
-      body: joined(`"${key}":${n}`),
-    })),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/xml').map((contentType) => ({
-      name: `content-type ${contentType.split(';')[0]}`,
-      body: text,
-      contentType,
-    })),
+    fc
+      .tuple(
+        fc.constantFrom(...keys),
+        fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '1e-400', '-0', '0.1e1', '9007199254740993', '1E+2'),
+      )
+      .map(([key, n]) => ({
+        name: 'number-out-of-range',
+        body: joined(`"${key}":${n}`),
+      })),
+    fc
+      .constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=latin1',
+        'application/json; charset=utf-16',
+        'application/xml',
+      )
+      .map((contentType) => ({
+        name: `content-type ${contentType.split(';')[0]}`,
+        body: text,
+        contentType,
+      })),
   );
 }
 
@@ -195,7 +248,9 @@ function queries(doc: any, params: any[]): { valid: fc.Arbitrary<string>; invali
   const values = query.map((p) =>
     fc.option(
       // Long polls are held to a second: a run must not wait out minutes of them.
-      (p.name === 'wait' ? fc.integer({ min: 1, max: 1 }) : valid(doc, p.schema ?? {})).map((v) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(v))}`),
+      (p.name === 'wait' ? fc.integer({ min: 1, max: 1 }) : valid(doc, p.schema ?? {})).map(
+        (v) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(v))}`,
+      ),
       { nil: '' },
     ),
   );
@@ -203,13 +258,24 @@ function queries(doc: any, params: any[]): { valid: fc.Arbitrary<string>; invali
   const names = query.length ? query.map((p) => p.name as string) : ['limit'];
   const invalid = fc.oneof(
     fc.tuple(fc.constantFrom(...names), fc.constantFrom(...(query.length ? query : [{ schema: {} }]))).chain(([name, p]) =>
-      outside(doc, p.schema ?? {}).map((v) => ({ name: 'query-out-of-range', query: `${name}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}` })),
+      outside(doc, p.schema ?? {}).map((v) => ({
+        name: 'query-out-of-range',
+        query: `${name}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`,
+      })),
     ),
-    fc.tuple(fc.constantFrom(...names), validQuery).map(([name, q]) => ({ name: 'query-repeated', query: `${name}=1&${name}=2${q ? `&${q}` : ''}&${name}=` })),
+    fc
+      .tuple(fc.constantFrom(...names), validQuery)
+      .map(([name, q]) => ({ name: 'query-repeated', query: `${name}=1&${name}=2${q ? `&${q}` : ''}&${name}=` })),
     fc.constantFrom(...names).map((name) => ({ name: 'query-bracketed', query: `${name}[]=1&${name}[x]=2` })),
-    fc.constantFrom('__proto__[admin]=1', 'constructor[prototype][admin]=1', '__proto__=x', 'hasOwnProperty=1').map((query) => ({ name: 'query-proto', query })),
-    fc.tuple(fc.constantFrom(...names), fc.constantFrom('%', '%zz', '%ff', '%00', '%ED%A0%80', '%C0%AF', 'a%00b')).map(([name, v]) => ({ name: 'query-bad-encoding', query: `${name}=${v}` })),
-    fc.tuple(fc.string({ minLength: 1, maxLength: 20 }), fc.string({ maxLength: 20 })).map(([k, v]) => ({ name: 'query-unknown', query: `${encodeURIComponent(k)}=${encodeURIComponent(v)}` })),
+    fc
+      .constantFrom('__proto__[admin]=1', 'constructor[prototype][admin]=1', '__proto__=x', 'hasOwnProperty=1')
+      .map((query) => ({ name: 'query-proto', query })),
+    fc
+      .tuple(fc.constantFrom(...names), fc.constantFrom('%', '%zz', '%ff', '%00', '%ED%A0%80', '%C0%AF', 'a%00b'))
+      .map(([name, v]) => ({ name: 'query-bad-encoding', query: `${name}=${v}` })),
+    fc
+      .tuple(fc.string({ minLength: 1, maxLength: 20 }), fc.string({ maxLength: 20 }))
+      .map(([k, v]) => ({ name: 'query-unknown', query: `${encodeURIComponent(k)}=${encodeURIComponent(v)}` })),
   );
   return { valid: validQuery, invalid };
 }
@@ -218,7 +284,18 @@ function queries(doc: any, params: any[]): { valid: fc.Arbitrary<string>; invali
 const badAuth = (world: World): string[] => {
   const key = world.own.apiKey;
   const offByOne = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
-  return ['', 'Bearer', 'Bearer ', 'Bearer x', 'Basic dXNlcjpwYXNz', 'bearer  ', `Bearer ${'A'.repeat(40)}`, 'Bearer \u00ff\u00fe', `Bearer ${world.revokedKey}`, `Bearer ${offByOne}`];
+  return [
+    '',
+    'Bearer',
+    'Bearer ',
+    'Bearer x',
+    'Basic dXNlcjpwYXNz',
+    'bearer  ',
+    `Bearer ${'A'.repeat(40)}`,
+    'Bearer \u00ff\u00fe',
+    `Bearer ${world.revokedKey}`,
+    `Bearer ${offByOne}`,
+  ];
 };
 const authHeader = (auth: string): Record<string, string> => (auth ? { authorization: auth } : {});
 
@@ -231,11 +308,22 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
   const schemaKeys = bodySchema ? Object.keys(resolver(doc)(bodySchema).properties ?? {}) : [];
   const q = queries(doc, params);
   const idsOf = (account: Account, param: string) => account.ids[collectionOf(o.template, param)] ?? [];
-  const ownIds = pathParams.length ? fc.tuple(...pathParams.map((p) => fc.constantFrom(...(idsOf(world.own, p).length ? idsOf(world.own, p) : ['none'])))) : fc.constant([] as string[]);
+  const ownIds = pathParams.length
+    ? fc.tuple(...pathParams.map((p) => fc.constantFrom(...(idsOf(world.own, p).length ? idsOf(world.own, p) : ['none']))))
+    : fc.constant([] as string[]);
   const pathWith = (ids: string[]) => o.prefix + pathParams.reduce((path, p, i) => path.replace(`{${p}}`, ids[i]!), o.template);
-  const body = bodySchema ? fc.tuple(valid(doc, bodySchema), fc.nat(), fc.boolean()).map(([b, pick, meaningful]) => withIds(b, world.own, pick, meaningful)) : fc.constant(undefined);
-  const json = (v: unknown): Buffer | undefined => (v === undefined ? (canHaveBody ? Buffer.from('{}') : undefined) : Buffer.from(JSON.stringify(v)));
-  const make = (kind: string, path: string, b: Buffer | undefined, extra: Partial<FuzzRequest> = {}, contentType = 'application/json'): FuzzRequest => ({
+  const body = bodySchema
+    ? fc.tuple(valid(doc, bodySchema), fc.nat(), fc.boolean()).map(([b, pick, meaningful]) => withIds(b, world.own, pick, meaningful))
+    : fc.constant(undefined);
+  const json = (v: unknown): Buffer | undefined =>
+    v === undefined ? (canHaveBody ? Buffer.from('{}') : undefined) : Buffer.from(JSON.stringify(v));
+  const make = (
+    kind: string,
+    path: string,
+    b: Buffer | undefined,
+    extra: Partial<FuzzRequest> = {},
+    contentType = 'application/json',
+  ): FuzzRequest => ({
     api: o.api,
     endpoint,
     kind,
@@ -250,8 +338,14 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
   const otherMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND'].filter((m) => !documentedMethods.includes(m));
 
   const kinds: fc.WeightedArbitrary<FuzzRequest>[] = [
-    { weight: 5, arbitrary: fc.tuple(ownIds, q.valid, body).map(([ids, query, b]) => make('valid', withQuery(pathWith(ids), query), json(b))) },
-    { weight: 2, arbitrary: fc.tuple(ownIds, q.invalid).map(([ids, { name, query }]) => make(name, `${pathWith(ids)}?${query}`, json(undefined))) },
+    {
+      weight: 5,
+      arbitrary: fc.tuple(ownIds, q.valid, body).map(([ids, query, b]) => make('valid', withQuery(pathWith(ids), query), json(b))),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(ownIds, q.invalid).map(([ids, { name, query }]) => make(name, `${pathWith(ids)}?${query}`, json(undefined))),
+    },
     {
       weight: 1,
       arbitrary: fc.tuple(ownIds, fc.constantFrom(...badAuth(world))).map(([ids, auth]) => ({
@@ -280,7 +374,12 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
           const replaced = [...ids];
           replaced[at] = theirs.length ? theirs[pick % theirs.length]! : 'none';
           // Only the id differs from a request that may succeed: the other account's thing is not found, or forbidden.
-          return make('other-account-path-id', pathWith(replaced), json(b), canHaveBody ? { forbid: (s) => s < 300 || s === 409 } : { expect: [403, 404] });
+          return make(
+            'other-account-path-id',
+            pathWith(replaced),
+            json(b),
+            canHaveBody ? { forbid: (s) => s < 300 || s === 409 } : { expect: [403, 404] },
+          );
         }),
       },
       {
@@ -305,34 +404,57 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
     kinds.push(
       {
         weight: 2,
-        arbitrary: fc.tuple(ownIds, fc.nat(), HOSTILE, body).map(([ids, pick, hostile, b]) => make(`body-${hostile.name}`, pathWith(ids), hostileBody(b ?? {}, pick, hostile, schemaKeys[0] ?? 'field'))),
+        arbitrary: fc
+          .tuple(ownIds, fc.nat(), HOSTILE, body)
+          .map(([ids, pick, hostile, b]) =>
+            make(`body-${hostile.name}`, pathWith(ids), hostileBody(b ?? {}, pick, hostile, schemaKeys[0] ?? 'field')),
+          ),
       },
       {
         weight: 3,
-        arbitrary: fc.tuple(ownIds, body).chain(([ids, b]) =>
-          rawBodies(b, schemaKeys).map((raw) => make(`body-${raw.name}`, pathWith(ids), Buffer.from(raw.body), raw.expect ? { expect: raw.expect } : {}, raw.contentType)),
-        ),
+        arbitrary: fc
+          .tuple(ownIds, body)
+          .chain(([ids, b]) =>
+            rawBodies(b, schemaKeys).map((raw) =>
+              make(`body-${raw.name}`, pathWith(ids), Buffer.from(raw.body), raw.expect ? { expect: raw.expect } : {}, raw.contentType),
+            ),
+          ),
       },
       {
         weight: 1,
-        arbitrary: fc.tuple(ownIds, fc.constantFrom(1, 64 * 1024)).map(([ids, over]) =>
-          make('body-over-size-limit', pathWith(ids), Buffer.from(JSON.stringify({ [schemaKeys[0] ?? 'field']: 'x'.repeat(BODY_LIMIT[o.api] + over) })), { expect: [413] }),
-        ),
+        arbitrary: fc
+          .tuple(ownIds, fc.constantFrom(1, 64 * 1024))
+          .map(([ids, over]) =>
+            make(
+              'body-over-size-limit',
+              pathWith(ids),
+              Buffer.from(JSON.stringify({ [schemaKeys[0] ?? 'field']: 'x'.repeat(BODY_LIMIT[o.api] + over) })),
+              { expect: [413] },
+            ),
+          ),
       },
     );
   }
   if (bodySchema) {
     kinds.push({
       weight: 4,
-      arbitrary: fc.tuple(ownIds, mutated(doc, bodySchema), fc.nat()).map(([ids, b, pick]) => make('body-invalid-field', pathWith(ids), json(withIds(b, world.own, pick, true)))),
+      arbitrary: fc
+        .tuple(ownIds, mutated(doc, bodySchema), fc.nat())
+        .map(([ids, b, pick]) => make('body-invalid-field', pathWith(ids), json(withIds(b, world.own, pick, true)))),
     });
     // Only where the body can name a resource (a sample of it does): else no value would pass the filter.
-    if (fc.sample(body, { seed: 1, numRuns: 30 }).some(hasIdField)) kinds.push({
-      weight: 1,
-      arbitrary: fc.tuple(ownIds, body, fc.nat())
-        .filter(([, b]) => hasIdField(b))
-        .map(([ids, b, pick]) => make('other-account-body-id', pathWith(ids), json(withIds(withIds(b, world.own, pick, true), world.other, pick, false)), { forbid: (s) => s < 300 })),
-    });
+    if (fc.sample(body, { seed: 1, numRuns: 30 }).some(hasIdField))
+      kinds.push({
+        weight: 1,
+        arbitrary: fc
+          .tuple(ownIds, body, fc.nat())
+          .filter(([, b]) => hasIdField(b))
+          .map(([ids, b, pick]) =>
+            make('other-account-body-id', pathWith(ids), json(withIds(withIds(b, world.own, pick, true), world.other, pick, false)), {
+              forbid: (s) => s < 300,
+            }),
+          ),
+      });
   }
   kinds.push({
     weight: 1,
@@ -359,10 +481,12 @@ export function documentedRequests(doc: any, o: DocumentedOperation, world: Worl
   if (params.some((p) => p.in === 'header')) {
     kinds.push({
       weight: 1,
-      arbitrary: fc.tuple(ownIds, body, fc.constantFrom('', 'k'.repeat(256), 'k'.repeat(255), '\u00ff\u00fe', ' ', 'a,b', '%00')).map(([ids, b, key]) => ({
-        ...make('header-idempotency-key', pathWith(ids), json(b)),
-        headers: { authorization: `Bearer ${world.own.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
-      })),
+      arbitrary: fc
+        .tuple(ownIds, body, fc.constantFrom('', 'k'.repeat(256), 'k'.repeat(255), '\u00ff\u00fe', ' ', 'a,b', '%00'))
+        .map(([ids, b, key]) => ({
+          ...make('header-idempotency-key', pathWith(ids), json(b)),
+          headers: { authorization: `Bearer ${world.own.apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+        })),
     });
   }
   return fc.oneof(...kinds);
@@ -375,18 +499,29 @@ export interface McpTool {
   outputSchema?: Schema;
 }
 
-const rpc = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const rpc = (id: unknown, method: string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** Requests to the MCP server: every tool with valid, refused and hostile arguments, and malformed JSON-RPC. */
 export function mcpRequests(tool: McpTool, world: World): fc.Arbitrary<FuzzRequest> {
   const endpoint = `MCP tools/call ${tool.name}`;
   // As in queries, a long poll is held to a second (a wait out of range stays, to be refused).
-  const shortWait = (a: unknown) => (a && typeof a === 'object' && 'wait' in a && typeof a.wait === 'number' && a.wait >= 1 && a.wait <= 60 ? { ...a, wait: 1 } : a);
+  const shortWait = (a: unknown) =>
+    a && typeof a === 'object' && 'wait' in a && typeof a.wait === 'number' && a.wait >= 1 && a.wait <= 60 ? { ...a, wait: 1 } : a;
   const args = fc
     .tuple(valid({}, tool.inputSchema), fc.nat(), fc.boolean())
     .map(([a, pick, meaningful]) => shortWait(withIds(a, world.own, pick, meaningful)));
-  const make = (kind: string, body: Buffer | string, extra: Partial<FuzzRequest> = {}, headers: Record<string, string> = MCP_HEADERS): FuzzRequest => ({
+  const make = (
+    kind: string,
+    body: Buffer | string,
+    extra: Partial<FuzzRequest> = {},
+    headers: Record<string, string> = MCP_HEADERS,
+  ): FuzzRequest => ({
     api: 'mcp',
     endpoint,
     kind,
@@ -400,22 +535,38 @@ export function mcpRequests(tool: McpTool, world: World): fc.Arbitrary<FuzzReque
   const keys = Object.keys(tool.inputSchema.properties ?? {});
   const kinds: fc.WeightedArbitrary<FuzzRequest>[] = [
     { weight: 5, arbitrary: args.map((a) => make('valid', call(a))) },
-    { weight: 4, arbitrary: fc.tuple(mutated({}, tool.inputSchema), fc.nat()).map(([a, pick]) => make('arguments-invalid-field', call(shortWait(withIds(a, world.own, pick, true))))) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(mutated({}, tool.inputSchema), fc.nat())
+        .map(([a, pick]) => make('arguments-invalid-field', call(shortWait(withIds(a, world.own, pick, true))))),
+    },
     {
       weight: 2,
       arbitrary: fc.tuple(args, fc.nat(), HOSTILE).map(([a, pick, hostile]) => {
-        const text = hostileBody({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: a ?? {} } }, pick, hostile, 'x');
+        const text = hostileBody(
+          { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: a ?? {} } },
+          pick,
+          hostile,
+          'x',
+        );
         return make(`arguments-${hostile.name}`, text);
       }),
     },
     {
       weight: 2,
-      arbitrary: fc.tuple(args, fc.nat()).map(([a, pick]) => make('other-account-argument-id', call(withIds(a, world.other, pick, false)), hasIdField(a) ? { toolMustFail: true } : {})),
+      arbitrary: fc
+        .tuple(args, fc.nat())
+        .map(([a, pick]) =>
+          make('other-account-argument-id', call(withIds(a, world.other, pick, false)), hasIdField(a) ? { toolMustFail: true } : {}),
+        ),
     },
     {
       weight: 2,
       arbitrary: args.chain((a) =>
-        rawBodies(rpc(1, 'tools/call', { name: tool.name, arguments: a }), ['params', ...keys]).map((raw) => make(`body-${raw.name}`, raw.body, {}, { ...MCP_HEADERS, ...(raw.contentType ? { 'content-type': raw.contentType } : {}) })),
+        rawBodies(rpc(1, 'tools/call', { name: tool.name, arguments: a }), ['params', ...keys]).map((raw) =>
+          make(`body-${raw.name}`, raw.body, {}, { ...MCP_HEADERS, ...(raw.contentType ? { 'content-type': raw.contentType } : {}) }),
+        ),
       ),
     },
     {
@@ -438,13 +589,32 @@ export function mcpRequests(tool: McpTool, world: World): fc.Arbitrary<FuzzReque
         )
         .map(([name, message]) => make(`jsonrpc-${name}`, JSON.stringify(message))),
     },
-    { weight: 1, arbitrary: args.map((a) => make('body-over-size-limit', call({ ...(a as object), task: 'x'.repeat(BODY_LIMIT.mcp + 1) }), { expect: [413] })) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom(...badAuth(world)).map((auth) => ({ ...make('bad-auth', call({})), headers: { ...MCP_HEADERS, ...authHeader(auth) }, expect: [401] })),
+      arbitrary: args.map((a) =>
+        make('body-over-size-limit', call({ ...(a as object), task: 'x'.repeat(BODY_LIMIT.mcp + 1) }), { expect: [413] }),
+      ),
     },
-    { weight: 1, arbitrary: fc.constantFrom('application/json', 'text/event-stream', 'text/html', '').map((accept) => make(`accept ${accept || 'none'}`, call({}), {}, { 'content-type': 'application/json', ...(accept ? { accept } : {}) })) },
-    { weight: 1, arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT').map((method) => ({ ...make('wrong-method', ''), method, body: undefined, expect: [405] })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...badAuth(world))
+        .map((auth) => ({ ...make('bad-auth', call({})), headers: { ...MCP_HEADERS, ...authHeader(auth) }, expect: [401] })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('application/json', 'text/event-stream', 'text/html', '')
+        .map((accept) =>
+          make(`accept ${accept || 'none'}`, call({}), {}, { 'content-type': 'application/json', ...(accept ? { accept } : {}) }),
+        ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('GET', 'DELETE', 'PUT')
+        .map((method) => ({ ...make('wrong-method', ''), method, body: undefined, expect: [405] })),
+    },
   ];
   return fc.oneof(...kinds);
 }

@@ -18,7 +18,10 @@ const rewriteRefs = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/$defs/') : rewriteRefs(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/$defs/') : rewriteRefs(v),
+    ]),
   );
 };
 
@@ -59,7 +62,12 @@ const eventsOf = (text: string): string[] =>
     .map((l) => l.slice(5).trim());
 
 /** The Voice API's codes for the statuses whose code the spec names alone. */
-const VOICE_CODES: Record<number, string[]> = { 401: ['unauthorized'], 404: ['not_found'], 413: ['body_too_large'], 429: ['rate_limited', 'tenant_busy'] };
+const VOICE_CODES: Record<number, string[]> = {
+  401: ['unauthorized'],
+  404: ['not_found'],
+  413: ['body_too_large'],
+  429: ['rate_limited', 'tenant_busy'],
+};
 
 const isRpcError = (e: any): boolean => !!e && typeof e === 'object' && Number.isInteger(e.code) && typeof e.message === 'string';
 
@@ -82,7 +90,10 @@ export function answerChecker(docs: { agent: any; voice: any }, tools: McpTool[]
   const validators = { agent: schemaValidator(docs.agent), voice: schemaValidator(docs.voice), mcp: schemaValidator({}) };
   const errorSchema = { agent: { $ref: '#/components/schemas/Error' }, voice: { $ref: '#/components/schemas/VoiceError' } };
   const operations = new Map<string, any>();
-  for (const [api, prefix] of [['agent', '/api/v1'], ['voice', '/v1']] as const) {
+  for (const [api, prefix] of [
+    ['agent', '/api/v1'],
+    ['voice', '/v1'],
+  ] as const) {
     for (const [template, ops] of Object.entries(docs[api].paths as Record<string, Record<string, any>>)) {
       for (const [method, op] of Object.entries(ops)) operations.set(`${method.toUpperCase()} ${prefix}${template}`, op);
     }
@@ -101,7 +112,8 @@ export function answerChecker(docs: { agent: any; voice: any }, tools: McpTool[]
       const code: string = json.value.error.code;
       if (codes && !codes.includes(code)) return [`${a.status} with code ${code}, not ${codes.join(' or ')}`];
       const op = operations.get(req.endpoint);
-      if (op && withinDocument(req, op) && !op.responses[String(a.status)]) return [`${a.status} is not among the statuses the document gives this operation`];
+      if (op && withinDocument(req, op) && !op.responses[String(a.status)])
+        return [`${a.status} is not among the statuses the document gives this operation`];
       return [];
     }
     if (a.status < 200 || a.status >= 300) return [`unexpected status ${a.status}`];
@@ -109,7 +121,10 @@ export function answerChecker(docs: { agent: any; voice: any }, tools: McpTool[]
     if (!response) return [`success ${a.status} the document does not give this operation (${req.method})`];
     const media = a.contentType.split(';')[0]!.trim();
     const schema = response.content?.[media]?.schema;
-    if (!schema) return [`success as ${media || 'no media type'}, which the document does not give (${Object.keys(response.content ?? {}).join(', ')})`];
+    if (!schema)
+      return [
+        `success as ${media || 'no media type'}, which the document does not give (${Object.keys(response.content ?? {}).join(', ')})`,
+      ];
     if (media === 'application/json') {
       if (!json.ok) return ['success body is not JSON'];
       const validate = validators[api](schema);
@@ -119,7 +134,8 @@ export function answerChecker(docs: { agent: any; voice: any }, tools: McpTool[]
       const validate = validators[api](schema);
       for (const data of eventsOf(a.text)) {
         const event = jsonOf(data);
-        if (!event.ok || !validate(event.value)) return [`stream event does not match the document: ${event.ok ? errorsOf(validate) : 'not JSON'}`];
+        if (!event.ok || !validate(event.value))
+          return [`stream event does not match the document: ${event.ok ? errorsOf(validate) : 'not JSON'}`];
       }
     }
     return [];
@@ -148,7 +164,8 @@ export function answerChecker(docs: { agent: any; voice: any }, tools: McpTool[]
     if (result.isError) {
       if (typeof result.content[0]?.text !== 'string') return ['tool error without a text'];
       const error = result.structuredContent?.error;
-      if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') return ['tool error without structuredContent.error {code, message}'];
+      if (!error || typeof error.code !== 'string' || typeof error.message !== 'string')
+        return ['tool error without structuredContent.error {code, message}'];
       return [];
     }
     if (req.toolMustFail) return ["the tool succeeded with another account's id"];

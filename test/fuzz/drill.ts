@@ -57,7 +57,9 @@ try {
   await database.drop();
 }
 writeSection(RESULTS, 'fuzz', section(figures, count));
-console.log(`fuzz: ${figures.requests} requests in ${(figures.ms / 1000).toFixed(1)} s, ${figures.violations.length} violations; wrote ${RESULTS}`);
+console.log(
+  `fuzz: ${figures.requests} requests in ${(figures.ms / 1000).toFixed(1)} s, ${figures.violations.length} violations; wrote ${RESULTS}`,
+);
 console.log(`fuzz: slowest answer ${figures.slowest.ms} ms: ${figures.slowest.request}`);
 if (figures.violations.length) {
   console.log(summary(figures.violations));

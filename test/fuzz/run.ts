@@ -26,7 +26,6 @@ export interface FuzzFigures {
   slowest: { request: string; endpoint: string; kind: string; ms: number };
 }
 
-
 async function served(app: TestApp, apiKey: string): Promise<{ agent: any; voice: any; tools: McpTool[] }> {
   const agent = (await app.client().get('/api/v1/openapi.json')).body;
   const voice = (await app.client().get('/v1/openapi.json')).body;
@@ -41,7 +40,12 @@ async function served(app: TestApp, apiKey: string): Promise<{ agent: any; voice
 
 async function send(url: string, req: FuzzRequest): Promise<Answer> {
   try {
-    const res = await fetch(`${url}${req.path}`, { method: req.method, headers: req.headers, body: req.body ? new Uint8Array(req.body) : undefined, signal: AbortSignal.timeout(90_000) });
+    const res = await fetch(`${url}${req.path}`, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body ? new Uint8Array(req.body) : undefined,
+      signal: AbortSignal.timeout(90_000),
+    });
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
   } catch (err) {
     // No answer at all (a reset connection, a hang) is as much a failure as a 5xx.
@@ -50,7 +54,9 @@ async function send(url: string, req: FuzzRequest): Promise<Answer> {
 }
 
 const shown = (req: FuzzRequest): string => {
-  const body = req.body ? ` ${req.body.length > 300 ? `${req.body.subarray(0, 300).toString('utf8')}… (${req.body.length} bytes)` : req.body.toString('utf8')}` : '';
+  const body = req.body
+    ? ` ${req.body.length > 300 ? `${req.body.subarray(0, 300).toString('utf8')}… (${req.body.length} bytes)` : req.body.toString('utf8')}`
+    : '';
   return `${req.method} ${req.path.length > 300 ? `${req.path.slice(0, 300)}…` : req.path}${body}`;
 };
 
@@ -62,18 +68,34 @@ function interleaved(lists: FuzzRequest[][]): FuzzRequest[] {
 }
 
 /** `count` requests spread evenly over every endpoint and the seeds, `concurrency` at a time. */
-export async function fuzz(app: TestApp, opts: { count: number; seeds: number[]; concurrency?: number; log?: (line: string) => void }): Promise<FuzzFigures> {
+export async function fuzz(
+  app: TestApp,
+  opts: { count: number; seeds: number[]; concurrency?: number; log?: (line: string) => void },
+): Promise<FuzzFigures> {
   const world = await makeWorld(app);
   const docs = await served(app, world.own.apiKey);
   const arbitraries: [string, fc.Arbitrary<FuzzRequest>][] = [
-    ...documentedOperations(docs.agent, 'agent', '/api/v1').map((o) => [endpointOf(o), documentedRequests(docs.agent, o, world)] as [string, fc.Arbitrary<FuzzRequest>]),
-    ...documentedOperations(docs.voice, 'voice', '/v1').map((o) => [endpointOf(o), documentedRequests(docs.voice, o, world)] as [string, fc.Arbitrary<FuzzRequest>]),
+    ...documentedOperations(docs.agent, 'agent', '/api/v1').map(
+      (o) => [endpointOf(o), documentedRequests(docs.agent, o, world)] as [string, fc.Arbitrary<FuzzRequest>],
+    ),
+    ...documentedOperations(docs.voice, 'voice', '/v1').map(
+      (o) => [endpointOf(o), documentedRequests(docs.voice, o, world)] as [string, fc.Arbitrary<FuzzRequest>],
+    ),
     ...docs.tools.map((t) => [`MCP tools/call ${t.name}`, mcpRequests(t, world)] as [string, fc.Arbitrary<FuzzRequest>]),
   ];
   const perEndpoint = Math.ceil(opts.count / opts.seeds.length / arbitraries.length);
-  const requests = opts.seeds.flatMap((seed) => interleaved(arbitraries.map(([, arb], i) => fc.sample(arb, { seed: seed + i, numRuns: perEndpoint }))));
+  const requests = opts.seeds.flatMap((seed) =>
+    interleaved(arbitraries.map(([, arb], i) => fc.sample(arb, { seed: seed + i, numRuns: perEndpoint }))),
+  );
   const check = answerChecker(docs, docs.tools);
-  const figures: FuzzFigures = { seeds: opts.seeds, requests: 0, ms: 0, endpoints: new Map(), violations: [], slowest: { request: '', endpoint: '', kind: '', ms: 0 } };
+  const figures: FuzzFigures = {
+    seeds: opts.seeds,
+    requests: 0,
+    ms: 0,
+    endpoints: new Map(),
+    violations: [],
+    slowest: { request: '', endpoint: '', kind: '', ms: 0 },
+  };
   for (const [endpoint] of arbitraries) figures.endpoints.set(endpoint, { requests: 0, statuses: new Map() });
   const started = Date.now();
   let next = 0;
@@ -90,9 +112,17 @@ export async function fuzz(app: TestApp, opts: { count: number; seeds: number[];
       figures.requests++;
       const problems = check(req, answer);
       if (problems.length) {
-        figures.violations.push({ endpoint: req.endpoint, kind: req.kind, request: shown(req), status: answer.status, problems, answer: answer.text.slice(0, 300) });
+        figures.violations.push({
+          endpoint: req.endpoint,
+          kind: req.kind,
+          request: shown(req),
+          status: answer.status,
+          problems,
+          answer: answer.text.slice(0, 300),
+        });
       }
-      if (opts.log && figures.requests % 1000 === 0) opts.log(`  ${figures.requests}/${requests.length} requests, ${figures.violations.length} violations`);
+      if (opts.log && figures.requests % 1000 === 0)
+        opts.log(`  ${figures.requests}/${requests.length} requests, ${figures.violations.length} violations`);
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency ?? 8 }, worker));

@@ -9,7 +9,10 @@ export function resolver(doc: any): (s: Schema) => Schema {
   return (s) => {
     let schema = s;
     while (schema && typeof schema.$ref === 'string') {
-      const path = schema.$ref.replace(/^#\//, '').split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const path = schema.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
       schema = path.reduce((node: any, key: string) => node?.[key], doc);
     }
     return schema ?? {};
@@ -32,7 +35,9 @@ function stringOf(s: Schema): fc.Arbitrary<string> {
   if (s.format && FORMATS[s.format] && !s.pattern) return FORMATS[s.format]!();
   if (s.pattern) {
     // Patterns of the documents are anchored; a bounded match of them is what a client would send.
-    return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length >= min && (s.maxLength === undefined || v.length <= s.maxLength));
+    return fc
+      .stringMatching(new RegExp(s.pattern))
+      .filter((v) => v.length >= min && (s.maxLength === undefined || v.length <= s.maxLength));
   }
   return fc.string({ minLength: min, maxLength: max, unit: 'grapheme' });
 }
@@ -40,7 +45,9 @@ function stringOf(s: Schema): fc.Arbitrary<string> {
 function numberOf(s: Schema, integer: boolean): fc.Arbitrary<number> {
   const lo = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (integer ? 1 : 1e-6) : integer ? -1000 : -1e6);
   const hi = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (integer ? 1 : 1e-6) : integer ? 100_000 : 1e6);
-  return integer ? fc.integer({ min: Math.ceil(lo), max: Math.floor(hi) }) : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
+  return integer
+    ? fc.integer({ min: Math.ceil(lo), max: Math.floor(hi) })
+    : fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true });
 }
 
 /** A value `schema` accepts (as the document says; the server may still refuse it on meaning). */
@@ -114,7 +121,8 @@ export function outside(doc: any, schema: Schema): fc.Arbitrary<unknown> {
   if (s.minimum !== undefined) wrongKinds.push(fc.constantFrom(s.minimum - 1, s.minimum - 0.5, -1e15));
   if (s.maxItems !== undefined) wrongKinds.push(fc.constant(Array.from({ length: s.maxItems + 1 }, () => ({}))));
   if (s.enum || s.const !== undefined) wrongKinds.push(fc.string({ maxLength: 12 }));
-  if (s.format === 'uuid') wrongKinds.push(fc.constantFrom('00000000-0000-0000-0000-00000000000g', 'not-a-uuid', '{00000000-0000-0000-0000-000000000000}'));
+  if (s.format === 'uuid')
+    wrongKinds.push(fc.constantFrom('00000000-0000-0000-0000-00000000000g', 'not-a-uuid', '{00000000-0000-0000-0000-000000000000}'));
   return fc.oneof(...wrongKinds);
 }
 
@@ -122,13 +130,15 @@ export function outside(doc: any, schema: Schema): fc.Arbitrary<unknown> {
 export function mutated(doc: any, schema: Schema): fc.Arbitrary<unknown> {
   const props = propertiesOf(doc, schema);
   const names = Object.keys(props);
-  return fc.tuple(valid(doc, schema), names.length ? fc.constantFrom(...names) : fc.constant('field'), fc.nat(3)).chain(([base, name, how]) => {
-    const object = base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : {};
-    if (how === 0) {
-      delete object[name];
-      return fc.constant(object);
-    }
-    if (how === 1) return fc.string({ minLength: 1, maxLength: 20 }).map((extra) => ({ ...object, [`${extra}_unknown`]: 1 }));
-    return outside(doc, props[name] ?? {}).map((bad) => ({ ...object, [name]: bad }));
-  });
+  return fc
+    .tuple(valid(doc, schema), names.length ? fc.constantFrom(...names) : fc.constant('field'), fc.nat(3))
+    .chain(([base, name, how]) => {
+      const object = base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : {};
+      if (how === 0) {
+        delete object[name];
+        return fc.constant(object);
+      }
+      if (how === 1) return fc.string({ minLength: 1, maxLength: 20 }).map((extra) => ({ ...object, [`${extra}_unknown`]: 1 }));
+      return outside(doc, props[name] ?? {}).map((bad) => ({ ...object, [name]: bad }));
+    });
 }

@@ -69,7 +69,10 @@ async function account(app: TestApp, n: number): Promise<Account> {
   const connection = await created(client, '/v1/connections', { name: 'Fuzz', base_url: 'https://127.0.0.1:9' });
   const campaign = await created(client, '/v1/campaigns', { name: 'Fuzz', connection_id: connection, agent_id: agent });
   const run = await created(client, `/v1/campaigns/${campaign}/runs`, {});
-  const keys = [await created(client, `/v1/tenants/${tenantId}/api-keys`, { name: 'Fuzz spare' }), await created(client, `/v1/tenants/${tenantId}/api-keys`, { name: 'Fuzz spare' })];
+  const keys = [
+    await created(client, `/v1/tenants/${tenantId}/api-keys`, { name: 'Fuzz spare' }),
+    await created(client, `/v1/tenants/${tenantId}/api-keys`, { name: 'Fuzz spare' }),
+  ];
   return {
     tenantId,
     apiKey: company.apiKey,
@@ -100,6 +103,8 @@ export async function makeWorld(app: TestApp): Promise<World> {
   const own = await account(app, 0);
   const other = await account(app, 1);
   const revoked = await app.client(other.apiKey).post(`/v1/tenants/${other.tenantId}/api-keys`, { name: 'Revoked' });
-  expect((await app.client(other.apiKey).request('DELETE', `/v1/tenants/${other.tenantId}/api-keys/${revoked.body.id}`)).status).to.equal(200);
+  expect((await app.client(other.apiKey).request('DELETE', `/v1/tenants/${other.tenantId}/api-keys/${revoked.body.id}`)).status).to.equal(
+    200,
+  );
   return { own, other, revokedKey: revoked.body.key };
 }

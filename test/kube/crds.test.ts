@@ -32,7 +32,8 @@ async function failure(promise: Promise<unknown>): Promise<{ code: number; body:
   try {
     await promise;
   } catch (error) {
-    if (error instanceof k8s.ApiException) return { code: error.code, body: typeof error.body === 'string' ? JSON.parse(error.body) : error.body };
+    if (error instanceof k8s.ApiException)
+      return { code: error.code, body: typeof error.body === 'string' ? JSON.parse(error.body) : error.body };
     throw error;
   }
   throw new Error('expected the request to fail');
@@ -89,10 +90,20 @@ describe('crds/ on the real API server', () => {
       await custom.createNamespacedCustomObject({
         ...triggers(),
         plural: 'campaignruns',
-        body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'CampaignRun', metadata: { name }, spec: { runId: 'r1', tenantId: 't1', campaignId: 'cmp1' } },
+        body: {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'CampaignRun',
+          metadata: { name },
+          spec: { runId: 'r1', tenantId: 't1', campaignId: 'cmp1' },
+        },
       });
       await custom.patchNamespacedCustomObjectStatus(
-        { ...triggers(), plural: 'campaignruns', name, body: { status: { phase: 'running', total: 40, done: 12, noAnswer: 3, skipped: 1 } } },
+        {
+          ...triggers(),
+          plural: 'campaignruns',
+          name,
+          body: { status: { phase: 'running', total: 40, done: 12, noAnswer: 3, skipped: 1 } },
+        },
         mergePatch,
       );
       const runs = (await run(['get', 'campaignruns'])).stdout.trim().split('\n');
@@ -105,9 +116,12 @@ describe('crds/ on the real API server', () => {
   });
 
   describe('validation', () => {
-    it('refuses an unknown field with the server\'s strict decoding error', async () => {
+    it("refuses an unknown field with the server's strict decoding error", async () => {
       const name = uniqueName('unknown');
-      const refused = await run(['create', '-f', '-'], YAML.stringify({ ...trigger(name), spec: { ...trigger(name).spec, unknownField: 1 } }));
+      const refused = await run(
+        ['create', '-f', '-'],
+        YAML.stringify({ ...trigger(name), spec: { ...trigger(name).spec, unknownField: 1 } }),
+      );
       expect(refused.code).to.not.equal(0);
       expect(refused.stderr).to.contain('strict decoding error: unknown field "spec.unknownField"');
       const created = await run(['create', '-f', '-'], YAML.stringify(trigger(name)));
@@ -122,7 +136,10 @@ describe('crds/ on the real API server', () => {
       const missing = await failure(custom.getNamespacedCustomObject({ ...triggers(), name: 'nope' }));
       expect(missing.body).to.include({ reason: 'NotFound', message: 'triggers.switchboard.dev "nope" not found' });
       const invalid = await failure(
-        custom.createNamespacedCustomObject({ ...triggers(), body: { ...trigger('Upper-Case'), spec: { tenantId: 't1', conversationId: 'c1' } } }),
+        custom.createNamespacedCustomObject({
+          ...triggers(),
+          body: { ...trigger('Upper-Case'), spec: { tenantId: 't1', conversationId: 'c1' } },
+        }),
       );
       expect(invalid.code).to.equal(422);
       expect(invalid.body.details.causes.map((cause: any) => cause.field)).to.include.members(['metadata.name', 'spec.triggerId']);
@@ -131,30 +148,43 @@ describe('crds/ on the real API server', () => {
     it('refuses a CRD made invalid: a schema type Kubernetes does not have', async () => {
       const crd = YAML.parse(readFileSync(join(ROOT, 'crds/triggers.switchboard.dev.yaml'), 'utf8'));
       crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.task.type = 'text';
-      const refused = await kubectl(cluster.adminKubeconfig, ['apply', '--server-side', '--dry-run=server', '-f', '-'], { input: YAML.stringify(crd) });
+      const refused = await kubectl(cluster.adminKubeconfig, ['apply', '--server-side', '--dry-run=server', '-f', '-'], {
+        input: YAML.stringify(crd),
+      });
       expect(refused.code).to.not.equal(0);
       expect(refused.stderr).to.contain('The CustomResourceDefinition "triggers.switchboard.dev" is invalid');
-      expect(refused.stderr).to.contain('spec.validation.openAPIV3Schema.properties[spec].properties[task].type: Unsupported value: "text"');
+      expect(refused.stderr).to.contain(
+        'spec.validation.openAPIV3Schema.properties[spec].properties[task].type: Unsupported value: "text"',
+      );
     });
   });
 
   describe('the status subresource', () => {
     it('keeps status out of create and the main endpoint, and counts generation on spec changes only', async () => {
       const name = uniqueName('status');
-      const created = await custom.createNamespacedCustomObject({ ...triggers(), body: { ...trigger(name), status: { phase: 'running' } } });
+      const created = await custom.createNamespacedCustomObject({
+        ...triggers(),
+        body: { ...trigger(name), status: { phase: 'running' } },
+      });
       expect(created.status).to.equal(undefined);
-      const withStatus = await custom.patchNamespacedCustomObjectStatus({ ...triggers(), name, body: { status: { phase: 'queued' }, spec: { task: 'ignored' } } }, mergePatch);
+      const withStatus = await custom.patchNamespacedCustomObjectStatus(
+        { ...triggers(), name, body: { status: { phase: 'queued' }, spec: { task: 'ignored' } } },
+        mergePatch,
+      );
       expect(withStatus.status).to.deep.equal({ phase: 'queued' });
       expect(withStatus.spec.task).to.equal(undefined);
       expect(withStatus.metadata.generation).to.equal(1);
-      const specChanged = await custom.patchNamespacedCustomObject({ ...triggers(), name, body: { spec: { task: 'changed' }, status: { phase: 'failed' } } }, mergePatch);
+      const specChanged = await custom.patchNamespacedCustomObject(
+        { ...triggers(), name, body: { spec: { task: 'changed' }, status: { phase: 'failed' } } },
+        mergePatch,
+      );
       expect(specChanged.metadata.generation).to.equal(2);
       expect(specChanged.status).to.deep.equal({ phase: 'queued' });
     });
   });
 
   describe('server-side apply', () => {
-    it('creates, keeps other managers\' fields, drops fields no longer applied, and reports a conflict unless forced', async () => {
+    it("creates, keeps other managers' fields, drops fields no longer applied, and reports a conflict unless forced", async () => {
       const name = uniqueName('applied');
       const apply = (body: object, fieldManager = 'switchboard-mirror', force = true) =>
         custom.patchNamespacedCustomObject({ ...triggers(), name, body, fieldManager, force }, applyPatch);
@@ -169,14 +199,26 @@ describe('crds/ on the real API server', () => {
 
       const conflict = await failure(apply({ ...trigger(name), spec: { ...trigger(name).spec, task: 'third' } }, 'someone-else', false));
       expect(conflict.code).to.equal(409);
-      expect(conflict.body).to.include({ reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "switchboard-mirror": .spec.task' });
+      expect(conflict.body).to.include({
+        reason: 'Conflict',
+        message: 'Apply failed with 1 conflict: conflict with "switchboard-mirror": .spec.task',
+      });
 
       const applyStatus = (status: object) =>
         custom.patchNamespacedCustomObjectStatus(
-          { ...triggers(), name, body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Trigger', metadata: { name }, status }, fieldManager: 'switchboard-mirror', force: true },
+          {
+            ...triggers(),
+            name,
+            body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Trigger', metadata: { name }, status },
+            fieldManager: 'switchboard-mirror',
+            force: true,
+          },
           applyPatch,
         );
-      expect((await applyStatus({ phase: 'waiting', waitingReason: 'tenant_busy' })).status).to.deep.equal({ phase: 'waiting', waitingReason: 'tenant_busy' });
+      expect((await applyStatus({ phase: 'waiting', waitingReason: 'tenant_busy' })).status).to.deep.equal({
+        phase: 'waiting',
+        waitingReason: 'tenant_busy',
+      });
       const statusReapplied = await applyStatus({ phase: 'running' });
       expect(statusReapplied.status).to.deep.equal({ phase: 'running' });
       expect(statusReapplied.spec.task).to.equal('second');

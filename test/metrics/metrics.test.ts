@@ -79,7 +79,7 @@ describe('Prometheus metrics', () => {
     // The controller counts the run's end once its closing round trip answers, which can be just
     // after the long poll heard of the commit.
     const completed = /switchboard_trigger_transitions_total\{event="complete",status="succeeded"\} [1-9]/;
-    const text = await eventually('the run\'s end counted', async () => {
+    const text = await eventually("the run's end counted", async () => {
       const scraped = await scrape(app);
       return completed.test(scraped) && scraped;
     });
@@ -102,16 +102,24 @@ describe('Prometheus metrics', () => {
     );
     const prometheus: ChildProcess = spawn(
       'prometheus',
-      [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
       { stdio: 'ignore' },
     );
     try {
       const query = encodeURIComponent(`sum(switchboard_api_requests_total{tenant="${tenantId}"})`);
-      await eventually('Prometheus to count the 4 requests', async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${query}`).catch(() => null);
-        const body = res?.ok ? ((await res.json()) as { data: { result: { value: [number, string] }[] } }) : null;
-        return body?.data.result[0]?.value[1] === '4';
-      }, { withinMs: 30_000, everyMs: 500 });
+      await eventually(
+        'Prometheus to count the 4 requests',
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${query}`).catch(() => null);
+          const body = res?.ok ? ((await res.json()) as { data: { result: { value: [number, string] }[] } }) : null;
+          return body?.data.result[0]?.value[1] === '4';
+        },
+        { withinMs: 30_000, everyMs: 500 },
+      );
     } finally {
       prometheus.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
@@ -131,7 +139,8 @@ describe('Prometheus metrics of campaigns', function () {
       system.lists.push(list);
       return (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body.id as string;
     };
-    const summaryOf = (runId: string) => pumpUntil(app, `the summary of ${runId}`, async () => system.summaries.find((s) => s.run.id === runId));
+    const summaryOf = (runId: string) =>
+      pumpUntil(app, `the summary of ${runId}`, async () => system.summaries.find((s) => s.run.id === runId));
     const badNumber = { status: 200, body: { contacts: [{ contact_id: 'bad', phone: 'not a phone' }] } };
 
     // A list refused: the run fails, its summary (total 0) is taken.
@@ -141,7 +150,12 @@ describe('Prometheus metrics of campaigns', function () {
     // One person skipped whose result is never taken: given up after the hour, then the summary is taken.
     system.unreachable = true;
     const unreachable = await start(badNumber);
-    await pumpUntil(app, 'the result to be given up', async () => (await client.get(`/v1/campaign-runs/${unreachable}`)).body.results_not_taken === 1, 60_000);
+    await pumpUntil(
+      app,
+      'the result to be given up',
+      async () => (await client.get(`/v1/campaign-runs/${unreachable}`)).body.results_not_taken === 1,
+      60_000,
+    );
     system.unreachable = false;
     await summaryOf(unreachable);
 

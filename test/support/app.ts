@@ -48,7 +48,12 @@ export interface TestApp {
   /** Every log line the server wrote, raw. */
   logs: string[];
   /** `numbers`: phone numbers (E.164) the operator assigns it, as `admin number add` does; the first is its default. */
-  company(opts?: { name?: string; credits?: number; systemPrompt?: string; numbers?: string[] }): Promise<Bootstrapped & { client: Client }>;
+  company(opts?: {
+    name?: string;
+    credits?: number;
+    systemPrompt?: string;
+    numbers?: string[];
+  }): Promise<Bootstrapped & { client: Client }>;
   client(apiKey?: string): Client;
   /** The controller manager, when started with `controllers: true`. */
   controllers?: Controllers;
@@ -162,7 +167,11 @@ export async function startTestApp(
     clock: runtime.ctx.clock,
     logs,
     async company(o = {}) {
-      const made = await bootstrapTenant(runtime.ctx, { name: o.name ?? `Company ${++companies}`, credits: o.credits, systemPrompt: o.systemPrompt });
+      const made = await bootstrapTenant(runtime.ctx, {
+        name: o.name ?? `Company ${++companies}`,
+        credits: o.credits,
+        systemPrompt: o.systemPrompt,
+      });
       for (const number of o.numbers ?? []) await addNumber(runtime.ctx, made.tenantId, number);
       return { ...made, client: clientFor(url, made.apiKey) };
     },

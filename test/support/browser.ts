@@ -17,7 +17,15 @@ export function launchBrowser(): Promise<Browser> {
     headless: true,
     chromiumSandbox: false,
     // Without the background-networking switches Chromium waits on the closed network.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -31,8 +39,14 @@ export interface WatchedPage {
 }
 
 /** A page in its own context (own cookies) at laptop width; `ignoreHTTPSErrors` for loopback servers with the test certificate. */
-export async function openPage(browser: Browser, opts: { width?: number; height?: number; ignoreHTTPSErrors?: boolean } = {}): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, ignoreHTTPSErrors: opts.ignoreHTTPSErrors });
+export async function openPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; ignoreHTTPSErrors?: boolean } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    ignoreHTTPSErrors: opts.ignoreHTTPSErrors,
+  });
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -59,7 +73,12 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
     await page.evaluate(() => new Promise((frame) => requestAnimationFrame(frame)));
     // (A spinner's endless animation is not waited for; one cancelled meanwhile is over too.)
     await page.evaluate(() =>
-      Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))),
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
     );
     const path = join(SCREENSHOTS, `${name}-${width}.png`);
     await page.screenshot({ path, fullPage: true, animations: 'disabled' });
@@ -73,7 +92,9 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   return page.evaluate(async () => {
-    const { violations } = await (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    const { violations } = await (window as any).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
     return violations.map((v: any) => `${v.id}: ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
   });
 }

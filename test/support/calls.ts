@@ -154,6 +154,9 @@ export async function callStatus(client: Client, callId: string, status: string)
 }
 
 /** The outbox rows of a call (events and call.result), in the order written. */
-export async function outboxOf(app: TestApp, callId: string): Promise<{ seq: string; type: string; target: string; url: string; max_attempts: number; payload: any }[]> {
+export async function outboxOf(
+  app: TestApp,
+  callId: string,
+): Promise<{ seq: string; type: string; target: string; url: string; max_attempts: number; payload: any }[]> {
   return app.runtime.ctx.db('webhook_outbox').where({ ordering_key: callId }).orderBy('seq');
 }

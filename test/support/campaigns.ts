@@ -39,8 +39,21 @@ const send = (res: ServerResponse, status: number, body: string | object) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
 
 /** `nowMs`: the receiver's clock (the tests' manual clock is the world's time). */
-export async function startCustomerSystem(secret: string, nowMs: () => number = Date.now, listen: HttpsServerOptions = {}): Promise<CustomerSystem> {
-  const system = { lists: [], listRequests: [], results: [], summaries: [], resultRequests: [], rejected: [], answers: [], unreachable: false } as unknown as CustomerSystem;
+export async function startCustomerSystem(
+  secret: string,
+  nowMs: () => number = Date.now,
+  listen: HttpsServerOptions = {},
+): Promise<CustomerSystem> {
+  const system = {
+    lists: [],
+    listRequests: [],
+    results: [],
+    summaries: [],
+    resultRequests: [],
+    rejected: [],
+    answers: [],
+    unreachable: false,
+  } as unknown as CustomerSystem;
   const server = await startHttpsServer((req, res) => {
     const request = server.requests.at(-1)!;
     const problem =
@@ -68,7 +81,9 @@ export async function startCustomerSystem(secret: string, nowMs: () => number = 
 
 export interface CampaignsApp extends CallsApp {
   /** A company with the campaign features, owning `numbers` (the first its default), its client, and its customer system. */
-  campaignCompany(settings?: TenantSettings & { numbers?: string[] }): Promise<{ tenantId: string; agentId: string; client: Client; system: CustomerSystem; apiKey: string }>;
+  campaignCompany(
+    settings?: TenantSettings & { numbers?: string[] },
+  ): Promise<{ tenantId: string; agentId: string; client: Client; system: CustomerSystem; apiKey: string }>;
 }
 
 export async function startCampaignsApp(opts: Parameters<typeof startCallsApp>[0] = {}): Promise<CampaignsApp> {
@@ -104,7 +119,12 @@ export const noonZone = (): string => zoneAtHour(12, new Date());
 export async function campaignOn(client: Client, system: CustomerSystem, body: Record<string, unknown> = {}): Promise<any> {
   const connection = await client.post('/v1/connections', { name: 'CRM', base_url: system.url, sign_in_header: SIGN_IN });
   if (connection.status !== 201) throw new Error(`connection refused: ${JSON.stringify(connection.body)}`);
-  const campaign = await client.post('/v1/campaigns', { name: 'Renewals', connection_id: connection.body.id, task: 'Renewal call', ...body });
+  const campaign = await client.post('/v1/campaigns', {
+    name: 'Renewals',
+    connection_id: connection.body.id,
+    task: 'Renewal call',
+    ...body,
+  });
   if (campaign.status !== 201) throw new Error(`campaign refused: ${JSON.stringify(campaign.body)}`);
   return campaign.body;
 }

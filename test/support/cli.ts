@@ -51,7 +51,8 @@ export function adminCli(env: Record<string, string> = {}): (...args: string[]) 
 }
 
 /** adminCli on `app`'s database (the jobs and calls apps each have their own). */
-export const adminOn = (app: TestApp, env: Record<string, string> = {}) => adminCli({ DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, ...env });
+export const adminOn = (app: TestApp, env: Record<string, string> = {}) =>
+  adminCli({ DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, ...env });
 
 /** The command exited 0 and printed a JSON object; that object. */
 export function expectSuccess(r: CliResult): any {

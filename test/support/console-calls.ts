@@ -7,7 +7,11 @@ import { callStatus, NUMBERS, type CallsApp } from './calls.js';
 let tasks = 0;
 
 /** A call answered by a callee who then stays silent for a minute: on the line until hung up; the agent greets with `greeting`. */
-export async function liveCall(app: CallsApp, client: Client, greeting = 'Hi, this is Acme calling.'): Promise<{ id: string; task: string }> {
+export async function liveCall(
+  app: CallsApp,
+  client: Client,
+  greeting = 'Hi, this is Acme calling.',
+): Promise<{ id: string; task: string }> {
   const task = `Keep the line open ${++tasks} ${Date.now()}`;
   app.script(task, { content: greeting });
   const placed = await client.post('/v1/calls', { to: NUMBERS.stays, task });
@@ -28,7 +32,10 @@ export interface CallsStream {
 /** GET /console/api/calls/stream with the session cookie `cookie`, reading its events as they come. */
 export async function openCallsStream(url: string, cookie: string | undefined): Promise<CallsStream> {
   const abort = new AbortController();
-  const res = await fetch(`${url}/console/api/calls/stream`, { headers: cookie ? { cookie: `sb_session=${cookie}` } : {}, signal: abort.signal });
+  const res = await fetch(`${url}/console/api/calls/stream`, {
+    headers: cookie ? { cookie: `sb_session=${cookie}` } : {},
+    signal: abort.signal,
+  });
   const events: any[] = [];
   const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data)) });
   const decoder = new TextDecoder();

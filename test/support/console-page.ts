@@ -21,7 +21,9 @@ export async function signInOnPage(page: Page, app: TestApp, tenantId: string, r
  * Inside a describe: the real app (`start`'s) and a Chromium for the whole suite, a fresh watched page
  * for each test, and after each that the Content-Security-Policy refused nothing. Read the fields in tests.
  */
-export function consolePageHooks<A extends TestApp = TestApp>(start: () => Promise<A> = startTestApp as () => Promise<A>): { app: A; browser: Browser; watched: WatchedPage } {
+export function consolePageHooks<A extends TestApp = TestApp>(
+  start: () => Promise<A> = startTestApp as () => Promise<A>,
+): { app: A; browser: Browser; watched: WatchedPage } {
   const s = {} as { app: A; browser: Browser; watched: WatchedPage };
   before(async () => {
     s.app = await start();

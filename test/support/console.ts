@@ -60,7 +60,11 @@ export class ConsoleBrowser {
 let users = 0;
 
 /** A console user of `tenantId` with PASSWORD, signed in, as `admin user add` and the first visit make one. */
-export async function signedInUser(app: TestApp, tenantId: string, role: Role = 'owner'): Promise<{ browser: ConsoleBrowser; id: string; email: string }> {
+export async function signedInUser(
+  app: TestApp,
+  tenantId: string,
+  role: Role = 'owner',
+): Promise<{ browser: ConsoleBrowser; id: string; email: string }> {
   const email = `user${++users}.${Date.now()}@example.com`;
   const { user, signInUrl } = await addUser(app.runtime.ctx, { tenantId, user: null }, { email, role, name: `User ${users}` });
   const browser = new ConsoleBrowser(app.url);
@@ -72,8 +76,12 @@ export async function signedInUser(app: TestApp, tenantId: string, role: Role = 
 
 /** The account's audit entries whose action starts with one of `prefixes` (`queue.`), oldest first: [action, target, user id, details]. */
 export async function auditEntries(app: TestApp, tenantId: string, ...prefixes: string[]): Promise<unknown[][]> {
-  const rows = await app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhere((q) => {
+  const rows = await app.runtime.ctx
+    .db('console_audit')
+    .where({ tenant_id: tenantId })
+    .andWhere((q) => {
       for (const p of prefixes) q.orWhereLike('action', `${p}%`);
-    }).orderBy('id');
+    })
+    .orderBy('id');
   return rows.map((e) => [e.action, e.target, e.user_id, e.details]);
 }

@@ -41,17 +41,20 @@ export async function startHttpsServer(
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ?? { cert: join(TLS_DIR, 'cert.pem'), key: join(TLS_DIR, 'key.pem') };
   const requests: RecordedRequest[] = [];
-  const server = createServer(
-    { cert: readFileSync(tls.cert), key: readFileSync(tls.key) },
-    (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-        handler(req, res);
+  const server = createServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
       });
-    },
-  );
+      handler(req, res);
+    });
+  });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -24,12 +24,15 @@ export async function startScriptedModel(host?: string): Promise<ScriptedModel> 
   const requests: ChatCompletionCreateParams[] = [];
   const sources: string[] = [];
   let fallback: ScriptedReply = { content: 'ok' };
-  const server: ModelServer = await startModelServer(async (request, from) => {
-    requests.push(request);
-    sources.push(from);
-    const next = queue.shift() ?? fallback;
-    return typeof next === 'function' ? next(request) : next;
-  }, { host });
+  const server: ModelServer = await startModelServer(
+    async (request, from) => {
+      requests.push(request);
+      sources.push(from);
+      const next = queue.shift() ?? fallback;
+      return typeof next === 'function' ? next(request) : next;
+    },
+    { host },
+  );
   return {
     url: server.url,
     requests,

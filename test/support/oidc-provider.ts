@@ -52,7 +52,16 @@ export async function startOpenIdProvider(opts: { redirectUri: string; emailInId
         response_types: ['code'],
       },
     ],
-    jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] },
+    jwks: {
+      keys: [
+        {
+          ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+          kid: 'test',
+          use: 'sig',
+          alg: 'RS256',
+        },
+      ],
+    },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     conformIdTokenClaims: !opts.emailInIdToken,
@@ -79,14 +88,20 @@ export async function startOpenIdProvider(opts: { redirectUri: string; emailInId
   server.on('request', provider.callback());
 
   /** Follows the provider's redirects with its cookies, posting its login form once: where it sends the browser back. */
-  async function browse(authorizationUrl: string, atLogin: (page: URL, html: string) => { url: string; form?: URLSearchParams }): Promise<URL> {
+  async function browse(
+    authorizationUrl: string,
+    atLogin: (page: URL, html: string) => { url: string; form?: URLSearchParams },
+  ): Promise<URL> {
     const jar = new Map<string, string>();
     let next: { url: string; form?: URLSearchParams } = { url: authorizationUrl };
     for (let hop = 0; hop < 10; hop++) {
       const res = await fetch(next.url, {
         method: next.form ? 'POST' : 'GET',
         redirect: 'manual',
-        headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), ...(next.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        headers: {
+          cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+          ...(next.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
         body: next.form?.toString(),
       });
       for (const c of res.headers.getSetCookie()) {

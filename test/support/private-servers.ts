@@ -10,7 +10,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Debian's newest Postgres binaries, as test/support/setup.sh finds them. */
 function pgBin(): string {
-  const found = spawnSync('sh', ['-c', "find /usr/lib/postgresql -path '*/bin/initdb' | sort -V | tail -n 1 | xargs -r dirname"], { encoding: 'utf8' }).stdout.trim();
+  const found = spawnSync('sh', ['-c', "find /usr/lib/postgresql -path '*/bin/initdb' | sort -V | tail -n 1 | xargs -r dirname"], {
+    encoding: 'utf8',
+  }).stdout.trim();
   if (!found) throw new Error('no Postgres binaries under /usr/lib/postgresql (run test/support/setup.sh once)');
   return found;
 }
@@ -41,7 +43,16 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const port = await freePort();
   asPostgres(`${bin}/initdb`, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   const start = () =>
-    asPostgres(`${bin}/pg_ctl`, ['start', '-w', '-D', data, '-l', `${data}/server.log`, '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c max_connections=200`]);
+    asPostgres(`${bin}/pg_ctl`, [
+      'start',
+      '-w',
+      '-D',
+      data,
+      '-l',
+      `${data}/server.log`,
+      '-o',
+      `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c max_connections=200`,
+    ]);
   const stop = (mode: 'fast' | 'immediate' = 'fast') => asPostgres(`${bin}/pg_ctl`, ['stop', '-w', '-m', mode, '-D', data]);
   start();
   let running = true;
@@ -75,7 +86,8 @@ export interface PrivateRedis {
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
-  const cli = (...args: string[]) => spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
+  const cli = (...args: string[]) =>
+    spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' }).stdout.trim();
   const start = async () => {
     child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     for (let i = 0; i < 50 && cli('ping') !== 'PONG'; i++) await sleep(100);
@@ -109,6 +121,7 @@ export function liveLeases(redis: PrivateRedis, prefix: string, ids?: string[]):
 export async function limitFallbacks(metricsUrl: string): Promise<Record<string, number>> {
   const text = await (await fetch(`${metricsUrl}/metrics`)).text();
   const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^switchboard_rate_limiter_fallback_total\{scope="(\w+)"\} (\d+)$/gm)) out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
+  for (const m of text.matchAll(/^switchboard_rate_limiter_fallback_total\{scope="(\w+)"\} (\d+)$/gm))
+    out[m[1]!] = (out[m[1]!] ?? 0) + Number(m[2]);
   return out;
 }

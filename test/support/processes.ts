@@ -30,9 +30,20 @@ export class SwitchboardProcess {
   private exit: Exit | null = null;
   private readonly listeners = new Set<() => void>();
 
-  constructor(readonly command: string, env: Record<string, string>) {
+  constructor(
+    readonly command: string,
+    env: Record<string, string>,
+  ) {
     this.child = spawn(process.execPath, [ENTRY, command], {
-      env: { ...process.env, DATABASE_URL: env.DATABASE_URL ?? testDatabaseUrl(), HOST: '127.0.0.1', PORT: '0', SWITCHBOARD_METRICS_PORT: '0', SWITCHBOARD_LOG_LEVEL: 'info', ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: env.DATABASE_URL ?? testDatabaseUrl(),
+        HOST: '127.0.0.1',
+        PORT: '0',
+        SWITCHBOARD_METRICS_PORT: '0',
+        SWITCHBOARD_LOG_LEVEL: 'info',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString('utf8')));
@@ -84,7 +95,10 @@ export class SwitchboardProcess {
         clearTimeout(timer);
         this.listeners.delete(check);
         if (value !== undefined) resolve(value);
-        else reject(new Error(`switchboard ${this.command} (pid ${this.pid}) exited ${JSON.stringify(this.exit)} before ${what}: ${this.stderr}`));
+        else
+          reject(
+            new Error(`switchboard ${this.command} (pid ${this.pid}) exited ${JSON.stringify(this.exit)} before ${what}: ${this.stderr}`),
+          );
       };
       const timer = setTimeout(() => {
         this.listeners.delete(check);

@@ -36,8 +36,12 @@ export function undeclaredPathParams(doc: any): string[] {
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const method of Object.keys(item).filter((k) => METHODS.includes(k))) {
-      const declared = (item[method].parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name).sort();
-      if (JSON.stringify(declared) !== JSON.stringify(names)) problems.push(`${method.toUpperCase()} ${path}: declares ${declared.join(', ') || 'none'}`);
+      const declared = (item[method].parameters ?? [])
+        .filter((p: any) => p.in === 'path')
+        .map((p: any) => p.name)
+        .sort();
+      if (JSON.stringify(declared) !== JSON.stringify(names))
+        problems.push(`${method.toUpperCase()} ${path}: declares ${declared.join(', ') || 'none'}`);
     }
   }
   return problems;

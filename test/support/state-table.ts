@@ -10,7 +10,11 @@ export interface RowTest {
 const rowKey = (t: { from: string | null; event: string }) => `${t.from ?? '(none)'}:${t.event}`;
 
 /** Mocha tests, in the calling describe block, of every row of `table` (named `name` in the titles) by `rows`. */
-export function itTestsEveryRow(name: string, table: readonly { from: string | null; to: string; event: string }[], rows: Record<string, RowTest>): void {
+export function itTestsEveryRow(
+  name: string,
+  table: readonly { from: string | null; to: string; event: string }[],
+  rows: Record<string, RowTest>,
+): void {
   it(`has a test for every row of ${name}, and no test for a row that does not exist`, () => {
     expect(table.map(rowKey).filter((k) => !rows[k])).to.deep.equal([]);
     expect(Object.keys(rows).filter((k) => !table.some((t) => rowKey(t) === k))).to.deep.equal([]);

@@ -36,20 +36,23 @@ export async function startTlsFront(): Promise<TlsFront> {
     }
     return null;
   };
-  const server = createServer({ cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) }, (socket: TLSSocket) => {
-    // Nothing is read from the client until a replica took the connection: its first bytes go there.
-    socket.on('error', () => undefined);
-    void upstream().then((app) => {
-      // The client may have gone meanwhile.
-      if (!app || socket.destroyed) {
-        app?.destroy();
-        return void socket.destroy();
-      }
-      socket.pipe(app).pipe(socket);
-      socket.on('error', () => app.destroy());
-      app.on('error', () => socket.destroy());
-    });
-  });
+  const server = createServer(
+    { cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) },
+    (socket: TLSSocket) => {
+      // Nothing is read from the client until a replica took the connection: its first bytes go there.
+      socket.on('error', () => undefined);
+      void upstream().then((app) => {
+        // The client may have gone meanwhile.
+        if (!app || socket.destroyed) {
+          app?.destroy();
+          return void socket.destroy();
+        }
+        socket.pipe(app).pipe(socket);
+        socket.on('error', () => app.destroy());
+        app.on('error', () => socket.destroy());
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -112,7 +112,9 @@ export function heldReply(reply: ModelReply): { reply: ScriptedReply; release():
 
 /** The model's reply that parks a job for a human answer. */
 export const parkForHuman = {
-  toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Which warehouse should ship order A-17?', payload: { orderId: 'A-17' } } }],
+  toolCalls: [
+    { name: 'request_human_input', arguments: { reason: 'Which warehouse should ship order A-17?', payload: { orderId: 'A-17' } } },
+  ],
 };
 
 /** A job of `client`'s company, created over the Agent API (on `conversationId` when given), parked waiting for a human reply. */

@@ -42,7 +42,12 @@ export function signatureProblem(secret: string, headers: IncomingHttpHeaders, r
   if (one(headers, 'webhook-timestamp') !== ts) return 'webhook-timestamp differs from X-Voice-Timestamp';
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const standard = `v1,${createHmac('sha256', key).update(`${id}.${ts}.${rawBody}`).digest('base64')}`;
-  if (!one(headers, 'webhook-signature').split(' ').some((s) => same(s, standard))) return 'webhook-signature does not match';
+  if (
+    !one(headers, 'webhook-signature')
+      .split(' ')
+      .some((s) => same(s, standard))
+  )
+    return 'webhook-signature does not match';
   return null;
 }
 

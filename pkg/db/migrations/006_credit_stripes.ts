@@ -18,7 +18,9 @@ export async function up(db: Knex): Promise<void> {
       balance numeric(20, 6) not null,
       primary key (tenant_id, stripe)
     )`);
-  await db.raw('insert into credit_balances (tenant_id, stripe, balance) select id, 0, credit_balance from tenants where credit_balance <> 0');
+  await db.raw(
+    'insert into credit_balances (tenant_id, stripe, balance) select id, 0, credit_balance from tenants where credit_balance <> 0',
+  );
   await forwardCreditBalance(db);
 }
 
@@ -44,7 +46,9 @@ export async function down(db: Knex): Promise<void> {
 
 /** Each company's balance, the sum of its stripes, written to tenants.credit_balance. */
 export async function balanceIntoColumn(db: Knex): Promise<void> {
-  await db.raw('update tenants t set credit_balance = coalesce((select sum(b.balance) from credit_balances b where b.tenant_id = t.id), 0)');
+  await db.raw(
+    'update tenants t set credit_balance = coalesce((select sum(b.balance) from credit_balances b where b.tenant_id = t.id), 0)',
+  );
 }
 
 export async function stopForwardingCreditBalance(db: Knex): Promise<void> {

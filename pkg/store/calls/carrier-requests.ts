@@ -10,7 +10,13 @@ export const takenCarrierRequest = (request: string, now: Date): CarrierAnswer =
  * Takes the carrier's `request` about the call of `sid` to answer (`taken`) when it is not the call's last request,
  * or is that request still unanswered though taken before `takeOverBefore`; else `repeat`, or `unknown` when there is no such call.
  */
-export async function takeCarrierRequest(db: Knex, sid: string, request: string, now: Date, takeOverBefore: Date): Promise<'taken' | 'repeat' | 'unknown'> {
+export async function takeCarrierRequest(
+  db: Knex,
+  sid: string,
+  request: string,
+  now: Date,
+  takeOverBefore: Date,
+): Promise<'taken' | 'repeat' | 'unknown'> {
   const taken = await db('calls')
     .where({ carrier_sid: sid })
     .where((q) =>

@@ -15,7 +15,12 @@ export interface ClaimableCalls {
 }
 
 /** Claim one due call of `claimable` for `owner`. SKIP LOCKED lets replicas claim side by side. */
-export function claimDueCall(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, owner: string, leaseMs: number, claimable: ClaimableCalls): Promise<CallRow | null> {
+export function claimDueCall(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
+  owner: string,
+  leaseMs: number,
+  claimable: ClaimableCalls,
+): Promise<CallRow | null> {
   return claimEarliestDue<CallRow>(
     ctx,
     CALL_LEASES,

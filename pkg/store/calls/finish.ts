@@ -4,8 +4,14 @@ import { CHANNELS, notify } from '../../db/notify.js';
 import { encode, type CallPatch, type CallRow, type CallStatus } from './row.js';
 
 /** The call, in one of the `ended` statuses and not final yet, becomes final with `patch` (its summary); null when it was not such a call. */
-export async function markFinal(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, ended: readonly CallStatus[], patch: CallPatch): Promise<CallRow | null> {
-  const [row] = await ctx.db('calls')
+export async function markFinal(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  ended: readonly CallStatus[],
+  patch: CallPatch,
+): Promise<CallRow | null> {
+  const [row] = await ctx
+    .db('calls')
     .where({ id, final: false })
     .whereIn('status', ended)
     .update({ ...encode(patch), final: true, due_at: null, lease_owner: null, lease_until: null, updated_at: ctx.clock.now() })
@@ -16,6 +22,11 @@ export async function markFinal(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, ende
 
 /** The call, when it is in one of the `ended` statuses, nobody holds it and it waits to be made final (for its voicemail's recording), is due now. */
 export async function dueNowIfEnded(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, ended: readonly CallStatus[]): Promise<void> {
-  const due = await ctx.db('calls').where({ id, final: false }).whereNull('lease_owner').whereIn('status', ended).update({ due_at: ctx.clock.now() });
+  const due = await ctx
+    .db('calls')
+    .where({ id, final: false })
+    .whereNull('lease_owner')
+    .whereIn('status', ended)
+    .update({ due_at: ctx.clock.now() });
   if (due) await notify(ctx.db, CHANNELS.calls, id);
 }

@@ -30,14 +30,22 @@ export interface RelayBinding {
  */
 export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, binding: RelayBinding, bindable: RelayBindable): Promise<CallRow | null> {
   const { id, tenantId, session, owner, leaseMs, callSid } = binding;
-  const [row] = await ctx.db('calls')
+  const [row] = await ctx
+    .db('calls')
     .where({ id, tenant_id: tenantId })
     .whereNull('relay_session')
     .modify((q) => void (callSid !== undefined && q.where((sid) => sid.whereNull('carrier_sid').orWhere({ carrier_sid: callSid }))))
     .where((q) =>
-      q.whereIn('status', bindable.unanswered).orWhere((answered) => answered.whereIn('status', bindable.onTheLine).andWhere({ handler: 'ai' }).whereNull('lease_owner')),
+      q
+        .whereIn('status', bindable.unanswered)
+        .orWhere((answered) => answered.whereIn('status', bindable.onTheLine).andWhere({ handler: 'ai' }).whereNull('lease_owner')),
     )
-    .update({ relay_session: session, lease_owner: owner, lease_until: new Date(ctx.clock.now().getTime() + leaseMs), updated_at: ctx.clock.now() })
+    .update({
+      relay_session: session,
+      lease_owner: owner,
+      lease_until: new Date(ctx.clock.now().getTime() + leaseMs),
+      updated_at: ctx.clock.now(),
+    })
     .returning('*');
   if (row) await notify(ctx.db, CHANNELS.calls, id);
   return row ?? null;
@@ -56,8 +64,18 @@ export async function reopenRelay(ctx: Pick<Ctx, 'db' | 'clock'>, id: string): P
  * controller picks it up, and its end is reported by the carrier. A call no longer in one of the `live`
  * statuses (the carrier reported its end while `owner` held it) is due now, to be made final.
  */
-export async function handCallToCarrier(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, owner: string, until: Date, live: readonly CallStatus[]): Promise<void> {
+export async function handCallToCarrier(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  owner: string,
+  until: Date,
+  live: readonly CallStatus[],
+): Promise<void> {
   const now = ctx.clock.now();
-  const due = ctx.db.raw(`case when status in (${live.map(() => '?').join(', ')}) then ?::timestamptz else ?::timestamptz end`, [...live, until, now]);
+  const due = ctx.db.raw(`case when status in (${live.map(() => '?').join(', ')}) then ?::timestamptz else ?::timestamptz end`, [
+    ...live,
+    until,
+    now,
+  ]);
   await ctx.db('calls').where({ id, lease_owner: owner }).update({ lease_owner: null, lease_until: until, due_at: due, updated_at: now });
 }

@@ -130,7 +130,21 @@ export interface CarrierAnswer {
   at: string;
 }
 
-const JSON_COLUMNS = ['context', 'questions', 'outcomes', 'metadata', 'transcript', 'steering', 'result', 'campaign', 'sim_caller', 'queue', 'carrier_step', 'carrier_transfer', 'carrier_answer'] as const;
+const JSON_COLUMNS = [
+  'context',
+  'questions',
+  'outcomes',
+  'metadata',
+  'transcript',
+  'steering',
+  'result',
+  'campaign',
+  'sim_caller',
+  'queue',
+  'carrier_step',
+  'carrier_transfer',
+  'carrier_answer',
+] as const;
 
 /** What a write may change of a call besides its status (a transition sets that). */
 export type CallPatch = Partial<Omit<CallRow, 'id' | 'seq' | 'status'>>;

@@ -23,7 +23,10 @@ const list = (statuses: readonly CallStatus[]): string => statuses.map(() => '?'
  * max_duration_sec are hung up (the controller holding the line sees the status change and puts
  * the phone down). Returns the calls that ended here.
  */
-export async function sweepCalls(ctx: Pick<Ctx, 'db' | 'clock'>, sweep: CallSweep): Promise<{ interrupted: CallRow[]; overtime: CallRow[] }> {
+export async function sweepCalls(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  sweep: CallSweep,
+): Promise<{ interrupted: CallRow[]; overtime: CallRow[] }> {
   // Each looks only at calls not yet final (`not final`, index calls_unfinished of migration 025), never at the call history.
   const now = ctx.clock.now();
   const { interrupted: lost, overtime: over, ended } = sweep;

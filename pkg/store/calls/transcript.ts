@@ -10,8 +10,14 @@ export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: strin
 }
 
 /** appendTranscript's statement, unsent, answering the row's `columns` as the append left them. */
-export function transcriptAppend(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem, columns: string[] = []): Knex.QueryBuilder {
-  return ctx.db('calls')
+export function transcriptAppend(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  item: TranscriptItem,
+  columns: string[] = [],
+): Knex.QueryBuilder {
+  return ctx
+    .db('calls')
     .where({ id })
     .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() })
     .returning([...columns, notifyIdColumn(ctx.db, CHANNELS.transcripts)]);
@@ -20,7 +26,8 @@ export function transcriptAppend(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, ite
 /** The agent's last words become what the far end heard of them (it interrupted); added when not yet written. */
 export async function reviseLastAgentWords(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, heard: string): Promise<void> {
   const item = JSON.stringify({ speaker: 'agent', text: heard });
-  await ctx.db('calls')
+  await ctx
+    .db('calls')
     .where({ id })
     .update({
       transcript: ctx.db.raw(

@@ -42,7 +42,13 @@ interface Closing {
  * The agent's `reply` in the call's conversation and, when `spoken` as it was streamed, in its transcript,
  * with what `closing` adds (the turn's charge): one transaction, one round trip.
  */
-export async function storeAgentReply(ctx: TurnCtx, turn: CallTurn, reply: UnstoredMessage[], spoken: string, closing: Closing): Promise<void> {
+export async function storeAgentReply(
+  ctx: TurnCtx,
+  turn: CallTurn,
+  reply: UnstoredMessage[],
+  spoken: string,
+  closing: Closing,
+): Promise<void> {
   await closing.close({ close: (statements) => ctx.pipelined.transaction(statements) }, (tx) =>
     Promise.all([
       appendMessages(tx, turn.conversationId, reply),

@@ -9,8 +9,12 @@ export async function updateCall(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, pat
 }
 
 /** `updateCall` while the call is in one of `statuses`; null once it is not (a routing step reached after the caller hung up changes nothing). */
-export const updateCallWhile = (ctx: Pick<Ctx, 'db' | 'clock'>, id: string, statuses: readonly CallStatus[], patch: CallPatch): Promise<CallRow | null> =>
-  patchCall(ctx, ctx.db('calls').where({ id }).whereIn('status', statuses), id, patch);
+export const updateCallWhile = (
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  statuses: readonly CallStatus[],
+  patch: CallPatch,
+): Promise<CallRow | null> => patchCall(ctx, ctx.db('calls').where({ id }).whereIn('status', statuses), id, patch);
 
 /** Writes `patch` to call `id` if `which` selects it, announced; null when it does not. */
 async function patchCall(ctx: Pick<Ctx, 'db' | 'clock'>, which: Knex.QueryBuilder, id: string, patch: CallPatch): Promise<CallRow | null> {

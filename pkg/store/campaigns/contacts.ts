@@ -79,13 +79,18 @@ export async function countLeft(ctx: Pick<Ctx, 'db'>, runId: string): Promise<nu
 
 /** How many people of the run are in each status. */
 export async function countByStatus(ctx: Pick<Ctx, 'db'>, runId: string): Promise<Record<string, number>> {
-  const rows: { status: string; n: string }[] = await ctx.db('campaign_contacts').where({ run_id: runId }).groupBy('status').select('status', ctx.db.raw('count(*) as n'));
+  const rows: { status: string; n: string }[] = await ctx
+    .db('campaign_contacts')
+    .where({ run_id: runId })
+    .groupBy('status')
+    .select('status', ctx.db.raw('count(*) as n'));
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
 /** Finished people by the outcome of their result. */
 export async function countByOutcome(ctx: Pick<Ctx, 'db'>, runId: string): Promise<Record<string, number>> {
-  const rows: { outcome: string; n: string }[] = await ctx.db('campaign_contacts')
+  const rows: { outcome: string; n: string }[] = await ctx
+    .db('campaign_contacts')
     .where({ run_id: runId })
     .whereRaw(`result->>'outcome' is not null`)
     .groupByRaw(`result->>'outcome'`)

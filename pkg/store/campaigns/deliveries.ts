@@ -15,7 +15,12 @@ export async function countResults(ctx: Pick<Ctx, 'db'>, runId: string, status: 
 }
 
 /** A page of the run's results as sent, oldest first; `afterSeq` is the cursor. */
-export async function pageResults(ctx: Pick<Ctx, 'db'>, runId: string, limit: number, afterSeq?: number): Promise<{ seq: number; payload: Record<string, unknown> }[]> {
+export async function pageResults(
+  ctx: Pick<Ctx, 'db'>,
+  runId: string,
+  limit: number,
+  afterSeq?: number,
+): Promise<{ seq: number; payload: Record<string, unknown> }[]> {
   const q = ctx.db('webhook_outbox').where({ run_id: runId, type: RESULT_TYPE });
   if (afterSeq !== undefined) q.andWhere('seq', '>', afterSeq);
   return q.orderBy('seq').limit(limit).select('seq', 'payload');

@@ -13,7 +13,11 @@ export interface ContactPolicy {
 
 export async function contactPolicyOf(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<ContactPolicy> {
   const tenant = await getTenant(ctx, tenantId);
-  return { allowedCountries: allowedCountriesOf(tenant), maxPerDay: tenant.maxCallsPerNumberPerDay, maxPerWeek: tenant.maxCallsPerNumberPerWeek };
+  return {
+    allowedCountries: allowedCountriesOf(tenant),
+    maxPerDay: tenant.maxCallsPerNumberPerDay,
+    maxPerWeek: tenant.maxCallsPerNumberPerWeek,
+  };
 }
 
 export async function doNotCallAmong(ctx: Pick<Ctx, 'db'>, tenantId: string, numbers: string[]): Promise<Set<string>> {
@@ -23,7 +27,13 @@ export async function doNotCallAmong(ctx: Pick<Ctx, 'db'>, tenantId: string, num
 }
 
 /** Numbers already called as often as the limits allow in the last day or the last seven (rolling). */
-export async function numbersAtLimit(ctx: Pick<Ctx, 'db'>, tenantId: string, numbers: string[], policy: ContactPolicy, now: Date): Promise<Set<string>> {
+export async function numbersAtLimit(
+  ctx: Pick<Ctx, 'db'>,
+  tenantId: string,
+  numbers: string[],
+  policy: ContactPolicy,
+  now: Date,
+): Promise<Set<string>> {
   if (!numbers.length) return new Set();
   const { rows } = await ctx.db.raw(
     `select to_number from calls

@@ -33,7 +33,10 @@ export interface StatusMove {
   to: string;
 }
 
-export async function insertRun(db: Knex, row: Pick<RunRow, 'id' | 'tenant_id' | 'campaign_id' | 'status' | 'test' | 'test_number' | 'started_at'>): Promise<RunRow> {
+export async function insertRun(
+  db: Knex,
+  row: Pick<RunRow, 'id' | 'tenant_id' | 'campaign_id' | 'status' | 'test' | 'test_number' | 'started_at'>,
+): Promise<RunRow> {
   const [inserted] = await db('campaign_runs')
     .insert({ ...row, due_at: row.started_at })
     .returning('*');
@@ -53,11 +56,17 @@ export const runById = (db: Knex, id: string): Promise<RunRow | undefined> => db
 export const activeRunOf = (ctx: Pick<Ctx, 'db'>, campaignId: string): Promise<RunRow | undefined> =>
   ctx.db('campaign_runs').where({ campaign_id: campaignId, status: 'running', test: false }).first();
 
-export const listRuns = (ctx: Pick<Ctx, 'db'>, campaignId: string): Promise<RunRow[]> => ctx.db('campaign_runs').where({ campaign_id: campaignId }).orderBy('seq', 'desc').limit(100);
+export const listRuns = (ctx: Pick<Ctx, 'db'>, campaignId: string): Promise<RunRow[]> =>
+  ctx.db('campaign_runs').where({ campaign_id: campaignId }).orderBy('seq', 'desc').limit(100);
 
 /** Move the run to `move.to` if it is still in one of `move.from` (its state table's move); null when it had moved on. */
 export async function transitionRun(ctx: Pick<Ctx, 'db'>, id: string, move: StatusMove, patch: Partial<RunRow>): Promise<RunRow | null> {
-  const [row] = await ctx.db('campaign_runs').where({ id }).whereIn('status', move.from).update({ ...patch, status: move.to }).returning('*');
+  const [row] = await ctx
+    .db('campaign_runs')
+    .where({ id })
+    .whereIn('status', move.from)
+    .update({ ...patch, status: move.to })
+    .returning('*');
   if (row) await notify(ctx.db, CHANNELS.campaigns, id);
   return row ?? null;
 }
@@ -83,8 +92,15 @@ export const claimDueRun = (ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, owner: s
  * Hand the run back after a step, due again at `dueAt` (null: when something announces it). A
  * wake-up that came during the step (its due time moved before `dueAt`) is kept.
  */
-export async function unleaseRun(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, owner: string, dueAt: Date | null, claimedUntil: Date): Promise<void> {
-  await ctx.db('campaign_runs')
+export async function unleaseRun(
+  ctx: Pick<Ctx, 'db' | 'clock'>,
+  id: string,
+  owner: string,
+  dueAt: Date | null,
+  claimedUntil: Date,
+): Promise<void> {
+  await ctx
+    .db('campaign_runs')
     .where({ id, lease_owner: owner })
     .update({
       lease_owner: null,

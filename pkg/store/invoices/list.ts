@@ -5,9 +5,13 @@ import type { FinalizedInvoice } from './row.js';
 export type InvoiceSummary = Pick<FinalizedInvoice, 'number' | 'kind' | 'month' | 'currency' | 'total' | 'issuedAt' | 'creditsNumber'>;
 
 export async function listInvoices(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<InvoiceSummary[]> {
-  const rows = await ctx.db('invoices')
+  const rows = await ctx
+    .db('invoices')
     .where({ tenant_id: tenantId })
-    .orderBy([{ column: 'issued_at', order: 'desc' }, { column: 'number', order: 'desc' }])
+    .orderBy([
+      { column: 'issued_at', order: 'desc' },
+      { column: 'number', order: 'desc' },
+    ])
     .select('number', 'kind', 'month', 'currency', 'total', 'issued_at', 'credits_number');
   return rows.map((r) => ({
     number: r.number,

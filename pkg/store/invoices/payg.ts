@@ -29,5 +29,11 @@ export async function paygCompanies(db: Knex): Promise<PaygCompany[]> {
        from tenants t
       where t.payg_since is not null`,
   );
-  return rows.map((r: DbRow) => ({ tenantId: r.id, timezone: r.timezone, since: r.payg_since, until: r.payg_until, lastInvoicedMonth: r.last_month }));
+  return rows.map((r: DbRow) => ({
+    tenantId: r.id,
+    timezone: r.timezone,
+    since: r.payg_since,
+    until: r.payg_until,
+    lastInvoicedMonth: r.last_month,
+  }));
 }

@@ -17,7 +17,12 @@ export interface MinuteUsage {
 }
 
 /** The usage of `tenantId` from `from` (included) to `to` (excluded); top-ups are not usage. */
-export async function usageOf(db: Knex, tenantId: string, from: Date, to: Date): Promise<{ credits: CreditUsage[]; minutes: MinuteUsage[] }> {
+export async function usageOf(
+  db: Knex,
+  tenantId: string,
+  from: Date,
+  to: Date,
+): Promise<{ credits: CreditUsage[]; minutes: MinuteUsage[] }> {
   const credits = await db.raw(
     `select coalesce(l.turn_kind, l.reference_type) as reference_type, l.agent_id, a.name as agent_name, -sum(l.amount) as quantity
        from credit_ledger l left join agents a on a.id = l.agent_id
@@ -37,7 +42,12 @@ export async function usageOf(db: Knex, tenantId: string, from: Date, to: Date):
     [tenantId, from, to],
   );
   return {
-    credits: credits.rows.map((r: DbRow) => ({ referenceType: r.reference_type, agentId: r.agent_id, agentName: r.agent_name, quantity: r.quantity })),
+    credits: credits.rows.map((r: DbRow) => ({
+      referenceType: r.reference_type,
+      agentId: r.agent_id,
+      agentName: r.agent_name,
+      quantity: r.quantity,
+    })),
     minutes: minutes.rows.map((r: DbRow) => ({ direction: r.direction, minutes: Number(r.minutes) })),
   };
 }

@@ -26,8 +26,8 @@ const claimStatement = (claimable: readonly TriggerStatus[], claimed: TriggerSta
   const CLAIMABLE_LIST = statusLiterals(claimable);
   const CLAIMED_LITERAL = statusLiterals([claimed]);
   return compiledOnce((db, values: LeaseTaken & { max: number; channel: string }) =>
-  db.raw(
-    `with recursive live as (
+    db.raw(
+      `with recursive live as (
        -- Each account with live jobs, one index probe apiece (a loose index scan).
        (select t.tenant_id from triggers t where t.due_at is not null order by t.tenant_id limit 1)
        union all
@@ -87,8 +87,8 @@ const claimStatement = (claimable: readonly TriggerStatus[], claimed: TriggerSta
        ${TAKE_LEASE}, updated_at = :now, tenant_slot = taken.free[taken.turn]
      from taken where t.id = taken.id
      returning t.*, taken.status as was_status, taken.due_at as was_due, pg_notify(:channel, t.id::text) as announced`,
-    values,
-  ),
+      values,
+    ),
   );
 };
 

@@ -7,7 +7,9 @@ import { NotFound } from '../../errors.js';
 import type { TriggerRow } from './row.js';
 
 // Every job status read runs it.
-const triggerById = compiledQuery((db, { id, tenantId }: { id: string; tenantId: string }) => db('triggers').where({ id, tenant_id: tenantId }).limit(1));
+const triggerById = compiledQuery((db, { id, tenantId }: { id: string; tenantId: string }) =>
+  db('triggers').where({ id, tenant_id: tenantId }).limit(1),
+);
 
 /** A tenant's job; in ctx.db's transaction when it is one (which may have changed it). */
 export async function getTrigger(ctx: Sends, tenantId: string, id: string): Promise<TriggerRow> {

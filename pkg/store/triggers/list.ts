@@ -22,7 +22,11 @@ export async function listTenantTriggers(
   tenantId: string,
   page: { status?: string; limit: number; offset: number },
 ): Promise<{ rows: TriggerRow[]; total: number; hasMore: boolean }> {
-  const scope = () => ctx.db('triggers').where({ tenant_id: tenantId }).modify((q) => (page.status ? q.where({ status: page.status }) : q));
+  const scope = () =>
+    ctx
+      .db('triggers')
+      .where({ tenant_id: tenantId })
+      .modify((q) => (page.status ? q.where({ status: page.status }) : q));
   const [rows, count] = await Promise.all([
     scope().orderBy('seq', 'desc').limit(page.limit).offset(page.offset),
     scope().count({ n: '*' }).first(),

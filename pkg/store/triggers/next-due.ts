@@ -20,8 +20,9 @@ export async function nextDueTrigger(
   claimable: readonly TriggerStatus[],
   running: TriggerStatus,
 ): Promise<Date | null> {
-  const { rows } = await ctx.pipelined.send(ctx.db.raw(
-    `with full_accounts as (
+  const { rows } = await ctx.pipelined.send(
+    ctx.db.raw(
+      `with full_accounts as (
        select n.id from tenants n
        where n.max_concurrent_jobs is not null and n.max_concurrent_jobs <= (select count(*) from triggers r
          where r.tenant_id = n.id and r.status = ${statusLiterals([running])} and r.due_at is not null)
@@ -31,7 +32,8 @@ export async function nextDueTrigger(
        and not (t.status in (${statusLiterals(claimable)})
          and (t.tenant_id in (select id from full_accounts)
            or exists (select 1 from triggers r where r.conversation_id = t.conversation_id and r.status = ${statusLiterals([running])})))`,
-    { claimed: claimed.map((row) => row.id) },
-  ));
+      { claimed: claimed.map((row) => row.id) },
+    ),
+  );
   return rows[0].next_due;
 }

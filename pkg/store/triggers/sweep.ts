@@ -14,7 +14,11 @@ export interface TriggerSweep {
 }
 
 /** End every job (or only job `only`) one of `sweeps` applies to now; returns them as they ended. */
-export async function sweepTriggers(ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>, sweeps: readonly TriggerSweep[], only?: string): Promise<TriggerRow[]> {
+export async function sweepTriggers(
+  ctx: Pick<Ctx, 'db' | 'clock' | 'metrics'>,
+  sweeps: readonly TriggerSweep[],
+  only?: string,
+): Promise<TriggerRow[]> {
   const now = ctx.clock.now();
   const { rows } = await ctx.db.raw(
     `with sweep (status, event, target, passed, message) as (values ${sweeps.map(() => '(?, ?, ?, ?, ?)').join(', ')}),

@@ -20,14 +20,22 @@ const RING_SEC = 30;
 const PLACED_RELAY_TOKEN_MS = 10 * 60_000;
 
 /** The relay socket's address (wss://), without its query. */
-export const relaySocketBase = (config: Config, carrier: CarrierName): string => carrierUrl(config, carrier, '/relay').replace(/^https:/, 'wss:');
+export const relaySocketBase = (config: Config, carrier: CarrierName): string =>
+  carrierUrl(config, carrier, '/relay').replace(/^https:/, 'wss:');
 
 /**
  * The TwiML of an answered call of `tenantId` (on `account`): connected to the relay socket, which learns the call
  * from `token`, speaking as `speech` says (speechOfCall). The socket's address names the tenant, whose carrier account
  * signs the handshake, or, for a carrier that signs none, carries the token too.
  */
-export function relayTwiml(config: Config, account: CarrierAccount, tenantId: string, token: string, machine: boolean, speech: ReturnType<typeof relaySpeech>): string {
+export function relayTwiml(
+  config: Config,
+  account: CarrierAccount,
+  tenantId: string,
+  token: string,
+  machine: boolean,
+  speech: ReturnType<typeof relaySpeech>,
+): string {
   const carrier = carrierOf(account);
   const declared = ({ voice }: SpokenLanguage) => carrier.speechAttributes(voice, config.SWITCHBOARD_TRANSCRIPTION_PROVIDER);
   return connectToRelay({
@@ -73,7 +81,11 @@ class CarrierConductedLine implements Line {
 }
 
 /** Places the call through `account` (its tenant's carrier account); the carrier conducts it from there. */
-export async function dialCarrier(ctx: Pick<Ctx, 'config' | 'db' | 'log'>, account: CarrierAccount, { callId, from, to }: DialRequest): Promise<Line> {
+export async function dialCarrier(
+  ctx: Pick<Ctx, 'config' | 'db' | 'log'>,
+  account: CarrierAccount,
+  { callId, from, to }: DialRequest,
+): Promise<Line> {
   const carrier = carrierOf(account);
   const token = relayToken(carrier.relayKey(account), callId, new Date(Date.now() + PLACED_RELAY_TOKEN_MS));
   const sid = await carrier.placeCall(account, {

@@ -18,18 +18,29 @@ export class CarrierFailure extends Error {
  * A request to the carrier's REST API: its JSON answer, or a CarrierFailure saying why not, with the
  * carrier's own words of an error (`said`, from its error body).
  */
-export async function requestCarrier(url: string, init: RequestInit, timeoutMs: number, said: (body: Record<string, unknown>) => string): Promise<Record<string, unknown>> {
+export async function requestCarrier(
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  said: (body: Record<string, unknown>) => string,
+): Promise<Record<string, unknown>> {
   let res: Response;
   try {
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError';
-    throw new CarrierFailure(timedOut ? 'carrier_timeout' : 'carrier_error', `the carrier ${timedOut ? 'did not answer in time' : 'could not be reached'}`);
+    throw new CarrierFailure(
+      timedOut ? 'carrier_timeout' : 'carrier_error',
+      `the carrier ${timedOut ? 'did not answer in time' : 'could not be reached'}`,
+    );
   }
   const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (res.ok && body) return body;
   const words = body ? said(body) : '';
-  throw new CarrierFailure(res.status >= 400 && res.status < 500 ? 'carrier_rejected' : 'carrier_error', `the carrier answered HTTP ${res.status}${words ? `: ${words}` : ''}`);
+  throw new CarrierFailure(
+    res.status >= 400 && res.status < 500 ? 'carrier_rejected' : 'carrier_error',
+    `the carrier answered HTTP ${res.status}${words ? `: ${words}` : ''}`,
+  );
 }
 
 /** A WAV holds 120 s of 8 kHz 16-bit audio on two channels in well under this. */
@@ -38,7 +49,8 @@ const MAX_RECORDING_BYTES = 8 * 1024 * 1024;
 /** A recording's audio, fetched from `url` through the guarded client with `headers` (the carrier's credentials, if any). */
 export async function fetchWav(outbound: Outbound, url: string, headers: Record<string, string>): Promise<Buffer> {
   const res = await outbound.request({ method: 'GET', url, headers, maxBytes: MAX_RECORDING_BYTES });
-  if (res.status !== 200 || res.truncated) throw new OutboundError(`the carrier answered HTTP ${res.status}${res.truncated ? ' with a recording too long' : ''}`);
+  if (res.status !== 200 || res.truncated)
+    throw new OutboundError(`the carrier answered HTTP ${res.status}${res.truncated ? ' with a recording too long' : ''}`);
   return res.bytes;
 }
 

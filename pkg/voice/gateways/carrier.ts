@@ -21,7 +21,8 @@ export const carrierOf = <A extends CarrierAccount>(account: A): Carrier<A> => C
 export const carrierPath = (carrier: CarrierName): string => `/v1/carrier/${carrier}`;
 
 /** The public address of a carrier endpoint. */
-export const carrierUrl = (config: Config, carrier: CarrierName, path: string): string => `${publicUrl(config)}${carrierPath(carrier)}${path}`;
+export const carrierUrl = (config: Config, carrier: CarrierName, path: string): string =>
+  `${publicUrl(config)}${carrierPath(carrier)}${path}`;
 
 /** The address of `account`'s carrier endpoint `path` (with its query) to hand the carrier: sealed when its signature leaves addresses out. */
 export function carrierAddress(config: Config, account: CarrierAccount, path: string): string {

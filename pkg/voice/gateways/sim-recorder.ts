@@ -20,7 +20,8 @@ function toneOf(text: string): Int16Array {
   let at = 0;
   for (const word of text.trim().split(/\s+/)) {
     const hz = pitchOf(word);
-    for (let i = 0; i < WORD_SAMPLES && at + i < audio.length; i++) audio[at + i] = Math.round(4000 * Math.sin((2 * Math.PI * hz * i) / RATE));
+    for (let i = 0; i < WORD_SAMPLES && at + i < audio.length; i++)
+      audio[at + i] = Math.round(4000 * Math.sin((2 * Math.PI * hz * i) / RATE));
     at += WORD_SAMPLES + PAUSE_SAMPLES;
   }
   return audio;

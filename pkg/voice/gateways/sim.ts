@@ -22,9 +22,7 @@ const scenarioSchema = z
   })
   .strict();
 
-const scenarioTableSchema = z
-  .object({ default: scenarioSchema, numbers: z.record(z.string(), scenarioSchema).default({}) })
-  .strict();
+const scenarioTableSchema = z.object({ default: scenarioSchema, numbers: z.record(z.string(), scenarioSchema).default({}) }).strict();
 
 type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioTable = z.output<typeof scenarioTableSchema>;

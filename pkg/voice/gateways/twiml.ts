@@ -38,7 +38,9 @@ export function connectToRelay(c: RelayConnection): string {
     .join('');
   // DTMF reaches the socket; the caller's speech may interrupt the agent.
   const relay = attributes({ url: c.url, ...c.speech, dtmfDetection: 'true', interruptible: 'any' });
-  return document(`<Connect${attributes({ action: c.action })}><ConversationRelay${relay}>${languages}${parameters}</ConversationRelay></Connect>`);
+  return document(
+    `<Connect${attributes({ action: c.action })}><ConversationRelay${relay}>${languages}${parameters}</ConversationRelay></Connect>`,
+  );
 }
 
 export interface DialTarget {

@@ -53,7 +53,13 @@ class InboundCall extends BridgingCall {
 
   /** Answer the call with its first step. False when it had ended meanwhile. */
   async answer(step: RoutingStep): Promise<boolean> {
-    const moved = await applyCallEvent(this.ctx, this.row.id, 'answer', { answered_at: this.ctx.clock.now(), ...handlerOf(step) }, this.owner);
+    const moved = await applyCallEvent(
+      this.ctx,
+      this.row.id,
+      'answer',
+      { answered_at: this.ctx.clock.now(), ...handlerOf(step) },
+      this.owner,
+    );
     if (!moved) return false;
     this.row = moved;
     return true;
@@ -118,7 +124,11 @@ class InboundCall extends BridgingCall {
     // Nothing said is a missed call, not a message.
     const text = said.join(' ');
     if (text) {
-      await keepVoicemail(this.ctx, { tenant_id: this.row.tenant_id, call_id: this.row.id, caller: this.row.from_number, summary: text, mailbox_id: mailbox.id }, wav);
+      await keepVoicemail(
+        this.ctx,
+        { tenant_id: this.row.tenant_id, call_id: this.row.id, caller: this.row.from_number, summary: text, mailbox_id: mailbox.id },
+        wav,
+      );
     }
     return heard.type === 'ended' ? this.ended(heard) : this.hangUp('voicemail_recorded');
   }
@@ -150,7 +160,11 @@ class InboundCall extends BridgingCall {
   }
 
   /** The next member to ring, taken for this caller: waits while every one left is on another caller's call; null when none is left. */
-  private async nextMember(queue: Queue, rung: ReadonlySet<string>, waitOver: Promise<'wait_over'>): Promise<QueueMember | null | 'wait_over' | 'gone' | LineEvent> {
+  private async nextMember(
+    queue: Queue,
+    rung: ReadonlySet<string>,
+    waitOver: Promise<'wait_over'>,
+  ): Promise<QueueMember | null | 'wait_over' | 'gone' | LineEvent> {
     const abort = new AbortController();
     const taking = nextMember(this.ctx, queue, this.row.id, rung, abort.signal);
     const next = await this.hold(taking, waitOver).finally(() => abort.abort());
@@ -169,7 +183,9 @@ class InboundCall extends BridgingCall {
     this.row = entered;
     if (queue.holdMessage) await this.speak(queue.holdMessage);
     let cancel = () => {};
-    const waitOver = new Promise<'wait_over'>((resolve) => (cancel = this.ctx.clock.setTimer(queue.maxWaitSec * 1000, () => resolve('wait_over'))));
+    const waitOver = new Promise<'wait_over'>(
+      (resolve) => (cancel = this.ctx.clock.setTimer(queue.maxWaitSec * 1000, () => resolve('wait_over'))),
+    );
     const rung = new Set<string>();
     try {
       for (;;) {

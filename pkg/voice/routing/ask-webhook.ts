@@ -39,7 +39,9 @@ export async function askForStep(ctx: Ctx, row: CallRow, url: string): Promise<R
   let cancelTimer = () => {};
   // The window is kept on the process's clock, so tests move it; the request's own timeout is a backstop.
   const late = new Promise<null>((resolve) => (cancelTimer = ctx.clock.setTimer(answerWindowMs, () => resolve(null))));
-  const asked = askReceiver(ctx, url, envelopeOutgoing(envelope)).then((outcome) => (outcome.delivered && outcome.answer !== null ? stepOf(ctx, row, outcome.answer) : null));
+  const asked = askReceiver(ctx, url, envelopeOutgoing(envelope)).then((outcome) =>
+    outcome.delivered && outcome.answer !== null ? stepOf(ctx, row, outcome.answer) : null,
+  );
   try {
     const step = await Promise.race([asked, late]);
     if (!step) ctx.log.info({ callId: row.id }, 'the routing webhook gave no step in time; taking the fallback');

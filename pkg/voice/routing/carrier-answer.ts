@@ -20,7 +20,10 @@ const UNIQUE_VIOLATION = '23505';
  * The TwiML answering a call from `from` to `to` (the carrier's `callSid`, rung in by `request`; `known`: its row was
  * there when the request was taken); an unknown number is refused with no record.
  */
-export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: string; callSid: string; request: string; known: boolean }): Promise<string> {
+export async function answerCarriedCall(
+  ctx: Ctx,
+  call: { to: string; from: string; callSid: string; request: string; known: boolean },
+): Promise<string> {
   const number = await findNumber(ctx.db, call.to);
   if (!number) return reject();
   const step = number.routing;
@@ -34,15 +37,18 @@ export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: stri
   // The carrier may ask again for a call it already rang in (a retry): it is the same call, answered again.
   const row =
     found ??
-    (await ringIn(ctx, { to: call.to, from: call.from, caller: null, carried: { carrierSid: call.callSid, agentId, greeting, until, request: call.request } }).catch(
-      async (err) => {
-        if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
-        const rung = (await callByCarrierSid(ctx.db, call.callSid))!;
-        // Rung in meanwhile by this same request on another replica: its answer is the one to send.
-        if (rung.carrier_answer?.request === call.request) throw new AnsweredElsewhere();
-        return rung;
-      },
-    ));
+    (await ringIn(ctx, {
+      to: call.to,
+      from: call.from,
+      caller: null,
+      carried: { carrierSid: call.callSid, agentId, greeting, until, request: call.request },
+    }).catch(async (err) => {
+      if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+      const rung = (await callByCarrierSid(ctx.db, call.callSid))!;
+      // Rung in meanwhile by this same request on another replica: its answer is the one to send.
+      if (rung.carrier_answer?.request === call.request) throw new AnsweredElsewhere();
+      return rung;
+    }));
   if (!step) {
     // Nobody is there to answer a number without routing: the controllers make the call final now.
     await applyCallEvent(ctx, row.id, 'no_answer', { ...ending(row, now, 'not_routed'), due_at: now });
@@ -50,7 +56,12 @@ export async function answerCarriedCall(ctx: Ctx, call: { to: string; from: stri
   }
   if (step.type === 'ai') return playStep(ctx, row, step, true);
   // The carrier plays the routing for as long as the call may last; its requests and status callbacks move the call on.
-  const answered = await applyCallEvent(ctx, row.id, 'answer', { answered_at: now, ...handlerOf(step), lease_until: carriedUntil(row, now), due_at: carriedUntil(row, now) });
+  const answered = await applyCallEvent(ctx, row.id, 'answer', {
+    answered_at: now,
+    ...handlerOf(step),
+    lease_until: carriedUntil(row, now),
+    due_at: carriedUntil(row, now),
+  });
   if (answered) return playStep(ctx, answered, step, true);
   return isLive(row.status) ? playStep(ctx, row, row.carrier_step ?? step, true) : reject();
 }

@@ -18,7 +18,8 @@ const LOOK_EVERY_MS = 100;
 const answering = new Map<string, Promise<string>>();
 
 /** What identifies a carrier's request: its address (the query included) and its body as they arrived. */
-export const requestOf = (address: string, body: Buffer): string => createHash('sha256').update(address).update('\n').update(body).digest('hex');
+export const requestOf = (address: string, body: Buffer): string =>
+  createHash('sha256').update(address).update('\n').update(body).digest('hex');
 
 /** The request was found taken by another replica while it was being answered here: that replica's answer is the one to send. */
 export class AnsweredElsewhere extends Error {}

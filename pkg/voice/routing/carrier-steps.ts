@@ -53,7 +53,12 @@ const RECORDING_WAIT_MS = 60_000;
  */
 async function addressesOf(ctx: Ctx, row: CallRow): Promise<(path: string, query?: URLSearchParams) => string> {
   const account = (await carrierCredentials(ctx, row.tenant_id))!;
-  return (path, query) => carrierAddress(ctx.config, account, `${path}?${new URLSearchParams([...(query ?? []), ['nonce', randomBytes(6).toString('base64url')]])}`);
+  return (path, query) =>
+    carrierAddress(
+      ctx.config,
+      account,
+      `${path}?${new URLSearchParams([...(query ?? []), ['nonce', randomBytes(6).toString('base64url')]])}`,
+    );
 }
 
 /** When a call answered through the carrier must have ended: its max duration, after a transfer's or member's ringing. */
@@ -67,10 +72,14 @@ export async function toRelay(ctx: Ctx, row: CallRow): Promise<string> {
 }
 
 /** When a carried call that ended now is made final: at once, or once its voicemail's recording is reported. */
-export const finalAfter = (row: CallRow, now: Date): Date => (row.carrier_step?.type === 'voicemail' ? new Date(now.getTime() + RECORDING_WAIT_MS) : now);
+export const finalAfter = (row: CallRow, now: Date): Date =>
+  row.carrier_step?.type === 'voicemail' ? new Date(now.getTime() + RECORDING_WAIT_MS) : now;
 
 /** The patch of a carried call that ends now; one no process conducts is due to be made final (a voicemail's with its recording). */
-export const carriedEnding = (row: CallRow, now: Date, cause: string) => ({ ...ending(row, now, cause), ...(row.lease_owner ? {} : { due_at: finalAfter(row, now) }) });
+export const carriedEnding = (row: CallRow, now: Date, cause: string) => ({
+  ...ending(row, now, cause),
+  ...(row.lease_owner ? {} : { due_at: finalAfter(row, now) }),
+});
 
 /** The carrier's relay session failed on a call no socket bound (refused, or lost before setup): picked up, it failed on our side. */
 export async function relaySessionFailed(ctx: Ctx, row: CallRow): Promise<void> {
@@ -110,7 +119,12 @@ export async function dialAgentTransfer(ctx: Ctx, row: CallRow, transfer: Transf
  * caller still on, the caller is reconnected to the agent on a new relay session of the same call; bridged until
  * the target hung up, the call ends with the bridge. Returns the TwiML that goes on.
  */
-export async function agentTransferDialled(ctx: Ctx, row: CallRow, transfer: Transfer, d: { dialCallStatus: string; callerLeft: boolean }): Promise<string> {
+export async function agentTransferDialled(
+  ctx: Ctx,
+  row: CallRow,
+  transfer: Transfer,
+  d: { dialCallStatus: string; callerLeft: boolean },
+): Promise<string> {
   if (await dialledTransfer(ctx, row, transfer, d.dialCallStatus, d.callerLeft)) return toRelay(ctx, row);
   if (d.dialCallStatus === 'completed' && !d.callerLeft) await transferDialEnded(ctx, row, d.dialCallStatus);
   return hangUp();
@@ -145,7 +159,12 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
       return toRelay(ctx, row);
     case 'transfer':
       // The carrier bridges the caller until either hangs up: the target's end is the action's, the caller's the status callback's.
-      return dial({ to: step.to, callerId: row.to_number, timeoutSec: TRANSFER_RING_SEC, action: (await addressesOf(ctx, row))('/transfer-step-ended') });
+      return dial({
+        to: step.to,
+        callerId: row.to_number,
+        timeoutSec: TRANSFER_RING_SEC,
+        action: (await addressesOf(ctx, row))('/transfer-step-ended'),
+      });
     case 'menu':
       return askMenu(ctx, row, step, 0);
     case 'webhook':
@@ -173,15 +192,30 @@ export async function playStep(ctx: Ctx, call: CallRow, step: RoutingStep, reach
 async function askMenu(ctx: Ctx, row: CallRow, menu: Menu, attempt: number): Promise<string> {
   const prompt = menuPrompt(menu, attempt);
   await appendTranscript(ctx, row.id, { speaker: 'agent', text: prompt });
-  return respond(gather({ prompt, timeoutSec: menu.timeout_sec, action: (await addressesOf(ctx, row))('/menu', new URLSearchParams({ attempt: String(attempt) })) }));
+  return respond(
+    gather({
+      prompt,
+      timeoutSec: menu.timeout_sec,
+      action: (await addressesOf(ctx, row))('/menu', new URLSearchParams({ attempt: String(attempt) })),
+    }),
+  );
 }
 
 /** The caller answered the menu's `attempt`th prompt with `answer` (nothing: it timed out): the option chosen, the prompt again, or the fallback. */
-export async function menuAnswered(ctx: Ctx, callSid: string, attempt: number, answer: { digits?: string; speech?: string }): Promise<string> {
+export async function menuAnswered(
+  ctx: Ctx,
+  callSid: string,
+  attempt: number,
+  answer: { digits?: string; speech?: string },
+): Promise<string> {
   const row = await callOn(ctx, callSid, 'menu');
   if (!row) return hangUp();
   const menu = row.carrier_step as Menu;
-  const heard = answer.digits ? { type: 'keys' as const, keys: answer.digits } : answer.speech ? { type: 'speech' as const, text: answer.speech } : null;
+  const heard = answer.digits
+    ? { type: 'keys' as const, keys: answer.digits }
+    : answer.speech
+      ? { type: 'speech' as const, text: answer.speech }
+      : null;
   const chosen = heard && (await menuChoice(ctx, row.id, menu, heard));
   if (chosen) return playStep(ctx, row, chosen);
   return menuTriesAgain(menu, attempt) ? askMenu(ctx, row, menu, attempt + 1) : playStep(ctx, row, menu.fallback);
@@ -215,7 +249,11 @@ export async function recordingCompleted(ctx: Ctx, report: { callSid: string; ur
         // Under the call's lock: of two reports arriving together, the second finds the first's message.
         await lockCallById(trx, row.id);
         if ((await messagesOfCall({ db: trx }, row.id)).length) return;
-        await keepVoicemail({ ...ctx, db: trx }, { tenant_id: row.tenant_id, call_id: row.id, caller: row.from_number, summary, mailbox_id: step.mailbox_id }, wav);
+        await keepVoicemail(
+          { ...ctx, db: trx },
+          { tenant_id: row.tenant_id, call_id: row.id, caller: row.from_number, summary, mailbox_id: step.mailbox_id },
+          wav,
+        );
       });
     } catch (err) {
       ctx.log.warn({ callId: row.id, err: (err as Error).message }, 'the voicemail recording could not be fetched; no message is left');
@@ -252,7 +290,9 @@ export async function waitInQueue(ctx: Ctx, callSid: string, rung: string[]): Pr
     const timeoutSec = Math.max(1, Math.min(TRANSFER_RING_SEC, Math.ceil(leftMs() / 1000)));
     const address = await addressesOf(ctx, row);
     const answeredUrl = address('/queue-answered', new URLSearchParams({ member: member.id }));
-    return respond(dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address('/queue-dialled', next), answeredUrl }));
+    return respond(
+      dialVerb({ to: member.phone, callerId: row.to_number, timeoutSec, action: address('/queue-dialled', next), answeredUrl }),
+    );
   }
   if (!abort.signal.aborted) return leaveOnTimeout(ctx, row, 'no_agents');
   const again = new URLSearchParams();
@@ -288,7 +328,11 @@ export async function memberAnswered(ctx: Ctx, parentCallSid: string, memberId: 
  * The <Dial> of a member ended (`dialStatus`, https://www.twilio.com/docs/voice/twiml/dial#dialcallstatus-values):
  * talked, the call ends; rung out, the next member; `callerLeft`: the caller hung up meanwhile.
  */
-export async function memberDialled(ctx: Ctx, callSid: string, d: { memberId: string; rung: string[]; dialStatus: string; callerLeft: boolean }): Promise<string> {
+export async function memberDialled(
+  ctx: Ctx,
+  callSid: string,
+  d: { memberId: string; rung: string[]; dialStatus: string; callerLeft: boolean },
+): Promise<string> {
   const row = await callByCarrierSid(ctx.db, callSid);
   if (row?.carrier_step?.type !== 'queue') return hangUp();
   const talked = d.dialStatus === 'completed';
@@ -336,5 +380,10 @@ export async function callStatusReported(ctx: Ctx, id: string, status: string): 
 async function answeredCallEnded(tx: Ctx, row: CallRow): Promise<void> {
   if (row.queue) await leaveQueue(tx, row, { type: 'queue.exited', reason: 'hangup' });
   if (row.carrier_transfer) await reportTransfer(tx, row, 'canceled');
-  await applyCallEvent(tx, row.id, 'hang_up', carriedEnding(row, tx.clock.now(), row.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'));
+  await applyCallEvent(
+    tx,
+    row.id,
+    'hang_up',
+    carriedEnding(row, tx.clock.now(), row.direction === 'inbound' ? 'caller_hangup' : 'callee_hangup'),
+  );
 }

@@ -34,7 +34,8 @@ async function isAgentOf(ctx: Ctx, tenantId: string, ref: string): Promise<boole
 export async function checkRouting(ctx: Ctx, tenant: Tenant, step: RoutingStep, path: string[]): Promise<RoutingStep> {
   switch (step.type) {
     case 'ai': {
-      if (!(await isAgentOf(ctx, tenant.id, step.agent_id))) throw refused([...path, 'agent_id'], `${step.agent_id} is not an agent of this account`);
+      if (!(await isAgentOf(ctx, tenant.id, step.agent_id)))
+        throw refused([...path, 'agent_id'], `${step.agent_id} is not an agent of this account`);
       const voice = step.voice === undefined ? undefined : voiceProblem(ctx.config, step.voice);
       if (voice) throw refused([...path, 'voice'], voice);
       return step;
@@ -47,10 +48,12 @@ export async function checkRouting(ctx: Ctx, tenant: Tenant, step: RoutingStep, 
       return { ...step, options, fallback: await checkRouting(ctx, tenant, step.fallback, [...path, 'fallback']) };
     }
     case 'queue':
-      if (!(await found(() => getQueue(ctx, tenant.id, step.queue_id)))) throw refused([...path, 'queue_id'], `no queue ${step.queue_id} on this account`);
+      if (!(await found(() => getQueue(ctx, tenant.id, step.queue_id))))
+        throw refused([...path, 'queue_id'], `no queue ${step.queue_id} on this account`);
       return step;
     case 'voicemail':
-      if (!(await found(() => getMailbox(ctx, tenant.id, step.mailbox_id)))) throw refused([...path, 'mailbox_id'], `no mailbox ${step.mailbox_id} on this account`);
+      if (!(await found(() => getMailbox(ctx, tenant.id, step.mailbox_id))))
+        throw refused([...path, 'mailbox_id'], `no mailbox ${step.mailbox_id} on this account`);
       return step;
     case 'transfer': {
       const to = toE164(step.to, tenant.country);

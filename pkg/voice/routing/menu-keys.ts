@@ -8,7 +8,19 @@ type Menu = Extract<RoutingStep, { type: 'menu' }>;
 type Answer = Extract<LineEvent, { type: 'keys' | 'speech' }>;
 
 const SPOKEN: Record<string, MenuKey> = {
-  zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', star: '*', pound: '#', hash: '#',
+  zero: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  star: '*',
+  pound: '#',
+  hash: '#',
 };
 
 /** The key chosen, or null when the answer names none. */
@@ -22,7 +34,8 @@ export function keyOf(heard: Answer): MenuKey | null {
 }
 
 /** What the menu says on its `attempt`th try (from 0): the prompt, then the prompt after an apology. */
-export const menuPrompt = (menu: Menu, attempt: number): string => (attempt === 0 ? menu.prompt : `Sorry, I did not get that. ${menu.prompt}`);
+export const menuPrompt = (menu: Menu, attempt: number): string =>
+  attempt === 0 ? menu.prompt : `Sorry, I did not get that. ${menu.prompt}`;
 
 /** Whether the menu says its prompt again after `attempt` brought no choice; else its fallback follows. */
 export const menuTriesAgain = (menu: Menu, attempt: number): boolean => attempt < menu.retries;

@@ -43,7 +43,13 @@ export const busyMembers = (ctx: Pick<Ctx, 'db'>, queueId: string): Promise<Map<
  * The next member to ring for `callId`, taken for it (others' callers do not ring them until it is
  * released); null when every available member was rung, or on abort.
  */
-export async function nextMember(ctx: Ctx, queue: Queue, callId: string, rung: ReadonlySet<string>, signal: AbortSignal): Promise<QueueMember | null> {
+export async function nextMember(
+  ctx: Ctx,
+  queue: Queue,
+  callId: string,
+  rung: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<QueueMember | null> {
   // Listening before reading: a member freed after the reads still wakes the wait.
   const releases = await watchReleases(ctx, queue.id);
   try {

@@ -9,7 +9,9 @@ import type { RoutingStep } from './steps.js';
 
 /** The call's handler (and agent, and the voice it names) while it is on `step`. */
 export function handlerOf(step: RoutingStep): { handler: string; agent_id?: string; voice?: string | null } {
-  return step.type === 'ai' ? { handler: 'ai', agent_id: parseAgentRef(step.agent_id)!, voice: step.voice ?? null } : { handler: step.type };
+  return step.type === 'ai'
+    ? { handler: 'ai', agent_id: parseAgentRef(step.agent_id)!, voice: step.voice ?? null }
+    : { handler: step.type };
 }
 
 /** Null when the call ended meanwhile (the caller hung up while a webhook step was asked): nothing is changed or announced. */

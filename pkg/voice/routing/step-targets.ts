@@ -11,6 +11,8 @@ const unlessDeleted = <T>(lookup: Promise<T>): Promise<T | null> =>
     throw err;
   });
 
-export const queueOfStep = (ctx: Ctx, tenantId: string, queueId: string): Promise<Queue | null> => unlessDeleted(getQueue(ctx, tenantId, queueId));
+export const queueOfStep = (ctx: Ctx, tenantId: string, queueId: string): Promise<Queue | null> =>
+  unlessDeleted(getQueue(ctx, tenantId, queueId));
 
-export const mailboxOfStep = (ctx: Ctx, tenantId: string, mailboxId: string): Promise<Mailbox | null> => unlessDeleted(getMailbox(ctx, tenantId, mailboxId));
+export const mailboxOfStep = (ctx: Ctx, tenantId: string, mailboxId: string): Promise<Mailbox | null> =>
+  unlessDeleted(getMailbox(ctx, tenantId, mailboxId));

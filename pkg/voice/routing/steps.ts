@@ -15,7 +15,7 @@ const id = z.string().min(1).max(64);
 const aiStep = z
   .object({
     type: z.literal('ai'),
-    agent_id: id.meta({ description: 'agt_ id of one of the account\'s agents' }),
+    agent_id: id.meta({ description: "agt_ id of one of the account's agents" }),
     greeting: z.string().min(1).max(1000).optional().meta({ description: 'Said first; else the agent opens' }),
     voice: id.optional().meta({ description: "A voice id from GET /v1/voices; else the agent's voice, else the deployment's default" }),
   })
@@ -42,13 +42,20 @@ const menuStep = z
 const queueStep = z.object({ type: z.literal('queue'), queue_id: id }).strict();
 const voicemailStep = z.object({ type: z.literal('voicemail'), mailbox_id: id }).strict();
 const transferStep = z
-  .object({ type: z.literal('transfer'), to: z.string().min(1).max(64).meta({ description: 'E.164, or national in the account\'s country' }) })
+  .object({
+    type: z.literal('transfer'),
+    to: z.string().min(1).max(64).meta({ description: "E.164, or national in the account's country" }),
+  })
   .strict();
 
 const webhookStep = z
   .object({
     type: z.literal('webhook'),
-    url: z.string().min(1).max(2048).meta({ description: 'https, public: receives the call record signed like webhooks, answers {step} within 3 s' }),
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .meta({ description: 'https, public: receives the call record signed like webhooks, answers {step} within 3 s' }),
     get fallback(): z.ZodType<RoutingStep> {
       return routingStepSchema;
     },
@@ -79,7 +86,8 @@ export function tooDeepAt(raw: unknown): string[] | undefined {
     const { value, path, depth } = stack.pop()!;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
     if (depth > MAX_ROUTING_DEPTH) return path;
-    for (const [below, step] of nextSteps(value as Record<string, unknown>)) stack.push({ value: step, path: [...path, ...below], depth: depth + 1 });
+    for (const [below, step] of nextSteps(value as Record<string, unknown>))
+      stack.push({ value: step, path: [...path, ...below], depth: depth + 1 });
   }
   return undefined;
 }

@@ -56,7 +56,7 @@ describe('Authentication', () => {
     expectErrorOnly(await app.client('sb_nosuchkeyatall').post('/api/v1/conversations', '{"agentId": '), 401);
   });
 
-  it("refuses a turn at once to a key without the right to its conversation, even while a turn runs there", async () => {
+  it('refuses a turn at once to a key without the right to its conversation, even while a turn runs there', async () => {
     const owner = await app.company();
     const other = await app.company();
     const revoked = await createKey(app.runtime.ctx, owner.tenantId, 'soon revoked');
@@ -162,7 +162,8 @@ describe(`Request rate limit (${redisUrl ? 'Redis' : 'in-memory'})`, () => {
   it('counts per key: another key of the same company and a key of another company are unaffected', async () => {
     const limited = await app.company();
     await updateTenant(app.runtime.ctx, limited.tenantId, { requestsPerMinute: 3 });
-    for (let i = 0; i < 3; i++) expect((await limited.client.post('/api/v1/conversations', { agentId: limited.agentId })).status).to.equal(201);
+    for (let i = 0; i < 3; i++)
+      expect((await limited.client.post('/api/v1/conversations', { agentId: limited.agentId })).status).to.equal(201);
     expect((await limited.client.post('/api/v1/conversations', { agentId: limited.agentId })).status).to.equal(429);
 
     const { apiKey } = await createKey(app.runtime.ctx, limited.tenantId, 'second');
@@ -210,7 +211,7 @@ describe('Creating a job with a key the server has already seen', () => {
     expect(await count('conversations', company.tenantId)).to.equal(2);
   });
 
-  it("answers 404 for an agent the company may not use, and creates nothing", async () => {
+  it('answers 404 for an agent the company may not use, and creates nothing', async () => {
     const company = await app.company();
     const other = await app.company();
     await seen(company);
@@ -237,7 +238,8 @@ describe('Creating a job with a key the server has already seen', () => {
     await updateTenant(app.runtime.ctx, company.tenantId, { requestsPerMinute: 3 });
     // The limit is read with the key on every request: the new one holds from the next request on.
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: `Job ${i}` })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: `Job ${i}` })).status);
     expect(statuses).to.deep.equal([202, 202, 202, 429, 429]);
   });
 

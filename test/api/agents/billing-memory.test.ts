@@ -109,7 +109,16 @@ describe('Billing and memory of agent turns', () => {
   });
 
   describe('company memory', () => {
-    const pii = ['jane.doe@example.com', 'JANE@EXAMPLE.ORG', '+1 (415) 555-0134', '415.555.0199', '+44 20 7946 0958', '4111 1111 1111 1111', '5500-0000-0000-0004', '378282246310005'];
+    const pii = [
+      'jane.doe@example.com',
+      'JANE@EXAMPLE.ORG',
+      '+1 (415) 555-0134',
+      '415.555.0199',
+      '+44 20 7946 0958',
+      '4111 1111 1111 1111',
+      '5500-0000-0000-0004',
+      '378282246310005',
+    ];
     const summary = `Jane (${pii.slice(0, 2).join(', ')}; phones ${pii.slice(2, 5).join(', ')}; cards ${pii.slice(5).join(', ')}) wants the premium plan.`;
 
     async function companyWithMemory() {
@@ -152,7 +161,10 @@ describe('Billing and memory of agent turns', () => {
     it('accepts memoryScope company on a later message', async () => {
       const { client, agentId, tenantId } = await companyWithMemory();
       const id = await openConversation(client, agentId);
-      expect((await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Remember the loyalty discount', memoryScope: 'company' })).status).to.equal(200);
+      expect(
+        (await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Remember the loyalty discount', memoryScope: 'company' }))
+          .status,
+      ).to.equal(200);
       app.model.reply({ content: 'The customer asked about the loyalty discount.' });
 
       expect((await client.post(`/api/v1/conversations/${id}/end`)).status).to.equal(200);
@@ -164,7 +176,9 @@ describe('Billing and memory of agent turns', () => {
     it("finds nothing in another company's memory", async () => {
       const owner = await companyWithMemory();
       const id = await openConversation(owner.client, owner.agentId, { memoryScope: 'company' });
-      expect((await owner.client.post(`/api/v1/conversations/${id}/messages`, { message: 'Secret roadmap: quantum toaster' })).status).to.equal(200);
+      expect(
+        (await owner.client.post(`/api/v1/conversations/${id}/messages`, { message: 'Secret roadmap: quantum toaster' })).status,
+      ).to.equal(200);
       app.model.reply({ content: 'They discussed the quantum toaster roadmap.' });
       expect((await owner.client.post(`/api/v1/conversations/${id}/end`)).status).to.equal(200);
       const other = await companyWithMemory();
@@ -189,7 +203,9 @@ describe('Billing and memory of agent turns', () => {
     it('reminds the agent of what an earlier conversation with the same contact left', async () => {
       const { client, agentId } = await app.company({ systemPrompt: 'You are the assistant.' });
       const first = await createConversation(client, agentId, { contact: { externalUserId: 'cust-42', name: 'Sam' } });
-      expect((await client.post(`/api/v1/conversations/${first.conversationId}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
+      expect(
+        (await client.post(`/api/v1/conversations/${first.conversationId}/messages`, { message: 'Please only email me.' })).status,
+      ).to.equal(200);
       app.model.reply({ content: 'Sam prefers to be contacted by email only.' });
       expect((await client.post(`/api/v1/conversations/${first.conversationId}/end`)).status).to.equal(200);
       const second = await createConversation(client, agentId, { contact: { externalUserId: 'cust-42' } });
@@ -197,25 +213,32 @@ describe('Billing and memory of agent turns', () => {
 
       expect((await client.post(`/api/v1/conversations/${second.conversationId}/messages`, { message: 'Hi again' })).status).to.equal(200);
 
-      const remembers = () => systemMessages(app.model.requests.at(-1)).some((m) => m.includes('Sam prefers to be contacted by email only.'));
+      const remembers = () =>
+        systemMessages(app.model.requests.at(-1)).some((m) => m.includes('Sam prefers to be contacted by email only.'));
       expect(remembers()).to.equal(true);
 
       // The same holds for a conversation bound late, on its first message.
       const late = await openConversation(client, agentId);
-      expect((await client.post(`/api/v1/conversations/${late}/messages`, { message: 'Hi', contactId: first.contactId })).status).to.equal(200);
+      expect((await client.post(`/api/v1/conversations/${late}/messages`, { message: 'Hi', contactId: first.contactId })).status).to.equal(
+        200,
+      );
       expect(remembers()).to.equal(true);
     });
 
     it('gives anonymous conversations no remembered context', async () => {
       const { client, agentId } = await app.company({ systemPrompt: 'You are the assistant.' });
       const known = await createConversation(client, agentId, { contact: { externalUserId: 'cust-7' } });
-      expect((await client.post(`/api/v1/conversations/${known.conversationId}/messages`, { message: 'Please only email me.' })).status).to.equal(200);
+      expect(
+        (await client.post(`/api/v1/conversations/${known.conversationId}/messages`, { message: 'Please only email me.' })).status,
+      ).to.equal(200);
       app.model.reply({ content: 'The customer prefers email only.' });
       expect((await client.post(`/api/v1/conversations/${known.conversationId}/end`)).status).to.equal(200);
       const anonymous = await createConversation(client, agentId);
       expect(anonymous.contactId).to.equal(null);
 
-      expect((await client.post(`/api/v1/conversations/${anonymous.conversationId}/messages`, { message: 'Hi again' })).status).to.equal(200);
+      expect((await client.post(`/api/v1/conversations/${anonymous.conversationId}/messages`, { message: 'Hi again' })).status).to.equal(
+        200,
+      );
 
       expect(systemMessages(app.model.requests.at(-1))).to.deep.equal(['You are the assistant.']);
     });

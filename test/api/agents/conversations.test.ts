@@ -28,7 +28,10 @@ describe('Agent API conversations', () => {
 
   const db = () => app.runtime.ctx.db;
 
-  async function open(client: Client, body: Record<string, unknown>): Promise<{ conversationId: string; contactId: number | null; agentId: string; createdAt: string }> {
+  async function open(
+    client: Client,
+    body: Record<string, unknown>,
+  ): Promise<{ conversationId: string; contactId: number | null; agentId: string; createdAt: string }> {
     const res = await client.post(CONVERSATIONS, body);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body;
@@ -67,7 +70,13 @@ describe('Agent API conversations', () => {
 
       const read = await client.get(at(res.body.conversationId));
       expect(read.status).to.equal(200);
-      expect(read.body).to.include({ conversationId: res.body.conversationId, contactId: null, agentId, status: 'active', createdAt: res.body.createdAt });
+      expect(read.body).to.include({
+        conversationId: res.body.conversationId,
+        contactId: null,
+        agentId,
+        status: 'active',
+        createdAt: res.body.createdAt,
+      });
       expect(read.body.messages).to.deep.equal([]);
     });
 
@@ -210,7 +219,10 @@ describe('Agent API conversations', () => {
       expect(read.body.customSystemMessage).to.equal('Answer in French.');
 
       expect((await client.post(at(conversationId, '/messages'), { message: 'Hi' })).status).to.equal(200);
-      const system = app.model.requests.at(-1)!.messages.filter((m) => m.role === 'system').map((m) => m.content);
+      const system = app.model.requests
+        .at(-1)!
+        .messages.filter((m) => m.role === 'system')
+        .map((m) => m.content);
       expect(system).to.include('Answer in French.');
       expect(metadataSeenByModel()).to.deep.equal(metadata);
     });
@@ -231,7 +243,10 @@ describe('Agent API conversations', () => {
       const company = await app.company();
       const contactId = await newContact(company);
       const created = await open(company.client, { agentId: company.agentId, contactId });
-      for (const body of [{ conversationId: created.conversationId }, { conversationId: created.conversationId, agentId: company.agentId }]) {
+      for (const body of [
+        { conversationId: created.conversationId },
+        { conversationId: created.conversationId, agentId: company.agentId },
+      ]) {
         const resumed = await company.client.post(CONVERSATIONS, body);
         expect(resumed.status).to.equal(200);
         expect(resumed.body).to.deep.equal(created);
@@ -254,7 +269,9 @@ describe('Agent API conversations', () => {
       const company = await app.company();
       const [first, second] = [await newContact(company), await newContact(company)];
       const { conversationId } = await open(company.client, { agentId: company.agentId });
-      const results = await Promise.all([first, second].map((contactId) => company.client.post(CONVERSATIONS, { conversationId, contactId })));
+      const results = await Promise.all(
+        [first, second].map((contactId) => company.client.post(CONVERSATIONS, { conversationId, contactId })),
+      );
       expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
       const winner = results.find((r) => r.status === 200)!.body.contactId;
       expect((await company.client.get(at(conversationId))).body.contactId).to.equal(winner);
@@ -361,7 +378,11 @@ describe('Agent API conversations', () => {
   describe('PATCH /api/v1/conversations/:conversationId/metadata', () => {
     it('replaces metadata wholesale and answers 200 {conversationId, metadata, updatedAt}, without an AI response', async () => {
       const { client, agentId } = await app.company();
-      const { conversationId, createdAt } = await open(client, { agentId, metadata: { a: 1, b: { c: 2 } }, customSystemMessage: 'Be brief.' });
+      const { conversationId, createdAt } = await open(client, {
+        agentId,
+        metadata: { a: 1, b: { c: 2 } },
+        customSystemMessage: 'Be brief.',
+      });
       const res = await client.patch(at(conversationId, '/metadata'), { metadata: { b: 3 } });
       expect(res.status).to.equal(200);
       expect(res.body).to.have.all.keys('conversationId', 'metadata', 'updatedAt');
@@ -459,10 +480,19 @@ describe('Agent API conversations', () => {
     it('shows an admin entry with metadata.username and metadata.source manual on GET', async () => {
       const { client, agentId } = await app.company();
       const { conversationId } = await open(client, { agentId });
-      const added = await client.post(at(conversationId, '/manual'), { message: 'Refund approved.', username: 'alice', metadata: { ticket: 'T-9' } });
+      const added = await client.post(at(conversationId, '/manual'), {
+        message: 'Refund approved.',
+        username: 'alice',
+        metadata: { ticket: 'T-9' },
+      });
       const { messages } = (await client.get(at(conversationId))).body;
       expect(messages).to.deep.equal([
-        { role: 'admin', content: 'Refund approved.', timestamp: added.body.timestamp, metadata: { ticket: 'T-9', username: 'alice', source: 'manual' } },
+        {
+          role: 'admin',
+          content: 'Refund approved.',
+          timestamp: added.body.timestamp,
+          metadata: { ticket: 'T-9', username: 'alice', source: 'manual' },
+        },
       ]);
     });
 
@@ -522,14 +552,24 @@ describe('Agent API conversations', () => {
       const { client, agentId } = await app.company();
       const conversationId = await withToolRun(client, agentId);
       // No conversation endpoint stores a system entry (job replies do); one is written directly.
-      await db()('messages').insert({ id: randomUUID(), conversation_id: conversationId, role: 'system', content: 'HUMAN REPLY (approved): go', created_at: new Date() });
+      await db()('messages').insert({
+        id: randomUUID(),
+        conversation_id: conversationId,
+        role: 'system',
+        content: 'HUMAN REPLY (approved): go',
+        created_at: new Date(),
+      });
       const { messages } = (await client.get(at(conversationId, '?include=all'))).body;
       expect(messages.map((m: { role: string }) => m.role)).to.deep.equal(['admin', 'user', 'assistant', 'tool', 'assistant', 'system']);
       expect(messages[3].content).to.contain('lookup_order');
       expect(messages[5].content).to.equal('HUMAN REPLY (approved): go');
       for (const m of messages) expectIsoTimestamp(m.timestamp);
       // The default view still leaves them out.
-      expect((await client.get(at(conversationId))).body.messages.map((m: { role: string }) => m.role)).to.deep.equal(['admin', 'user', 'assistant']);
+      expect((await client.get(at(conversationId))).body.messages.map((m: { role: string }) => m.role)).to.deep.equal([
+        'admin',
+        'user',
+        'assistant',
+      ]);
     });
 
     it('answers 400 for an include other than all', async () => {

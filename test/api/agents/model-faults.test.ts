@@ -12,9 +12,14 @@ describe('A model dropping its answer mid-reply', () => {
   after(async () => app?.close());
 
   const ledger = async (tenantId: string) =>
-    (await app.runtime.ctx.db('credit_ledger').where({ tenant_id: tenantId }).orderBy('id')).map((r) => [r.reference_type, Number(r.amount)]);
+    (await app.runtime.ctx.db('credit_ledger').where({ tenant_id: tenantId }).orderBy('id')).map((r) => [
+      r.reference_type,
+      Number(r.amount),
+    ]);
   const transcript = async (client: Client, id: string) =>
-    (await client.get(`/api/v1/conversations/${id}`)).body.messages.map((m: { role: string; content: string }) => `${m.role}: ${m.content}`);
+    (await client.get(`/api/v1/conversations/${id}`)).body.messages.map(
+      (m: { role: string; content: string }) => `${m.role}: ${m.content}`,
+    );
 
   it('ends a streamed turn with an error event, keeps the user message only, and charges nothing', async () => {
     const { client, agentId, tenantId } = await app.company({ credits: 5 });
@@ -26,7 +31,9 @@ describe('A model dropping its answer mid-reply', () => {
     expect(turn.status).to.equal(200);
     const last = turn.events.at(-1);
     expect(last.type, JSON.stringify(turn.events)).to.equal('error');
-    expect(last.error).to.be.a('string').and.not.match(/ECONNRESET|at .*\.js/);
+    expect(last.error)
+      .to.be.a('string')
+      .and.not.match(/ECONNRESET|at .*\.js/);
     expect(await transcript(client, conversationId)).to.deep.equal(['user: Hello']);
     expect(await ledger(tenantId)).to.deep.equal([['topup', 5]]);
 
@@ -49,7 +56,10 @@ describe('A model dropping its answer mid-reply', () => {
     expect(turn.status, JSON.stringify(turn.body)).to.equal(500);
     expect(turn.body.error).to.match(/^model request failed/);
     expect(await transcript(client, conversationId)).to.deep.equal(['user: What time is it?']);
-    expect(await ledger(tenantId)).to.deep.equal([['topup', 5], ['api', -1]]);
+    expect(await ledger(tenantId)).to.deep.equal([
+      ['topup', 5],
+      ['api', -1],
+    ]);
   });
 
   it('fails a job whose model answer was cut, with the model error, never leaving it running', async () => {

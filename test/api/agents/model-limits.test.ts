@@ -56,11 +56,15 @@ const retriesOf = (app: TestApp) => app.logs.filter((line) => line.includes('the
 
 /** Moves the app's clock a second at a time until the model has been asked `count` times. */
 const advanceUntilAsked = (app: TestApp, count: number) =>
-  eventually(`the model asked ${count} times`, () => {
-    if (app.model.requests.length >= count) return true;
-    app.advance(1000);
-    return false;
-  }, { everyMs: 100 });
+  eventually(
+    `the model asked ${count} times`,
+    () => {
+      if (app.model.requests.length >= count) return true;
+      app.advance(1000);
+      return false;
+    },
+    { everyMs: 100 },
+  );
 
 describe('A model answering 429 or 5xx to a chat turn', () => {
   let app: TestApp;
@@ -131,7 +135,10 @@ describe('A model answering 429 or 5xx to a chat turn', () => {
 
     expect(times[1]! - times[0]!).to.be.at.least(2_500);
     expect(status).to.equal(200);
-    const content = events.filter((e) => e.type === 'content').map((e) => e.content).join('');
+    const content = events
+      .filter((e) => e.type === 'content')
+      .map((e) => e.content)
+      .join('');
     expect(content).to.equal('Streamed after all.');
     expect(events.filter((e) => e.type === 'error')).to.deep.equal([]);
   });
@@ -224,7 +231,11 @@ describe('A model answering 429 to a call turn', () => {
       { content: 'Thank you, goodbye!' },
     );
 
-    const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task, questions: [{ key: 'budget', question: 'What is your budget?' }] });
+    const placed = await client.post('/v1/calls', {
+      to: NUMBERS.answer,
+      task,
+      questions: [{ key: 'budget', question: 'What is your budget?' }],
+    });
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     const result = await finalResult(client, placed.body.id);
 
@@ -291,7 +302,9 @@ if (redisUrl) {
       const held = heldReply({ content: 'first' });
       model.reply(held.reply);
       const owner = await holder.company();
-      const first = owner.client.post(`/api/v1/conversations/${await openConversation(owner.client, owner.agentId)}/messages`, { message: 'first' });
+      const first = owner.client.post(`/api/v1/conversations/${await openConversation(owner.client, owner.agentId)}/messages`, {
+        message: 'first',
+      });
       await eventually('the first turn to reach the model', () => model.requests.length === 1);
 
       const { client, agentId } = await waiter.company();
@@ -348,7 +361,9 @@ describe('SWITCHBOARD_MODEL_CONCURRENCY while Redis is unavailable', () => {
     const concurrency = countingConcurrency(app.model, [app], 3);
     const { client, agentId } = await app.company();
     const turns = await Promise.all(
-      [0, 1, 2].map(async (i) => client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: `turn ${i}` })),
+      [0, 1, 2].map(async (i) =>
+        client.post(`/api/v1/conversations/${await openConversation(client, agentId)}/messages`, { message: `turn ${i}` }),
+      ),
     );
 
     expect(turns.map((t) => t.status)).to.deep.equal([200, 200, 200]);

@@ -10,8 +10,11 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('gives 413 to every operation that takes a body, as the API answers a body over 1 MB', () => {
-    const withBody = Object.values(served().paths as Record<string, Record<string, any>>).flatMap((ops) => Object.values(ops).filter((op) => op.requestBody));
+    const withBody = Object.values(served().paths as Record<string, Record<string, any>>).flatMap((ops) =>
+      Object.values(ops).filter((op) => op.requestBody),
+    );
     expect(withBody).to.not.be.empty;
-    for (const op of withBody) expect(op.responses['413'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error' });
+    for (const op of withBody)
+      expect(op.responses['413'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error' });
   });
 });

@@ -9,7 +9,11 @@ describe('switchboard api: a replica killed mid-stream', function () {
   let api: SwitchboardProcess;
   before(async () => {
     app = await startTestApp();
-    api = await startProcess('api', { OPENAI_BASE_URL: app.model.url, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32' });
+    api = await startProcess('api', {
+      OPENAI_BASE_URL: app.model.url,
+      SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SWITCHBOARD_OUTBOUND_ALLOW: '127.0.0.1/32',
+    });
   });
   after(async () => {
     await api?.kill();
@@ -47,7 +51,11 @@ describe('switchboard api: a replica killed mid-stream', function () {
     expect(text).not.to.match(/"type":"(done|error)"/);
 
     const { db } = app.runtime.ctx;
-    const stored = await db('messages').where({ conversation_id: conversationId }).whereIn('role', ['user', 'assistant']).orderBy('seq').select('id', 'role', 'content');
+    const stored = await db('messages')
+      .where({ conversation_id: conversationId })
+      .whereIn('role', ['user', 'assistant'])
+      .orderBy('seq')
+      .select('id', 'role', 'content');
     expect(stored.map((m) => [m.role, m.content])).to.deep.equal([['user', 'Hello']]);
     expect(await db('credit_ledger').where({ reference_type: 'api', reference_id: stored[0]!.id })).to.deep.equal([]);
 

@@ -16,7 +16,10 @@ describe('Agent API smoke', () => {
     const reply = await client.post(`/api/v1/conversations/${created.body.conversationId}/messages`, { message: 'Hi' });
     expect(reply.status).to.equal(200);
     expect(reply.body.message).to.deep.equal({ role: 'assistant', content: 'Hello there, friend.' });
-    const streamed = await client.stream(`/api/v1/conversations/${created.body.conversationId}/messages`, { message: 'Again', stream: true });
+    const streamed = await client.stream(`/api/v1/conversations/${created.body.conversationId}/messages`, {
+      message: 'Again',
+      stream: true,
+    });
     expect(streamed.events.at(-1).type).to.equal('done');
   });
 });

@@ -64,13 +64,15 @@ describe('Agent handoff and streamed replies', () => {
       expect(next.body).not.to.have.any.keys('handoff', 'agentId');
       expect(app.model.requests[2]!.messages[0]).to.deep.equal({ role: 'system', content: 'You are billing.' });
       // Server-Timing: the key, the lock with the reads, the user's message stored, each model round, then the rest of the turn.
-      expect(serverTiming(reply.headers.get('server-timing')).map(([name]) => name).sort()).to.deep.equal(
-        ['auth', 'context', 'model', 'model', 'store', 'turn'],
-      );
+      expect(
+        serverTiming(reply.headers.get('server-timing'))
+          .map(([name]) => name)
+          .sort(),
+      ).to.deep.equal(['auth', 'context', 'model', 'model', 'store', 'turn']);
       expect(offeredTools(app.model.requests[2])).not.to.include('handoff_to_agent');
     });
 
-    it("lets the agent now on the conversation decide the next handoff with its own roster; the entry agent's roster is not carried (DECISIONS.md \"Handoff roster after a handoff\")", async () => {
+    it('lets the agent now on the conversation decide the next handoff with its own roster; the entry agent\'s roster is not carried (DECISIONS.md "Handoff roster after a handoff")', async () => {
       const { client, tenantId, agentId, conversationId, billingId } = await companyWithBilling();
       const sales = await createAgent(app.runtime.ctx, tenantId, { name: 'Sales', systemPrompt: 'You are sales.' });
       const refunds = await createAgent(app.runtime.ctx, tenantId, { name: 'Refunds', systemPrompt: 'You are refunds.' });
@@ -80,11 +82,17 @@ describe('Agent handoff and streamed replies', () => {
           { roleName: 'sales', agentId: sales.id, greeting: 'Sales here' },
         ],
       });
-      await updateAgent(app.runtime.ctx, billingId, { handoffEnabled: true, handoffRoster: [{ roleName: 'refunds', agentId: refunds.id, greeting: 'Refunds here' }] });
-      const rolesOffered = (request: any): string[] => request.tools.find((t: any) => t.function.name === 'handoff_to_agent').function.parameters.properties.roleName.enum;
+      await updateAgent(app.runtime.ctx, billingId, {
+        handoffEnabled: true,
+        handoffRoster: [{ roleName: 'refunds', agentId: refunds.id, greeting: 'Refunds here' }],
+      });
+      const rolesOffered = (request: any): string[] =>
+        request.tools.find((t: any) => t.function.name === 'handoff_to_agent').function.parameters.properties.roleName.enum;
 
       app.model.reply(handoffTo('billing'), { content: 'Billing speaking.' });
-      expect((await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'About my invoice' })).body.agentId).to.equal(billingId);
+      expect(
+        (await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'About my invoice' })).body.agentId,
+      ).to.equal(billingId);
       expect(rolesOffered(app.model.requests[0])).to.deep.equal(['billing', 'sales']);
 
       // Billing cannot reach the entry agent's sales: that role is not its own.
@@ -99,7 +107,10 @@ describe('Agent handoff and streamed replies', () => {
 
       app.model.reply(handoffTo('refunds'), { content: 'Refunds speaking.' });
       const second = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'I want my money back' });
-      expect(second.body).to.deep.include({ handoff: { roleName: 'refunds', greeting: 'Refunds here', agentId: refunds.id }, agentId: refunds.id });
+      expect(second.body).to.deep.include({
+        handoff: { roleName: 'refunds', greeting: 'Refunds here', agentId: refunds.id },
+        agentId: refunds.id,
+      });
       expect(app.model.requests[5]!.messages[0]).to.deep.equal({ role: 'system', content: 'You are refunds.' });
       expect((await client.get(`/api/v1/conversations/${conversationId}`)).body.agentId).to.equal(refunds.id);
     });
@@ -108,7 +119,8 @@ describe('Agent handoff and streamed replies', () => {
       const { client, agentId, conversationId } = await companyWithBilling();
       const other = await app.company();
       // The roster is checked when configured; this one names another company's agent all the same.
-      await app.runtime.ctx.db('agents')
+      await app.runtime.ctx
+        .db('agents')
         .where({ id: agentId })
         .update({ handoff_roster: JSON.stringify([{ roleName: 'partner', agentId: other.agentId, greeting: 'Hi' }]) });
       app.model.reply(handoffTo('partner'), { content: 'I will keep helping you.' });
@@ -163,7 +175,10 @@ describe('Agent handoff and streamed replies', () => {
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
       answer();
-      const events = (await res.text()).split('\n\n').filter(Boolean).map((b) => JSON.parse(b.slice('data: '.length)));
+      const events = (await res.text())
+        .split('\n\n')
+        .filter(Boolean)
+        .map((b) => JSON.parse(b.slice('data: '.length)));
       expect(events.map((e) => e.type)).to.deep.equal(['content', 'done']);
       expect(events[0].content).to.equal('At last.');
     });
@@ -186,7 +201,10 @@ describe('Agent handoff and streamed replies', () => {
       expect(JSON.parse(seen.slice('data: '.length, seen.indexOf('\n\n')))).to.deep.equal({ type: 'content', content: 'First' });
       rest();
       for (let part = await reader.read(); !part.done; part = await reader.read()) seen += decoder.decode(part.value, { stream: true });
-      const types = seen.split('\n\n').filter(Boolean).map((b) => JSON.parse(b.slice('data: '.length)).type);
+      const types = seen
+        .split('\n\n')
+        .filter(Boolean)
+        .map((b) => JSON.parse(b.slice('data: '.length)).type);
       expect(types).to.deep.equal(['content', 'content', 'done']);
     });
 
@@ -205,7 +223,10 @@ describe('Agent handoff and streamed replies', () => {
       // The key is checked, then the turn's context read; the stream opens once the user's message is
       // stored; the model, asked meanwhile, may have answered first.
       const names = phases.map(([name]) => name);
-      expect([['auth', 'context', 'store'], ['auth', 'context', 'model', 'store']]).to.deep.include(names);
+      expect([
+        ['auth', 'context', 'store'],
+        ['auth', 'context', 'model', 'store'],
+      ]).to.deep.include(names);
       for (const [, dur] of phases) expect(dur).to.be.finite.and.at.least(0);
     });
 
@@ -221,7 +242,10 @@ describe('Agent handoff and streamed replies', () => {
         { chunks: ['Billing ', 'here.'], usage },
       );
 
-      const { status, events } = await client.stream(`/api/v1/conversations/${conversationId}/messages`, { message: 'My balance?', stream: true });
+      const { status, events } = await client.stream(`/api/v1/conversations/${conversationId}/messages`, {
+        message: 'My balance?',
+        stream: true,
+      });
 
       expect(status).to.equal(200);
       expect(events).to.deep.equal([
@@ -262,7 +286,10 @@ describe('Agent handoff and streamed replies', () => {
         { fail: { status: 400, message: 'model exploded' } },
       );
 
-      const { status, events } = await client.stream(`/api/v1/conversations/${conversationId}/messages`, { message: 'Balance?', stream: true });
+      const { status, events } = await client.stream(`/api/v1/conversations/${conversationId}/messages`, {
+        message: 'Balance?',
+        stream: true,
+      });
 
       expect(status).to.equal(200);
       expect(events.slice(0, -1)).to.deep.equal([

@@ -54,7 +54,10 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
         { name: 'verbose', type: 'boolean' },
       ],
     };
-    app.model.reply({ toolCalls: [{ name: toolName(id, 'order'), arguments: { orderId: 'A 17', verbose: true } }] }, { content: 'It shipped.' });
+    app.model.reply(
+      { toolCalls: [{ name: toolName(id, 'order'), arguments: { orderId: 'A 17', verbose: true } }] },
+      { content: 'It shipped.' },
+    );
 
     const reply = await send(id, { message: 'Where is A 17?', customTools: [order] });
 
@@ -74,7 +77,9 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     expect(api.requests).to.have.length(1);
     expect(api.requests[0]).to.include({ method: 'GET', url: '/orders/A%2017?verbose=true' });
     expect(api.requests[0]!.headers.authorization).to.equal(`Basic ${Buffer.from('shop:basic-pass-771').toString('base64')}`);
-    expect(toolMessages(app.model.requests[1]).map((m) => m.content)).to.deep.equal(['HTTP 200\n{"served":"GET /orders/A%2017?verbose=true"}']);
+    expect(toolMessages(app.model.requests[1]).map((m) => m.content)).to.deep.equal([
+      'HTTP 200\n{"served":"GET /orders/A%2017?verbose=true"}',
+    ]);
   });
 
   it('sends POST parameters as a JSON body with the apikey header', async () => {
@@ -91,7 +96,10 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
         { name: 'limit', type: 'integer' },
       ],
     };
-    app.model.reply({ toolCalls: [{ name: toolName(id, 'search'), arguments: { query: 'red shoes', limit: 3 } }] }, { content: 'Found some.' });
+    app.model.reply(
+      { toolCalls: [{ name: toolName(id, 'search'), arguments: { query: 'red shoes', limit: 3 } }] },
+      { content: 'Found some.' },
+    );
 
     const reply = await send(id, { message: 'Red shoes?', customTools: [search] });
 
@@ -103,14 +111,19 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     expect(JSON.parse(api.requests[0]!.body)).to.deep.equal({ query: 'red shoes', limit: 3 });
   });
 
-  it('signs every tool call like a webhook, with the account\'s secret: a POST its body, a GET its empty body', async () => {
+  it("signs every tool call like a webhook, with the account's secret: a POST its body, a GET its empty body", async () => {
     const id = await openConversation(client, agentId);
     const tools = [
       { name: 'find', description: 'Find', url: `${api.url}/find`, method: 'GET', parameters: [{ name: 'q', type: 'string' }] },
       { name: 'save', description: 'Save', url: `${api.url}/save`, method: 'POST', parameters: [{ name: 'note', type: 'string' }] },
     ];
     app.model.reply(
-      { toolCalls: [{ name: toolName(id, 'find'), arguments: { q: 'ann' } }, { name: toolName(id, 'save'), arguments: { note: 'called' } }] },
+      {
+        toolCalls: [
+          { name: toolName(id, 'find'), arguments: { q: 'ann' } },
+          { name: toolName(id, 'save'), arguments: { note: 'called' } },
+        ],
+      },
       { content: 'Done.' },
     );
 
@@ -139,7 +152,10 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
         { name: 'street', type: 'string', required: true },
       ],
     };
-    app.model.reply({ toolCalls: [{ name: toolName(id, 'set_address'), arguments: { orderId: 'B-2', street: 'Main St 1' } }] }, { content: 'Changed.' });
+    app.model.reply(
+      { toolCalls: [{ name: toolName(id, 'set_address'), arguments: { orderId: 'B-2', street: 'Main St 1' } }] },
+      { content: 'Changed.' },
+    );
 
     const reply = await send(id, { message: 'Ship B-2 to Main St 1', customTools: [update] });
 
@@ -160,7 +176,10 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     const reply = await send(id, { message: 'third', customTools: [] });
 
     expect(reply.status).to.equal(200);
-    expect(offeredCustom(app.model.requests.at(-1)!, id).map((t) => t.name)).to.have.members([toolName(id, 'status'), toolName(id, 'other')]);
+    expect(offeredCustom(app.model.requests.at(-1)!, id).map((t) => t.name)).to.have.members([
+      toolName(id, 'status'),
+      toolName(id, 'other'),
+    ]);
     expect(api.requests.map((r) => r.url)).to.deep.equal(['/v2/status']);
   });
 
@@ -185,13 +204,23 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
   });
 
   describe('answers 400 naming the field when a custom tool is invalid', () => {
-    const valid = () => ({ name: 'lookup', description: 'Look up', url: 'https://tools.example.com/lookup', method: 'GET', parameters: [] as any[] });
+    const valid = () => ({
+      name: 'lookup',
+      description: 'Look up',
+      url: 'https://tools.example.com/lookup',
+      method: 'GET',
+      parameters: [] as any[],
+    });
     const cases: [string, (t: ReturnType<typeof valid>) => unknown, string][] = [
       ['a name over 20 characters', (t) => ({ ...t, name: 'a'.repeat(21) }), 'customTools.0.name'],
       ['a name with a space', (t) => ({ ...t, name: 'look up' }), 'customTools.0.name'],
       ['an http:// url', (t) => ({ ...t, url: 'http://tools.example.com/lookup' }), 'customTools.0.url'],
       ['method PATCH', (t) => ({ ...t, method: 'PATCH' }), 'customTools.0.method'],
-      ['21 parameters', (t) => ({ ...t, parameters: Array.from({ length: 21 }, (_, i) => ({ name: `p${i}` })) }), 'customTools.0.parameters'],
+      [
+        '21 parameters',
+        (t) => ({ ...t, parameters: Array.from({ length: 21 }, (_, i) => ({ name: `p${i}` })) }),
+        'customTools.0.parameters',
+      ],
       ['a parameter name over 64 characters', (t) => ({ ...t, parameters: [{ name: 'p'.repeat(65) }] }), 'customTools.0.parameters.0.name'],
       ['a description over 1024 characters', (t) => ({ ...t, description: 'd'.repeat(1025) }), 'customTools.0.description'],
       ['a placeholder without a parameter', (t) => ({ ...t, url: 'https://tools.example.com/orders/{orderId}' }), 'customTools.0.url'],
@@ -212,9 +241,23 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     const id = await openConversation(client, agentId);
     const secrets = ['basic-pass-4411', 'bearer-token-4412', 'apikey-secret-4413'];
     const customTools = [
-      { name: 'basic', description: 'B', url: `${api.url}/b`, method: 'GET', authType: 'basic', authConfig: { username: 'u', password: secrets[0] } },
+      {
+        name: 'basic',
+        description: 'B',
+        url: `${api.url}/b`,
+        method: 'GET',
+        authType: 'basic',
+        authConfig: { username: 'u', password: secrets[0] },
+      },
       { name: 'bearer', description: 'T', url: `${api.url}/t`, method: 'GET', authType: 'bearer', authConfig: { token: secrets[1] } },
-      { name: 'key', description: 'K', url: `${api.url}/k`, method: 'GET', authType: 'apikey', authConfig: { headerName: 'X-Key', apiKey: secrets[2] } },
+      {
+        name: 'key',
+        description: 'K',
+        url: `${api.url}/k`,
+        method: 'GET',
+        authType: 'apikey',
+        authConfig: { headerName: 'X-Key', apiKey: secrets[2] },
+      },
     ];
     app.model.reply({ toolCalls: ['basic', 'bearer', 'key'].map((n) => ({ name: toolName(id, n), arguments: {} })) }, { content: 'Done.' });
 
@@ -249,7 +292,9 @@ describe('Custom tools on POST /api/v1/conversations/:conversationId/messages', 
     expect(reply.status).to.equal(200);
     expect(reply.body.message.content).to.equal('I cannot reach it.');
     const [result] = toolMessages(app.model.requests[1]);
-    expect(result.content).to.match(/refused/).and.not.match(/ECONNREFUSED/);
+    expect(result.content)
+      .to.match(/refused/)
+      .and.not.match(/ECONNREFUSED/);
     expect(api.requests).to.deep.equal([]);
   });
 

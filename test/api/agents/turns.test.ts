@@ -35,7 +35,10 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
 
   it('sends the agent prompt, the conversation and turn system messages, the metadata, then the history', async () => {
     const { client, agentId } = await app.company({ systemPrompt: 'You are the agent of Acme.' });
-    const id = await openConversation(client, agentId, { customSystemMessage: 'Speak formally.', metadata: { orderId: 'A-17', tier: 'gold' } });
+    const id = await openConversation(client, agentId, {
+      customSystemMessage: 'Speak formally.',
+      metadata: { orderId: 'A-17', tier: 'gold' },
+    });
 
     app.model.reply({ content: 'Good day.' });
     const first = await client.post(`/api/v1/conversations/${id}/messages`, { message: 'Hello', customSystemMessage: 'Mention the sale.' });
@@ -72,7 +75,11 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
     });
     const id = await openConversation(client, agentId);
     app.model.reply(
-      { content: 'Let me check.', toolCalls: [{ name: 'order_status', arguments: {} }], usage: { promptTokens: 100, completionTokens: 20 } },
+      {
+        content: 'Let me check.',
+        toolCalls: [{ name: 'order_status', arguments: {} }],
+        usage: { promptTokens: 100, completionTokens: 20 },
+      },
       { content: 'It has shipped.', usage: { promptTokens: 150, completionTokens: 10 } },
     );
 
@@ -99,12 +106,22 @@ describe('POST /api/v1/conversations/:conversationId/messages (agent turns)', ()
     const httpTool = (name: string) => ({ name, description: name, url: `${tool.url}/${name}`, method: 'POST' as const });
     await updateAgent(app.runtime.ctx, agentId, { tools: ['end_conversation', 'barge_in', 'end_session', 'order_status'].map(httpTool) });
     // Longer than a tool name may be when configured (20), so it can only be stored directly.
-    await app.runtime.ctx.db('agents')
+    await app.runtime.ctx
+      .db('agents')
       .where({ id: agentId })
-      .update({ tools: app.runtime.ctx.db.raw('tools || ?::jsonb', [JSON.stringify([{ ...httpTool('call_internal_contact'), authType: 'none', parameters: [] }])]) });
+      .update({
+        tools: app.runtime.ctx.db.raw('tools || ?::jsonb', [
+          JSON.stringify([{ ...httpTool('call_internal_contact'), authType: 'none', parameters: [] }]),
+        ]),
+      });
     const id = await openConversation(client, agentId);
     app.model.reply(
-      { toolCalls: [{ name: 'end_session', arguments: {} }, { name: 'call_internal_contact', arguments: {} }] },
+      {
+        toolCalls: [
+          { name: 'end_session', arguments: {} },
+          { name: 'call_internal_contact', arguments: {} },
+        ],
+      },
       { content: 'Still here.' },
     );
 

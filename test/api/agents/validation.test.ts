@@ -99,7 +99,10 @@ describe('Agent API request validation', () => {
 
     it('refuses unknown body fields, naming each', async () => {
       const count = await conversationCount();
-      expectInvalid(await client.post(CONVERSATIONS, { agentId, companyId: 'tnt_1', systemPrompt: 'Obey me' }), ['companyId', 'systemPrompt']);
+      expectInvalid(await client.post(CONVERSATIONS, { agentId, companyId: 'tnt_1', systemPrompt: 'Obey me' }), [
+        'companyId',
+        'systemPrompt',
+      ]);
       expect(await conversationCount()).to.equal(count);
     });
 
@@ -139,7 +142,10 @@ describe('Agent API request validation', () => {
     it('accepts a turn customSystemMessage of 8000 characters and refuses 8001 or empty', async () => {
       const id = await open();
       expect((await client.post(at(id, '/messages'), { message: 'Hi', customSystemMessage: chars(8000) })).status).to.equal(200);
-      const system = app.model.requests.at(-1)!.messages.filter((m) => m.role === 'system').map((m) => m.content);
+      const system = app.model.requests
+        .at(-1)!
+        .messages.filter((m) => m.role === 'system')
+        .map((m) => m.content);
       expect(system).to.include(chars(8000));
       const before = await snapshot(id);
       expectInvalid(await client.post(at(id, '/messages'), { message: 'Hi', customSystemMessage: chars(8001) }), ['customSystemMessage']);
@@ -184,7 +190,9 @@ describe('Agent API request validation', () => {
       expect((await client.patch(at(id, '/metadata'), { metadata: { a: 1 }, customSystemMessage: chars(8000) })).status).to.equal(200);
       expect((await client.get(at(id))).body.customSystemMessage).to.equal(chars(8000));
       const before = await snapshot(id);
-      expectInvalid(await client.patch(at(id, '/metadata'), { metadata: { b: 2 }, customSystemMessage: chars(8001) }), ['customSystemMessage']);
+      expectInvalid(await client.patch(at(id, '/metadata'), { metadata: { b: 2 }, customSystemMessage: chars(8001) }), [
+        'customSystemMessage',
+      ]);
       expectInvalid(await client.patch(at(id, '/metadata'), { metadata: { b: 2 }, customSystemMessage: '' }), ['customSystemMessage']);
       expect(await snapshot(id)).to.deep.equal(before);
     });
@@ -223,7 +231,8 @@ describe('Agent API request validation', () => {
 
   describe('text that cannot be stored: NUL characters and unpaired surrogates', () => {
     const UNSTORABLE = ['a\u0000b', 'a\ud800b'];
-    const triggerCount = async () => Number((await app.runtime.ctx.db('triggers').where({ tenant_id: tenantId }).count({ n: '*' }).first())!.n);
+    const triggerCount = async () =>
+      Number((await app.runtime.ctx.db('triggers').where({ tenant_id: tenantId }).count({ n: '*' }).first())!.n);
 
     it('refuses a turn with either in message or customSystemMessage, naming the field, storing no message and charging nothing', async () => {
       const id = await open();
@@ -231,7 +240,9 @@ describe('Agent API request validation', () => {
       const credits = await balance(app.runtime.ctx, tenantId);
       for (const text of UNSTORABLE) {
         expectInvalid(await client.post(at(id, '/messages'), { message: text }), ['message']);
-        expectInvalid(await client.post(at(id, '/messages'), { message: 'Hi', customSystemMessage: text, stream: true }), ['customSystemMessage']);
+        expectInvalid(await client.post(at(id, '/messages'), { message: 'Hi', customSystemMessage: text, stream: true }), [
+          'customSystemMessage',
+        ]);
       }
       expect(await snapshot(id)).to.deep.equal(before);
       expect(app.model.requests).to.have.length(0);
@@ -270,8 +281,13 @@ describe('Agent API request validation', () => {
       for (const text of UNSTORABLE) {
         expectInvalid(await client.post('/api/v1/triggers', { agentId, task: text }), ['task']);
         expectInvalid(await client.post('/api/v1/triggers', { agentId, task: 'Call back', idempotencyKey: text }), ['idempotencyKey']);
-        expectInvalid(await client.post('/api/v1/triggers', { agentId, task: 'Call back', metadata: { source: text } }), ['metadata.source']);
-        const reply = await client.post('/api/v1/triggers/00000000-0000-4000-8000-000000000000/reply', { decision: 'approved', reason: text });
+        expectInvalid(await client.post('/api/v1/triggers', { agentId, task: 'Call back', metadata: { source: text } }), [
+          'metadata.source',
+        ]);
+        const reply = await client.post('/api/v1/triggers/00000000-0000-4000-8000-000000000000/reply', {
+          decision: 'approved',
+          reason: text,
+        });
         expectInvalid(reply, ['reason']);
       }
       expect(await triggerCount()).to.equal(count);
@@ -310,7 +326,10 @@ describe('Agent API request validation', () => {
       const id = (await client.post(CONVERSATIONS, { agentId })).body.conversationId;
       for (const levels of [32, 5000]) {
         expectInvalid(await client.request('PATCH', at(id, '/metadata'), `{"metadata":${nested(levels)}}`), ['metadata']);
-        expectInvalid(await client.request('POST', '/api/v1/triggers', `{"agentId":"${agentId}","task":"t","businessKeys":${nested(levels)}}`), ['businessKeys']);
+        expectInvalid(
+          await client.request('POST', '/api/v1/triggers', `{"agentId":"${agentId}","task":"t","businessKeys":${nested(levels)}}`),
+          ['businessKeys'],
+        );
       }
       expect((await client.get(at(id))).body.metadata ?? {}).to.deep.equal({});
       expect((await client.request('PATCH', at(id, '/metadata'), `{"metadata":${nested(31)}}`)).status).to.equal(200);

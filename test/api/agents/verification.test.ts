@@ -42,13 +42,34 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     receiver = await startReceiver(await webhookSecret(app.runtime.ctx, tenantId));
     await updateTenant(app.runtime.ctx, tenantId, { eventsUrl: `${receiver.url}/events` });
     const ctx = app.runtime.ctx;
-    const tools = [{ name: 'refund', description: 'Refund an order', url: `${crm.url}/refunds`, method: 'POST' as const, parameters: [{ name: 'order', type: 'string' as const }] }];
+    const tools = [
+      {
+        name: 'refund',
+        description: 'Refund an order',
+        url: `${crm.url}/refunds`,
+        method: 'POST' as const,
+        parameters: [{ name: 'order', type: 'string' as const }],
+      },
+    ];
     billing = (await createAgent(ctx, tenantId, { name: 'Billing', tools, verification: REQUIRED })).id;
-    reception = (await createAgent(ctx, tenantId, { name: 'Reception', handoffEnabled: true, handoffRoster: [{ roleName: 'billing', agentId: billing, greeting: 'Billing here.' }] })).id;
+    reception = (
+      await createAgent(ctx, tenantId, {
+        name: 'Reception',
+        handoffEnabled: true,
+        handoffRoster: [{ roleName: 'billing', agentId: billing, greeting: 'Billing here.' }],
+      })
+    ).id;
     // What an earlier conversation with Sam left in the contact's memory.
-    const earlier = (await client.post('/api/v1/conversations', { agentId: reception, contact: { externalUserId: 'sam-1', name: 'Sam' } })).body;
+    const earlier = (await client.post('/api/v1/conversations', { agentId: reception, contact: { externalUserId: 'sam-1', name: 'Sam' } }))
+      .body;
     contactId = earlier.contactId;
-    expect((await client.post(`/api/v1/conversations/${earlier.conversationId}/messages`, { message: 'I hide my spare key under the blue flowerpot.' })).status).to.equal(200);
+    expect(
+      (
+        await client.post(`/api/v1/conversations/${earlier.conversationId}/messages`, {
+          message: 'I hide my spare key under the blue flowerpot.',
+        })
+      ).status,
+    ).to.equal(200);
     app.model.reply({ content: MEMORY });
     expect((await client.post(`/api/v1/conversations/${earlier.conversationId}/end`)).status).to.equal(200);
   });
@@ -68,11 +89,15 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     return created.body.conversationId;
   };
   const send = (id: string, message: string) => client.post(`/api/v1/conversations/${id}/messages`, { message });
-  const passcodesOf = (id: string) => receiver.events.filter((e) => e.type === 'contact.verification_requested' && e.data.conversationId === id);
+  const passcodesOf = (id: string) =>
+    receiver.events.filter((e) => e.type === 'contact.verification_requested' && e.data.conversationId === id);
   const passcodeOf = async (id: string, nth = 1): Promise<string> =>
     (await eventually(`passcode ${nth} of ${id}`, () => passcodesOf(id).length >= nth && passcodesOf(id)[nth - 1])).data.passcode;
   /** A model that asks for the refund tool whatever it is told, then answers. */
-  const hostileModel = () => app.model.setDefault((request) => (request.messages.at(-1)?.role === 'tool' ? { content: 'Done.' } : { toolCalls: [{ name: 'refund', arguments: { order: 'A-17' } }] }));
+  const hostileModel = () =>
+    app.model.setDefault((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { content: 'Done.' } : { toolCalls: [{ name: 'refund', arguments: { order: 'A-17' } }] },
+    );
 
   it('offers no tool and no contact memory to an unverified contact, by any wording, and sends one passcode to the events address, signed', async () => {
     const id = await conversationWith(billing);
@@ -96,7 +121,13 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     expect(crm.requests, 'the CRM was called').to.deep.equal([]);
     await passcodeOf(id);
     const [event] = passcodesOf(id);
-    expect(event.data).to.deep.equal({ conversationId: id, contactId, externalUserId: 'sam-1', passcode: event.data.passcode, expiresAt: event.data.expiresAt });
+    expect(event.data).to.deep.equal({
+      conversationId: id,
+      contactId,
+      externalUserId: 'sam-1',
+      passcode: event.data.passcode,
+      expiresAt: event.data.expiresAt,
+    });
     expect(event.data.passcode).to.match(/^\d{6}$/);
     expect(Date.parse(event.data.expiresAt) - Date.parse(event.created_at)).to.be.within(9 * 60_000, 10 * 60_000);
     expect(receiver.rejected).to.deep.equal([]);
@@ -150,7 +181,11 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     const second = await passcodeOf(id, 2);
     for (let i = 0; i < 5; i++) await send(id, spray(second));
     await passcodeOf(id, 5);
-    const written = await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id, type: 'contact.verification_requested' }).count({ n: '*' }).first();
+    const written = await app.runtime.ctx
+      .db('webhook_outbox')
+      .where({ ordering_key: id, type: 'contact.verification_requested' })
+      .count({ n: '*' })
+      .first();
     expect(Number(written!.n), 'codes sent in the hour').to.equal(5);
     expect(crm.requests).to.deep.equal([]);
   });
@@ -158,17 +193,28 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
   it('does not resume a job waiting for a reply with the words of an unverified contact (asHumanReply)', async () => {
     const { conversationId, triggerId } = await parkedJob(app, client, billing, 'Ship order A-17');
 
-    const reply = await client.post(`/api/v1/conversations/${conversationId}/messages`, { message: 'Ship it from Berlin, and refund A-17', asHumanReply: true });
+    const reply = await client.post(`/api/v1/conversations/${conversationId}/messages`, {
+      message: 'Ship it from Berlin, and refund A-17',
+      asHumanReply: true,
+    });
 
     expect(reply.status).to.equal(200);
-    expect(reply.body.resumeError).to.deep.equal({ status: 403, error: 'The contact is not verified: the job waiting for a reply was not resumed' });
+    expect(reply.body.resumeError).to.deep.equal({
+      status: 403,
+      error: 'The contact is not verified: the job waiting for a reply was not resumed',
+    });
     expect((await client.get(`/api/v1/triggers/${triggerId}`)).body.status).to.equal('waiting_for_reply');
   });
 
   it('holds back a job an agent made at the word of an unverified contact, once its agent requires verification', async () => {
     const id = await conversationWith(reception);
     app.model.reply(
-      { toolCalls: [{ name: 'create_background_task', arguments: { task: 'Refund order A-17' } }, { name: 'handoff_to_agent', arguments: { roleName: 'billing' } }] },
+      {
+        toolCalls: [
+          { name: 'create_background_task', arguments: { task: 'Refund order A-17' } },
+          { name: 'handoff_to_agent', arguments: { roleName: 'billing' } },
+        ],
+      },
       { content: 'Billing will see to it.' },
     );
     const reply = await send(id, 'Please refund A-17 in the background');
@@ -187,9 +233,13 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
     expect(crm.requests).to.deep.equal([]);
   });
 
-  it('applies the target agent\'s requirement after a handoff, though the entry agent had none', async () => {
+  it("applies the target agent's requirement after a handoff, though the entry agent had none", async () => {
     const id = await conversationWith(reception);
-    app.model.reply({ toolCalls: [{ name: 'handoff_to_agent', arguments: { roleName: 'billing' } }] }, { toolCalls: [{ name: 'refund', arguments: { order: 'A-17' } }] }, { content: 'Billing needs your code.' });
+    app.model.reply(
+      { toolCalls: [{ name: 'handoff_to_agent', arguments: { roleName: 'billing' } }] },
+      { toolCalls: [{ name: 'refund', arguments: { order: 'A-17' } }] },
+      { content: 'Billing needs your code.' },
+    );
 
     const reply = await send(id, 'I want a refund for A-17');
 
@@ -227,7 +277,9 @@ describe('Verification of the contact (DECISIONS.md "Verification")', function (
       expect(verified.status).to.equal(200);
       expect(verified.body).to.deep.equal({ conversationId: id, contactId, verified: true, verifiedAt: verified.body.verifiedAt });
       expect(Date.parse(verified.body.verifiedAt)).to.be.a('number').and.not.NaN;
-      expect((await client.post(`/api/v1/conversations/${id}/verify`, {})).body.verifiedAt, 'verified once').to.equal(verified.body.verifiedAt);
+      expect((await client.post(`/api/v1/conversations/${id}/verify`, {})).body.verifiedAt, 'verified once').to.equal(
+        verified.body.verifiedAt,
+      );
       hostileModel();
       expect((await send(id, 'Refund A-17')).body.toolCalls).to.deep.equal(['refund']);
       expect(crm.requests).to.have.length(1);

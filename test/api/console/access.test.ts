@@ -97,7 +97,11 @@ describe('Console access routes: API keys, webhooks, carrier, do-not-call', () =
       expect(sent.body).to.include({ url: receiver.url, delivered: true, status: 200, error: null });
       expect(sent.body.duration_ms).to.be.a('number');
       expect(receiver.events.find((e) => e.id === sent.body.event_id)).to.include({ type: 'message.test', tenant_id: tenantId });
-      expect(await auditActions(owner.browser)).to.include.members([`webhooks.changed ${tenantId}`, `webhooks.tested ${tenantId}`, `webhook_secret.revealed ${tenantId}`]);
+      expect(await auditActions(owner.browser)).to.include.members([
+        `webhooks.changed ${tenantId}`,
+        `webhooks.tested ${tenantId}`,
+        `webhook_secret.revealed ${tenantId}`,
+      ]);
     });
 
     it('refuses a member or viewer changing addresses or testing (403), and a bad address (422), changing nothing', async () => {
@@ -121,7 +125,9 @@ describe('Console access routes: API keys, webhooks, carrier, do-not-call', () =
 
       const rotated = await owner.browser.post('/console/api/webhooks/secret/rotate');
       expect(rotated.status).to.equal(200);
-      expect(rotated.body.secret).to.match(/^whsec_/).and.not.equal(before);
+      expect(rotated.body.secret)
+        .to.match(/^whsec_/)
+        .and.not.equal(before);
       expect((await owner.browser.get('/console/api/webhooks/secret')).body.secret).to.equal(rotated.body.secret);
 
       receiver.secret = before;
@@ -142,7 +148,12 @@ describe('Console access routes: API keys, webhooks, carrier, do-not-call', () =
         const { browser } = await signedInUser(app, tenantId, role);
         const shown = await browser.get('/console/api/webhooks/secret');
         const rotated = await browser.post('/console/api/webhooks/secret/rotate');
-        expect([shown.status, shown.body.error.code, rotated.status, rotated.body.error.code], role).to.deep.equal([403, 'forbidden', 403, 'forbidden']);
+        expect([shown.status, shown.body.error.code, rotated.status, rotated.body.error.code], role).to.deep.equal([
+          403,
+          'forbidden',
+          403,
+          'forbidden',
+        ]);
         expect(JSON.stringify(shown.body)).not.to.include(secret);
       }
       expect((await owner.browser.get('/console/api/webhooks/secret')).body.secret).to.equal(secret);
@@ -154,7 +165,13 @@ describe('Console access routes: API keys, webhooks, carrier, do-not-call', () =
       const { tenantId, owner } = await account();
       const res = await owner.browser.get('/console/api/carrier');
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ carrier: app.runtime.ctx.config.SWITCHBOARD_CARRIER, source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
+      expect(res.body).to.deep.equal({
+        carrier: app.runtime.ctx.config.SWITCHBOARD_CARRIER,
+        source: 'deployment',
+        account_sid: null,
+        connection_id: null,
+        auth_token_set: false,
+      });
       expect((await (await signedInUser(app, tenantId, 'admin')).browser.get('/console/api/carrier')).status).to.equal(200);
       expect((await (await signedInUser(app, tenantId, 'member')).browser.get('/console/api/carrier')).status).to.equal(403);
     });
@@ -169,7 +186,9 @@ describe('Console access routes: API keys, webhooks, carrier, do-not-call', () =
       expect(added.body).to.include({ number: '+12025550143', reason: 'asked on a call' });
 
       const viewer = await signedInUser(app, tenantId, 'viewer');
-      expect((await viewer.browser.get('/console/api/do-not-call')).body.numbers.map((n: { number: string }) => n.number)).to.deep.equal(['+12025550143']);
+      expect((await viewer.browser.get('/console/api/do-not-call')).body.numbers.map((n: { number: string }) => n.number)).to.deep.equal([
+        '+12025550143',
+      ]);
       expect((await viewer.browser.post('/console/api/do-not-call', { number: '+12025550144' })).status).to.equal(403);
       expect((await member.browser.delete('/console/api/do-not-call/%2B12025550143')).status).to.equal(403);
 
@@ -223,7 +242,12 @@ describe('Console access routes: API keys, webhooks, carrier, do-not-call', () =
       const secret = (await owner.browser.get('/console/api/webhooks/secret')).body.secret;
       const noToken = await owner.browser.request('POST', '/console/api/webhooks/secret/rotate', {}, { 'x-csrf-token': '' });
       const otherOrigin = await owner.browser.request('POST', '/console/api/keys', { name: 'evil' }, { origin: 'https://evil.example' });
-      const crossSite = await owner.browser.request('POST', '/console/api/do-not-call', { number: '+12025550160' }, { 'sec-fetch-site': 'cross-site' });
+      const crossSite = await owner.browser.request(
+        'POST',
+        '/console/api/do-not-call',
+        { number: '+12025550160' },
+        { 'sec-fetch-site': 'cross-site' },
+      );
       for (const r of [noToken, otherOrigin, crossSite]) expect([r.status, r.body.error.code]).to.deep.equal([403, 'csrf_failed']);
       expect((await owner.browser.get('/console/api/webhooks/secret')).body.secret).to.equal(secret);
       expect((await owner.browser.get('/console/api/keys')).body.keys).to.have.length(1);

@@ -16,7 +16,8 @@ describe('Console calls routes', function () {
   });
   after(async () => app?.close());
 
-  const auditOf = async (tenantId: string) => app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhereLike('action', 'call.%').orderBy('id');
+  const auditOf = async (tenantId: string) =>
+    app.runtime.ctx.db('console_audit').where({ tenant_id: tenantId }).andWhereLike('action', 'call.%').orderBy('id');
 
   /** A voice company, its API client, and a signed-in user of each role. */
   async function account() {
@@ -38,7 +39,9 @@ describe('Console calls routes', function () {
     expect(all.body.data[0]).to.deep.include({ id: busy.id, status: 'busy', direction: 'outbound', to: NUMBERS.busy });
 
     expect((await viewer.browser.get('/console/api/calls?status=busy')).body.data.map((c: any) => c.id)).to.deep.equal([busy.id]);
-    expect((await viewer.browser.get(`/console/api/calls?to=${encodeURIComponent(NUMBERS.answer)}`)).body.data.map((c: any) => c.id)).to.deep.equal([answered.id]);
+    expect(
+      (await viewer.browser.get(`/console/api/calls?to=${encodeURIComponent(NUMBERS.answer)}`)).body.data.map((c: any) => c.id),
+    ).to.deep.equal([answered.id]);
     expect((await viewer.browser.get('/console/api/calls?direction=inbound')).body.data).to.deep.equal([]);
     const after = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
     expect((await viewer.browser.get(`/console/api/calls?created_after=${after}`)).body.data).to.deep.equal([]);
@@ -57,8 +60,14 @@ describe('Console calls routes', function () {
   });
 
   it("a call's page: record, result with transcript and summary, and a timeline of state changes", async () => {
-    const { client, viewer } = await app.voiceCompany({ eventsUrl: 'https://127.0.0.1:9/events' }).then(async (c) => ({ ...c, viewer: await signedInUser(app, c.tenantId, 'viewer') }));
-    app.script('Ask about the budget', { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', answers: { budget: '500' }, note: 'Known' } }] }, { content: 'Thanks, bye!' });
+    const { client, viewer } = await app
+      .voiceCompany({ eventsUrl: 'https://127.0.0.1:9/events' })
+      .then(async (c) => ({ ...c, viewer: await signedInUser(app, c.tenantId, 'viewer') }));
+    app.script(
+      'Ask about the budget',
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'completed', answers: { budget: '500' }, note: 'Known' } }] },
+      { content: 'Thanks, bye!' },
+    );
     const placed = (await client.post('/v1/calls', { to: NUMBERS.answer, task: 'Ask about the budget' })).body;
     await finalResult(client, placed.id);
     const res = await viewer.browser.get(`/console/api/calls/${placed.id}`);
@@ -69,7 +78,11 @@ describe('Console calls routes', function () {
     expect(res.body.result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Thanks, bye!' });
     const kinds = res.body.timeline.map((e: any) => e.kind);
     expect(kinds.filter((k: string) => k !== 'webhook')).to.deep.equal(['created', 'ringing', 'answered', 'ended']);
-    expect(res.body.timeline.filter((e: any) => e.kind === 'webhook').map((e: any) => e.detail.split(' ')[0])).to.include.members(['call.initiated', 'call.answered', 'call.ended']);
+    expect(res.body.timeline.filter((e: any) => e.kind === 'webhook').map((e: any) => e.detail.split(' ')[0])).to.include.members([
+      'call.initiated',
+      'call.answered',
+      'call.ended',
+    ]);
     expect(res.body.timeline.find((e: any) => e.kind === 'ended').detail).to.equal('Ended completed (agent_hangup)');
     expect(res.body.messages).to.deep.equal([]);
   });
@@ -80,12 +93,23 @@ describe('Console calls routes', function () {
     await finalResult(client, placed.id);
     const other = (await client.post('/v1/calls', { to: NUMBERS.busy, task: 'Say hi' })).body;
     // A voicemail left on the call, as the voicemail step stores one (test/api/voice/inbound.test.ts drives that step).
-    const message = await insertVoiceMessage(app.runtime.ctx, { tenant_id: tenantId, call_id: placed.id, kind: 'voicemail', caller: NUMBERS.busy, summary: 'Call me back', details: {}, agent_id: null, duration_sec: 1 });
+    const message = await insertVoiceMessage(app.runtime.ctx, {
+      tenant_id: tenantId,
+      call_id: placed.id,
+      kind: 'voicemail',
+      caller: NUMBERS.busy,
+      summary: 'Call me back',
+      details: {},
+      agent_id: null,
+      duration_sec: 1,
+    });
     const wav = encodeWav(new Int16Array(8000), 8000);
     await app.runtime.ctx.recordings.save(tenantId, message.id, wav);
     const page = await viewer.browser.get(`/console/api/calls/${placed.id}`);
     expect(page.body.messages.map((m: any) => [m.id, m.kind, m.summary])).to.deep.equal([[message.id, 'voicemail', 'Call me back']]);
-    const res = await fetch(`${app.url}/console/api/calls/${placed.id}/messages/${message.id}/recording`, { headers: { cookie: `sb_session=${viewer.browser.cookie}` } });
+    const res = await fetch(`${app.url}/console/api/calls/${placed.id}/messages/${message.id}/recording`, {
+      headers: { cookie: `sb_session=${viewer.browser.cookie}` },
+    });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('audio/wav');
     expect(Buffer.from(await res.arrayBuffer()).equals(wav)).to.equal(true);
@@ -101,7 +125,11 @@ describe('Console calls routes', function () {
     expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/steer`, {}), 422, 'invalid_steer');
     expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { shout: 'x' }), 400, 'invalid_json');
     expectVoiceError(await member.browser.post(`/console/api/calls/${call.id}/steer`, { say: 'x'.repeat(1001) }), 422, 'invalid_say');
-    expectVoiceError(await member.browser.request('POST', `/console/api/calls/${call.id}/hangup`, {}, { 'x-csrf-token': 'wrong' }), 403, 'csrf_failed');
+    expectVoiceError(
+      await member.browser.request('POST', `/console/api/calls/${call.id}/hangup`, {}, { 'x-csrf-token': 'wrong' }),
+      403,
+      'csrf_failed',
+    );
 
     const stream = await openCallsStream(app.url, viewer.browser.cookie);
     await eventually('the stream ready', () => stream.events.some((e) => e.type === 'ready'));
@@ -154,7 +182,8 @@ describe('Console calls routes', function () {
   it("the stream sends each change of the account's calls (not another's) and ends when the session ends or the client goes", async () => {
     const { client, viewer } = await account();
     const other = await account();
-    const handlers = () => (app.runtime.ctx.notifier as unknown as { handlers: Map<string, Set<unknown>> }).handlers.get(CHANNELS.calls)?.size ?? 0;
+    const handlers = () =>
+      (app.runtime.ctx.notifier as unknown as { handlers: Map<string, Set<unknown>> }).handlers.get(CHANNELS.calls)?.size ?? 0;
     const stream = await openCallsStream(app.url, viewer.browser.cookie);
     expect(stream.status).to.equal(200);
     expect(stream.contentType).to.match(/^text\/event-stream/);

@@ -16,8 +16,11 @@ describe('Console campaigns, runs and connections', function () {
     const company = await app.campaignCompany();
     const owner = await signedInUser(app, company.tenantId, 'owner');
     const member = await signedInUser(app, company.tenantId, 'member');
-    const connection = (await company.client.post('/v1/connections', { name: 'CRM', base_url: company.system.url, sign_in_header: SIGN_IN })).body;
-    const campaign = (await company.client.post('/v1/campaigns', { name: 'Renewals', connection_id: connection.id, task: 'Renewal call' })).body;
+    const connection = (
+      await company.client.post('/v1/connections', { name: 'CRM', base_url: company.system.url, sign_in_header: SIGN_IN })
+    ).body;
+    const campaign = (await company.client.post('/v1/campaigns', { name: 'Renewals', connection_id: connection.id, task: 'Renewal call' }))
+      .body;
     return { ...company, owner, member, connection, campaign };
   }
   const auditOf = async (owner: { browser: ConsoleBrowser }) => (await owner.browser.get('/console/api/audit')).body.entries as any[];
@@ -43,16 +46,26 @@ describe('Console campaigns, runs and connections', function () {
         expect(JSON.stringify(res.body)).to.not.include(SIGN_IN.value);
       }
       const agents = await browser.get('/console/api/campaign-agents');
-      expect(agents.body.data.map((a: any) => a.id), role).to.include(campaign.agent_id);
+      expect(
+        agents.body.data.map((a: any) => a.id),
+        role,
+      ).to.include(campaign.agent_id);
     }
   });
 
   it('lets a member create and change a connection, its secret write-only and only field names audited', async () => {
     const { client, member, owner, system } = await account();
-    const made = await member.browser.post('/console/api/connections', { name: 'Billing', base_url: system.url, sign_in_header: { name: 'X-Key', value: 'sk_console_secret_1' } });
+    const made = await member.browser.post('/console/api/connections', {
+      name: 'Billing',
+      base_url: system.url,
+      sign_in_header: { name: 'X-Key', value: 'sk_console_secret_1' },
+    });
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     expect(made.body.sign_in_header).to.deep.equal({ name: 'X-Key', value_set: true });
-    const changed = await member.browser.patch(`/console/api/connections/${made.body.id}`, { name: 'Billing 2', sign_in_header: { name: 'X-Key', value: 'sk_console_secret_2' } });
+    const changed = await member.browser.patch(`/console/api/connections/${made.body.id}`, {
+      name: 'Billing 2',
+      sign_in_header: { name: 'X-Key', value: 'sk_console_secret_2' },
+    });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     expect(changed.body).to.deep.include({ name: 'Billing 2', sign_in_header: { name: 'X-Key', value_set: true } });
     expect((await client.get(`/v1/connections/${made.body.id}`)).body).to.deep.equal(changed.body);
@@ -62,7 +75,8 @@ describe('Console campaigns, runs and connections', function () {
       ['connection.updated', made.body.id, { fields: ['name', 'sign_in_header'] }, member.id],
       ['connection.created', made.body.id, { fields: ['base_url', 'name', 'sign_in_header'] }, member.id],
     ]);
-    const everything = JSON.stringify([made.body, changed.body, entries, (await member.browser.get('/console/api/connections')).body]) + app.logs.join('');
+    const everything =
+      JSON.stringify([made.body, changed.body, entries, (await member.browser.get('/console/api/connections')).body]) + app.logs.join('');
     expect(everything).to.not.include('sk_console_secret');
 
     const removed = await member.browser.delete(`/console/api/connections/${made.body.id}`);
@@ -73,10 +87,18 @@ describe('Console campaigns, runs and connections', function () {
 
   it('lets a member create and edit a campaign, run it now, start a test run and stop a run, each audited', async () => {
     const { client, member, owner, connection } = await account();
-    const made = await member.browser.post('/console/api/campaigns', { name: 'Winback', connection_id: connection.id, task: 'Win them back', max_attempts: 2 });
+    const made = await member.browser.post('/console/api/campaigns', {
+      name: 'Winback',
+      connection_id: connection.id,
+      task: 'Win them back',
+      max_attempts: 2,
+    });
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     expect(made.body).to.deep.include({ name: 'Winback', connection_id: connection.id, max_attempts: 2, concurrency: 5 });
-    const edited = await member.browser.patch(`/console/api/campaigns/${made.body.id}`, { calling_hours: { start: '10:00', end: '18:00' }, schedule: { days: ['mon', 'wed'], start_time: '10:30', timezone: 'Europe/Berlin' } });
+    const edited = await member.browser.patch(`/console/api/campaigns/${made.body.id}`, {
+      calling_hours: { start: '10:00', end: '18:00' },
+      schedule: { days: ['mon', 'wed'], start_time: '10:30', timezone: 'Europe/Berlin' },
+    });
     expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
     expect(edited.body.next_start_at).to.be.a('string');
     expect((await client.get(`/v1/campaigns/${made.body.id}`)).body).to.deep.equal(edited.body);
@@ -166,7 +188,10 @@ describe('Console campaigns, runs and connections', function () {
     expect((await theirs.client.get(`/v1/campaigns/${theirs.campaign.id}`)).body).to.include({ name: 'Renewals', archived: false });
     expect((await theirs.client.get(`/v1/campaign-runs/${run.id}`)).body.status).to.equal('running');
     expect((await theirs.client.get(`/v1/campaigns/${theirs.campaign.id}/runs`)).body.data).to.have.length(1);
-    const lists = [(await mine.member.browser.get('/console/api/connections')).body, (await mine.member.browser.get('/console/api/campaigns')).body];
+    const lists = [
+      (await mine.member.browser.get('/console/api/connections')).body,
+      (await mine.member.browser.get('/console/api/campaigns')).body,
+    ];
     expect(lists.map((l) => l.data.map((x: any) => x.id))).to.deep.equal([[mine.connection.id], [mine.campaign.id]]);
   });
 
@@ -179,10 +204,22 @@ describe('Console campaigns, runs and connections', function () {
       ['POST', '/console/api/connections', { name: 'X', base_url: 'https://crm.example.com', password: 'p' }, 400, 'invalid_json'],
       ['PATCH', `/console/api/connections/${connection.id}`, { sign_in_header: { name: 'X-Token' } }, 422, 'invalid_sign_in_header'],
       ['POST', '/console/api/campaigns', { name: 'X' }, 422, 'invalid_connection_id'],
-      ['POST', '/console/api/campaigns', { name: 'X', connection_id: connection.id, calling_hours: { start: '07:00', end: '20:00' } }, 422, 'invalid_calling_hours'],
+      [
+        'POST',
+        '/console/api/campaigns',
+        { name: 'X', connection_id: connection.id, calling_hours: { start: '07:00', end: '20:00' } },
+        422,
+        'invalid_calling_hours',
+      ],
       ['PATCH', `/console/api/campaigns/${campaign.id}`, { max_attempts: 11 }, 422, 'invalid_max_attempts'],
       ['PATCH', `/console/api/campaigns/${campaign.id}`, { colour: 'red' }, 400, 'invalid_json'],
-      ['PATCH', `/console/api/campaigns/${campaign.id}`, { schedule: { days: ['someday'], start_time: '10:00', timezone: 'UTC' } }, 422, 'invalid_schedule'],
+      [
+        'PATCH',
+        `/console/api/campaigns/${campaign.id}`,
+        { schedule: { days: ['someday'], start_time: '10:00', timezone: 'UTC' } },
+        422,
+        'invalid_schedule',
+      ],
       ['POST', `/console/api/campaigns/${campaign.id}/runs`, { test: true }, 422, 'invalid_test_number'],
       ['POST', `/console/api/campaigns/${campaign.id}/runs`, { test: true, test_number: 'not a number' }, 422, 'invalid_test_number'],
       ['GET', `/console/api/campaign-runs/${run.id}/results?cursor=abc`, undefined, 422, 'invalid_cursor'],
@@ -196,7 +233,9 @@ describe('Console campaigns, runs and connections', function () {
     }
     expect((await client.get(`/v1/connections/${connection.id}`)).body).to.deep.equal(connection);
     expect((await client.get(`/v1/campaigns/${campaign.id}`)).body).to.deep.equal(campaign);
-    expect((await client.get(`/v1/campaigns/${campaign.id}/runs`)).body.data.map((r: any) => [r.id, r.status])).to.deep.equal([[run.id, 'running']]);
+    expect((await client.get(`/v1/campaigns/${campaign.id}/runs`)).body.data.map((r: any) => [r.id, r.status])).to.deep.equal([
+      [run.id, 'running'],
+    ]);
     expect(await auditOf(owner)).to.deep.equal(before);
   });
 

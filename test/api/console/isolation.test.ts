@@ -20,9 +20,9 @@ function consoleApiRoutes(router: Router): Route[] {
   const walk = (stack: any[]) => {
     for (const layer of stack) {
       if (layer.route) {
-        for (const path of [layer.route.path].flat()) for (const method of Object.keys(layer.route.methods)) routes.push({ method: method.toUpperCase(), path });
-      }
-      else if (layer.handle?.stack) walk(layer.handle.stack);
+        for (const path of [layer.route.path].flat())
+          for (const method of Object.keys(layer.route.methods)) routes.push({ method: method.toUpperCase(), path });
+      } else if (layer.handle?.stack) walk(layer.handle.stack);
     }
   };
   walk((router as any).stack);
@@ -54,13 +54,18 @@ describe("The console keeps each account's data to itself, on every route", func
     const run = (await b.client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
     const conversation = (await bOwner.browser.get('/console/api/conversations')).body.conversations[0].id;
     const key = (await bOwner.browser.get('/console/api/keys')).body.keys[0].id;
-    const queue = (await b.client.post('/v1/queues', { name: 'Front desk', members: [{ id: 'al', name: 'Al', phone: NUMBERS.answer }] })).body;
+    const queue = (await b.client.post('/v1/queues', { name: 'Front desk', members: [{ id: 'al', name: 'Al', phone: NUMBERS.answer }] }))
+      .body;
     const mailbox = (await b.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body;
     // B's invoice for a month it was pay-as-you-go in.
     const january = new Date('2025-01-01T00:00:00Z');
     await app.runtime.ctx.db('tenants').where({ id: b.tenantId }).update({ billing: 'payg', payg_since: january, updated_at: january });
     const invoice = (await finalizeMonth(app.runtime.ctx, b.tenantId, '2025-01'))!.number!;
-    const voicemail = await keepVoicemail(app.runtime.ctx, { tenant_id: b.tenantId, call_id: null, caller: NUMBERS.answer, summary: 'Call me', mailbox_id: mailbox.id }, encodeWav(new Int16Array(800), 8000));
+    const voicemail = await keepVoicemail(
+      app.runtime.ctx,
+      { tenant_id: b.tenantId, call_id: null, caller: NUMBERS.answer, summary: 'Call me', mailbox_id: mailbox.id },
+      encodeWav(new Int16Array(800), 8000),
+    );
 
     // What a route's parameter names, in account B.
     const ids: Record<string, Record<string, string>> = {
@@ -95,7 +100,26 @@ describe("The console keeps each account's data to itself, on every route", func
       '/billing/invoices/:number.csv': { number: invoice },
       '/billing/invoices/:number.pdf': { number: invoice },
     };
-    const secretsOfB = [b.tenantId, b.agentId, call.id, run.id, campaign.id, connection.id, conversation, job.triggerId, job.conversationId, key, NUMBER_B, BLOCKED_B, bOwner.email, bViewer.email, queue.id, mailbox.id, voicemail.id, invoice];
+    const secretsOfB = [
+      b.tenantId,
+      b.agentId,
+      call.id,
+      run.id,
+      campaign.id,
+      connection.id,
+      conversation,
+      job.triggerId,
+      job.conversationId,
+      key,
+      NUMBER_B,
+      BLOCKED_B,
+      bOwner.email,
+      bViewer.email,
+      queue.id,
+      mailbox.id,
+      voicemail.id,
+      invoice,
+    ];
     const before = await stateOfB();
 
     const a = await app.campaignCompany();
@@ -128,7 +152,20 @@ describe("The console keeps each account's data to itself, on every route", func
     async function stateOfB() {
       const read = async (path: string) => (await bOwner.browser.get(`/console/api${path}`)).body;
       const [agent, keys, users, blocked, conn, camp, jobNow, numbers, webhooks, queues, mailboxes, messages] = await Promise.all(
-        [`/agents/${b.agentId}`, '/keys', '/users', '/do-not-call', `/connections/${connection.id}`, `/campaigns/${campaign.id}`, `/jobs/${job.triggerId}`, '/numbers', '/webhooks', '/queues', '/mailboxes', `/mailboxes/${mailbox.id}/messages`].map(read),
+        [
+          `/agents/${b.agentId}`,
+          '/keys',
+          '/users',
+          '/do-not-call',
+          `/connections/${connection.id}`,
+          `/campaigns/${campaign.id}`,
+          `/jobs/${job.triggerId}`,
+          '/numbers',
+          '/webhooks',
+          '/queues',
+          '/mailboxes',
+          `/mailboxes/${mailbox.id}/messages`,
+        ].map(read),
       );
       return { agent, keys, users, blocked, conn, camp, job: jobNow.job.status, numbers, webhooks, queues, mailboxes, messages };
     }

@@ -35,14 +35,17 @@ describe('Console jobs, conversations and agents', () => {
   }
   async function account(): Promise<Account> {
     const { tenantId, agentId, client } = await app.company();
-    const [owner, member, viewer] = await Promise.all(['owner', 'member', 'viewer'].map((role) => signedInUser(app, tenantId, role as 'owner')));
+    const [owner, member, viewer] = await Promise.all(
+      ['owner', 'member', 'viewer'].map((role) => signedInUser(app, tenantId, role as 'owner')),
+    );
     return { tenantId, agentId, client, owner: owner!.browser, member: member!.browser, viewer: viewer!.browser };
   }
 
   /** A job of `a` parked waiting for a human reply. */
   const parked = (a: Account) => parkedJob(app, a.client, a.agentId, 'Ship order A-17');
 
-  const auditOf = async (a: Account) => (await a.owner.get('/console/api/audit')).body.entries as { action: string; target: string; user: { email: string }; details: any }[];
+  const auditOf = async (a: Account) =>
+    (await a.owner.get('/console/api/audit')).body.entries as { action: string; target: string; user: { email: string }; details: any }[];
 
   let a: Account;
   let b: Account;
@@ -54,12 +57,21 @@ describe('Console jobs, conversations and agents', () => {
       for (const browser of [a.owner, a.member, a.viewer]) {
         const all = await browser.get('/console/api/jobs');
         expect(all.status).to.equal(200);
-        expect(all.body.jobs.map((j: any) => j.triggerId)).to.include(job.triggerId).and.not.include(other.triggerId);
+        expect(all.body.jobs.map((j: any) => j.triggerId))
+          .to.include(job.triggerId)
+          .and.not.include(other.triggerId);
         const waiting = await browser.get('/console/api/jobs?status=waiting_for_reply');
         expect(waiting.body.jobs.map((j: any) => j.triggerId)).to.include(job.triggerId);
-        expect((await browser.get('/console/api/jobs?status=succeeded')).body.jobs.map((j: any) => j.triggerId)).not.to.include(job.triggerId);
+        expect((await browser.get('/console/api/jobs?status=succeeded')).body.jobs.map((j: any) => j.triggerId)).not.to.include(
+          job.triggerId,
+        );
         const one = await browser.get(`/console/api/jobs/${job.triggerId}`);
-        expect(one.body.job).to.include({ triggerId: job.triggerId, status: 'waiting_for_reply', task: 'Ship order A-17', waitingReason: 'Which warehouse should ship order A-17?' });
+        expect(one.body.job).to.include({
+          triggerId: job.triggerId,
+          status: 'waiting_for_reply',
+          task: 'Ship order A-17',
+          waitingReason: 'Which warehouse should ship order A-17?',
+        });
       }
     });
 
@@ -89,7 +101,14 @@ describe('Console jobs, conversations and agents', () => {
       const res = await a.viewer.post(`/console/api/jobs/${job.triggerId}/reply`, { decision: 'approved' });
       expect(res.status).to.equal(403);
       expect(res.body.error.code).to.equal('forbidden');
-      for (const body of [{}, { decision: 'maybe' }, { decision: 'provided' }, { decision: 'provided', reason: '  ' }, { decision: 'approved', reason: 'x'.repeat(4001) }, { decision: 'approved', extra: 1 }]) {
+      for (const body of [
+        {},
+        { decision: 'maybe' },
+        { decision: 'provided' },
+        { decision: 'provided', reason: '  ' },
+        { decision: 'approved', reason: 'x'.repeat(4001) },
+        { decision: 'approved', extra: 1 },
+      ]) {
         const bad = await a.member.post(`/console/api/jobs/${job.triggerId}/reply`, body);
         expect(bad.status, JSON.stringify(body)).to.equal(422);
         expect(bad.body.error.code).to.match(/^invalid_/);
@@ -101,11 +120,17 @@ describe('Console jobs, conversations and agents', () => {
       const own = await parked(a);
       app.model.reply({ content: 'Shipping from Berlin' });
       const before = app.model.requests.length;
-      const res = await a.member.post(`/console/api/jobs/${own.triggerId}/reply`, { decision: 'provided', reason: 'Use the Berlin warehouse' });
+      const res = await a.member.post(`/console/api/jobs/${own.triggerId}/reply`, {
+        decision: 'provided',
+        reason: 'Use the Berlin warehouse',
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.job).to.include({ triggerId: own.triggerId, status: 'queued' });
       await waitForStatus(a.client, own.triggerId, 'succeeded');
-      expect((app.model.requests[before] as any).messages).to.deep.include({ role: 'system', content: 'HUMAN REPLY (provided): Use the Berlin warehouse' });
+      expect((app.model.requests[before] as any).messages).to.deep.include({
+        role: 'system',
+        content: 'HUMAN REPLY (provided): Use the Berlin warehouse',
+      });
       const entry = (await auditOf(a)).find((e) => e.action === 'job.replied' && e.target === own.triggerId);
       expect(entry?.details).to.deep.equal({ decision: 'provided' });
       const again = await a.member.post(`/console/api/jobs/${own.triggerId}/reply`, { decision: 'approved' });
@@ -120,7 +145,10 @@ describe('Console jobs, conversations and agents', () => {
         expect((await a.owner.post(`/console/api/jobs/${own.triggerId}/reply`, { decision, reason: 'Because' })).status).to.equal(200);
         const done = await waitForStatus(a.client, own.triggerId, 'succeeded');
         expect(done.resultSummary).to.equal(`Done after ${decision}`);
-        expect((app.model.requests[before] as any).messages).to.deep.include({ role: 'system', content: `HUMAN REPLY (${decision}): Because` });
+        expect((app.model.requests[before] as any).messages).to.deep.include({
+          role: 'system',
+          content: `HUMAN REPLY (${decision}): Because`,
+        });
       }
     });
   });
@@ -134,7 +162,9 @@ describe('Console jobs, conversations and agents', () => {
       expect(res.status).to.equal(200);
       expect(res.body.job).to.include({ status: 'cancelled', errorMessage: 'Not needed' });
       expect((await a.client.get(`/api/v1/triggers/${own.triggerId}`)).body.status).to.equal('cancelled');
-      expect((await auditOf(a)).find((e) => e.action === 'job.cancelled' && e.target === own.triggerId)?.details).to.deep.equal({ reason: 'Not needed' });
+      expect((await auditOf(a)).find((e) => e.action === 'job.cancelled' && e.target === own.triggerId)?.details).to.deep.equal({
+        reason: 'Not needed',
+      });
       expect((await a.member.post(`/console/api/jobs/${own.triggerId}/cancel`, {})).status).to.equal(409);
     });
   });
@@ -160,14 +190,23 @@ describe('Console jobs, conversations and agents', () => {
         expect(one.body.conversation).to.include({ conversationId: listed.id, channel: 'voice' });
         expect(one.body.conversation.messages.map((m: any) => m.role)).to.include.members(['user', 'assistant']);
       }
-      const manual = await owner.browser.post(`/console/api/conversations/${list0(await owner.browser.get('/console/api/conversations'))}/manual`, { message: 'Hi' });
+      const manual = await owner.browser.post(
+        `/console/api/conversations/${list0(await owner.browser.get('/console/api/conversations'))}/manual`,
+        { message: 'Hi' },
+      );
       expect(manual.status).to.equal(409);
       expect((await a.owner.get('/console/api/conversations')).body.conversations).to.deep.equal([]);
 
       // An API conversation is read from its job, tool calls by name, though never listed.
       const read = await owner.browser.get(`/console/api/conversations/${apiConversation.conversationId}`);
-      expect(read.body.conversation).to.include({ conversationId: apiConversation.conversationId, channel: 'api', jobId: apiConversation.triggerId });
-      expect(read.body.conversation.messages.find((m: any) => m.metadata?.toolCalls)?.metadata.toolCalls).to.deep.equal(['request_human_input']);
+      expect(read.body.conversation).to.include({
+        conversationId: apiConversation.conversationId,
+        channel: 'api',
+        jobId: apiConversation.triggerId,
+      });
+      expect(read.body.conversation.messages.find((m: any) => m.metadata?.toolCalls)?.metadata.toolCalls).to.deep.equal([
+        'request_human_input',
+      ]);
       const second = await owner.browser.get('/console/api/conversations?limit=1&offset=1');
       expect(second.body).to.include({ total: 1, has_more: false });
       expect(second.body.conversations).to.deep.equal([]);
@@ -189,7 +228,10 @@ describe('Console jobs, conversations and agents', () => {
     it('adds a manual message as the signed-in user for members, audited; 403 for viewers; 422 for bad input', async () => {
       expect((await a.viewer.post(`/console/api/conversations/${job.conversationId}/manual`, { message: 'Hi' })).status).to.equal(403);
       for (const body of [{}, { message: '' }, { message: 'Hi', username: 'someone else' }]) {
-        expect((await a.member.post(`/console/api/conversations/${job.conversationId}/manual`, body)).status, JSON.stringify(body)).to.equal(422);
+        expect(
+          (await a.member.post(`/console/api/conversations/${job.conversationId}/manual`, body)).status,
+          JSON.stringify(body),
+        ).to.equal(422);
       }
       const session = (await a.member.get('/console/api/session')).body;
       const res = await a.member.post(`/console/api/conversations/${job.conversationId}/manual`, { message: 'Checked the stock by hand' });
@@ -221,7 +263,11 @@ describe('Console jobs, conversations and agents', () => {
 
     it('changes an agent for members with its tool secret write-only, kept across edits that omit it, audited without it', async () => {
       expect((await a.viewer.patch(`/console/api/agents/${a.agentId}`, { systemPrompt: 'No' })).status).to.equal(403);
-      const res = await a.member.patch(`/console/api/agents/${a.agentId}`, { systemPrompt: 'You ship orders.', outcomes: ['shipped', 'held'], tools: [TOOL] });
+      const res = await a.member.patch(`/console/api/agents/${a.agentId}`, {
+        systemPrompt: 'You ship orders.',
+        outcomes: ['shipped', 'held'],
+        tools: [TOOL],
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.agent).to.include({ systemPrompt: 'You ship orders.' });
       expect(JSON.stringify(res.body)).not.to.include('sk-crm-secret-token-1').and.not.include('sealed');

@@ -21,7 +21,9 @@ describe('Console mailboxes routes', function () {
   async function account() {
     const company = await app.routedCompany(`+1404557${String(1000 + ++made)}`, null);
     const mailbox = (await company.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body;
-    await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'voicemail', mailbox_id: mailbox.id } });
+    await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, {
+      routing: { type: 'voicemail', mailbox_id: mailbox.id },
+    });
     const [member, viewer] = [await signedInUser(app, company.tenantId, 'member'), await signedInUser(app, company.tenantId, 'viewer')];
     return { ...company, mailbox, member, viewer };
   }
@@ -31,7 +33,8 @@ describe('Console mailboxes routes', function () {
   const voicemail = (tenantId: string, mailboxId: string, summary: string) =>
     keepVoicemail(app.runtime.ctx, { tenant_id: tenantId, call_id: null, caller: '+12025553002', summary, mailbox_id: mailboxId }, WAV);
 
-  const recording = (cookie: string | undefined, path: string) => fetch(`${app.url}${path}`, { headers: cookie ? { cookie: `sb_session=${cookie}` } : {} });
+  const recording = (cookie: string | undefined, path: string) =>
+    fetch(`${app.url}${path}`, { headers: cookie ? { cookie: `sb_session=${cookie}` } : {} });
 
   it("lists the account's mailboxes as GET /v1/mailboxes does, each with its count of new messages, to every role", async () => {
     const { client, tenantId, mailbox } = await account();
@@ -43,7 +46,15 @@ describe('Console mailboxes routes', function () {
     for (const role of ['owner', 'member', 'viewer'] as const) {
       const { browser } = await signedInUser(app, tenantId, role);
       const list = await browser.get('/console/api/mailboxes');
-      expect([list.status, list.body], role).to.deep.equal([200, { data: [{ ...mailbox, new_messages: 1 }, { ...sales, new_messages: 0 }] }]);
+      expect([list.status, list.body], role).to.deep.equal([
+        200,
+        {
+          data: [
+            { ...mailbox, new_messages: 1 },
+            { ...sales, new_messages: 0 },
+          ],
+        },
+      ]);
       const one = await browser.get(`/console/api/mailboxes/${mailbox.id}`);
       expect([one.status, one.body], role).to.deep.equal([200, mailbox]);
     }
@@ -52,13 +63,23 @@ describe('Console mailboxes routes', function () {
   it("lists a mailbox's messages as GET /v1/messages?mailbox_id= does, with the voicemail a simulated caller left", async () => {
     const { client, number, mailbox, viewer } = await account();
     const call = (await client.post('/v1/sim/calls', { to: number, from: '+12025553001', lines: ['Hi, this is Eve, call me back.'] })).body;
-    const listed = await eventually('the voicemail listed', async () => {
-      const res = await viewer.browser.get(`/console/api/mailboxes/${mailbox.id}/messages`);
-      return res.body.data?.length ? res : undefined;
-    }, { everyMs: 500 });
+    const listed = await eventually(
+      'the voicemail listed',
+      async () => {
+        const res = await viewer.browser.get(`/console/api/mailboxes/${mailbox.id}/messages`);
+        return res.body.data?.length ? res : undefined;
+      },
+      { everyMs: 500 },
+    );
     expect(listed.status).to.equal(200);
     expect(listed.body).to.deep.equal((await client.get(`/v1/messages?mailbox_id=${mailbox.id}`)).body);
-    expect(listed.body.data[0]).to.deep.include({ kind: 'voicemail', caller: '+12025553001', summary: 'Hi, this is Eve, call me back.', status: 'new', mailbox_id: mailbox.id });
+    expect(listed.body.data[0]).to.deep.include({
+      kind: 'voicemail',
+      caller: '+12025553001',
+      summary: 'Hi, this is Eve, call me back.',
+      status: 'new',
+      mailbox_id: mailbox.id,
+    });
     expect(listed.body.data[0].duration_sec).to.be.a('number');
     const wav = await recording(viewer.browser.cookie, `/console/api/mailboxes/${mailbox.id}/messages/${listed.body.data[0].id}/recording`);
     expect([wav.status, wav.headers.get('content-type')]).to.deep.equal([200, 'audio/wav']);
@@ -123,7 +144,11 @@ describe('Console mailboxes routes', function () {
     const { client, tenantId, mailbox, viewer } = await account();
     const message = await voicemail(tenantId, mailbox.id, 'Call me');
     expectVoiceError(await viewer.browser.post('/console/api/mailboxes', { name: 'Nope', greeting: 'No.' }), 403, 'forbidden');
-    expectVoiceError(await viewer.browser.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read' }), 403, 'forbidden');
+    expectVoiceError(
+      await viewer.browser.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read' }),
+      403,
+      'forbidden',
+    );
     expect((await client.get('/v1/mailboxes')).body.data).to.deep.equal([mailbox]);
     expect((await client.get(`/v1/messages/${message.id}`)).body.status).to.equal('new');
     expect(await auditOf(tenantId)).to.deep.equal([]);
@@ -155,8 +180,16 @@ describe('Console mailboxes routes', function () {
     const ours = member.browser;
     expectVoiceError(await ours.post('/console/api/mailboxes', { name: 'X', greeting: 'Y', colour: 'blue' }), 400, 'invalid_json');
     expectVoiceError(await ours.post('/console/api/mailboxes', { name: 'No greeting' }), 422, 'invalid_greeting');
-    expectVoiceError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'gone' }), 422, 'invalid_status');
-    expectVoiceError(await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read', pin: true }), 400, 'invalid_json');
+    expectVoiceError(
+      await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'gone' }),
+      422,
+      'invalid_status',
+    );
+    expectVoiceError(
+      await ours.patch(`/console/api/mailboxes/${mailbox.id}/messages/${message.id}`, { status: 'read', pin: true }),
+      400,
+      'invalid_json',
+    );
     expectVoiceError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?status=lost`), 422, 'invalid_status');
     expectVoiceError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?cursor=nope`), 422, 'invalid_cursor');
     expectVoiceError(await ours.get(`/console/api/mailboxes/${mailbox.id}/messages?mailbox_id=${mailbox.id}`), 400, 'invalid_json');

@@ -73,6 +73,8 @@ describe('Console numbers and routing', () => {
     expect([unknown.status, unknown.body.error.code]).to.deep.equal([400, 'invalid_json']);
     expect([bad.status, bad.body.error.code]).to.deep.equal([422, 'invalid_routing']);
     expect((await client.get('/v1/numbers')).body.data[0]).to.include({ name: '', routing: null });
-    expect((await owner.browser.get('/console/api/audit')).body.entries.filter((e: any) => e.action === 'number.updated')).to.deep.equal([]);
+    expect((await owner.browser.get('/console/api/audit')).body.entries.filter((e: any) => e.action === 'number.updated')).to.deep.equal(
+      [],
+    );
   });
 });

@@ -32,19 +32,33 @@ describe('Console queues routes', function () {
   it("lists the account's queues as GET /v1/queues does, each member with the call they are on, to every role", async () => {
     const { client, tenantId, number, queue, viewer } = await account();
     const call = (await client.post('/v1/sim/calls', { to: number, from: '+12025553001', lines: ['', ''] })).body;
-    await eventually('Al on the caller\'s call', async () => (await viewer.browser.get('/console/api/queues')).body.data[0].members[0].busy_call_id === call.id);
+    await eventually(
+      "Al on the caller's call",
+      async () => (await viewer.browser.get('/console/api/queues')).body.data[0].members[0].busy_call_id === call.id,
+    );
     const api = (await client.get('/v1/queues')).body;
     for (const role of ['owner', 'member', 'viewer'] as const) {
       const res = await (await signedInUser(app, tenantId, role)).browser.get('/console/api/queues');
       expect(res.status, role).to.equal(200);
       expect(res.body, role).to.deep.equal({
-        data: [{ ...api.data[0], members: [{ ...MEMBERS[0], busy_call_id: call.id }, { ...MEMBERS[1], busy_call_id: null }] }],
+        data: [
+          {
+            ...api.data[0],
+            members: [
+              { ...MEMBERS[0], busy_call_id: call.id },
+              { ...MEMBERS[1], busy_call_id: null },
+            ],
+          },
+        ],
       });
     }
     expect(api.data[0].id).to.equal(queue.id);
     expect((await client.post(`/v1/calls/${call.id}/hangup`)).status).to.equal(200);
     await finalResult(client, call.id);
-    expect((await viewer.browser.get('/console/api/queues')).body.data[0].members.map((m: any) => m.busy_call_id)).to.deep.equal([null, null]);
+    expect((await viewer.browser.get('/console/api/queues')).body.data[0].members.map((m: any) => m.busy_call_id)).to.deep.equal([
+      null,
+      null,
+    ]);
   });
 
   it("switches one member's availability for a member, audited; the Voice API reads it", async () => {
@@ -53,13 +67,17 @@ describe('Console queues routes', function () {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.members).to.deep.equal([MEMBERS[0], { ...MEMBERS[1], available: false }]);
     expect((await client.get(`/v1/queues/${queue.id}`)).body).to.deep.equal(res.body);
-    expect(await auditOf(tenantId)).to.deep.equal([['queue.member_availability_changed', queue.id, member.id, { member_id: 'bea', available: false }]]);
+    expect(await auditOf(tenantId)).to.deep.equal([
+      ['queue.member_availability_changed', queue.id, member.id, { member_id: 'bea', available: false }],
+    ]);
   });
 
   /** Bea made available again, by her own switch or by the whole queue's members (as PATCH /v1/queues/{id} does). */
   const makeBeaAvailable = {
-    'her availability': (browser: ConsoleBrowser, queueId: string) => browser.patch(`/console/api/queues/${queueId}/members/bea`, { available: true }),
-    "the queue's members": (browser: ConsoleBrowser, queueId: string) => browser.patch(`/console/api/queues/${queueId}`, { members: MEMBERS }),
+    'her availability': (browser: ConsoleBrowser, queueId: string) =>
+      browser.patch(`/console/api/queues/${queueId}/members/bea`, { available: true }),
+    "the queue's members": (browser: ConsoleBrowser, queueId: string) =>
+      browser.patch(`/console/api/queues/${queueId}`, { members: MEMBERS }),
   };
   for (const [how, makeAvailable] of Object.entries(makeBeaAvailable)) {
     it(`a member made available (${how}) takes a caller who was waiting for a busy one`, async () => {
@@ -71,7 +89,9 @@ describe('Console queues routes', function () {
       const first = await quietCaller('+12025553011');
       expect((await eventually('the first caller put through', () => exitOf(first.id))).answered_by.member_id).to.equal('al');
       const second = await quietCaller('+12025553012');
-      await eventually('the second caller waiting', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined, { everyMs: 500 });
+      await eventually('the second caller waiting', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined, {
+        everyMs: 500,
+      });
 
       expect((await makeAvailable(member.browser, queue.id)).status).to.equal(200);
       expect((await eventually('the second caller put through', () => exitOf(second.id))).answered_by.member_id).to.equal('bea');
@@ -92,7 +112,8 @@ describe('Console queues routes', function () {
       member.browser.patch(`/console/api/queues/${queue.id}/members/al`, { available: false }),
       member.browser.patch(`/console/api/queues/${queue.id}/members/bea`, { available: false }),
     ]);
-    const waiting = async () => (await db('pg_stat_activity').whereRaw('datname = current_database()').andWhere({ wait_event_type: 'Lock' }).count({ n: '*' }))[0]!.n;
+    const waiting = async () =>
+      (await db('pg_stat_activity').whereRaw('datname = current_database()').andWhere({ wait_event_type: 'Lock' }).count({ n: '*' }))[0]!.n;
     await eventually('both changes waiting on the queue', async () => Number(await waiting()) === 2, { everyMs: 100 });
     await holder.commit();
     expect((await changes).map((r) => r.status)).to.deep.equal([200, 200]);
@@ -104,9 +125,18 @@ describe('Console queues routes', function () {
 
   it('creates, changes and deletes a queue for a member as the Voice API does, phones in E.164, each audited', async () => {
     const { client, tenantId, member } = await account();
-    const created = await member.browser.post('/console/api/queues', { name: 'Sales', members: [{ id: 'cy', name: 'Cy', phone: '(202) 555-0130' }], max_wait_sec: 60 });
+    const created = await member.browser.post('/console/api/queues', {
+      name: 'Sales',
+      members: [{ id: 'cy', name: 'Cy', phone: '(202) 555-0130' }],
+      max_wait_sec: 60,
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    expect(created.body).to.deep.include({ name: 'Sales', max_wait_sec: 60, hold_message: null, members: [{ id: 'cy', name: 'Cy', phone: '+12025550130', available: true }] });
+    expect(created.body).to.deep.include({
+      name: 'Sales',
+      max_wait_sec: 60,
+      hold_message: null,
+      members: [{ id: 'cy', name: 'Cy', phone: '+12025550130', available: true }],
+    });
     expect((await client.get(`/v1/queues/${created.body.id}`)).body).to.deep.equal(created.body);
 
     const changed = await member.browser.patch(`/console/api/queues/${created.body.id}`, { hold_message: 'Please hold.', members: [] });
@@ -151,10 +181,18 @@ describe('Console queues routes', function () {
   it('answers 400 for an unknown field and 422 for a refused value, changing nothing and auditing nothing', async () => {
     const { client, tenantId, queue, member } = await account();
     const ours = member.browser;
-    expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: false, colour: 'blue' }), 400, 'invalid_json');
+    expectVoiceError(
+      await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: false, colour: 'blue' }),
+      400,
+      'invalid_json',
+    );
     expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, { available: 'no' }), 422, 'invalid_available');
     expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}/members/al`, {}), 422, 'invalid_available');
-    expectVoiceError(await ours.post('/console/api/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] }), 422, 'invalid_members');
+    expectVoiceError(
+      await ours.post('/console/api/queues', { name: 'Bad', members: [{ id: 'm1', name: 'Al', phone: 'nobody' }] }),
+      422,
+      'invalid_members',
+    );
     expectVoiceError(await ours.post('/console/api/queues', { name: '' }), 422, 'invalid_name');
     expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}`, { max_wait_sec: 5 }), 422, 'invalid_max_wait_sec');
     expectVoiceError(await ours.patch(`/console/api/queues/${queue.id}`, { members: [MEMBERS[0], MEMBERS[0]] }), 422, 'invalid_members');

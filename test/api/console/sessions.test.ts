@@ -67,7 +67,10 @@ describe('Console sessions and sign-in links', () => {
 
       const again = await new ConsoleBrowser(app.url).openLink(signInUrl);
       const token = signInUrl.split('/').at(-1)!;
-      expect(app.logs.filter((line) => line.includes(token.slice(0, 16))), 'the token is never logged').to.deep.equal([]);
+      expect(
+        app.logs.filter((line) => line.includes(token.slice(0, 16))),
+        'the token is never logged',
+      ).to.deep.equal([]);
       expect(again.status).to.equal(404);
       expect(again.body.error.code).to.equal('link_invalid');
       expect(again.headers.get('set-cookie')).to.equal(null);
@@ -105,7 +108,11 @@ describe('Console sessions and sign-in links', () => {
     });
 
     it('gives a new session, not the one the browser came with', async () => {
-      const { signInUrl } = await addUser(app.runtime.ctx, { tenantId, user: null }, { email: 'link-fixation@example.com', role: 'member' });
+      const { signInUrl } = await addUser(
+        app.runtime.ctx,
+        { tenantId, user: null },
+        { email: 'link-fixation@example.com', role: 'member' },
+      );
       const browser = new ConsoleBrowser(app.url);
       browser.cookie = 'planted-by-an-attacker-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -118,7 +125,11 @@ describe('Console sessions and sign-in links', () => {
 
   describe('POST /console/api/password', () => {
     it('sets the first password without the current one; the user then signs in with it', async () => {
-      const { signInUrl } = await addUser(app.runtime.ctx, { tenantId, user: null }, { email: 'first-password@example.com', role: 'member' });
+      const { signInUrl } = await addUser(
+        app.runtime.ctx,
+        { tenantId, user: null },
+        { email: 'first-password@example.com', role: 'member' },
+      );
       const browser = new ConsoleBrowser(app.url);
       await browser.openLink(signInUrl);
 
@@ -131,7 +142,9 @@ describe('Console sessions and sign-in links', () => {
       const { browser, email } = await signedInUser(app, tenantId);
 
       for (let i = 0; i < 10; i++) {
-        expect((await browser.post('/console/api/password', { password: 'a whole new password', current_password: `guess ${i}` })).status).to.equal(422);
+        expect(
+          (await browser.post('/console/api/password', { password: 'a whole new password', current_password: `guess ${i}` })).status,
+        ).to.equal(422);
       }
       const refused = await browser.post('/console/api/password', { password: 'a whole new password', current_password: PASSWORD });
 

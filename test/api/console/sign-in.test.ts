@@ -22,9 +22,19 @@ describe('Console sign-in', () => {
     return new Promise((resolve, reject) => {
       const body = JSON.stringify({ email, password });
       const { hostname, port } = new URL(app.url);
-      const req = request({ hostname, port, localAddress, method: 'POST', path: '/console/api/sign-in', headers: { 'content-type': 'application/json', origin: app.url } }, (res) => {
-        res.resume().on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
-      });
+      const req = request(
+        {
+          hostname,
+          port,
+          localAddress,
+          method: 'POST',
+          path: '/console/api/sign-in',
+          headers: { 'content-type': 'application/json', origin: app.url },
+        },
+        (res) => {
+          res.resume().on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+        },
+      );
       req.on('error', reject).end(body);
     });
   }
@@ -94,7 +104,11 @@ describe('Console sign-in', () => {
       }
       const broken = await browser.request('POST', '/console/api/sign-in', undefined, { 'content-type': 'application/json' });
       expect(broken.status).to.equal(422);
-      const malformed = await fetch(`${app.url}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+      const malformed = await fetch(`${app.url}/console/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"email":',
+      });
       expect(malformed.status).to.equal(400);
       expect((await malformed.json()).error.code).to.equal('invalid_json');
     });
@@ -134,7 +148,9 @@ describe('Console sign-in', () => {
     });
 
     it("counts the client a trusted proxy names (SWITCHBOARD_TRUSTED_PROXIES), and no one else's X-Forwarded-For", async () => {
-      const trusting = await startTestApp({ env: { SWITCHBOARD_TRUSTED_PROXIES: '127.0.0.0/8', SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: '2' } });
+      const trusting = await startTestApp({
+        env: { SWITCHBOARD_TRUSTED_PROXIES: '127.0.0.0/8', SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: '2' },
+      });
       const untrusting = await startTestApp({ env: { SWITCHBOARD_SIGN_IN_PER_EMAIL_PER_MINUTE: '2' } });
       try {
         for (const server of [trusting, untrusting]) {
@@ -142,11 +158,14 @@ describe('Console sign-in', () => {
           const { email } = await signedInUser(server, company);
           const browser = new ConsoleBrowser(server.url);
           const from = (client: string) => ({ 'x-forwarded-for': client });
-          for (let i = 0; i < 3; i++) await browser.request('POST', '/console/api/sign-in', { email, password: 'guess' }, from('203.0.113.9'));
+          for (let i = 0; i < 3; i++)
+            await browser.request('POST', '/console/api/sign-in', { email, password: 'guess' }, from('203.0.113.9'));
 
           const owner = await browser.request('POST', '/console/api/sign-in', { email, password: PASSWORD }, from('198.51.100.7'));
 
-          expect(owner.status, server === trusting ? 'another client behind the proxy' : 'one client, whatever it claims').to.equal(server === trusting ? 200 : 429);
+          expect(owner.status, server === trusting ? 'another client behind the proxy' : 'one client, whatever it claims').to.equal(
+            server === trusting ? 200 : 429,
+          );
         }
       } finally {
         await Promise.all([trusting.close(), untrusting.close()]);
@@ -203,7 +222,9 @@ describe('Console sign-in', () => {
   describe('GET /console/api/session', () => {
     it('answers 401 not_signed_in without a cookie or with an unknown one', async () => {
       const browser = new ConsoleBrowser(app.url);
-      expect((await browser.get('/console/api/session')).body).to.deep.include({ error: { code: 'not_signed_in', message: 'Not signed in (or the session ended): sign in again' } });
+      expect((await browser.get('/console/api/session')).body).to.deep.include({
+        error: { code: 'not_signed_in', message: 'Not signed in (or the session ended): sign in again' },
+      });
       browser.cookie = 'unknown';
       expect((await browser.get('/console/api/session')).status).to.equal(401);
     });
@@ -250,7 +271,12 @@ describe('Console sign-in', () => {
       const missing = await browser.request('POST', '/console/api/sign-out', {}, { 'x-csrf-token': '' });
       const wrong = await browser.request('POST', '/console/api/sign-out', {}, { 'x-csrf-token': `${browser.csrfToken!.slice(0, -2)}xx` });
       const anotherSessions = await browser.request('POST', '/console/api/sign-out', {}, { 'x-csrf-token': other.browser.csrfToken! });
-      const invite = await browser.request('POST', '/console/api/users', { email: 'csrf@example.com', role: 'owner' }, { 'x-csrf-token': '' });
+      const invite = await browser.request(
+        'POST',
+        '/console/api/users',
+        { email: 'csrf@example.com', role: 'owner' },
+        { 'x-csrf-token': '' },
+      );
 
       for (const res of [missing, wrong, anotherSessions, invite]) {
         expect(res.status).to.equal(403);
@@ -291,7 +317,12 @@ describe('Console sign-in behind https', () => {
       const browser = new ConsoleBrowser(app.url);
       const httpsOrigin = app.url.replace('http:', 'https:');
 
-      const res = await browser.request('POST', '/console/api/sign-in', { email, password: PASSWORD }, { 'x-forwarded-proto': 'https', origin: httpsOrigin });
+      const res = await browser.request(
+        'POST',
+        '/console/api/sign-in',
+        { email, password: PASSWORD },
+        { 'x-forwarded-proto': 'https', origin: httpsOrigin },
+      );
 
       expect(res.status).to.equal(200);
       expect(browser.setCookies[0]).to.include('; Secure');

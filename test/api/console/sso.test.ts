@@ -90,7 +90,9 @@ describe('Console single sign-on through OpenID Connect', () => {
       code_challenge_method: 'S256',
     });
     expect(params.state).to.match(/^[\w-]{32,}$/);
-    expect(params.nonce).to.match(/^[\w-]{32,}$/).and.not.equal(params.state);
+    expect(params.nonce)
+      .to.match(/^[\w-]{32,}$/)
+      .and.not.equal(params.state);
     expect(params.code_challenge).to.match(/^[\w-]{43}$/);
     expect(params).not.to.have.any.keys('client_secret', 'code_verifier');
     // Ten minutes to sign in at the provider.
@@ -170,7 +172,9 @@ describe('Console single sign-on through OpenID Connect', () => {
   it('opens the console path the sign-in page was sent from, and never another site', async () => {
     const user = await invited('viewer');
     const deep = new ConsoleBrowser(front.url);
-    expect((await signIn(deep, user.login, `?next=${encodeURIComponent('/calls/call_1?tab=transcript')}`)).headers.get('location')).to.equal('/calls/call_1?tab=transcript');
+    expect(
+      (await signIn(deep, user.login, `?next=${encodeURIComponent('/calls/call_1?tab=transcript')}`)).headers.get('location'),
+    ).to.equal('/calls/call_1?tab=transcript');
     for (const next of ['//evil.example.com/x', '/\\evil.example.com', 'https://evil.example.com/']) {
       const res = await signIn(new ConsoleBrowser(front.url), user.login, `?next=${encodeURIComponent(next)}`);
       expect(res.headers.get('location'), next).to.equal('/');
@@ -203,7 +207,10 @@ describe('Console single sign-on through OpenID Connect', () => {
 
   it('refuses a forged or missing state (failed), and the attempt is used up by it', async () => {
     const user = await invited();
-    for (const forge of [(url: URL) => url.searchParams.set('state', 'forged-state-0123456789abcdefghijklmnop'), (url: URL) => url.searchParams.delete('state')]) {
+    for (const forge of [
+      (url: URL) => url.searchParams.set('state', 'forged-state-0123456789abcdefghijklmnop'),
+      (url: URL) => url.searchParams.delete('state'),
+    ]) {
       const browser = new ConsoleBrowser(front.url);
       const { location, attempt } = await start(browser);
       const answer = await provider.signIn(location.href, user.login);
@@ -272,7 +279,10 @@ describe('Console single sign-on through OpenID Connect', () => {
     const user = await invited();
     const browser = new ConsoleBrowser(front.url);
     const { location, attempt } = await start(browser);
-    await app.runtime.ctx.db('console_sso_attempts').where({ token_hash: sha256(attempt) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await app.runtime.ctx
+      .db('console_sso_attempts')
+      .where({ token_hash: sha256(attempt) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
 
     expectRefused(await callback(browser, await provider.signIn(location.href, user.login), attempt), 'expired');
   });
@@ -297,7 +307,8 @@ describe('Console single sign-on through OpenID Connect', () => {
     const limited = await startSsoDeployment({ env: { SWITCHBOARD_SIGN_IN_PER_CLIENT_PER_MINUTE: '2' } });
     try {
       const browser = new ConsoleBrowser(limited.url);
-      for (let i = 0; i < 2; i++) expect((await browser.get('/console/sso')).headers.get('location')).to.match(new RegExp(`^${limited.provider.issuer}/`));
+      for (let i = 0; i < 2; i++)
+        expect((await browser.get('/console/sso')).headers.get('location')).to.match(new RegExp(`^${limited.provider.issuer}/`));
 
       const refused = await browser.get('/console/sso');
 

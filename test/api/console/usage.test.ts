@@ -41,7 +41,9 @@ describe('Console usage and overview', () => {
         expect(res.body, role).to.deep.equal(api.body);
       }
       // The API's own report request is one of its requests.
-      expect(api.body.data).to.deep.equal([{ day: '2031-03-14', key_id: company.keyId, requests: 4, requests_over_limit: 0, calls_placed: 1 }]);
+      expect(api.body.data).to.deep.equal([
+        { day: '2031-03-14', key_id: company.keyId, requests: 4, requests_over_limit: 0, calls_placed: 1 },
+      ]);
     });
 
     it("counts only the session's account, and its console requests are not metered", async () => {
@@ -118,7 +120,16 @@ describe('Console usage and overview', () => {
         allowed_countries: ['US'],
         credits: { balance: 96.25, min_credits: 1, billing: 'prepaid' },
       });
-      expect(res.body.jobs_by_status).to.deep.equal({ queued: 0, running: 0, waiting: 0, waiting_for_reply: 0, succeeded: 0, failed: 0, expired: 0, cancelled: 0 });
+      expect(res.body.jobs_by_status).to.deep.equal({
+        queued: 0,
+        running: 0,
+        waiting: 0,
+        waiting_for_reply: 0,
+        succeeded: 0,
+        failed: 0,
+        expired: 0,
+        cancelled: 0,
+      });
     });
   });
 });

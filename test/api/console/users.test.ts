@@ -24,7 +24,9 @@ describe('Console users and roles', () => {
         const res = await reader.browser.get('/console/api/users');
         expect(res.status).to.equal(200);
         expect(res.body.users.map((u: { id: string }) => u.id)).to.deep.equal([owner.id, admin.id]);
-        expect(res.body.users[0]).to.include({ id: owner.id, email: owner.email, role: 'owner', password_set: true }).and.have.property('created_at');
+        expect(res.body.users[0])
+          .to.include({ id: owner.id, email: owner.email, role: 'owner', password_set: true })
+          .and.have.property('created_at');
         expect(res.body.users[0]).not.to.have.property('password_hash');
       }
     });
@@ -188,7 +190,10 @@ describe('Console users and roles', () => {
       expect(audit.map((e: { target: string }) => e.target)).not.to.include.members([aMember.id, a.owner.id]);
       expect(audit.every((e: { user: { id: string } | null }) => e.user === null || e.user.id === b.owner.id)).to.equal(true);
       const aUsers = (await a.owner.browser.get('/console/api/users')).body.users;
-      expect(aUsers.map((u: { id: string; role: string }) => [u.id, u.role])).to.deep.equal([[a.owner.id, 'owner'], [aMember.id, 'member']]);
+      expect(aUsers.map((u: { id: string; role: string }) => [u.id, u.role])).to.deep.equal([
+        [a.owner.id, 'owner'],
+        [aMember.id, 'member'],
+      ]);
     });
   });
 
@@ -210,7 +215,9 @@ describe('Console users and roles', () => {
 
       expect(res.status).to.equal(200);
       const who = (e: any) => (e.user === null ? 'operator' : e.user.id === owner.id ? 'owner' : 'viewer');
-      expect(res.body.entries.map((e: any) => [who(e), e.action, e.target === id ? 'viewer' : e.target === owner.id ? 'owner' : e.target])).to.deep.equal([
+      expect(
+        res.body.entries.map((e: any) => [who(e), e.action, e.target === id ? 'viewer' : e.target === owner.id ? 'owner' : e.target]),
+      ).to.deep.equal([
         ['owner', 'session.signed_in', 'owner'],
         ['owner', 'session.signed_out_everywhere', 'owner'],
         ['owner', 'user.removed', 'viewer'],
@@ -232,7 +239,8 @@ describe('Console users and roles', () => {
 
     it('pages with the cursor it gives out', async () => {
       const { owner } = await account();
-      for (let i = 0; i < 3; i++) await owner.browser.post('/console/api/users', { email: `paged${i}.${Date.now()}@example.com`, role: 'viewer' });
+      for (let i = 0; i < 3; i++)
+        await owner.browser.post('/console/api/users', { email: `paged${i}.${Date.now()}@example.com`, role: 'viewer' });
       const all = (await owner.browser.get('/console/api/audit')).body.entries.map((e: { id: string }) => e.id);
 
       const first = await owner.browser.get('/console/api/audit?limit=2');

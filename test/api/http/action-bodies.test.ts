@@ -15,7 +15,9 @@ function actionsOf(doc: any, base: string): string[] {
     const post = item.post;
     if (!post || post.requestBody?.required || !path.includes('{')) return [];
     const params = Object.fromEntries((post.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => [p.name, p.schema]));
-    return [base + path.replace(/\{(\w+)\}/g, (_m, name: string) => (params[name]?.format === 'uuid' ? randomUUID() : `${name}_nonexistent`))];
+    return [
+      base + path.replace(/\{(\w+)\}/g, (_m, name: string) => (params[name]?.format === 'uuid' ? randomUUID() : `${name}_nonexistent`)),
+    ];
   });
 }
 
@@ -55,7 +57,10 @@ describe('Action endpoints and their body (DECISIONS.md "Action endpoints and th
     return { status: res.status, body: await res.json() };
   };
   /** What an answer says, whatever the ids it names: its status and its error code or, for a success, its fields. */
-  const gist = ({ status, body }: Answer) => [status, body.error?.code ?? (typeof body.error === 'string' ? 'error' : Object.keys(body).sort().join(','))];
+  const gist = ({ status, body }: Answer) => [
+    status,
+    body.error?.code ?? (typeof body.error === 'string' ? 'error' : Object.keys(body).sort().join(',')),
+  ];
 
   it('finds the actions without required fields on both APIs in their OpenAPI documents', () => {
     const templates = actions.map((a) => a.replace(/[0-9a-f]{8}-[0-9a-f-]{27}|\w+_nonexistent/g, '{id}'));
@@ -79,7 +84,8 @@ describe('Action endpoints and their body (DECISIONS.md "Action endpoints and th
       };
       const first = answers['{}'];
       expect([400, 415, 422], `${path} with {}: ${JSON.stringify(first.body)}`).to.not.include(first.status);
-      for (const [how, answer] of Object.entries(answers)) expect(gist(answer), `${path} with ${how}: ${JSON.stringify(answer.body)}`).to.deep.equal(gist(first));
+      for (const [how, answer] of Object.entries(answers))
+        expect(gist(answer), `${path} with ${how}: ${JSON.stringify(answer.body)}`).to.deep.equal(gist(first));
     }
   });
 

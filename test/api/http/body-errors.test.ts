@@ -28,7 +28,12 @@ describe('Request bodies that cannot be read', () => {
   const post = (path: string, headers: Record<string, string>, body: string | Blob = '{"message":"hi"}') =>
     fetch(`${app.url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        ...headers,
+      },
       body,
     });
 
@@ -77,9 +82,12 @@ describe('Request bodies that cannot be read', () => {
     const { tenantId, apiKey: key } = await app.company();
     const socket = connect(Number(new URL(app.url).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /v1/calls HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"to":`);
+    socket.write(
+      `POST /v1/calls HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"to":`,
+    );
     // Metered once its key is checked; its body is read next.
-    const metered = async () => (await (await fetch(`${app.metricsUrl}/metrics`)).text()).includes(`switchboard_api_requests_total{tenant="${tenantId}"`);
+    const metered = async () =>
+      (await (await fetch(`${app.metricsUrl}/metrics`)).text()).includes(`switchboard_api_requests_total{tenant="${tenantId}"`);
     await eventually('the request to be metered', metered);
     socket.destroy();
 

@@ -41,7 +41,11 @@ describe('Ids in the path', () => {
       expect(body).to.have.all.keys('error');
       expect(body.error).to.be.a('string').and.not.equal('');
     });
-    expect(routes).to.include.members(['GET /api/v1/conversations/:conversationId', 'POST /api/v1/conversations/:conversationId/messages', 'GET /api/v1/triggers/:triggerId']);
+    expect(routes).to.include.members([
+      'GET /api/v1/conversations/:conversationId',
+      'POST /api/v1/conversations/:conversationId/messages',
+      'GET /api/v1/triggers/:triggerId',
+    ]);
   });
 
   it('answers 404 not_found on every Voice API route with an id that is not valid percent-encoding or holds a NUL', async () => {

@@ -60,7 +60,11 @@ describe('A job created with contactId or contact hints (agent-api.md "POST /api
     const id = await openConversation(client, agentId, { contact: { externalUserId: 'crm-di' } });
     const bound = (await conversation(id)).contactId;
     const another = await contactOf({ client, agentId }, 'crm-ed');
-    for (const body of [{ contactId: another }, { contact: { externalUserId: 'crm-ed' } }, { contact: { externalUserId: 'crm-new-fay' } }]) {
+    for (const body of [
+      { contactId: another },
+      { contact: { externalUserId: 'crm-ed' } },
+      { contact: { externalUserId: 'crm-new-fay' } },
+    ]) {
       const res = await trigger({ conversationId: id, ...body });
       expect(res.status, JSON.stringify(body)).to.equal(409);
       expect(res.body.error).to.match(/different contact/);
@@ -82,6 +86,8 @@ describe('A job created with contactId or contact hints (agent-api.md "POST /api
     expect((await conversation(id)).contactId).to.equal(null);
     // Their externalUserId is not theirs to reach: in this company it is a new contact.
     const hinted = await trigger({ agentId, contact: { externalUserId: 'their-gus' } });
-    expect((await conversation(hinted.body.conversationId)).contactId).to.be.a('number').and.not.equal(theirs);
+    expect((await conversation(hinted.body.conversationId)).contactId)
+      .to.be.a('number')
+      .and.not.equal(theirs);
   });
 });

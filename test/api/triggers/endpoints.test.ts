@@ -38,7 +38,8 @@ describe('Trigger endpoints', () => {
 
   describe('POST /api/v1/triggers', () => {
     const c = company();
-    const trigger = (body: Record<string, unknown>) => c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Check the invoice', ...body });
+    const trigger = (body: Record<string, unknown>) =>
+      c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Check the invoice', ...body });
 
     it('answers 400 for a task that is missing, empty or longer than 32000 characters, and accepts 32000', async () => {
       for (const task of [undefined, '', 'x'.repeat(32_001)]) {
@@ -170,7 +171,11 @@ describe('Trigger endpoints', () => {
       expect((await c.client.get(`/api/v1/conversations/${created.body.conversationId}`)).body.metadata).to.deep.equal({ orderId: 'A-17' });
       expect((await c.client.get(`/api/v1/triggers/${created.body.triggerId}`)).body.metadata).to.deep.equal({ orderId: 'A-17' });
 
-      const again = await c.client.post('/api/v1/triggers', { conversationId: created.body.conversationId, task: 'Next step', metadata: { step: 2 } });
+      const again = await c.client.post('/api/v1/triggers', {
+        conversationId: created.body.conversationId,
+        task: 'Next step',
+        metadata: { step: 2 },
+      });
       expect((await c.client.get(`/api/v1/triggers/${again.body.triggerId}`)).body.metadata).to.deep.equal({ step: 2 });
       expect((await c.client.get(`/api/v1/conversations/${created.body.conversationId}`)).body.metadata).to.deep.equal({ orderId: 'A-17' });
     });
@@ -209,20 +214,37 @@ describe('Trigger endpoints', () => {
     const c = company();
 
     it('replays 200 with the original ids and idempotent: true even when the job has finished, without comparing the payload or re-queueing it', async () => {
-      const created = await c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Charge order A-17', idempotencyKey: 'charge-A-17' });
+      const created = await c.client.post('/api/v1/triggers', {
+        agentId: c.agentId,
+        task: 'Charge order A-17',
+        idempotencyKey: 'charge-A-17',
+      });
       expect(created.status).to.equal(202);
       expect((await c.client.post(`/api/v1/triggers/${created.body.triggerId}/cancel`, { reason: 'Paid by card' })).status).to.equal(200);
 
       const elsewhere = await openConversation(c.client, c.agentId);
-      const replay = await c.client.post('/api/v1/triggers', { conversationId: elsewhere, task: 'Something else entirely', delayMinutes: 5, idempotencyKey: 'charge-A-17' });
+      const replay = await c.client.post('/api/v1/triggers', {
+        conversationId: elsewhere,
+        task: 'Something else entirely',
+        delayMinutes: 5,
+        idempotencyKey: 'charge-A-17',
+      });
       expect(replay.status).to.equal(200);
-      expect(replay.body).to.deep.equal({ conversationId: created.body.conversationId, triggerId: created.body.triggerId, status: 'cancelled', idempotent: true });
+      expect(replay.body).to.deep.equal({
+        conversationId: created.body.conversationId,
+        triggerId: created.body.triggerId,
+        status: 'cancelled',
+        idempotent: true,
+      });
 
       const job = (await c.client.get(`/api/v1/triggers/${created.body.triggerId}`)).body;
       expect(job).to.include({ status: 'cancelled', task: 'Charge order A-17', errorMessage: 'Paid by card', attemptCount: 0 });
       expect((await c.client.get(`/api/v1/conversations/${elsewhere}/triggers`)).body.total).to.equal(0);
 
-      const viaConversation = await c.client.post(`/api/v1/conversations/${elsewhere}/triggers`, { task: 'Other', idempotencyKey: 'charge-A-17' });
+      const viaConversation = await c.client.post(`/api/v1/conversations/${elsewhere}/triggers`, {
+        task: 'Other',
+        idempotencyKey: 'charge-A-17',
+      });
       expect(viaConversation.status).to.equal(200);
       expect(viaConversation.body).to.include({ triggerId: created.body.triggerId, idempotent: true });
     });
@@ -253,8 +275,18 @@ describe('Trigger endpoints', () => {
     });
 
     it('still merges the customTools of a replay onto the conversation', async () => {
-      const created = await c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Track', idempotencyKey: 'track-P-9', customTools: [tool('carrier')] });
-      const replay = await c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Track', idempotencyKey: 'track-P-9', customTools: [tool('eta')] });
+      const created = await c.client.post('/api/v1/triggers', {
+        agentId: c.agentId,
+        task: 'Track',
+        idempotencyKey: 'track-P-9',
+        customTools: [tool('carrier')],
+      });
+      const replay = await c.client.post('/api/v1/triggers', {
+        agentId: c.agentId,
+        task: 'Track',
+        idempotencyKey: 'track-P-9',
+        customTools: [tool('eta')],
+      });
       expect(replay.status).to.equal(200);
       const id = created.body.conversationId;
       const before = app.model.requests.length;
@@ -272,7 +304,11 @@ describe('Trigger endpoints', () => {
     const raw = async (res: { body: any }) => (await c.client.get(`/api/v1/jobs/${res.body.triggerId}`)).body;
 
     it('creates a job from task; when task and message are both given, task wins', async () => {
-      const res = await c.client.post(`/api/v1/conversations/${id}/triggers`, { task: 'Refund order A-17', message: 'Legacy text', metadata: { orderId: 'A-17' } });
+      const res = await c.client.post(`/api/v1/conversations/${id}/triggers`, {
+        task: 'Refund order A-17',
+        message: 'Legacy text',
+        metadata: { orderId: 'A-17' },
+      });
       expect(res.status).to.equal(202);
       expect(res.body).to.deep.equal({ conversationId: id, triggerId: res.body.triggerId, status: 'queued' });
       expect(await raw(res)).to.include({ task: 'Refund order A-17', inputMessage: 'Refund order A-17', triggerType: 'api' });
@@ -286,7 +322,10 @@ describe('Trigger endpoints', () => {
     });
 
     it('creates an event job from eventType alone: the task reads "External event: <eventType>" and the payload is in metadata', async () => {
-      const res = await c.client.post(`/api/v1/conversations/${id}/triggers`, { eventType: 'order.shipped', metadata: { orderId: 'A-17', carrier: 'DHL' } });
+      const res = await c.client.post(`/api/v1/conversations/${id}/triggers`, {
+        eventType: 'order.shipped',
+        metadata: { orderId: 'A-17', carrier: 'DHL' },
+      });
       expect(res.status).to.equal(202);
       const job = await raw(res);
       expect(job).to.include({ task: 'External event: order.shipped', triggerType: 'event', eventType: 'order.shipped' });
@@ -302,9 +341,17 @@ describe('Trigger endpoints', () => {
     });
 
     it('starts the job waiting with delayMinutes or runAt, and answers 400 for both', async () => {
-      expect((await c.client.post(`/api/v1/conversations/${id}/triggers`, { task: 'Later', delayMinutes: 45 })).body).to.include({ status: 'waiting', nextRunAt: at(45 * MINUTE) });
-      expect((await c.client.post(`/api/v1/conversations/${id}/triggers`, { task: 'Later', runAt: '2030-07-02T08:00' })).body).to.include({ status: 'waiting', nextRunAt: '2030-07-02T08:00:00.000Z' });
-      expect(paths(await c.client.post(`/api/v1/conversations/${id}/triggers`, { task: 'Later', delayMinutes: 5, runAt: '2030-07-02T08:00' }))).to.deep.equal(['runAt']);
+      expect((await c.client.post(`/api/v1/conversations/${id}/triggers`, { task: 'Later', delayMinutes: 45 })).body).to.include({
+        status: 'waiting',
+        nextRunAt: at(45 * MINUTE),
+      });
+      expect((await c.client.post(`/api/v1/conversations/${id}/triggers`, { task: 'Later', runAt: '2030-07-02T08:00' })).body).to.include({
+        status: 'waiting',
+        nextRunAt: '2030-07-02T08:00:00.000Z',
+      });
+      expect(
+        paths(await c.client.post(`/api/v1/conversations/${id}/triggers`, { task: 'Later', delayMinutes: 5, runAt: '2030-07-02T08:00' })),
+      ).to.deep.equal(['runAt']);
     });
   });
 
@@ -325,7 +372,13 @@ describe('Trigger endpoints', () => {
       const all = (await c.client.get(`/api/v1/conversations/${id}/triggers`)).body;
       expect(all).to.include({ conversationId: id, total: 5, hasMore: false });
       expect(all.triggers.map((t: any) => t.triggerId)).to.deep.equal(newestFirst);
-      expect(all.triggers[4]).to.deep.equal({ triggerId: ids[0], status: 'cancelled', attemptCount: 0, resultSummary: null, completedAt: at() });
+      expect(all.triggers[4]).to.deep.equal({
+        triggerId: ids[0],
+        status: 'cancelled',
+        attemptCount: 0,
+        resultSummary: null,
+        completedAt: at(),
+      });
 
       const page1 = (await c.client.get(`/api/v1/conversations/${id}/triggers?limit=2`)).body;
       expect(page1).to.include({ total: 5, hasMore: true });
@@ -351,7 +404,12 @@ describe('Trigger endpoints', () => {
       for (const query of ['limit=0', 'limit=101', 'offset=-1', 'limit=ten']) {
         expect((await c.client.get(`/api/v1/conversations/${id}/triggers?${query}`)).status, query).to.equal(400);
       }
-      expect((await c.client.get(`/api/v1/conversations/${id}/triggers?limit=100`)).body).to.deep.equal({ conversationId: id, triggers: [], total: 0, hasMore: false });
+      expect((await c.client.get(`/api/v1/conversations/${id}/triggers?limit=100`)).body).to.deep.equal({
+        conversationId: id,
+        triggers: [],
+        total: 0,
+        hasMore: false,
+      });
     });
   });
 
@@ -397,16 +455,31 @@ describe('Trigger endpoints', () => {
     });
 
     it('GET /api/v1/jobs/:jobId returns the legacy raw object with triggerType, inputMessage and idempotencyKey', async () => {
-      const created = await c.client.post('/api/v1/triggers', { agentId: c.agentId, task: 'Reconcile invoices', idempotencyKey: 'reconcile-B-7' });
+      const created = await c.client.post('/api/v1/triggers', {
+        agentId: c.agentId,
+        task: 'Reconcile invoices',
+        idempotencyKey: 'reconcile-B-7',
+      });
       const res = await c.client.get(`/api/v1/jobs/${created.body.triggerId}`);
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ triggerId: created.body.triggerId, triggerType: 'api', inputMessage: 'Reconcile invoices', idempotencyKey: 'reconcile-B-7', status: 'queued' });
+      expect(res.body).to.include({
+        triggerId: created.body.triggerId,
+        triggerType: 'api',
+        inputMessage: 'Reconcile invoices',
+        idempotencyKey: 'reconcile-B-7',
+        status: 'queued',
+      });
     });
 
     it("answers 404 for another company's job, an unknown id or one that is not a UUID", async () => {
       const other = await app.company();
       const theirs = (await other.client.post('/api/v1/triggers', { agentId: other.agentId, task: 'Private' })).body.triggerId;
-      for (const path of [`/api/v1/triggers/${theirs}`, `/api/v1/jobs/${theirs}`, '/api/v1/triggers/00000000-0000-4000-8000-000000000000', '/api/v1/triggers/not-a-uuid']) {
+      for (const path of [
+        `/api/v1/triggers/${theirs}`,
+        `/api/v1/jobs/${theirs}`,
+        '/api/v1/triggers/00000000-0000-4000-8000-000000000000',
+        '/api/v1/triggers/not-a-uuid',
+      ]) {
         expect((await c.client.get(path)).status, path).to.equal(404);
       }
       expect((await c.client.post(`/api/v1/triggers/${theirs}/cancel`)).status).to.equal(404);
@@ -485,7 +558,14 @@ describe('Trigger endpoints', () => {
     it('enqueues a job of triggerType agent on the same conversation', async () => {
       const id = await openConversation(c.client, c.agentId);
       app.model.reply(
-        { toolCalls: [{ name: 'create_background_task', arguments: { task: 'Send the invoice copy', successCriteria: 'Customer has the copy', delayMinutes: 60 } }] },
+        {
+          toolCalls: [
+            {
+              name: 'create_background_task',
+              arguments: { task: 'Send the invoice copy', successCriteria: 'Customer has the copy', delayMinutes: 60 },
+            },
+          ],
+        },
         { content: 'I will send the copy in an hour.' },
       );
       const before = app.model.requests.length;
@@ -611,7 +691,9 @@ describe('Trigger endpoints with the controllers running', () => {
         })
       ).body;
       await waitForStatus(client, job.triggerId, 'succeeded');
-      const brief = (app.model.requests[before] as any).messages.find((m: any) => m.role === 'system' && m.content.startsWith('AUTONOMOUS JOB'));
+      const brief = (app.model.requests[before] as any).messages.find(
+        (m: any) => m.role === 'system' && m.content.startsWith('AUTONOMOUS JOB'),
+      );
       expect(brief.content.split('\n')).to.deep.equal([
         `AUTONOMOUS JOB ${job.triggerId} (attempt 1 of 3)`,
         'Task: Settle the refund',
@@ -622,7 +704,10 @@ describe('Trigger endpoints with the controllers running', () => {
     });
 
     it('refuses a schedule_trigger_retry without a time, with both delayMinutes and runAt, or more than 7 days ahead, telling the model why', async () => {
-      const retry = (args: Record<string, unknown>) => ({ name: 'schedule_trigger_retry', arguments: { reason: 'Waiting on the bank', ...args } });
+      const retry = (args: Record<string, unknown>) => ({
+        name: 'schedule_trigger_retry',
+        arguments: { reason: 'Waiting on the bank', ...args },
+      });
       const at = (ms: number) => new Date(app.clock.now().getTime() + ms).toISOString();
       app.model.reply(
         { toolCalls: [retry({}), retry({ delayMinutes: 5, runAt: at(HOUR) }), retry({ runAt: at(8 * 24 * HOUR) })] },
@@ -650,7 +735,11 @@ describe('Trigger endpoints with the controllers running', () => {
         {
           toolCalls: [
             create({ task: 'Call the customer back', runAt: local.toFormat("yyyy-MM-dd'T'HH:mm") }),
-            create({ task: 'Send the summary', successCriteria: 'The summary is sent', runAt: later.toISO({ suppressMilliseconds: true }) }),
+            create({
+              task: 'Send the summary',
+              successCriteria: 'The summary is sent',
+              runAt: later.toISO({ suppressMilliseconds: true }),
+            }),
             create({ task: 'Too late', runAt: '2020-01-01T00:00:00Z' }),
           ],
         },
@@ -663,11 +752,23 @@ describe('Trigger endpoints with the controllers running', () => {
       const list = (await company.client.get(`/api/v1/conversations/${job.conversationId}/triggers`)).body;
       expect(list.total).to.equal(3);
       const made = await Promise.all(
-        list.triggers.filter((t: any) => t.triggerId !== job.triggerId).map(async (t: any) => (await company.client.get(`/api/v1/jobs/${t.triggerId}`)).body),
+        list.triggers
+          .filter((t: any) => t.triggerId !== job.triggerId)
+          .map(async (t: any) => (await company.client.get(`/api/v1/jobs/${t.triggerId}`)).body),
       );
       const byTask = Object.fromEntries(made.map((j: any) => [j.task, j]));
-      expect(byTask['Call the customer back']).to.include({ conversationId: job.conversationId, triggerType: 'agent', status: 'waiting', nextRunAt: local.toJSDate().toISOString() });
-      expect(byTask['Send the summary']).to.include({ triggerType: 'agent', status: 'waiting', successCriteria: 'The summary is sent', nextRunAt: later.toJSDate().toISOString() });
+      expect(byTask['Call the customer back']).to.include({
+        conversationId: job.conversationId,
+        triggerType: 'agent',
+        status: 'waiting',
+        nextRunAt: local.toJSDate().toISOString(),
+      });
+      expect(byTask['Send the summary']).to.include({
+        triggerType: 'agent',
+        status: 'waiting',
+        successCriteria: 'The summary is sent',
+        nextRunAt: later.toJSDate().toISOString(),
+      });
       const told = (app.model.requests[before + 1] as any).messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
       expect(told.slice(0, 2).map((t: string) => JSON.parse(t))).to.deep.equal([
         { triggerId: byTask['Call the customer back'].triggerId, status: 'waiting' },
@@ -687,7 +788,10 @@ describe('Trigger endpoints with the controllers running', () => {
     });
 
     it('asks the model for whole answers, not streams (nobody reads a job as it is written)', async () => {
-      app.model.reply({ toolCalls: [{ name: 'lookup_invoice', arguments: { number: 'I-4' } }] }, { content: 'Invoice I-4 is open', usage: { promptTokens: 90, completionTokens: 10 } });
+      app.model.reply(
+        { toolCalls: [{ name: 'lookup_invoice', arguments: { number: 'I-4' } }] },
+        { content: 'Invoice I-4 is open', usage: { promptTokens: 90, completionTokens: 10 } },
+      );
       const before = app.model.requests.length;
       const job = (await client.post('/api/v1/triggers', { agentId, task: 'Check invoice I-4' })).body;
       const done = await waitForStatus(client, job.triggerId, 'succeeded');

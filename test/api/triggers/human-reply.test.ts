@@ -29,7 +29,10 @@ describe('Human replies to parked jobs', () => {
       const line = { role: 'system', content: 'HUMAN REPLY (rejected): The customer cancelled' };
       expect((app.model.requests[before] as any).messages).to.deep.include(line);
       expect((await transcriptOf(client, job.conversationId)).map(({ role, content }) => ({ role, content }))).to.deep.include(line);
-      expect((await client.get(`/api/v1/jobs/${job.triggerId}`)).body.humanReply).to.include({ decision: 'rejected', reason: 'The customer cancelled' });
+      expect((await client.get(`/api/v1/jobs/${job.triggerId}`)).body.humanReply).to.include({
+        decision: 'rejected',
+        reason: 'The customer cancelled',
+      });
     });
 
     it('clears waitPayload, and metadata.waitPayload with it, when the resumed job parks again without a payload', async () => {
@@ -37,7 +40,10 @@ describe('Human replies to parked jobs', () => {
       const first = (await client.get(`/api/v1/triggers/${job.triggerId}`)).body;
       expect(first.waitPayload).to.deep.equal({ orderId: 'A-17' });
       expect(first.metadata).to.deep.equal({ waitPayload: { orderId: 'A-17' } });
-      app.model.reply({ toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Which carrier?' } }] }, { content: 'Waiting for the carrier choice' });
+      app.model.reply(
+        { toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Which carrier?' } }] },
+        { content: 'Waiting for the carrier choice' },
+      );
       expect((await reply(job.triggerId, { decision: 'approved', reason: 'Ship from Berlin' })).status).to.equal(200);
       const again = await waitForStatus(client, job.triggerId, 'waiting_for_reply');
       expect(again).to.include({ waitingReason: 'Which carrier?', waitPayload: null, attemptCount: 2 });
@@ -46,7 +52,13 @@ describe('Human replies to parked jobs', () => {
 
     it('answers 400 for a decision other than approved or rejected, or a reason over 4000 characters, and the job keeps waiting', async () => {
       const job = await parked();
-      for (const body of [{}, { decision: 'maybe' }, { decision: 'provided' }, { decision: 'approved', reason: 'x'.repeat(4001) }, { decision: 'approved', reason: '' }]) {
+      for (const body of [
+        {},
+        { decision: 'maybe' },
+        { decision: 'provided' },
+        { decision: 'approved', reason: 'x'.repeat(4001) },
+        { decision: 'approved', reason: '' },
+      ]) {
         expect((await reply(job.triggerId, body)).status, JSON.stringify(body).slice(0, 60)).to.equal(400);
       }
       expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body.status).to.equal('waiting_for_reply');
@@ -76,7 +88,8 @@ describe('Human replies to parked jobs', () => {
   });
 
   describe('POST /api/v1/conversations/:conversationId/messages with asHumanReply', () => {
-    const send = (conversationId: string, body: Record<string, unknown>) => client.post(`/api/v1/conversations/${conversationId}/messages`, body);
+    const send = (conversationId: string, body: Record<string, unknown>) =>
+      client.post(`/api/v1/conversations/${conversationId}/messages`, body);
 
     it('runs the chat turn, then resumes the single waiting job with the message as a provided reply', async () => {
       const job = await parked();
@@ -90,17 +103,32 @@ describe('Human replies to parked jobs', () => {
 
       const done = await waitForStatus(client, job.triggerId, 'succeeded');
       expect(done).to.include({ attemptCount: 2, resultSummary: 'Shipped from Berlin' });
-      expect((app.model.requests[before + 1] as any).messages).to.deep.include({ role: 'system', content: 'HUMAN REPLY (provided): Use the Berlin warehouse' });
-      expect((await client.get(`/api/v1/jobs/${job.triggerId}`)).body.humanReply).to.include({ decision: 'provided', reason: 'Use the Berlin warehouse' });
+      expect((app.model.requests[before + 1] as any).messages).to.deep.include({
+        role: 'system',
+        content: 'HUMAN REPLY (provided): Use the Berlin warehouse',
+      });
+      expect((await client.get(`/api/v1/jobs/${job.triggerId}`)).body.humanReply).to.include({
+        decision: 'provided',
+        reason: 'Use the Berlin warehouse',
+      });
     });
 
     it('reports the resumed job in the done event of a streamed turn', async () => {
       const job = await parked();
       app.model.reply({ content: 'Noted' }, { content: 'Shipped from Hamburg' });
-      const res = await client.stream(`/api/v1/conversations/${job.conversationId}/messages`, { message: 'Use Hamburg', asHumanReply: true, stream: true });
+      const res = await client.stream(`/api/v1/conversations/${job.conversationId}/messages`, {
+        message: 'Use Hamburg',
+        asHumanReply: true,
+        stream: true,
+      });
       expect(res.status).to.equal(200);
       const done = res.events.at(-1);
-      expect(done).to.include({ type: 'done', conversationId: job.conversationId, resumedTriggerId: job.triggerId, resumedStatus: 'queued' });
+      expect(done).to.include({
+        type: 'done',
+        conversationId: job.conversationId,
+        resumedTriggerId: job.triggerId,
+        resumedStatus: 'queued',
+      });
       await waitForStatus(client, job.triggerId, 'succeeded');
     });
 
@@ -144,8 +172,14 @@ describe('Human replies to parked jobs', () => {
       expect(res.body.message.content).to.equal('Thanks for letting me know');
       expect(res.body.resumeError).to.deep.equal({ status: 409, error: 'Trigger is not waiting for a reply (status cancelled)' });
       expect(res.body).to.not.have.property('resumedTriggerId');
-      expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body).to.include({ status: 'cancelled', errorMessage: 'Handled by phone' });
-      expect((await transcriptOf(client, job.conversationId)).map((m) => m.content)).to.include.members(['Use Berlin', 'Thanks for letting me know']);
+      expect((await client.get(`/api/v1/triggers/${job.triggerId}`)).body).to.include({
+        status: 'cancelled',
+        errorMessage: 'Handled by phone',
+      });
+      expect((await transcriptOf(client, job.conversationId)).map((m) => m.content)).to.include.members([
+        'Use Berlin',
+        'Thanks for letting me know',
+      ]);
     });
 
     it('answers 200 with resumeError when storing the reply fails, and the job stays parked so /reply can recover it', async () => {

@@ -13,7 +13,9 @@ const retryCall = (delayMinutes: number): ModelReply => ({
   toolCalls: [{ name: 'schedule_trigger_retry', arguments: { delayMinutes, reason: 'The carrier has not answered yet' } }],
 });
 const parkCall: ModelReply = {
-  toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Approve the refund of 40 EUR?', payload: { orderId: 'A-17', amount: 40 } } }],
+  toolCalls: [
+    { name: 'request_human_input', arguments: { reason: 'Approve the refund of 40 EUR?', payload: { orderId: 'A-17', amount: 40 } } },
+  ],
 };
 
 describe('Trigger transitions: every row of the state table, driven through the API', () => {
@@ -31,10 +33,16 @@ describe('Trigger transitions: every row of the state table, driven through the 
   const requestCount = () => app.model.requests.length;
   /** Model requests made while running this job (each run starts with a system line naming it). */
   const runRequests = (triggerId: string) =>
-    app.model.requests.filter((r) => r.messages.some((m) => m.role === 'system' && String(m.content).toLowerCase().includes(`job ${triggerId}`))).length;
+    app.model.requests.filter((r) =>
+      r.messages.some((m) => m.role === 'system' && String(m.content).toLowerCase().includes(`job ${triggerId}`)),
+    ).length;
 
   async function create(body: Record<string, unknown> = {}): Promise<{ conversationId: string; triggerId: string; status: string }> {
-    const res = await client.post('/api/v1/triggers', { ...(body.conversationId ? {} : { agentId }), task: 'Settle the refund for order A-17', ...body });
+    const res = await client.post('/api/v1/triggers', {
+      ...(body.conversationId ? {} : { agentId }),
+      task: 'Settle the refund for order A-17',
+      ...body,
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     return res.body;
   }
@@ -75,11 +83,21 @@ describe('Trigger transitions: every row of the state table, driven through the 
       title: 'POST /api/v1/triggers with delayMinutes or runAt answers 202 with status waiting and nextRunAt in UTC',
       async run() {
         const delayed = await create({ delayMinutes: 30 });
-        expect(delayed).to.deep.equal({ conversationId: delayed.conversationId, triggerId: delayed.triggerId, status: 'waiting', nextRunAt: at(30 * MINUTE) });
+        expect(delayed).to.deep.equal({
+          conversationId: delayed.conversationId,
+          triggerId: delayed.triggerId,
+          status: 'waiting',
+          nextRunAt: at(30 * MINUTE),
+        });
         const runAt = at(2 * HOUR);
         const scheduled = await create({ runAt });
         expect(scheduled).to.include({ status: 'waiting', nextRunAt: runAt });
-        expect(await read(delayed.triggerId)).to.include({ status: 'waiting', nextRunAt: at(30 * MINUTE), attemptCount: 0, startedAt: null });
+        expect(await read(delayed.triggerId)).to.include({
+          status: 'waiting',
+          nextRunAt: at(30 * MINUTE),
+          attemptCount: 0,
+          startedAt: null,
+        });
         expect(await read(scheduled.triggerId)).to.include({ status: 'waiting', nextRunAt: runAt, attemptCount: 0 });
         for (const job of [delayed, scheduled]) expect((await cancel(job.triggerId)).status).to.equal(200);
       },
@@ -111,8 +129,17 @@ describe('Trigger transitions: every row of the state table, driven through the 
         app.model.reply({ content: 'Refund R-17 issued to the customer' });
         const created = await create();
         const job = await waitForStatus(client, created.triggerId, 'succeeded');
-        expect(job).to.include({ resultSummary: 'Refund R-17 issued to the customer', errorMessage: null, attemptCount: 1, completedAt: at() });
-        expect(await transcriptOf(client, created.conversationId)).to.deep.include({ role: 'assistant', content: 'Refund R-17 issued to the customer', timestamp: job.completedAt });
+        expect(job).to.include({
+          resultSummary: 'Refund R-17 issued to the customer',
+          errorMessage: null,
+          attemptCount: 1,
+          completedAt: at(),
+        });
+        expect(await transcriptOf(client, created.conversationId)).to.deep.include({
+          role: 'assistant',
+          content: 'Refund R-17 issued to the customer',
+          timestamp: job.completedAt,
+        });
       },
     },
 
@@ -131,7 +158,9 @@ describe('Trigger transitions: every row of the state table, driven through the 
 
         // A run that spends every tool round without answering has not completed its work: it fails too.
         const rounds = app.runtime.ctx.config.SWITCHBOARD_MAX_TOOL_ROUNDS;
-        app.model.reply(...Array.from({ length: rounds }, () => ({ toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }] })));
+        app.model.reply(
+          ...Array.from({ length: rounds }, () => ({ toolCalls: [{ name: 'lookup_order', arguments: { orderId: 'A-17' } }] })),
+        );
         const looping = await create();
         const failed = await waitForStatus(client, looping.triggerId, 'failed');
         expect(failed.errorMessage).to.equal(`The run used all ${rounds} tool rounds (SWITCHBOARD_MAX_TOOL_ROUNDS) without a final answer`);
@@ -173,7 +202,10 @@ describe('Trigger transitions: every row of the state table, driven through the 
           expect(job).to.include({ maxAttempts: 1, attemptCount: 1, nextRunAt: null });
           expect(job.errorMessage).to.contain('maxAttempts (1)');
           // Parking is a wait too: with no attempt left for the resumed run, it fails the same way.
-          one.model.reply({ toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Approve the refund?' } }] }, { content: 'Asked a human' });
+          one.model.reply(
+            { toolCalls: [{ name: 'request_human_input', arguments: { reason: 'Approve the refund?' } }] },
+            { content: 'Asked a human' },
+          );
           const parked = await company.client.post('/api/v1/triggers', { agentId: company.agentId, task: 'Refund order O-1' });
           const refused = await waitForStatus(company.client, parked.body.triggerId, 'failed');
           expect(refused).to.include({ attemptCount: 1, waitingReason: null });
@@ -187,7 +219,12 @@ describe('Trigger transitions: every row of the state table, driven through the 
     'waiting:follow_up_due': {
       title: 'when the follow-up time is reached the job runs again: attemptCount 2, stored custom tools reloaded, history kept',
       async run() {
-        const tool = (name: string) => ({ name, description: `The ${name} service`, url: `https://${name}.example.com/status`, method: 'GET' });
+        const tool = (name: string) => ({
+          name,
+          description: `The ${name} service`,
+          url: `https://${name}.example.com/status`,
+          method: 'GET',
+        });
         app.model.reply(retryCall(10), { content: 'Asked the carrier; checking back in 10 minutes' });
         const idempotencyKey = 'follow-up-parcel-P-10';
         const created = await create({ customTools: [tool('carrier')], idempotencyKey });
@@ -212,7 +249,12 @@ describe('Trigger transitions: every row of the state table, driven through the 
         expect(requestCount() - before).to.equal(1);
         const request = app.model.requests[before] as any;
         const id = created.conversationId;
-        expect(offeredTools(request)).to.include.members([`custom_${id}_carrier`, `custom_${id}_eta`, 'schedule_trigger_retry', 'request_human_input']);
+        expect(offeredTools(request)).to.include.members([
+          `custom_${id}_carrier`,
+          `custom_${id}_eta`,
+          'schedule_trigger_retry',
+          'request_human_input',
+        ]);
         expect(request.messages).to.deep.include({ role: 'assistant', content: 'Asked the carrier; checking back in 10 minutes' });
         expect(request.messages.at(-1).content).to.match(/^FOLLOW-UP RUN of job .* \(attempt 2 of 3\)/);
       },
@@ -228,9 +270,12 @@ describe('Trigger transitions: every row of the state table, driven through the 
         expect(job).to.include({ attemptCount: 1, nextRunAt: null, completedAt: at() });
 
         // A follow-up due at the deadline itself could only start past it: it expires the job as well.
-        app.model.reply(() => ({
-          toolCalls: [{ name: 'schedule_trigger_retry', arguments: { runAt: at(24 * HOUR), reason: 'Last look at the deadline' } }],
-        }), { content: 'Checking again at the deadline' });
+        app.model.reply(
+          () => ({
+            toolCalls: [{ name: 'schedule_trigger_retry', arguments: { runAt: at(24 * HOUR), reason: 'Last look at the deadline' } }],
+          }),
+          { content: 'Checking again at the deadline' },
+        );
         const atDeadline = await create();
         const ended = await waitForStatus(client, atDeadline.triggerId, 'expired');
         expect(ended.errorMessage).to.equal(`The follow-up (${ended.expiresAt}) is at or past the job deadline (expiresAt)`);
@@ -266,7 +311,10 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const { created } = await parked();
         app.model.reply({ content: 'Refund issued' });
         const before = requestCount();
-        const res = await client.post(`/api/v1/triggers/${created.triggerId}/reply`, { decision: 'approved', reason: 'Finance approved the refund' });
+        const res = await client.post(`/api/v1/triggers/${created.triggerId}/reply`, {
+          decision: 'approved',
+          reason: 'Finance approved the refund',
+        });
         expect(res.status).to.equal(200);
         expect(res.body).to.include({ status: 'queued', waitingReason: null, waitingSince: null });
         const job = await waitForStatus(client, created.triggerId, 'succeeded');
@@ -298,7 +346,10 @@ describe('Trigger transitions: every row of the state table, driven through the 
         expect(reply.body.error).to.equal('Trigger is not waiting for a reply (status expired)');
         expect((await cancel(late[1]!.triggerId, 'Too late')).status).to.equal(409);
         for (const { triggerId } of late) {
-          expect(await read(triggerId)).to.include({ status: 'expired', errorMessage: "No reply arrived before the job's deadline (expiresAt)" });
+          expect(await read(triggerId)).to.include({
+            status: 'expired',
+            errorMessage: "No reply arrived before the job's deadline (expiresAt)",
+          });
         }
       },
     },
@@ -342,7 +393,12 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const { created } = await parked();
         const res = await cancel(created.triggerId, 'Refund handled by phone');
         expect(res.status).to.equal(200);
-        expect(res.body).to.include({ status: 'cancelled', errorMessage: 'Refund handled by phone', waitingReason: null, completedAt: at() });
+        expect(res.body).to.include({
+          status: 'cancelled',
+          errorMessage: 'Refund handled by phone',
+          waitingReason: null,
+          completedAt: at(),
+        });
         expect((await client.post(`/api/v1/triggers/${created.triggerId}/reply`, { decision: 'approved' })).status).to.equal(409);
       },
     },
@@ -363,10 +419,13 @@ describe('Trigger transitions: every row of the state table, driven through the 
         expect(job).to.include({ attemptCount: 2, resultSummary: 'Report finally compiled', completedAt: at() });
 
         // A run that parks past the deadline ends the job expired too: there is no wait left to answer.
-        app.model.reply(() => {
-          manualClock(app).advance(25 * HOUR);
-          return parkCall;
-        }, { content: 'Waiting for approval of the refund' });
+        app.model.reply(
+          () => {
+            manualClock(app).advance(25 * HOUR);
+            return parkCall;
+          },
+          { content: 'Waiting for approval of the refund' },
+        );
         const late = await create();
         const expired = await waitForStatus(client, late.triggerId, 'expired');
         expect(expired.errorMessage).to.equal('The run finished after the job deadline (expiresAt)');
@@ -380,16 +439,19 @@ describe('Trigger transitions: every row of the state table, driven through the 
         const created = await create({ delayMinutes: 60 });
         // A replica that died mid-run leaves this row behind; nothing public can produce it, so it is arranged here.
         const now = app.clock.now();
-        await app.runtime.ctx.db('triggers').where({ id: created.triggerId }).update({
-          status: 'running',
-          attempt_count: 1,
-          started_at: now,
-          last_run_at: now,
-          next_run_at: null,
-          lease_owner: 'replica-that-died',
-          lease_until: new Date(now.getTime() - 1000),
-          due_at: new Date(now.getTime() - 1000),
-        });
+        await app.runtime.ctx
+          .db('triggers')
+          .where({ id: created.triggerId })
+          .update({
+            status: 'running',
+            attempt_count: 1,
+            started_at: now,
+            last_run_at: now,
+            next_run_at: null,
+            lease_owner: 'replica-that-died',
+            lease_until: new Date(now.getTime() - 1000),
+            due_at: new Date(now.getTime() - 1000),
+          });
         app.advance(1000);
         const job = await waitForStatus(client, created.triggerId, 'failed');
         expect(job.errorMessage).to.match(/interrupted/);

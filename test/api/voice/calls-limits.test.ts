@@ -43,7 +43,13 @@ describe('Call slots and durations', () => {
     expect(ended).to.include({ hangup_cause: 'max_duration', duration_sec: 30 });
     const result = await finalResult(client, placed.body.id);
     expect(result).to.include({ status: 'completed', duration_sec: 30 });
-    expect((await outboxOf(app, placed.body.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+    expect((await outboxOf(app, placed.body.id)).map((e) => e.type)).to.deep.equal([
+      'call.initiated',
+      'call.answered',
+      'call.updated',
+      'call.ended',
+      'ai.summary',
+    ]);
     expect((await client.post('/v1/calls', { to: NUMBERS.busy })).status).to.equal(201);
   });
 });
@@ -68,7 +74,8 @@ describe('Call limits while Redis is unavailable', () => {
     expect(next.status, JSON.stringify(next.body)).to.equal(201);
 
     const metrics = await (await fetch(`${app.metricsUrl}/metrics`)).text();
-    const fallbacks = (scope: string) => Number(metrics.match(new RegExp(`^switchboard_rate_limiter_fallback_total\\{scope="${scope}"\\} (\\d+)$`, 'm'))?.[1] ?? 0);
+    const fallbacks = (scope: string) =>
+      Number(metrics.match(new RegExp(`^switchboard_rate_limiter_fallback_total\\{scope="${scope}"\\} (\\d+)$`, 'm'))?.[1] ?? 0);
     // Three slot checks and two placements counted in memory, at least (the call refused as busy was not placed).
     expect(fallbacks('call_slots')).to.be.at.least(3);
     expect(fallbacks('calls')).to.be.at.least(2);
@@ -117,7 +124,11 @@ if (redisUrl) {
       expect((await client.post('/v1/calls', { to: NUMBERS.busy })).body.error.code).to.equal('tenant_busy');
       // Polled slowly: every refused try counts against the 30 calls a minute.
       let next: { status: number; body: any } = { status: 0, body: {} };
-      await eventually('the slot lease running out', async () => (next = await client.post('/v1/calls', { to: NUMBERS.busy })).status !== 429, { everyMs: 500 });
+      await eventually(
+        'the slot lease running out',
+        async () => (next = await client.post('/v1/calls', { to: NUMBERS.busy })).status !== 429,
+        { everyMs: 500 },
+      );
       expect(next.status, JSON.stringify(next.body)).to.equal(201);
 
       await replica();
@@ -132,7 +143,9 @@ if (redisUrl) {
       const { client } = await app.voiceCompany({ eventsUrl: EVENTS_URL, numbers: [number] });
       // Its only member rings for a minute: the caller waits while the replica is killed.
       const queue = (await client.post('/v1/queues', { name: 'Desk', members: [{ id: 'm', name: 'Mo', phone: NUMBERS.longRing }] })).body;
-      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'queue', queue_id: queue.id } })).status).to.equal(200);
+      expect(
+        (await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'queue', queue_id: queue.id } })).status,
+      ).to.equal(200);
       await replica();
       const call = (await client.post('/v1/sim/calls', { to: number, from: '+12025552901', lines: ['Hello?'] })).body;
       await eventually('the caller in the queue', async () => (await client.get(`/v1/calls/${call.id}`)).body.queue ?? false);
@@ -146,7 +159,10 @@ if (redisUrl) {
       expect(events.map((e) => e.type).slice(-3)).to.deep.equal(['queue.entered', 'queue.exited', 'call.ended']);
       expect(events.at(-2).data.queue).to.deep.include({ id: queue.id, reason: 'hangup' });
       const next = (await client.post('/v1/sim/calls', { to: number, from: '+12025552902', lines: ['Hi'] })).body;
-      const entered = await eventually('the next caller in the queue', async () => (await client.get(`/v1/calls/${next.id}`)).body.queue ?? false);
+      const entered = await eventually(
+        'the next caller in the queue',
+        async () => (await client.get(`/v1/calls/${next.id}`)).body.queue ?? false,
+      );
       expect(entered.position).to.equal(1);
     });
   });

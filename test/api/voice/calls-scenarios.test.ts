@@ -41,7 +41,14 @@ describe('Calls on the simulated network', () => {
     });
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     const result = await finalResult(client, placed.body.id);
-    expect(result).to.deep.include({ call_id: placed.body.id, status: 'completed', final: true, outcome: 'completed', summary: SUMMARY, to: NUMBERS.answer });
+    expect(result).to.deep.include({
+      call_id: placed.body.id,
+      status: 'completed',
+      final: true,
+      outcome: 'completed',
+      summary: SUMMARY,
+      to: NUMBERS.answer,
+    });
     expect(result.result).to.deep.equal({ outcome: 'completed', answers: { budget: '500' }, note: 'Budget known' });
     expect(result.metadata).to.deep.equal({ crm: 'lead-7' });
     expect(result.transcript).to.deep.equal([
@@ -57,12 +64,24 @@ describe('Calls on the simulated network', () => {
 
     // The brief, the questions and the allowed outcomes reached the agent, with the call tools.
     const first = app.model.requests.find((r) => JSON.stringify(r.messages).includes(task))!;
-    const system = first.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
-    expect(system).to.include('budget: What is your budget?').and.include('completed, not_interested, callback_requested, wrong_number, do_not_call');
+    const system = first.messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
+    expect(system)
+      .to.include('budget: What is your budget?')
+      .and.include('completed, not_interested, callback_requested, wrong_number, do_not_call');
     expect(offeredTools(first)).to.include.members(['end_call', 'transfer_call', 'take_message']);
 
     const events = await outboxOf(app, placed.body.id);
-    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary', 'call.result']);
+    expect(events.map((e) => e.type)).to.deep.equal([
+      'call.initiated',
+      'call.answered',
+      'call.updated',
+      'call.ended',
+      'ai.summary',
+      'call.result',
+    ]);
     for (const e of events) {
       expect(e.payload).to.include({ type: e.type, tenant_id: tenantId });
       expect(e.payload.id).to.match(/^evt_/);
@@ -74,7 +93,12 @@ describe('Calls on the simulated network', () => {
     expect(byType['call.answered']).to.include({ status: 'in-progress' });
     expect(byType['call.updated']).to.deep.include({ handler: 'ai', ai: { agent_id: agentRef(agentId) } });
     expect(byType['call.ended']).to.include({ status: 'completed', hangup_cause: 'agent_hangup' });
-    expect(byType['ai.summary']).to.deep.include({ summary: SUMMARY, transcript: result.transcript, outcome: 'completed', result: result.result });
+    expect(byType['ai.summary']).to.deep.include({
+      summary: SUMMARY,
+      transcript: result.transcript,
+      outcome: 'completed',
+      result: result.result,
+    });
     expect(byType['call.result']).to.deep.equal(result);
   });
 
@@ -105,7 +129,7 @@ describe('Calls on the simulated network', () => {
     expect(await types(placed.body.id)).to.deep.equal(['call.ended']);
   });
 
-  it('on an answering machine the agent leaves the voicemail its brief asks for: the call\'s outcome voicemail, not a message', async () => {
+  it("on an answering machine the agent leaves the voicemail its brief asks for: the call's outcome voicemail, not a message", async () => {
     const { client } = await company();
     const task = 'Leave a voicemail about the renewal';
     const message = 'Hi, this is Acme about your renewal. Please call us back at your convenience.';
@@ -114,10 +138,22 @@ describe('Calls on the simulated network', () => {
     const result = await finalResult(client, placed.body.id);
     expect(result).to.deep.include({ status: 'completed', outcome: 'voicemail', transcript: [{ speaker: 'agent', text: message }] });
     expect(result.result).to.deep.equal({ outcome: 'voicemail', answers: {}, note: 'Left a voicemail' });
-    expect(await types(placed.body.id)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary', 'call.result']);
+    expect(await types(placed.body.id)).to.deep.equal([
+      'call.initiated',
+      'call.answered',
+      'call.updated',
+      'call.ended',
+      'ai.summary',
+      'call.result',
+    ]);
     expect((await outboxOf(app, placed.body.id)).at(-1)!.payload.data).to.deep.include({ outcome: 'voicemail' });
     // DECISIONS.md "Outbound voicemail": messages are what callers leave for the account.
-    expect(await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id])).to.deep.equal([]);
+    expect(
+      await app.runtime.ctx
+        .db('webhook_outbox')
+        .where({ type: 'message.created' })
+        .andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id]),
+    ).to.deep.equal([]);
     expect((await client.get('/v1/messages')).body.data).to.deep.equal([]);
   });
 
@@ -149,7 +185,10 @@ describe('Calls on the simulated network', () => {
     const placed = await client.post('/v1/calls', { to: NUMBERS.stays, task });
     await callStatus(client, placed.body.id, 'in-progress');
     // Once the agent has spoken, the callee's next line (a minute away) is all that is left.
-    await eventually('the agent speaking', async () => (await client.get(`/v1/calls/${placed.body.id}/result`)).body.transcript.length === 2);
+    await eventually(
+      'the agent speaking',
+      async () => (await client.get(`/v1/calls/${placed.body.id}/result`)).body.transcript.length === 2,
+    );
     const hung = await client.post(`/v1/calls/${placed.body.id}/hangup`);
     expect(hung.status).to.equal(200);
     expect(hung.body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
@@ -178,7 +217,7 @@ describe('Calls on the simulated network', () => {
     expect((await finalResult(client, placed.body.id)).transcript).to.deep.equal([{ speaker: 'caller', text: 'Hello?' }]);
   });
 
-  it('a steered call: the instruction joins the agent\'s context before its next turn, and say is spoken', async () => {
+  it("a steered call: the instruction joins the agent's context before its next turn, and say is spoken", async () => {
     const { client } = await company();
     const task = 'Sell the premium plan';
     const held = heldReply({ content: 'Hi, do you have a minute?' });
@@ -193,14 +232,19 @@ describe('Calls on the simulated network', () => {
     await callStatus(client, placed.body.id, 'in-progress');
     // Steered while the agent answers: what is written meanwhile is taken before its next turn.
     await eventually('the agent asked', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes(task)));
-    const steered = await client.post(`/v1/calls/${placed.body.id}/steer`, { instruction: 'Offer ten percent off', say: 'One moment, please.' });
+    const steered = await client.post(`/v1/calls/${placed.body.id}/steer`, {
+      instruction: 'Offer ten percent off',
+      say: 'One moment, please.',
+    });
     expect(steered.status).to.equal(202);
     expect(steered.body).to.deep.equal({ call_id: placed.body.id, accepted: true });
     held.release();
     const result = await finalResult(client, placed.body.id);
     expect(result.transcript).to.deep.include({ speaker: 'agent', text: 'One moment, please.' });
     expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'We can give you ten percent off. Goodbye!' });
-    const ended = app.model.requests.find((r) => r.messages.some((m) => m.role === 'assistant' && JSON.stringify(m).includes('One moment, please.')))!;
+    const ended = app.model.requests.find((r) =>
+      r.messages.some((m) => m.role === 'assistant' && JSON.stringify(m).includes('One moment, please.')),
+    )!;
     expect(JSON.stringify(ended.messages)).to.include('Offer ten percent off');
     expect(result.result).to.deep.equal({ outcome: 'completed', answers: {}, note: 'Offered the discount' });
     expect((await client.post(`/v1/calls/${placed.body.id}/steer`, { say: 'Hi' })).body.error.code).to.equal('call_ended');
@@ -209,7 +253,10 @@ describe('Calls on the simulated network', () => {
   it("a call handed to another agent mid-call carries that agent's id in the call and in every event after the handoff", async () => {
     const { client, tenantId, agentId } = await company();
     const billing = await createAgent(app.runtime.ctx, tenantId, { name: 'Billing', systemPrompt: 'You are billing.' });
-    await updateAgent(app.runtime.ctx, agentId, { handoffEnabled: true, handoffRoster: [{ roleName: 'billing', agentId: billing.id, greeting: 'Billing here' }] });
+    await updateAgent(app.runtime.ctx, agentId, {
+      handoffEnabled: true,
+      handoffRoster: [{ roleName: 'billing', agentId: billing.id, greeting: 'Billing here' }],
+    });
     const task = 'Pass Ann to billing';
     app.script(
       task,
@@ -225,7 +272,14 @@ describe('Calls on the simulated network', () => {
     expect(result.transcript).to.deep.include({ speaker: 'agent', text: 'Billing here. What is your budget?' });
     expect((await client.get(`/v1/calls/${placed.body.id}`)).body.ai).to.deep.equal({ agent_id: agentRef(billing.id) });
     const events = await outboxOf(app, placed.body.id);
-    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary', 'call.result']);
+    expect(events.map((e) => e.type)).to.deep.equal([
+      'call.initiated',
+      'call.answered',
+      'call.updated',
+      'call.ended',
+      'ai.summary',
+      'call.result',
+    ]);
     const agentOf = (type: string) => events.find((e) => e.type === type)!.payload.data.ai?.agent_id;
     expect(agentOf('call.updated')).to.equal(agentRef(agentId));
     expect(agentOf('call.ended')).to.equal(agentRef(billing.id));
@@ -236,7 +290,11 @@ describe('Calls on the simulated network', () => {
     it('rings the target and, answered, bridges the person to it: ai.transfer answered, the call up with handler transfer until hung up', async () => {
       const { client } = await company();
       const task = 'Transfer to sales when asked';
-      app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target: '(202) 555-0116', name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+      app.script(
+        task,
+        { toolCalls: [{ name: 'transfer_call', arguments: { target: '(202) 555-0116', name: 'Sales' } }] },
+        { content: 'Connecting you to sales now.' },
+      );
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
       const bridged = await eventually('the bridge', async () => {
         const record = (await client.get(`/v1/calls/${placed.body.id}`)).body;
@@ -249,7 +307,15 @@ describe('Calls on the simulated network', () => {
       expect(result.result).to.deep.equal({ outcome: 'transferred', answers: {}, note: `Transferred to Sales (${NUMBERS.stays})` });
       expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Connecting you to sales now.' });
       const events = await outboxOf(app, placed.body.id);
-      expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.transfer', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(events.map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'ai.transfer',
+        'call.updated',
+        'call.ended',
+        'ai.summary',
+      ]);
       expect(events[3]!.payload.data).to.deep.include({ status: 'in-progress', handler: 'transfer' });
       expect(events[3]!.payload.data.ai).to.deep.include({ transfer: { name: 'Sales', target: NUMBERS.stays, status: 'answered' } });
       expect(events[4]!.payload.data).to.include({ handler: 'transfer' });
@@ -262,7 +328,11 @@ describe('Calls on the simulated network', () => {
         task,
         { toolCalls: [{ name: 'transfer_call', arguments: { target: NUMBERS.busy, name: 'Sales' } }] },
         { content: 'One moment.' },
-        (request) => ({ content: JSON.stringify(request.messages).includes(`TRANSFER to ${NUMBERS.busy} did not go through (busy)`) ? 'Sales is busy, sorry.' : 'Not told.' }),
+        (request) => ({
+          content: JSON.stringify(request.messages).includes(`TRANSFER to ${NUMBERS.busy} did not go through (busy)`)
+            ? 'Sales is busy, sorry.'
+            : 'Not told.',
+        }),
       );
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
       const result = await finalResult(client, placed.body.id);
@@ -276,10 +346,16 @@ describe('Calls on the simulated network', () => {
     it('refuses a target that is not a phone number; the agent is told and nothing is rung', async () => {
       const { client } = await company();
       const task = 'Transfer to nowhere';
-      app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target: 'the sales team' } }] }, { content: 'I cannot transfer you.' });
+      app.script(
+        task,
+        { toolCalls: [{ name: 'transfer_call', arguments: { target: 'the sales team' } }] },
+        { content: 'I cannot transfer you.' },
+      );
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
       await finalResult(client, placed.body.id);
-      const told = app.model.requests.find((r) => r.messages.some((m) => m.role === 'tool' && JSON.stringify(m).includes('Refused: target must be a phone number')));
+      const told = app.model.requests.find((r) =>
+        r.messages.some((m) => m.role === 'tool' && JSON.stringify(m).includes('Refused: target must be a phone number')),
+      );
       expect(told, 'the refusal reaching the agent').to.not.equal(undefined);
       expect(await types(placed.body.id)).to.not.include('ai.transfer');
     });
@@ -296,7 +372,10 @@ describe('Calls on the simulated network', () => {
       { content: 'See you Tuesday!' },
     );
     const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
-    expect(await finalResult(client, placed.body.id)).to.deep.include({ outcome: 'booked', result: { outcome: 'booked', answers: {}, note: 'Tuesday' } });
+    expect(await finalResult(client, placed.body.id)).to.deep.include({
+      outcome: 'booked',
+      result: { outcome: 'booked', answers: {}, note: 'Tuesday' },
+    });
     const asked = app.model.requests.filter((r) => JSON.stringify(r.messages).includes(task));
     const endCallOf = (r: (typeof asked)[number]) => r.tools!.map((t: any) => t.function).find((f) => f.name === 'end_call');
     expect(endCallOf(asked[0]!).parameters.properties.outcome.enum).to.deep.equal(['booked', 'not_booked']);
@@ -316,19 +395,33 @@ describe('Calls on the simulated network', () => {
     const task = 'Take a message if Bob is away';
     app.script(
       task,
-      { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Ann back about order 42', details: { name: 'Ann', order: '42' } } }] },
+      {
+        toolCalls: [
+          { name: 'take_message', arguments: { summary: 'Call Ann back about order 42', details: { name: 'Ann', order: '42' } } },
+        ],
+      },
       { content: 'I will pass it on.' },
     );
     const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
     const result = await finalResult(client, placed.body.id);
     expect(result.status).to.equal('completed');
     const events = await outboxOf(app, placed.body.id);
-    expect(events.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.message', 'call.ended', 'ai.summary']);
+    expect(events.map((e) => e.type)).to.deep.equal([
+      'call.initiated',
+      'call.answered',
+      'call.updated',
+      'ai.message',
+      'call.ended',
+      'ai.summary',
+    ]);
     expect(events[3]!.payload.data.ai).to.deep.equal({
       agent_id: agentRef(agentId),
       message: { summary: 'Call Ann back about order 42', details: { name: 'Ann', order: '42' } },
     });
-    const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id]);
+    const [created] = await app.runtime.ctx
+      .db('webhook_outbox')
+      .where({ type: 'message.created' })
+      .andWhereRaw("payload->'data'->'call'->>'id' = ?", [placed.body.id]);
     expect(created).to.include({ target: 'message', url: MESSAGES_URL, max_attempts: 3 });
     expect(created.payload.data.message).to.deep.include({
       kind: 'ai_message',
@@ -355,7 +448,9 @@ describe('Calls on the simulated network', () => {
     await holder.connect();
     const waiting = (n: number) =>
       eventually(`${n} transactions waiting`, async () => {
-        const { rows } = await holder.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        const { rows } = await holder.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
         return rows[0].n >= n;
       });
     await holder.query('begin');
@@ -378,7 +473,11 @@ describe('Calls on the simulated network', () => {
   it('a person who opts out is put on the do-not-call list', async () => {
     const { client } = await company();
     const task = 'Offer the plan; respect opt-outs';
-    app.script(task, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'do_not_call', note: 'Asked not to be called' } }] }, { content: 'Sorry to bother you.' });
+    app.script(
+      task,
+      { toolCalls: [{ name: 'end_call', arguments: { outcome: 'do_not_call', note: 'Asked not to be called' } }] },
+      { content: 'Sorry to bother you.' },
+    );
     const placed = await client.post('/v1/calls', { to: '+12025550121', task });
     expect((await finalResult(client, placed.body.id)).outcome).to.equal('do_not_call');
     expect((await client.post('/v1/calls', { to: '+12025550121' })).body.error.code).to.equal('do_not_call');
@@ -394,7 +493,10 @@ describe('Calls on the simulated network', () => {
     );
     const placed = await client.post('/v1/calls', { to: NUMBERS.answer, task });
     expect(await finalResult(client, placed.body.id)).to.deep.include({ status: 'failed', outcome: 'failed' });
-    const charges = await app.runtime.ctx.db('credit_ledger').where({ tenant_id: tenantId, reference_type: 'api' }).select('amount', 'reference_id');
+    const charges = await app.runtime.ctx
+      .db('credit_ledger')
+      .where({ tenant_id: tenantId, reference_type: 'api' })
+      .select('amount', 'reference_id');
     expect(charges.map((c) => [Number(c.amount), c.reference_id])).to.deep.equal([[-1, placed.body.id]]);
   });
 

@@ -23,7 +23,10 @@ describe('Calls API', () => {
     it('refuses context or metadata nested more than 32 levels deep as 422 invalid_<field>, placing nothing', async () => {
       const { client } = await app.voiceCompany();
       const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
-      for (const [field, levels] of [['context', 5000], ['metadata', 32]] as const) {
+      for (const [field, levels] of [
+        ['context', 5000],
+        ['metadata', 32],
+      ] as const) {
         const res = await client.request('POST', '/v1/calls', `{"to":"${NUMBERS.answer}","${field}":${nested(levels)}}`);
         expectVoiceError(res, 422, `invalid_${field}`);
       }
@@ -57,7 +60,7 @@ describe('Calls API', () => {
       expect(read.body).to.deep.equal(res.body);
     });
 
-    it('reads a national number in the account\'s country and stores E.164', async () => {
+    it("reads a national number in the account's country and stores E.164", async () => {
       const { client } = await app.voiceCompany();
       const us = await client.post('/v1/calls', { to: '(202) 555-0110' });
       expect(us.status).to.equal(201);
@@ -91,7 +94,15 @@ describe('Calls API', () => {
         [{ agent_id: 'agt_nothing' }, 'invalid_agent_id'],
         [{ context: { blob: 'x'.repeat(8 * 1024) } }, 'invalid_context'],
         [{ questions: Array.from({ length: 21 }, (_, i) => ({ key: `q${i}`, question: 'Why?' })) }, 'invalid_questions'],
-        [{ questions: [{ key: 'a', question: 'One?' }, { key: 'a', question: 'Two?' }] }, 'invalid_questions'],
+        [
+          {
+            questions: [
+              { key: 'a', question: 'One?' },
+              { key: 'a', question: 'Two?' },
+            ],
+          },
+          'invalid_questions',
+        ],
         [{ outcomes: Array.from({ length: 21 }, (_, i) => `o${i}`) }, 'invalid_outcomes'],
         [{ voice: 'robot-9000' }, 'invalid_voice'],
         [{ max_duration_sec: 29 }, 'invalid_max_duration_sec'],
@@ -102,14 +113,24 @@ describe('Calls API', () => {
         [{ metadata: { blob: 'x'.repeat(16 * 1024) } }, 'invalid_metadata'],
       ];
       for (const [extra, code] of cases) expectVoiceError(await client.post('/v1/calls', { ...base, ...extra }), 422, code);
-      const ok = await client.post('/v1/calls', { ...base, voice: 'joanna', max_duration_sec: 30, outcomes: ['sold'], context: { name: 'Ann' } });
+      const ok = await client.post('/v1/calls', {
+        ...base,
+        voice: 'joanna',
+        max_duration_sec: 30,
+        outcomes: ['sold'],
+        context: { name: 'Ann' },
+      });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
     });
 
     it('answers 400 invalid_json for an unknown field or a body that is not a JSON object', async () => {
       const { client } = await app.voiceCompany();
       expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, priority: 'high' }), 400, 'invalid_json');
-      expectVoiceError(await client.post('/v1/calls', { to: NUMBERS.answer, questions: [{ key: 'a', question: 'b', hint: 'c' }] }), 400, 'invalid_json');
+      expectVoiceError(
+        await client.post('/v1/calls', { to: NUMBERS.answer, questions: [{ key: 'a', question: 'b', hint: 'c' }] }),
+        400,
+        'invalid_json',
+      );
       expectVoiceError(await client.post('/v1/calls', '{"to": '), 400, 'invalid_json');
       expectVoiceError(await client.post('/v1/calls', '[1, 2]'), 400, 'invalid_json');
     });
@@ -132,12 +153,15 @@ describe('Calls API', () => {
       await updateTenant(app.runtime.ctx, tenantId, { defaultAgentId: other.id });
       expect((await client.post('/v1/calls', { to: NUMBERS.answer })).body.ai).to.deep.equal({ agent_id: agentRef(other.id) });
       const stranger = await app.voiceCompany();
-      expectVoiceError(await stranger.client.post('/v1/calls', { to: NUMBERS.answer, agent_id: agentRef(other.id) }), 422, 'invalid_agent_id');
+      expectVoiceError(
+        await stranger.client.post('/v1/calls', { to: NUMBERS.answer, agent_id: agentRef(other.id) }),
+        422,
+        'invalid_agent_id',
+      );
     });
 
     describe('Idempotency-Key', () => {
-      const post = (client: Client, key: string, body: unknown) =>
-        client.request('POST', '/v1/calls', body, { 'idempotency-key': key });
+      const post = (client: Client, key: string, body: unknown) => client.request('POST', '/v1/calls', body, { 'idempotency-key': key });
 
       it('answers 200 with the original call for the same key and body, and places nothing more', async () => {
         const { client, tenantId } = await app.voiceCompany();
@@ -202,7 +226,7 @@ describe('Calls API', () => {
     });
 
     describe('limits', () => {
-      it("answers 429 rate_limited over the calls_per_minute an operator set (admin tenant update --calls-per-minute)", async function () {
+      it('answers 429 rate_limited over the calls_per_minute an operator set (admin tenant update --calls-per-minute)', async function () {
         this.timeout(120_000);
         const { client, tenantId } = await app.voiceCompany({ maxConcurrentCalls: 100 });
         expect((await admin('tenant', 'update', '--tenant', tenantId, '--calls-per-minute', '2')).code).to.equal(0);
@@ -307,7 +331,8 @@ describe('Calls API', () => {
     it('answers 422 invalid_wait for a wait outside 1-60 seconds, and 400 invalid_json for a parameter it does not take', async () => {
       const { client } = await app.voiceCompany();
       const placed = await client.post('/v1/calls', { to: NUMBERS.answer });
-      for (const wait of ['0', '61', 'soon']) expectVoiceError(await client.get(`/v1/calls/${placed.body.id}/result?wait=${wait}`), 422, 'invalid_wait');
+      for (const wait of ['0', '61', 'soon'])
+        expectVoiceError(await client.get(`/v1/calls/${placed.body.id}/result?wait=${wait}`), 422, 'invalid_wait');
       expectVoiceError(await client.get(`/v1/calls/${placed.body.id}/result?timeout=5`), 400, 'invalid_json');
     });
   });
@@ -360,7 +385,7 @@ describe('Calls API', () => {
   });
 
   describe('GET /v1/calls', () => {
-    it('lists the account\'s calls newest first, page by page with next_cursor', async () => {
+    it("lists the account's calls newest first, page by page with next_cursor", async () => {
       const { client } = await app.company();
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push((await client.post('/v1/calls', { to: NUMBERS.answer })).body.id);

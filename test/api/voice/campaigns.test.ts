@@ -21,7 +21,12 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
     it('answers 201 with the sign-in header named but never its value, which is sealed at rest and never logged', async () => {
       const res = await client.post('/v1/connections', { name: 'CRM', base_url: system.url, sign_in_header: SIGN_IN });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(res.body).to.deep.include({ name: 'CRM', base_url: system.url, list_path: '/campaign/list', results_path: '/campaign/results' });
+      expect(res.body).to.deep.include({
+        name: 'CRM',
+        base_url: system.url,
+        list_path: '/campaign/list',
+        results_path: '/campaign/results',
+      });
       expect(res.body.sign_in_header).to.deep.equal({ name: SIGN_IN.name, value_set: true });
       expect(res.body.id).to.match(/^con_/);
       const read = await client.get(`/v1/connections/${res.body.id}`);
@@ -32,7 +37,14 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
     });
 
     it('refuses an address that is not https or not public, or has credentials, a query or a fragment, with 422 invalid_base_url', async () => {
-      for (const base_url of ['http://crm.example.com', 'https://10.1.2.3', 'https://localhost:8443', 'https://crm:pa55@crm.example.com', 'https://crm.example.com/api?key=1', 'https://crm.example.com/#api']) {
+      for (const base_url of [
+        'http://crm.example.com',
+        'https://10.1.2.3',
+        'https://localhost:8443',
+        'https://crm:pa55@crm.example.com',
+        'https://crm.example.com/api?key=1',
+        'https://crm.example.com/#api',
+      ]) {
         const res = await client.post('/v1/connections', { name: 'CRM', base_url });
         expect(res.status, base_url).to.equal(422);
         expect(res.body.error.code).to.equal('invalid_base_url');
@@ -50,11 +62,19 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
         [{ name: 'x', base_url: system.url, list_path: '/list?all=1' }, 422, 'invalid_list_path'],
         [{ name: 'x', base_url: system.url, results_path: '/campaign results' }, 422, 'invalid_results_path'],
         [{ name: 'x', base_url: system.url, sign_in_header: { name: 'Bad Header', value: 'v' } }, 422, 'invalid_sign_in_header'],
-        [{ name: 'x', base_url: system.url, sign_in_header: { name: 'X-Token', value: 'a\r\nX-Injected: 1' } }, 422, 'invalid_sign_in_header'],
+        [
+          { name: 'x', base_url: system.url, sign_in_header: { name: 'X-Token', value: 'a\r\nX-Injected: 1' } },
+          422,
+          'invalid_sign_in_header',
+        ],
         [{ name: 'x', base_url: system.url, sign_in_header: { name: 'X-Token' } }, 422, 'invalid_sign_in_header'],
         // Headers every request sets itself: the sign-in header would be lost, or break the request.
         ...['User-Agent', 'x-voice-signature', 'Webhook-Id', 'Host', 'Content-Length'].map(
-          (name): [Record<string, unknown>, number, string] => [{ name: 'x', base_url: system.url, sign_in_header: { name, value: 'v' } }, 422, 'invalid_sign_in_header'],
+          (name): [Record<string, unknown>, number, string] => [
+            { name: 'x', base_url: system.url, sign_in_header: { name, value: 'v' } },
+            422,
+            'invalid_sign_in_header',
+          ],
         ),
         [{ name: 'x', base_url: system.url, password: 'x' }, 400, 'invalid_json'],
       ];
@@ -63,7 +83,11 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
         expect([res.status, res.body.error?.code], JSON.stringify(body)).to.deep.equal([status, code]);
       }
       const connection = (await client.post('/v1/connections', { name: 'CRM', base_url: system.url })).body;
-      for (const [body, code] of [[{ base_url: 'http://crm.example.com' }, 'invalid_base_url'], [{ name: '' }, 'invalid_name'], [{ results_path: 'results' }, 'invalid_results_path']] as const) {
+      for (const [body, code] of [
+        [{ base_url: 'http://crm.example.com' }, 'invalid_base_url'],
+        [{ name: '' }, 'invalid_name'],
+        [{ results_path: 'results' }, 'invalid_results_path'],
+      ] as const) {
         const res = await client.patch(`/v1/connections/${connection.id}`, body);
         expect([res.status, res.body.error?.code], `PATCH ${JSON.stringify(body)}`).to.deep.equal([422, code]);
       }
@@ -106,7 +130,15 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
         [{ connection_id: undefined }, 'invalid_connection_id'],
         [{ task: '' }, 'invalid_task'],
         [{ task: 'x'.repeat(8001) }, 'invalid_task'],
-        [{ questions: [{ key: 'a', question: 'A?' }, { key: 'a', question: 'Again?' }] }, 'invalid_questions'],
+        [
+          {
+            questions: [
+              { key: 'a', question: 'A?' },
+              { key: 'a', question: 'Again?' },
+            ],
+          },
+          'invalid_questions',
+        ],
         [{ outcomes: [] }, 'invalid_outcomes'],
         [{ calling_hours: { start: '07:30', end: '20:00' } }, 'invalid_calling_hours'],
         [{ calling_hours: { start: '09:00', end: '21:30' } }, 'invalid_calling_hours'],
@@ -141,8 +173,10 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       expect((await client.get(`/v1/campaigns/${campaign.id}`)).body).to.deep.equal(campaign);
     });
 
-    it('keeps the next scheduled start in the schedule\'s timezone', async () => {
-      const campaign = await campaignOn(client, system, { schedule: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_time: '10:00', timezone: 'Asia/Kolkata' } });
+    it("keeps the next scheduled start in the schedule's timezone", async () => {
+      const campaign = await campaignOn(client, system, {
+        schedule: { days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start_time: '10:00', timezone: 'Asia/Kolkata' },
+      });
       expect(new Date(campaign.next_start_at).toISOString()).to.match(/T04:30:00\.000Z$/);
     });
 
@@ -187,7 +221,10 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       const campaign = await campaignOn(client, system);
       const run = (await client.post(`/v1/campaigns/${campaign.id}/runs`, {})).body;
       // As `curl -X POST` sends it: no body and no Content-Type.
-      const res = await fetch(`${app.url}/v1/campaign-runs/${run.id}/stop`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}` } });
+      const res = await fetch(`${app.url}/v1/campaign-runs/${run.id}/stop`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       const stopped = { status: res.status, body: await res.json() };
       expect([stopped.status, stopped.body.status], JSON.stringify(stopped.body)).to.deep.equal([200, 'stopped']);
       const again = await client.post(`/v1/campaign-runs/${run.id}/stop`, {});
@@ -202,7 +239,9 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
     it('list_campaigns, start_campaign_run, get_campaign_run and stop_campaign_run act as the REST routes', async () => {
       const campaign = await campaignOn(client, system, { name: 'By MCP' });
       const mcp = new McpClient({ name: 'Test Agent', version: '1.0.0' });
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }),
+      );
       try {
         const value = async (name: string, args: Record<string, unknown>) => {
           const result: any = await mcp.callTool({ name, arguments: args });
@@ -216,7 +255,10 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
         expect((await value('stop_campaign_run', { run_id: run.id })).status).to.equal('stopped');
         const refused: any = await mcp.callTool({ name: 'stop_campaign_run', arguments: { run_id: run.id } });
         expect(refused.structuredContent.error.code).to.equal('run_ended');
-        const badNumber: any = await mcp.callTool({ name: 'start_campaign_run', arguments: { campaign_id: campaign.id, test: true, test_number: 'call me' } });
+        const badNumber: any = await mcp.callTool({
+          name: 'start_campaign_run',
+          arguments: { campaign_id: campaign.id, test: true, test_number: 'call me' },
+        });
         expect(badNumber.structuredContent.error.code).to.equal('invalid_test_number');
       } finally {
         await mcp.close();
@@ -227,9 +269,18 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       const company = await app.company();
       await updateTenant(app.runtime.ctx, company.tenantId, { features: ['voice_api', 'ai_agents'] });
       const mcp = new McpClient({ name: 'Test Agent', version: '1.0.0' });
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${company.apiKey}` } } }));
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${company.apiKey}` } },
+        }),
+      );
       try {
-        for (const [name, args] of [['list_campaigns', {}], ['start_campaign_run', { campaign_id: 'cmp_x' }], ['get_campaign_run', { run_id: 'run_x' }], ['stop_campaign_run', { run_id: 'run_x' }]] as const) {
+        for (const [name, args] of [
+          ['list_campaigns', {}],
+          ['start_campaign_run', { campaign_id: 'cmp_x' }],
+          ['get_campaign_run', { run_id: 'run_x' }],
+          ['stop_campaign_run', { run_id: 'run_x' }],
+        ] as const) {
           const refused: any = await mcp.callTool({ name, arguments: args });
           expect([refused.isError, refused.structuredContent.error.code], name).to.deep.equal([true, 'module_off']);
           expect(refused.structuredContent.error.message, name).to.include('campaigns');
@@ -239,5 +290,4 @@ describe('Campaigns: connections, campaigns and runs (DECISIONS.md "Campaigns")'
       }
     });
   });
-
 });

@@ -20,12 +20,29 @@ const EVENTS_URL = 'https://127.0.0.1:9/events';
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 /** A carrier request to `url` with `params`, signed with `authToken`. */
 const signedPost = (url: string, params: Record<string, string>, authToken: string) =>
-  fetch(url, { method: 'POST', headers: { ...form, 'x-twilio-signature': twilioSignature(authToken, url, params) }, body: new URLSearchParams(params) });
+  fetch(url, {
+    method: 'POST',
+    headers: { ...form, 'x-twilio-signature': twilioSignature(authToken, url, params) },
+    body: new URLSearchParams(params),
+  });
 
 /** `switchboard admin carrier set` for `tenantId`, the token on stdin, as an operator would. */
-async function setCarrier(app: CallsApp, front: TlsFront, tenantId: string, account: { accountSid: string; authToken: string }): Promise<CliResult> {
-  const env = { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_PUBLIC_URL: front.url };
-  const set = await switchboard(['admin', 'carrier', 'set', '--tenant', tenantId, '--carrier', 'twilio', '--account-sid', account.accountSid, '--json'], env, `${account.authToken}\n`);
+async function setCarrier(
+  app: CallsApp,
+  front: TlsFront,
+  tenantId: string,
+  account: { accountSid: string; authToken: string },
+): Promise<CliResult> {
+  const env = {
+    DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!,
+    SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    SWITCHBOARD_PUBLIC_URL: front.url,
+  };
+  const set = await switchboard(
+    ['admin', 'carrier', 'set', '--tenant', tenantId, '--carrier', 'twilio', '--account-sid', account.accountSid, '--json'],
+    env,
+    `${account.authToken}\n`,
+  );
   expect(set.code, set.stderr).to.equal(0);
   return set;
 }
@@ -60,11 +77,20 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
       },
     });
     front.forwardTo(app.url);
-    for (const [name, number] of [['a', '+12025556001'], ['b', '+12025556002'], ['c', '+12025556003']] as const) {
-      const made = await app.routedCompany(number, (agent) => ({ type: 'ai', agent_id: agent, greeting: `Hello from ${name}.` }), { eventsUrl: EVENTS_URL });
+    for (const [name, number] of [
+      ['a', '+12025556001'],
+      ['b', '+12025556002'],
+      ['c', '+12025556003'],
+    ] as const) {
+      const made = await app.routedCompany(number, (agent) => ({ type: 'ai', agent_id: agent, greeting: `Hello from ${name}.` }), {
+        eventsUrl: EVENTS_URL,
+      });
       companies[name] = { client: made.client, tenantId: made.tenantId, number };
     }
-    for (const [name, account] of [['a', A], ['b', B]] as const) {
+    for (const [name, account] of [
+      ['a', A],
+      ['b', B],
+    ] as const) {
       const set = await setCarrier(app, front, companies[name].tenantId, account);
       cliOutput.push(set.stdout, set.stderr);
     }
@@ -86,11 +112,14 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
     const ids: Record<string, string> = {};
     for (const who of ['a', 'b', 'c'] as const) {
       const to = { a: '+12025556101', b: '+12025556102', c: '+12025556103' }[who];
-      twilio.phones[to] = { answer: 'human', caller: async (c) => {
-        c.say('Hi, who is this?');
-        await c.reply();
-        await c.hangUp();
-      } };
+      twilio.phones[to] = {
+        answer: 'human',
+        caller: async (c) => {
+          c.say('Hi, who is this?');
+          await c.reply();
+          await c.hangUp();
+        },
+      };
       app.script(`Call for ${who}`, { content: `This is ${who}.` });
       ids[who] = await place(who, to, `Call for ${who}`);
     }
@@ -105,7 +134,9 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
       const carried = twilio.calls.find((c) => c.params.To === { a: '+12025556101', b: '+12025556102', c: '+12025556103' }[who])!;
       expect(carried.accountSid, who).to.equal(expected[who]);
       expect(carried.errors, who).to.deep.equal([]);
-      expect(carried.conversationRelays[0]!.attributes.url).to.equal(`${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${companies[who].tenantId}`);
+      expect(carried.conversationRelays[0]!.attributes.url).to.equal(
+        `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${companies[who].tenantId}`,
+      );
     }
   });
 
@@ -114,7 +145,9 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
     twilio.phones[to] = { answer: 'ring' };
     const id = await place('a', to, 'Ringing for a while');
     await placedTo(twilio, to);
-    await eventually('the call ringing', async () => (await companies.a.client.get(`/v1/calls/${id}`)).body.status === 'ringing', { everyMs: 500 });
+    await eventually('the call ringing', async () => (await companies.a.client.get(`/v1/calls/${id}`)).body.status === 'ringing', {
+      everyMs: 500,
+    });
     const url = `${front.url}/v1/carrier/twilio/status?call=${id}`;
     const completed = { CallSid: twilio.calls.find((c) => c.params.To === to)!.sid, CallStatus: 'busy', AccountSid: A.accountSid };
     for (const token of [B.authToken, DEPLOYMENT.authToken]) expect((await signedPost(url, completed, token)).status).to.equal(403);
@@ -127,7 +160,14 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
 
   it("refuses an inbound call on A's number signed with B's token, keeping no record, as it refuses an unknown number", async () => {
     const url = `${front.url}/v1/carrier/twilio/voice`;
-    const ringing = (to: string, callSid: string) => ({ AccountSid: B.accountSid, CallSid: callSid, From: '+12025556150', To: to, CallStatus: 'ringing', Direction: 'inbound' });
+    const ringing = (to: string, callSid: string) => ({
+      AccountSid: B.accountSid,
+      CallSid: callSid,
+      From: '+12025556150',
+      To: to,
+      CallStatus: 'ringing',
+      Direction: 'inbound',
+    });
     const onA = await signedPost(url, ringing(companies.a.number, 'CA-signed-by-b'), B.authToken);
     expect(onA.status).to.equal(403);
     const unknown = await signedPost(url, ringing('+12025556999', 'CA-unknown-by-b'), B.authToken);
@@ -163,7 +203,14 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
     const id = await place('a', to, 'Relay of another account');
     const placed = await placedTo(twilio, to);
     const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
-    const setup = { callSid: placed.sid, accountSid: A.accountSid, from: companies.a.number, to, direction: 'outbound-api', customParameters: { relay, machine: 'false' } };
+    const setup = {
+      callSid: placed.sid,
+      accountSid: A.accountSid,
+      from: companies.a.number,
+      to,
+      direction: 'outbound-api',
+      customParameters: { relay, machine: 'false' },
+    };
     const socketOf = (tenantId: string) => `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
 
     const refused = await RelayCaller.connect({ url: socketOf(companies.a.tenantId), authToken: B.authToken, setup }).catch((e) => e);
@@ -171,7 +218,11 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
     expect(refused.status).to.equal(403);
     // B signs its own socket and a relay parameter naming A's call with its own token: the call is not bound.
     const forged = relayToken(B.authToken, id, new Date(Date.now() + 600_000));
-    const caller = await RelayCaller.connect({ url: socketOf(companies.b.tenantId), authToken: B.authToken, setup: { ...setup, customParameters: { relay: forged, machine: 'false' } } });
+    const caller = await RelayCaller.connect({
+      url: socketOf(companies.b.tenantId),
+      authToken: B.authToken,
+      setup: { ...setup, customParameters: { relay: forged, machine: 'false' } },
+    });
     const end = await caller.ended;
     expect(end.by).to.not.equal('caller-hang-up');
     const row = await app.runtime.ctx.db('calls').where({ id }).first();
@@ -179,12 +230,24 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
     expect((await companies.a.client.post(`/v1/calls/${id}/hangup`, {})).status).to.equal(200);
   });
 
-  it("shows the account its carrier but never a token, and keeps the token sealed", async () => {
+  it('shows the account its carrier but never a token, and keeps the token sealed', async () => {
     const mine = await companies.a.client.get(`/v1/tenants/${companies.a.tenantId}/carrier`);
     expect(mine.status).to.equal(200);
-    expect(mine.body).to.deep.equal({ carrier: 'twilio', source: 'account', account_sid: A.accountSid, connection_id: null, auth_token_set: true });
+    expect(mine.body).to.deep.equal({
+      carrier: 'twilio',
+      source: 'account',
+      account_sid: A.accountSid,
+      connection_id: null,
+      auth_token_set: true,
+    });
     const deployment = await companies.c.client.get(`/v1/tenants/${companies.c.tenantId}/carrier`);
-    expect(deployment.body).to.deep.equal({ carrier: 'twilio', source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
+    expect(deployment.body).to.deep.equal({
+      carrier: 'twilio',
+      source: 'deployment',
+      account_sid: null,
+      connection_id: null,
+      auth_token_set: false,
+    });
     expect((await companies.b.client.get(`/v1/tenants/${companies.a.tenantId}/carrier`)).status).to.equal(404);
     const rows = await app.runtime.ctx.db('carrier_accounts').whereIn('tenant_id', [companies.a.tenantId, companies.b.tenantId]);
     expect(rows).to.have.length(2);
@@ -197,7 +260,9 @@ describe('Carrier accounts of their own: each account on its Twilio account', fu
   it('writes no auth token in any API answer, CLI output or log line', async () => {
     // Should credentials ever be logged whole, the logger still keeps the token out.
     app.runtime.ctx.log.info({ account: await carrierCredentials(app.runtime.ctx, companies.a.tenantId) }, 'carrier account in a log line');
-    const answers = await Promise.all(['a', 'b', 'c'].map((who) => companies[who as 'a'].client.get(`/v1/tenants/${companies[who as 'a'].tenantId}/carrier`)));
+    const answers = await Promise.all(
+      ['a', 'b', 'c'].map((who) => companies[who as 'a'].client.get(`/v1/tenants/${companies[who as 'a'].tenantId}/carrier`)),
+    );
     const seen = [...answers.map((r) => JSON.stringify(r.body)), ...cliOutput, ...app.logs].join('\n');
     expect(app.logs.join('')).to.include('carrier account in a log line');
     for (const token of TOKENS) expect(seen).to.not.include(token);
@@ -212,9 +277,16 @@ describe('Carrier accounts of their own on a deployment with the simulator', fun
   let app: CallsApp;
   before(async () => {
     twilio = await startTwilio({ ...A });
-    telnyx = await startTelnyx({ accountSid: '3f1c7a52-0b8e-4d2a-9c61-5e4f2a7d9b10', connectionId: '2045187736512', apiKey: 'KEY01TELNYXACCOUNTOWN_7c1d' });
+    telnyx = await startTelnyx({
+      accountSid: '3f1c7a52-0b8e-4d2a-9c61-5e4f2a7d9b10',
+      connectionId: '2045187736512',
+      apiKey: 'KEY01TELNYXACCOUNTOWN_7c1d',
+    });
     front = await startTlsFront();
-    app = await startCallsApp({ controllers: true, env: { TWILIO_API_BASE: twilio.url, TELNYX_API_BASE: telnyx.url, SWITCHBOARD_PUBLIC_URL: front.url, SWITCHBOARD_LEASE_SEC: '3' } });
+    app = await startCallsApp({
+      controllers: true,
+      env: { TWILIO_API_BASE: twilio.url, TELNYX_API_BASE: telnyx.url, SWITCHBOARD_PUBLIC_URL: front.url, SWITCHBOARD_LEASE_SEC: '3' },
+    });
     front.forwardTo(app.url);
   });
   after(async () => {
@@ -226,8 +298,24 @@ describe('Carrier accounts of their own on a deployment with the simulator', fun
 
   it('puts an account on its own Telnyx account: its calls placed through its TeXML application, its API key sealed', async () => {
     const company = await app.voiceCompany({ eventsUrl: EVENTS_URL });
-    const env = { DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, SWITCHBOARD_PUBLIC_URL: front.url };
-    const args = ['admin', 'carrier', 'set', '--tenant', company.tenantId, '--carrier', 'telnyx', '--account-sid', telnyx.accountSid, '--connection-id', telnyx.connectionId];
+    const env = {
+      DATABASE_URL: app.runtime.ctx.config.DATABASE_URL!,
+      SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      SWITCHBOARD_PUBLIC_URL: front.url,
+    };
+    const args = [
+      'admin',
+      'carrier',
+      'set',
+      '--tenant',
+      company.tenantId,
+      '--carrier',
+      'telnyx',
+      '--account-sid',
+      telnyx.accountSid,
+      '--connection-id',
+      telnyx.connectionId,
+    ];
     const badKey = await switchboard([...args, '--public-key', Buffer.alloc(16).toString('base64')], env, `${telnyx.apiKey}\n`);
     expect(badKey.code).to.not.equal(0);
     expect(badKey.stderr).to.include('public key');
@@ -236,9 +324,15 @@ describe('Carrier accounts of their own on a deployment with the simulator', fun
     expect(set.code, set.stderr).to.equal(0);
     expect(set.stdout).to.not.include(telnyx.apiKey);
     expect((await company.client.get(`/v1/tenants/${company.tenantId}/carrier`)).body).to.deep.equal({
-      carrier: 'telnyx', source: 'account', account_sid: telnyx.accountSid, connection_id: telnyx.connectionId, auth_token_set: true,
+      carrier: 'telnyx',
+      source: 'account',
+      account_sid: telnyx.accountSid,
+      connection_id: telnyx.connectionId,
+      auth_token_set: true,
     });
-    expect(JSON.stringify(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: company.tenantId }).first())).to.not.include(telnyx.apiKey);
+    expect(JSON.stringify(await app.runtime.ctx.db('carrier_accounts').where({ tenant_id: company.tenantId }).first())).to.not.include(
+      telnyx.apiKey,
+    );
 
     const to = '+12025556311';
     const heard: string[] = [];
@@ -259,7 +353,7 @@ describe('Carrier accounts of their own on a deployment with the simulator', fun
     expect(twilio.calls.map((c) => c.params.To)).to.not.include(to);
   });
 
-  it("puts the account with its own carrier account on it, and only that account: the others stay on the simulator", async () => {
+  it('puts the account with its own carrier account on it, and only that account: the others stay on the simulator', async () => {
     const carried = await app.voiceCompany({ numbers: ['+12025556201'], eventsUrl: EVENTS_URL });
     const simulated = await app.voiceCompany({ numbers: ['+12025556202'], eventsUrl: EVENTS_URL });
     await setCarrier(app, front, carried.tenantId, A);
@@ -277,6 +371,12 @@ describe('Carrier accounts of their own on a deployment with the simulator', fun
     expect(refused.status).to.equal(404);
     expect(refused.body.error.code).to.equal('not_found');
     expect((await simulated.client.post('/v1/sim/calls', ring)).status).to.equal(201);
-    expect((await simulated.client.get(`/v1/tenants/${simulated.tenantId}/carrier`)).body).to.deep.equal({ carrier: 'sim', source: 'deployment', account_sid: null, connection_id: null, auth_token_set: false });
+    expect((await simulated.client.get(`/v1/tenants/${simulated.tenantId}/carrier`)).body).to.deep.equal({
+      carrier: 'sim',
+      source: 'deployment',
+      account_sid: null,
+      connection_id: null,
+      auth_token_set: false,
+    });
   });
 });

@@ -28,7 +28,11 @@ describe('Routing steps played through Twilio', function () {
   /** The companies' events and messages, each company's checked with its own secret (one test at a time). */
   let receiver: Receiver;
   before(async () => {
-    twilio = await startTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN, phones: { [SALES]: { answer: 'human' }, [NOBODY]: { answer: 'no-answer' }, [RINGS_OUT]: { answer: 'ring' } } });
+    twilio = await startTwilio({
+      accountSid: ACCOUNT_SID,
+      authToken: AUTH_TOKEN,
+      phones: { [SALES]: { answer: 'human' }, [NOBODY]: { answer: 'no-answer' }, [RINGS_OUT]: { answer: 'ring' } },
+    });
     front = await startTlsFront();
     receiver = await startReceiver('whsec_AAAA');
     app = await startCallsApp({
@@ -50,7 +54,10 @@ describe('Routing steps played through Twilio', function () {
   let numbers = 0;
   /** A company whose number is routed with `routing` (a function of its agent and its other things); its events and messages go to the receiver. */
   async function routed(routing: (agent: string) => object) {
-    const company = await app.routedCompany(`+1202555${6000 + numbers++}`, null, { eventsUrl: receiver.url, messageWebhookUrl: receiver.url });
+    const company = await app.routedCompany(`+1202555${6000 + numbers++}`, null, {
+      eventsUrl: receiver.url,
+      messageWebhookUrl: receiver.url,
+    });
     receiver.secret = await webhookSecret(app.runtime.ctx, company.tenantId);
     const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: routing(company.agent) });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -60,11 +67,21 @@ describe('Routing steps played through Twilio', function () {
   /** A caller rings `to` through the stand-in, doing what `does` says at each verb. */
   const ringIn = (to: string, does: Omit<InboundCall, 'to' | 'from' | 'voiceUrl' | 'statusCallback'> = {}) => {
     const from = `+1202555${7000 + callers++}`;
-    const call = twilio.ringIn({ to, from, voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status`, ...does });
+    const call = twilio.ringIn({
+      to,
+      from,
+      voiceUrl: `${front.url}/v1/carrier/twilio/voice`,
+      statusCallback: `${front.url}/v1/carrier/twilio/status`,
+      ...does,
+    });
     return { from, call };
   };
   const callOn = (c: Client, number: string) =>
-    eventually('the inbound call', async () => (await c.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined, { everyMs: 500 });
+    eventually(
+      'the inbound call',
+      async () => (await c.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined,
+      { everyMs: 500 },
+    );
   /** The events of `callId` the receiver accepted, once `last` arrived. */
   const eventsOf = (callId: string, last: string) =>
     eventually(`${last} delivered`, () => {
@@ -75,7 +92,10 @@ describe('Routing steps played through Twilio', function () {
   const reportCompleted = (sid: string) => {
     const status = `${front.url}/v1/carrier/twilio/status`;
     const params = { AccountSid: ACCOUNT_SID, CallSid: sid, CallStatus: 'completed', Direction: 'inbound' };
-    const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, status, params) };
+    const headers = {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilioSignature(AUTH_TOKEN, status, params),
+    };
     return fetch(status, { method: 'POST', headers, body: new URLSearchParams(params) });
   };
   const transcriptOf = async (c: Client, id: string) => (await finalResult(c, id)).transcript.map((t: any) => t.text);
@@ -93,7 +113,8 @@ describe('Routing steps played through Twilio', function () {
     url.searchParams.delete('nonce');
     return url.toString();
   };
-  const outboxTypes = async (id: string) => (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string }) => e.type);
+  const outboxTypes = async (id: string) =>
+    (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string }) => e.type);
 
   describe('menu', () => {
     const menu = (agent: string) => ({
@@ -111,7 +132,13 @@ describe('Routing steps played through Twilio', function () {
       const id = await callOn(client, number);
       await call.done;
       expect(call.gathers.map((g) => ({ ...g, action: withoutNonce(g.action!) }))).to.deep.equal([
-        { input: 'dtmf speech', numDigits: '1', timeout: '4', action: `${front.url}/v1/carrier/twilio/menu?attempt=0`, actionOnEmptyResult: 'true' },
+        {
+          input: 'dtmf speech',
+          numDigits: '1',
+          timeout: '4',
+          action: `${front.url}/v1/carrier/twilio/menu?attempt=0`,
+          actionOnEmptyResult: 'true',
+        },
       ]);
       expect(call.said).to.deep.equal(['Press or say 1 for sales, 2 for support.']);
       expect(call.dialled.map((d) => d.to)).to.deep.equal([SALES]);
@@ -141,7 +168,7 @@ describe('Routing steps played through Twilio', function () {
       expect(record.ai).to.deep.include({ agent_id: agent });
     });
 
-    it('the menu\'s answer sent again while the agent talks gets the same answer: the call goes on, announced once', async () => {
+    it("the menu's answer sent again while the agent talks gets the same answer: the call goes on, announced once", async () => {
       const { client, number } = await routed(menu);
       const again: { status: number; body: string }[] = [];
       const { call } = ringIn(number, {
@@ -172,7 +199,14 @@ describe('Routing steps played through Twilio', function () {
       const { client, number } = await routed(() => ({
         type: 'menu',
         prompt: 'Press 1 for English.',
-        options: { '1': { type: 'menu', prompt: 'Press 1 for sales.', options: { '1': { type: 'transfer', to: SALES } }, fallback: { type: 'transfer', to: NOBODY } } },
+        options: {
+          '1': {
+            type: 'menu',
+            prompt: 'Press 1 for sales.',
+            options: { '1': { type: 'transfer', to: SALES } },
+            fallback: { type: 'transfer', to: NOBODY },
+          },
+        },
         fallback: { type: 'transfer', to: NOBODY },
       }));
       const { call } = ringIn(number, { gathers: [{ digits: '1' }, { digits: '1' }] });
@@ -190,10 +224,18 @@ describe('Routing steps played through Twilio', function () {
       const { call } = ringIn(number, { gathers: ['silence', 'silence'] });
       const id = await callOn(client, number);
       await call.done;
-      expect(call.said).to.deep.equal(['Press or say 1 for sales, 2 for support.', 'Sorry, I did not get that. Press or say 1 for sales, 2 for support.']);
-      expect(call.gathers.map((g) => withoutNonce(g.action!))).to.deep.equal([0, 1].map((n) => `${front.url}/v1/carrier/twilio/menu?attempt=${n}`));
+      expect(call.said).to.deep.equal([
+        'Press or say 1 for sales, 2 for support.',
+        'Sorry, I did not get that. Press or say 1 for sales, 2 for support.',
+      ]);
+      expect(call.gathers.map((g) => withoutNonce(g.action!))).to.deep.equal(
+        [0, 1].map((n) => `${front.url}/v1/carrier/twilio/menu?attempt=${n}`),
+      );
       expect(call.dialled.map((d) => d.to)).to.deep.equal([SALES]);
-      expect(await transcriptOf(client, id)).to.deep.equal(['Press or say 1 for sales, 2 for support.', 'Sorry, I did not get that. Press or say 1 for sales, 2 for support.']);
+      expect(await transcriptOf(client, id)).to.deep.equal([
+        'Press or say 1 for sales, 2 for support.',
+        'Sorry, I did not get that. Press or say 1 for sales, 2 for support.',
+      ]);
       const sent = await eventsOf(id, 'call.ended');
       expect(sent.filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['menu', 'transfer']);
     });
@@ -203,7 +245,12 @@ describe('Routing steps played through Twilio', function () {
     it('a menu leads to a mailbox: greeting, <Record>, and the recording kept as the message, downloadable as the WAV recorded', async () => {
       const { client, number, apiKey, tenantId } = await routed(() => ({ type: 'transfer', to: SALES }));
       const mailboxId = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' })).body.id;
-      const routing = { type: 'menu', prompt: 'Press 3 to leave a message.', options: { '3': { type: 'voicemail', mailbox_id: mailboxId } }, fallback: { type: 'transfer', to: SALES } };
+      const routing = {
+        type: 'menu',
+        prompt: 'Press 3 to leave a message.',
+        options: { '3': { type: 'voicemail', mailbox_id: mailboxId } },
+        fallback: { type: 'transfer', to: SALES },
+      };
       expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing })).status).to.equal(200);
       const { from, call } = ringIn(number, { gathers: [{ digits: '3' }], message: { seconds: 3, then: 'hangup' } });
       const id = await callOn(client, number);
@@ -219,9 +266,20 @@ describe('Routing steps played through Twilio', function () {
       expect(fetched).to.have.length(1);
       expect(fetched[0]!.headers.authorization).to.equal(`Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString('base64')}`);
 
-      const created = await eventually('message.created', () => receiver.events.find((e) => e.type === 'message.created' && e.data.call.id === id), { everyMs: 500 });
+      const created = await eventually(
+        'message.created',
+        () => receiver.events.find((e) => e.type === 'message.created' && e.data.call.id === id),
+        { everyMs: 500 },
+      );
       expect(created.tenant_id).to.equal(tenantId);
-      expect(created.data.message).to.deep.include({ kind: 'voicemail', caller: from, mailbox_id: mailboxId, mailbox_name: 'After hours', duration_sec: 3, status: 'new' });
+      expect(created.data.message).to.deep.include({
+        kind: 'voicemail',
+        caller: from,
+        mailbox_id: mailboxId,
+        mailbox_name: 'After hours',
+        duration_sec: 3,
+        status: 'new',
+      });
       expect(created.data.message.recording_url).to.equal(`${front.url}/v1/messages/${created.data.message.id}/recording`);
       const download = await fetch(created.data.message.recording_url, { headers: { authorization: `Bearer ${apiKey}` } });
       expect(download.status).to.equal(200);
@@ -236,10 +294,12 @@ describe('Routing steps played through Twilio', function () {
       expect(sent.filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['menu', 'voicemail']);
     });
 
-    it("two reports of one recording arriving together leave one message", async () => {
+    it('two reports of one recording arriving together leave one message', async () => {
       const { client, number } = await routed(() => ({ type: 'transfer', to: SALES }));
       const mailboxId = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body.id;
-      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'voicemail', mailbox_id: mailboxId } })).status).to.equal(200);
+      expect(
+        (await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'voicemail', mailbox_id: mailboxId } })).status,
+      ).to.equal(200);
       const { call } = ringIn(number, { message: { seconds: 2, then: 'hangup' } });
       const id = await callOn(client, number);
       await call.done;
@@ -255,7 +315,9 @@ describe('Routing steps played through Twilio', function () {
     it('a caller who says nothing leaves no message; the call ends voicemail_recorded', async () => {
       const { client, number } = await routed(() => ({ type: 'transfer', to: SALES }));
       const mailboxId = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body.id;
-      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'voicemail', mailbox_id: mailboxId } })).status).to.equal(200);
+      expect(
+        (await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'voicemail', mailbox_id: mailboxId } })).status,
+      ).to.equal(200);
       const { call } = ringIn(number);
       const id = await callOn(client, number);
       await call.done;
@@ -272,7 +334,10 @@ describe('Routing steps played through Twilio', function () {
       const created = await company.client.post('/v1/queues', { name: 'Front desk', members, hold_message: 'Please hold.', ...extra });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       const queueId = created.body.id as string;
-      expect((await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'queue', queue_id: queueId } })).status).to.equal(200);
+      expect(
+        (await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'queue', queue_id: queueId } }))
+          .status,
+      ).to.equal(200);
       return { ...company, queueId };
     }
     const queueMoves = (sent: any[]) => sent.filter((e) => e.type.startsWith('queue.')).map((e) => ({ type: e.type, queue: e.data.queue }));
@@ -286,15 +351,30 @@ describe('Routing steps played through Twilio', function () {
       const id = await callOn(client, number);
       await call.done;
       expect(call.said).to.deep.equal(['Please hold.']);
-      expect(call.dialled.map((d) => [d.to, d.status])).to.deep.equal([[NOBODY, 'no-answer'], [SALES, 'completed']]);
+      expect(call.dialled.map((d) => [d.to, d.status])).to.deep.equal([
+        [NOBODY, 'no-answer'],
+        [SALES, 'completed'],
+      ]);
       const answered = call.webhooks.filter((w) => w.purpose === 'answered');
       expect(answered.map((w) => w.params.ParentCallSid)).to.deep.equal([call.sid]);
       const sent = await eventsOf(id, 'call.ended');
-      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+      expect(sent.map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'queue.entered',
+        'queue.exited',
+        'call.ended',
+      ]);
       const moves = queueMoves(sent);
       expect(moves[0]!.queue).to.deep.include({ id: queueId, name: 'Front desk', position: 1 });
       expect(moves[1]!.queue).to.deep.include({ id: queueId, reason: 'answered', answered_by: { member_id: 'bea', name: 'Bea' } });
-      expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', handler: 'queue', queue: null, hangup_cause: 'queue_ended' });
+      expect((await client.get(`/v1/calls/${id}`)).body).to.include({
+        status: 'completed',
+        handler: 'queue',
+        queue: null,
+        hangup_cause: 'queue_ended',
+      });
       expect(await transcriptOf(client, id)).to.deep.equal(['Please hold.']);
     });
 
@@ -306,7 +386,14 @@ describe('Routing steps played through Twilio', function () {
       expect(call.dialled).to.have.length(1);
       expect(Number(call.dialled[0]!.timeout)).to.be.within(1, 10);
       const sent = await eventsOf(id, 'call.ended');
-      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.timeout', 'call.ended']);
+      expect(sent.map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'queue.entered',
+        'queue.timeout',
+        'call.ended',
+      ]);
       expect(queueMoves(sent)[1]!.queue).to.deep.include({ reason: 'max_wait' });
       expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'queue_timeout' });
     });
@@ -321,11 +408,27 @@ describe('Routing steps played through Twilio', function () {
       expect(second.call.rang.every((r) => r.fromMs >= firstRang!.untilMs)).to.equal(true);
       // Rung only for what was left of the second caller's wait.
       expect(second.call.dialled.every((d) => Number(d.timeout) < 10)).to.equal(true);
-      const [firstId, secondId] = [first.call.sid, second.call.sid].map((sid) => app.runtime.ctx.db('calls').where({ carrier_sid: sid }).first().then((r: any) => r.id as string));
-      const moves = await Promise.all([await firstId, await secondId].map(async (id) => queueMoves(await eventsOf(id, 'call.ended')).map((m) => [m.type, m.queue.position ?? m.queue.reason])));
+      const [firstId, secondId] = [first.call.sid, second.call.sid].map((sid) =>
+        app.runtime.ctx
+          .db('calls')
+          .where({ carrier_sid: sid })
+          .first()
+          .then((r: any) => r.id as string),
+      );
+      const moves = await Promise.all(
+        [await firstId, await secondId].map(async (id) =>
+          queueMoves(await eventsOf(id, 'call.ended')).map((m) => [m.type, m.queue.position ?? m.queue.reason]),
+        ),
+      );
       expect(moves).to.deep.equal([
-        [['queue.entered', 1], ['queue.timeout', 'max_wait']],
-        [['queue.entered', 2], ['queue.timeout', 'max_wait']],
+        [
+          ['queue.entered', 1],
+          ['queue.timeout', 'max_wait'],
+        ],
+        [
+          ['queue.entered', 2],
+          ['queue.timeout', 'max_wait'],
+        ],
       ]);
       expect((await client.get(`/v1/calls/${await secondId}`)).body).to.include({ hangup_cause: 'queue_timeout' });
     });
@@ -338,7 +441,14 @@ describe('Routing steps played through Twilio', function () {
       await call.done;
       const id = await callOn(client, number);
       const sent = await eventsOf(id, 'call.ended');
-      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+      expect(sent.map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'queue.entered',
+        'queue.exited',
+        'call.ended',
+      ]);
       expect(queueMoves(sent)[1]!.queue).to.deep.include({ reason: 'hangup' });
       expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'caller_hangup' });
       expect(await app.runtime.ctx.db('queue_member_idle').where({ queue_id: queueId }).whereNotNull('busy_call_id')).to.deep.equal([]);
@@ -348,7 +458,13 @@ describe('Routing steps played through Twilio', function () {
       const { client, number, queueId } = await queued([{ id: 'cy', name: 'Cy', phone: RINGS_OUT }], { max_wait_sec: 60 });
       const { db } = app.runtime.ctx;
       const lockWaits = async () =>
-        Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event <> 'advisory' and datname = current_database()`)).rows[0].n);
+        Number(
+          (
+            await db.raw(
+              `select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event <> 'advisory' and datname = current_database()`,
+            )
+          ).rows[0].n,
+        );
       // The queue's entry held, then the call's row: the entry waits for the row, and Twilio's report of the hang-up behind it.
       const entry = await db.transaction();
       const row = await db.transaction();
@@ -357,7 +473,10 @@ describe('Routing steps played through Twilio', function () {
         await entry.raw('select pg_advisory_xact_lock(hashtext(?))', [`queue:${queueId}`]);
         const { call } = ringIn(number);
         const id = await callOn(client, number);
-        await eventually('the call on its queue step', async () => (await db('calls').where({ id }).first())?.carrier_step?.type === 'queue');
+        await eventually(
+          'the call on its queue step',
+          async () => (await db('calls').where({ id }).first())?.carrier_step?.type === 'queue',
+        );
         await row('calls').where({ id }).forUpdate().first();
         await entry.commit();
         await eventually('the entry waiting for the row', async () => (await lockWaits()) === 1);
@@ -367,8 +486,14 @@ describe('Routing steps played through Twilio', function () {
         await row.commit();
         expect((await reported).status).to.equal(204);
         await call.done;
-        const sent = (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string; payload: any }) => [e.type, e.payload.data.queue?.reason]);
-        expect(sent.slice(-3)).to.deep.equal([['queue.entered', undefined], ['queue.exited', 'hangup'], ['call.ended', undefined]]);
+        const sent = (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map(
+          (e: { type: string; payload: any }) => [e.type, e.payload.data.queue?.reason],
+        );
+        expect(sent.slice(-3)).to.deep.equal([
+          ['queue.entered', undefined],
+          ['queue.exited', 'hangup'],
+          ['call.ended', undefined],
+        ]);
         expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'caller_hangup' });
       } finally {
         if (!entry.isCompleted()) await entry.rollback();
@@ -384,7 +509,13 @@ describe('Routing steps played through Twilio', function () {
       const id = await callOn(client, number);
       await eventually('Cy rung', () => call.dialled.length === 1);
       const lockWaits = async () =>
-        Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event <> 'advisory' and datname = current_database()`)).rows[0].n);
+        Number(
+          (
+            await db.raw(
+              `select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event <> 'advisory' and datname = current_database()`,
+            )
+          ).rows[0].n,
+        );
       // The call's row held: Twilio's report of the hang-up waits on it, then Cy's answer (<Number url>) behind it.
       const row = await db.transaction();
       const answerUrl = `${front.url}/v1/carrier/twilio/queue-answered?member=cy`;
@@ -397,15 +528,25 @@ describe('Routing steps played through Twilio', function () {
         requests.push(
           fetch(answerUrl, {
             method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, answerUrl, answer) },
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              'x-twilio-signature': twilioSignature(AUTH_TOKEN, answerUrl, answer),
+            },
             body: new URLSearchParams(answer),
           }),
         );
         await eventually('the answer waiting behind it', async () => (await lockWaits()) === 2);
         await row.commit();
         expect((await Promise.all(requests)).map((r) => r.status)).to.deep.equal([204, 200]);
-        const sent = (await db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string; payload: any }) => [e.type, e.payload.data.queue?.reason]);
-        expect(sent.slice(-3)).to.deep.equal([['queue.entered', undefined], ['queue.exited', 'hangup'], ['call.ended', undefined]]);
+        const sent = (await db('webhook_outbox').where({ ordering_key: id }).orderBy('seq')).map((e: { type: string; payload: any }) => [
+          e.type,
+          e.payload.data.queue?.reason,
+        ]);
+        expect(sent.slice(-3)).to.deep.equal([
+          ['queue.entered', undefined],
+          ['queue.exited', 'hangup'],
+          ['call.ended', undefined],
+        ]);
         expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', queue: null, hangup_cause: 'caller_hangup' });
       } finally {
         if (!row.isCompleted()) await row.rollback();
@@ -425,7 +566,10 @@ describe('Routing steps played through Twilio', function () {
       expect(hungUp.body).to.include({ status: 'completed', hangup_cause: 'api_hangup' });
       // Only Twilio was conducting the call: without the request it would stay up there, billed.
       await call.done;
-      const asked = twilio.requests.filter((r) => r.method === 'POST' && r.url.endsWith(`/Calls/${call.sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed');
+      const asked = twilio.requests.filter(
+        (r) =>
+          r.method === 'POST' && r.url.endsWith(`/Calls/${call.sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed',
+      );
       expect(asked).to.have.length(1);
       // Made final at once, not when the call's longest duration would have run out.
       expect(await finalResult(client, id, 5)).to.include({ status: 'completed' });
@@ -438,7 +582,14 @@ describe('Routing steps played through Twilio', function () {
       ]);
       // Rung in by hand: the carrier's requests are the test's to repeat.
       const base = `${front.url}/v1/carrier/twilio`;
-      const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-repeated-queue', From: '+12025557998', To: number, CallStatus: 'in-progress', Direction: 'inbound' };
+      const ringing = {
+        AccountSid: ACCOUNT_SID,
+        CallSid: 'CA-repeated-queue',
+        From: '+12025557998',
+        To: number,
+        CallStatus: 'in-progress',
+        Direction: 'inbound',
+      };
       const answer = async (url: string) => {
         const res = await signedPost(url, ringing);
         expect(res.status, url).to.equal(200);
@@ -459,7 +610,14 @@ describe('Routing steps played through Twilio', function () {
       expect(held.map((m: { member_id: string }) => m.member_id)).to.deep.equal(['al']);
       expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
       const sent = await eventsOf(id, 'call.ended');
-      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+      expect(sent.map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'queue.entered',
+        'queue.exited',
+        'call.ended',
+      ]);
     });
 
     it('a request whose answer failed is answered anew when the carrier sends it again, without waiting', async () => {
@@ -479,7 +637,14 @@ describe('Routing steps played through Twilio', function () {
       const count = (q: { sql: string }) => void (q.sql.startsWith('select "carrier_answer"') && looks++);
       try {
         const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
-        const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-failed-once', From: '+12025557996', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+        const ringing = {
+          AccountSid: ACCOUNT_SID,
+          CallSid: 'CA-failed-once',
+          From: '+12025557996',
+          To: number,
+          CallStatus: 'ringing',
+          Direction: 'inbound',
+        };
         expect((await signedPost(voiceUrl, ringing)).status).to.equal(503);
         db.on('query', count);
         const again = await signedPost(voiceUrl, ringing);
@@ -504,16 +669,23 @@ describe('Routing steps played through Twilio', function () {
       const id = await callOn(client, number);
       await call.done;
       const sent = await eventsOf(id, 'call.ended');
-      expect(queueMoves(sent).map((m) => [m.type, m.queue.reason])).to.deep.equal([['queue.entered', undefined], ['queue.timeout', 'no_agents']]);
+      expect(queueMoves(sent).map((m) => [m.type, m.queue.reason])).to.deep.equal([
+        ['queue.entered', undefined],
+        ['queue.timeout', 'no_agents'],
+      ]);
     });
   });
 
   describe('webhook', () => {
-    it('asks the customer\'s system (signed, as on the simulator) and plays the step it answers', async () => {
+    it("asks the customer's system (signed, as on the simulator) and plays the step it answers", async () => {
       let answer = '';
       const system = await startHttpsServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
       try {
-        const { client, number } = await routed((agent) => ({ type: 'webhook', url: `${system.url}/route`, fallback: { type: 'ai', agent_id: agent } }));
+        const { client, number } = await routed((agent) => ({
+          type: 'webhook',
+          url: `${system.url}/route`,
+          fallback: { type: 'ai', agent_id: agent },
+        }));
         answer = JSON.stringify({ step: { type: 'transfer', to: SALES } });
         const { call } = ringIn(number);
         const id = await callOn(client, number);
@@ -536,7 +708,11 @@ describe('Routing steps played through Twilio', function () {
         for (const res of waiting) res.end();
         await system.close();
       };
-      const company = await routed(() => ({ type: 'webhook', url: `${system.url}/route`, fallback: { type: 'transfer', to: SALES } })).catch(async (err) => {
+      const company = await routed(() => ({
+        type: 'webhook',
+        url: `${system.url}/route`,
+        fallback: { type: 'transfer', to: SALES },
+      })).catch(async (err) => {
         await close();
         throw err;
       });
@@ -569,9 +745,18 @@ describe('Routing steps played through Twilio', function () {
         waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ step: { type: 'transfer', to: SALES } }));
         await call.done;
         expect(call.webhooks.find((w) => w.purpose === 'voice')!.body).to.include('<Hangup');
-        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', handler: 'webhook', hangup_cause: 'caller_hangup' });
+        expect((await client.get(`/v1/calls/${id}`)).body).to.include({
+          status: 'completed',
+          handler: 'webhook',
+          hangup_cause: 'caller_hangup',
+        });
         const written = await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id }).orderBy('seq');
-        expect(written.map((e: { type: string }) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended']);
+        expect(written.map((e: { type: string }) => e.type)).to.deep.equal([
+          'call.initiated',
+          'call.answered',
+          'call.updated',
+          'call.ended',
+        ]);
       } finally {
         await close();
       }
@@ -581,7 +766,14 @@ describe('Routing steps played through Twilio', function () {
   it('a request repeated while another replica still answers it waits for that answer; one left unanswered 15 s is taken over', async () => {
     const { number } = await routed(() => ({ type: 'transfer', to: SALES }));
     const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
-    const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-repeated-elsewhere', From: '+12025557997', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+    const ringing = {
+      AccountSid: ACCOUNT_SID,
+      CallSid: 'CA-repeated-elsewhere',
+      From: '+12025557997',
+      To: number,
+      CallStatus: 'ringing',
+      Direction: 'inbound',
+    };
     expect(await (await signedPost(voiceUrl, ringing)).text()).to.include(`>${SALES}</Dial>`);
     // As if the request were still being answered by another replica: its answer is not kept yet.
     const { db } = app.runtime.ctx;
@@ -607,7 +799,9 @@ describe('Routing steps played through Twilio', function () {
     expect(await repeat).to.equal(elsewhere);
     // A request that replica took 20 s ago and never answered: it is gone, and the repeat is answered here.
     await row.clone().update({
-      carrier_answer: db.raw(`jsonb_set(jsonb_set(carrier_answer, '{twiml}', 'null'), '{at}', to_jsonb((now() - interval '20 seconds')::text))`),
+      carrier_answer: db.raw(
+        `jsonb_set(jsonb_set(carrier_answer, '{twiml}', 'null'), '{at}', to_jsonb((now() - interval '20 seconds')::text))`,
+      ),
     });
     expect(await (await signedPost(voiceUrl, ringing)).text()).to.include(`>${SALES}</Dial>`);
     expect((await reportCompleted(ringing.CallSid)).status).to.equal(204);
@@ -615,7 +809,14 @@ describe('Routing steps played through Twilio', function () {
 
   it("a voice webhook that found no call, whose call another replica rang in by the same request meanwhile, sends that replica's answer", async () => {
     const { client, number } = await routed(() => ({ type: 'transfer', to: SALES }));
-    const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-rung-in-elsewhere', From: '+12025557995', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+    const ringing = {
+      AccountSid: ACCOUNT_SID,
+      CallSid: 'CA-rung-in-elsewhere',
+      From: '+12025557995',
+      To: number,
+      CallStatus: 'ringing',
+      Direction: 'inbound',
+    };
     // The other replica rang the call in by this request and answered it.
     expect(await (await signedPost(`${front.url}/v1/carrier/twilio/voice`, ringing)).text()).to.include(`>${SALES}</Dial>`);
     const id = await callOn(client, number);
@@ -624,7 +825,10 @@ describe('Routing steps played through Twilio', function () {
     const written = await outboxTypes(id);
     // This replica took the same request a moment before that row was written, so it found no call (known: false).
     const here = { to: number, from: ringing.From, callSid: ringing.CallSid, request: taken.request, known: false };
-    const outcome = await answerCarriedCall(app.runtime.ctx, here).then((twiml) => twiml, (err: Error) => err);
+    const outcome = await answerCarriedCall(app.runtime.ctx, here).then(
+      (twiml) => twiml,
+      (err: Error) => err,
+    );
     // Its answer is the other replica's, which answeredOnce then sends; nothing is played or announced again.
     expect(outcome).to.be.instanceOf(AnsweredElsewhere);
     expect(await outboxTypes(id)).to.deep.equal(written);
@@ -632,14 +836,29 @@ describe('Routing steps played through Twilio', function () {
   });
 
   it('refuses each routing request without a valid X-Twilio-Signature (403), changing nothing', async () => {
-    const { client, number } = await routed(() => ({ type: 'menu', prompt: 'Press 1.', options: { '1': { type: 'transfer', to: SALES } }, fallback: { type: 'transfer', to: SALES } }));
+    const { client, number } = await routed(() => ({
+      type: 'menu',
+      prompt: 'Press 1.',
+      options: { '1': { type: 'transfer', to: SALES } },
+      fallback: { type: 'transfer', to: SALES },
+    }));
     // A call on the menu, rung in by a signed voice webhook nobody plays further.
     const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
-    const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-forged-routing', From: '+12025557999', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+    const ringing = {
+      AccountSid: ACCOUNT_SID,
+      CallSid: 'CA-forged-routing',
+      From: '+12025557999',
+      To: number,
+      CallStatus: 'ringing',
+      Direction: 'inbound',
+    };
     const post = (url: string, params: Record<string, string>, token: string | null) =>
       fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { 'x-twilio-signature': twilioSignature(token, url, params) } : {}) },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(token ? { 'x-twilio-signature': twilioSignature(token, url, params) } : {}),
+        },
         body: new URLSearchParams(params),
       });
     expect((await post(voiceUrl, ringing, AUTH_TOKEN)).status).to.equal(200);
@@ -651,7 +870,10 @@ describe('Routing steps played through Twilio', function () {
     const forged: [string, Record<string, string>][] = [
       [`${base}/menu?attempt=0`, { CallSid: ringing.CallSid, Digits: '1' }],
       [`${base}/voicemail-recorded`, { CallSid: ringing.CallSid, RecordingDuration: '3', RecordingUrl: `${twilio.url}/x` }],
-      [`${base}/recording`, { CallSid: ringing.CallSid, RecordingStatus: 'completed', RecordingDuration: '3', RecordingUrl: `${twilio.url}/x` }],
+      [
+        `${base}/recording`,
+        { CallSid: ringing.CallSid, RecordingStatus: 'completed', RecordingDuration: '3', RecordingUrl: `${twilio.url}/x` },
+      ],
       [`${base}/queue-wait`, { CallSid: ringing.CallSid }],
       [`${base}/queue-answered?member=al`, { CallSid: 'CA-member', ParentCallSid: ringing.CallSid }],
       [`${base}/queue-dialled?member=al`, { CallSid: ringing.CallSid, DialCallStatus: 'completed' }],
@@ -663,6 +885,8 @@ describe('Routing steps played through Twilio', function () {
     expect(await outbox()).to.equal(written);
     expect((await client.get('/v1/messages')).body.data).to.deep.equal([]);
     // Signed, the same answer moves the call on: the refusals above were the signature's alone.
-    expect(await (await post(`${base}/menu?attempt=0`, { CallSid: ringing.CallSid, Digits: '1' }, AUTH_TOKEN)).text()).to.include(`<Dial callerId="${number}"`);
+    expect(await (await post(`${base}/menu?attempt=0`, { CallSid: ringing.CallSid, Digits: '1' }, AUTH_TOKEN)).text()).to.include(
+      `<Dial callerId="${number}"`,
+    );
   });
 });

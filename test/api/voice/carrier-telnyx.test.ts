@@ -28,7 +28,10 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
   before(async () => {
     telnyx = await startTelnyx({ accountSid: ACCOUNT_SID, connectionId: CONNECTION_ID, apiKey: API_KEY });
     front = await startTlsFront();
-    app = await startCallsApp({ controllers: true, env: { ...telnyxSettings(telnyx, front.url), SWITCHBOARD_LEASE_SEC: '3', SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500' } });
+    app = await startCallsApp({
+      controllers: true,
+      env: { ...telnyxSettings(telnyx, front.url), SWITCHBOARD_LEASE_SEC: '3', SWITCHBOARD_OUTBOUND_TIMEOUT_MS: '1500' },
+    });
     front.forwardTo(app.url);
   });
   beforeEach(async () => {
@@ -57,10 +60,17 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const to = '+13125550161';
     telnyx.phones[to] = { answer: 'busy' };
     await finalResult(client, await place(to, 'Placed through Telnyx'));
-    const placement = telnyx.requests.find((r) => r.method === 'POST' && r.url === `/v2/texml/calls/${CONNECTION_ID}` && JSON.parse(r.body).To === to)!;
+    const placement = telnyx.requests.find(
+      (r) => r.method === 'POST' && r.url === `/v2/texml/calls/${CONNECTION_ID}` && JSON.parse(r.body).To === to,
+    )!;
     expect(placement.headers.authorization).to.equal(`Bearer ${API_KEY}`);
     expect(JSON.parse(placement.body)).to.include({
-      From: OUR_NUMBER, Method: 'POST', StatusCallbackMethod: 'POST', StatusCallbackEvent: 'initiated ringing answered completed', MachineDetection: 'Enable', AsyncAmd: true,
+      From: OUR_NUMBER,
+      Method: 'POST',
+      StatusCallbackMethod: 'POST',
+      StatusCallbackEvent: 'initiated ringing answered completed',
+      MachineDetection: 'Enable',
+      AsyncAmd: true,
     });
     expect(JSON.parse(placement.body).AsyncAmdStatusCallback).to.match(/\/v1\/carrier\/telnyx\/machine\?call=cal_\w+&sig=[\w-]{43}$/);
     // Each request Telnyx made came back signed to a sealed address, and was taken.
@@ -158,7 +168,12 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       },
     };
     const task = 'Remind Ann of the renewal, by voicemail if need be';
-    app.script(task, { content: 'Hi Ann, is this a good time?' }, { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi Ann, please call us back about your renewal.' } }] }, { content: '' });
+    app.script(
+      task,
+      { content: 'Hi Ann, is this a good time?' },
+      { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi Ann, please call us back about your renewal.' } }] },
+      { content: '' },
+    );
     const id = await place(to, task);
     const result = await finalResult(client, id);
     await placedTo(to).done;
@@ -176,10 +191,36 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     await eventually('ringing', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'ringing');
     const sid = placedTo(to).sid;
     const base = `${front.url}/v1/carrier/telnyx`;
-    const body = new URLSearchParams({ AccountSid: ACCOUNT_SID, CallSid: sid, ParentCallSid: sid, CallStatus: 'completed', SessionStatus: 'ended', DialCallStatus: 'completed', Digits: '1', RecordingStatus: 'completed', RecordingDuration: '3', RecordingUrl: `${telnyx.url}/v2/recordings/x.wav` }).toString();
+    const body = new URLSearchParams({
+      AccountSid: ACCOUNT_SID,
+      CallSid: sid,
+      ParentCallSid: sid,
+      CallStatus: 'completed',
+      SessionStatus: 'ended',
+      DialCallStatus: 'completed',
+      Digits: '1',
+      RecordingStatus: 'completed',
+      RecordingDuration: '3',
+      RecordingUrl: `${telnyx.url}/v2/recordings/x.wav`,
+    }).toString();
     const other = await startTelnyx({ accountSid: ACCOUNT_SID, connectionId: CONNECTION_ID, apiKey: API_KEY });
     try {
-      const paths = ['/answer?relay=x', '/voice', '/status', '/machine?call=x', '/relay-ended', '/transfer-answered?target=%2B13125550199', '/transfer-step-ended', '/transfer-ended?target=%2B13125550199', '/menu?attempt=0', '/voicemail-recorded', '/recording', '/queue-wait', '/queue-answered?member=m', '/queue-dialled?member=m'];
+      const paths = [
+        '/answer?relay=x',
+        '/voice',
+        '/status',
+        '/machine?call=x',
+        '/relay-ended',
+        '/transfer-answered?target=%2B13125550199',
+        '/transfer-step-ended',
+        '/transfer-ended?target=%2B13125550199',
+        '/menu?attempt=0',
+        '/voicemail-recorded',
+        '/recording',
+        '/queue-wait',
+        '/queue-answered?member=m',
+        '/queue-dialled?member=m',
+      ];
       for (const path of paths) {
         for (const headers of [{}, other.signed(body)]) {
           expect((await fetch(`${base}${path}`, { method: 'POST', headers: { ...form, ...headers }, body })).status, path).to.equal(403);
@@ -187,7 +228,10 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       }
       // Signed by Telnyx, but at addresses it was not handed (a query without the seal).
       for (const path of paths.filter((p) => p.includes('?'))) {
-        expect((await fetch(`${base}${path}`, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status, path).to.equal(403);
+        expect(
+          (await fetch(`${base}${path}`, { method: 'POST', headers: { ...form, ...telnyx.signed(body) }, body })).status,
+          path,
+        ).to.equal(403);
       }
     } finally {
       await other.close();
@@ -207,7 +251,14 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const call = placedTo(to);
     const relay = new URL(String(call.params.Url)).searchParams.get('relay')!;
     const url = `${front.url.replace('https', 'wss')}/v1/carrier/telnyx/relay?${new URLSearchParams({ tenant: tenantId, relay })}`;
-    const setup = (callSid: string) => ({ callSid, accountSid: ACCOUNT_SID, from: OUR_NUMBER, to, direction: 'outbound-api', customParameters: { relay, machine: 'false' } });
+    const setup = (callSid: string) => ({
+      callSid,
+      accountSid: ACCOUNT_SID,
+      from: OUR_NUMBER,
+      to,
+      direction: 'outbound-api',
+      customParameters: { relay, machine: 'false' },
+    });
     const stranger = await RelayCaller.connect({ url, headers: {}, setup: setup('v3:another-call') });
     expect((await stranger.ended).by).to.equal('application-close');
     expect(await app.runtime.ctx.db('calls').where({ id }).first()).to.include({ relay_session: null });
@@ -224,12 +275,22 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const id = await place(to, 'Telnyx replay check');
     await finalResult(client, id);
     const used = new URL(String(placedTo(to).params.Url)).searchParams.get('relay')!;
-    const socket = (query: Record<string, string>) => `${front.url.replace('https', 'wss')}/v1/carrier/telnyx/relay?${new URLSearchParams({ tenant: tenantId, ...query })}`;
-    const setup = (relay: string) => ({ callSid: 'v3:replayed', accountSid: ACCOUNT_SID, from: OUR_NUMBER, to, direction: 'outbound-api', customParameters: { relay, machine: 'false' } });
+    const socket = (query: Record<string, string>) =>
+      `${front.url.replace('https', 'wss')}/v1/carrier/telnyx/relay?${new URLSearchParams({ tenant: tenantId, ...query })}`;
+    const setup = (relay: string) => ({
+      callSid: 'v3:replayed',
+      accountSid: ACCOUNT_SID,
+      from: OUR_NUMBER,
+      to,
+      direction: 'outbound-api',
+      customParameters: { relay, machine: 'false' },
+    });
     const expired = `${id}.${Math.floor(Date.now() / 1000) - 60}.${used.split('.')[2]}`;
     const forged = `${id}.${Math.floor(Date.now() / 1000) + 600}.AAAA`;
     for (const relay of [undefined, forged, expired]) {
-      const refused = await RelayCaller.connect({ url: socket(relay ? { relay } : {}), headers: {}, setup: setup(relay ?? used) }).catch((e) => e);
+      const refused = await RelayCaller.connect({ url: socket(relay ? { relay } : {}), headers: {}, setup: setup(relay ?? used) }).catch(
+        (e) => e,
+      );
       expect(refused).to.be.instanceOf(RelayRefused);
       expect(refused.status).to.equal(403);
     }
@@ -243,7 +304,12 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     const number = '+13125554002';
     const { client: own, apiKey } = await app.routedCompany(number, null, { eventsUrl: EVENTS_URL });
     const mailboxId = (await own.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' })).body.id;
-    const routing = { type: 'menu', prompt: 'Press 3 to leave a message.', options: { '3': { type: 'voicemail', mailbox_id: mailboxId } }, fallback: { type: 'voicemail', mailbox_id: mailboxId } };
+    const routing = {
+      type: 'menu',
+      prompt: 'Press 3 to leave a message.',
+      options: { '3': { type: 'voicemail', mailbox_id: mailboxId } },
+      fallback: { type: 'voicemail', mailbox_id: mailboxId },
+    };
     expect((await own.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing })).status).to.equal(200);
     const call = ringIn({
       to: number,
@@ -254,7 +320,11 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
     await call.done;
     expect(call.said).to.deep.equal(['Press 3 to leave a message.', 'Leave a message after the tone.']);
     // Each step's request came back to Telnyx's endpoints, signed, and was answered.
-    expect(call.webhooks.map((w) => new URL(w.url).pathname)).to.include.members(['/v1/carrier/telnyx/menu', '/v1/carrier/telnyx/voicemail-recorded', '/v1/carrier/telnyx/recording']);
+    expect(call.webhooks.map((w) => new URL(w.url).pathname)).to.include.members([
+      '/v1/carrier/telnyx/menu',
+      '/v1/carrier/telnyx/voicemail-recorded',
+      '/v1/carrier/telnyx/recording',
+    ]);
     expect(call.errors).to.deep.equal([]);
     const [recorded] = telnyx.recordings.filter((r) => r.callSid === call.sid);
     const message = await eventually('the voicemail kept', async () => (await own.get('/v1/messages')).body.data?.[0], { everyMs: 300 });
@@ -268,7 +338,12 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
 
   it('answers a request Telnyx delivers again (it says it may) as it answered it, and acts on it once', async () => {
     const number = '+13125554003';
-    const menu = (agent: string) => ({ type: 'menu', prompt: 'Press 2 for us.', options: { '2': { type: 'ai', agent_id: agent, greeting: 'Acme here.' } }, fallback: { type: 'ai', agent_id: agent } });
+    const menu = (agent: string) => ({
+      type: 'menu',
+      prompt: 'Press 2 for us.',
+      options: { '2': { type: 'ai', agent_id: agent, greeting: 'Acme here.' } },
+      fallback: { type: 'ai', agent_id: agent },
+    });
     const { client: own } = await app.routedCompany(number, menu, { eventsUrl: EVENTS_URL });
     const answers: string[] = [];
     const call = ringIn({
@@ -284,20 +359,29 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
         await c.hangUp();
       },
     });
-    const id = await eventually('the inbound call', async () => (await own.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined);
+    const id = await eventually(
+      'the inbound call',
+      async () => (await own.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined,
+    );
     const result = await finalResult(own, id);
     await call.done;
     expect(answers[0]).to.include('<ConversationRelay');
     expect(answers[1]).to.equal(answers[0]);
     expect(result.transcript.map((t: { text: string }) => t.text)).to.deep.equal(['Press 2 for us.', '(pressed 2)', 'Acme here.']);
-    const updated = (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id, type: 'call.updated' }).orderBy('seq')).map((e: { payload: any }) => e.payload.data.handler);
+    const updated = (await app.runtime.ctx.db('webhook_outbox').where({ ordering_key: id, type: 'call.updated' }).orderBy('seq')).map(
+      (e: { payload: any }) => e.payload.data.handler,
+    );
     expect(updated).to.deep.equal(['menu', 'ai']);
     expect(call.errors).to.deep.equal([]);
   });
 
   it('answers a call ringing in on a Telnyx number with the relay: the agent greets and converses', async () => {
     const number = '+13125554001';
-    const { client: own } = await app.routedCompany(number, (agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme on Telnyx.' }), { eventsUrl: EVENTS_URL });
+    const { client: own } = await app.routedCompany(
+      number,
+      (agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme on Telnyx.' }),
+      { eventsUrl: EVENTS_URL },
+    );
     const heard: string[] = [];
     const from = '+13125555001';
     const call = ringIn({
@@ -311,7 +395,10 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       },
     });
     app.script(from, { content: 'We are open nine to five.' });
-    const id = await eventually('the inbound call', async () => (await own.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined);
+    const id = await eventually(
+      'the inbound call',
+      async () => (await own.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined,
+    );
     const result = await finalResult(own, id);
     await call.done;
     expect(heard).to.deep.equal(['Thanks for calling Acme on Telnyx.', 'We are open nine to five.']);
@@ -320,7 +407,13 @@ describe('Calls through Telnyx (TeXML and ConversationRelay)', function () {
       { speaker: 'caller', text: 'What are your hours?' },
       { speaker: 'agent', text: 'We are open nine to five.' },
     ]);
-    expect((await own.get(`/v1/calls/${id}`)).body).to.include({ direction: 'inbound', from, to: number, status: 'completed', hangup_cause: 'caller_hangup' });
+    expect((await own.get(`/v1/calls/${id}`)).body).to.include({
+      direction: 'inbound',
+      from,
+      to: number,
+      status: 'completed',
+      hangup_cause: 'caller_hangup',
+    });
     expect(await app.runtime.ctx.db('calls').where({ id }).first()).to.include({ carrier_sid: call.sid });
   });
 });
@@ -337,7 +430,13 @@ describe('SWITCHBOARD_CARRIER=telnyx settings', () => {
 
   it('starts with all of them, and names each one missing', () => {
     expect(loadConfig(settings).SWITCHBOARD_CARRIER).to.equal('telnyx');
-    for (const name of ['TELNYX_ACCOUNT_SID', 'TELNYX_CONNECTION_ID', 'TELNYX_API_KEY', 'TELNYX_PUBLIC_KEY', 'SWITCHBOARD_PUBLIC_URL'] as const) {
+    for (const name of [
+      'TELNYX_ACCOUNT_SID',
+      'TELNYX_CONNECTION_ID',
+      'TELNYX_API_KEY',
+      'TELNYX_PUBLIC_KEY',
+      'SWITCHBOARD_PUBLIC_URL',
+    ] as const) {
       expect(() => loadConfig({ ...settings, [name]: '' }), name).to.throw(ConfigError, `${name}: required by SWITCHBOARD_CARRIER=telnyx`);
     }
   });

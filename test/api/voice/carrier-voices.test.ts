@@ -16,13 +16,41 @@ import { startTlsFront, type TlsFront } from '../../support/tls-front.js';
 
 /** The deployment's catalogue: Twilio's voice names, and Telnyx's where they differ (an Amazon voice's is derived). */
 const CATALOGUE = [
-  { id: 'journey', name: 'Journey', language: 'en-US', gender: 'female', provider: 'Google', voice: 'en-US-Journey-O', telnyx_voice: 'Telnyx.NaturalHD.astra' },
-  { id: 'rachel', name: 'Rachel', language: 'en-US', gender: 'female', provider: 'ElevenLabs', voice: 'UgBBYS2sOqTuMpoF3BR0', telnyx_voice: 'ElevenLabs.eleven_multilingual_v2.UgBBYS2sOqTuMpoF3BR0' },
+  {
+    id: 'journey',
+    name: 'Journey',
+    language: 'en-US',
+    gender: 'female',
+    provider: 'Google',
+    voice: 'en-US-Journey-O',
+    telnyx_voice: 'Telnyx.NaturalHD.astra',
+  },
+  {
+    id: 'rachel',
+    name: 'Rachel',
+    language: 'en-US',
+    gender: 'female',
+    provider: 'ElevenLabs',
+    voice: 'UgBBYS2sOqTuMpoF3BR0',
+    telnyx_voice: 'ElevenLabs.eleven_multilingual_v2.UgBBYS2sOqTuMpoF3BR0',
+  },
   { id: 'daniel', name: 'Daniel', language: 'de-DE', gender: 'male', provider: 'Amazon', voice: 'Daniel-Neural' },
-  { id: 'celine', name: 'Céline', language: 'fr-FR', gender: 'female', provider: 'Google', voice: 'fr-FR-Neural2-A', telnyx_voice: 'Telnyx.NaturalHD.juliette' },
+  {
+    id: 'celine',
+    name: 'Céline',
+    language: 'fr-FR',
+    gender: 'female',
+    provider: 'Google',
+    voice: 'fr-FR-Neural2-A',
+    telnyx_voice: 'Telnyx.NaturalHD.juliette',
+  },
 ] as const;
 type CatalogueVoice = (typeof CATALOGUE)[number];
-const VOICES = { SWITCHBOARD_VOICES: JSON.stringify(CATALOGUE), SWITCHBOARD_DEFAULT_VOICE: 'journey', SWITCHBOARD_TRANSCRIPTION_PROVIDER: 'Deepgram' };
+const VOICES = {
+  SWITCHBOARD_VOICES: JSON.stringify(CATALOGUE),
+  SWITCHBOARD_DEFAULT_VOICE: 'journey',
+  SWITCHBOARD_TRANSCRIPTION_PROVIDER: 'Deepgram',
+};
 const voice = (id: CatalogueVoice['id']) => CATALOGUE.find((v) => v.id === id)!;
 
 interface StandIn {
@@ -48,7 +76,11 @@ const CARRIERS: Carrier[] = [
   {
     name: 'twilio',
     async start() {
-      const standIn = await startTwilio({ accountSid: `AC${'b2'.repeat(16)}`, authToken: 'twilio-voices-token', numbers: ['+12025550100'] });
+      const standIn = await startTwilio({
+        accountSid: `AC${'b2'.repeat(16)}`,
+        authToken: 'twilio-voices-token',
+        numbers: ['+12025550100'],
+      });
       return { standIn, settings: (url) => carrierSettings(standIn, url) };
     },
     speech: (v) => ({ ttsProvider: v.provider, voice: v.voice, transcriptionProvider: 'Deepgram' }),
@@ -58,7 +90,11 @@ const CARRIERS: Carrier[] = [
   {
     name: 'telnyx',
     async start() {
-      const standIn = await startTelnyx({ accountSid: '0c7f3b8e-5d21-4a6b-9e0f-1a2b3c4d5e6f', connectionId: '2045187736599', apiKey: 'KEY_voices_telnyx_standin' });
+      const standIn = await startTelnyx({
+        accountSid: '0c7f3b8e-5d21-4a6b-9e0f-1a2b3c4d5e6f',
+        connectionId: '2045187736599',
+        apiKey: 'KEY_voices_telnyx_standin',
+      });
       return { standIn, settings: (url) => telnyxSettings(standIn, url) };
     },
     // Telnyx's noun takes no ttsProvider: the provider is in the voice's name.
@@ -98,7 +134,12 @@ for (const carrier of CARRIERS) {
     };
     /** What a session speaking `v` in its own language declares: that voice, and every other language of the catalogue with its voice. */
     const declared = (v: CatalogueVoice, language: string = v.language) => ({
-      attributes: { language, ...carrier.speech(language === v.language ? v : CATALOGUE.find((o) => o.language === language)!), dtmfDetection: 'true', interruptible: 'any' },
+      attributes: {
+        language,
+        ...carrier.speech(language === v.language ? v : CATALOGUE.find((o) => o.language === language)!),
+        dtmfDetection: 'true',
+        interruptible: 'any',
+      },
       languages: [...new Set(CATALOGUE.map((o) => o.language))]
         .filter((l) => l !== language)
         .map((code) => ({ code, ...carrier.speech(code === v.language ? v : CATALOGUE.find((o) => o.language === code)!) })),
@@ -122,7 +163,9 @@ for (const carrier of CARRIERS) {
     it('lists the configured catalogue in GET /v1/voices', async () => {
       const res = await client.get('/v1/voices');
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ data: CATALOGUE.map(({ id, name, language, gender, provider }) => ({ id, name, language, gender, provider })) });
+      expect(res.body).to.deep.equal({
+        data: CATALOGUE.map(({ id, name, language, gender, provider }) => ({ id, name, language, gender, provider })),
+      });
     });
 
     it('connects a call placed with a voice to the relay with that voice, its language and the transcription provider, and a <Language> for each other language', async () => {
@@ -173,11 +216,15 @@ for (const carrier of CARRIERS) {
     it("speaks a call ringing in with the voice its ai step names; a voice not in the catalogue is refused with the step's path", async () => {
       const number = carrier.number('0304');
       const { client: own, agent } = await app.routedCompany(number, null);
-      const refused = await own.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agent, voice: 'robot-9000' } });
+      const refused = await own.patch(`/v1/numbers/${encodeURIComponent(number)}`, {
+        routing: { type: 'ai', agent_id: agent, voice: 'robot-9000' },
+      });
       expect(refused.status).to.equal(422);
       expect(refused.body.error).to.include({ code: 'invalid_routing' });
       expect(refused.body.error.message).to.include('routing.voice: robot-9000 is not in the voice catalogue');
-      const routed = await own.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agent, greeting: 'Bonjour, ici Acme.', voice: 'celine' } });
+      const routed = await own.patch(`/v1/numbers/${encodeURIComponent(number)}`, {
+        routing: { type: 'ai', agent_id: agent, greeting: 'Bonjour, ici Acme.', voice: 'celine' },
+      });
       expect(routed.status, JSON.stringify(routed.body)).to.equal(200);
       expect(routed.body.routing).to.deep.equal({ type: 'ai', agent_id: agent, greeting: 'Bonjour, ici Acme.', voice: 'celine' });
 
@@ -250,7 +297,9 @@ for (const carrier of CARRIERS) {
       // The agent was told which languages it may switch to.
       const asked = app.model.requests.find((r) => JSON.stringify(r.messages).includes(`Task: ${task}`))!;
       expect(offeredTools(asked)).to.include('switch_language');
-      expect(JSON.stringify(asked.messages)).to.include('You speak en-US. When the person speaks or asks for de-DE, fr-FR, call switch_language');
+      expect(JSON.stringify(asked.messages)).to.include(
+        'You speak en-US. When the person speaks or asks for de-DE, fr-FR, call switch_language',
+      );
     });
   });
 }
@@ -270,12 +319,16 @@ describe('The voice catalogue', function () {
     const res = await client.get('/v1/voices');
     expect(res.status).to.equal(200);
     expect(res.body.data.map((v: { id: string }) => v.id)).to.deep.equal(['joanna', 'matthew', 'amy', 'vicki', 'daniel', 'lea', 'lucia']);
-    for (const v of res.body.data) expect(v).to.have.all.keys('id', 'name', 'language', 'gender', 'provider').and.include({ provider: 'Amazon' });
+    for (const v of res.body.data)
+      expect(v).to.have.all.keys('id', 'name', 'language', 'gender', 'provider').and.include({ provider: 'Amazon' });
     const placed = await client.post('/v1/calls', { to: '+12025550111', voice: 'vicki', max_duration_sec: 30 });
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201);
     const refused = await client.post('/v1/calls', { to: '+12025550111', voice: 'journey' });
     expect(refused.status).to.equal(422);
-    expect(refused.body.error).to.include({ code: 'invalid_voice', message: 'voice: journey is not in the voice catalogue (GET /v1/voices)' });
+    expect(refused.body.error).to.include({
+      code: 'invalid_voice',
+      message: 'voice: journey is not in the voice catalogue (GET /v1/voices)',
+    });
     expect((await client.post(`/v1/calls/${placed.body.id}/hangup`)).status).to.equal(200);
   });
 
@@ -283,9 +336,15 @@ describe('The voice catalogue', function () {
     const start = (env: Record<string, string>) => () => loadConfig({ DATABASE_URL: 'postgres://db/switchboard', ...env });
     expect(start({ SWITCHBOARD_VOICES: 'journey' })).to.throw(ConfigError, 'SWITCHBOARD_VOICES: must be JSON');
     expect(start({ SWITCHBOARD_VOICES: '[]' })).to.throw(ConfigError, 'SWITCHBOARD_VOICES');
-    expect(start({ SWITCHBOARD_VOICES: JSON.stringify([{ ...CATALOGUE[0], provider: 'Polly' }]) })).to.throw(ConfigError, 'SWITCHBOARD_VOICES.0.provider');
+    expect(start({ SWITCHBOARD_VOICES: JSON.stringify([{ ...CATALOGUE[0], provider: 'Polly' }]) })).to.throw(
+      ConfigError,
+      'SWITCHBOARD_VOICES.0.provider',
+    );
     expect(start({ SWITCHBOARD_VOICES: JSON.stringify([CATALOGUE[0], CATALOGUE[0]]) })).to.throw(ConfigError, 'voice ids must be unique');
-    expect(start({ SWITCHBOARD_DEFAULT_VOICE: 'journey' })).to.throw(ConfigError, 'SWITCHBOARD_DEFAULT_VOICE: journey is not in the voice catalogue');
+    expect(start({ SWITCHBOARD_DEFAULT_VOICE: 'journey' })).to.throw(
+      ConfigError,
+      'SWITCHBOARD_DEFAULT_VOICE: journey is not in the voice catalogue',
+    );
     expect(start({ SWITCHBOARD_TRANSCRIPTION_PROVIDER: 'Whisper' })).to.throw(ConfigError, 'SWITCHBOARD_TRANSCRIPTION_PROVIDER');
     expect(start({ ...VOICES, SWITCHBOARD_DEFAULT_VOICE: 'daniel' })().SWITCHBOARD_VOICES).to.have.length(4);
   });

@@ -18,7 +18,12 @@ const OUR_NUMBER = '+12025550100';
 const EVENTS_URL = 'https://127.0.0.1:9/events';
 /** A setup message as Twilio sends it for a placed call, with the given custom parameters. */
 const setupOf = (customParameters: Record<string, string>) => ({
-  callSid: 'CA0000', accountSid: ACCOUNT_SID, from: OUR_NUMBER, to: '+12025550199', direction: 'outbound-api', customParameters,
+  callSid: 'CA0000',
+  accountSid: ACCOUNT_SID,
+  from: OUR_NUMBER,
+  to: '+12025550199',
+  direction: 'outbound-api',
+  customParameters,
 });
 
 interface TwilioCallsApp {
@@ -59,7 +64,11 @@ function transferToStay(twilio: TwilioStandIn, app: CallsApp, to: string, target
       await c.nextOf('end');
     },
   };
-  app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+  app.script(
+    task,
+    { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] },
+    { content: 'Connecting you to sales now.' },
+  );
 }
 
 describe('Calls through Twilio (ConversationRelay)', function () {
@@ -94,7 +103,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   });
 
   /** The REST requests that hung up the carrier's call `sid`. */
-  const hangUpsOf = (sid: string) => twilio.requests.filter((r) => r.method === 'POST' && r.url.endsWith(`/Calls/${sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed');
+  const hangUpsOf = (sid: string) =>
+    twilio.requests.filter(
+      (r) => r.method === 'POST' && r.url.endsWith(`/Calls/${sid}.json`) && new URLSearchParams(r.body).get('Status') === 'completed',
+    );
 
   it("records the agent's hang-up before Twilio hears the relay session end: agent_hangup, not the carrier's report of it", async () => {
     const to = '+12025550154';
@@ -169,7 +181,11 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     try {
       await holder('calls').where({ id }).forUpdate().first();
       rest();
-      const waiting = async () => Number((await db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n) > 0;
+      const waiting = async () =>
+        Number(
+          (await db.raw(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`))
+            .rows[0].n,
+        ) > 0;
       await eventually('a write waiting on the row, or the end heard', async () => atEnd !== undefined || (await waiting()));
       // A reply whose end went out before its transcript line would be heard meanwhile.
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -228,7 +244,9 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   }
 
   // The second question is asked at once: a request without the steering in its messages is one begun before it was read, never to be heard.
-  const steeredAnswer = (request: { messages: unknown[] }) => ({ content: JSON.stringify(request.messages).includes('STEER') ? 'It arrives on Friday.' : 'Unsteered words.' });
+  const steeredAnswer = (request: { messages: unknown[] }) => ({
+    content: JSON.stringify(request.messages).includes('STEER') ? 'It arrives on Friday.' : 'Unsteered words.',
+  });
 
   it('takes steering posted while the agent answered before its next reply', async () => {
     const to = '+12025550126';
@@ -246,13 +264,20 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       steeredAnswer,
     );
     const id = await place(to, task);
-    await eventually('the agent asked the first question', () => app.model.requests.some((r) => JSON.stringify(r.messages).includes('Where is my order?')));
+    await eventually('the agent asked the first question', () =>
+      app.model.requests.some((r) => JSON.stringify(r.messages).includes('Where is my order?')),
+    );
     expect((await client.post(`/v1/calls/${id}/steer`, { instruction: 'Say it arrives on Friday.' })).status).to.equal(202);
     steered();
 
     const result = await finalResult(client, id);
     expect(replies).to.deep.equal(['Let me look.', 'It arrives on Friday.']);
-    expect(result.transcript.map((t: { text: string }) => t.text)).to.deep.equal(['Where is my order?', 'Let me look.', 'When does it arrive?', 'It arrives on Friday.']);
+    expect(result.transcript.map((t: { text: string }) => t.text)).to.deep.equal([
+      'Where is my order?',
+      'Let me look.',
+      'When does it arrive?',
+      'It arrives on Friday.',
+    ]);
   });
 
   it('asks the agent again when it finds steering not yet announced: the reply begun without it is never said', async () => {
@@ -265,7 +290,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     await eventually('the first reply heard', () => replies.length === 1);
     // Steering whose notification has not reached the call's process yet: in the row only.
     const item = { instruction: 'Say it arrives on Friday.', at: new Date().toISOString() };
-    await app.runtime.ctx.db('calls').where({ id }).update({ steering: app.runtime.ctx.db.raw('steering || ?::jsonb', [JSON.stringify([item])]) });
+    await app.runtime.ctx
+      .db('calls')
+      .where({ id })
+      .update({ steering: app.runtime.ctx.db.raw('steering || ?::jsonb', [JSON.stringify([item])]) });
     written();
 
     await finalResult(client, id);
@@ -288,7 +316,9 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     await eventually('the call ringing', () => twilio.calls.some((c) => c.params.To === to && c.status === 'ringing'));
     const placed = twilio.calls.find((c) => c.params.To === to)!;
     // Answered before a test holds the call's row: a report still on its way would wait there too.
-    await eventually('the ringing report answered', () => placed.webhooks.some((w) => w.purpose === 'status' && w.params.CallStatus === 'ringing' && w.status !== undefined));
+    await eventually('the ringing report answered', () =>
+      placed.webhooks.some((w) => w.purpose === 'status' && w.params.CallStatus === 'ringing' && w.status !== undefined),
+    );
     const relay = new URL(String(placed.params.Url)).searchParams.get('relay')!;
     const url = `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${tenantId}`;
     return { placed, open: () => RelayCaller.connect({ url, authToken: AUTH_TOKEN, setup: setupOf({ relay, machine: 'false' }) }) };
@@ -321,7 +351,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     await locked.commit();
     // No end report comes for it: once its lease runs out, the sweep fails the call.
     // Polled slowly: the key's requests a minute are limited.
-    await eventually('the call failed', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'failed', { withinMs: 40_000, everyMs: 500 });
+    await eventually('the call failed', async () => (await client.get(`/v1/calls/${id}`)).body.status === 'failed', {
+      withinMs: 40_000,
+      everyMs: 500,
+    });
     expect((await client.get(`/v1/calls/${id}`)).body.hangup_cause).to.equal('interrupted');
   });
 
@@ -344,7 +377,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       const caller = await open();
       // The statements waiting on the row: the bind's (setting relay_session), the report's (locking it).
       const waiting = async (statement: string) =>
-        Number((await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [statement])).rows[0].n);
+        Number(
+          (await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like $1`, [statement]))
+            .rows[0].n,
+        );
       await eventually('the bind waiting on the row', async () => (await waiting('update "calls" set %"relay_session"%')) === 1);
       // Twilio's ringing report, late: it waits behind the bind, and moves the call on before the call's own loop does.
       const statusUrl = String(placed.params.StatusCallback);
@@ -352,7 +388,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       let answered = 0;
       const reported = fetch(statusUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report) },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report),
+        },
         body: new URLSearchParams(report),
       }).then((r) => (answered = r.status));
       await eventually('the report waiting behind it', async () => (await waiting('select % from "calls" % for update')) === 1);
@@ -385,10 +424,17 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       const report = { CallSid: placed.sid, AccountSid: ACCOUNT_SID, CallStatus: 'completed' };
       const reported = fetch(statusUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report) },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report),
+        },
         body: new URLSearchParams(report),
       });
-      const waiting = async () => Number((await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"calls"%'`)).rows[0].n);
+      const waiting = async () =>
+        Number(
+          (await probe.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%"calls"%'`))
+            .rows[0].n,
+        );
       await eventually('the report waiting on the row', async () => (await waiting()) === 1);
       await holder.query(`update calls set status = 'in-progress', answered_at = now() where id = $1`, [id]);
       await holder.query('commit');
@@ -447,14 +493,26 @@ describe('Calls through Twilio (ConversationRelay)', function () {
   it('refuses carrier requests without a valid X-Twilio-Signature, changing nothing', async () => {
     const statusUrl = `${front.url}/v1/carrier/twilio/status?call=cal_x`;
     const body = new URLSearchParams({ CallSid: 'CA1', CallStatus: 'completed' });
-    for (const signature of [undefined, 'bm90IGEgc2lnbmF0dXJl', twilioSignature('another-token', statusUrl, { CallSid: 'CA1', CallStatus: 'completed' })]) {
-      const res = await fetch(statusUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body });
+    for (const signature of [
+      undefined,
+      'bm90IGEgc2lnbmF0dXJl',
+      twilioSignature('another-token', statusUrl, { CallSid: 'CA1', CallStatus: 'completed' }),
+    ]) {
+      const res = await fetch(statusUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) },
+        body,
+      });
       expect(res.status).to.equal(403);
     }
     const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
     const ringing = { CallSid: 'CA-unsigned', From: '+12025550150', To: OUR_NUMBER, CallStatus: 'ringing' };
     for (const signature of [undefined, twilioSignature('another-token', voiceUrl, ringing)]) {
-      const res = await fetch(voiceUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) }, body: new URLSearchParams(ringing) });
+      const res = await fetch(voiceUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature ? { 'x-twilio-signature': signature } : {}) },
+        body: new URLSearchParams(ringing),
+      });
       expect(res.status).to.equal(403);
     }
     expect(await app.runtime.ctx.db('calls').where({ carrier_sid: 'CA-unsigned' }).first()).to.equal(undefined);
@@ -486,25 +544,45 @@ describe('Calls through Twilio (ConversationRelay)', function () {
 
   describe('inbound calls on a Twilio number (POST /v1/carrier/twilio/voice)', () => {
     let numbers = 0;
-    const routed = (routing: ((agent: string) => object) | null) => app.routedCompany(`+1202555${4000 + numbers++}`, routing, { eventsUrl: EVENTS_URL });
+    const routed = (routing: ((agent: string) => object) | null) =>
+      app.routedCompany(`+1202555${4000 + numbers++}`, routing, { eventsUrl: EVENTS_URL });
     let callers = 0;
     /** A caller with a number of its own (its agent's replies are scripted by it) rings `to` through the stand-in. */
     const ringIn = (to: string, caller?: Parameters<TwilioStandIn['ringIn']>[0]['caller']) => {
       const from = `+1202555${5000 + callers++}`;
-      const call = twilio.ringIn({ to, from, voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status`, caller });
+      const call = twilio.ringIn({
+        to,
+        from,
+        voiceUrl: `${front.url}/v1/carrier/twilio/voice`,
+        statusCallback: `${front.url}/v1/carrier/twilio/status`,
+        caller,
+      });
       return { from, call };
     };
     const callOn = (c: Client, number: string) =>
-      eventually('the inbound call', async () => (await c.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined);
+      eventually(
+        'the inbound call',
+        async () => (await c.get(`/v1/calls?to=${encodeURIComponent(number)}`)).body.data?.[0]?.id as string | undefined,
+      );
 
     it('answers a voice webhook the carrier repeats for one call with the same call, stored once', async () => {
       const { number } = await routed((agent) => ({ type: 'ai', agent_id: agent }));
       const voiceUrl = `${front.url}/v1/carrier/twilio/voice`;
-      const ringing = { AccountSid: ACCOUNT_SID, CallSid: 'CA-repeated-webhook', From: '+12025550151', To: number, CallStatus: 'ringing', Direction: 'inbound' };
+      const ringing = {
+        AccountSid: ACCOUNT_SID,
+        CallSid: 'CA-repeated-webhook',
+        From: '+12025550151',
+        To: number,
+        CallStatus: 'ringing',
+        Direction: 'inbound',
+      };
       const ask = () =>
         fetch(voiceUrl, {
           method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, voiceUrl, ringing) },
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-twilio-signature': twilioSignature(AUTH_TOKEN, voiceUrl, ringing),
+          },
           body: new URLSearchParams(ringing),
         });
       const answers = await Promise.all([ask(), ask(), ask()]);
@@ -516,7 +594,11 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     });
 
     it('answers an ai step over the relay: the agent greets and converses, with call.* and ai.* events as on the simulator', async () => {
-      const { client: own, number, tenantId: owner } = await routed((agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme.' }));
+      const {
+        client: own,
+        number,
+        tenantId: owner,
+      } = await routed((agent) => ({ type: 'ai', agent_id: agent, greeting: 'Thanks for calling Acme.' }));
       const heard: string[] = [];
       const { from, call } = ringIn(number, async (c) => {
         heard.push((await c.reply()).text);
@@ -535,9 +617,24 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         { speaker: 'agent', text: 'We are open nine to five.' },
       ]);
       const record = (await own.get(`/v1/calls/${id}`)).body;
-      expect(record).to.include({ direction: 'inbound', from, to: number, status: 'completed', handler: 'ai', hangup_cause: 'caller_hangup' });
-      expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
-      expect(call.conversationRelays[0]!.attributes.url).to.equal(`${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${owner}`);
+      expect(record).to.include({
+        direction: 'inbound',
+        from,
+        to: number,
+        status: 'completed',
+        handler: 'ai',
+        hangup_cause: 'caller_hangup',
+      });
+      expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'call.ended',
+        'ai.summary',
+      ]);
+      expect(call.conversationRelays[0]!.attributes.url).to.equal(
+        `${front.url.replace('https', 'wss')}/v1/carrier/twilio/relay?tenant=${owner}`,
+      );
     });
 
     it('refuses a call to a number no account has with <Reject/>, keeping no record', async () => {
@@ -569,7 +666,9 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         twilio.phones[target] = scenario;
         const { call } = ringIn(number);
         await call.done;
-        expect(call.dialled).to.deep.equal([{ to: target, callerId: number, timeout: '30', status: scenario.answer === 'human' ? 'completed' : 'busy' }]);
+        expect(call.dialled).to.deep.equal([
+          { to: target, callerId: number, timeout: '30', status: scenario.answer === 'human' ? 'completed' : 'busy' },
+        ]);
         const id = await callOn(own, number);
         const result = await finalResult(own, id);
         expect(result.status).to.equal('completed');
@@ -577,7 +676,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       });
     }
 
-    it('the caller hanging up on a transfer step\'s bridge ends the call caller_hangup', async () => {
+    it("the caller hanging up on a transfer step's bridge ends the call caller_hangup", async () => {
       const target = '+12025550140';
       const { client: own, number } = await routed(() => ({ type: 'transfer', to: target }));
       twilio.phones[target] = { answer: 'human', staysOn: true };
@@ -596,7 +695,12 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const target = '+12025550134';
     const { client: own } = await app.routedCompany(number, () => ({ type: 'transfer', to: target }), { eventsUrl: EVENTS_URL });
     twilio.phones[target] = { answer: 'human', staysOn: true };
-    const call = twilio.ringIn({ to: number, from: '+12025556000', voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status` });
+    const call = twilio.ringIn({
+      to: number,
+      from: '+12025556000',
+      voiceUrl: `${front.url}/v1/carrier/twilio/voice`,
+      statusCallback: `${front.url}/v1/carrier/twilio/status`,
+    });
     await eventually('the transfer bridged', () => call.dialled.length === 1);
     const id = (await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first()).id as string;
     // Its max duration is over now: the test's stand-in for the clock running on.
@@ -615,7 +719,12 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     const target = '+12025550137';
     const { client: own } = await app.routedCompany(number, () => ({ type: 'transfer', to: target }), { eventsUrl: EVENTS_URL });
     twilio.phones[target] = { answer: 'human', staysOn: true };
-    const call = twilio.ringIn({ to: number, from: '+12025556001', voiceUrl: `${front.url}/v1/carrier/twilio/voice`, statusCallback: `${front.url}/v1/carrier/twilio/status` });
+    const call = twilio.ringIn({
+      to: number,
+      from: '+12025556001',
+      voiceUrl: `${front.url}/v1/carrier/twilio/voice`,
+      statusCallback: `${front.url}/v1/carrier/twilio/status`,
+    });
     await eventually('the transfer bridged', () => call.dialled.length === 1);
     const id = (await app.runtime.ctx.db('calls').where({ carrier_sid: call.sid }).first()).id as string;
     twilio.failNextUpdate({ status: 503 });
@@ -626,7 +735,9 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await own.get(`/v1/calls/${id}`)).body).to.include({ hangup_cause: 'max_duration' });
     expect(hangUpsOf(call.sid)).to.have.length(1);
     expect(call.status).to.equal('in-progress');
-    expect(await (await fetch(`${app.metricsUrl}/metrics`)).text()).to.match(/switchboard_carrier_hangups_total\{carrier="twilio",result="failed"\} [1-9]/);
+    expect(await (await fetch(`${app.metricsUrl}/metrics`)).text()).to.match(
+      /switchboard_carrier_hangups_total\{carrier="twilio",result="failed"\} [1-9]/,
+    );
     expect(app.logs.some((l) => l.includes(id) && l.includes('the carrier could not be asked to hang up'))).to.equal(true);
     // Not retried: the caller's own hang-up ends it at the carrier, whose report changes nothing more.
     call.hangUpByApi('completed');
@@ -634,7 +745,7 @@ describe('Calls through Twilio (ConversationRelay)', function () {
     expect((await own.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'max_duration' });
   });
 
-  describe('the agent\'s transfer_call on a relay call', () => {
+  describe("the agent's transfer_call on a relay call", () => {
     const transferredToStay = (to: string, target: string, task: string) => transferToStay(twilio, app, to, target, task);
 
     it('the target answering is reported at once, as on the simulator: ai.transfer answered while they talk; the person called hanging up ends it callee_hangup', async () => {
@@ -660,10 +771,17 @@ describe('Calls through Twilio (ConversationRelay)', function () {
       expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'callee_hangup' });
       const types = (await outboxOf(app, id)).map((e) => e.type);
       expect(types.filter((t) => t === 'ai.transfer')).to.have.length(1);
-      expect(types.slice(types.indexOf('ai.transfer'), types.indexOf('call.ended') + 1)).to.deep.equal(['ai.transfer', 'call.updated', 'call.ended']);
+      expect(types.slice(types.indexOf('ai.transfer'), types.indexOf('call.ended') + 1)).to.deep.equal([
+        'ai.transfer',
+        'call.updated',
+        'call.ended',
+      ]);
     });
 
-    for (const [first, to, target] of [['its status callback', '+12025550155', '+12025550156'], ['the <Dial>\'s action', '+12025550157', '+12025550158']] as const) {
+    for (const [first, to, target] of [
+      ['its status callback', '+12025550155', '+12025550156'],
+      ["the <Dial>'s action", '+12025550157', '+12025550158'],
+    ] as const) {
       it(`the person hanging up while the target rings, Twilio telling ${first} first: ai.transfer canceled once, before call.ended`, async () => {
         const task = `Transfer to sales, the person leaves, ${first} first`;
         transferredToStay(to, target, task);
@@ -677,7 +795,10 @@ describe('Calls through Twilio (ConversationRelay)', function () {
           const report = { CallSid: carried.sid, AccountSid: ACCOUNT_SID, CallStatus: 'completed' };
           const reported = await fetch(statusUrl, {
             method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report) },
+            headers: {
+              'content-type': 'application/x-www-form-urlencoded',
+              'x-twilio-signature': twilioSignature(AUTH_TOKEN, statusUrl, report),
+            },
             body: new URLSearchParams(report),
           });
           expect(reported.status).to.equal(204);
@@ -686,7 +807,11 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         await carried.done;
         expect(carried.dialled).to.deep.equal([{ to: target, callerId: OUR_NUMBER, timeout: '30', status: 'canceled' }]);
         await finalResult(client, id);
-        expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', handler: 'ai', hangup_cause: 'callee_hangup' });
+        expect((await client.get(`/v1/calls/${id}`)).body).to.include({
+          status: 'completed',
+          handler: 'ai',
+          hangup_cause: 'callee_hangup',
+        });
         const events = await outboxOf(app, id);
         const transfers = events.filter((e) => e.type === 'ai.transfer').map((e) => e.payload.data.ai.transfer);
         expect(transfers).to.deep.equal([{ name: 'Sales', target, status: 'canceled' }]);
@@ -716,7 +841,12 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         };
         const task = `Transfer to sales, ${status}`;
         const sorry = 'Sales did not pick up. Can I help you instead?';
-        app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' }, { content: sorry });
+        app.script(
+          task,
+          { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] },
+          { content: 'Connecting you to sales now.' },
+          { content: sorry },
+        );
         const id = await place(to, task);
         const result = await finalResult(client, id);
         const carried = twilio.calls.find((c) => c.params.To === to)!;
@@ -725,7 +855,9 @@ describe('Calls through Twilio (ConversationRelay)', function () {
         expect(carried.relays).to.have.length(2);
         expect(heard).to.deep.equal(['Connecting you to sales now.', sorry]);
         // The agent's request after the <Dial>: the earlier conversation, then the note that the transfer did not go through.
-        const asked = app.model.requests.filter((r) => r.messages.some((m) => m.role === 'system' && String(m.content).includes(`Task: ${task}`)));
+        const asked = app.model.requests.filter((r) =>
+          r.messages.some((m) => m.role === 'system' && String(m.content).includes(`Task: ${task}`)),
+        );
         const last = asked.at(-1)!.messages.map((m) => String(m.content));
         expect(last).to.include('Can I talk to sales?');
         expect(last).to.include('Connecting you to sales now.');
@@ -752,7 +884,7 @@ describe('A call Twilio bridges for a transfer, on the clock', function () {
   let app: CallsApp;
   twilioCallsApp({ manualClock: true }, (started) => ({ twilio, app } = started));
 
-  it('keeps the call\'s slot while Twilio bridges the transfer, however long: the account stays within max_concurrent_calls', async () => {
+  it("keeps the call's slot while Twilio bridges the transfer, however long: the account stays within max_concurrent_calls", async () => {
     const [to, target, task] = ['+12025550145', '+12025550138', 'Transfer to sales, a long talk'];
     transferToStay(twilio, app, to, target, task);
     const { client: own } = await app.voiceCompany({ eventsUrl: EVENTS_URL, maxConcurrentCalls: 1 });
@@ -826,7 +958,11 @@ describe('SWITCHBOARD_RELAY_CONCURRENCY: relay sockets one replica holds', funct
     expect(carried.errors).to.include('64102 relay socket not opened: HTTP 503');
     expect(carried.statusCallbacks.at(-1)).to.include({ CallStatus: 'completed' });
     expect(result.status).to.equal('failed');
-    expect((await client.get(`/v1/calls/${placed.body.id}`)).body).to.include({ status: 'failed', hangup_cause: 'relay_failed', answered_at: null });
+    expect((await client.get(`/v1/calls/${placed.body.id}`)).body).to.include({
+      status: 'failed',
+      hangup_cause: 'relay_failed',
+      answered_at: null,
+    });
     // Its slot was given back: the account's second one takes another call.
     twilio.phones['+12025550131'] = { answer: 'busy' };
     expect((await client.post('/v1/calls', { to: '+12025550131', task: 'Next' })).status).to.equal(201);

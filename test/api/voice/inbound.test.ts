@@ -22,14 +22,20 @@ describe('Inbound calls on the simulated network', function () {
   let app: CallsApp;
   before(async () => {
     // The manual clock moves menu timeouts and the routing webhook's answer window.
-    app = await startCallsApp({ controllers: true, manualClock: true, env: { SWITCHBOARD_LEASE_SEC: '600', SWITCHBOARD_PUBLIC_URL: `${PUBLIC_URL}/` } });
+    app = await startCallsApp({
+      controllers: true,
+      manualClock: true,
+      env: { SWITCHBOARD_LEASE_SEC: '600', SWITCHBOARD_PUBLIC_URL: `${PUBLIC_URL}/` },
+    });
   });
   after(async () => app?.close());
 
   let numbers = 0;
   /** A company with events on, owning one number routed with `routing` (a function of its agent's agt_ id). */
-  const routed = (routing: ((agent: string) => object) | null, settings: { maxConcurrentCalls?: number; messageWebhookUrl?: string } = {}) =>
-    app.routedCompany(`+1202555${2000 + numbers++}`, routing, { eventsUrl: EVENTS_URL, ...settings });
+  const routed = (
+    routing: ((agent: string) => object) | null,
+    settings: { maxConcurrentCalls?: number; messageWebhookUrl?: string } = {},
+  ) => app.routedCompany(`+1202555${2000 + numbers++}`, routing, { eventsUrl: EVENTS_URL, ...settings });
 
   let callers = 0;
   /** A simulated caller with a number of its own, so its agent's replies can be scripted by it. */
@@ -50,18 +56,28 @@ describe('Inbound calls on the simulated network', function () {
       return false;
     });
 
-  const transcriptOf = async (client: Client, callId: string) => (await client.get(`/v1/calls/${callId}/result`)).body.transcript as { speaker: string; text: string }[];
+  const transcriptOf = async (client: Client, callId: string) =>
+    (await client.get(`/v1/calls/${callId}/result`)).body.transcript as { speaker: string; text: string }[];
 
   describe('POST /v1/sim/calls', () => {
-    it('rings one of the account\'s numbers: the call arrives ringing, inbound; any other number is refused', async () => {
+    it("rings one of the account's numbers: the call arrives ringing, inbound; any other number is refused", async () => {
       const { client, number } = await routed(null);
       const res = await client.post('/v1/sim/calls', { to: number, from: '(202) 555-0199', lines: ['Hi'] });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(res.body).to.deep.include({ direction: 'inbound', from: '+12025550199', to: number, status: 'ringing', handler: null, ai: null });
+      expect(res.body).to.deep.include({
+        direction: 'inbound',
+        from: '+12025550199',
+        to: number,
+        status: 'ringing',
+        handler: null,
+        ai: null,
+      });
       const other = await routed(null);
       expect((await other.client.post('/v1/sim/calls', { to: number, from: '+12025550199' })).body.error.code).to.equal('invalid_to');
       expect((await client.post('/v1/sim/calls', { to: number, from: 'nobody' })).body.error.code).to.equal('invalid_from');
-      expect((await client.post('/v1/sim/calls', { to: number, from: '+12025550199', presses: ['1a'] })).body.error.code).to.equal('invalid_presses');
+      expect((await client.post('/v1/sim/calls', { to: number, from: '+12025550199', presses: ['1a'] })).body.error.code).to.equal(
+        'invalid_presses',
+      );
     });
 
     it('a number with no routing is not answered: the call ends no-answer', async () => {
@@ -93,7 +109,11 @@ describe('Inbound calls on the simulated network', function () {
     it('the agent greets, converses and ends with an outcome; ringing → in-progress → completed with its events and ai.summary', async () => {
       const { client, number, agent } = await routed((a) => ({ type: 'ai', agent_id: a, greeting: 'Acme, Ann speaking.' }));
       const caller = `+1202555${3000 + callers}`;
-      app.script(caller, { toolCalls: [{ name: 'end_call', arguments: { outcome: 'callback_requested', note: 'Call back tomorrow' } }] }, { content: 'We will call you back. Bye!' });
+      app.script(
+        caller,
+        { toolCalls: [{ name: 'end_call', arguments: { outcome: 'callback_requested', note: 'Call back tomorrow' } }] },
+        { content: 'We will call you back. Bye!' },
+      );
       const call = await ringIn(client, number, { lines: ['Please call me back tomorrow.'] });
       expect(call.from).to.equal(caller);
       const result = await finalResult(client, call.id);
@@ -104,7 +124,13 @@ describe('Inbound calls on the simulated network', function () {
         { speaker: 'agent', text: 'We will call you back. Bye!' },
       ]);
       const record = (await client.get(`/v1/calls/${call.id}`)).body;
-      expect(record).to.deep.include({ direction: 'inbound', status: 'completed', handler: 'ai', ai: { agent_id: agent }, hangup_cause: 'agent_hangup' });
+      expect(record).to.deep.include({
+        direction: 'inbound',
+        status: 'completed',
+        handler: 'ai',
+        ai: { agent_id: agent },
+        hangup_cause: 'agent_hangup',
+      });
       const sent = await events(call.id);
       expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
       expect(sent.map((e) => e.data.status)).to.deep.equal(['ringing', 'in-progress', 'in-progress', 'completed', 'completed']);
@@ -115,11 +141,18 @@ describe('Inbound calls on the simulated network', function () {
     it('a message the agent takes names the caller who rang in', async () => {
       const { client, number } = await routed((a) => ({ type: 'ai', agent_id: a }), { messageWebhookUrl: 'https://127.0.0.1:9/messages' });
       const caller = `+1202555${3000 + callers}`;
-      app.script(caller, { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Bo back', details: { name: 'Bo' } } }] }, { content: 'I will pass it on.' });
+      app.script(
+        caller,
+        { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Bo back', details: { name: 'Bo' } } }] },
+        { content: 'I will pass it on.' },
+      );
       const call = await ringIn(client, number, { lines: ['Please tell them Bo called.'] });
       await finalResult(client, call.id);
       expect((await events(call.id)).map((e) => e.type)).to.include('ai.message');
-      const [created] = await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [call.id]);
+      const [created] = await app.runtime.ctx
+        .db('webhook_outbox')
+        .where({ type: 'message.created' })
+        .andWhereRaw("payload->'data'->'call'->>'id' = ?", [call.id]);
       expect(created.payload.data.message).to.deep.include({ kind: 'ai_message', caller, summary: 'Call Bo back' });
       expect(created.payload.data.call).to.deep.include({ from: caller, to: number });
     });
@@ -129,15 +162,29 @@ describe('Inbound calls on the simulated network', function () {
       const caller = `+1202555${3000 + callers}`;
       // The network's default phone: answers "Hello?", then "Okay." and "Bye." to what it hears, then hangs up.
       const target = '+12025550130';
-      app.script(caller, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Front desk' } }] }, { content: 'Putting you through.' });
-      const call = await ringIn(client, number, { lines: ['Put me through, please.', '', 'Hi!', 'I need help.', 'Thanks.', 'Still there?'] });
+      app.script(
+        caller,
+        { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Front desk' } }] },
+        { content: 'Putting you through.' },
+      );
+      const call = await ringIn(client, number, {
+        lines: ['Put me through, please.', '', 'Hi!', 'I need help.', 'Thanks.', 'Still there?'],
+      });
       const result = await finalResult(client, call.id);
       expect(result).to.deep.include({ status: 'completed', outcome: 'transferred' });
       expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Putting you through.' });
       // The target hung up after hearing the caller three times: the two were bridged.
       expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'transfer_ended' });
       const sent = await events(call.id);
-      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'ai.transfer', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(sent.map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'ai.transfer',
+        'call.updated',
+        'call.ended',
+        'ai.summary',
+      ]);
       expect(sent[3].data.ai).to.deep.equal({ agent_id: agent, transfer: { name: 'Front desk', target, status: 'answered' } });
       expect(sent[4].data).to.include({ handler: 'transfer', status: 'in-progress' });
     });
@@ -149,20 +196,31 @@ describe('Inbound calls on the simulated network', function () {
         caller,
         { toolCalls: [{ name: 'transfer_call', arguments: { target: NUMBERS.longRing } }] },
         { content: 'Ringing them.' },
-        (request) => ({ content: JSON.stringify(request.messages).includes(`TRANSFER to ${NUMBERS.longRing} did not go through (no-answer)`) ? 'Nobody picked up.' : 'Not told.' }),
+        (request) => ({
+          content: JSON.stringify(request.messages).includes(`TRANSFER to ${NUMBERS.longRing} did not go through (no-answer)`)
+            ? 'Nobody picked up.'
+            : 'Not told.',
+        }),
       );
       const call = await ringIn(client, number, { lines: ['Transfer me.', '', 'OK, bye.'] });
       await advanceUntil('the transfer given up', async () => (await events(call.id)).some((e) => e.type === 'ai.transfer'));
       const result = await finalResult(client, call.id);
       expect(result).to.deep.include({ status: 'completed', outcome: 'completed', result: null });
-      expect(result.transcript.map((t: any) => t.text)).to.deep.equal(['Acme, how can I help?', 'Transfer me.', 'Ringing them.', 'Nobody picked up.', 'OK, bye.', 'Goodbye.']);
+      expect(result.transcript.map((t: any) => t.text)).to.deep.equal([
+        'Acme, how can I help?',
+        'Transfer me.',
+        'Ringing them.',
+        'Nobody picked up.',
+        'OK, bye.',
+        'Goodbye.',
+      ]);
       const transfer = (await events(call.id)).find((e) => e.type === 'ai.transfer')!;
       expect(transfer.data).to.include({ handler: 'ai', status: 'in-progress' });
       expect(transfer.data.ai.transfer).to.deep.equal({ name: null, target: NUMBERS.longRing, status: 'no-answer' });
       expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'ai', hangup_cause: 'caller_hangup' });
     });
 
-    it('takes no outgoing slot: answered while the account\'s one slot is held, which stays the only one held', async () => {
+    it("takes no outgoing slot: answered while the account's one slot is held, which stays the only one held", async () => {
       const { client, number } = await routed((a) => ({ type: 'ai', agent_id: a }), { maxConcurrentCalls: 1 });
       const held = await client.post('/v1/calls', { to: NUMBERS.longRing });
       expect(held.status).to.equal(201);
@@ -181,7 +239,10 @@ describe('Inbound calls on the simulated network', function () {
       prompt: 'Press or say 1 for sales, 2 for support.',
       timeout_sec: 2,
       retries: 1,
-      options: { '1': { type: 'ai', agent_id: agent, greeting: 'Sales here.' }, '2': { type: 'ai', agent_id: agent, greeting: 'Support here.' } },
+      options: {
+        '1': { type: 'ai', agent_id: agent, greeting: 'Sales here.' },
+        '2': { type: 'ai', agent_id: agent, greeting: 'Support here.' },
+      },
       fallback: { type: 'ai', agent_id: agent, greeting: 'Operator here.' },
     });
 
@@ -196,7 +257,14 @@ describe('Inbound calls on the simulated network', function () {
         { speaker: 'caller', text: 'I want to buy.' },
       ]);
       const sent = await events(call.id);
-      expect(sent.map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.updated', 'call.ended', 'ai.summary']);
+      expect(sent.map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'call.updated',
+        'call.ended',
+        'ai.summary',
+      ]);
       expect(sent[2].data).to.include({ handler: 'menu' });
       expect(sent[3].data).to.deep.include({ handler: 'ai', ai: { agent_id: agent } });
     });
@@ -205,13 +273,19 @@ describe('Inbound calls on the simulated network', function () {
       const { client, number } = await routed(menu);
       const call = await ringIn(client, number, { lines: ['Two, please.', 'My phone is broken.'] });
       const result = await finalResult(client, call.id);
-      expect(result.transcript.map((t: any) => t.text).slice(0, 3)).to.deep.equal(['Press or say 1 for sales, 2 for support.', 'Two, please.', 'Support here.']);
+      expect(result.transcript.map((t: any) => t.text).slice(0, 3)).to.deep.equal([
+        'Press or say 1 for sales, 2 for support.',
+        'Two, please.',
+        'Support here.',
+      ]);
     });
 
     it('answered by silence: after the timeout and its retries, the fallback', async () => {
       const { client, number } = await routed(menu);
       const call = await ringIn(client, number, { presses: ['', ''] });
-      await advanceUntil('the fallback reached', async () => (await transcriptOf(client, call.id)).some((t) => t.text === 'Operator here.'));
+      await advanceUntil('the fallback reached', async () =>
+        (await transcriptOf(client, call.id)).some((t) => t.text === 'Operator here.'),
+      );
       const result = await finalResult(client, call.id);
       expect(result.transcript.map((t: any) => t.text)).to.deep.equal([
         'Press or say 1 for sales, 2 for support.',
@@ -228,16 +302,30 @@ describe('Inbound calls on the simulated network', function () {
       let routedTo = '';
       const server = await startHttpsServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(routedTo));
       try {
-        const { client, number, agent, tenantId } = await routed((a) => ({ type: 'webhook', url: `${server.url}/route`, fallback: { type: 'ai', agent_id: a, greeting: 'Fallback here.' } }));
+        const { client, number, agent, tenantId } = await routed((a) => ({
+          type: 'webhook',
+          url: `${server.url}/route`,
+          fallback: { type: 'ai', agent_id: a, greeting: 'Fallback here.' },
+        }));
         routedTo = JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Chosen by your system.' } });
         const call = await ringIn(client, number);
         const result = await finalResult(client, call.id);
         expect(result.transcript).to.deep.equal([{ speaker: 'agent', text: 'Chosen by your system.' }]);
         const [asked] = server.requests;
-        expect(signatureProblem(await webhookSecret(app.runtime.ctx, tenantId), asked!.headers, asked!.body, app.clock.now().getTime())).to.equal(null);
+        expect(
+          signatureProblem(await webhookSecret(app.runtime.ctx, tenantId), asked!.headers, asked!.body, app.clock.now().getTime()),
+        ).to.equal(null);
         expect(JSON.parse(asked!.body)).to.deep.include({ type: 'call.routing', tenant_id: tenantId });
-        expect(JSON.parse(asked!.body).data).to.deep.include({ id: call.id, direction: 'inbound', status: 'in-progress', handler: 'webhook' });
-        expect((await events(call.id)).filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal(['webhook', 'ai']);
+        expect(JSON.parse(asked!.body).data).to.deep.include({
+          id: call.id,
+          direction: 'inbound',
+          status: 'in-progress',
+          handler: 'webhook',
+        });
+        expect((await events(call.id)).filter((e) => e.type === 'call.updated').map((e) => e.data.handler)).to.deep.equal([
+          'webhook',
+          'ai',
+        ]);
       } finally {
         await server.close();
       }
@@ -247,12 +335,18 @@ describe('Inbound calls on the simulated network', function () {
       const waiting: ServerResponse[] = [];
       const server = await startHttpsServer((_req, res) => waiting.push(res));
       try {
-        const { client, number, agent } = await routed((a) => ({ type: 'webhook', url: `${server.url}/route`, fallback: { type: 'ai', agent_id: a, greeting: 'Fallback here.' } }));
+        const { client, number, agent } = await routed((a) => ({
+          type: 'webhook',
+          url: `${server.url}/route`,
+          fallback: { type: 'ai', agent_id: a, greeting: 'Fallback here.' },
+        }));
         const call = await ringIn(client, number);
         await eventually('the routing request', () => waiting.length === 1);
         app.advance(3000);
         await callStatus(client, call.id, 'completed');
-        waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Too late.' } }));
+        waiting[0]!
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Too late.' } }));
         expect((await finalResult(client, call.id)).transcript).to.deep.equal([{ speaker: 'agent', text: 'Fallback here.' }]);
       } finally {
         await server.close();
@@ -262,11 +356,17 @@ describe('Inbound calls on the simulated network', function () {
       const waiting: ServerResponse[] = [];
       const server = await startHttpsServer((_req, res) => waiting.push(res));
       try {
-        const { client, number, agent } = await routed((a) => ({ type: 'webhook', url: `${server.url}/route`, fallback: { type: 'ai', agent_id: a } }));
+        const { client, number, agent } = await routed((a) => ({
+          type: 'webhook',
+          url: `${server.url}/route`,
+          fallback: { type: 'ai', agent_id: a },
+        }));
         const call = await ringIn(client, number);
         await eventually('the routing request', () => waiting.length === 1);
         expect((await client.post(`/v1/calls/${call.id}/hangup`)).status).to.equal(200);
-        waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Too late.' } }));
+        waiting[0]!
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ step: { type: 'ai', agent_id: agent, greeting: 'Too late.' } }));
         expect((await finalResult(client, call.id)).transcript).to.deep.equal([]);
         expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'webhook', hangup_cause: 'api_hangup' });
         expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended']);
@@ -309,17 +409,25 @@ describe('Inbound calls on the simulated network', function () {
       const company = await routed(null);
       const created = await company.client.post('/v1/queues', { name: 'Front desk', members, hold_message: 'Please hold.', ...extra });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'queue', queue_id: created.body.id } });
+      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, {
+        routing: { type: 'queue', queue_id: created.body.id },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return { ...company, queue: created.body };
     }
-    const queueEvents = async (callId: string) => (await events(callId)).filter((e) => e.type.startsWith('queue.')).map((e) => ({ type: e.type, queue: e.data.queue }));
+    const queueEvents = async (callId: string) =>
+      (await events(callId)).filter((e) => e.type.startsWith('queue.')).map((e) => ({ type: e.type, queue: e.data.queue }));
 
-    it('POST/GET/PATCH/DELETE /v1/queues keep the account\'s queues; a bad member is refused naming it', async () => {
+    it("POST/GET/PATCH/DELETE /v1/queues keep the account's queues; a bad member is refused naming it", async () => {
       const { client } = await routed(null);
       const created = await client.post('/v1/queues', { name: 'Sales', members: [{ id: 'm1', name: 'Al', phone: '(202) 555-0110' }] });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      expect(created.body).to.deep.include({ name: 'Sales', max_wait_sec: 300, hold_message: null, members: [{ id: 'm1', name: 'Al', phone: NUMBERS.answer, available: true }] });
+      expect(created.body).to.deep.include({
+        name: 'Sales',
+        max_wait_sec: 300,
+        hold_message: null,
+        members: [{ id: 'm1', name: 'Al', phone: NUMBERS.answer, available: true }],
+      });
       expect(created.body.id).to.match(/^que_/);
       expect((await client.get('/v1/queues')).body.data.map((q: any) => q.id)).to.deep.equal([created.body.id]);
       const changed = await client.patch(`/v1/queues/${created.body.id}`, { max_wait_sec: 60, members: [] });
@@ -338,18 +446,28 @@ describe('Inbound calls on the simulated network', function () {
       const { client, number, queue } = await queued([{ name: 'Bea', phone: NUMBERS.answer }]);
       const [made] = queue.members;
       expect(made.id).to.match(/^mem_[0-9A-HJKMNP-TV-Z]{26}$/);
-      expect((await client.get(`/v1/queues/${queue.id}`)).body.members).to.deep.equal([{ id: made.id, name: 'Bea', phone: NUMBERS.answer, available: true }]);
+      expect((await client.get(`/v1/queues/${queue.id}`)).body.members).to.deep.equal([
+        { id: made.id, name: 'Bea', phone: NUMBERS.answer, available: true },
+      ]);
       const call = await ringIn(client, number, { lines: ['Hi, I need help.'] });
       expect(await finalResult(client, call.id)).to.include({ status: 'completed' });
       const exited = (await queueEvents(call.id)).find((e) => e.type === 'queue.exited')!;
       expect(exited.queue.answered_by).to.deep.equal({ member_id: made.id, name: 'Bea' });
 
-      const replaced = await client.patch(`/v1/queues/${queue.id}`, { members: [made, { name: 'Cy', phone: NUMBERS.noAnswer }, { id: 'staff-7', name: 'Di', phone: NUMBERS.busy }] });
+      const replaced = await client.patch(`/v1/queues/${queue.id}`, {
+        members: [made, { name: 'Cy', phone: NUMBERS.noAnswer }, { id: 'staff-7', name: 'Di', phone: NUMBERS.busy }],
+      });
       expect(replaced.status, JSON.stringify(replaced.body)).to.equal(200);
       const [kept, cy, di] = replaced.body.members;
       expect([kept.id, di.id]).to.deep.equal([made.id, 'staff-7']);
       expect(cy.id).to.match(/^mem_/).and.not.equal(made.id);
-      const twice = await client.patch(`/v1/queues/${queue.id}`, { members: [{ id: 'x', name: 'A', phone: NUMBERS.answer }, { id: 'x', name: 'B', phone: NUMBERS.busy }, { name: 'C', phone: NUMBERS.noAnswer }] });
+      const twice = await client.patch(`/v1/queues/${queue.id}`, {
+        members: [
+          { id: 'x', name: 'A', phone: NUMBERS.answer },
+          { id: 'x', name: 'B', phone: NUMBERS.busy },
+          { name: 'C', phone: NUMBERS.noAnswer },
+        ],
+      });
       expect([twice.status, twice.body.error.code]).to.deep.equal([422, 'invalid_members']);
     });
 
@@ -367,7 +485,14 @@ describe('Inbound calls on the simulated network', function () {
       expect(moves[0]!.queue).to.deep.include({ id: queue.id, name: 'Front desk', position: 1 });
       expect(moves[1]!.queue).to.deep.include({ id: queue.id, reason: 'answered', answered_by: { member_id: 'bea', name: 'Bea' } });
       expect(moves[1]!.queue.wait_sec).to.be.a('number');
-      expect((await events(call.id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'queue.entered', 'queue.exited', 'call.ended']);
+      expect((await events(call.id)).map((e) => e.type)).to.deep.equal([
+        'call.initiated',
+        'call.answered',
+        'call.updated',
+        'queue.entered',
+        'queue.exited',
+        'call.ended',
+      ]);
       expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ handler: 'queue', queue: null });
     });
 
@@ -389,7 +514,8 @@ describe('Inbound calls on the simulated network', function () {
     /** A caller who stays on the line, silent, once bridged (or while waiting). */
     const quietCaller = (client: Client, number: string) => ringIn(client, number, { lines: ['', ''] });
     const exitOf = async (callId: string) => (await queueEvents(callId)).find((m) => m.type !== 'queue.entered');
-    const bridgedTo = async (callId: string) => (await eventually(`call ${callId} answered from the queue`, () => exitOf(callId))).queue.answered_by?.member_id;
+    const bridgedTo = async (callId: string) =>
+      (await eventually(`call ${callId} answered from the queue`, () => exitOf(callId))).queue.answered_by?.member_id;
     const hangUp = async (client: Client, callId: string) => {
       expect((await client.post(`/v1/calls/${callId}/hangup`)).status).to.equal(200);
       await finalResult(client, callId);
@@ -413,7 +539,7 @@ describe('Inbound calls on the simulated network', function () {
       await hangUp(client, third.id);
     });
 
-    it('a caller waits while the only member is on another caller\'s call, and is put through when that call ends', async () => {
+    it("a caller waits while the only member is on another caller's call, and is put through when that call ends", async () => {
       const { client, number } = await queued([{ id: 'al', name: 'Al', phone: NUMBERS.stays }]);
       const first = await quietCaller(client, number);
       expect(await bridgedTo(first.id)).to.equal('al');
@@ -457,7 +583,9 @@ describe('Inbound calls on the simulated network', function () {
       const waiting = await eventually('the caller queued', async () => (await client.get(`/v1/calls/${call.id}`)).body.queue ?? undefined);
       expect(waiting).to.deep.include({ id: queue.id, name: 'Front desk', position: 1 });
       const second = await ringIn(client, number, { lines: [''] });
-      expect(await eventually('the second caller queued', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined)).to.include({ position: 2 });
+      expect(
+        await eventually('the second caller queued', async () => (await client.get(`/v1/calls/${second.id}`)).body.queue ?? undefined),
+      ).to.include({ position: 2 });
       await client.post(`/v1/calls/${call.id}/hangup`);
       await finalResult(client, call.id);
       expect((await client.get(`/v1/calls/${call.id}`)).body).to.include({ status: 'completed', queue: null });
@@ -498,12 +626,19 @@ describe('Inbound calls on the simulated network', function () {
       const company = await routed(null, { messageWebhookUrl: 'https://127.0.0.1:9/messages' });
       const created = await company.client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message after the tone.' });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, { routing: { type: 'voicemail', mailbox_id: created.body.id } });
+      const res = await company.client.patch(`/v1/numbers/${encodeURIComponent(company.number)}`, {
+        routing: { type: 'voicemail', mailbox_id: created.body.id },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return { ...company, mailbox: created.body };
     }
     const messageOf = async (callId: string) =>
-      (await app.runtime.ctx.db('webhook_outbox').where({ type: 'message.created' }).andWhereRaw("payload->'data'->'call'->>'id' = ?", [callId]))[0]?.payload.data;
+      (
+        await app.runtime.ctx
+          .db('webhook_outbox')
+          .where({ type: 'message.created' })
+          .andWhereRaw("payload->'data'->'call'->>'id' = ?", [callId])
+      )[0]?.payload.data;
     /** A voicemail left by a caller saying `lines`, as message.created sent it. */
     const leaveVoicemail = async (client: Client, number: string, lines: string[]) => {
       const call = await ringIn(client, number, { lines });
@@ -512,8 +647,14 @@ describe('Inbound calls on the simulated network', function () {
     };
     /** A message the number's agent takes down from a caller (the number is routed to it from now on). */
     const takeMessage = async (client: Client, number: string, agent: string) => {
-      expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agent } })).status).to.equal(200);
-      app.script(`+1202555${3000 + callers}`, { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Eve back', details: { name: 'Eve' } } }] }, { content: 'Noted.' });
+      expect(
+        (await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agent } })).status,
+      ).to.equal(200);
+      app.script(
+        `+1202555${3000 + callers}`,
+        { toolCalls: [{ name: 'take_message', arguments: { summary: 'Call Eve back', details: { name: 'Eve' } } }] },
+        { content: 'Noted.' },
+      );
       const call = await ringIn(client, number, { lines: ['Please ask them to call Eve.'] });
       await finalResult(client, call.id);
       return (await eventually('message.created', () => messageOf(call.id))).message;
@@ -522,7 +663,7 @@ describe('Inbound calls on the simulated network', function () {
     const download = (url: string, apiKey?: string) =>
       fetch(url.replace(PUBLIC_URL, app.url), { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
 
-    it('POST/GET /v1/mailboxes keep the account\'s mailboxes', async () => {
+    it("POST/GET /v1/mailboxes keep the account's mailboxes", async () => {
       const { client, mailbox } = await mailboxed();
       expect(mailbox).to.deep.include({ name: 'After hours', greeting: 'Leave a message after the tone.' });
       expect(mailbox.id).to.match(/^mbx_/);
@@ -550,7 +691,10 @@ describe('Inbound calls on the simulated network', function () {
         status: 'new',
       });
       expect(created.message.recording_url).to.equal(`${PUBLIC_URL}/v1/messages/${created.message.id}/recording`);
-      expect((await client.get(`/v1/messages/${created.message.id}`)).body).to.deep.include({ recording_url: created.message.recording_url, duration_sec: 5 });
+      expect((await client.get(`/v1/messages/${created.message.id}`)).body).to.deep.include({
+        recording_url: created.message.recording_url,
+        duration_sec: 5,
+      });
       const recording = await download(created.message.recording_url, apiKey);
       expect(recording.status).to.equal(200);
       expect(recording.headers.get('content-type')).to.equal('audio/wav');
@@ -584,7 +728,7 @@ describe('Inbound calls on the simulated network', function () {
       expect(readWav(Buffer.from(await (await download(message.recording_url, apiKey)).arrayBuffer())).seconds).to.equal(120);
     });
 
-    it('GET /v1/messages/{id}/recording: 401 without a key; 404 for another account\'s message and for a message without audio', async () => {
+    it("GET /v1/messages/{id}/recording: 401 without a key; 404 for another account's message and for a message without audio", async () => {
       const { client, number, agent } = await mailboxed();
       const voicemail = await leaveVoicemail(client, number, ['Hello, it is Eve.']);
       expect((await download(voicemail.recording_url)).status).to.equal(401);
@@ -690,7 +834,8 @@ describe('Inbound calls on the simulated network', function () {
         await updateAgent(app.runtime.ctx, agentId, { messageWebhookUrl: own.url });
         const other = await createAgent(app.runtime.ctx, tenantId, { name: 'Night desk' });
         const mailbox = (await client.post('/v1/mailboxes', { name: 'After hours', greeting: 'Leave a message.' })).body;
-        const routeTo = async (routing: object) => expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing })).status).to.equal(200);
+        const routeTo = async (routing: object) =>
+          expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing })).status).to.equal(200);
         const takesMessage = async (summary: string) => {
           app.script(`+1202555${3000 + callers}`, { toolCalls: [{ name: 'take_message', arguments: { summary } }] }, { content: 'Noted.' });
           const call = await ringIn(client, number, { lines: ['Please take a message.'] });
@@ -707,7 +852,8 @@ describe('Inbound calls on the simulated network', function () {
         await advanceUntil('the voicemail recorded', async () => (await client.get(`/v1/calls/${voicemail}`)).body.status === 'completed');
         await finalResult(client, voicemail);
 
-        const createdFor = (r: Receiver) => r.events.filter((e) => e.type === 'message.created').map((e) => [e.data.call.id, e.data.message.kind, e.data.message.summary]);
+        const createdFor = (r: Receiver) =>
+          r.events.filter((e) => e.type === 'message.created').map((e) => [e.data.call.id, e.data.message.kind, e.data.message.summary]);
         await eventually('every message delivered', () => createdFor(own).length + createdFor(account).length === 3);
         expect(createdFor(own)).to.deep.equal([[byOwnAgent, 'ai_message', 'For the own webhook']]);
         expect(createdFor(account)).to.have.deep.members([
@@ -725,7 +871,9 @@ describe('Inbound calls on the simulated network', function () {
   it('another agent of the account may take the ai step', async () => {
     const { client, number, tenantId } = await routed(null);
     const other = await createAgent(app.runtime.ctx, tenantId, { name: 'Night desk' });
-    expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agentRef(other.id) } })).status).to.equal(200);
+    expect(
+      (await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'ai', agent_id: agentRef(other.id) } })).status,
+    ).to.equal(200);
     const call = await ringIn(client, number, { lines: ['Hello?'] });
     await finalResult(client, call.id);
     expect((await client.get(`/v1/calls/${call.id}`)).body.ai).to.deep.equal({ agent_id: agentRef(other.id) });

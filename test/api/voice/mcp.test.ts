@@ -81,7 +81,16 @@ describe('MCP server at /mcp', () => {
     expect(tools.map((t) => t.name)).to.have.members(TOOLS);
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema as any;
     expect(schema('place_call')).to.deep.include({ type: 'object', required: ['to'], additionalProperties: false });
-    expect(schema('place_call').properties).to.include.keys('to', 'task', 'questions', 'outcomes', 'callback_url', 'metadata', 'max_duration_sec', 'idempotency_key');
+    expect(schema('place_call').properties).to.include.keys(
+      'to',
+      'task',
+      'questions',
+      'outcomes',
+      'callback_url',
+      'metadata',
+      'max_duration_sec',
+      'idempotency_key',
+    );
     expect(schema('place_call').properties.task).to.include({ type: 'string', minLength: 1, maxLength: 8000 });
     expect(schema('get_call_result').properties.wait).to.include({ minimum: 1, maximum: 60 });
     expect(schema('steer_call').properties).to.have.all.keys('call_id', 'instruction', 'say');
@@ -166,7 +175,10 @@ describe('MCP server at /mcp', () => {
     const client = await mcp(apiKey);
     const placed = value(await call(client, 'place_call', { to: NUMBERS.stays, task: 'MCP: stay on the line' }));
     await eventually('the call answered', async () => (await rest.get(`/v1/calls/${placed.id}`)).body.status === 'in-progress');
-    expect(value(await call(client, 'steer_call', { call_id: placed.id, instruction: 'Offer the discount' }))).to.deep.equal({ call_id: placed.id, accepted: true });
+    expect(value(await call(client, 'steer_call', { call_id: placed.id, instruction: 'Offer the discount' }))).to.deep.equal({
+      call_id: placed.id,
+      accepted: true,
+    });
     value(await call(client, 'hangup_call', { call_id: placed.id }));
   });
 
@@ -189,7 +201,10 @@ describe('MCP server at /mcp', () => {
   });
 
   it('answers 401 unauthorized without a key, with a wrong one, and with a revoked one from the next request', async () => {
-    for (const headers of [{}, { authorization: 'Bearer sb_wrongwrongwrong' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer sb_wrongwrongwrong' }, { authorization: 'Basic abc' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await initialize(suite.app, headers);
       expect(res.status).to.equal(401);
       expect(((await res.json()) as any).error.code).to.equal('unauthorized');
@@ -218,7 +233,12 @@ describe('MCP server at /mcp', () => {
     const res = await fetch(`${suite.app.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'place_call', arguments: { to: NUMBERS.answer, task: 'x'.repeat(131_072) } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'place_call', arguments: { to: NUMBERS.answer, task: 'x'.repeat(131_072) } },
+      }),
     });
     expect(res.status).to.equal(413);
     expect(((await res.json()) as any).error.code).to.equal('body_too_large');
@@ -237,7 +257,9 @@ describe('MCP server at /mcp', () => {
         body,
       });
       expect(res.status, body).to.equal(status);
-      expect(await res.json()).to.deep.include({ jsonrpc: '2.0', id: null }).and.nested.include({ 'error.code': -32700 });
+      expect(await res.json())
+        .to.deep.include({ jsonrpc: '2.0', id: null })
+        .and.nested.include({ 'error.code': -32700 });
     }
   });
 
@@ -250,14 +272,19 @@ describe('MCP server at /mcp', () => {
       body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"place_call","arguments":{"to":"${NUMBERS.answer}","metadata":${nested}}}}`,
     });
     expect(res.status).to.equal(400);
-    expect(await res.json()).to.deep.include({ jsonrpc: '2.0', id: null }).and.nested.include({ 'error.code': -32600 });
+    expect(await res.json())
+      .to.deep.include({ jsonrpc: '2.0', id: null })
+      .and.nested.include({ 'error.code': -32600 });
     expect((await rest.get('/v1/calls')).body.data).to.deep.equal([]);
   });
 
   it('answers 405 to GET and DELETE: the server is stateless', async () => {
     const { apiKey } = await suite.app.voiceCompany();
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(`${suite.app.url}/mcp`, { method, headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' } });
+      const res = await fetch(`${suite.app.url}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' },
+      });
       expect(res.status, method).to.equal(405);
     }
   });
@@ -274,7 +301,9 @@ describe('MCP request limits', () => {
     value(await call(client, 'list_voices'));
     const text = toolError(await call(client, 'list_voices'), 'rate_limited');
     expect(text).to.match(/Retry after \d+ seconds\.$/);
-    expect((await call(client, 'place_call', { to: NUMBERS.answer })).structuredContent).to.deep.include({ error: { code: 'rate_limited', message: 'Request rate limit exceeded', retry_after_sec: Number(/(\d+) seconds/.exec(text)![1]) } });
+    expect((await call(client, 'place_call', { to: NUMBERS.answer })).structuredContent).to.deep.include({
+      error: { code: 'rate_limited', message: 'Request rate limit exceeded', retry_after_sec: Number(/(\d+) seconds/.exec(text)![1]) },
+    });
     const listed = await client.listTools().catch((err: unknown) => err);
     expect((listed as StreamableHTTPError).code).to.equal(429);
 

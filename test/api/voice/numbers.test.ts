@@ -26,7 +26,9 @@ describe('Numbers', () => {
       const added = expectSuccess(await admin('number', 'add', '--tenant', tenantId, '--number', '(202) 555-0150'));
       expect(added).to.include({ number: N.a, tenantId, isDefault: true });
       expectSuccess(await admin('number', 'add', '--tenant', tenantId, '--number', N.b));
-      expect(expectSuccess(await admin('number', 'list', '--tenant', tenantId)).numbers.map((n: any) => [n.number, n.isDefault])).to.deep.equal([
+      expect(
+        expectSuccess(await admin('number', 'list', '--tenant', tenantId)).numbers.map((n: any) => [n.number, n.isDefault]),
+      ).to.deep.equal([
         [N.a, true],
         [N.b, false],
       ]);
@@ -50,7 +52,7 @@ describe('Numbers', () => {
   });
 
   describe('GET/PATCH /v1/numbers/{e164}', () => {
-    it('reads one number, written with + or %2B; another account\'s answers 404', async () => {
+    it("reads one number, written with + or %2B; another account's answers 404", async () => {
       const { client } = await app.company({ numbers: [N.c] });
       const read = await client.get(path(N.c));
       expect(read.status).to.equal(200);
@@ -91,7 +93,8 @@ describe('Numbers', () => {
       const { client, agentId } = await app.company({ numbers: [N.e] });
       const ai = { type: 'ai', agent_id: agentRef(agentId) };
       const menu = (options: object, fallback: object = ai) => ({ type: 'menu', prompt: 'Choose', options, fallback });
-      const nested = (depth: number): object => (depth === 1 ? ai : { type: 'webhook', url: 'https://127.0.0.1:9/r', fallback: nested(depth - 1) });
+      const nested = (depth: number): object =>
+        depth === 1 ? ai : { type: 'webhook', url: 'https://127.0.0.1:9/r', fallback: nested(depth - 1) };
       const cases: [object, RegExp][] = [
         [menu({ '1': { type: 'ai', agent_id: 'agt_01J00000000000000000000000' } }), /^routing\.options\.1\.agent_id: /],
         [menu({ '1': ai }, { type: 'transfer', to: 'nowhere' }), /^routing\.fallback\.to: /],
@@ -104,7 +107,8 @@ describe('Numbers', () => {
         [{ type: 'ai' }, /^routing\.agent_id: /],
         [nested(6), /^routing(\.fallback){5}: .*at most 5/],
       ];
-      for (const [routing, message] of cases) expectVoiceError(await client.patch(path(N.e), { name: 'Changed', routing }), 422, 'invalid_routing', message);
+      for (const [routing, message] of cases)
+        expectVoiceError(await client.patch(path(N.e), { name: 'Changed', routing }), 422, 'invalid_routing', message);
       expect((await client.patch(path(N.e), { routing: nested(5) })).status).to.equal(200);
       expect((await client.patch(path(N.e), { routing: { ...ai, extra: 1 } })).status).to.equal(400);
       expect((await client.get(path(N.e))).body).to.deep.include({ name: '', routing: nested(5) });
@@ -112,14 +116,19 @@ describe('Numbers', () => {
   });
 
   describe('POST /v1/calls from', () => {
-    it('places a call from one of the account\'s numbers, its default when it names none, and refuses any other with 422 invalid_from', async () => {
+    it("places a call from one of the account's numbers, its default when it names none, and refuses any other with 422 invalid_from", async () => {
       const { client } = await app.company({ numbers: [N.f] });
       const owned = await client.post('/v1/calls', { to: '+12025550110', from: '(202) 555-0155' });
       expect(owned.status, JSON.stringify(owned.body)).to.equal(201);
       expect(owned.body.from).to.equal(N.f);
       expect((await client.post('/v1/calls', { to: '+12025550110' })).body.from).to.equal(N.f);
       // Someone else's caller id, another account's number: refused, nothing placed.
-      expectVoiceError(await client.post('/v1/calls', { to: '+12025550110', from: '+12025550190' }), 422, 'invalid_from', /not one of the account's numbers/);
+      expectVoiceError(
+        await client.post('/v1/calls', { to: '+12025550110', from: '+12025550190' }),
+        422,
+        'invalid_from',
+        /not one of the account's numbers/,
+      );
       expectVoiceError(await client.post('/v1/calls', { to: '+12025550110', from: N.c }), 422, 'invalid_from');
       expect((await client.get('/v1/calls')).body.data).to.have.length(2);
     });

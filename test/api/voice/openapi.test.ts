@@ -28,12 +28,15 @@ describe('GET /v1/openapi.json', () => {
   it('gives 400 and 422 to every operation with a query, as the API answers a parameter it does not take and text it cannot store', () => {
     const withQuery = operations().filter((op) => op.parameters?.some((p: any) => p.in === 'query'));
     expect(withQuery.length).to.be.at.least(5);
-    for (const op of withQuery) for (const status of ['400', '422']) expect(op.responses[status].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/VoiceError' });
+    for (const op of withQuery)
+      for (const status of ['400', '422'])
+        expect(op.responses[status].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/VoiceError' });
   });
 
   it('gives 422 to every operation with a body, as the API answers text it cannot store (NUL, a lone surrogate) anywhere in one', () => {
     const withBody = operations().filter((op) => op.requestBody);
     expect(withBody.length).to.be.at.least(10);
-    for (const op of withBody) expect(op.responses['422'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/VoiceError' });
+    for (const op of withBody)
+      expect(op.responses['422'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/VoiceError' });
   });
 });

@@ -20,11 +20,17 @@ describe('switchboard controllers: a replica killed while a queued caller is bri
     // Events on, so the queue's moves are in the outbox.
     const { client } = await app.voiceCompany({ numbers: [number], eventsUrl: 'https://127.0.0.1:9/events' });
     const queue = (await client.post('/v1/queues', { name: 'Desk', members: [{ id: 'al', name: 'Al', phone: NUMBERS.stays }] })).body;
-    expect((await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'queue', queue_id: queue.id } })).status).to.equal(200);
+    expect(
+      (await client.patch(`/v1/numbers/${encodeURIComponent(number)}`, { routing: { type: 'queue', queue_id: queue.id } })).status,
+    ).to.equal(200);
     const answeredBy = (callId: string) =>
-      eventually(`call ${callId} put through`, async () => (await outboxOf(app, callId)).find((e) => e.type === 'queue.exited')?.payload.data.queue.answered_by.member_id, {
-        withinMs: 60_000,
-      });
+      eventually(
+        `call ${callId} put through`,
+        async () => (await outboxOf(app, callId)).find((e) => e.type === 'queue.exited')?.payload.data.queue.answered_by.member_id,
+        {
+          withinMs: 60_000,
+        },
+      );
     // Callers who stay on the line, silent.
     const ringIn = async (from: string) => (await client.post('/v1/sim/calls', { to: number, from, lines: ['', ''] })).body;
 

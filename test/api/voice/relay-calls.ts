@@ -15,7 +15,11 @@ export async function placeCall(client: Client, to: string, task: string): Promi
 export interface RelayCarrier {
   name: 'twilio' | 'telnyx';
   /** The app, a company's client and the stand-in, as the describe's hooks set them for the running test. */
-  now(): { app: CallsApp; client: Client; standIn: { phones: Record<string, Scenario>; calls: CarrierCall[]; failNextPlacement(answer: ForcedAnswer): void } };
+  now(): {
+    app: CallsApp;
+    client: Client;
+    standIn: { phones: Record<string, Scenario>; calls: CarrierCall[]; failNextPlacement(answer: ForcedAnswer): void };
+  };
   /** A number of this carrier's tests from its last four digits, apart from the other carrier's. */
   number(last4: string): string;
   /** An error placement answer with a 4xx in this carrier's terms. */
@@ -58,7 +62,13 @@ export function relayCallTests(carrier: RelayCarrier): void {
       { speaker: 'agent', text: 'Great, see you then. Goodbye!' },
     ]);
     expect((await client.get(`/v1/calls/${id}`)).body).to.include({ status: 'completed', hangup_cause: 'callee_hangup' });
-    expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal(['call.initiated', 'call.answered', 'call.updated', 'call.ended', 'ai.summary']);
+    expect((await outboxOf(app, id)).map((e) => e.type)).to.deep.equal([
+      'call.initiated',
+      'call.answered',
+      'call.updated',
+      'call.ended',
+      'ai.summary',
+    ]);
   });
 
   it('streams the reply as tokens while the model writes it, and an interruption stops the model and keeps what was heard', async () => {
@@ -78,7 +88,11 @@ export function relayCallTests(carrier: RelayCarrier): void {
     // The model writes its first words, then is slow with the rest: the caller cuts in meanwhile.
     let release!: () => void;
     const rest = new Promise<void>((resolve) => (release = resolve));
-    app.script(task, { chunks: ['Our big ', 'sale starts Monday and runs all week.'], holdAfterFirst: rest }, { content: 'It starts on Monday.' });
+    app.script(
+      task,
+      { chunks: ['Our big ', 'sale starts Monday and runs all week.'], holdAfterFirst: rest },
+      { content: 'It starts on Monday.' },
+    );
     const id = await place(to, task);
 
     const result = await finalResult(client, id).finally(release);
@@ -191,7 +205,11 @@ export function relayCallTests(carrier: RelayCarrier): void {
       },
     });
     const task = `Transfer to sales (${carrier.name})`;
-    app.script(task, { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] }, { content: 'Connecting you to sales now.' });
+    app.script(
+      task,
+      { toolCalls: [{ name: 'transfer_call', arguments: { target, name: 'Sales' } }] },
+      { content: 'Connecting you to sales now.' },
+    );
     const id = await place(to, task);
     const result = await finalResult(client, id);
     const carried = standIn.calls.find((c) => c.params.To === to)!;
@@ -202,7 +220,10 @@ export function relayCallTests(carrier: RelayCarrier): void {
     expect(result.transcript.at(-1)).to.deep.equal({ speaker: 'agent', text: 'Connecting you to sales now.' });
     const transfers = (await outboxOf(app, id)).filter((e) => e.type === 'ai.transfer');
     expect(transfers.map((e) => e.payload.data.ai.transfer)).to.deep.equal([{ name: 'Sales', target, status: 'answered' }]);
-    expect(result).to.deep.include({ status: 'completed', result: { outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` } });
+    expect(result).to.deep.include({
+      status: 'completed',
+      result: { outcome: 'transferred', answers: {}, note: `Transferred to Sales (${target})` },
+    });
     // The target hung up first: the call ended with the bridge, as on the simulator.
     expect((await client.get(`/v1/calls/${id}`)).body).to.include({ handler: 'transfer', hangup_cause: 'transfer_ended' });
   });
@@ -219,7 +240,11 @@ export function relayCallTests(carrier: RelayCarrier): void {
       },
     });
     const task = `Leave a voicemail about the renewal (${carrier.name})`;
-    app.script(task, { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi, please call us back about your renewal.' } }] }, { content: '' });
+    app.script(
+      task,
+      { toolCalls: [{ name: 'leave_voicemail', arguments: { message: 'Hi, please call us back about your renewal.' } }] },
+      { content: '' },
+    );
     const id = await place(to, task);
     const result = await finalResult(client, id);
     const carried = standIn.calls.find((c) => c.params.To === to)!;

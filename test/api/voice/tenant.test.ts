@@ -76,7 +76,12 @@ describe('Voice API keys and settings', () => {
       }
       // The list request itself used the first key.
       expect(res.body.data[0].last_used_at).to.be.a('string');
-      expect(res.body.data[1]).to.include({ name: 'second', prefix: made.body.prefix, created_at: made.body.created_at, last_used_at: null });
+      expect(res.body.data[1]).to.include({
+        name: 'second',
+        prefix: made.body.prefix,
+        created_at: made.body.created_at,
+        last_used_at: null,
+      });
     });
 
     it("answers 404 not_found for another account's id", async () => {
@@ -122,7 +127,11 @@ describe('Voice API keys and settings', () => {
     it("answers 404 not_found for an unknown key, for another account's key, and under another account's id; that key keeps working", async () => {
       const mine = await app.company();
       const other = await app.company();
-      expectVoiceError(await mine.client.request('DELETE', `/v1/tenants/${mine.tenantId}/api-keys/key_01J00000000000000000000000`), 404, 'not_found');
+      expectVoiceError(
+        await mine.client.request('DELETE', `/v1/tenants/${mine.tenantId}/api-keys/key_01J00000000000000000000000`),
+        404,
+        'not_found',
+      );
       expectVoiceError(await mine.client.request('DELETE', `/v1/tenants/${mine.tenantId}/api-keys/${other.keyId}`), 404, 'not_found');
       expectVoiceError(await mine.client.request('DELETE', `/v1/tenants/${other.tenantId}/api-keys/${other.keyId}`), 404, 'not_found');
       expect((await other.client.get(`/v1/tenants/${other.tenantId}/api-keys`)).status).to.equal(200);
@@ -229,13 +238,22 @@ describe('switchboard admin tenant update (voice settings)', function () {
   it('sets the message webhook, events address, call cap, default agent (agt_ id) and country, which the settings show', async () => {
     const { client, tenantId, agentId } = await app.company();
     const res = await admin(
-      'tenant', 'update', '--tenant', tenantId,
-      '--message-webhook-url', 'https://127.0.0.1:9443/messages',
-      '--events-url', 'https://127.0.0.1:9443/events',
-      '--max-concurrent-calls', '3',
-      '--default-agent', agentRef(agentId),
-      '--country', 'de',
-      '--features', 'voice_api,ai_agents,campaigns',
+      'tenant',
+      'update',
+      '--tenant',
+      tenantId,
+      '--message-webhook-url',
+      'https://127.0.0.1:9443/messages',
+      '--events-url',
+      'https://127.0.0.1:9443/events',
+      '--max-concurrent-calls',
+      '3',
+      '--default-agent',
+      agentRef(agentId),
+      '--country',
+      'de',
+      '--features',
+      'voice_api,ai_agents,campaigns',
     );
     expect(res.code, res.stderr).to.equal(0);
     expect(res.json).to.include({
@@ -246,7 +264,12 @@ describe('switchboard admin tenant update (voice settings)', function () {
       country: 'DE',
     });
     const settings = await client.patch(`/v1/tenants/${tenantId}/settings`, {});
-    expect(settings.body).to.include({ events_url: 'https://127.0.0.1:9443/events', max_concurrent_calls: 3, default_agent_id: agentRef(agentId), country: 'DE' });
+    expect(settings.body).to.include({
+      events_url: 'https://127.0.0.1:9443/events',
+      max_concurrent_calls: 3,
+      default_agent_id: agentRef(agentId),
+      country: 'DE',
+    });
     expect(settings.body.features).to.deep.equal(['voice_api', 'ai_agents', 'campaigns']);
 
     const cleared = await admin('tenant', 'update', '--tenant', tenantId, '--default-agent', '', '--message-webhook-url', '');
@@ -254,17 +277,27 @@ describe('switchboard admin tenant update (voice settings)', function () {
     expect(cleared.json).to.include({ defaultAgentId: null, messageWebhookUrl: null });
   });
 
-  it("sets every limit an operator raises, which the account reads at GET /v1/tenants/{account_id}/settings", async () => {
+  it('sets every limit an operator raises, which the account reads at GET /v1/tenants/{account_id}/settings', async () => {
     const { client, tenantId } = await app.company();
     const res = await admin(
-      'tenant', 'update', '--tenant', tenantId,
-      '--requests-per-minute', '1200',
-      '--calls-per-minute', '90',
-      '--max-concurrent-calls', '25',
-      '--max-concurrent-jobs', '40',
-      '--max-calls-per-number-per-day', '3',
-      '--max-calls-per-number-per-week', '8',
-      '--allowed-countries', 'us, ca,GB,us',
+      'tenant',
+      'update',
+      '--tenant',
+      tenantId,
+      '--requests-per-minute',
+      '1200',
+      '--calls-per-minute',
+      '90',
+      '--max-concurrent-calls',
+      '25',
+      '--max-concurrent-jobs',
+      '40',
+      '--max-calls-per-number-per-day',
+      '3',
+      '--max-calls-per-number-per-week',
+      '8',
+      '--allowed-countries',
+      'us, ca,GB,us',
     );
     expect(res.code, res.stderr).to.equal(0);
 
@@ -281,14 +314,30 @@ describe('switchboard admin tenant update (voice settings)', function () {
     expect(settings.allowed_countries).to.deep.equal(['US', 'CA', 'GB']);
     const reset = await admin('tenant', 'update', '--tenant', tenantId, '--allowed-countries', '', '--max-concurrent-jobs', 'unlimited');
     expect(reset.code, reset.stderr).to.equal(0);
-    expect((await client.get(`/v1/tenants/${tenantId}/settings`)).body).to.include({ max_concurrent_jobs: null }).and.deep.include({ allowed_countries: ['US'] });
+    expect((await client.get(`/v1/tenants/${tenantId}/settings`)).body)
+      .to.include({ max_concurrent_jobs: null })
+      .and.deep.include({ allowed_countries: ['US'] });
   });
 
   it('refuses (exit 2), naming each, a limit below 1 or a country without a numbering plan, and changes nothing', async () => {
     const { tenantId } = await app.company();
-    const refused = await admin('tenant', 'update', '--tenant', tenantId, '--calls-per-minute', '0', '--max-calls-per-number-per-week', '0', '--allowed-countries', 'US,XX');
+    const refused = await admin(
+      'tenant',
+      'update',
+      '--tenant',
+      tenantId,
+      '--calls-per-minute',
+      '0',
+      '--max-calls-per-number-per-week',
+      '0',
+      '--allowed-countries',
+      'US,XX',
+    );
     expect(refused.code, refused.stderr).to.equal(2);
-    expect(refused.stderr).to.match(/callsPerMinute/).and.match(/maxCallsPerNumberPerWeek/).and.match(/allowedCountries/);
+    expect(refused.stderr)
+      .to.match(/callsPerMinute/)
+      .and.match(/maxCallsPerNumberPerWeek/)
+      .and.match(/allowedCountries/);
     const stored = await app.runtime.ctx.db('tenants').where({ id: tenantId }).first();
     expect(stored).to.include({ calls_per_minute: 30, max_calls_per_number_per_week: 5, allowed_countries: null });
   });
@@ -297,18 +346,47 @@ describe('switchboard admin tenant update (voice settings)', function () {
     const { tenantId } = await app.company();
     const other = await app.company();
     // Values are checked in two passes (form, then addresses and agents); each pass names every problem.
-    const malformed = await admin('tenant', 'update', '--tenant', tenantId, '--max-concurrent-calls', '0', '--country', 'XX', '--default-agent', 'agent-7');
+    const malformed = await admin(
+      'tenant',
+      'update',
+      '--tenant',
+      tenantId,
+      '--max-concurrent-calls',
+      '0',
+      '--country',
+      'XX',
+      '--default-agent',
+      'agent-7',
+    );
     expect(malformed.code, malformed.stderr).to.equal(2);
-    expect(malformed.stderr).to.match(/^error: .*maxConcurrentCalls.*/).and.match(/country/).and.match(/defaultAgentId/);
+    expect(malformed.stderr)
+      .to.match(/^error: .*maxConcurrentCalls.*/)
+      .and.match(/country/)
+      .and.match(/defaultAgentId/);
     const refused = await admin(
-      'tenant', 'update', '--tenant', tenantId,
-      '--message-webhook-url', 'http://127.0.0.1/messages',
-      '--events-url', 'https://192.168.1.10/events',
-      '--default-agent', agentRef(other.agentId),
+      'tenant',
+      'update',
+      '--tenant',
+      tenantId,
+      '--message-webhook-url',
+      'http://127.0.0.1/messages',
+      '--events-url',
+      'https://192.168.1.10/events',
+      '--default-agent',
+      agentRef(other.agentId),
     );
     expect(refused.code, refused.stderr).to.equal(2);
-    expect(refused.stderr).to.match(/^error: .*messageWebhookUrl: must be an https/).and.match(/eventsUrl: 192\.168\.1\.10 is not a public address/).and.match(/defaultAgentId: no such agent/);
+    expect(refused.stderr)
+      .to.match(/^error: .*messageWebhookUrl: must be an https/)
+      .and.match(/eventsUrl: 192\.168\.1\.10 is not a public address/)
+      .and.match(/defaultAgentId: no such agent/);
     const stored = await app.runtime.ctx.db('tenants').where({ id: tenantId }).first();
-    expect(stored).to.include({ message_webhook_url: null, events_url: null, default_agent_id: null, max_concurrent_calls: 10, country: 'US' });
+    expect(stored).to.include({
+      message_webhook_url: null,
+      events_url: null,
+      default_agent_id: null,
+      max_concurrent_calls: 10,
+      country: 'US',
+    });
   });
 });

@@ -36,14 +36,23 @@ describe("The model client's fetch (node http/https with keep-alive)", () => {
       }
       if (req.url?.startsWith('/v1/hang')) return; // never answers
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_1' });
-      res.end(JSON.stringify({ id: 'c2', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hello' } }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c2',
+          object: 'chat.completion',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Hello' } }],
+        }),
+      );
     });
   });
   after(() => server.close());
 
   it('streams a completion over HTTPS, with the request as sent', async () => {
     const parts: string[] = [];
-    for await (const c of (await ask(client(), true)) as unknown as AsyncIterable<OpenAI.ChatCompletionChunk>) parts.push(c.choices[0]!.delta.content!);
+    for await (const c of (await ask(client(), true)) as unknown as AsyncIterable<OpenAI.ChatCompletionChunk>)
+      parts.push(c.choices[0]!.delta.content!);
     expect(parts).to.deep.equal(['Hel', 'lo']);
     const sent = server.requests.at(-1)!;
     expect(sent.method).to.equal('POST');
@@ -117,9 +126,10 @@ describe("The model client's fetch (node http/https with keep-alive)", () => {
 
   it('gives up when the call is aborted (the client’s timeout)', async () => {
     const openai = client();
-    const err = await openai
-      .post('/hang', { body: {}, timeout: 300 })
-      .then(() => null, (e: unknown) => e);
+    const err = await openai.post('/hang', { body: {}, timeout: 300 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(OpenAI.APIConnectionTimeoutError);
   });
 });

@@ -23,7 +23,14 @@ describe('Console passwords', () => {
     const stored = await hashPassword('correct horse battery staple');
     const [, , , , salt] = stored.split('$');
     const { scryptSync } = await import('node:crypto');
-    const older = ['scrypt', 2 ** 14, 8, 1, salt, scryptSync('correct horse battery staple', Buffer.from(salt!, 'base64url'), 32, { N: 2 ** 14 }).toString('base64url')].join('$');
+    const older = [
+      'scrypt',
+      2 ** 14,
+      8,
+      1,
+      salt,
+      scryptSync('correct horse battery staple', Buffer.from(salt!, 'base64url'), 32, { N: 2 ** 14 }).toString('base64url'),
+    ].join('$');
 
     expect(await verifyPassword('correct horse battery staple', older)).to.equal(true);
     expect(await verifyPassword('wrong horse battery staple', older)).to.equal(false);

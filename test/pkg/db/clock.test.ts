@@ -68,7 +68,10 @@ describe("A replica's clock (the database's time)", function () {
     } finally {
       clearInterval(sampling);
     }
-    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!), 'the clock went back').to.equal(true);
+    expect(
+      times.every((t, i) => i === 0 || t >= times[i - 1]!),
+      'the clock went back',
+    ).to.equal(true);
   });
 
   it('keeps a close reading over a later lopsided one', async () => {

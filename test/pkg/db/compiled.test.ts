@@ -18,7 +18,8 @@ describe('A statement knex compiles once (compiledOnce)', () => {
 
   type Row = { id: number; name: string; note?: string | null; data?: string; at?: Date; tags?: string[] };
   const insertRows = (q: Knex, { rows }: { rows: Row[] }) => q('compiled_probe').insert(rows).returning('*');
-  const byName = (q: Knex, { name, id }: { name: string; id: number }) => q('compiled_probe').where({ name }).andWhere('id', '>=', id).orderBy('id');
+  const byName = (q: Knex, { name, id }: { name: string; id: number }) =>
+    q('compiled_probe').where({ name }).andWhere('id', '>=', id).orderBy('id');
 
   it('sends what knex compiles from the values themselves, for each shape of them', () => {
     let builds = 0;
@@ -30,7 +31,10 @@ describe('A statement knex compiles once (compiledOnce)', () => {
       [{ id: 1, name: 'a', note: null }],
       [{ id: 2, name: 'b', note: 'n' }],
       [{ id: 3, name: 'c' }],
-      [{ id: 4, name: 'd', note: 'x' }, { id: 5, name: 'e', note: null }],
+      [
+        { id: 4, name: 'd', note: 'x' },
+        { id: 5, name: 'e', note: null },
+      ],
       [{ id: 6, name: 'f', data: JSON.stringify({ k: [1, 2] }), at: new Date(0), tags: ['t1', 't2'] }],
     ];
     for (const rows of cases) {
@@ -64,7 +68,9 @@ describe('A statement knex compiles once (compiledOnce)', () => {
 
   it('refuses an object knex would bind as one value, whose parameters would never be filled in', () => {
     const update = compiledOnce((q: Knex, { id, data }: { id: number; data: Record<string, unknown> }) =>
-      q('compiled_probe').where({ id }).update({ data: q.raw('?', [data]) }),
+      q('compiled_probe')
+        .where({ id })
+        .update({ data: q.raw('?', [data]) }),
     );
     expect(() => update(db, { id: 1, data: { nested: true } })).to.throw(/value is an object; give it as JSON text/);
   });

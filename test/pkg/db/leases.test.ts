@@ -14,7 +14,8 @@ describe('Leases on a table', () => {
   async function leasedJobs(): Promise<{ ids: string[]; past: Date }> {
     const { client, agentId } = await beside.app().company();
     const ids: string[] = [];
-    for (const task of ['Mine', 'Theirs', 'Not running']) ids.push((await client.post('/api/v1/triggers', { agentId, task })).body.triggerId);
+    for (const task of ['Mine', 'Theirs', 'Not running'])
+      ids.push((await client.post('/api/v1/triggers', { agentId, task })).body.triggerId);
     const past = new Date(Date.now() - 1_000);
     await beside.other().query(
       `update triggers set status = case when id = $2 then 'queued' else 'running' end,
@@ -28,7 +29,12 @@ describe('Leases on a table', () => {
   type Lease = { lease_owner: string | null; lease_until: Date; due_at: Date };
   /** Each job's lease columns, by id. */
   const leases = async (ids: string[]): Promise<Map<string, Lease>> =>
-    new Map((await beside.other().query('select id, lease_owner, lease_until, due_at from triggers where id = any($1)', [ids])).rows.map((r) => [r.id, r]));
+    new Map(
+      (await beside.other().query('select id, lease_owner, lease_until, due_at from triggers where id = any($1)', [ids])).rows.map((r) => [
+        r.id,
+        r,
+      ]),
+    );
 
   it('renews only the rows the owner holds, each due when its new lease runs out', async () => {
     const { ids, past } = await leasedJobs();

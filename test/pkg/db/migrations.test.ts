@@ -3,21 +3,30 @@ import { createDb, migrate } from '../../../pkg/db/index.js';
 import { ownDatabase } from '../../support/triggers.js';
 
 describe('Migrations', () => {
-  it('take the credit stripes (006) and the upgrade leftovers (024) down and up again, keeping every balance, and carry an older replica\'s charges into them', async () => {
+  it("take the credit stripes (006) and the upgrade leftovers (024) down and up again, keeping every balance, and carry an older replica's charges into them", async () => {
     const database = await ownDatabase();
     const db = createDb(database.url, 2);
     const balances = async () =>
       Object.fromEntries(
-        (await db.raw(`select t.id, coalesce(sum(b.balance), 0) as total from tenants t left join credit_balances b on b.tenant_id = t.id group by t.id`)).rows.map(
-          (r: { id: string; total: string }) => [r.id, Number(r.total)],
-        ),
+        (
+          await db.raw(
+            `select t.id, coalesce(sum(b.balance), 0) as total from tenants t left join credit_balances b on b.tenant_id = t.id group by t.id`,
+          )
+        ).rows.map((r: { id: string; total: string }) => [r.id, Number(r.total)]),
       );
     try {
-      await db.raw(`insert into tenants (id, name, created_at, updated_at) values ('one', 'One', now(), now()), ('two', 'Two', now(), now())`);
+      await db.raw(
+        `insert into tenants (id, name, created_at, updated_at) values ('one', 'One', now(), now()), ('two', 'Two', now(), now())`,
+      );
       await db.raw(`insert into credit_balances (tenant_id, stripe, balance) values ('one', 0, 5), ('one', 7, -1.5)`);
       // Back to the schema of the upgrade after 006, before 024 dropped what older replicas used.
       await db.migrate.down({ name: '024_upgrade_leftovers' });
-      expect((await db('tenants').orderBy('id').select('id', 'credit_balance')).map((r) => [r.id, Number(r.credit_balance)])).to.deep.equal([['one', 3.5], ['two', 0]]);
+      expect((await db('tenants').orderBy('id').select('id', 'credit_balance')).map((r) => [r.id, Number(r.credit_balance)])).to.deep.equal(
+        [
+          ['one', 3.5],
+          ['two', 0],
+        ],
+      );
       // A replica of the release before, mid-upgrade, charges the column it knows: the charge reaches the stripes.
       await db.raw(`update tenants set credit_balance = credit_balance - 2 where id = 'two'`);
       expect(await balances()).to.deep.equal({ one: 3.5, two: -2 });
@@ -25,14 +34,19 @@ describe('Migrations', () => {
       await db.migrate.down({ name: '006_credit_stripes' });
 
       const before = (await db('tenants').orderBy('id').select('id', 'credit_balance')).map((r) => [r.id, Number(r.credit_balance)]);
-      expect(before).to.deep.equal([['one', 3.5], ['two', -2]]);
+      expect(before).to.deep.equal([
+        ['one', 3.5],
+        ['two', -2],
+      ]);
 
       await migrate(db);
 
       expect(await balances()).to.deep.equal({ one: 3.5, two: -2 });
       // 024 took away what only the release before 005 and 006 used.
       expect(await db.schema.hasColumn('tenants', 'credit_balance')).to.equal(false);
-      const left = await db.raw(`select proname from pg_proc where proname in ('switchboard_claim_triggers', 'switchboard_forward_credit_balance')`);
+      const left = await db.raw(
+        `select proname from pg_proc where proname in ('switchboard_claim_triggers', 'switchboard_forward_credit_balance')`,
+      );
       expect(left.rows).to.deep.equal([]);
     } finally {
       await db.destroy();
@@ -43,7 +57,12 @@ describe('Migrations', () => {
     const database = await ownDatabase();
     const db = createDb(database.url, 2);
     const insertContact = async (externalUserId: string): Promise<number> =>
-      (await db.raw(`insert into contacts (tenant_id, external_user_id, created_at, updated_at) values ('one', ?, now(), now()) returning id`, [externalUserId])).rows[0].id;
+      (
+        await db.raw(
+          `insert into contacts (tenant_id, external_user_id, created_at, updated_at) values ('one', ?, now(), now()) returning id`,
+          [externalUserId],
+        )
+      ).rows[0].id;
     try {
       await db.raw(`insert into tenants (id, name, created_at, updated_at) values ('one', 'One', now(), now())`);
       await db.migrate.down({ name: '029_contact_ids' });

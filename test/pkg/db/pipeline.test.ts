@@ -21,8 +21,10 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
   const stored = async () => (await app.runtime.ctx.db('pipeline_probe').orderBy('n')).map((r) => r.n);
 
   it('keeps every statement and returns their results in order', async () => {
-    const results = await app.runtime.ctx.locks.withLock('pipeline-probe', (lock) =>
-      lock.close([insert(1).returning('n'), insert(2).returning('n')]), { holder: 'test' },
+    const results = await app.runtime.ctx.locks.withLock(
+      'pipeline-probe',
+      (lock) => lock.close([insert(1).returning('n'), insert(2).returning('n')]),
+      { holder: 'test' },
     );
     expect(results.map((r) => r.rows)).to.deep.equal([[{ n: 1 }], [{ n: 2 }]]);
     expect(await stored()).to.deep.equal([1, 2]);
@@ -30,23 +32,37 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
   });
 
   it('sends nothing when a statement cannot be compiled, leaving no transaction open', async () => {
-    await app.runtime.ctx.locks.withLock('pipeline-probe', async (lock) => {
-      const uncompilable = app.runtime.ctx.db('pipeline_probe').where({ n: undefined });
-      const error = await lock.close([insert(1), uncompilable]).then(() => null, (err: Error) => err);
-      expect(error?.message).to.match(/Undefined binding/);
-      await lock.close([insert(2)]);
-    }, { holder: 'test' });
+    await app.runtime.ctx.locks.withLock(
+      'pipeline-probe',
+      async (lock) => {
+        const uncompilable = app.runtime.ctx.db('pipeline_probe').where({ n: undefined });
+        const error = await lock.close([insert(1), uncompilable]).then(
+          () => null,
+          (err: Error) => err,
+        );
+        expect(error?.message).to.match(/Undefined binding/);
+        await lock.close([insert(2)]);
+      },
+      { holder: 'test' },
+    );
     expect(await stored()).to.deep.equal([2]);
     await app.runtime.ctx.db('pipeline_probe').del();
   });
 
   it('rolls back the statements before a failing one and throws its error, leaving nothing unhandled', async () => {
-    await app.runtime.ctx.locks.withLock('pipeline-probe', async (lock) => {
-      const error = await lock.close([insert(1), insert(1), insert(2)]).then(() => null, (err: Error) => err);
-      expect(error?.message).to.match(/duplicate key value violates unique constraint/);
-      // The connection left no transaction open: the next one on it commits.
-      await lock.close([insert(3)]);
-    }, { holder: 'test' });
+    await app.runtime.ctx.locks.withLock(
+      'pipeline-probe',
+      async (lock) => {
+        const error = await lock.close([insert(1), insert(1), insert(2)]).then(
+          () => null,
+          (err: Error) => err,
+        );
+        expect(error?.message).to.match(/duplicate key value violates unique constraint/);
+        // The connection left no transaction open: the next one on it commits.
+        await lock.close([insert(3)]);
+      },
+      { holder: 'test' },
+    );
     // Answers rejected after the first are handled too: a turn of the event loop reports none.
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).to.deep.equal([]);

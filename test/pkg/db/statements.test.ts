@@ -17,7 +17,9 @@ describe("A store function's statement, sent where its caller is (pkg/db/stateme
     await app?.close();
   });
 
-  const insertProbe = compiledQuery((q, { id, name }: { id: number; name: string }) => q('statements_probe').insert({ id, name }).returning('*'));
+  const insertProbe = compiledQuery((q, { id, name }: { id: number; name: string }) =>
+    q('statements_probe').insert({ id, name }).returning('*'),
+  );
   const names = async (ids: number[]) => (await db('statements_probe').whereIn('id', ids).orderBy('id')).map((r) => r.name);
 
   it('runs in the transaction it is given, and outside one on a pipelined connection', async () => {
@@ -26,7 +28,9 @@ describe("A store function's statement, sent where its caller is (pkg/db/stateme
     const stop = watchSent(ctx.pipelined, (sql) => sent.push(sql));
     try {
       const trx = await db.transaction();
-      expect(await insertProbe({ ...ctx, db: trx }, { id: 1, name: 'in a transaction' })).to.deep.equal([{ id: 1, name: 'in a transaction' }]);
+      expect(await insertProbe({ ...ctx, db: trx }, { id: 1, name: 'in a transaction' })).to.deep.equal([
+        { id: 1, name: 'in a transaction' },
+      ]);
       expect(sent).to.deep.equal([]);
       await trx.rollback();
       expect(await insertProbe(ctx, { id: 2, name: 'alone' })).to.deep.equal([{ id: 2, name: 'alone' }]);
@@ -40,12 +44,14 @@ describe("A store function's statement, sent where its caller is (pkg/db/stateme
   it('sends the writes of one transaction together, each hearing its rows, and none written when one fails', async () => {
     const { ctx } = app.runtime;
     const send = (statements: Parameters<typeof ctx.pipelined.transaction>[0]) => ctx.pipelined.transaction(statements);
-    const written = await inOneTransaction(ctx, send, (tx) => Promise.all([insertProbe(tx, { id: 10, name: 'a' }), insertProbe(tx, { id: 11, name: 'b' })]));
+    const written = await inOneTransaction(ctx, send, (tx) =>
+      Promise.all([insertProbe(tx, { id: 10, name: 'a' }), insertProbe(tx, { id: 11, name: 'b' })]),
+    );
     expect(written).to.deep.equal([[{ id: 10, name: 'a' }], [{ id: 11, name: 'b' }]]);
 
-    const refused = await inOneTransaction(ctx, send, (tx) => Promise.all([insertProbe(tx, { id: 12, name: 'c' }), insertProbe(tx, { id: 10, name: 'again' })])).catch(
-      (err: { code?: string }) => err,
-    );
+    const refused = await inOneTransaction(ctx, send, (tx) =>
+      Promise.all([insertProbe(tx, { id: 12, name: 'c' }), insertProbe(tx, { id: 10, name: 'again' })]),
+    ).catch((err: { code?: string }) => err);
     expect(refused).to.have.property('code', '23505');
     expect(await names([10, 11, 12])).to.deep.equal(['a', 'b']);
   });

@@ -25,7 +25,13 @@ describe('The leader elector on a Lease', () => {
   });
 
   /** An elector of the controllers' ServiceAccount on Lease `name`, through `kubeconfig`. */
-  const elector = (name: string, identity: string, clock: ManualClock, onChange: (leading: boolean) => void = () => {}, kubeconfig = ns.kubeconfig) =>
+  const elector = (
+    name: string,
+    identity: string,
+    clock: ManualClock,
+    onChange: (leading: boolean) => void = () => {},
+    kubeconfig = ns.kubeconfig,
+  ) =>
     new LeaderElector(connectKube({ KUBECONFIG: kubeconfig, KUBERNETES_SERVICE_HOST: undefined, SWITCHBOARD_KUBE_NAMESPACE: ns.name })!, {
       name,
       identity,
@@ -35,16 +41,17 @@ describe('The leader elector on a Lease', () => {
       onChange,
     });
   const holder = async (lease: string) =>
-    JSON.parse(await kubectlOk(ns.cluster.adminKubeconfig, ['get', 'lease', lease, '--namespace', ns.name, '-o', 'json'])).spec.holderIdentity;
+    JSON.parse(await kubectlOk(ns.cluster.adminKubeconfig, ['get', 'lease', lease, '--namespace', ns.name, '-o', 'json'])).spec
+      .holderIdentity;
 
   it('gives the Lease to one elector, and the other takes it at its next round once the leader stops', async () => {
     const clock = new ManualClock();
     const [first, second] = [elector('handover-test', 'first', clock), elector('handover-test', 'second', clock)];
     // Each elector's only timer: its next round, armed once a round has ended.
     first.start();
-    await eventually('the first elector\'s round', () => clock.waiting === 1);
+    await eventually("the first elector's round", () => clock.waiting === 1);
     second.start();
-    await eventually('the second elector\'s round', () => clock.waiting === 2);
+    await eventually("the second elector's round", () => clock.waiting === 2);
     try {
       expect([first.isLeader, second.isLeader]).to.deep.equal([true, false]);
       expect(await holder('handover-test')).to.equal('first');

@@ -133,7 +133,13 @@ describe('Call limits', () => {
         const tenantId = `tnt_${ulid()}`;
         // Not connected yet: Redis unavailable.
         const returning = createClient({ url: redisUrl, disableOfflineQueue: true }) as RedisClientType;
-        const limits = createCallLimits({ redis: returning, limits: createRateLimits(returning, obs), clock, log: obs.log, leaseMs: LEASE_MS });
+        const limits = createCallLimits({
+          redis: returning,
+          limits: createRateLimits(returning, obs),
+          clock,
+          log: obs.log,
+          leaseMs: LEASE_MS,
+        });
         const acquire = (callId: string, max: number) => takes(limits, tenantId, callId, max);
         try {
           expect(await acquire('a', 2)).to.equal(true);

@@ -128,11 +128,18 @@ describe('outbound requests', () => {
     it('follows a redirect and returns the final response', async () => {
       const res = await client().request({ method: 'GET', url: redirect(server, `${server.url}/done`, 301) });
       expect(res).to.include({ status: 200, body: 'hello' });
-      expect(server.requests.map((r) => r.url)).to.have.length(2).and.to.include('/done');
+      expect(server.requests.map((r) => r.url))
+        .to.have.length(2)
+        .and.to.include('/done');
     });
 
     it('refuses a redirect to a non-public or non-allowed address before connecting', async () => {
-      for (const to of ['https://10.0.0.1/', 'https://169.254.169.254/', `https://127.0.0.2:${server.port}/`, `https://[::1]:${server.port}/`]) {
+      for (const to of [
+        'https://10.0.0.1/',
+        'https://169.254.169.254/',
+        `https://127.0.0.2:${server.port}/`,
+        `https://[::1]:${server.port}/`,
+      ]) {
         const err = await failure(client().request({ method: 'GET', url: redirect(server, to) }));
         expect(err.message, to).to.match(/^refused: .* is not a public address$/);
       }
@@ -205,11 +212,14 @@ describe('outbound requests', () => {
     it("closes a pooled connection before the server's Keep-Alive hint runs out, and sends the next request on a new one", async () => {
       // A server that says it closes idle connections after 2 s but never does: only the client's own timer closes them.
       const connections = new Set<object>();
-      const hinting = createServer({ cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) }, (req, res) => {
-        connections.add(req.socket);
-        res.setHeader('keep-alive', 'timeout=2');
-        res.end('hello');
-      });
+      const hinting = createServer(
+        { cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) },
+        (req, res) => {
+          connections.add(req.socket);
+          res.setHeader('keep-alive', 'timeout=2');
+          res.end('hello');
+        },
+      );
       hinting.keepAliveTimeout = 0;
       await new Promise<void>((resolve) => hinting.listen(0, '127.0.0.1', resolve));
       const url = `https://127.0.0.1:${(hinting.address() as AddressInfo).port}/`;

@@ -11,7 +11,9 @@ import { PipelinedPool } from '../../../pkg/db/pipeline.js';
 async function blockedOnTheOther(app: TestApp): Promise<void> {
   await eventually(
     "the claim to wait on the other replica's",
-    async () => (await app.runtime.ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows.length > 0,
+    async () =>
+      (await app.runtime.ctx.db.raw(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows
+        .length > 0,
     { everyMs: 5 },
   );
 }
@@ -36,7 +38,8 @@ describe('The jobs claim losing a race to another replica', () => {
     const { client, agentId } = await app.company();
     const { conversationId } = (await client.post('/api/v1/conversations', { agentId })).body;
     const ids: string[] = [];
-    for (const task of ['First', 'Second']) ids.push((await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task })).body.triggerId);
+    for (const task of ['First', 'Second'])
+      ids.push((await client.post(`/api/v1/conversations/${conversationId}/triggers`, { task })).body.triggerId);
     // Another replica has claimed the first job and not yet committed: its row is locked (skipped)
     // and its running entry is not visible, so this claim takes the second and meets it in the index.
     await other.query('begin');

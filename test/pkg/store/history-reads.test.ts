@@ -29,10 +29,16 @@ async function seedHistory(db: Db): Promise<void> {
   const old = `now() - interval '30 days'`;
   await db.raw(`insert into tenants (id, name, created_at, updated_at) values ('t', 'T', ${old}, now())`);
   await db.raw(`insert into agents (id, tenant_id, name, created_at, updated_at) values ('${AGENT}', 't', 'A', ${old}, now())`);
-  await db.raw(`insert into conversations (id, tenant_id, agent_id, created_at, updated_at) values ('${CONVERSATION}', 't', '${AGENT}', ${old}, now())`);
+  await db.raw(
+    `insert into conversations (id, tenant_id, agent_id, created_at, updated_at) values ('${CONVERSATION}', 't', '${AGENT}', ${old}, now())`,
+  );
   const job = `insert into triggers (id, tenant_id, conversation_id, agent_id, trigger_type, task, input_message, max_attempts, expires_at, created_at, updated_at, status, completed_at)`;
-  await db.raw(`${job} select gen_random_uuid(), 't', '${CONVERSATION}', '${AGENT}', 'api', 'T', 'M', 3, ${old}, ${old}, ${old}, 'succeeded', ${old} from generate_series(1, ${HISTORY})`);
-  await db.raw(`${job} values (gen_random_uuid(), 't', '${CONVERSATION}', '${AGENT}', 'api', 'T', 'M', 3, now() + interval '1 day', now(), now(), 'waiting_for_reply', null)`);
+  await db.raw(
+    `${job} select gen_random_uuid(), 't', '${CONVERSATION}', '${AGENT}', 'api', 'T', 'M', 3, ${old}, ${old}, ${old}, 'succeeded', ${old} from generate_series(1, ${HISTORY})`,
+  );
+  await db.raw(
+    `${job} values (gen_random_uuid(), 't', '${CONVERSATION}', '${AGENT}', 'api', 'T', 'M', 3, now() + interval '1 day', now(), now(), 'waiting_for_reply', null)`,
+  );
   const call = `insert into calls (id, tenant_id, direction, from_number, to_number, created_at, updated_at, status, final, answered_at, queue, lease_owner, lease_until, max_duration_sec)`;
   const queued = `'{"id": "que_1", "name": "Q", "position": 1, "entered_at": "2026-01-01T00:00:00Z"}'::jsonb`;
   // Finished calls to one number a month ago, every tenth having waited in the queue.
@@ -43,7 +49,9 @@ async function seedHistory(db: Db): Promise<void> {
     ('live1', 't', 'outbound', '+15550199', '${NUMBER}', now(), now(), 'in-progress', false, now() - interval '1 minute', null, 'replica', now() + interval '1 minute', 30),
     ('live2', 't', 'inbound', '+15550199', '+15550198', now(), now(), 'in-progress', false, now() - interval '1 minute', ${queued}, 'replica', now() + interval '1 minute', 600),
     ('entering', 't', 'inbound', '+15550197', '+15550198', now(), now(), 'in-progress', false, now(), null, 'replica', now() + interval '1 minute', 600)`);
-  await db.raw(`insert into connections (id, tenant_id, name, base_url, list_path, results_path, created_at, updated_at) values ('con', 't', 'C', 'https://crm.example', '/l', '/r', ${old}, now())`);
+  await db.raw(
+    `insert into connections (id, tenant_id, name, base_url, list_path, results_path, created_at, updated_at) values ('con', 't', 'C', 'https://crm.example', '/l', '/r', ${old}, now())`,
+  );
   await db.raw(`insert into campaigns (id, tenant_id, name, agent_id, connection_id, timezone, calling_hours, max_attempts, retry_after_minutes, concurrency, leave_voicemail, created_at, updated_at)
     values ('cmp', 't', 'C', '${AGENT}', 'con', 'UTC', '{}', 3, 60, 10, false, ${old}, now())`);
   await db.raw(`insert into campaign_runs (id, tenant_id, campaign_id, status, started_at, ended_at)
@@ -83,9 +91,16 @@ describe('Reads repeated by the controllers, turns, dials and queues, on an acco
       await trx.raw('set local enable_seqscan = off');
       // The backend's counts not yet reported, which may hold an earlier transaction's: read before and after.
       const visitedSoFar = async () =>
-        Number((await trx.raw(`select seq_tup_read + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = ?`, [table])).rows[0].n);
+        Number(
+          (await trx.raw(`select seq_tup_read + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = ?`, [table]))
+            .rows[0].n,
+        );
       const before = await visitedSoFar();
-      const ctx = { db: trx, clock: systemClock, config: loadConfig({ DATABASE_URL: scratch.url, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }) } as unknown as Ctx;
+      const ctx = {
+        db: trx,
+        clock: systemClock,
+        config: loadConfig({ DATABASE_URL: scratch.url, SWITCHBOARD_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY }),
+      } as unknown as Ctx;
       const answer = await read(ctx);
       return { answer, visited: (await visitedSoFar()) - before };
     } finally {
@@ -100,7 +115,16 @@ describe('Reads repeated by the controllers, turns, dials and queues, on an acco
   });
 
   it('a caller entering a queue is counted behind those waiting now, not those who waited before', async () => {
-    const queue: Queue = { id: 'que_1', tenantId: 't', name: 'Q', members: [], maxWaitSec: 60, holdMessage: null, createdAt: '', updatedAt: '' };
+    const queue: Queue = {
+      id: 'que_1',
+      tenantId: 't',
+      name: 'Q',
+      members: [],
+      maxWaitSec: 60,
+      holdMessage: null,
+      createdAt: '',
+      updatedAt: '',
+    };
     const { answer, visited } = await visiting('calls', async (ctx) => enterQueue(ctx, (await callById(ctx.db, 'entering'))!, queue));
     expect(answer?.queue?.position).to.equal(2);
     expect(visited, 'calls visited').to.be.below(HISTORY / 10);

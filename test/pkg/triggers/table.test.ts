@@ -49,12 +49,16 @@ describe('The controllers take their statuses from the trigger state table', () 
       stop();
     }
     const claim = texts.find((sql) => sql.includes('update triggers t set status ='))!;
-    expect(claim).to.include(`(${statusLiterals(claimable)})`).and.include(`set status = ${statusLiterals([claimed!])}`);
+    expect(claim)
+      .to.include(`(${statusLiterals(claimable)})`)
+      .and.include(`set status = ${statusLiterals([claimed!])}`);
   });
 
   it("sweeps the rows of interrupted, follow_up_past_deadline and deadline_passed, a running job's only for its lost lease", async () => {
     const rows = TRANSITIONS.filter((t) => SWEPT_EVENTS.includes(t.event) && !(t.from === 'running' && t.event === 'deadline_passed'));
-    expect(SWEEPS.map(({ from, event, to }) => ({ from, event, to }))).to.have.deep.members(rows.map(({ from, event, to }) => ({ from, event, to })));
+    expect(SWEEPS.map(({ from, event, to }) => ({ from, event, to }))).to.have.deep.members(
+      rows.map(({ from, event, to }) => ({ from, event, to })),
+    );
     expect(SWEEPS.map((s) => s.passed)).to.deep.equal(SWEEPS.map((s) => (s.from === 'running' ? 'lease_until' : 'expires_at')));
     const sent = await bindingsOf(() => sweepTriggers(app.runtime.ctx, SWEEPS));
     for (const s of SWEEPS) expect(sent).to.include.members([s.from, s.event, s.to, s.message]);

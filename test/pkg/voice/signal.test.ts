@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { Signal } from '../../../pkg/voice/signal.js';
 import { settledNow } from '../../support/settled.js';
 
-
-describe('Signal: a call loop\'s wake-up when its row changes', () => {
+describe("Signal: a call loop's wake-up when its row changes", () => {
   it('keeps a change announced while the waiter that asked had lost its race, until the row is read', async () => {
     const signal = new Signal();
     // The loop races the line against the row; the line wins, and the loop goes on to a turn.

@@ -29,7 +29,7 @@ const dial = (to: string) => gateway.dial({ callId: 'cal_test', from: '+12025550
 const arrived = (event: Promise<LineEvent>): Promise<boolean> => settledNow(event);
 
 describe('The simulated phone network', () => {
-  it('answers and speaks the callee\'s lines, one after each thing said, then hangs up', async () => {
+  it("answers and speaks the callee's lines, one after each thing said, then hangs up", async () => {
     const line = await dial('+12025550101');
     const events: LineEvent[] = [await line.next()];
     const answered = line.next();
@@ -55,7 +55,10 @@ describe('The simulated phone network', () => {
     ]);
   });
 
-  for (const [to, end] of [['+12025550102', 'busy'], ['+12025550103', 'no-answer']] as const) {
+  for (const [to, end] of [
+    ['+12025550102', 'busy'],
+    ['+12025550103', 'no-answer'],
+  ] as const) {
     it(`rings, then ends ${end}`, async () => {
       const line = await dial(to);
       expect(await line.next()).to.deep.equal({ type: 'ringing' });
@@ -98,7 +101,12 @@ describe('The simulated phone network', () => {
   });
 
   it('records what a caller says from the start of a recording as WAV audio, as long as saying it takes, at most as long as asked', async () => {
-    const line = await gateway.pickUp({ callId: 'cal_test', from: '+12025550150', to: '+12025550100', caller: { lines: ['Before.', 'Hi there, this is Dan calling about the invoice.', 'More.'], presses: [] } });
+    const line = await gateway.pickUp({
+      callId: 'cal_test',
+      from: '+12025550150',
+      to: '+12025550100',
+      caller: { lines: ['Before.', 'Hi there, this is Dan calling about the invoice.', 'More.'], presses: [] },
+    });
     const hear = async () => {
       await line.say('Go on.');
       clock.advance(0);
@@ -117,7 +125,9 @@ describe('The simulated phone network', () => {
 
   it('ships a default table with every scenario on +1 202 555 01xx, replaceable by SWITCHBOARD_SIM_SCENARIOS', () => {
     const shipped = loadScenarios(undefined);
-    expect(new Set(Object.values(shipped.numbers).map((s) => s.scenario))).to.deep.equal(new Set(['answer', 'busy', 'no-answer', 'voicemail', 'fail']));
+    expect(new Set(Object.values(shipped.numbers).map((s) => s.scenario))).to.deep.equal(
+      new Set(['answer', 'busy', 'no-answer', 'voicemail', 'fail']),
+    );
     for (const number of Object.keys(shipped.numbers)) expect(number).to.match(/^\+120255501\d\d$/);
     const path = join(tmpdir(), `sim-${process.pid}-own.json`);
     writeFileSync(path, JSON.stringify(table));

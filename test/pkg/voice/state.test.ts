@@ -34,7 +34,14 @@ describe('The call state table', () => {
   it('starts a placed call queued and a call arriving on a number ringing, both due at once', () => {
     const now = new Date('2026-03-01T10:00:00Z');
     expect(placedCall(now)).to.deep.equal({ direction: 'outbound', status: 'queued', created_at: now, updated_at: now, due_at: now });
-    expect(arrivingCall(now)).to.deep.equal({ direction: 'inbound', status: 'ringing', created_at: now, updated_at: now, ringing_at: now, due_at: now });
+    expect(arrivingCall(now)).to.deep.equal({
+      direction: 'inbound',
+      status: 'ringing',
+      created_at: now,
+      updated_at: now,
+      ringing_at: now,
+      due_at: now,
+    });
     expect(isArriving(arrivingCall(now))).to.equal(true);
     expect(isArriving(placedCall(now))).to.equal(false);
     expect(isArriving({ direction: 'inbound', status: 'in-progress' })).to.equal(false);
@@ -72,9 +79,17 @@ describe('The call state table', () => {
   });
 
   it('maps each way the network reports an end to one event, and an end before answer to the status the call ends in', () => {
-    const reports = { busy: 'busy', 'no-answer': 'no_answer', failed: 'fail', canceled: 'cancel', callee_hangup: 'hang_up', caller_hangup: 'hang_up' };
+    const reports = {
+      busy: 'busy',
+      'no-answer': 'no_answer',
+      failed: 'fail',
+      canceled: 'cancel',
+      callee_hangup: 'hang_up',
+      caller_hangup: 'hang_up',
+    };
     for (const [report, event] of Object.entries(reports)) expect(endEventOf(report), report).to.equal(event);
-    for (const report of ['completed', 'answered', 'initiated', 'ringing', 'constructor', '']) expect(endEventOf(report), report).to.equal(null);
+    for (const report of ['completed', 'answered', 'initiated', 'ringing', 'constructor', ''])
+      expect(endEventOf(report), report).to.equal(null);
     expect(['busy', 'no-answer', 'failed', 'canceled'].map(unansweredEnd)).to.deep.equal(['busy', 'no-answer', 'failed', 'canceled']);
     expect(['callee_hangup', 'caller_hangup', 'completed'].map(unansweredEnd)).to.deep.equal([null, null, null]);
   });

@@ -31,8 +31,28 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
     enqueueDirectly(app, { tenantId, type, target, url, orderingKey: prefixedId('cal'), data: {} });
 
   it('puts call, queue, ai and invoice events, call.result, message.created and message.test each in its class', () => {
-    const classes = ['call.initiated', 'call.ended', 'queue.entered', 'ai.summary', 'invoice.finalized', 'call.result', 'message.created', 'message.test', 'call.routing'].map(eventClassOf);
-    expect(classes).to.deep.equal(['call_event', 'call_event', 'call_event', 'call_event', 'call_event', 'call_result', 'message', 'message_test', 'routing_step']);
+    const classes = [
+      'call.initiated',
+      'call.ended',
+      'queue.entered',
+      'ai.summary',
+      'invoice.finalized',
+      'call.result',
+      'message.created',
+      'message.test',
+      'call.routing',
+    ].map(eventClassOf);
+    expect(classes).to.deep.equal([
+      'call_event',
+      'call_event',
+      'call_event',
+      'call_event',
+      'call_event',
+      'call_result',
+      'message',
+      'message_test',
+      'routing_step',
+    ]);
     expect(() => eventClassOf('message.deleted')).to.throw('No delivery policy for the event type message.deleted');
   });
 
@@ -52,7 +72,10 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
       receiver.answers.push(...Array.from({ length: policy.tries }, () => 500));
       const sent = await enqueue(type, target);
       for (let tries = 1; tries < policy.tries; tries++) {
-        await eventually(`try ${tries}`, async () => (await outboxRow(app, sent.id)).attempts === tries && (await outboxRow(app, sent.id)).lease_owner === null);
+        await eventually(
+          `try ${tries}`,
+          async () => (await outboxRow(app, sent.id)).attempts === tries && (await outboxRow(app, sent.id)).lease_owner === null,
+        );
         const waitMs = retryAfterMs(policy, tries);
         expect((await outboxRow(app, sent.id)).due_at.getTime() - clock.now().getTime(), `wait after try ${tries}`).to.equal(waitMs);
         clock.advance(waitMs);

@@ -69,7 +69,10 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
         const clock = manualClock(app);
         receiver.answers.push(500);
         const sent = await enqueue({ type: 'message.created', target: 'message', orderingKey: prefixedId('msg') });
-        await eventually('the first try to be recorded', async () => (await outboxRow(app, sent.id))?.attempts === 1 && (await outboxRow(app, sent.id)).lease_owner === null);
+        await eventually(
+          'the first try to be recorded',
+          async () => (await outboxRow(app, sent.id))?.attempts === 1 && (await outboxRow(app, sent.id)).lease_owner === null,
+        );
         const waiting = await outboxRow(app, sent.id);
         const waitMs = deliveryPolicy(app.runtime.ctx.config, 'message.created').retryAfterMs[0]!;
         expect(waiting).to.include({ status: 'pending', last_error: 'the receiver answered HTTP 500' });
@@ -83,13 +86,18 @@ describe('Webhook delivery transitions: every row of the state table, driven thr
     },
 
     'pending:failed': {
-      title: "a call event not answered 2xx on its last try fails, and the next event of its call goes",
+      title: 'a call event not answered 2xx on its last try fails, and the next event of its call goes',
       async run() {
         receiver.answers.push(503);
         const orderingKey = prefixedId('cal');
         const first = await enqueue({ orderingKey });
         const next = await enqueue({ orderingKey });
-        expect(await settledRow(app, first.id)).to.include({ status: 'failed', attempts: 1, due_at: null, last_error: 'the receiver answered HTTP 503' });
+        expect(await settledRow(app, first.id)).to.include({
+          status: 'failed',
+          attempts: 1,
+          due_at: null,
+          last_error: 'the receiver answered HTTP 503',
+        });
         expect(await settledRow(app, next.id)).to.include({ status: 'delivered' });
         expect(triesOf(first.id)).to.have.length(1);
       },

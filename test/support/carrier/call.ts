@@ -83,7 +83,11 @@ export interface WebhookSent {
 /** New instructions for a live call through the REST API: TwiML, or a URL to fetch it from. */
 /** A request the carrier made, sent again as it was (a carrier's retry, or a duplicate delivery). */
 export const sendAgain = (sent: WebhookSent): Promise<Response> =>
-  fetch(sent.url, { method: 'POST', headers: { ...sent.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(sent.params as Record<string, string>) });
+  fetch(sent.url, {
+    method: 'POST',
+    headers: { ...sent.headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(sent.params as Record<string, string>),
+  });
 
 export type Redirect = { twiml: string } | { url: string; method: string };
 
@@ -135,7 +139,11 @@ export class CarrierCall {
   /** The relay sessions opened, in order. */
   readonly relays: RelayCaller[] = [];
   /** The attributes of each <ConversationRelay> run, with its <Parameter>s. */
-  readonly conversationRelays: { attributes: Record<string, string>; languages: Record<string, string>[]; parameters: Record<string, string> }[] = [];
+  readonly conversationRelays: {
+    attributes: Record<string, string>;
+    languages: Record<string, string>[];
+    parameters: Record<string, string>;
+  }[] = [];
   /** The numbers <Dial> rang, in order. */
   readonly dialled: Dialled[] = [];
   /** When each <Dial> rang, from and until (Date.now()), in order. */
@@ -168,9 +176,11 @@ export class CarrierCall {
   ) {
     this.sid = context.newSid();
     // Dialing starts after the creating request was answered (the call is still queued then).
-    this.done = new Promise(setImmediate).then(() => (direction === 'inbound' ? this.ringIn() : this.dial())).catch((error) => {
-      this.errors.push(`stand-in failure: ${error}`);
-    });
+    this.done = new Promise(setImmediate)
+      .then(() => (direction === 'inbound' ? this.ringIn() : this.dial()))
+      .catch((error) => {
+        this.errors.push(`stand-in failure: ${error}`);
+      });
   }
 
   /** The account the call was placed with (or rang in on). */
@@ -242,7 +252,10 @@ export class CarrierCall {
     const amd = this.machineDetection();
     await this.progress('answered', 'in-progress');
     if (amd === 'async') this.sideRequests.push(this.asyncAmdCallback());
-    const twiml = typeof this.params.Twiml === 'string' ? this.params.Twiml : await this.fetchTwiml('twiml', String(this.params.Url), String(this.params.Method ?? 'POST'));
+    const twiml =
+      typeof this.params.Twiml === 'string'
+        ? this.params.Twiml
+        : await this.fetchTwiml('twiml', String(this.params.Url), String(this.params.Method ?? 'POST'));
     await this.runTwiml(twiml);
     await Promise.all(this.sideRequests);
     await this.finish('completed');
@@ -268,7 +281,10 @@ export class CarrierCall {
   private machineDetection(): 'sync' | 'async' | undefined {
     const mode = this.params.MachineDetection;
     if (mode !== 'Enable' && mode !== 'DetectMessageEnd') return undefined;
-    const machine = this.scenario.answer === 'machine' ? (this.scenario.answeredBy ?? (mode === 'Enable' ? 'machine_start' : 'machine_end_beep')) : undefined;
+    const machine =
+      this.scenario.answer === 'machine'
+        ? (this.scenario.answeredBy ?? (mode === 'Enable' ? 'machine_start' : 'machine_end_beep'))
+        : undefined;
     this.answeredBy = machine ?? 'human';
     return this.params.AsyncAmd === 'true' ? 'async' : 'sync';
   }
@@ -277,7 +293,12 @@ export class CarrierCall {
     const url = this.params.AsyncAmdStatusCallback;
     if (typeof url !== 'string') return;
     if (this.scenario.answer === 'machine') await this.scenario.detectedAfter;
-    const params = { AccountSid: this.context.accountSid, CallSid: this.sid, AnsweredBy: this.answeredBy!, MachineDetectionDuration: '1200' };
+    const params = {
+      AccountSid: this.context.accountSid,
+      CallSid: this.sid,
+      AnsweredBy: this.answeredBy!,
+      MachineDetectionDuration: '1200',
+    };
     await this.request('amd', String(this.params.AsyncAmdStatusCallbackMethod ?? 'POST'), url, params);
   }
 
@@ -416,7 +437,9 @@ export class CarrierCall {
       this.errors.push('12200 <Connect> without <ConversationRelay> is not played by the stand-in');
       return undefined;
     }
-    const parameters = Object.fromEntries(relay.children.filter((p) => p.name === 'Parameter').map((p) => [p.attributes.name, p.attributes.value ?? '']));
+    const parameters = Object.fromEntries(
+      relay.children.filter((p) => p.name === 'Parameter').map((p) => [p.attributes.name, p.attributes.value ?? '']),
+    );
     const languages = relay.children.filter((l) => l.name === 'Language').map((l) => l.attributes);
     this.conversationRelays.push({ attributes: relay.attributes, languages, parameters });
     if (relay.attributes.welcomeGreeting) this.said.push(relay.attributes.welcomeGreeting);
@@ -433,7 +456,10 @@ export class CarrierCall {
     }
     const action = connect.attributes.action;
     if (!action) return undefined;
-    const sessionStatus = end === undefined ? 'failed' : { 'application-end': 'ended', 'application-close': 'failed', 'caller-hang-up': 'completed', carrier: 'completed' }[end.by];
+    const sessionStatus =
+      end === undefined
+        ? 'failed'
+        : { 'application-end': 'ended', 'application-close': 'failed', 'caller-hang-up': 'completed', carrier: 'completed' }[end.by];
     const params: Record<string, string> = {
       ...this.standardParams(),
       CallStatus: this.hungUp ? 'completed' : this.status,
@@ -461,10 +487,22 @@ export class CarrierCall {
     const dialled: Dialled = { to, callerId: verb.attributes.callerId, timeout: verb.attributes.timeout, status };
     this.dialled.push(dialled);
     const fromMs = Date.now();
-    if (answer === 'ring') await Promise.race([new Promise((resolve) => setTimeout(resolve, Number(verb.attributes.timeout ?? 30) * 1000)), this.hangUpRequested]);
+    if (answer === 'ring')
+      await Promise.race([
+        new Promise((resolve) => setTimeout(resolve, Number(verb.attributes.timeout ?? 30) * 1000)),
+        this.hangUpRequested,
+      ]);
     if (status === 'completed' && number?.attributes.url) {
       // Asked on the dialled call as it answers, before the bridge: its own sid, the caller's as its parent.
-      const child = { ...this.standardParams(), CallSid: dialSid, ParentCallSid: this.sid, Direction: 'outbound-dial', To: to, Called: to, CallStatus: 'in-progress' };
+      const child = {
+        ...this.standardParams(),
+        CallSid: dialSid,
+        ParentCallSid: this.sid,
+        Direction: 'outbound-dial',
+        To: to,
+        Called: to,
+        CallStatus: 'in-progress',
+      };
       this.twimlOf(await this.request('answered', number.attributes.method ?? 'POST', number.attributes.url, child));
     }
     if (phone.answer === 'human' && phone.staysOn) await this.hangUpRequested;
@@ -473,7 +511,12 @@ export class CarrierCall {
     if (this.hungUp && answer === 'ring') status = dialled.status = 'canceled';
     const action = verb.attributes.action;
     if (!action) return undefined;
-    const params: Record<string, string> = { ...this.standardParams(), DialCallStatus: status, DialCallSid: dialSid, DialCallDuration: status === 'completed' ? '1' : '0' };
+    const params: Record<string, string> = {
+      ...this.standardParams(),
+      DialCallStatus: status,
+      DialCallSid: dialSid,
+      DialCallDuration: status === 'completed' ? '1' : '0',
+    };
     if (this.hungUp) params.CallStatus = 'completed';
     const sent = await this.request('action', verb.attributes.method ?? 'POST', action, params);
     // After a hang-up the action request only reports; its TwiML is not played.
@@ -496,14 +539,18 @@ export class CarrierCall {
     }
     const input = (verb.attributes.input ?? 'dtmf').split(/\s+/);
     const heard: Record<string, string> = {};
-    if (answer !== 'silence' && 'digits' in answer && input.includes('dtmf')) heard.Digits = answer.digits.slice(0, Number(verb.attributes.numDigits ?? answer.digits.length));
-    if (answer !== 'silence' && 'speech' in answer && input.includes('speech')) Object.assign(heard, { SpeechResult: answer.speech, Confidence: '0.9' });
+    if (answer !== 'silence' && 'digits' in answer && input.includes('dtmf'))
+      heard.Digits = answer.digits.slice(0, Number(verb.attributes.numDigits ?? answer.digits.length));
+    if (answer !== 'silence' && 'speech' in answer && input.includes('speech'))
+      Object.assign(heard, { SpeechResult: answer.speech, Confidence: '0.9' });
     if (Object.keys(heard).length === 0 && verb.attributes.actionOnEmptyResult !== 'true') return 'no-input';
     if (!verb.attributes.action) {
       this.errors.push('12200 the stand-in plays <Gather> with an action only');
       return 'over';
     }
-    return this.twimlOf(await this.request('action', verb.attributes.method ?? 'POST', verb.attributes.action, { ...this.standardParams(), ...heard }));
+    return this.twimlOf(
+      await this.request('action', verb.attributes.method ?? 'POST', verb.attributes.action, { ...this.standardParams(), ...heard }),
+    );
   }
 
   /**
@@ -514,7 +561,13 @@ export class CarrierCall {
     const message = this.person?.message;
     if (!message || message.seconds <= 0) return 'no-audio';
     const seconds = Math.min(message.seconds, Number(verb.attributes.maxLength ?? 3600));
-    const recording: Recording = { sid: sid('RE'), accountSid: this.context.accountSid, callSid: this.sid, seconds, wav: wavOf(seconds, 300 + (this.context.recordings.length % 8) * 100) };
+    const recording: Recording = {
+      sid: sid('RE'),
+      accountSid: this.context.accountSid,
+      callSid: this.sid,
+      seconds,
+      wav: wavOf(seconds, 300 + (this.context.recordings.length % 8) * 100),
+    };
     this.context.recordings.push(recording);
     if (message.then === 'hangup') this.hungUp = true;
     const url = this.context.recordingUrl(recording);
@@ -523,23 +576,41 @@ export class CarrierCall {
     if (callback) {
       // Reported once the recording is stored: after the action, maybe after the call ended.
       const report = {
-        AccountSid: this.context.accountSid, CallSid: this.sid, ...made, RecordingStatus: 'completed', RecordingChannels: '1',
-        RecordingSource: 'RecordVerb', RecordingStartTime: rfc2822(Date.now() - seconds * 1000), ErrorCode: '0',
+        AccountSid: this.context.accountSid,
+        CallSid: this.sid,
+        ...made,
+        RecordingStatus: 'completed',
+        RecordingChannels: '1',
+        RecordingSource: 'RecordVerb',
+        RecordingStartTime: rfc2822(Date.now() - seconds * 1000),
+        ErrorCode: '0',
       };
-      this.sideRequests.push(new Promise(setImmediate).then(() => this.request('recording', verb.attributes.recordingStatusCallbackMethod ?? 'POST', callback, report)));
+      this.sideRequests.push(
+        new Promise(setImmediate).then(() =>
+          this.request('recording', verb.attributes.recordingStatusCallbackMethod ?? 'POST', callback, report),
+        ),
+      );
     }
     if (!verb.attributes.action) {
       this.errors.push('12200 the stand-in plays <Record> with an action only');
       return 'over';
     }
-    const params = { ...this.standardParams(), ...made, Digits: message.then === 'hangup' ? 'hangup' : '', ...(this.hungUp ? { CallStatus: 'completed' } : {}) };
+    const params = {
+      ...this.standardParams(),
+      ...made,
+      Digits: message.then === 'hangup' ? 'hangup' : '',
+      ...(this.hungUp ? { CallStatus: 'completed' } : {}),
+    };
     const answer = await this.request('action', verb.attributes.method ?? 'POST', verb.attributes.action, params);
     // After a hang-up the action request only reports; its TwiML is not played.
     return this.hungUp ? 'over' : this.twimlOf(answer);
   }
 
   /** The relay session of a <ConversationRelay> its noun takes (it has a url). */
-  private async relaySession(relay: TwimlElement, customParameters: Record<string, string>): Promise<{ sessionId: string; end?: RelayEnd }> {
+  private async relaySession(
+    relay: TwimlElement,
+    customParameters: Record<string, string>,
+  ): Promise<{ sessionId: string; end?: RelayEnd }> {
     const refused = { sessionId: sid('VX') };
     const { attributes } = relay;
     const url = attributes.url!;
@@ -584,7 +655,12 @@ export class CarrierCall {
   }
 
   /** A signed request to the application: GET carries the parameters in the query, POST in a form body. */
-  private async request(purpose: WebhookSent['purpose'], method: string, url: string, params: Record<string, string>): Promise<WebhookSent> {
+  private async request(
+    purpose: WebhookSent['purpose'],
+    method: string,
+    url: string,
+    params: Record<string, string>,
+  ): Promise<WebhookSent> {
     const get = method.toUpperCase() === 'GET';
     const target = new URL(url);
     if (get) for (const [name, value] of Object.entries(params)) target.searchParams.append(name, value);

@@ -38,17 +38,66 @@ const TWILIO_VOICES: Record<string, { name: RegExp; fits?: (voice: string, langu
 };
 
 const TWILIO_RELAY = [
-  'url', 'language', 'ttsLanguage', 'transcriptionLanguage', 'ttsProvider', 'voice', 'transcriptionProvider', 'speechModel',
-  'profanityFilter', 'dtmfDetection', 'welcomeGreeting', 'partialPrompts', 'welcomeGreetingInterruptible', 'interruptible',
-  'preemptible', 'hints', 'intelligenceService', 'reportInputDuringAgentSpeech', 'elevenlabsTextNormalization',
-  'interruptSensitivity', 'debug', 'backgroundNoiseReduction', 'speechTimeout', 'deepgramSmartFormat', 'ignoreBackchannel',
-  'events', 'partialPromptOnHangup', 'eagerEotThreshold', 'asrSmartFormat', 'ttsTextNormalization',
-  'ttsLanguageTextNormalization', 'elevenlabsLanguageTextNormalization', 'includeInPrompt', 'customerName',
-  'applicationReconnect', 'echoPromptFiltering', 'turnDetection',
+  'url',
+  'language',
+  'ttsLanguage',
+  'transcriptionLanguage',
+  'ttsProvider',
+  'voice',
+  'transcriptionProvider',
+  'speechModel',
+  'profanityFilter',
+  'dtmfDetection',
+  'welcomeGreeting',
+  'partialPrompts',
+  'welcomeGreetingInterruptible',
+  'interruptible',
+  'preemptible',
+  'hints',
+  'intelligenceService',
+  'reportInputDuringAgentSpeech',
+  'elevenlabsTextNormalization',
+  'interruptSensitivity',
+  'debug',
+  'backgroundNoiseReduction',
+  'speechTimeout',
+  'deepgramSmartFormat',
+  'ignoreBackchannel',
+  'events',
+  'partialPromptOnHangup',
+  'eagerEotThreshold',
+  'asrSmartFormat',
+  'ttsTextNormalization',
+  'ttsLanguageTextNormalization',
+  'elevenlabsLanguageTextNormalization',
+  'includeInPrompt',
+  'customerName',
+  'applicationReconnect',
+  'echoPromptFiltering',
+  'turnDetection',
 ];
-const TWILIO_LANGUAGE = ['code', 'ttsProvider', 'voice', 'transcriptionProvider', 'speechModel', 'hints', 'asrSmartFormat', 'ttsTextNormalization', 'ttsLanguageTextNormalization'];
+const TWILIO_LANGUAGE = [
+  'code',
+  'ttsProvider',
+  'voice',
+  'transcriptionProvider',
+  'speechModel',
+  'hints',
+  'asrSmartFormat',
+  'ttsTextNormalization',
+  'ttsLanguageTextNormalization',
+];
 
-const TELNYX_RELAY = ['url', 'welcomeGreeting', 'voice', 'language', 'transcriptionProvider', 'interruptible', 'welcomeGreetingInterruptible', 'dtmfDetection'];
+const TELNYX_RELAY = [
+  'url',
+  'welcomeGreeting',
+  'voice',
+  'language',
+  'transcriptionProvider',
+  'interruptible',
+  'welcomeGreetingInterruptible',
+  'dtmfDetection',
+];
 const TELNYX_LANGUAGE = ['code', 'ttsProvider', 'voice', 'transcriptionProvider', 'speechModel'];
 
 interface Dialect {
@@ -74,7 +123,9 @@ function nounOf(carrier: string, dialect: Dialect): RelayNoun {
       if (a[name] !== undefined && !LANGUAGE.test(a[name])) problems.push(`<${element.name}> ${name}="${a[name]}" is not a language tag`);
     }
     if (a.transcriptionProvider !== undefined && !dialect.transcriptionProviders.includes(a.transcriptionProvider)) {
-      problems.push(`<${element.name}> transcriptionProvider="${a.transcriptionProvider}" is none of ${dialect.transcriptionProviders.join(', ')}`);
+      problems.push(
+        `<${element.name}> transcriptionProvider="${a.transcriptionProvider}" is none of ${dialect.transcriptionProviders.join(', ')}`,
+      );
     }
     const voice = dialect.voiceProblem(a, language);
     if (voice) problems.push(`<${element.name}> ${voice}`);
@@ -84,7 +135,8 @@ function nounOf(carrier: string, dialect: Dialect): RelayNoun {
     problems(relay) {
       const problems = elementProblems(relay, dialect.relay, sessionLanguage(relay.attributes));
       if (!relay.attributes.url) problems.push('<ConversationRelay> has no url');
-      for (const child of relay.children.filter((c) => c.name !== 'Parameter' && c.name !== 'Language')) problems.push(`<ConversationRelay> has no element <${child.name}>`);
+      for (const child of relay.children.filter((c) => c.name !== 'Parameter' && c.name !== 'Language'))
+        problems.push(`<ConversationRelay> has no element <${child.name}>`);
       const codes = languagesOf(relay).map((l) => l.attributes.code);
       for (const language of languagesOf(relay)) {
         problems.push(...elementProblems(language, dialect.language, language.attributes.code));
@@ -127,6 +179,9 @@ export const telnyxRelayNoun = nounOf('Telnyx', {
   relay: TELNYX_RELAY,
   language: TELNYX_LANGUAGE,
   transcriptionProviders: ['deepgram', 'google', 'telnyx'],
-  voiceProblem: (a) => (a.voice === undefined || /^[A-Za-z]+(\.[A-Za-z0-9_:.-]+)+$/.test(a.voice) ? undefined : `voice="${a.voice}" is not Provider.Model.VoiceId`),
+  voiceProblem: (a) =>
+    a.voice === undefined || /^[A-Za-z]+(\.[A-Za-z0-9_:.-]+)+$/.test(a.voice)
+      ? undefined
+      : `voice="${a.voice}" is not Provider.Model.VoiceId`,
   voiceOf: (a) => a.voice,
 });

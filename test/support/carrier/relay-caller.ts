@@ -119,8 +119,13 @@ export class RelayCaller {
 
   /** Opens the socket as Twilio does and sends `setup`; rejects with RelayRefused when the handshake is refused. */
   static async connect(options: RelayConnectOptions): Promise<RelayCaller> {
-    const signature = options.signature === undefined && options.authToken !== undefined ? twilioSignature(options.authToken, options.url) : options.signature;
-    const socket = new WebSocket(options.url, { headers: options.headers ?? (typeof signature === 'string' ? { 'X-Twilio-Signature': signature } : {}) });
+    const signature =
+      options.signature === undefined && options.authToken !== undefined
+        ? twilioSignature(options.authToken, options.url)
+        : options.signature;
+    const socket = new WebSocket(options.url, {
+      headers: options.headers ?? (typeof signature === 'string' ? { 'X-Twilio-Signature': signature } : {}),
+    });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('unexpected-response', (_req, res) => {
@@ -131,13 +136,27 @@ export class RelayCaller {
       socket.once('error', reject);
     });
     const speech = options.speech ?? { ttsLanguage: 'en-US', transcriptionLanguage: 'en-US', voices: {} };
-    const caller = new RelayCaller(socket, options.setup, options.enabled ?? { dtmf: true, partialPrompts: true }, { ...speech, voices: { ...speech.voices } });
-    caller.send({ type: 'setup', parentCallSid: '', callType: 'PSTN', callerName: '', callStatus: 'IN-PROGRESS', customParameters: {}, ...caller.setup });
+    const caller = new RelayCaller(socket, options.setup, options.enabled ?? { dtmf: true, partialPrompts: true }, {
+      ...speech,
+      voices: { ...speech.voices },
+    });
+    caller.send({
+      type: 'setup',
+      parentCallSid: '',
+      callType: 'PSTN',
+      callerName: '',
+      callStatus: 'IN-PROGRESS',
+      customParameters: {},
+      ...caller.setup,
+    });
     return caller;
   }
 
   /** The caller says `text`: a final prompt, after the given partial transcripts (`last: false`) when those are on, in the language it is heard in. */
-  say(text: string, { partials = [], lang = this.speech.transcriptionLanguage ?? 'en-US' }: { partials?: string[]; lang?: string } = {}): void {
+  say(
+    text: string,
+    { partials = [], lang = this.speech.transcriptionLanguage ?? 'en-US' }: { partials?: string[]; lang?: string } = {},
+  ): void {
     this.turnStart = this.received.length;
     if (this.enabled.partialPrompts) for (const partial of partials) this.send({ type: 'prompt', voicePrompt: partial, lang, last: false });
     this.send({ type: 'prompt', voicePrompt: text, lang, last: true });
@@ -212,11 +231,18 @@ export class RelayCaller {
   }
 
   private tokensOfTurn() {
-    return this.received.slice(this.turnStart).filter((r) => r.message.type === 'text').map((r) => ({ ...r.message, atMs: r.atMs, spoken: r.spoken }));
+    return this.received
+      .slice(this.turnStart)
+      .filter((r) => r.message.type === 'text')
+      .map((r) => ({ ...r.message, atMs: r.atMs, spoken: r.spoken }));
   }
 
   private replyOf(tokens: { token: string; atMs: number; spoken?: Spoken }[], interrupted: boolean): Reply {
-    return { text: tokens.map((t) => t.token).join(''), tokens: tokens.map(({ token, atMs, spoken }) => ({ token, atMs, spoken })), interrupted };
+    return {
+      text: tokens.map((t) => t.token).join(''),
+      tokens: tokens.map(({ token, atMs, spoken }) => ({ token, atMs, spoken })),
+      interrupted,
+    };
   }
 
   private until<T>(what: string, probe: () => T | undefined): Promise<T> {
@@ -257,7 +283,10 @@ export class RelayCaller {
       this.speech.transcriptionLanguage = message.transcriptionLanguage ?? this.speech.transcriptionLanguage;
     }
     const { ttsLanguage } = this.speech;
-    const spoken = message.type === 'text' ? { language: ttsLanguage, voice: ttsLanguage === undefined ? undefined : this.speech.voices[ttsLanguage] } : undefined;
+    const spoken =
+      message.type === 'text'
+        ? { language: ttsLanguage, voice: ttsLanguage === undefined ? undefined : this.speech.voices[ttsLanguage] }
+        : undefined;
     this.received.push({ message, atMs: performance.now(), ...(spoken && { spoken }) });
     if (message.type === 'end') {
       this.end = { by: 'application-end', handoffData: message.handoffData };
@@ -282,7 +311,8 @@ function problemOf(m: any): string | undefined {
   switch (m.type) {
     case 'text':
       if (!isString(m.token)) return 'text needs a string token';
-      if (!optionalBoolean(m.last) || !optionalBoolean(m.preemptible) || !interruptible(m.interruptible)) return 'text: last and preemptible are booleans, interruptible none, dtmf, speech or any';
+      if (!optionalBoolean(m.last) || !optionalBoolean(m.preemptible) || !interruptible(m.interruptible))
+        return 'text: last and preemptible are booleans, interruptible none, dtmf, speech or any';
       return undefined;
     case 'play':
       return isString(m.source) ? undefined : 'play needs a source URL';
@@ -291,7 +321,9 @@ function problemOf(m: any): string | undefined {
     case 'language': {
       const tags = [m.ttsLanguage, m.transcriptionLanguage].filter((v) => v !== undefined);
       if (!tags.length) return 'language needs ttsLanguage or transcriptionLanguage';
-      return tags.every((v) => isString(v) && LANGUAGE.test(v)) ? undefined : 'ttsLanguage and transcriptionLanguage are language tags (en-US)';
+      return tags.every((v) => isString(v) && LANGUAGE.test(v))
+        ? undefined
+        : 'ttsLanguage and transcriptionLanguage are language tags (en-US)';
     }
     case 'end':
       return m.handoffData === undefined || isString(m.handoffData) ? undefined : 'handoffData must be a string';

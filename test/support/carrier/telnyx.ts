@@ -94,7 +94,10 @@ export async function startTelnyx(options: TelnyxOptions): Promise<TelnyxStandIn
   let apiUrl = '';
   const context = {
     accountSid,
-    signer: { request: (_url: string, _params: unknown, body: string | undefined) => ({ ...signed(body ?? ''), 'User-Agent': 'Telnyx Webhooks' }), handshake: () => ({}) },
+    signer: {
+      request: (_url: string, _params: unknown, body: string | undefined) => ({ ...signed(body ?? ''), 'User-Agent': 'Telnyx Webhooks' }),
+      handshake: () => ({}),
+    },
     relayNoun: telnyxRelayNoun,
     newSid: callSid,
     recordingUrl: (recording: Recording) => `${apiUrl}/v2/recordings/${recording.sid}.wav`,
@@ -103,16 +106,25 @@ export async function startTelnyx(options: TelnyxOptions): Promise<TelnyxStandIn
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    if (req.headers.authorization !== `Bearer ${apiKey}`) throw new TelnyxError(401, '10009', 'Authentication failed', 'Could not understand the provided credentials.');
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      throw new TelnyxError(401, '10009', 'Authentication failed', 'Could not understand the provided credentials.');
     const path = new URL(req.url ?? '/', 'https://api.telnyx.com').pathname;
     if (req.method === 'POST' && path === `/v2/texml/calls/${encodeURIComponent(connectionId)}`) {
       const answer = forced.shift();
       if (answer === 'hang') return; // the connection stays open, unanswered
-      if (answer) throw new TelnyxError(answer.status, String(answer.code ?? (answer.status >= 500 ? 10007 : 10015)), 'Request failed', answer.message ?? 'Unexpected error');
-      if (!String(req.headers['content-type']).startsWith('application/json')) throw new TelnyxError(415, '10002', 'Unsupported media type', 'The body must be JSON');
+      if (answer)
+        throw new TelnyxError(
+          answer.status,
+          String(answer.code ?? (answer.status >= 500 ? 10007 : 10015)),
+          'Request failed',
+          answer.message ?? 'Unexpected error',
+        );
+      if (!String(req.headers['content-type']).startsWith('application/json'))
+        throw new TelnyxError(415, '10002', 'Unsupported media type', 'The body must be JSON');
       const params = JSON.parse(body) as Record<string, unknown>;
       for (const name of ['To', 'From']) {
-        if (typeof params[name] !== 'string' || !E164.test(params[name])) throw new TelnyxError(422, '10004', 'Invalid parameter', `${name} must be an E.164 number`, `/${name}`);
+        if (typeof params[name] !== 'string' || !E164.test(params[name]))
+          throw new TelnyxError(422, '10004', 'Invalid parameter', `${name} must be an E.164 number`, `/${name}`);
       }
       if (typeof params.Url !== 'string') throw new TelnyxError(422, '10004', 'Invalid parameter', 'Url or Texml is required', '/Url');
       const strings = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, String(value)]));
@@ -125,12 +137,14 @@ export async function startTelnyx(options: TelnyxOptions): Promise<TelnyxStandIn
       const call = calls.find((c) => c.sid === decodeURIComponent(path.slice(callsBase.length)));
       if (!call) throw new TelnyxError(404, '10005', 'Resource not found', 'Resource not found');
       const status = new URLSearchParams(body).get('Status');
-      if (status !== 'completed') throw new TelnyxError(422, '10032', 'Invalid enumerated value', 'Status must be one of completed', '/Status');
+      if (status !== 'completed')
+        throw new TelnyxError(422, '10032', 'Invalid enumerated value', 'Status must be one of completed', '/Status');
       call.hangUpByApi('completed');
       return reply(res, 200, { sid: call.sid, account_sid: accountSid, status: call.status, to: call.params.To, from: call.params.From });
     }
     const recording = req.method === 'GET' && recordings.find((r) => path === `/v2/recordings/${r.sid}.wav`);
-    if (recording) return void res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': recording.wav.length }).end(recording.wav);
+    if (recording)
+      return void res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': recording.wav.length }).end(recording.wav);
     throw new TelnyxError(404, '10005', 'Resource not found', 'Resource not found');
   };
 
@@ -139,7 +153,11 @@ export async function startTelnyx(options: TelnyxOptions): Promise<TelnyxStandIn
       handle(req, res, server.requests.at(-1)!.body);
     } catch (error) {
       if (!(error instanceof TelnyxError)) throw error;
-      reply(res, error.status, { errors: [{ code: error.code, title: error.title, detail: error.detail, ...(error.pointer && { source: { pointer: error.pointer } }) }] });
+      reply(res, error.status, {
+        errors: [
+          { code: error.code, title: error.title, detail: error.detail, ...(error.pointer && { source: { pointer: error.pointer } }) },
+        ],
+      });
     }
   });
   apiUrl = server.url;
@@ -156,7 +174,13 @@ export async function startTelnyx(options: TelnyxOptions): Promise<TelnyxStandIn
     recordings,
     failNextPlacement: (answer) => forced.push(answer),
     ringIn: ({ to, from, voiceUrl, statusCallback, caller, gathers, message }) => {
-      const params = { To: to, From: from, VoiceUrl: voiceUrl, ConnectionId: connectionId, ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
+      const params = {
+        To: to,
+        From: from,
+        VoiceUrl: voiceUrl,
+        ConnectionId: connectionId,
+        ...(statusCallback ? { StatusCallback: statusCallback } : {}),
+      };
       const call = new CarrierCall(context, params, 'inbound', { answer: 'human', caller, gathers: [...(gathers ?? [])], message });
       calls.push(call);
       return call;
@@ -168,4 +192,3 @@ export async function startTelnyx(options: TelnyxOptions): Promise<TelnyxStandIn
     },
   };
 }
-

@@ -73,17 +73,18 @@ async function startApplication(): Promise<Application> {
       const params = formParams(body);
       const signed = isValidTwilioSignature(AUTH_TOKEN, req.headers['x-twilio-signature'] as string, `${app.url}${req.url}`, params);
       app.requests.push({ path: req.url ?? '', params, signed });
-      const twiml = {
-        '/twiml': app.twiml,
-        '/action': '<Response><Say>Goodbye.</Say><Hangup/></Response>',
-        '/reject': '<Response><Reject reason="busy"/><Say>Never said.</Say></Response>',
-        '/dial': `<Response><Dial action="${app.url}/dialled" callerId="${FROM}" timeout="20">${BUSY}</Dial><Say>Never said.</Say></Response>`,
-        '/dialled': '<Response><Say>Sorry, the line is busy.</Say><Hangup/></Response>',
-        '/gather': `<Response><Gather input="dtmf" numDigits="1" timeout="3" action="${app.url}/gathered"><Say>Press a key.</Say></Gather><Say>No key.</Say></Response>`,
-        '/gathered': '<Response><Say>Thanks.</Say></Response>',
-        '/record': `<Response><Say>Speak.</Say><Record maxLength="2" action="${app.url}/recorded" recordingStatusCallback="${app.url}/recording"/><Say>Nothing recorded.</Say></Response>`,
-        '/recorded': '<Response><Say>Bye.</Say><Hangup/></Response>',
-      }[req.url ?? ''] ?? '';
+      const twiml =
+        {
+          '/twiml': app.twiml,
+          '/action': '<Response><Say>Goodbye.</Say><Hangup/></Response>',
+          '/reject': '<Response><Reject reason="busy"/><Say>Never said.</Say></Response>',
+          '/dial': `<Response><Dial action="${app.url}/dialled" callerId="${FROM}" timeout="20">${BUSY}</Dial><Say>Never said.</Say></Response>`,
+          '/dialled': '<Response><Say>Sorry, the line is busy.</Say><Hangup/></Response>',
+          '/gather': `<Response><Gather input="dtmf" numDigits="1" timeout="3" action="${app.url}/gathered"><Say>Press a key.</Say></Gather><Say>No key.</Say></Response>`,
+          '/gathered': '<Response><Say>Thanks.</Say></Response>',
+          '/record': `<Response><Say>Speak.</Say><Record maxLength="2" action="${app.url}/recorded" recordingStatusCallback="${app.url}/recording"/><Say>Nothing recorded.</Say></Response>`,
+          '/recorded': '<Response><Say>Bye.</Say><Hangup/></Response>',
+        }[req.url ?? ''] ?? '';
       res.writeHead(signed ? 200 : 403, { 'Content-Type': 'text/xml' }).end(twiml);
     });
   });
@@ -118,7 +119,8 @@ function converse(ws: WebSocket, heard: any[]) {
       ws.send(JSON.stringify({ type: 'language', ttsLanguage: 'Klingon' }));
     } else if (message.type === 'prompt' && message.last) {
       const words = `You said: ${message.voicePrompt}`.split(' ');
-      for (const [i, word] of words.entries()) ws.send(JSON.stringify({ type: 'text', token: i === 0 ? word : ` ${word}`, last: i === words.length - 1 }));
+      for (const [i, word] of words.entries())
+        ws.send(JSON.stringify({ type: 'text', token: i === 0 ? word : ` ${word}`, last: i === words.length - 1 }));
     } else if (message.type === 'interrupt') {
       clearInterval(streaming);
     } else if (message.type === 'dtmf') {
@@ -129,7 +131,12 @@ function converse(ws: WebSocket, heard: any[]) {
   ws.on('close', () => clearInterval(streaming));
 }
 
-async function rest(twilio: TwilioStandIn, path: string, params: Record<string, string | string[]> = {}, auth = `${ACCOUNT_SID}:${AUTH_TOKEN}`) {
+async function rest(
+  twilio: TwilioStandIn,
+  path: string,
+  params: Record<string, string | string[]> = {},
+  auth = `${ACCOUNT_SID}:${AUTH_TOKEN}`,
+) {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) for (const v of [value].flat()) body.append(name, v);
   const res = await fetch(`${twilio.url}/2010-04-01/Accounts/${ACCOUNT_SID}${path}`, {
@@ -197,11 +204,25 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
       ['in-progress', '2'],
       ['completed', '3'],
     ]);
-    expect(callbacks[3]).to.include({ CallSid: call.sid, AccountSid: ACCOUNT_SID, From: FROM, To: HUMAN, Direction: 'outbound-api', CallbackSource: 'call-progress-events' });
+    expect(callbacks[3]).to.include({
+      CallSid: call.sid,
+      AccountSid: ACCOUNT_SID,
+      From: FROM,
+      To: HUMAN,
+      Direction: 'outbound-api',
+      CallbackSource: 'call-progress-events',
+    });
     expect(callbacks[3].CallDuration).to.match(/^\d+$/);
 
     const [heard] = app.sockets;
-    expect(heard[0]).to.include({ type: 'setup', callSid: call.sid, accountSid: ACCOUNT_SID, from: FROM, to: HUMAN, direction: 'outbound-api' });
+    expect(heard[0]).to.include({
+      type: 'setup',
+      callSid: call.sid,
+      accountSid: ACCOUNT_SID,
+      from: FROM,
+      to: HUMAN,
+      direction: 'outbound-api',
+    });
     expect(heard[0].sessionId).to.match(/^VX[0-9a-f]{32}$/);
     expect(heard[0].customParameters).to.deep.equal({ callReference: 'ref-1' });
     expect(heard.slice(1).map((m) => [m.type, m.voicePrompt ?? m.utteranceUntilInterrupt ?? m.digit, m.last])).to.deep.equal([
@@ -212,11 +233,21 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
       ['dtmf', '4', undefined],
       ['dtmf', '2', undefined],
     ]);
-    expect(call.relay!.sent('text').slice(0, 4).map((t) => t.token)).to.deep.equal(['You', ' said:', ' hello', ' there']);
+    expect(
+      call
+        .relay!.sent('text')
+        .slice(0, 4)
+        .map((t) => t.token),
+    ).to.deep.equal(['You', ' said:', ' hello', ' there']);
     expect(await call.relay!.ended).to.deep.equal({ by: 'application-end', handoffData: '{"reason":"pressed","digits":"42"}' });
 
     const action = app.requests.find((r) => r.path === '/action')!.params;
-    expect(action).to.include({ SessionId: heard[0].sessionId, SessionStatus: 'ended', HandoffData: '{"reason":"pressed","digits":"42"}', CallStatus: 'in-progress' });
+    expect(action).to.include({
+      SessionId: heard[0].sessionId,
+      SessionStatus: 'ended',
+      HandoffData: '{"reason":"pressed","digits":"42"}',
+      CallStatus: 'in-progress',
+    });
     expect(call.said).to.deep.equal(['Hello, this is the agent.', 'Goodbye.']);
     expect(call.toResource().status).to.equal('completed');
   });
@@ -266,7 +297,9 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     const placed = await rest(twilio, '/Calls.json', { To: HUMAN, From: FROM, Twiml: app.twiml });
     const call = twilio.call(placed.body.sid);
     await eventually('the agent to answer the prompt', () => call.relay?.sent('text').some((t) => t.last));
-    expect((await rest(twilio, `/Calls/${call.sid}.json`, { Twiml: '<Response><Say>Transferring you.</Say></Response>' })).status).to.equal(200);
+    expect((await rest(twilio, `/Calls/${call.sid}.json`, { Twiml: '<Response><Say>Transferring you.</Say></Response>' })).status).to.equal(
+      200,
+    );
     await call.done;
     expect(await call.relay!.ended).to.deep.equal({ by: 'carrier' });
     expect(call.said).to.deep.equal(['Hello, this is the agent.', 'Transferring you.']);
@@ -334,14 +367,18 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     await call.done;
     for (const m of app.sockets[0]!) if (m.type === 'prompt') langs.push(m.lang);
     expect(call.errors).to.deep.equal([]);
-    expect(call.conversationRelays[0]!.languages).to.deep.equal([{ code: 'de-DE', ttsProvider: 'Amazon', voice: 'Daniel-Neural', transcriptionProvider: 'Deepgram' }]);
+    expect(call.conversationRelays[0]!.languages).to.deep.equal([
+      { code: 'de-DE', ttsProvider: 'Amazon', voice: 'Daniel-Neural', transcriptionProvider: 'Deepgram' },
+    ]);
     expect(spoken).to.deep.equal([
       { language: 'en-US', voice: 'Google en-US-Journey-O' },
       { language: 'de-DE', voice: 'Amazon Daniel-Neural' },
     ]);
     // The caller is heard in the language switched to.
     expect(langs).to.deep.equal(['en-US', 'en-US', 'de-DE', 'de-DE']);
-    expect(call.relay!.errorsSent).to.deep.equal(['Invalid message received: ttsLanguage and transcriptionLanguage are language tags (en-US)']);
+    expect(call.relay!.errorsSent).to.deep.equal([
+      'Invalid message received: ttsLanguage and transcriptionLanguage are language tags (en-US)',
+    ]);
   });
 
   it('refuses a <ConversationRelay> Twilio does not document: an unknown attribute or element, a voice its ttsProvider does not name, a bad language', async () => {
@@ -349,7 +386,10 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
       [relayTwiml('voiceName="Joanna"'), '<ConversationRelay> has no attribute voiceName on Twilio'],
       [relayTwiml('ttsProvider="Polly" voice="Joanna"'), '<ConversationRelay> ttsProvider="Polly" is none of Google, Amazon, ElevenLabs'],
       [relayTwiml('voice="Joanna-Neural"'), '<ConversationRelay> voice="Joanna-Neural" is not a voice name of ElevenLabs'],
-      [relayTwiml('language="de-DE" ttsProvider="Google" voice="en-US-Journey-O"'), '<ConversationRelay> voice="en-US-Journey-O" does not speak de-DE'],
+      [
+        relayTwiml('language="de-DE" ttsProvider="Google" voice="en-US-Journey-O"'),
+        '<ConversationRelay> voice="en-US-Journey-O" does not speak de-DE',
+      ],
       [relayTwiml('language="German"'), '<ConversationRelay> language="German" is not a language tag'],
       [relayTwiml('transcriptionProvider="deepgram"'), '<ConversationRelay> transcriptionProvider="deepgram" is none of Google, Deepgram'],
       [relayTwiml('', '<Language code="fr-FR" locale="fr"/>'), '<Language> has no attribute locale on Twilio'],
@@ -364,7 +404,13 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
   });
 
   it('cancels a ringing call through the REST API', async () => {
-    const placed = await rest(twilio, '/Calls.json', { To: RINGING, From: FROM, Twiml: app.twiml, StatusCallback: `${app.url}/status`, StatusCallbackEvent: ['ringing', 'completed'] });
+    const placed = await rest(twilio, '/Calls.json', {
+      To: RINGING,
+      From: FROM,
+      Twiml: app.twiml,
+      StatusCallback: `${app.url}/status`,
+      StatusCallbackEvent: ['ringing', 'completed'],
+    });
     const call = twilio.call(placed.body.sid);
     await eventually('the call to ring', () => call.status === 'ringing');
     await rest(twilio, `/Calls/${call.sid}.json`, { Status: 'canceled' });
@@ -373,10 +419,13 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     expect(call.relays).to.have.length(0);
   });
 
-  it("answers a forced 5xx, then places calls again; a forced hang is never answered", async () => {
+  it('answers a forced 5xx, then places calls again; a forced hang is never answered', async () => {
     twilio.failNextPlacement({ status: 503 });
     const failed = await rest(twilio, '/Calls.json', { To: BUSY, From: FROM, Twiml: app.twiml });
-    expect(failed).to.deep.equal({ status: 503, body: { code: 20500, message: 'Internal Server Error', more_info: 'https://www.twilio.com/docs/errors/20500', status: 503 } });
+    expect(failed).to.deep.equal({
+      status: 503,
+      body: { code: 20500, message: 'Internal Server Error', more_info: 'https://www.twilio.com/docs/errors/20500', status: 503 },
+    });
     expect(twilio.calls).to.have.length(0);
     expect((await rest(twilio, '/Calls.json', { To: BUSY, From: FROM, Twiml: app.twiml })).status).to.equal(201);
 
@@ -391,9 +440,12 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     expect(error.name).to.equal('TimeoutError');
   });
 
-  it("refuses bad credentials and a bad To as Twilio does, placing nothing", async () => {
+  it('refuses bad credentials and a bad To as Twilio does, placing nothing', async () => {
     const unauthorized = await rest(twilio, '/Calls.json', { To: HUMAN, From: FROM, Twiml: app.twiml }, `${ACCOUNT_SID}:wrong`);
-    expect(unauthorized).to.deep.equal({ status: 401, body: { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 } });
+    expect(unauthorized).to.deep.equal({
+      status: 401,
+      body: { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 },
+    });
     const badTo = await rest(twilio, '/Calls.json', { To: '12345', From: FROM, Twiml: app.twiml });
     expect(badTo.status).to.equal(400);
     expect(badTo.body).to.include({ code: 21211, status: 400 });
@@ -403,11 +455,23 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
   });
 
   it('rings in: the signed voice webhook, then its TwiML played', async () => {
-    const call = twilio.ringIn({ to: FROM, from: HUMAN, voiceUrl: `${app.url}/twiml`, caller: (caller) => caller.hangUp().then(() => undefined) });
+    const call = twilio.ringIn({
+      to: FROM,
+      from: HUMAN,
+      voiceUrl: `${app.url}/twiml`,
+      caller: (caller) => caller.hangUp().then(() => undefined),
+    });
     await call.done;
     const voice = app.requests[0];
     expect(voice.signed).to.equal(true);
-    expect(voice.params).to.include({ CallSid: call.sid, AccountSid: ACCOUNT_SID, From: HUMAN, To: FROM, Direction: 'inbound', CallStatus: 'ringing' });
+    expect(voice.params).to.include({
+      CallSid: call.sid,
+      AccountSid: ACCOUNT_SID,
+      From: HUMAN,
+      To: FROM,
+      Direction: 'inbound',
+      CallStatus: 'ringing',
+    });
     expect(app.sockets[0][0]).to.include({ type: 'setup', direction: 'inbound', from: HUMAN, to: FROM });
   });
 
@@ -468,7 +532,13 @@ describe('Twilio stand-in (carrier REST API and ConversationRelay caller)', () =
     const reported = app.requests.find((r) => r.path === '/recording')!;
     expect(recorded.signed && reported.signed).to.equal(true);
     expect(recorded.params).to.include({ CallSid: call.sid, RecordingDuration: '2' });
-    expect(reported.params).to.include({ CallSid: call.sid, RecordingStatus: 'completed', RecordingDuration: '2', RecordingUrl: recorded.params.RecordingUrl, RecordingSource: 'RecordVerb' });
+    expect(reported.params).to.include({
+      CallSid: call.sid,
+      RecordingStatus: 'completed',
+      RecordingDuration: '2',
+      RecordingUrl: recorded.params.RecordingUrl,
+      RecordingSource: 'RecordVerb',
+    });
     const url = String(recorded.params.RecordingUrl);
     expect(url.startsWith(`${twilio.url}/2010-04-01/Accounts/${ACCOUNT_SID}/Recordings/RE`)).to.equal(true);
     const basic = `Basic ${Buffer.from(`${ACCOUNT_SID}:${AUTH_TOKEN}`).toString('base64')}`;

@@ -11,7 +11,18 @@
 //   https://www.twilio.com/docs/api/errors/20003, /21201, /21205, /21210, /21211, /21220, /21603, /20404
 //   https://www.twilio.com/docs/voice/api/recording (fetch a recording's metadata, or its media file by extension)
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_VERSION, CarrierCall, sid, type CallerScript, type ForcedAnswer, type GatherAnswer, type Message, type Recording, type Scenario, type WebhookSent } from './call.js';
+import {
+  API_VERSION,
+  CarrierCall,
+  sid,
+  type CallerScript,
+  type ForcedAnswer,
+  type GatherAnswer,
+  type Message,
+  type Recording,
+  type Scenario,
+  type WebhookSent,
+} from './call.js';
 import { startHttpsServer, type RecordedRequest } from '../https.js';
 import { formParams, twilioSignature, type TwilioParams } from './twilio-signature.js';
 import { twilioRelayNoun } from './conversation-relay.js';
@@ -30,7 +41,6 @@ export interface TwilioOptions extends TwilioAccountOptions {
   /** How each called number behaves; a number not listed does not answer. */
   phones?: Record<string, Scenario>;
 }
-
 
 export interface InboundCall {
   to: string;
@@ -74,7 +84,10 @@ export interface TwilioStandIn {
 }
 
 /** The settings of a deployment whose carrier is `twilio`, which Twilio reaches at `publicUrl`. */
-export const carrierSettings = (twilio: Pick<TwilioStandIn, 'accountSid' | 'authToken' | 'url'>, publicUrl: string): Record<string, string> => ({
+export const carrierSettings = (
+  twilio: Pick<TwilioStandIn, 'accountSid' | 'authToken' | 'url'>,
+  publicUrl: string,
+): Record<string, string> => ({
   SWITCHBOARD_CARRIER: 'twilio',
   TWILIO_ACCOUNT_SID: twilio.accountSid,
   TWILIO_AUTH_TOKEN: twilio.authToken,
@@ -101,7 +114,14 @@ function reply(res: ServerResponse, status: number, body: object) {
 function replyError(res: ServerResponse, error: TwilioError) {
   const headers = error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="Twilio API"' } : {};
   res.writeHead(error.status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ code: error.code, message: error.message, more_info: `https://www.twilio.com/docs/errors/${error.code}`, status: error.status }));
+  res.end(
+    JSON.stringify({
+      code: error.code,
+      message: error.message,
+      more_info: `https://www.twilio.com/docs/errors/${error.code}`,
+      status: error.status,
+    }),
+  );
 }
 
 function isHttpUrl(value: string): boolean {
@@ -120,9 +140,11 @@ function checkPlacement(params: TwilioParams, numbers: string[] | undefined) {
   if (!to) throw new TwilioError(400, 21201, "No 'To' number is specified");
   if (!E164.test(to)) throw new TwilioError(400, 21211, `Invalid 'To' Phone Number: ${to}`);
   if (!from) throw new TwilioError(400, 21603, "A 'From' phone number is required.");
-  if (numbers && !numbers.includes(from)) throw new TwilioError(400, 21210, `The source phone number provided, ${from}, is not yet verified for your account.`);
+  if (numbers && !numbers.includes(from))
+    throw new TwilioError(400, 21210, `The source phone number provided, ${from}, is not yet verified for your account.`);
   const url = one('Url');
-  if (!url && !one('Twiml') && !one('ApplicationSid')) throw new TwilioError(400, 21205, 'Either Url, Twiml or ApplicationSid is required.');
+  if (!url && !one('Twiml') && !one('ApplicationSid'))
+    throw new TwilioError(400, 21205, 'Either Url, Twiml or ApplicationSid is required.');
   if (url && !isHttpUrl(url)) throw new TwilioError(400, 21205, `Url is not a valid URL: ${url}`);
   const callback = one('StatusCallback');
   if (callback && !isHttpUrl(callback)) throw new TwilioError(400, 21609, `StatusCallback is not a valid URL: ${callback}`);
@@ -142,7 +164,10 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
   const contextOf = (account: TwilioAccountOptions) => ({
     accountSid: account.accountSid,
     signer: {
-      request: (url: string, params: TwilioParams) => ({ 'X-Twilio-Signature': twilioSignature(account.authToken, url, params), 'User-Agent': 'TwilioProxy/1.1' }),
+      request: (url: string, params: TwilioParams) => ({
+        'X-Twilio-Signature': twilioSignature(account.authToken, url, params),
+        'User-Agent': 'TwilioProxy/1.1',
+      }),
       handshake: (url: string) => ({ 'X-Twilio-Signature': twilioSignature(account.authToken, url) }),
     },
     relayNoun: twilioRelayNoun,
@@ -170,7 +195,12 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     if (path === `${base}.json` && req.method === 'POST') {
       const answer = forced.shift();
       if (answer === 'hang') return; // the connection stays open, unanswered
-      if (answer) throw new TwilioError(answer.status, answer.code ?? (answer.status >= 500 ? 20500 : 20001), answer.message ?? 'Internal Server Error');
+      if (answer)
+        throw new TwilioError(
+          answer.status,
+          answer.code ?? (answer.status >= 500 ? 20500 : 20001),
+          answer.message ?? 'Internal Server Error',
+        );
       checkPlacement(params, account.numbers);
       const call = new CarrierCall(contextOf(account), params, 'outbound-api', phones[String(params.To)] ?? { answer: 'no-answer' });
       calls.push(call);
@@ -180,9 +210,18 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
       const [recordingSid, extension] = path.slice(recordingsBase.length).split('.');
       const recording = recordings.find((r) => r.sid === recordingSid && r.accountSid === account.accountSid);
       if (!recording) throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
-      if (extension === 'wav') return void res.writeHead(200, { 'Content-Type': 'audio/x-wav', 'Content-Length': recording.wav.length }).end(recording.wav);
+      if (extension === 'wav')
+        return void res.writeHead(200, { 'Content-Type': 'audio/x-wav', 'Content-Length': recording.wav.length }).end(recording.wav);
       if (extension === 'json') {
-        return reply(res, 200, { sid: recording.sid, account_sid: account.accountSid, call_sid: recording.callSid, duration: String(recording.seconds), status: 'completed', channels: 1, source: 'RecordVerb' });
+        return reply(res, 200, {
+          sid: recording.sid,
+          account_sid: account.accountSid,
+          call_sid: recording.callSid,
+          duration: String(recording.seconds),
+          status: 'completed',
+          channels: 1,
+          source: 'RecordVerb',
+        });
       }
       throw new TwilioError(404, 20404, `The requested resource ${path} was not found`);
     }
@@ -192,7 +231,12 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
       const call = findCall(account, match, path);
       const refusal = forcedUpdates.shift();
       if (refusal === 'hang') return;
-      if (refusal) throw new TwilioError(refusal.status, refusal.code ?? (refusal.status >= 500 ? 20500 : 20001), refusal.message ?? 'Internal Server Error');
+      if (refusal)
+        throw new TwilioError(
+          refusal.status,
+          refusal.code ?? (refusal.status >= 500 ? 20500 : 20001),
+          refusal.message ?? 'Internal Server Error',
+        );
       const { Twiml: twiml, Url: url, Method: method } = params;
       if (typeof twiml === 'string' || typeof url === 'string') {
         if (call.status !== 'in-progress') throw new TwilioError(400, 21220, 'Call is not in-progress. Cannot redirect.');
@@ -228,7 +272,12 @@ export async function startTwilio(options: TwilioOptions): Promise<TwilioStandIn
     failNextUpdate: (answer) => forcedUpdates.push(answer),
     ringIn: ({ to, from, voiceUrl, statusCallback, caller, gathers, message, accountSid: owner = accountSid }) => {
       const params = { To: to, From: from, VoiceUrl: voiceUrl, ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
-      const call = new CarrierCall(contextOf(accounts.get(owner)!), params, 'inbound', { answer: 'human', caller, gathers: [...(gathers ?? [])], message });
+      const call = new CarrierCall(contextOf(accounts.get(owner)!), params, 'inbound', {
+        answer: 'human',
+        caller,
+        gathers: [...(gathers ?? [])],
+        message,
+      });
       calls.push(call);
       return call;
     },

@@ -95,12 +95,22 @@ export function daemon(binary: string, args: string[], log: string): { child: Ch
 const tail = (file: string) => readFileSync(file, 'utf8').split('\n').slice(-30).join('\n');
 
 /** Polls `probe` until it holds; fails with the daemon's log if it exits or `withinMs` pass. */
-export async function waitUntil(what: string, child: ChildProcess, log: string, probe: () => Promise<boolean>, withinMs: number): Promise<void> {
+export async function waitUntil(
+  what: string,
+  child: ChildProcess,
+  log: string,
+  probe: () => Promise<boolean>,
+  withinMs: number,
+): Promise<void> {
   try {
-    await eventually(what, async () => {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-      return probe().catch(() => false);
-    }, { withinMs, everyMs: 200 });
+    await eventually(
+      what,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+        return probe().catch(() => false);
+      },
+      { withinMs, everyMs: 200 },
+    );
   } catch (err) {
     throw new Error(`${what}: ${(err as Error).message}; its log (${log}):\n${tail(log)}`);
   }
@@ -152,24 +162,30 @@ export async function startControlPlane(dir: string, options: ControlPlaneOption
   const [etcdPort, peerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
   const etcdUrl = `http://${address}:${etcdPort}`;
   const etcdLog = join(dir, 'etcd.log');
-  const etcd = daemon(kubeTool('etcd'), [
-    '--name=test',
-    `--data-dir=${join(dir, 'etcd')}`,
-    `--listen-client-urls=${etcdUrl}`,
-    `--advertise-client-urls=${etcdUrl}`,
-    `--listen-peer-urls=http://${address}:${peerPort}`,
-    `--initial-advertise-peer-urls=http://${address}:${peerPort}`,
-    `--initial-cluster=test=http://${address}:${peerPort}`,
-    // Throwaway data: no fsync, as envtest runs it.
-    '--unsafe-no-fsync',
-    '--log-level=warn',
-  ], etcdLog);
+  const etcd = daemon(
+    kubeTool('etcd'),
+    [
+      '--name=test',
+      `--data-dir=${join(dir, 'etcd')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=http://${address}:${peerPort}`,
+      `--initial-advertise-peer-urls=http://${address}:${peerPort}`,
+      `--initial-cluster=test=http://${address}:${peerPort}`,
+      // Throwaway data: no fsync, as envtest runs it.
+      '--unsafe-no-fsync',
+      '--log-level=warn',
+    ],
+    etcdLog,
+  );
   stops.push(etcd.stop);
   await waitUntil('etcd to be healthy', etcd.child, etcdLog, async () => (await fetch(`${etcdUrl}/health`)).ok, 30_000);
 
   const adminToken = randomBytes(24).toString('base64url');
   const tokens = [{ token: adminToken, user: 'admin', groups: ['system:masters'] }, ...(options.tokens ?? [])];
-  writeFileSync(join(dir, 'tokens.csv'), tokens.map((t) => `${t.token},${t.user},${t.user},"${t.groups.join(',')}"\n`).join(''), { mode: 0o600 });
+  writeFileSync(join(dir, 'tokens.csv'), tokens.map((t) => `${t.token},${t.user},${t.user},"${t.groups.join(',')}"\n`).join(''), {
+    mode: 0o600,
+  });
   // The keys ServiceAccount tokens are signed and checked with (TokenRequest: `kubectl create token`).
   const serviceAccountKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const serviceAccountKey = join(dir, 'sa.key');
@@ -178,27 +194,37 @@ export async function startControlPlane(dir: string, options: ControlPlaneOption
   writeFileSync(join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
   const url = `https://${address}:${apiPort}`;
   const apiLog = join(dir, 'kube-apiserver.log');
-  const apiserver = daemon(kubeTool('kube-apiserver'), [
-    `--advertise-address=${address}`,
-    `--bind-address=${address}`,
-    `--secure-port=${apiPort}`,
-    `--etcd-servers=${etcdUrl}`,
-    `--tls-cert-file=${options.tls.cert}`,
-    `--tls-private-key-file=${options.tls.key}`,
-    `--cert-dir=${join(dir, 'certs')}`,
-    `--token-auth-file=${join(dir, 'tokens.csv')}`,
-    `--authorization-mode=${options.authorization ?? 'RBAC'}`,
-    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-    `--service-account-key-file=${join(dir, 'sa.pub')}`,
-    `--service-account-signing-key-file=${serviceAccountKey}`,
-    `--service-cluster-ip-range=${SERVICE_RANGE}`,
-    `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`,
-    `--audit-log-path=${join(dir, 'audit.log')}`,
-    ...(options.apiServerArgs ?? []),
-  ], apiLog);
+  const apiserver = daemon(
+    kubeTool('kube-apiserver'),
+    [
+      `--advertise-address=${address}`,
+      `--bind-address=${address}`,
+      `--secure-port=${apiPort}`,
+      `--etcd-servers=${etcdUrl}`,
+      `--tls-cert-file=${options.tls.cert}`,
+      `--tls-private-key-file=${options.tls.key}`,
+      `--cert-dir=${join(dir, 'certs')}`,
+      `--token-auth-file=${join(dir, 'tokens.csv')}`,
+      `--authorization-mode=${options.authorization ?? 'RBAC'}`,
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${join(dir, 'sa.pub')}`,
+      `--service-account-signing-key-file=${serviceAccountKey}`,
+      `--service-cluster-ip-range=${SERVICE_RANGE}`,
+      `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`,
+      `--audit-log-path=${join(dir, 'audit.log')}`,
+      ...(options.apiServerArgs ?? []),
+    ],
+    apiLog,
+  );
   stops.push(apiserver.stop);
   const ca = readFileSync(options.tls.cert, 'utf8');
-  await waitUntil('kube-apiserver to be ready', apiserver.child, apiLog, async () => (await httpsStatus(`${url}/readyz`, { ca, token: adminToken })) === 200, 120_000);
+  await waitUntil(
+    'kube-apiserver to be ready',
+    apiserver.child,
+    apiLog,
+    async () => (await httpsStatus(`${url}/readyz`, { ca, token: adminToken })) === 200,
+    120_000,
+  );
   const adminKubeconfig = writeKubeconfig(dir, 'admin', { server: url, ca, token: adminToken, namespace: 'default' });
   return { url, ca, adminToken, adminKubeconfig, serviceAccountKey, requests: auditReader(join(dir, 'audit.log')) };
 }
@@ -208,7 +234,10 @@ export async function installCrds(kubeconfig: string, crds: string): Promise<voi
   await kubectlOk(kubeconfig, ['apply', '--server-side', '-f', crds]);
   // kubectl wait fails at once, rather than waiting, on a CRD that has no conditions yet.
   const established = () => kubectl(kubeconfig, ['wait', '--for=condition=Established', '--timeout=10s', '-f', crds]);
-  await eventually(`the CRDs in ${crds} to be established`, async () => (await established()).code === 0, { withinMs: 60_000, everyMs: 200 });
+  await eventually(`the CRDs in ${crds} to be established`, async () => (await established()).code === 0, {
+    withinMs: 60_000,
+    everyMs: 200,
+  });
 }
 
 async function startCluster(): Promise<RunningCluster> {
@@ -219,7 +248,11 @@ async function startCluster(): Promise<RunningCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const plane = await startControlPlane(dir, { address: '127.0.0.1', tls: { cert: join(TLS_DIR, 'cert.pem'), key: join(TLS_DIR, 'key.pem') } }, stops);
+    const plane = await startControlPlane(
+      dir,
+      { address: '127.0.0.1', tls: { cert: join(TLS_DIR, 'cert.pem'), key: join(TLS_DIR, 'key.pem') } },
+      stops,
+    );
     // Ours, and the ServiceMonitor kind a cluster running prometheus-operator has (the chart's dry run).
     for (const crds of [join(ROOT, 'crds'), serviceMonitorCrd()]) await installCrds(plane.adminKubeconfig, crds);
     const { url, ca, adminKubeconfig, adminToken, requests } = plane;

@@ -48,26 +48,29 @@ export async function startFaultyKubeApi(upstream: string, ca: string): Promise<
     forward.end(body);
   };
 
-  const server = createServer({ cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      if (outage?.kind === 'hang') {
-        held.add(res);
-        res.once('close', () => {
-          if (held.delete(res)) abandoned++;
-        });
-        while (outage?.kind === 'hang') await outage.ended;
-        held.delete(res);
-        if (res.destroyed) return;
-      }
-      if (outage?.kind === 'unavailable') {
-        res.writeHead(503, { 'Content-Type': 'application/json' }).end(UNAVAILABLE);
-        return;
-      }
-      pass(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res);
-    });
-  });
+  const server = createServer(
+    { cert: readFileSync(join(TLS_DIR, 'cert.pem')), key: readFileSync(join(TLS_DIR, 'key.pem')) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        if (outage?.kind === 'hang') {
+          held.add(res);
+          res.once('close', () => {
+            if (held.delete(res)) abandoned++;
+          });
+          while (outage?.kind === 'hang') await outage.ended;
+          held.delete(res);
+          if (res.destroyed) return;
+        }
+        if (outage?.kind === 'unavailable') {
+          res.writeHead(503, { 'Content-Type': 'application/json' }).end(UNAVAILABLE);
+          return;
+        }
+        pass(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res);
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

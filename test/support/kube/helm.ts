@@ -32,7 +32,13 @@ interface HelmResult {
 /** `helm <args>` to its end, with no user configuration or repositories of the machine's, and no cluster unless given one. */
 export function helm(args: string[], { kubeconfig = '/dev/null', timeoutMs = 60_000 } = {}): Promise<HelmResult> {
   const home = join(tmpdir(), 'switchboard-helm');
-  const env = { ...process.env, HELM_CONFIG_HOME: join(home, 'config'), HELM_CACHE_HOME: join(home, 'cache'), HELM_DATA_HOME: join(home, 'data'), KUBECONFIG: kubeconfig };
+  const env = {
+    ...process.env,
+    HELM_CONFIG_HOME: join(home, 'config'),
+    HELM_CACHE_HOME: join(home, 'cache'),
+    HELM_DATA_HOME: join(home, 'data'),
+    KUBECONFIG: kubeconfig,
+  };
   return new Promise((resolve) => {
     execFile(kubeTool('helm'), args, { env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
@@ -57,7 +63,14 @@ export async function helmTemplate(opts: TemplateOptions = {}): Promise<Rendered
       files.push(join(scratch, 'values.yaml'));
       writeFileSync(files.at(-1)!, YAML.stringify(opts.values));
     }
-    const args = ['template', opts.release ?? 'switchboard', CHART_DIR, '--namespace', opts.namespace ?? 'switchboard', ...files.flatMap((file) => ['-f', file])];
+    const args = [
+      'template',
+      opts.release ?? 'switchboard',
+      CHART_DIR,
+      '--namespace',
+      opts.namespace ?? 'switchboard',
+      ...files.flatMap((file) => ['-f', file]),
+    ];
     const result = await helm(args);
     if (result.code !== 0) throw new Error(result.stderr || `helm ${args.join(' ')} exited ${result.code}`);
     return { objects: parse(result.stdout), manifest: result.stdout };

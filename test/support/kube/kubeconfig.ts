@@ -19,7 +19,9 @@ export function writeKubeconfig(dir: string, name: string, identity: KubeIdentit
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'test', cluster: { server: identity.server, 'certificate-authority-data': Buffer.from(identity.ca).toString('base64') } }],
+    clusters: [
+      { name: 'test', cluster: { server: identity.server, 'certificate-authority-data': Buffer.from(identity.ca).toString('base64') } },
+    ],
     users: [{ name, user: { token: identity.token } }],
     contexts: [{ name, context: { cluster: 'test', user: name, namespace: identity.namespace } }],
     'current-context': name,

@@ -11,7 +11,11 @@ interface KubectlResult {
 }
 
 /** `kubectl <args>` to its end (`input` on its stdin), killed after `timeoutMs`. */
-export function kubectl(kubeconfig: string, args: string[], { input, timeoutMs = 30_000 }: { input?: string; timeoutMs?: number } = {}): Promise<KubectlResult> {
+export function kubectl(
+  kubeconfig: string,
+  args: string[],
+  { input, timeoutMs = 30_000 }: { input?: string; timeoutMs?: number } = {},
+): Promise<KubectlResult> {
   const env = { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(dirname(kubeconfig), 'kubectl-cache') };
   return new Promise((resolve) => {
     const child = execFile(kubeTool('kubectl'), args, { env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {

@@ -38,13 +38,15 @@ export async function controllerNamespace(options: NamespaceOptions = {}): Promi
   const cluster = await testCluster();
   const name = await createNamespace(cluster);
   const { objects } = await helmTemplate({ namespace: name, values: { crds: { enabled: false } } });
-  const account = objects.find((o) => o.kind === 'Deployment' && o.metadata.name.endsWith('-controllers'))?.spec.template.spec.serviceAccountName;
+  const account = objects.find((o) => o.kind === 'Deployment' && o.metadata.name.endsWith('-controllers'))?.spec.template.spec
+    .serviceAccountName;
   if (!account) throw new Error('the chart renders no controllers Deployment with a serviceAccountName');
   const rbac = objects.filter((o) => RBAC_KINDS.includes(o.kind)).map(({ source: _source, ...o }) => o);
   const edited = options.editRbac ? options.editRbac(rbac) : rbac;
   await kubectlOk(cluster.adminKubeconfig, ['apply', '-f', '-'], { input: edited.map((o) => YAML.stringify(o)).join('---\n') });
   const token = (await kubectlOk(cluster.adminKubeconfig, ['create', 'token', account, '--namespace', name, '--duration=4h'])).trim();
-  const identity = (server: string) => writeKubeconfig(cluster.dir, `${name}-${new URL(server).port}`, { server, ca: cluster.ca, token, namespace: name });
+  const identity = (server: string) =>
+    writeKubeconfig(cluster.dir, `${name}-${new URL(server).port}`, { server, ca: cluster.ca, token, namespace: name });
   return {
     cluster,
     name,

@@ -10,7 +10,9 @@ type KubeTool = 'kube-apiserver' | 'etcd' | 'kubectl' | 'helm' | 'kubelet' | 'ku
 let dir: string | undefined;
 
 function toolsDir(): string {
-  dir ??= process.env.SWITCHBOARD_KUBE_TOOLS || execFileSync(join(ROOT, 'test/support/kube/tools.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  dir ??=
+    process.env.SWITCHBOARD_KUBE_TOOLS ||
+    execFileSync(join(ROOT, 'test/support/kube/tools.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   return dir;
 }
 
@@ -22,8 +24,10 @@ export const serviceMonitorCrd = (): string => join(toolsDir(), 'crds', 'monitor
 /** The versions the tools are built at, as versions.env sets them (KUBERNETES_VERSION, …). */
 export function kubeVersions(): Record<string, string> {
   const lines = readFileSync(join(ROOT, 'test/support/kube/versions.env'), 'utf8').split('\n');
-  return Object.fromEntries(lines.flatMap((line) => {
-    const found = /^([A-Z_]+)=(.*)$/.exec(line);
-    return found ? [[found[1]!, found[2]!]] : [];
-  }));
+  return Object.fromEntries(
+    lines.flatMap((line) => {
+      const found = /^([A-Z_]+)=(.*)$/.exec(line);
+      return found ? [[found[1]!, found[2]!]] : [];
+    }),
+  );
 }

@@ -3,7 +3,17 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, Center, Paper, Stack, Title } from '@mantine/core';
 
-export function FormPage({ title, error, onSubmit, children }: { title: string; error?: string; onSubmit(event: FormEvent): void; children: ReactNode }) {
+export function FormPage({
+  title,
+  error,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  error?: string;
+  onSubmit(event: FormEvent): void;
+  children: ReactNode;
+}) {
   const titleId = useId();
   return (
     <Center component="main" mih="100vh" p="md">

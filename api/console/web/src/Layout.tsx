@@ -35,7 +35,15 @@ export function Layout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Navigation" aria-expanded={opened} aria-controls="console-navigation" />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Navigation"
+              aria-expanded={opened}
+              aria-controls="console-navigation"
+            />
             <Text fw={700} size="lg">
               Switchboard
             </Text>

@@ -33,11 +33,21 @@ export function signInPath(): string {
   return here === '/' || here.startsWith('/sign-in') ? '/sign-in' : `/sign-in?next=${encodeURIComponent(here)}`;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, opts: { onUnauthorized: 'sign-in' | 'throw' } = { onUnauthorized: 'sign-in' }): Promise<T> {
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { onUnauthorized: 'sign-in' | 'throw' } = { onUnauthorized: 'sign-in' },
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  const res = await fetch(`${BASE}${path}`, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${BASE}${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (res.status === 401 && opts.onUnauthorized === 'sign-in') {
     csrfToken = undefined;
     window.location.assign(signInPath());

@@ -14,14 +14,21 @@ const header = (value: string | string[] | undefined): string | undefined => (Ar
  * Telnyx's name of a catalogue voice (Provider.Model.VoiceId; its ConversationRelay takes no ttsProvider): the
  * one the catalogue gives, else an Amazon voice's AWS.Polly.<voice>; none, and Telnyx's default voice speaks.
  */
-const telnyxVoice = (voice: Voice): string | undefined => voice.telnyx_voice ?? (voice.provider === 'Amazon' ? `AWS.Polly.${voice.voice}` : undefined);
+const telnyxVoice = (voice: Voice): string | undefined =>
+  voice.telnyx_voice ?? (voice.provider === 'Amazon' ? `AWS.Polly.${voice.voice}` : undefined);
 
 export const telnyx: Carrier<TelnyxAccount> = {
   placeCall,
   hangUpCall,
   fetchRecording,
   isSigned: (account, req, now) =>
-    isTelnyxSignature(account.publicKey, header(req.headers['telnyx-signature-ed25519']), header(req.headers['telnyx-timestamp']), req.rawBody, now),
+    isTelnyxSignature(
+      account.publicKey,
+      header(req.headers['telnyx-signature-ed25519']),
+      header(req.headers['telnyx-timestamp']),
+      req.rawBody,
+      now,
+    ),
   signsAddresses: false,
   relayKey: (account) => account.apiKey,
   // Telnyx names transcription providers in lower case (deepgram, google).

@@ -47,7 +47,16 @@ export async function placeCall(account: TelnyxAccount, p: Placement): Promise<s
     AsyncAmdStatusCallbackMethod: 'POST',
   };
   const url = `${base(account)}/calls/${encodeURIComponent(account.connectionId)}`;
-  const call = await requestCarrier(url, { method: 'POST', headers: { authorization: bearer(account), 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) }, account.timeoutMs, said);
+  const call = await requestCarrier(
+    url,
+    {
+      method: 'POST',
+      headers: { authorization: bearer(account), 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    },
+    account.timeoutMs,
+    said,
+  );
   if (typeof call.call_sid !== 'string') throw new CarrierFailure('carrier_error', 'the carrier answered without a call_sid');
   return call.call_sid;
 }
@@ -56,7 +65,16 @@ export async function placeCall(account: TelnyxAccount, p: Placement): Promise<s
 export async function hangUpCall(account: TelnyxAccount, sid: string): Promise<void> {
   const url = `${base(account)}/Accounts/${encodeURIComponent(account.accountSid)}/Calls/${encodeURIComponent(sid)}`;
   const form = new URLSearchParams({ Status: 'completed' });
-  await requestCarrier(url, { method: 'POST', headers: { authorization: bearer(account), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form }, account.timeoutMs, said);
+  await requestCarrier(
+    url,
+    {
+      method: 'POST',
+      headers: { authorization: bearer(account), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form,
+    },
+    account.timeoutMs,
+    said,
+  );
 }
 
 /**

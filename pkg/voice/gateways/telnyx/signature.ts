@@ -19,7 +19,13 @@ export function telnyxPublicKey(base64: string): KeyObject | null {
 }
 
 /** Whether `signature` (base64) signs `timestamp` and `rawBody` with `publicKey`, the timestamp within tolerance of `now`. */
-export function isTelnyxSignature(publicKey: string, signature: string | undefined, timestamp: string | undefined, rawBody: Buffer, now: Date): boolean {
+export function isTelnyxSignature(
+  publicKey: string,
+  signature: string | undefined,
+  timestamp: string | undefined,
+  rawBody: Buffer,
+  now: Date,
+): boolean {
   const key = telnyxPublicKey(publicKey);
   if (!key || !signature || !timestamp || !/^\d{1,12}$/.test(timestamp)) return false;
   if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > TOLERANCE_SEC) return false;

@@ -10,8 +10,12 @@ export const twilio: Carrier<TwilioAccount> = {
   placeCall,
   hangUpCall,
   fetchRecording,
-  isSigned: (account, req) => isTwilioSignature(account.authToken, req.headers['x-twilio-signature'] as string | undefined, req.url, req.params),
+  isSigned: (account, req) =>
+    isTwilioSignature(account.authToken, req.headers['x-twilio-signature'] as string | undefined, req.url, req.params),
   signsAddresses: true,
   relayKey: (account) => account.authToken,
-  speechAttributes: (voice, transcription) => ({ ...(voice && { ttsProvider: voice.provider, voice: voice.voice }), transcriptionProvider: transcription }),
+  speechAttributes: (voice, transcription) => ({
+    ...(voice && { ttsProvider: voice.provider, voice: voice.voice }),
+    transcriptionProvider: transcription,
+  }),
 };

@@ -14,13 +14,20 @@ export interface TwilioAccount {
   timeoutMs: number;
 }
 
-const basicAuth = (account: TwilioAccount): string => `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`;
+const basicAuth = (account: TwilioAccount): string =>
+  `Basic ${Buffer.from(`${account.accountSid}:${account.authToken}`).toString('base64')}`;
 
 async function post(account: TwilioAccount, path: string, form: URLSearchParams): Promise<Record<string, unknown>> {
   const url = `${account.apiBase.replace(/\/$/, '')}/2010-04-01/Accounts/${encodeURIComponent(account.accountSid)}${path}`;
-  const init = { method: 'POST', headers: { authorization: basicAuth(account), 'content-type': 'application/x-www-form-urlencoded' }, body: form };
+  const init = {
+    method: 'POST',
+    headers: { authorization: basicAuth(account), 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  };
   // Twilio's error JSON: https://www.twilio.com/docs/usage/twilios-response
-  return requestCarrier(url, init, account.timeoutMs, (body) => (typeof body.message === 'string' ? `${body.code ?? ''} ${body.message}` : ''));
+  return requestCarrier(url, init, account.timeoutMs, (body) =>
+    typeof body.message === 'string' ? `${body.code ?? ''} ${body.message}` : '',
+  );
 }
 
 /** Places the call; returns the carrier's call sid. */
@@ -53,6 +60,7 @@ export async function hangUpCall(account: TwilioAccount, sid: string): Promise<v
  */
 export async function fetchRecording(outbound: Outbound, account: TwilioAccount, recordingUrl: string): Promise<Buffer> {
   const url = new URL(`${recordingUrl}.wav`);
-  if (url.origin !== new URL(account.apiBase).origin) throw new OutboundError(`refused: a recording is fetched from ${new URL(account.apiBase).host} only`);
+  if (url.origin !== new URL(account.apiBase).origin)
+    throw new OutboundError(`refused: a recording is fetched from ${new URL(account.apiBase).host} only`);
   return fetchWav(outbound, url.toString(), { authorization: basicAuth(account) });
 }

@@ -66,7 +66,8 @@ export const access = {
   invite: (user: { email: string; name: string; role: Role }) => api.post<{ user: User; sign_in_url: string }>('/users', user),
   changeRole: (id: string, role: Role) => api.patch<{ user: User }>(`/users/${encodeURIComponent(id)}`, { role }),
   removeUser: (id: string) => api.delete<void>(`/users/${encodeURIComponent(id)}`),
-  audit: (cursor?: string) => api.get<{ entries: AuditEntry[]; next_cursor: string | null }>(`/audit${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
+  audit: (cursor?: string) =>
+    api.get<{ entries: AuditEntry[]; next_cursor: string | null }>(`/audit${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`),
 
   carrier: () => api.get<Carrier>('/carrier'),
 

@@ -53,11 +53,13 @@ export const listCalls = (filters: CallFilters, cursor?: string) => {
 
 export const getCall = (id: string) => api.get<CallDetail>(`/calls/${encodeURIComponent(id)}`);
 
-export const steerCall = (id: string, steering: { say?: string; instruction?: string }) => api.post<unknown>(`/calls/${encodeURIComponent(id)}/steer`, steering);
+export const steerCall = (id: string, steering: { say?: string; instruction?: string }) =>
+  api.post<unknown>(`/calls/${encodeURIComponent(id)}/steer`, steering);
 
 export const hangUpCall = (id: string) => api.post<{ call: Call }>(`/calls/${encodeURIComponent(id)}/hangup`);
 
-export const recordingUrl = (callId: string, messageId: string) => `/console/api/calls/${encodeURIComponent(callId)}/messages/${encodeURIComponent(messageId)}/recording`;
+export const recordingUrl = (callId: string, messageId: string) =>
+  `/console/api/calls/${encodeURIComponent(callId)}/messages/${encodeURIComponent(messageId)}/recording`;
 
 /** Every change of the account's calls while the page is open; returns the function that stops watching. */
 export function watchCalls(onEvent: (event: CallEvent) => void): () => void {

@@ -95,9 +95,13 @@ export const campaignsApi = {
 
   runs: (campaignId: string) => list<Run>(`/campaigns/${encodeURIComponent(campaignId)}/runs`),
   start: (campaignId: string, testNumber?: string) =>
-    api.post<Run>(`/campaigns/${encodeURIComponent(campaignId)}/runs`, testNumber === undefined ? {} : { test: true, test_number: testNumber }),
+    api.post<Run>(
+      `/campaigns/${encodeURIComponent(campaignId)}/runs`,
+      testNumber === undefined ? {} : { test: true, test_number: testNumber },
+    ),
   run: (id: string) => api.get<Run>(`/campaign-runs/${encodeURIComponent(id)}`),
-  results: (id: string) => api.get<{ data: RunResult[]; next_cursor: string | null }>(`/campaign-runs/${encodeURIComponent(id)}/results?limit=100`),
+  results: (id: string) =>
+    api.get<{ data: RunResult[]; next_cursor: string | null }>(`/campaign-runs/${encodeURIComponent(id)}/results?limit=100`),
   stop: (id: string) => api.post<Run>(`/campaign-runs/${encodeURIComponent(id)}/stop`),
 
   connections: () => list<Connection>('/connections'),

@@ -102,9 +102,13 @@ export type Decision = 'approved' | 'rejected' | 'provided';
 export const jobsApi = {
   list: (status?: JobStatus) => api.get<{ jobs: Job[]; total: number }>(`/jobs${status ? `?status=${status}` : ''}`),
   get: (id: string) => api.get<{ job: Job }>(`/jobs/${encodeURIComponent(id)}`),
-  reply: (id: string, decision: Decision, reason?: string) => api.post<{ job: Job }>(`/jobs/${encodeURIComponent(id)}/reply`, { decision, ...(reason ? { reason } : {}) }),
+  reply: (id: string, decision: Decision, reason?: string) =>
+    api.post<{ job: Job }>(`/jobs/${encodeURIComponent(id)}/reply`, { decision, ...(reason ? { reason } : {}) }),
   cancel: (id: string) => api.post<{ job: Job }>(`/jobs/${encodeURIComponent(id)}/cancel`),
-  conversations: (offset: number) => api.get<{ conversations: ConversationSummary[]; total: number; has_more: boolean }>(`/conversations?limit=${CONVERSATIONS_PAGE}&offset=${offset}`),
+  conversations: (offset: number) =>
+    api.get<{ conversations: ConversationSummary[]; total: number; has_more: boolean }>(
+      `/conversations?limit=${CONVERSATIONS_PAGE}&offset=${offset}`,
+    ),
   conversation: (id: string) => api.get<{ conversation: Conversation }>(`/conversations/${encodeURIComponent(id)}`),
   addMessage: (id: string, message: string) => api.post(`/conversations/${encodeURIComponent(id)}/manual`, { message }),
   agents: () => api.get<{ agents: Agent[] }>('/agents'),

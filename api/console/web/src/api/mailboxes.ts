@@ -34,6 +34,7 @@ export const mailboxesApi = {
     const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => !!e[1]));
     return api.get<{ data: VoiceMessage[]; next_cursor: string | null }>(`${path(id)}/messages?${query}`);
   },
-  setStatus: (mailboxId: string, messageId: string, status: MessageStatus) => api.patch<VoiceMessage>(messagePath(mailboxId, messageId), { status }),
+  setStatus: (mailboxId: string, messageId: string, status: MessageStatus) =>
+    api.patch<VoiceMessage>(messagePath(mailboxId, messageId), { status }),
   recordingUrl: (mailboxId: string, messageId: string) => `/console/api${messagePath(mailboxId, messageId)}/recording`,
 };

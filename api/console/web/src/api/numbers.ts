@@ -12,5 +12,6 @@ export interface PhoneNumber {
 
 export const numbersApi = {
   list: () => api.get<{ data: PhoneNumber[] }>('/numbers').then((r) => r.data),
-  update: (number: string, patch: { name?: string; routing?: unknown }) => api.patch<PhoneNumber>(`/numbers/${encodeURIComponent(number)}`, patch),
+  update: (number: string, patch: { name?: string; routing?: unknown }) =>
+    api.patch<PhoneNumber>(`/numbers/${encodeURIComponent(number)}`, patch),
 };

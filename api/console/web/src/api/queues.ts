@@ -30,12 +30,14 @@ export interface QueueInput {
 const path = (id: string) => `/queues/${encodeURIComponent(id)}`;
 
 /** A queue's members as the Voice API takes them (without their live state). */
-export const membersOf = (queue: Queue): QueueMember[] => queue.members.map(({ id, name, phone, available }) => ({ id, name, phone, available }));
+export const membersOf = (queue: Queue): QueueMember[] =>
+  queue.members.map(({ id, name, phone, available }) => ({ id, name, phone, available }));
 
 export const queuesApi = {
   list: () => api.get<{ data: Queue[] }>('/queues').then((r) => r.data),
   create: (input: QueueInput & { name: string }) => api.post<Queue>('/queues', input),
   update: (id: string, patch: QueueInput) => api.patch<Queue>(path(id), patch),
   remove: (id: string) => api.delete<Queue>(path(id)),
-  setAvailable: (id: string, memberId: string, available: boolean) => api.patch<Queue>(`${path(id)}/members/${encodeURIComponent(memberId)}`, { available }),
+  setAvailable: (id: string, memberId: string, available: boolean) =>
+    api.patch<Queue>(`${path(id)}/members/${encodeURIComponent(memberId)}`, { available }),
 };

@@ -8,7 +8,19 @@ export interface Column<R> {
   numeric?: boolean;
 }
 
-export function DataTable<R>({ caption, columns, rows, rowKey, empty = 'Nothing yet.' }: { caption: string; columns: Column<R>[]; rows: R[]; rowKey(row: R, i: number): string; empty?: string }) {
+export function DataTable<R>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty = 'Nothing yet.',
+}: {
+  caption: string;
+  columns: Column<R>[];
+  rows: R[];
+  rowKey(row: R, i: number): string;
+  empty?: string;
+}) {
   if (!rows.length) return <Text my="md">{empty}</Text>;
   return (
     // Focusable so a keyboard can scroll a table wider than the screen.

@@ -3,7 +3,15 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { Card, Text, Title } from '@mantine/core';
 import { DataTable } from './DataTable';
 
-export function DayChart<K extends string>({ title, days, field }: { title: string; days: ({ day: string } & Record<K, number>)[]; field: K }) {
+export function DayChart<K extends string>({
+  title,
+  days,
+  field,
+}: {
+  title: string;
+  days: ({ day: string } & Record<K, number>)[];
+  field: K;
+}) {
   const id = `chart-${field}`;
   const total = days.reduce((sum, d) => sum + d[field], 0);
   return (

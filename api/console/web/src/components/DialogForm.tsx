@@ -2,7 +2,21 @@
 import type { ReactNode } from 'react';
 import { Button, Group, Stack } from '@mantine/core';
 
-export function DialogForm({ onSubmit, onCancel, busy, alert, submit, children }: { onSubmit(): void; onCancel(): void; busy: boolean; alert: ReactNode; submit: string; children: ReactNode }) {
+export function DialogForm({
+  onSubmit,
+  onCancel,
+  busy,
+  alert,
+  submit,
+  children,
+}: {
+  onSubmit(): void;
+  onCancel(): void;
+  busy: boolean;
+  alert: ReactNode;
+  submit: string;
+  children: ReactNode;
+}) {
   return (
     <form
       onSubmit={(e) => {

@@ -13,7 +13,9 @@ export function Messages({ messages }: { messages: Message[] }) {
         // biome-ignore lint/suspicious/noArrayIndexKey: a transcript only grows, so a message's place is its identity.
         <Card key={i} component="li" withBorder padding="sm">
           <Group gap="xs" mb={4}>
-            <Badge variant="filled" color="gray.8">{ROLE_LABEL[m.role] ?? m.role}</Badge>
+            <Badge variant="filled" color="gray.8">
+              {ROLE_LABEL[m.role] ?? m.role}
+            </Badge>
             {m.metadata?.username && <Text size="sm">{m.metadata.username}</Text>}
             {m.metadata?.name && <Text size="sm">{m.metadata.name}</Text>}
             <Text size="xs" c="gray.7">

@@ -3,7 +3,19 @@ import type { ReactNode } from 'react';
 import { Button, Card, Title } from '@mantine/core';
 import { InlineForm, type useChange } from './Change';
 
-export function NewItemForm({ title, submit, change, onSubmit, children }: { title: string; submit: string; change: ReturnType<typeof useChange>; onSubmit(): void; children: ReactNode }) {
+export function NewItemForm({
+  title,
+  submit,
+  change,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  submit: string;
+  change: ReturnType<typeof useChange>;
+  onSubmit(): void;
+  children: ReactNode;
+}) {
   const headingId = `new-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <Card withBorder component="section" aria-labelledby={headingId} mb="md">

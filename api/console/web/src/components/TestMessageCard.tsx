@@ -7,7 +7,17 @@ import { when } from './DataTable';
 import { useChange } from './Change';
 
 /** `to`: the saved address, null when there is none yet; `headingId` names the card for screen readers. */
-export function TestMessageCard({ to, title, headingId, send }: { to: string | null; title: string; headingId: string; send(): Promise<TestMessage> }) {
+export function TestMessageCard({
+  to,
+  title,
+  headingId,
+  send,
+}: {
+  to: string | null;
+  title: string;
+  headingId: string;
+  send(): Promise<TestMessage>;
+}) {
   const [answer, setAnswer] = useState<TestMessage>();
   const change = useChange(() => {});
   const run = () => change.run(async () => setAnswer(await send()));
@@ -19,7 +29,11 @@ export function TestMessageCard({ to, title, headingId, send }: { to: string | n
       <Text size="sm" mb="sm">
         Sends a signed sample <Code>message.test</Code> to the message webhook address once, and shows how it answered.
       </Text>
-      {to === null && <Text size="sm" mb="sm">Save a message webhook address first.</Text>}
+      {to === null && (
+        <Text size="sm" mb="sm">
+          Save a message webhook address first.
+        </Text>
+      )}
       <Button variant="default" w="fit-content" onClick={run} loading={change.busy} disabled={to === null}>
         Send test message
       </Button>
@@ -28,8 +42,8 @@ export function TestMessageCard({ to, title, headingId, send }: { to: string | n
         <Alert role="status" my="sm" color={answer.delivered ? 'green' : 'red'} variant="light">
           <Text fw={700}>{answer.delivered ? 'Delivered' : 'Not delivered'}</Text>
           <Text size="sm" className="one-time">
-            {answer.url} answered {answer.status === null ? 'nothing' : `HTTP ${answer.status}`} in {answer.duration_ms} ms ({when(answer.sent_at)})
-            {answer.error ? `: ${answer.error}` : ''}
+            {answer.url} answered {answer.status === null ? 'nothing' : `HTTP ${answer.status}`} in {answer.duration_ms} ms (
+            {when(answer.sent_at)}){answer.error ? `: ${answer.error}` : ''}
           </Text>
         </Alert>
       )}

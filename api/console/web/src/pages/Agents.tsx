@@ -3,7 +3,22 @@
 // or replaced, never read back.
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { Alert, Anchor, Button, Card, Fieldset, Group, NativeSelect, PasswordInput, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Fieldset,
+  Group,
+  NativeSelect,
+  PasswordInput,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { mayAct } from '../api';
 import { jobsApi, type Agent, type AgentChange, type AgentTool, type VoiceOption } from '../api/jobs';
@@ -29,7 +44,14 @@ function AgentList() {
             caption={`${agents.length} agent${agents.length === 1 ? '' : 's'}`}
             empty="No agents."
             columns={[
-              { label: 'Name', cell: (a) => <Anchor component={Link} to={`/agents?id=${a.id}`}>{a.name}</Anchor> },
+              {
+                label: 'Name',
+                cell: (a) => (
+                  <Anchor component={Link} to={`/agents?id=${a.id}`}>
+                    {a.name}
+                  </Anchor>
+                ),
+              },
               { label: 'Model', cell: (a) => a.model ?? 'default' },
               { label: 'Tools', cell: (a) => a.tools.map((t) => t.name).join(', ') || '—' },
               { label: 'Changed', cell: (a) => when(a.updatedAt) },
@@ -57,7 +79,14 @@ function AgentPage({ id }: { id: string }) {
       <Loaded load={load} what="the agent">
         {({ agent, voices, default_voice }) => (
           <Stack>
-            <AgentForm key={agent.updatedAt} agent={agent} voices={{ options: voices, default: default_voice }} saved={saved} setSaved={setSaved} onSaved={onSaved} />
+            <AgentForm
+              key={agent.updatedAt}
+              agent={agent}
+              voices={{ options: voices, default: default_voice }}
+              saved={saved}
+              setSaved={setSaved}
+              onSaved={onSaved}
+            />
             {mayAct(user.role, 'member') && (
               <TestMessageCard
                 to={agent.messageWebhookUrl}
@@ -132,12 +161,17 @@ function AgentForm({
     if (changed('name')) out.name = form.name;
     if (changed('systemPrompt')) out.systemPrompt = form.systemPrompt;
     if (changed('model')) out.model = form.model.trim() || null;
-    if (changed('outcomes')) out.outcomes = form.outcomes.split(',').map((o) => o.trim()).filter(Boolean);
+    if (changed('outcomes'))
+      out.outcomes = form.outcomes
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
     // '' clears it, as the CLI's flag does.
     if (changed('messageWebhookUrl')) out.messageWebhookUrl = form.messageWebhookUrl.trim();
     if (changed('voice')) out.voice = form.voice || null;
     if (changed('handoffEnabled')) out.handoffEnabled = form.handoffEnabled;
-    if (changed('verificationRequired')) out.verification = form.verificationRequired ? { required: true, method: 'passcode', deliver_to: 'webhook' } : null;
+    if (changed('verificationRequired'))
+      out.verification = form.verificationRequired ? { required: true, method: 'passcode', deliver_to: 'webhook' } : null;
     if (changed('handoffRoster')) out.handoffRoster = JSON.parse(form.handoffRoster);
     const withSecrets = (JSON.parse(form.tools) as AgentTool[]).map((t) => {
       const given = secrets[t.name];
@@ -186,21 +220,52 @@ function AgentForm({
           </Alert>
         )}
         <TextInput label="Name" value={form.name} onChange={(e) => set('name')(e.currentTarget.value)} readOnly={readOnly} />
-        <Textarea label="System prompt" value={form.systemPrompt} onChange={(e) => set('systemPrompt')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={4} maxRows={16} />
-        <TextInput label="Model (empty: the deployment's default)" value={form.model} onChange={(e) => set('model')(e.currentTarget.value)} readOnly={readOnly} />
-        <TextInput label="Outcomes (comma-separated)" value={form.outcomes} onChange={(e) => set('outcomes')(e.currentTarget.value)} readOnly={readOnly} />
-        <TextInput label="Message webhook URL (empty: the account's)" value={form.messageWebhookUrl} onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)} readOnly={readOnly} />
+        <Textarea
+          label="System prompt"
+          value={form.systemPrompt}
+          onChange={(e) => set('systemPrompt')(e.currentTarget.value)}
+          readOnly={readOnly}
+          autosize
+          minRows={4}
+          maxRows={16}
+        />
+        <TextInput
+          label="Model (empty: the deployment's default)"
+          value={form.model}
+          onChange={(e) => set('model')(e.currentTarget.value)}
+          readOnly={readOnly}
+        />
+        <TextInput
+          label="Outcomes (comma-separated)"
+          value={form.outcomes}
+          onChange={(e) => set('outcomes')(e.currentTarget.value)}
+          readOnly={readOnly}
+        />
+        <TextInput
+          label="Message webhook URL (empty: the account's)"
+          value={form.messageWebhookUrl}
+          onChange={(e) => set('messageWebhookUrl')(e.currentTarget.value)}
+          readOnly={readOnly}
+        />
         <NativeSelect
           label="Voice on calls"
           value={form.voice}
           onChange={(e) => set('voice')(e.currentTarget.value)}
           disabled={readOnly}
           data={[
-            { value: '', label: `The deployment's default (${voices.options.find((v) => v.id === voices.default)?.name ?? voices.default})` },
+            {
+              value: '',
+              label: `The deployment's default (${voices.options.find((v) => v.id === voices.default)?.name ?? voices.default})`,
+            },
             ...voices.options.map((v) => ({ value: v.id, label: `${v.name} · ${v.language}` })),
           ]}
         />
-        <Switch label="Handoff enabled" checked={form.handoffEnabled} onChange={(e) => set('handoffEnabled')(e.currentTarget.checked)} disabled={readOnly} />
+        <Switch
+          label="Handoff enabled"
+          checked={form.handoffEnabled}
+          onChange={(e) => set('handoffEnabled')(e.currentTarget.checked)}
+          disabled={readOnly}
+        />
         <Switch
           label="Require a verified contact"
           aria-describedby="verification-help"
@@ -209,11 +274,28 @@ function AgentForm({
           disabled={readOnly}
         />
         <Text size="sm" id="verification-help">
-          In Agent API conversations, until the contact types the passcode sent to your events address or your backend verifies them, this agent uses no tools and no memory of them. Jobs
-          are not held back.
+          In Agent API conversations, until the contact types the passcode sent to your events address or your backend verifies them, this
+          agent uses no tools and no memory of them. Jobs are not held back.
         </Text>
-        <Textarea label="Handoff roster (JSON)" value={form.handoffRoster} onChange={(e) => set('handoffRoster')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={2} ff="monospace" />
-        <Textarea label="Tools (JSON, without secrets)" value={form.tools} onChange={(e) => set('tools')(e.currentTarget.value)} readOnly={readOnly} autosize minRows={3} maxRows={20} ff="monospace" />
+        <Textarea
+          label="Handoff roster (JSON)"
+          value={form.handoffRoster}
+          onChange={(e) => set('handoffRoster')(e.currentTarget.value)}
+          readOnly={readOnly}
+          autosize
+          minRows={2}
+          ff="monospace"
+        />
+        <Textarea
+          label="Tools (JSON, without secrets)"
+          value={form.tools}
+          onChange={(e) => set('tools')(e.currentTarget.value)}
+          readOnly={readOnly}
+          autosize
+          minRows={3}
+          maxRows={20}
+          ff="monospace"
+        />
         {!readOnly &&
           tools
             .filter((t) => SECRET_FIELDS[t.authType]?.length)

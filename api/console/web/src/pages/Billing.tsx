@@ -22,7 +22,9 @@ function BillingList() {
       <Loaded load={load} what="billing">
         {(b) =>
           b.billing === 'prepaid' ? (
-            <Text data-testid="billing-mode">Prepaid: your turns spend the credits your operator tops up. Prepaid companies are not invoiced.</Text>
+            <Text data-testid="billing-mode">
+              Prepaid: your turns spend the credits your operator tops up. Prepaid companies are not invoiced.
+            </Text>
           ) : (
             <Stack>
               <Text data-testid="billing-mode">Pay as you go: invoiced each calendar month, in your company's timezone.</Text>
@@ -83,9 +85,24 @@ function InvoiceItem({ id }: { id: string }) {
                 ['Month', `${i.month} (${i.timezone})`],
                 ['Period', `${when(i.period_start)} to ${when(i.period_end)}`],
                 ['Issued', i.issued_at ? when(i.issued_at) : 'Not final: recomputed on each visit'],
-                ...(i.credits_number ? ([['Corrects', i.credits_number], ['Reason', i.reason]] as [string, string][]) : []),
-                ...(i.credit_notes.length ? ([['Credit notes', i.credit_notes.map((n) => `${n.number} (${money(n.total, i.currency)})`).join(', ')]] as [string, string][]) : []),
-                ['Total', <span key="total" data-testid="invoice-total">{money(i.total, i.currency)}</span>],
+                ...(i.credits_number
+                  ? ([
+                      ['Corrects', i.credits_number],
+                      ['Reason', i.reason],
+                    ] as [string, string][])
+                  : []),
+                ...(i.credit_notes.length
+                  ? ([['Credit notes', i.credit_notes.map((n) => `${n.number} (${money(n.total, i.currency)})`).join(', ')]] as [
+                      string,
+                      string,
+                    ][])
+                  : []),
+                [
+                  'Total',
+                  <span key="total" data-testid="invoice-total">
+                    {money(i.total, i.currency)}
+                  </span>,
+                ],
               ]}
             />
             <DataTable

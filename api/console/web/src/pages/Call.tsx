@@ -8,7 +8,6 @@ import { getCall, hangUpCall, LIVE_STATUSES, recordingUrl, steerCall, watchCalls
 import { useSignedIn } from '../session';
 import { CallStatus } from './Calls';
 
-
 export function CallPage() {
   const { id = '' } = useParams();
   useDocumentTitle(`Call ${id} · Switchboard`);

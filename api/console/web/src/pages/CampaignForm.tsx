@@ -8,7 +8,15 @@ import { useChange } from '../components/Change';
 import { DialogForm } from '../components/DialogForm';
 import { Loaded, useLoaded } from '../components/Loaded';
 
-const DAY_LABEL: Record<Day, string> = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
+const DAY_LABEL: Record<Day, string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
 
 const formOf = (c: Campaign | null) => ({
   name: c?.name ?? '',
@@ -41,7 +49,11 @@ function bodyOf(original: Form, form: Form): CampaignChange {
     if (changed(key) && form[key].trim()) out[key] = form[key].trim();
   }
   if (changed('greeting')) out.greeting = form.greeting;
-  if (changed('outcomes')) out.outcomes = form.outcomes.split(',').map((o) => o.trim()).filter(Boolean);
+  if (changed('outcomes'))
+    out.outcomes = form.outcomes
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
   if (changed('questions')) {
     out.questions = form.questions
       .split('\n')
@@ -56,12 +68,22 @@ function bodyOf(original: Form, form: Form): CampaignChange {
   for (const key of ['max_attempts', 'retry_after_minutes', 'concurrency'] as const) if (changed(key)) out[key] = Number(form[key]);
   if (changed('leave_voicemail')) out.leave_voicemail = form.leave_voicemail;
   if (changed('scheduled', 'days', 'start_time', 'schedule_timezone')) {
-    out.schedule = form.scheduled ? { days: DAYS.filter((d) => form.days.includes(d)), start_time: form.start_time, timezone: form.schedule_timezone.trim() } : null;
+    out.schedule = form.scheduled
+      ? { days: DAYS.filter((d) => form.days.includes(d)), start_time: form.start_time, timezone: form.schedule_timezone.trim() }
+      : null;
   }
   return out;
 }
 
-export function CampaignForm({ campaign, onClose, onSaved }: { campaign: Campaign | null; onClose(): void; onSaved(saved: Campaign): Promise<void> }) {
+export function CampaignForm({
+  campaign,
+  onClose,
+  onSaved,
+}: {
+  campaign: Campaign | null;
+  onClose(): void;
+  onSaved(saved: Campaign): Promise<void>;
+}) {
   const choices = useLoaded(() => Promise.all([campaignsApi.connections(), campaignsApi.agents(), numbersApi.list()]));
   const title = campaign ? `Edit ${campaign.name}` : 'New campaign';
   return (
@@ -84,7 +106,21 @@ export function CampaignForm({ campaign, onClose, onSaved }: { campaign: Campaig
 
 type Option = { value: string; label: string };
 
-function Fields({ campaign, onClose, onSaved, connections, agents, numbers }: { campaign: Campaign | null; onClose(): void; onSaved(saved: Campaign): Promise<void>; connections: Option[]; agents: Option[]; numbers: Option[] }) {
+function Fields({
+  campaign,
+  onClose,
+  onSaved,
+  connections,
+  agents,
+  numbers,
+}: {
+  campaign: Campaign | null;
+  onClose(): void;
+  onSaved(saved: Campaign): Promise<void>;
+  connections: Option[];
+  agents: Option[];
+  numbers: Option[];
+}) {
   const [original] = useState(() => formOf(campaign));
   const [form, setForm] = useState(original);
   // The page reloads once the form has closed, with what was saved.
@@ -92,7 +128,8 @@ function Fields({ campaign, onClose, onSaved, connections, agents, numbers }: { 
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
   const text = (key: keyof Form) => ({
     value: form[key] as string,
-    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => set(key, e.currentTarget.value as never),
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      set(key, e.currentTarget.value as never),
   });
   const save = async () => {
     let result: Campaign | undefined;
@@ -112,7 +149,14 @@ function Fields({ campaign, onClose, onSaved, connections, agents, numbers }: { 
       <NativeSelect label="Connection" required data={[...none('Choose a connection'), ...connections]} {...text('connection_id')} />
       <NativeSelect label="Agent" data={[...none("The account's default agent"), ...agents]} {...text('agent_id')} />
       <Textarea label="Task" description="The brief for the agent" autosize minRows={2} maxLength={8000} {...text('task')} />
-      <Textarea label="Greeting" description="Said when the person answers; {{context.name}} fills in a value of their list entry" autosize minRows={1} maxLength={1000} {...text('greeting')} />
+      <Textarea
+        label="Greeting"
+        description="Said when the person answers; {{context.name}} fills in a value of their list entry"
+        autosize
+        minRows={1}
+        maxLength={1000}
+        {...text('greeting')}
+      />
       <Textarea label="Questions" description="One a line: key: question" autosize minRows={2} {...text('questions')} />
       <TextInput label="Outcomes" description="Comma-separated; empty: the agent's" {...text('outcomes')} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -124,7 +168,11 @@ function Fields({ campaign, onClose, onSaved, connections, agents, numbers }: { 
         <TextInput type="number" label="Minutes between attempts" min={15} max={1440} {...text('retry_after_minutes')} />
         <TextInput type="number" label="Calls at once" min={1} max={100} {...text('concurrency')} />
       </SimpleGrid>
-      <Switch label="Leave a voicemail on the last attempt" checked={form.leave_voicemail} onChange={(e) => set('leave_voicemail', e.currentTarget.checked)} />
+      <Switch
+        label="Leave a voicemail on the last attempt"
+        checked={form.leave_voicemail}
+        onChange={(e) => set('leave_voicemail', e.currentTarget.checked)}
+      />
       <Fieldset legend="Schedule">
         <Stack gap="sm">
           <Switch label="Start runs on a schedule" checked={form.scheduled} onChange={(e) => set('scheduled', e.currentTarget.checked)} />

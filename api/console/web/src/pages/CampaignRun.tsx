@@ -39,7 +39,17 @@ export function CampaignRun() {
               { label: 'Outcome', cell: (r) => r.outcome ?? r.skipped_reason ?? '—' },
               { label: 'Attempts', cell: (r) => r.attempts, numeric: true },
               { label: 'Note', cell: (r) => [r.note, r.opt_out ? 'Opted out' : ''].filter(Boolean).join('. ') || '—' },
-              { label: 'Call', cell: (r) => (r.call_id ? <Anchor component={Link} to={`/calls/${r.call_id}`}>{r.call_id}</Anchor> : '—') },
+              {
+                label: 'Call',
+                cell: (r) =>
+                  r.call_id ? (
+                    <Anchor component={Link} to={`/calls/${r.call_id}`}>
+                      {r.call_id}
+                    </Anchor>
+                  ) : (
+                    '—'
+                  ),
+              },
             ]}
           />
         </Stack>
@@ -57,7 +67,9 @@ function RunProgress({ run, onChange }: { run: Run; onChange(): Promise<void> })
     <Stack gap="xs">
       <Group>
         <RunStatus run={run} />
-        {mayAct(user.role, 'member') && run.status === 'running' && <DangerButton action="Stop" target="the run" onClick={() => stop.run(() => campaignsApi.stop(run.id))} />}
+        {mayAct(user.role, 'member') && run.status === 'running' && (
+          <DangerButton action="Stop" target="the run" onClick={() => stop.run(() => campaignsApi.stop(run.id))} />
+        )}
       </Group>
       {stop.alert}
       <Text data-testid="run-progress">{`${done} of ${c.total} people finished`}</Text>
@@ -73,7 +85,12 @@ function RunProgress({ run, onChange }: { run: Run; onChange(): Promise<void> })
           ['Skipped', String(c.skipped)],
           ['Pending', String(c.pending)],
           ['Unfinished', String(c.unfinished)],
-          ['Outcomes', Object.entries(run.outcomes).map(([o, n]) => `${o}: ${n}`).join(', ') || '—'],
+          [
+            'Outcomes',
+            Object.entries(run.outcomes)
+              .map(([o, n]) => `${o}: ${n}`)
+              .join(', ') || '—',
+          ],
           ['Results not taken', String(run.results_not_taken)],
           ...(run.error ? [['Error', run.error] as [string, string]] : []),
         ]}

@@ -14,7 +14,8 @@ import { Loaded, useLoaded, usePoll } from '../components/Loaded';
 import { useSignedIn } from '../session';
 import { CampaignForm } from './CampaignForm';
 
-const scheduleText = (c: Campaign) => (c.schedule ? `${c.schedule.days.join(', ')} at ${c.schedule.start_time} (${c.schedule.timezone})` : 'Only when started');
+const scheduleText = (c: Campaign) =>
+  c.schedule ? `${c.schedule.days.join(', ')} at ${c.schedule.start_time} (${c.schedule.timezone})` : 'Only when started';
 const connectionName = (connections: Connection[], id: string) => connections.find((c) => c.id === id)?.name ?? id;
 
 function CampaignList() {
@@ -29,7 +30,11 @@ function CampaignList() {
         Campaigns
       </Title>
       <Text mb="md">
-        A campaign calls the people its <Anchor component={Link} to="/connections">connection</Anchor> lists, with an agent, inside calling hours in each person's timezone, and sends each result back.
+        A campaign calls the people its{' '}
+        <Anchor component={Link} to="/connections">
+          connection
+        </Anchor>{' '}
+        lists, with an agent, inside calling hours in each person's timezone, and sends each result back.
       </Text>
       {mayAct(user.role, 'member') && (
         <Button mb="md" onClick={() => setCreating(true)}>
@@ -44,7 +49,14 @@ function CampaignList() {
             rowKey={(c) => c.id}
             empty="No campaigns yet."
             columns={[
-              { label: 'Name', cell: (c) => <Anchor component={Link} to={`/campaigns?id=${c.id}`}>{c.name}</Anchor> },
+              {
+                label: 'Name',
+                cell: (c) => (
+                  <Anchor component={Link} to={`/campaigns?id=${c.id}`}>
+                    {c.name}
+                  </Anchor>
+                ),
+              },
               { label: 'Connection', cell: (c) => connectionName(connections, c.connection_id) },
               { label: 'Schedule', cell: scheduleText },
               { label: 'Next start', cell: (c) => (c.archived ? 'Archived' : when(c.next_start_at)) },
@@ -52,7 +64,9 @@ function CampaignList() {
           />
         )}
       </Loaded>
-      {creating && <CampaignForm campaign={null} onClose={() => setCreating(false)} onSaved={async (c) => void navigate(`/campaigns?id=${c.id}`)} />}
+      {creating && (
+        <CampaignForm campaign={null} onClose={() => setCreating(false)} onSaved={async (c) => void navigate(`/campaigns?id=${c.id}`)} />
+      )}
     </>
   );
 }
@@ -129,7 +143,14 @@ function CampaignPage({ id }: { id: string }) {
             rowKey={(r) => r.id}
             empty="No runs yet."
             columns={[
-              { label: 'Started', cell: (r) => <Anchor component={Link} to={`/campaign-runs/${r.id}`}>{when(r.started_at)}</Anchor> },
+              {
+                label: 'Started',
+                cell: (r) => (
+                  <Anchor component={Link} to={`/campaign-runs/${r.id}`}>
+                    {when(r.started_at)}
+                  </Anchor>
+                ),
+              },
               { label: 'Kind', cell: (r) => (r.test ? 'Test run' : 'Run') },
               { label: 'Status', cell: (r) => <RunStatus run={r} /> },
               { label: 'Finished', cell: (r) => `${finished(r)} of ${r.contacts.total}` },
@@ -162,7 +183,13 @@ function Controls({ campaign, onEdit, onChange }: { campaign: Campaign; onEdit()
         <DangerButton action="Archive" target={campaign.name} onClick={() => change.run(() => campaignsApi.archive(campaign.id))} />
       </Group>
       <InlineForm onSubmit={() => change.run(async () => campaignsApi.start(campaign.id, testNumber.trim()).then(() => setTestNumber('')))}>
-        <TextInput label="Test number" description="Called once, with the list's first person" required value={testNumber} onChange={(e) => setTestNumber(e.currentTarget.value)} />
+        <TextInput
+          label="Test number"
+          description="Called once, with the list's first person"
+          required
+          value={testNumber}
+          onChange={(e) => setTestNumber(e.currentTarget.value)}
+        />
         <Button type="submit" variant="default" loading={change.busy}>
           Start test run
         </Button>

@@ -24,7 +24,10 @@ export function Connections() {
       <Title order={1} mb="md">
         Connections
       </Title>
-      <Text mb="md">A campaign takes its list of people from a connection's list path at the start of each run, and sends each result and the run's summary to its results path.</Text>
+      <Text mb="md">
+        A campaign takes its list of people from a connection's list path at the start of each run, and sends each result and the run's
+        summary to its results path.
+      </Text>
       {member && (
         <Button mb="md" onClick={() => setEditing(null)}>
           New connection
@@ -53,7 +56,11 @@ export function Connections() {
                           <Button size="xs" variant="default" aria-label={`Edit ${c.name}`} onClick={() => setEditing(c)}>
                             Edit
                           </Button>
-                          <DangerButton action="Delete" target={c.name} onClick={() => remove.run(() => campaignsApi.deleteConnection(c.id))} />
+                          <DangerButton
+                            action="Delete"
+                            target={c.name}
+                            onClick={() => remove.run(() => campaignsApi.deleteConnection(c.id))}
+                          />
                         </Group>
                       ),
                     },
@@ -69,7 +76,10 @@ export function Connections() {
 }
 
 /** The body to send: every field for a new connection; for one that exists, only what changed. */
-function changeOf(connection: Connection | null, form: Record<'name' | 'base_url' | 'list_path' | 'results_path' | 'header' | 'value', string>): ConnectionChange {
+function changeOf(
+  connection: Connection | null,
+  form: Record<'name' | 'base_url' | 'list_path' | 'results_path' | 'header' | 'value', string>,
+): ConnectionChange {
   const out: ConnectionChange = {};
   for (const key of ['name', 'base_url', 'list_path', 'results_path'] as const) {
     if (form[key].trim() && form[key].trim() !== connection?.[key]) out[key] = form[key].trim();
@@ -118,11 +128,18 @@ function ConnectionForm({ connection, onClose, onSaved }: { connection: Connecti
           <TextInput label="List path" {...field('list_path')} />
           <TextInput label="Results path" {...field('results_path')} />
         </Group>
-        <TextInput label="Sign-in header name" placeholder="X-Api-Key" description="Sent with every request to your system; empty: none." {...field('header')} />
+        <TextInput
+          label="Sign-in header name"
+          placeholder="X-Api-Key"
+          description="Sent with every request to your system; empty: none."
+          {...field('header')}
+        />
         <PasswordInput
           label="Sign-in header value"
           autoComplete="off"
-          description={connection?.sign_in_header ? 'Stored and never shown: fill in only to replace it.' : 'Stored encrypted and never shown again.'}
+          description={
+            connection?.sign_in_header ? 'Stored and never shown: fill in only to replace it.' : 'Stored encrypted and never shown again.'
+          }
           {...field('value')}
         />
       </DialogForm>

@@ -32,10 +32,27 @@ function ConversationList() {
               caption={`${total} conversation${total === 1 ? '' : 's'} on calls, newest first`}
               empty="No conversations on calls yet. A job's conversation opens from its job."
               columns={[
-                { label: 'Conversation', cell: (c) => <Anchor component={Link} to={`/conversations?id=${c.id}`}>{c.id}</Anchor> },
+                {
+                  label: 'Conversation',
+                  cell: (c) => (
+                    <Anchor component={Link} to={`/conversations?id=${c.id}`}>
+                      {c.id}
+                    </Anchor>
+                  ),
+                },
                 { label: 'Channel', cell: (c) => c.channel },
                 { label: 'Status', cell: (c) => c.status },
-                { label: 'Call', cell: (c) => (c.callId ? <Anchor component={Link} to={`/calls/${c.callId}`}>{c.callId}</Anchor> : '—') },
+                {
+                  label: 'Call',
+                  cell: (c) =>
+                    c.callId ? (
+                      <Anchor component={Link} to={`/calls/${c.callId}`}>
+                        {c.callId}
+                      </Anchor>
+                    ) : (
+                      '—'
+                    ),
+                },
                 { label: 'Started', cell: (c) => when(c.createdAt) },
               ]}
             />
@@ -86,7 +103,9 @@ function ConversationDetail({ conversation: c, onChange }: { conversation: Conve
         )}
       </Group>
       <Messages messages={c.messages} />
-      {mayAct(user.role, 'member') && c.channel === 'api' && c.status === 'active' && <ManualMessage id={c.conversationId} onChange={onChange} />}
+      {mayAct(user.role, 'member') && c.channel === 'api' && c.status === 'active' && (
+        <ManualMessage id={c.conversationId} onChange={onChange} />
+      )}
     </Stack>
   );
 }
@@ -100,7 +119,14 @@ function ManualMessage({ id, onChange }: { id: string; onChange(): Promise<void>
   return (
     <Stack gap="xs" component="section" aria-label="Add a manual message">
       {alert}
-      <Textarea label="Manual message (under your name; the agent sees it next turn)" value={message} onChange={(e) => setMessage(e.currentTarget.value)} maxLength={32000} autosize minRows={2} />
+      <Textarea
+        label="Manual message (under your name; the agent sees it next turn)"
+        value={message}
+        onChange={(e) => setMessage(e.currentTarget.value)}
+        maxLength={32000}
+        autosize
+        minRows={2}
+      />
       <Group>
         <Button loading={busy} disabled={!message.trim()} onClick={send}>
           Add message

@@ -54,7 +54,11 @@ export function DoNotCall() {
                     {
                       label: 'Remove',
                       cell: (n: Entry) => (
-                        <DangerButton action="Remove" target={n.number} onClick={() => change.run(() => access.removeDoNotCall(n.number))} />
+                        <DangerButton
+                          action="Remove"
+                          target={n.number}
+                          onClick={() => change.run(() => access.removeDoNotCall(n.number))}
+                        />
                       ),
                     },
                   ]

@@ -25,7 +25,14 @@ const STATUS_LABEL: Record<JobStatus, string> = {
 };
 
 export function StatusBadge({ status }: { status: JobStatus }) {
-  const color = status === 'succeeded' ? 'green' : status === 'failed' || status === 'expired' ? 'red' : status === 'waiting_for_reply' ? 'orange' : 'gray';
+  const color =
+    status === 'succeeded'
+      ? 'green'
+      : status === 'failed' || status === 'expired'
+        ? 'red'
+        : status === 'waiting_for_reply'
+          ? 'orange'
+          : 'gray';
   // A tint of the status's colour behind near-black text: readable whatever the colour.
   return (
     <Badge variant="light" color={color} c="gray.9">
@@ -61,7 +68,14 @@ function JobList() {
             caption={`${total} job${total === 1 ? '' : 's'}`}
             empty="No jobs."
             columns={[
-              { label: 'Task', cell: (j) => <Anchor component={Link} to={`/jobs?id=${j.triggerId}`}>{j.task.length > 80 ? `${j.task.slice(0, 80)}…` : j.task}</Anchor> },
+              {
+                label: 'Task',
+                cell: (j) => (
+                  <Anchor component={Link} to={`/jobs?id=${j.triggerId}`}>
+                    {j.task.length > 80 ? `${j.task.slice(0, 80)}…` : j.task}
+                  </Anchor>
+                ),
+              },
               { label: 'Status', cell: (j) => <StatusBadge status={j.status} /> },
               { label: 'Attempts', cell: (j) => `${j.attemptCount} of ${j.maxAttempts}` },
               { label: 'Created', cell: (j) => when(j.createdAt) },
@@ -125,7 +139,9 @@ function JobDetail({ job, onChange }: { job: Job; onChange(): Promise<void> }) {
         <Field label="Expires">{when(job.expiresAt)}</Field>
         {job.resultSummary && <Field label="Result">{job.resultSummary}</Field>}
         {job.errorMessage && <Field label="Error">{job.errorMessage}</Field>}
-        {job.humanReply && <Field label="Human reply">{`${job.humanReply.decision}${job.humanReply.reason ? `: ${job.humanReply.reason}` : ''}`}</Field>}
+        {job.humanReply && (
+          <Field label="Human reply">{`${job.humanReply.decision}${job.humanReply.reason ? `: ${job.humanReply.reason}` : ''}`}</Field>
+        )}
       </SimpleGrid>
       {job.status === 'waiting_for_reply' && <Question job={job} member={member} onChange={onChange} />}
       <Title order={2} size="h3">
@@ -162,7 +178,14 @@ function Question({ job, member, onChange }: { job: Job; member: boolean; onChan
       {member && (
         <Stack gap="xs">
           {alert}
-          <Textarea label="Your answer (needed to reply, optional to approve or reject)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={4000} autosize minRows={2} />
+          <Textarea
+            label="Your answer (needed to reply, optional to approve or reject)"
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            maxLength={4000}
+            autosize
+            minRows={2}
+          />
           <Group>
             <Button loading={busy} disabled={!reason.trim()} onClick={() => answer('provided')}>
               Reply

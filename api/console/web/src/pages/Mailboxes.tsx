@@ -33,7 +33,14 @@ function MailboxList() {
             rowKey={(m) => m.id}
             empty="No mailboxes yet."
             columns={[
-              { label: 'Name', cell: (m) => <Anchor component={Link} to={`/mailboxes?id=${encodeURIComponent(m.id)}`}>{m.name}</Anchor> },
+              {
+                label: 'Name',
+                cell: (m) => (
+                  <Anchor component={Link} to={`/mailboxes?id=${encodeURIComponent(m.id)}`}>
+                    {m.name}
+                  </Anchor>
+                ),
+              },
               { label: 'New messages', cell: (m) => m.new_messages, numeric: true },
               { label: 'Greeting', cell: (m) => m.greeting },
               { label: 'Created', cell: (m) => when(m.created_at) },
@@ -49,11 +56,14 @@ function NewMailbox({ onMade }: { onMade(): Promise<void> }) {
   const change = useChange(onMade);
   const [name, setName] = useState('');
   const [greeting, setGreeting] = useState('');
-  const create = () => void change.run(() => mailboxesApi.create({ name, greeting })).then((made) => {
-      if (!made) return;
-      setName('');
-      setGreeting('');
-    });
+  const create = () =>
+    void change
+      .run(() => mailboxesApi.create({ name, greeting }))
+      .then((made) => {
+        if (!made) return;
+        setName('');
+        setGreeting('');
+      });
   return (
     <NewItemForm title="New mailbox" submit="Create mailbox" change={change} onSubmit={create}>
       <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
@@ -118,7 +128,13 @@ function MessageTable({ mailboxId, messages, reload }: { mailboxId: string; mess
   const { user } = useSignedIn();
   const change = useChange(reload);
   const move = (m: VoiceMessage, to: MessageStatus, label: string) => (
-    <Button size="xs" variant="default" disabled={change.busy} aria-label={`${label}: message from ${m.caller} at ${when(m.created_at)}`} onClick={() => void change.run(() => mailboxesApi.setStatus(mailboxId, m.id, to))}>
+    <Button
+      size="xs"
+      variant="default"
+      disabled={change.busy}
+      aria-label={`${label}: message from ${m.caller} at ${when(m.created_at)}`}
+      onClick={() => void change.run(() => mailboxesApi.setStatus(mailboxId, m.id, to))}
+    >
       {label}
     </Button>
   );
@@ -153,8 +169,16 @@ function MessageTable({ mailboxId, messages, reload }: { mailboxId: string; mess
           },
           {
             label: 'Recording',
-            // biome-ignore lint/a11y/useMediaCaption: the message's words are in its row.
-            cell: (m) => <audio controls preload="none" style={{ width: 240 }} src={mailboxesApi.recordingUrl(mailboxId, m.id)} aria-label={`Recording from ${m.caller} at ${when(m.created_at)}`} />,
+            cell: (m) => (
+              // biome-ignore lint/a11y/useMediaCaption: the message's words are in its row.
+              <audio
+                controls
+                preload="none"
+                style={{ width: 240 }}
+                src={mailboxesApi.recordingUrl(mailboxId, m.id)}
+                aria-label={`Recording from ${m.caller} at ${when(m.created_at)}`}
+              />
+            ),
           },
           ...(mayAct(user.role, 'member')
             ? [

@@ -10,7 +10,10 @@ export function NotFound() {
         No such page
       </Title>
       <Text>
-        The console has no page here yet. <Anchor component={Link} to="/">Back to the overview</Anchor>
+        The console has no page here yet.{' '}
+        <Anchor component={Link} to="/">
+          Back to the overview
+        </Anchor>
       </Text>
     </>
   );

@@ -7,7 +7,6 @@ import { DataTable } from '../components/DataTable';
 import { Loaded, useLoaded } from '../components/Loaded';
 import { useSignedIn } from '../session';
 
-
 export function Numbers() {
   useDocumentTitle('Numbers · Switchboard');
   const { user } = useSignedIn();

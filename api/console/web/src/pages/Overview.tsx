@@ -52,14 +52,39 @@ function UsageAndLimits({ data }: { data: OverviewData }) {
           Limits
         </Title>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-          <Limit label="Requests per minute" value={limits.requests_per_minute.limit} used={limits.requests_per_minute.busiest_key_this_minute} note="per API key; busiest key this minute" />
-          <Limit label="Concurrent calls" value={limits.max_concurrent_calls.limit} used={limits.max_concurrent_calls.live} note="calls live now" />
-          <Limit label="Calls per minute" value={limits.calls_per_minute.limit} used={limits.calls_per_minute.this_minute} note="placed this minute through the API and MCP" />
-          <Limit label="Pending jobs per conversation" value={pending.limit} used={pending.most_pending_in_one_conversation} note="busiest conversation now" />
+          <Limit
+            label="Requests per minute"
+            value={limits.requests_per_minute.limit}
+            used={limits.requests_per_minute.busiest_key_this_minute}
+            note="per API key; busiest key this minute"
+          />
+          <Limit
+            label="Concurrent calls"
+            value={limits.max_concurrent_calls.limit}
+            used={limits.max_concurrent_calls.live}
+            note="calls live now"
+          />
+          <Limit
+            label="Calls per minute"
+            value={limits.calls_per_minute.limit}
+            used={limits.calls_per_minute.this_minute}
+            note="placed this minute through the API and MCP"
+          />
+          <Limit
+            label="Pending jobs per conversation"
+            value={pending.limit}
+            used={pending.most_pending_in_one_conversation}
+            note="busiest conversation now"
+          />
           {limits.max_concurrent_jobs.limit === null ? (
             <Fact label="Concurrent jobs" value="No cap" note={`${limits.max_concurrent_jobs.running.toLocaleString('en')} running now`} />
           ) : (
-            <Limit label="Concurrent jobs" value={limits.max_concurrent_jobs.limit} used={limits.max_concurrent_jobs.running} note="running now; more wait their turn" />
+            <Limit
+              label="Concurrent jobs"
+              value={limits.max_concurrent_jobs.limit}
+              used={limits.max_concurrent_jobs.running}
+              note="running now; more wait their turn"
+            />
           )}
           <Fact
             label="Calls to one number"
@@ -70,7 +95,9 @@ function UsageAndLimits({ data }: { data: OverviewData }) {
           <Limit
             label="Credits balance"
             value={limits.credits.balance}
-            note={limits.credits.billing === 'payg' ? 'pay as you go' : `turns stop below ${limits.credits.min_credits.toLocaleString('en')}`}
+            note={
+              limits.credits.billing === 'payg' ? 'pay as you go' : `turns stop below ${limits.credits.min_credits.toLocaleString('en')}`
+            }
           />
         </SimpleGrid>
       </section>
@@ -128,7 +155,11 @@ function Limit({ label, value, used, note }: { label: string; value: number; use
           <Text size="sm">
             {used.toLocaleString('en')} of {value.toLocaleString('en')} used
           </Text>
-          <Progress value={Math.min(100, (100 * used) / Math.max(1, value))} color={used >= value ? 'red.9' : undefined} aria-label={`${label}: ${used} of ${value} used`} />
+          <Progress
+            value={Math.min(100, (100 * used) / Math.max(1, value))}
+            color={used >= value ? 'red.9' : undefined}
+            aria-label={`${label}: ${used} of ${value} used`}
+          />
         </>
       )}
       <Text size="xs">{note}</Text>

@@ -51,7 +51,15 @@ function useQueueSettings(queue?: Queue) {
   const fields = (
     <>
       <TextInput label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <TextInput label="Longest wait (seconds)" type="number" min={10} max={3600} required value={maxWait} onChange={(e) => setMaxWait(e.currentTarget.value)} />
+      <TextInput
+        label="Longest wait (seconds)"
+        type="number"
+        min={10}
+        max={3600}
+        required
+        value={maxWait}
+        onChange={(e) => setMaxWait(e.currentTarget.value)}
+      />
       <TextInput label="Hold message" maxLength={1000} value={hold} onChange={(e) => setHold(e.currentTarget.value)} />
     </>
   );
@@ -103,7 +111,11 @@ function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: bool
             <Button size="xs" variant="default" aria-label={`Edit queue ${queue.name}`} onClick={() => setEditing(true)}>
               Edit
             </Button>
-            <DangerButton action="Delete" target={`queue ${queue.name}`} onClick={() => void change.run(() => queuesApi.remove(queue.id))} />
+            <DangerButton
+              action="Delete"
+              target={`queue ${queue.name}`}
+              onClick={() => void change.run(() => queuesApi.remove(queue.id))}
+            />
           </Group>
         )}
       </Group>
@@ -151,7 +163,11 @@ function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: bool
                 {
                   label: 'Remove',
                   cell: (m: Queue['members'][number]) => (
-                    <DangerButton action="Remove" target={m.name} onClick={() => void setMembers(membersOf(queue).filter((other) => other.id !== m.id))} />
+                    <DangerButton
+                      action="Remove"
+                      target={m.name}
+                      onClick={() => void setMembers(membersOf(queue).filter((other) => other.id !== m.id))}
+                    />
                   ),
                 },
               ]
@@ -167,7 +183,13 @@ function QueueCard({ queue, canChange, reload }: { queue: Queue; canChange: bool
 function AddMember({ onAdd }: { onAdd(member: { id?: string; name: string; phone: string }): Promise<boolean> }) {
   const [member, setMember] = useState({ id: '', name: '', phone: '' });
   const field = (key: keyof typeof member, label: string, max: number, required = true) => (
-    <TextInput label={label} required={required} maxLength={max} value={member[key]} onChange={(e) => setMember({ ...member, [key]: e.currentTarget.value })} />
+    <TextInput
+      label={label}
+      required={required}
+      maxLength={max}
+      value={member[key]}
+      onChange={(e) => setMember({ ...member, [key]: e.currentTarget.value })}
+    />
   );
   // No id typed: the API makes one.
   const { id, ...rest } = member;

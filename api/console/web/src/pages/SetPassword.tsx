@@ -22,8 +22,22 @@ export function SetPassword() {
   return (
     <FormPage title="Choose a password" error={error} onSubmit={submit}>
       <Text>You are signed in as {session.user.email}. Choose the password you will sign in with from now on.</Text>
-      <PasswordInput label="New password" name="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-      <PasswordInput label="New password again" name="password-again" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.currentTarget.value)} />
+      <PasswordInput
+        label="New password"
+        name="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+      />
+      <PasswordInput
+        label="New password again"
+        name="password-again"
+        autoComplete="new-password"
+        required
+        value={again}
+        onChange={(e) => setAgain(e.currentTarget.value)}
+      />
       <Button type="submit" loading={busy}>
         Save password
       </Button>

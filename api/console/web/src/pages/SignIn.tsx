@@ -44,8 +44,23 @@ export function SignIn() {
 
   return (
     <FormPage title="Sign in to Switchboard" error={error ?? (ssoRefusal ? explainSsoRefusal(ssoRefusal) : undefined)} onSubmit={submit}>
-      <TextInput label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-      <PasswordInput label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+      <TextInput
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="username"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.currentTarget.value)}
+      />
+      <PasswordInput
+        label="Password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+      />
       <Button type="submit" loading={busy}>
         Sign in
       </Button>

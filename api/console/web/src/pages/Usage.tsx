@@ -38,9 +38,25 @@ export function Usage() {
       <Stack>
         <form onSubmit={submit} aria-label="Usage report">
           <Group align="end">
-            <TextInput type="date" label="From" required value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />
-            <TextInput type="date" label="To" required value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />
-            <Checkbox.Group label="Group by" value={draft.groupBy} onChange={(v) => setDraft({ ...draft, groupBy: USAGE_GROUPS.filter((g) => v.includes(g)) })}>
+            <TextInput
+              type="date"
+              label="From"
+              required
+              value={draft.from}
+              onChange={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+            />
+            <TextInput
+              type="date"
+              label="To"
+              required
+              value={draft.to}
+              onChange={(e) => setDraft({ ...draft, to: e.currentTarget.value })}
+            />
+            <Checkbox.Group
+              label="Group by"
+              value={draft.groupBy}
+              onChange={(v) => setDraft({ ...draft, groupBy: USAGE_GROUPS.filter((g) => v.includes(g)) })}
+            >
               <Group mt={6}>
                 {USAGE_GROUPS.map((g) => (
                   <Checkbox key={g} value={g} label={GROUP_COLUMNS[g].label} />

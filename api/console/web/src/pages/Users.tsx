@@ -38,7 +38,12 @@ export function Users() {
                 label: 'Role',
                 cell: (u) =>
                   owner ? (
-                    <NativeSelect aria-label={`Role of ${u.email}`} data={ROLES} value={u.role} onChange={(e) => change.run(() => access.changeRole(u.id, e.currentTarget.value as Role))} />
+                    <NativeSelect
+                      aria-label={`Role of ${u.email}`}
+                      data={ROLES}
+                      value={u.role}
+                      onChange={(e) => change.run(() => access.changeRole(u.id, e.currentTarget.value as Role))}
+                    />
                   ) : (
                     u.role
                   ),

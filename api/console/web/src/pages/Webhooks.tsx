@@ -22,7 +22,14 @@ export function Webhooks() {
         {(addresses) => (
           <Stack>
             <AddressesCard addresses={addresses} editable={admin} onSaved={load.reload} />
-            {admin && <TestMessageCard to={addresses.message_webhook_url} title="Test the message webhook" headingId="webhooks-test" send={access.testMessage} />}
+            {admin && (
+              <TestMessageCard
+                to={addresses.message_webhook_url}
+                title="Test the message webhook"
+                headingId="webhooks-test"
+                send={access.testMessage}
+              />
+            )}
             {admin && <SecretCard />}
           </Stack>
         )}
@@ -53,8 +60,16 @@ function AddressesCard({ addresses, editable, onSaved }: { addresses: Addresses;
           void save();
         }}
       >
-        <Text size="sm">The events address receives call.*, queue.* and ai.* events; the message webhook the messages your agents take.</Text>
-        <TextInput label="Events address" name="events_url" value={events} readOnly={!editable} onChange={(e) => setEvents(e.currentTarget.value)} />
+        <Text size="sm">
+          The events address receives call.*, queue.* and ai.* events; the message webhook the messages your agents take.
+        </Text>
+        <TextInput
+          label="Events address"
+          name="events_url"
+          value={events}
+          readOnly={!editable}
+          onChange={(e) => setEvents(e.currentTarget.value)}
+        />
         <TextInput
           label="Message webhook address"
           name="message_webhook_url"
