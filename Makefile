@@ -3,7 +3,7 @@ SHELL := /bin/bash
 TLS_DIR := .switchboard/test-tls
 MOCHA := NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem npx mocha
 
-.PHONY: install build run test bench drill openapi migrate clean manifests chart-check image e2e
+.PHONY: install build lint format run test bench drill openapi migrate clean manifests chart-check image e2e
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -21,12 +21,19 @@ build: install
 run: build
 	node dist/cmd/switchboard.js dev
 
+# Formatting and lint (Biome, biome.json): `make test` fails on either; `make format` fixes the layout.
+lint: install
+	npx biome ci --error-on-warnings --colors=off .
+
+format: install
+	npx biome format --write .
+
 migrate: build
 	node dist/cmd/switchboard.js migrate
 
 # The suite runs against DATABASE_URL / REDIS_URL when set, else against a Postgres and a Redis that
 # test/support/setup.sh starts (after installing what the suite needs from Debian's packages).
-test: build
+test: build lint
 	@node dist/test/support/make-cert.js $(TLS_DIR)
 	test/support/setup.sh env $(MOCHA)
 
