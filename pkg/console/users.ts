@@ -22,9 +22,7 @@ export interface ConsoleUser {
   createdAt: string;
 }
 
-type Row = DbRow;
-
-export const toUser = (r: Row): ConsoleUser => ({
+export const toUser = (r: DbRow): ConsoleUser => ({
   id: r.id,
   tenantId: r.tenant_id,
   email: r.email,
@@ -94,14 +92,14 @@ async function lockOwners(ctx: Pick<Ctx, 'db'>, tenantId: string): Promise<strin
 }
 
 /** The user `id` of `tenantId` (404 for another account's), its row held until the transaction `ctx.db` ends. */
-async function lockedUser(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<Row> {
+async function lockedUser(ctx: Pick<Ctx, 'db'>, tenantId: string, id: string): Promise<DbRow> {
   const row = await ctx.db('console_users').where({ id, tenant_id: tenantId }).forUpdate().first();
   if (!row) throw new NotFound(`No user ${id} in this account`);
   return row;
 }
 
 /** 409 `last_owner` when `user` would leave `owners` empty. */
-function keepAnOwner(owners: string[], user: Row): void {
+function keepAnOwner(owners: string[], user: DbRow): void {
   if (user.role === 'owner' && owners.length <= 1)
     throw new Conflict('The account would have no owner: make another user owner first', 'last_owner');
 }

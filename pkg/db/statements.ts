@@ -14,19 +14,17 @@ export interface Sends {
   pipelined: Pick<PipelinedPool, 'send'>;
 }
 
-type Row = DbRow;
-
 /**
  * `build`'s statement as a function of ctx and its values, answering its rows. `build` follows
  * compiledOnce's rule: it places the values it is given and never looks at them.
  */
 export function compiledQuery<V extends object>(
   build: (db: Knex, values: V) => Knex.QueryBuilder | Knex.Raw,
-): (ctx: Sends, values: V) => Promise<Row[]> {
+): (ctx: Sends, values: V) => Promise<DbRow[]> {
   const compiled = compiledOnce(build);
   return async (ctx, values) => {
     if (ctx.db.isTransaction) {
-      const result: Row[] | pg.QueryResult = await build(ctx.db, values);
+      const result: DbRow[] | pg.QueryResult = await build(ctx.db, values);
       return Array.isArray(result) ? result : result.rows;
     }
     return (await ctx.pipelined.send(compiled(ctx.db, values))).rows;

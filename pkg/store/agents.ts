@@ -31,9 +31,7 @@ export interface Agent {
 /** Settings as stored, each written only when given; checked first and tools sealed (pkg/agent/settings.ts). */
 export type AgentValues = Partial<Omit<Agent, 'id' | 'tenantId' | 'createdAt' | 'updatedAt'>>;
 
-type Row = DbRow;
-
-export const toAgent = (r: Row): Agent => ({
+export const toAgent = (r: DbRow): Agent => ({
   id: r.id,
   tenantId: r.tenant_id,
   isPublic: r.is_public,
@@ -51,8 +49,8 @@ export const toAgent = (r: Row): Agent => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-function columns(values: AgentValues): Row {
-  const out: Row = {};
+function columns(values: AgentValues): DbRow {
+  const out: DbRow = {};
   if (values.name !== undefined) out.name = values.name;
   if (values.systemPrompt !== undefined) out.system_prompt = values.systemPrompt;
   if (values.model !== undefined) out.model = values.model;

@@ -26,9 +26,7 @@ interface Contact {
   createdAt: string;
 }
 
-type Row = DbRow;
-
-const toContact = (r: Row): Contact => ({
+const toContact = (r: DbRow): Contact => ({
   contactId: r.id,
   name: r.name,
   phone: r.phone,

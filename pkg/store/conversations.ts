@@ -22,9 +22,7 @@ export interface Conversation {
   updatedAt: string;
 }
 
-type Row = DbRow;
-
-const toConversation = (r: Row): Conversation => ({
+const toConversation = (r: DbRow): Conversation => ({
   id: r.id,
   tenantId: r.tenant_id,
   agentId: r.agent_id,
@@ -59,7 +57,7 @@ export async function createConversation(
 }
 
 /** The row createConversation inserts, for statements that insert it along with other rows. */
-export function newConversationRow(ctx: Pick<Ctx, 'clock'>, input: Parameters<typeof createConversation>[1]): Row {
+export function newConversationRow(ctx: Pick<Ctx, 'clock'>, input: Parameters<typeof createConversation>[1]): DbRow {
   const now = ctx.clock.now();
   return {
     id: uuid(),
@@ -83,7 +81,7 @@ export async function getConversation(ctx: Pick<Ctx, 'db'>, tenantId: string, id
 }
 
 /** The rule of getConversation applied to a row read elsewhere (undefined when there was none). */
-export function tenantConversation(row: Row | undefined, tenantId: string, id: string): Conversation {
+export function tenantConversation(row: DbRow | undefined, tenantId: string, id: string): Conversation {
   if (row?.channel !== 'api') throw new NotFound(`Unknown conversation ${id}`);
   if (row.tenant_id !== tenantId) throw new Forbidden('Conversation belongs to a different company');
   return toConversation(row);
@@ -178,7 +176,7 @@ export async function updateConversation(
     verified?: true;
   },
 ): Promise<Conversation> {
-  const columns: Row = { updated_at: ctx.clock.now() };
+  const columns: DbRow = { updated_at: ctx.clock.now() };
   if (patch.metadata !== undefined) columns.metadata = JSON.stringify(patch.metadata);
   if (patch.customSystemMessage !== undefined) columns.custom_system_message = patch.customSystemMessage;
   if (patch.customTools !== undefined) columns.custom_tools = JSON.stringify(patch.customTools);

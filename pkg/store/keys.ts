@@ -17,9 +17,7 @@ export interface ApiKeyView {
   revokedAt: string | null;
 }
 
-type Row = DbRow;
-
-const toView = (r: Row): ApiKeyView => ({
+const toView = (r: DbRow): ApiKeyView => ({
   id: r.id,
   tenantId: r.tenant_id,
   name: r.name,
@@ -63,7 +61,7 @@ export interface Principal {
 }
 
 /** The principal of a key's row joined to its tenant's; 401 when there is none. Notes the key's use (at most once a minute). */
-async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: Row | undefined): Promise<Principal> {
+async function principalFrom(ctx: Pick<Ctx, 'db' | 'clock'>, row: DbRow | undefined): Promise<Principal> {
   if (!row) throw new Unauthorized();
   const now = ctx.clock.now();
   if (!row.key_last_used_at || now.getTime() - row.key_last_used_at.getTime() > 60_000) {
@@ -87,5 +85,5 @@ const keyLookup = compiledOnce((db, { hash }: { hash: string }) =>
  */
 export async function authenticate(ctx: Pick<Ctx, 'db' | 'pipelined' | 'clock'>, rawKey: string): Promise<Principal> {
   const { rows } = await ctx.pipelined.send(keyLookup(ctx.db, { hash: sha256(rawKey) }));
-  return principalFrom(ctx, rows[0] as Row | undefined);
+  return principalFrom(ctx, rows[0] as DbRow | undefined);
 }

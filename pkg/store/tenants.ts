@@ -42,9 +42,7 @@ export interface Tenant {
 /** Settings as stored, each written only when given; checked first (pkg/tenants/settings.ts). */
 export type TenantValues = Partial<Omit<Tenant, 'id' | 'createdAt' | 'updatedAt'>>;
 
-type Row = DbRow;
-
-export const toTenant = (r: Row): Tenant => ({
+export const toTenant = (r: DbRow): Tenant => ({
   id: r.id,
   name: r.name,
   timezone: r.timezone,
@@ -67,8 +65,8 @@ export const toTenant = (r: Row): Tenant => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-const columns = (s: TenantValues): Row => {
-  const out: Row = {};
+const columns = (s: TenantValues): DbRow => {
+  const out: DbRow = {};
   if (s.name !== undefined) out.name = s.name;
   if (s.timezone !== undefined) out.timezone = s.timezone;
   if (s.features !== undefined) out.features = s.features;

@@ -43,8 +43,6 @@ export interface Invoice {
 /** An invoice or credit note as written: numbered and issued. */
 export type FinalizedInvoice = Invoice & { number: string; issuedAt: Date };
 
-type Row = DbRow;
-
 /** A line as its row's columns and as the JSON shows it. */
 export const lineColumns = (l: InvoiceLine) => ({
   description: l.description,
@@ -72,7 +70,7 @@ export const invoiceColumns = (i: FinalizedInvoice) => ({
   issued_at: i.issuedAt,
 });
 
-const toLine = (r: Row): InvoiceLine => ({
+const toLine = (r: DbRow): InvoiceLine => ({
   description: r.description,
   item: r.item,
   referenceType: r.reference_type,
@@ -84,7 +82,7 @@ const toLine = (r: Row): InvoiceLine => ({
 });
 
 /** An invoice from its row, its lines' rows and its credit notes' (number and total). */
-export const toInvoice = (r: Row, lines: Row[], creditNotes: Row[]): FinalizedInvoice => ({
+export const toInvoice = (r: DbRow, lines: DbRow[], creditNotes: DbRow[]): FinalizedInvoice => ({
   number: r.number,
   kind: r.kind,
   status: 'finalized',
