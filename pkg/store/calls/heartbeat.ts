@@ -17,6 +17,10 @@ export function heartbeatCalls(
   onTheLine: readonly CallStatus[],
 ): Promise<Pick<CallRow, 'id' | 'tenant_id' | 'status'>[]> {
   const renewedDue = (db: Knex, until: Date) =>
-    db.raw(`case when status = any(?) then least(?::timestamptz, ${DEADLINE}) else ?::timestamptz end`, [[...onTheLine], until, until]);
+    db.raw(`case when status in (${onTheLine.map(() => '?').join(', ')}) then least(?::timestamptz, ${DEADLINE}) else ?::timestamptz end`, [
+      ...onTheLine,
+      until,
+      until,
+    ]);
   return renewLeases(ctx, { ...CALL_LEASES, renewedDue }, ids, owner, leaseMs, ['id', 'tenant_id', 'status']);
 }
