@@ -26,7 +26,7 @@ export interface Ctx {
   /** Slots of the deployment-wide cap on simultaneous model calls (pkg/agent/model-call.ts takes them). */
   modelSlots: ModelSlots;
   outbound: Outbound;
-  /** Statements sent together in one round trip: turn locks' and turns' writes. */
+  /** Pipelined connections: every store statement sent outside a transaction, and a turn lock's reads and closing transaction. */
   pipelined: PipelinedPool;
   locks: TurnLocks;
   notifier: Notifier;

@@ -1,7 +1,8 @@
 // Leases: a row worked on by one replica (lease_owner) until lease_until, kept alive by its owner's
 // heartbeat and given up on shutdown. due_at follows lease_until, so a lease that runs out makes its
 // row due to the sweep or the next claim. Every leased table (jobs, calls, webhook deliveries,
-// campaign runs) takes, renews and releases its leases here; which rows are due stays with each table.
+// campaign runs) renews and releases its leases here, and takes them with the pieces below (a one-row
+// claim whole); which rows are due stays with each table's claim.
 import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { notifyIdColumn } from './notify.js';

@@ -24,7 +24,7 @@ export interface HeldLock {
 }
 
 /** The closing transaction found its lock taken by another process: this one's listen connection was lost meanwhile. */
-export class LockLost extends Unavailable {
+class LockLost extends Unavailable {
   constructor() {
     super('Another server took over this conversation while the turn ran (its database connection was lost); try again', 'unavailable', 1);
   }

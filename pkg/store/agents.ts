@@ -129,13 +129,13 @@ export async function ownAgentMessageWebhook(ctx: Pick<Ctx, 'db'>, tenantId: str
 export const unknownAgent = (agentId: string): NotFound => new NotFound(`Unknown agent ${agentId}`);
 
 /** getUsableAgent's query; a malformed id is unknown. */
-export function usableAgent(db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder {
+function usableAgent(db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder {
   if (!isUuid(agentId)) throw unknownAgent(agentId);
   return usableAgentOf(db, tenantId, agentId);
 }
 
 /** usableAgent's query for an id known to be a UUID, or a compiled statement's parameter (pkg/db/compiled.ts). */
-export const usableAgentOf = (db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder =>
+const usableAgentOf = (db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder =>
   db('agents')
     .where({ id: agentId })
     .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }));

@@ -131,7 +131,7 @@ export async function claimDueDeliveries(
 }
 
 /** The text whose hash is the advisory lock of the ordering key `key` (SQL on a column or parameter named key). */
-export const ORDERING_LOCK_SQL = `'webhook-order:' || key`;
+const ORDERING_LOCK_SQL = `'webhook-order:' || key`;
 
 /** Holds an ordering key's lock to the end of `db`'s transaction: writing an event of the key and settling one take it. */
 export async function lockOrderingKey(db: Knex, key: string): Promise<void> {

@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.js';
 import { Conflict, Invalid } from '../errors.js';
 import { uuid } from '../ids.js';
-import { unknownAgent } from '../store/agents.js';
+import { getUsableAgent } from '../store/agents.js';
 import { resolveContact, type ContactHints } from '../store/contacts.js';
 import { bindContact, getConversation, newConversationRow, updateConversation, type Conversation } from '../store/conversations.js';
 import type { Tenant } from '../store/tenants.js';
@@ -123,10 +123,7 @@ async function writeTrigger(ctx: Ctx, tenant: Tenant, input: CreateTriggerInput)
   const now = ctx.clock.now();
   const row = triggerRow(ctx, tenant.id, input, startTime(input, tenant.timezone, now), now);
   const conversation = await conversationFor(ctx, tenant, input);
-  const trigger = await insertTrigger(ctx, row(conversation), conversation.newRow);
-  // Only a new conversation's agent is checked by the insert; an existing one's was checked before.
-  if (!trigger) throw unknownAgent(conversation.agentId);
-  return created(ctx, trigger);
+  return created(ctx, await insertTrigger(ctx, row(conversation), conversation.newRow));
 }
 
 /** The conversation a new job runs on: an existing one (checked, locked, its tools merged), or a new one's row, written with the job. */
@@ -143,6 +140,7 @@ async function conversationFor(
   }
   // A conversation made with its job is under the pending-job cap (pending-cap.ts).
   const agentId = requiredAgentId(input);
+  await getUsableAgent(ctx, tenant.id, agentId);
   const newRow = newConversationRow(ctx, {
     tenantId: tenant.id,
     agentId,

@@ -18,7 +18,7 @@ import { ENDED, isLive } from './state.js';
 import { settleCampaignCall } from '../campaigns/settle.js';
 import { callResult, outcomeOf } from './views.js';
 
-const UNANSWERED: Record<string, string> = {
+const SUMMARY_IF_NOBODY_SPOKE: Record<string, string> = {
   'no-answer': 'Nobody answered the call.',
   busy: 'The line was busy.',
   failed: 'The call could not be connected.',
@@ -26,7 +26,7 @@ const UNANSWERED: Record<string, string> = {
 };
 
 async function summaryOf(ctx: Ctx, call: CallRow): Promise<string> {
-  if (!call.conversation_id) return UNANSWERED[call.status] ?? 'The call ended before anyone spoke.';
+  if (!call.conversation_id) return SUMMARY_IF_NOBODY_SPOKE[call.status] ?? 'The call ended before anyone spoke.';
   const agent = await getUsableAgent(ctx, call.tenant_id, call.agent_id!);
   const summary = await summarize(ctx, agent.model ?? ctx.model.defaultModel, await listMessages(ctx, call.conversation_id));
   return summary ?? 'The call ended before anyone spoke.';

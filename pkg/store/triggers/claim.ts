@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { compiledOnce } from '../../db/compiled.js';
 import { CHANNELS } from '../../db/notify.js';
 import { observeClaimed, TAKE_LEASE, takeLease, type LeaseTaken } from '../../db/leases.js';
-import { JOB_LEASES } from './heartbeat.js';
+import { TRIGGER_LEASES } from './heartbeat.js';
 import { nextDueTrigger, statusLiterals } from './next-due.js';
 import type { TriggerRow, TriggerStatus } from './row.js';
 import type { StatusChange } from './transition.js';
@@ -131,7 +131,7 @@ export function triggerClaim(changes: readonly StatusChange[]) {
       .sort((a, b) => a.was_due.getTime() - b.was_due.getTime())
       .map(({ was_status: was, was_due: due, announced: _, ...row }) => {
         ctx.metrics.triggerTransitions.inc({ event: changeFrom(was).event, status: claimedStatus });
-        observeClaimed(ctx, JOB_LEASES, lease.now, due);
+        observeClaimed(ctx, TRIGGER_LEASES, lease.now, due);
         return row as TriggerRow;
       });
     return { claimed, nextDue: () => nextDueTrigger(ctx, claimed, claimable, claimedStatus) };

@@ -4,11 +4,16 @@ import { CHANNELS } from '../../db/notify.js';
 import { releaseLeases, renewLeases, type Leased } from '../../db/leases.js';
 
 /** A job is leased while it runs; the sweep fails it once the lease runs out (pkg/triggers/sweeps.ts). */
-export const JOB_LEASES: Leased = { table: 'triggers', held: { status: 'running' }, channel: CHANNELS.triggers, reconciler: 'triggers' };
+export const TRIGGER_LEASES: Leased = {
+  table: 'triggers',
+  held: { status: 'running' },
+  channel: CHANNELS.triggers,
+  reconciler: 'triggers',
+};
 
 /** Keep leases of running work alive: one statement, however many runs (their ids as one array). */
 export async function heartbeatTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string, leaseMs: number): Promise<void> {
-  await renewLeases(ctx, JOB_LEASES, ids, owner, leaseMs);
+  await renewLeases(ctx, TRIGGER_LEASES, ids, owner, leaseMs);
 }
 
 /**
@@ -16,5 +21,5 @@ export async function heartbeatTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: str
  * longer record an outcome, and the announcement lets any replica's sweep fail them at once.
  */
 export async function releaseTriggers(ctx: Pick<Ctx, 'db' | 'clock'>, ids: string[], owner: string): Promise<void> {
-  await releaseLeases(ctx, JOB_LEASES, ids, owner);
+  await releaseLeases(ctx, TRIGGER_LEASES, ids, owner);
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { CHANNELS } from '../../../pkg/db/notify.js';
 import { releaseLeases, renewLeases } from '../../../pkg/db/leases.js';
-import { JOB_LEASES } from '../../../pkg/store/triggers/heartbeat.js';
+import { TRIGGER_LEASES } from '../../../pkg/store/triggers/heartbeat.js';
 import { eventually } from '../../support/eventually.js';
 import { jobsAppBesideAnother } from '../../support/triggers.js';
 
@@ -38,7 +38,7 @@ describe('Leases on a table', () => {
 
   it('renews only the rows the owner holds, each due when its new lease runs out', async () => {
     const { ids, past } = await leasedJobs();
-    const renewed = await renewLeases(beside.app().runtime.ctx, JOB_LEASES, ids, 'mine', 60_000);
+    const renewed = await renewLeases(beside.app().runtime.ctx, TRIGGER_LEASES, ids, 'mine', 60_000);
     expect(renewed.map((r) => r.id)).to.deep.equal([ids[0]]);
     const after = await leases(ids);
     expect(after.get(ids[0]!)!.lease_until.getTime()).to.be.greaterThan(past.getTime() + 60_000);
@@ -56,7 +56,7 @@ describe('Leases on a table', () => {
     other.on('notification', hear);
     await other.query(`listen ${CHANNELS.triggers}`);
     try {
-      await releaseLeases(beside.app().runtime.ctx, JOB_LEASES, ids, 'mine');
+      await releaseLeases(beside.app().runtime.ctx, TRIGGER_LEASES, ids, 'mine');
       // The release and its announcements are one statement: once one is heard, all are.
       await eventually('the release to be announced', async () => announced.length > 0);
       expect(announced).to.deep.equal([ids[0]]);
