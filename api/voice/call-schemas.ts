@@ -1,7 +1,7 @@
 // The calls part of the Voice API contract (DECISIONS.md): request bodies, queries and replies.
 // The MCP tools take their inputs from the same schemas.
 import { z } from 'zod';
-import { CALL_STATUSES } from '../../pkg/voice/state.js';
+import { CALL_STATUSES } from '../../pkg/store/calls/row.js';
 import { TTS_PROVIDERS } from '../../pkg/voice/voices.js';
 import type { PlaceCallInput } from '../../pkg/voice/place.js';
 import { parseVoice } from './parse.js';

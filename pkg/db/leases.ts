@@ -27,7 +27,7 @@ export const TAKE_LEASE = 'lease_owner = :owner, lease_until = :until, due_at = 
 export type LeaseTaken = { now: Date; owner: string; until: Date };
 
 /** When a lease taken or renewed at `now` runs out. */
-const leaseEnd = (now: Date, leaseMs: number): Date => new Date(now.getTime() + leaseMs);
+export const leaseEnd = (now: Date, leaseMs: number): Date => new Date(now.getTime() + leaseMs);
 
 export function takeLease(ctx: Pick<Ctx, 'clock'>, owner: string, leaseMs: number): LeaseTaken {
   const now = ctx.clock.now();

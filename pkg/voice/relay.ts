@@ -18,7 +18,8 @@ import { conductRelayed } from './run.js';
 import { carriedUntil } from './routing/carrier-steps.js';
 import { Signal } from './signal.js';
 import { createGateway, type Gateway } from './gateways/index.js';
-import { isLive, isOnTheLine, LIVE, notRungYet, ON_THE_LINE, UNANSWERED, type CallStatus } from './state.js';
+import { isLive, isOnTheLine, LIVE, notRungYet, ON_THE_LINE, UNANSWERED } from './state.js';
+import type { CallStatus } from '../store/calls/row.js';
 
 /** How long a call whose socket closed waits for the carrier's report of its end. */
 const CARRIER_REPORT_MS = 10_000;

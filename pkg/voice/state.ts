@@ -8,8 +8,6 @@ import type { ClaimableCalls } from '../store/calls/claim.js';
 import type { CallMove } from '../store/calls/transition.js';
 import type { EndCause } from './gateways/gateway.js';
 
-export { CALL_STATUSES, type CallStatus } from '../store/calls/row.js';
-
 /** A live call is dialled or on the line; every other status is ended and never changes again. */
 export const LIVE: readonly CallStatus[] = ['queued', 'ringing', 'in-progress'];
 export const ENDED: readonly CallStatus[] = ['completed', 'no-answer', 'busy', 'failed', 'canceled'];

@@ -1,6 +1,7 @@
 // A call and the carrier's relay session conducting it: bound once, opened again after an unanswered
 // transfer, and the call handed to the carrier while it dials one.
 import type { Ctx } from '../../context.js';
+import { leaseEnd } from '../../db/leases.js';
 import { CHANNELS, notify } from '../../db/notify.js';
 import type { CallRow, CallStatus } from './row.js';
 
@@ -43,7 +44,7 @@ export async function bindRelay(ctx: Pick<Ctx, 'db' | 'clock'>, binding: RelayBi
     .update({
       relay_session: session,
       lease_owner: owner,
-      lease_until: new Date(ctx.clock.now().getTime() + leaseMs),
+      lease_until: leaseEnd(ctx.clock.now(), leaseMs),
       updated_at: ctx.clock.now(),
     })
     .returning('*');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
+import { CALL_STATUSES } from '../../../pkg/store/calls/row.js';
 import {
   arrivingCall,
-  CALL_STATUSES,
   CALL_TRANSITIONS,
   CLAIMABLE,
   ENDED,
