@@ -12,6 +12,9 @@ export type Db = Knex;
 // biome-ignore lint/suspicious/noExplicitAny: the one place an untyped row is admitted.
 export type DbRow = Record<string, any>;
 
+/** One `?` per value, comma separated: a list's parameters in raw SQL (`status in (${placeholders(list)})`). */
+export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
+
 /**
  * How a process's connections (SWITCHBOARD_DB_POOL_MAX, at least 3) are shared: one listens
  * (pkg/db/notify.ts), the rest are split between queries and pipelined statements (turn locks and

@@ -5,7 +5,7 @@ import { CHANNELS, notify } from '../db/notify.js';
 import { NotFound } from '../errors.js';
 import { prefixedId } from '../ids.js';
 import type { CallStatus } from './calls/row.js';
-import type { DbRow } from '../db/index.js';
+import { type DbRow, placeholders } from '../db/index.js';
 
 export interface QueueMember {
   id: string;
@@ -131,7 +131,7 @@ export async function membersToRing(ctx: Pick<Ctx, 'db'>, queue: Queue): Promise
 
 /** SQL: the member's call from the queue is in one of `live` statuses (as many parameters). */
 const onLiveCall = (live: readonly CallStatus[]): string =>
-  `exists (select 1 from calls where calls.id = queue_member_idle.busy_call_id and calls.status in (${live.map(() => '?').join(', ')}))`;
+  `exists (select 1 from calls where calls.id = queue_member_idle.busy_call_id and calls.status in (${placeholders(live)}))`;
 
 /** Takes the member for `callId`; false while they are on another call from the queue in one of the `live` statuses (one that ended frees them). */
 export async function takeMember(

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { renewLeases } from '../../db/leases.js';
 import { CALL_LEASES } from './leases.js';
 import { DEADLINE, type CallRow, type CallStatus } from './row.js';
+import { placeholders } from '../../db/index.js';
 
 /**
  * Keep `owner`'s leases alive; a call in one of the `onTheLine` statuses is also due when its
@@ -17,7 +18,7 @@ export function heartbeatCalls(
   onTheLine: readonly CallStatus[],
 ): Promise<Pick<CallRow, 'id' | 'tenant_id' | 'status'>[]> {
   const renewedDue = (db: Knex, until: Date) =>
-    db.raw(`case when status in (${onTheLine.map(() => '?').join(', ')}) then least(?::timestamptz, ${DEADLINE}) else ?::timestamptz end`, [
+    db.raw(`case when status in (${placeholders(onTheLine)}) then least(?::timestamptz, ${DEADLINE}) else ?::timestamptz end`, [
       ...onTheLine,
       until,
       until,

@@ -4,6 +4,7 @@ import type { Ctx } from '../../context.js';
 import { leaseEnd } from '../../db/leases.js';
 import { CHANNELS, notify } from '../../db/notify.js';
 import type { CallRow, CallStatus } from './row.js';
+import { placeholders } from '../../db/index.js';
 
 /** The statuses a relay session may bind a call in (pkg/voice/state.ts). */
 export interface RelayBindable {
@@ -73,10 +74,6 @@ export async function handCallToCarrier(
   live: readonly CallStatus[],
 ): Promise<void> {
   const now = ctx.clock.now();
-  const due = ctx.db.raw(`case when status in (${live.map(() => '?').join(', ')}) then ?::timestamptz else ?::timestamptz end`, [
-    ...live,
-    until,
-    now,
-  ]);
+  const due = ctx.db.raw(`case when status in (${placeholders(live)}) then ?::timestamptz else ?::timestamptz end`, [...live, until, now]);
   await ctx.db('calls').where({ id, lease_owner: owner }).update({ lease_owner: null, lease_until: until, due_at: due, updated_at: now });
 }

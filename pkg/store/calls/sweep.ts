@@ -4,6 +4,7 @@ import type { Ctx } from '../../context.js';
 import { CHANNELS, notify } from '../../db/notify.js';
 import { DEADLINE, type CallRow, type CallStatus } from './row.js';
 import type { CallMove } from './transition.js';
+import { placeholders } from '../../db/index.js';
 
 /** The statuses the sweep works on (pkg/voice/sweep.ts): from the domain's state table. */
 export interface CallSweep {
@@ -14,8 +15,6 @@ export interface CallSweep {
   /** Ended statuses: a call in one, not final, whose lease ran out is claimable again. */
   ended: readonly CallStatus[];
 }
-
-const list = (statuses: readonly CallStatus[]): string => statuses.map(() => '?').join(', ');
 
 /**
  * Live calls whose controller stopped heartbeating fail (`interrupted`), their slots are released by
@@ -35,20 +34,20 @@ export async function sweepCalls(
       `update calls set status = ?, hangup_cause = 'interrupted', ended_at = ?, updated_at = ?,
          duration_sec = case when answered_at is null then 0 else greatest(0, floor(extract(epoch from (?::timestamptz - answered_at))))::int end,
          lease_owner = null, lease_until = null, due_at = ?
-       where id in (select id from calls where not final and status in (${list(lost.from)}) and lease_until <= ? for update skip locked)
+       where id in (select id from calls where not final and status in (${placeholders(lost.from)}) and lease_until <= ? for update skip locked)
        returning *`,
       [lost.to, now, now, now, now, ...lost.from, now],
     )
   ).rows;
   await ctx.db.raw(
     `update calls set lease_owner = null, lease_until = null, due_at = ?
-     where id in (select id from calls where not final and status in (${list(ended)}) and lease_until <= ? for update skip locked)`,
+     where id in (select id from calls where not final and status in (${placeholders(ended)}) and lease_until <= ? for update skip locked)`,
     [now, ...ended, now],
   );
   const overtime: CallRow[] = (
     await ctx.db.raw(
       `update calls set status = ?, hangup_cause = 'max_duration', ended_at = ?, updated_at = ?, duration_sec = max_duration_sec
-       where id in (select id from calls where not final and status in (${list(over.from)}) and ${DEADLINE} <= ? for update skip locked)
+       where id in (select id from calls where not final and status in (${placeholders(over.from)}) and ${DEADLINE} <= ? for update skip locked)
        returning *`,
       [over.to, now, now, ...over.from, now],
     )
