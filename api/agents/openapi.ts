@@ -55,6 +55,8 @@ export function agentOpenApiDocument() {
       '/openapi.json': { get: documentOperation },
       '/conversations': {
         post: op({
+          id: 'createConversation',
+          tag: 'Conversations',
           summary: 'Create (201) or resume (200) a conversation',
           body: agentSchemas.createConversationBody,
           ok: [[201, 200], agentSchemas.conversationCreated],
@@ -63,6 +65,8 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}': {
         get: op({
+          id: 'getConversation',
+          tag: 'Conversations',
           summary: 'Read a conversation and its transcript',
           path: conversationParam,
           query: agentSchemas.readQuery,
@@ -72,6 +76,8 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}/messages': {
         post: op({
+          id: 'sendMessage',
+          tag: 'Conversations',
           summary: 'Send a message; the reply is JSON, or an event stream with stream: true',
           path: conversationParam,
           body: agentSchemas.sendMessageBody,
@@ -82,6 +88,8 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}/metadata': {
         patch: op({
+          id: 'replaceMetadata',
+          tag: 'Conversations',
           summary: 'Replace the conversation metadata',
           path: conversationParam,
           body: agentSchemas.metadataBody,
@@ -91,6 +99,8 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}/manual': {
         post: op({
+          id: 'addManualMessage',
+          tag: 'Conversations',
           summary: 'Append a manual (admin) message without an AI response',
           path: conversationParam,
           body: agentSchemas.manualBody,
@@ -100,6 +110,8 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}/end': {
         post: op({
+          id: 'endConversation',
+          tag: 'Conversations',
           summary: 'End the conversation',
           path: conversationParam,
           body: agentSchemas.endBody,
@@ -109,6 +121,8 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}/verify': {
         post: op({
+          id: 'verifyContact',
+          tag: 'Conversations',
           summary: "Verify the conversation's contact from your backend, as the passcode in a user's message would (agents may require it)",
           path: conversationParam,
           body: agentSchemas.verifyBody,
@@ -118,6 +132,8 @@ export function agentOpenApiDocument() {
       },
       '/triggers': {
         post: op({
+          id: 'createTrigger',
+          tag: 'Jobs',
           summary: 'Start a background job (202), in a new conversation or an existing one; an idempotent replay answers 200',
           body: triggerSchemas.createTriggerBody,
           ok: [[202, 200], triggerSchemas.triggerAccepted],
@@ -126,6 +142,8 @@ export function agentOpenApiDocument() {
       },
       '/conversations/{conversationId}/triggers': {
         post: op({
+          id: 'createConversationTrigger',
+          tag: 'Jobs',
           summary: 'Start a background job in this conversation (202); an idempotent replay answers 200',
           path: conversationParam,
           body: triggerSchemas.conversationTriggerBody,
@@ -133,6 +151,8 @@ export function agentOpenApiDocument() {
           errors: [400, 403, 404, 409, 503],
         }),
         get: op({
+          id: 'listConversationTriggers',
+          tag: 'Jobs',
           summary: "List the conversation's jobs, newest first",
           path: conversationParam,
           query: triggerSchemas.listTriggersQuery,
@@ -142,6 +162,8 @@ export function agentOpenApiDocument() {
       },
       '/triggers/{triggerId}': {
         get: op({
+          id: 'getTrigger',
+          tag: 'Jobs',
           summary: 'Poll a job (optionally long-polling with wait)',
           path: triggerParam,
           query: triggerSchemas.getTriggerQuery,
@@ -151,6 +173,8 @@ export function agentOpenApiDocument() {
       },
       '/triggers/{triggerId}/cancel': {
         post: op({
+          id: 'cancelTrigger',
+          tag: 'Jobs',
           summary: 'Cancel a job that is not running',
           path: triggerParam,
           body: triggerSchemas.cancelBody,
@@ -160,6 +184,8 @@ export function agentOpenApiDocument() {
       },
       '/triggers/{triggerId}/reply': {
         post: op({
+          id: 'replyToTrigger',
+          tag: 'Jobs',
           summary: 'Answer a job waiting for a reply, which resumes it',
           path: triggerParam,
           body: triggerSchemas.replyBody,
@@ -169,6 +195,8 @@ export function agentOpenApiDocument() {
       },
       '/jobs/{jobId}': {
         get: op({
+          id: 'getJob',
+          tag: 'Jobs',
           summary: 'Legacy: the raw stored job; use GET /triggers/{triggerId}',
           path: jobParam,
           ok: [200, triggerSchemas.rawJob],

@@ -4,6 +4,10 @@ import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from 'zod-openapi';
 
 export interface Operation {
+  /** The operationId: a generated client's method name, unique in its document. */
+  id: string;
+  /** The one group the operation is listed under in the reference and the SDKs. */
+  tag: string;
   summary: string;
   description?: string;
   deprecated?: boolean;
@@ -38,6 +42,8 @@ export function operation(o: Operation, style: ErrorStyle): ZodOpenApiOperationO
   }
   const params = { ...(o.path ? { path: o.path } : {}), ...(o.query ? { query: o.query } : {}), ...(o.header ? { header: o.header } : {}) };
   return {
+    operationId: o.id,
+    tags: [o.tag],
     summary: o.summary,
     ...(o.description ? { description: o.description } : {}),
     ...(o.deprecated ? { deprecated: true } : {}),
@@ -51,6 +57,8 @@ export function operation(o: Operation, style: ErrorStyle): ZodOpenApiOperationO
 
 /** The `/openapi.json` operation itself: public, answers the document. */
 export const documentOperation: ZodOpenApiOperationObject = {
+  operationId: 'getOpenApiDocument',
+  tags: ['OpenAPI'],
   summary: 'This document',
   security: [],
   responses: {

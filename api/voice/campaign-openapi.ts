@@ -15,6 +15,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
   return {
     '/connections': {
       post: op({
+        id: 'createConnection',
+        tag: 'Connections',
         summary: "Create a connection to the customer's system",
         ...needsFeatures,
         body: campaignSchemas.createConnectionBody,
@@ -22,6 +24,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
         errors: [403, 422],
       }),
       get: op({
+        id: 'listConnections',
+        tag: 'Connections',
         summary: "List the account's connections",
         ...needsFeatures,
         ok: [200, campaignSchemas.connectionListSchema],
@@ -30,6 +34,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
     },
     '/connections/{id}': {
       get: op({
+        id: 'getConnection',
+        tag: 'Connections',
         summary: 'Read a connection; the sign-in header shows its name only',
         ...needsFeatures,
         path: connection,
@@ -37,6 +43,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
         errors: [403, 404],
       }),
       patch: op({
+        id: 'updateConnection',
+        tag: 'Connections',
         summary: 'Change a connection',
         ...needsFeatures,
         path: connection,
@@ -45,6 +53,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
         errors: [403, 404, 422],
       }),
       delete: op({
+        id: 'deleteConnection',
+        tag: 'Connections',
         summary: 'Delete a connection; 409 connection_in_use while a campaign uses it',
         ...needsFeatures,
         path: connection,
@@ -54,6 +64,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
     },
     '/campaigns': {
       post: op({
+        id: 'createCampaign',
+        tag: 'Campaigns',
         summary: 'Create a campaign',
         ...needsFeatures,
         body: campaignSchemas.createCampaignBody,
@@ -61,6 +73,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
         errors: [403, 422],
       }),
       get: op({
+        id: 'listCampaigns',
+        tag: 'Campaigns',
         summary: "List the account's campaigns (not archived)",
         ...needsFeatures,
         ok: [200, campaignSchemas.campaignListSchema],
@@ -69,6 +83,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
     },
     '/campaigns/{id}': {
       get: op({
+        id: 'getCampaign',
+        tag: 'Campaigns',
         summary: 'Read a campaign',
         ...needsFeatures,
         path: campaign,
@@ -76,6 +92,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
         errors: [403, 404],
       }),
       patch: op({
+        id: 'updateCampaign',
+        tag: 'Campaigns',
         summary: 'Change a campaign',
         ...needsFeatures,
         path: campaign,
@@ -84,6 +102,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
         errors: [403, 404, 422],
       }),
       delete: op({
+        id: 'archiveCampaign',
+        tag: 'Campaigns',
         summary: 'Archive a campaign; 409 run_active while a run is active',
         ...needsFeatures,
         path: campaign,
@@ -93,6 +113,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
     },
     '/campaigns/{id}/runs': {
       post: op({
+        id: 'startRun',
+        tag: 'Campaigns',
         summary: 'Start a run now ({}), or a test run ({test: true, test_number}); 409 run_active while a run is active',
         ...needsFeatures,
         path: campaign,
@@ -101,6 +123,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
         errors: [403, 404, 409, 422],
       }),
       get: op({
+        id: 'listRuns',
+        tag: 'Campaigns',
         summary: "The campaign's runs, newest first",
         ...needsFeatures,
         path: campaign,
@@ -109,10 +133,20 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
       }),
     },
     '/campaign-runs/{id}': {
-      get: op({ summary: 'Read a campaign run', ...needsFeatures, path: run, ok: [200, campaignSchemas.runSchema], errors: [403, 404] }),
+      get: op({
+        id: 'getRun',
+        tag: 'Campaigns',
+        summary: 'Read a campaign run',
+        ...needsFeatures,
+        path: run,
+        ok: [200, campaignSchemas.runSchema],
+        errors: [403, 404],
+      }),
     },
     '/campaign-runs/{id}/results': {
       get: op({
+        id: 'listRunResults',
+        tag: 'Campaigns',
         summary: "The run's results as sent, oldest first",
         ...needsFeatures,
         path: run,
@@ -123,6 +157,8 @@ export function campaignPaths(op: Op): ZodOpenApiPathsObject {
     },
     '/campaign-runs/{id}/stop': {
       post: op({
+        id: 'stopRun',
+        tag: 'Campaigns',
         summary: 'Stop a run: no new dials, calls on the line finish; 409 run_ended',
         ...needsFeatures,
         path: run,

@@ -53,6 +53,8 @@ export function voiceOpenApiDocument() {
       '/openapi.json': { get: documentOperation },
       '/calls': {
         post: op({
+          id: 'placeCall',
+          tag: 'Calls',
           summary: 'Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original call',
           description: 'A task or callback_url needs the voice_api feature.',
           body: callSchemas.placeCallBody,
@@ -63,6 +65,8 @@ export function voiceOpenApiDocument() {
           errors: [403, 422],
         }),
         get: op({
+          id: 'listCalls',
+          tag: 'Calls',
           summary: "List the account's calls, newest first",
           query: callSchemas.listCallsQuery,
           ok: [200, callSchemas.callListSchema],
@@ -70,10 +74,19 @@ export function voiceOpenApiDocument() {
         }),
       },
       '/calls/{id}': {
-        get: op({ summary: 'Read a call', path: callParam, ok: [200, callSchemas.callRecordSchema], errors: [404] }),
+        get: op({
+          id: 'getCall',
+          tag: 'Calls',
+          summary: 'Read a call',
+          path: callParam,
+          ok: [200, callSchemas.callRecordSchema],
+          errors: [404],
+        }),
       },
       '/calls/{id}/result': {
         get: op({
+          id: 'getCallResult',
+          tag: 'Calls',
           summary: 'The call result; with wait, held until it is final or the seconds run out',
           path: callParam,
           query: callSchemas.resultQuery,
@@ -83,6 +96,8 @@ export function voiceOpenApiDocument() {
       },
       '/calls/{id}/steer': {
         post: op({
+          id: 'steerCall',
+          tag: 'Calls',
           summary: 'Steer a live call',
           path: callParam,
           body: callSchemas.steerBody,
@@ -92,6 +107,8 @@ export function voiceOpenApiDocument() {
       },
       '/calls/{id}/hangup': {
         post: op({
+          id: 'hangUpCall',
+          tag: 'Calls',
           summary: 'Hang up a call; before answer it ends canceled',
           path: callParam,
           body: callSchemas.hangupBody,
@@ -100,10 +117,12 @@ export function voiceOpenApiDocument() {
         }),
       },
       '/voices': {
-        get: op({ summary: 'The voice catalogue', ok: [200, callSchemas.voiceListSchema], errors: [] }),
+        get: op({ id: 'listVoices', tag: 'Calls', summary: 'The voice catalogue', ok: [200, callSchemas.voiceListSchema], errors: [] }),
       },
       '/messages': {
         get: op({
+          id: 'listMessages',
+          tag: 'Messages',
           summary: "The account's messages (voicemails and AI messages), newest first",
           query: messageSchemas.listMessagesQuery,
           ok: [200, messageSchemas.messageListSchema],
@@ -111,8 +130,17 @@ export function voiceOpenApiDocument() {
         }),
       },
       '/messages/{id}': {
-        get: op({ summary: 'Read a message', path: messageParam, ok: [200, messageSchemas.messageSchema], errors: [404] }),
+        get: op({
+          id: 'getMessage',
+          tag: 'Messages',
+          summary: 'Read a message',
+          path: messageParam,
+          ok: [200, messageSchemas.messageSchema],
+          errors: [404],
+        }),
         patch: op({
+          id: 'updateMessage',
+          tag: 'Messages',
           summary: 'Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)',
           path: messageParam,
           body: messageSchemas.patchMessageBody,
@@ -122,6 +150,8 @@ export function voiceOpenApiDocument() {
       },
       '/messages/{id}/recording': {
         get: op({
+          id: 'getMessageRecording',
+          tag: 'Messages',
           summary: "A voicemail's recording",
           path: messageParam,
           ok: [200, z.string().meta({ format: 'binary' }), 'audio/wav'],
@@ -130,6 +160,8 @@ export function voiceOpenApiDocument() {
       },
       '/numbers': {
         get: op({
+          id: 'listNumbers',
+          tag: 'Numbers',
           summary: "The account's phone numbers (the operator assigns them)",
           ok: [200, numberSchemas.numberListSchema],
           errors: [],
@@ -137,12 +169,16 @@ export function voiceOpenApiDocument() {
       },
       '/numbers/{e164}': {
         get: op({
+          id: 'getNumber',
+          tag: 'Numbers',
           summary: "Read one of the account's numbers",
           path: numberSchemas.numberParam,
           ok: [200, numberSchemas.numberSchema],
           errors: [404],
         }),
         patch: op({
+          id: 'updateNumber',
+          tag: 'Numbers',
           summary: 'Name a number and set how its calls are answered',
           description: 'A refused routing step answers 422 invalid_routing naming its path (routing.options.1.agent_id).',
           path: numberSchemas.numberParam,
@@ -153,38 +189,79 @@ export function voiceOpenApiDocument() {
       },
       '/queues': {
         post: op({
+          id: 'createQueue',
+          tag: 'Queues',
           summary: 'Create a call queue',
           body: queueSchemas.createQueueBody,
           ok: [201, queueSchemas.queueSchema],
           errors: [422],
         }),
-        get: op({ summary: "The account's call queues", ok: [200, queueSchemas.queueListSchema], errors: [] }),
+        get: op({
+          id: 'listQueues',
+          tag: 'Queues',
+          summary: "The account's call queues",
+          ok: [200, queueSchemas.queueListSchema],
+          errors: [],
+        }),
       },
       '/queues/{id}': {
-        get: op({ summary: 'Read a queue', path: queueSchemas.queueParam, ok: [200, queueSchemas.queueSchema], errors: [404] }),
+        get: op({
+          id: 'getQueue',
+          tag: 'Queues',
+          summary: 'Read a queue',
+          path: queueSchemas.queueParam,
+          ok: [200, queueSchemas.queueSchema],
+          errors: [404],
+        }),
         patch: op({
+          id: 'updateQueue',
+          tag: 'Queues',
           summary: 'Change a queue (members: the whole list)',
           path: queueSchemas.queueParam,
           body: queueSchemas.patchQueueBody,
           ok: [200, queueSchemas.queueSchema],
           errors: [404, 422],
         }),
-        delete: op({ summary: 'Delete a queue', path: queueSchemas.queueParam, ok: [200, queueSchemas.queueSchema], errors: [404] }),
+        delete: op({
+          id: 'deleteQueue',
+          tag: 'Queues',
+          summary: 'Delete a queue',
+          path: queueSchemas.queueParam,
+          ok: [200, queueSchemas.queueSchema],
+          errors: [404],
+        }),
       },
       '/mailboxes': {
         post: op({
+          id: 'createMailbox',
+          tag: 'Mailboxes',
           summary: 'Create a mailbox for voicemails',
           body: mailboxSchemas.createMailboxBody,
           ok: [201, mailboxSchemas.mailboxSchema],
           errors: [422],
         }),
-        get: op({ summary: "The account's mailboxes", ok: [200, mailboxSchemas.mailboxListSchema], errors: [] }),
+        get: op({
+          id: 'listMailboxes',
+          tag: 'Mailboxes',
+          summary: "The account's mailboxes",
+          ok: [200, mailboxSchemas.mailboxListSchema],
+          errors: [],
+        }),
       },
       '/mailboxes/{id}': {
-        get: op({ summary: 'Read a mailbox', path: mailboxSchemas.mailboxParam, ok: [200, mailboxSchemas.mailboxSchema], errors: [404] }),
+        get: op({
+          id: 'getMailbox',
+          tag: 'Mailboxes',
+          summary: 'Read a mailbox',
+          path: mailboxSchemas.mailboxParam,
+          ok: [200, mailboxSchemas.mailboxSchema],
+          errors: [404],
+        }),
       },
       '/sim/calls': {
         post: op({
+          id: 'simulateCall',
+          tag: 'Simulator',
           summary: "The simulated network rings one of the account's numbers as a caller (201: the inbound call, ringing)",
           body: simSchemas.simCallBody,
           ok: [201, callSchemas.callRecordSchema],
@@ -193,6 +270,8 @@ export function voiceOpenApiDocument() {
       },
       '/tenants/{account_id}/api-keys': {
         post: op({
+          id: 'createApiKey',
+          tag: 'API keys',
           summary: 'Create an API key; the key is in this reply only',
           path: tenantSchemas.tenantParam,
           body: tenantSchemas.createKeyBody,
@@ -200,6 +279,8 @@ export function voiceOpenApiDocument() {
           errors: [404, 422],
         }),
         get: op({
+          id: 'listApiKeys',
+          tag: 'API keys',
           summary: "List the account's API keys, revoked ones included",
           path: tenantSchemas.tenantParam,
           ok: [200, tenantSchemas.apiKeyListSchema],
@@ -208,6 +289,8 @@ export function voiceOpenApiDocument() {
       },
       '/tenants/{account_id}/api-keys/{key_id}': {
         delete: op({
+          id: 'revokeApiKey',
+          tag: 'API keys',
           summary: 'Revoke an API key, at once; it stays listed as revoked',
           path: tenantSchemas.keyParam,
           ok: [200, tenantSchemas.apiKeySchema],
@@ -216,12 +299,16 @@ export function voiceOpenApiDocument() {
       },
       '/tenants/{account_id}/settings': {
         get: op({
+          id: 'getSettings',
+          tag: 'Account',
           summary: "The account's settings and the limits an operator sets for it",
           path: tenantSchemas.tenantParam,
           ok: [200, tenantSchemas.settingsSchema],
           errors: [404],
         }),
         patch: op({
+          id: 'updateSettings',
+          tag: 'Account',
           summary: 'Change account settings',
           path: tenantSchemas.tenantParam,
           body: tenantSchemas.settingsBody,
@@ -231,6 +318,8 @@ export function voiceOpenApiDocument() {
       },
       '/tenants/{account_id}/carrier': {
         get: op({
+          id: 'getCarrier',
+          tag: 'Account',
           summary: "The carrier the account's calls go through; its auth token is never shown",
           path: tenantSchemas.tenantParam,
           ok: [200, tenantSchemas.carrierSettingsSchema],
@@ -239,6 +328,8 @@ export function voiceOpenApiDocument() {
       },
       '/reports/api-usage': {
         get: op({
+          id: 'getApiUsage',
+          tag: 'Reports',
           summary: 'Usage of the API and MCP: requests, requests over the limit and calls placed',
           query: tenantSchemas.usageQuery,
           ok: [200, tenantSchemas.usageReportSchema],
@@ -247,6 +338,8 @@ export function voiceOpenApiDocument() {
       },
       '/reports/api-usage.csv': {
         get: op({
+          id: 'getApiUsageCsv',
+          tag: 'Reports',
           summary: 'The usage report as CSV: the same columns, with a header row',
           query: tenantSchemas.usageQuery,
           ok: [200, z.string(), 'text/csv'],

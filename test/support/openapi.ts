@@ -54,6 +54,17 @@ export function checksOfOpenApiDocument(surface: Surface): () => any {
     expect(undeclaredPathParams(doc)).to.deep.equal([]);
   });
 
+  it('names every operation once (operationId) and files it under one tag, as generated clients need', () => {
+    const operations = Object.values<any>(doc.paths).flatMap((path) => Object.values<any>(path));
+    const ids = operations.map((o) => o.operationId);
+    expect(ids.filter((id) => typeof id !== 'string' || !/^[a-z][A-Za-z]+$/.test(id))).to.deep.equal([]);
+    expect(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      'repeated operationIds',
+    ).to.deep.equal([]);
+    expect(operations.filter((o) => o.tags?.length !== 1).map((o) => o.operationId)).to.deep.equal([]);
+  });
+
   it(`is the document \`switchboard ${surface.cli.join(' ')}\` prints (make openapi)`, async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...surface.cli]);
     expect(JSON.parse(stdout)).to.deep.equal(doc);
