@@ -42,6 +42,8 @@ export function agentOpenApiDocument() {
     webhooks: {
       'contact.verification_requested': {
         post: {
+          operationId: 'contactVerificationRequested',
+          tags: ['Webhooks'],
           summary:
             "A passcode for an unverified contact, sent to the account's events address when an agent that requires verification meets one",
           description:

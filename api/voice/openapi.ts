@@ -6,6 +6,7 @@ import { voiceErrorSchema } from './errors.js';
 import * as tenantSchemas from './tenant-schemas.js';
 import * as callSchemas from './call-schemas.js';
 import { campaignPaths } from './campaign-openapi.js';
+import { voiceWebhooks } from './event-schemas.js';
 import * as numberSchemas from './number-schemas.js';
 import * as simSchemas from './sim-schemas.js';
 import * as queueSchemas from './queue-schemas.js';
@@ -49,6 +50,7 @@ export function voiceOpenApiDocument() {
     },
     servers: [{ url: '/v1' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    webhooks: voiceWebhooks,
     paths: {
       '/openapi.json': { get: documentOperation },
       '/calls': {

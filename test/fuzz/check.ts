@@ -1,43 +1,13 @@
 // What every answer must be: never a 5xx; a refusal in its API's own error shape (the Agent API's
 // `{error}`, the Voice API's `{error: {code, message}}`, JSON-RPC errors at /mcp); a success matching
 // the served document's schema for that status and media type (ajv, JSON Schema 2020-12).
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { errorsOf, schemaValidator } from '../support/document-schemas.js';
 import type { FuzzRequest, McpTool } from './cases.js';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 export interface Answer {
   status: number;
   contentType: string;
   text: string;
-}
-
-/** `#/components/schemas/X` as `#/$defs/X`, so one schema carries every definition it refers to. */
-const rewriteRefs = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [
-      k,
-      k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/$defs/') : rewriteRefs(v),
-    ]),
-  );
-};
-
-function schemaValidator(doc: any): (schema: unknown) => ValidateFunction {
-  const ajv = new Ajv2020({ strict: false, allErrors: false });
-  addFormats(ajv);
-  const defs = rewriteRefs(doc.components?.schemas ?? {});
-  const compiled = new Map<unknown, ValidateFunction>();
-  return (schema) => {
-    let validate = compiled.get(schema);
-    if (!validate) {
-      validate = ajv.compile({ ...(rewriteRefs(schema) as object), $defs: defs });
-      compiled.set(schema, validate);
-    }
-    return validate;
-  };
 }
 
 const jsonOf = (text: string): { ok: true; value: any } | { ok: false; value?: undefined } => {
@@ -47,12 +17,6 @@ const jsonOf = (text: string): { ok: true; value: any } | { ok: false; value?: u
     return { ok: false };
   }
 };
-
-const errorsOf = (v: ValidateFunction): string =>
-  (v.errors ?? [])
-    .slice(0, 3)
-    .map((e) => `${e.instancePath || '/'} ${e.message}`)
-    .join('; ');
 
 /** The `data:` payloads of an event stream. */
 const eventsOf = (text: string): string[] =>

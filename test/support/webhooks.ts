@@ -1,6 +1,7 @@
 // A customer's webhook receiver on loopback HTTPS that checks what the spec tells receivers to
 // check, written from the spec alone (not with the product's signing code): both signatures over
-// the raw body, a timestamp within 5 minutes, else 401. Accepted events are kept in arrival order.
+// the raw body, a timestamp within 5 minutes, else 401. Accepted events are kept in arrival order,
+// each checked against the schema its document gives it.
 // Beside it, the outbox as the delivery tests drive it: events written directly, rows read back.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -8,6 +9,7 @@ import { enqueueEvent, type OutboxEvent } from '../../pkg/webhooks/outbox.js';
 import type { Envelope } from '../../pkg/store/webhooks.js';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import type { TestApp } from './app.js';
+import { checkDocumentedWebhook } from './document-schemas.js';
 import { eventually } from './eventually.js';
 import { startHttpsServer, type HttpsServerOptions, type RecordedRequest } from './https.js';
 import { startJobsApp } from './triggers.js';
@@ -64,6 +66,7 @@ export async function startReceiver(secret: string, opts: HttpsServerOptions & {
       return;
     }
     const event = JSON.parse(raw);
+    checkDocumentedWebhook(event);
     receiver.events.push(event);
     const key = String(event.data?.key ?? event.id);
     open.set(key, (open.get(key) ?? 0) + 1);

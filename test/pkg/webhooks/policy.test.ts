@@ -27,8 +27,10 @@ describe('Webhook delivery policies, as the webhooks controller applies them', f
   });
   after(() => deliveries?.close());
 
-  const enqueue = (type: string, target: WebhookTarget, url = receiver.url) =>
-    enqueueDirectly(app, { tenantId, type, target, url, orderingKey: prefixedId('cal'), data: {} });
+  const enqueue = (type: string, target: WebhookTarget, url = receiver.url) => {
+    const orderingKey = prefixedId('cal');
+    return enqueueDirectly(app, { tenantId, type, target, url, orderingKey, data: { key: orderingKey } });
+  };
 
   it('puts call, queue, ai and invoice events, call.result, message.created and message.test each in its class', () => {
     const classes = [

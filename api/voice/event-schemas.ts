@@ -1,0 +1,141 @@
+// The webhooks the Voice API sends (spec "Events"), as the `webhooks` of its OpenAPI document: each
+// event's envelope and data, so receivers and the SDKs get typed payloads from the one document.
+import { z } from 'zod';
+import type { ZodOpenApiPathItemObject } from 'zod-openapi';
+import { callRecordSchema, callResultSchema } from './call-schemas.js';
+import { messageSchema } from './message-schemas.js';
+
+const transcript = z.array(z.object({ speaker: z.enum(['agent', 'caller']), text: z.string() }));
+
+const queueLeft = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    reason: z.enum(['answered', 'hangup', 'max_wait', 'no_agents']),
+    answered_by: z.object({ member_id: z.string(), name: z.string() }).optional().meta({ description: 'With reason answered' }),
+    wait_sec: z.int(),
+  })
+  .meta({ description: 'The queue the caller left, why, and how long it waited' });
+
+const aiWith = (field: string, value: z.ZodType) => callRecordSchema.shape.ai.unwrap().extend({ [field]: value });
+
+const transfer = z.object({
+  target: z.string().meta({ description: 'E.164' }),
+  name: z.string().nullable(),
+  status: z.string().meta({ description: 'How the transfer went: dialing, answered, or the status its line ended in' }),
+});
+
+const callMessage = z.object({ id: z.string(), from: z.string(), to: z.string(), created_at: z.string() });
+const messageData = z.object({ message: messageSchema, call: callMessage });
+
+interface VoiceEvent {
+  type: string;
+  /** The component name of the whole envelope. */
+  id: string;
+  when: string;
+  data: z.ZodType;
+}
+
+const EVENTS: VoiceEvent[] = [
+  {
+    type: 'call.initiated',
+    id: 'CallInitiatedEvent',
+    when: 'A call arrives on a number, or a placed call starts ringing',
+    data: callRecordSchema,
+  },
+  { type: 'call.answered', id: 'CallAnsweredEvent', when: 'The call was answered', data: callRecordSchema },
+  {
+    type: 'call.updated',
+    id: 'CallUpdatedEvent',
+    when: 'The call reached a new kind of step: handler is ai (ai.agent_id), menu or voicemail',
+    data: callRecordSchema,
+  },
+  {
+    type: 'call.ended',
+    id: 'CallEndedEvent',
+    when: 'The call is over; status, duration_sec and hangup_cause are final',
+    data: callRecordSchema,
+  },
+  { type: 'queue.entered', id: 'QueueEnteredEvent', when: 'The caller joined a queue (queue.position)', data: callRecordSchema },
+  {
+    type: 'queue.exited',
+    id: 'QueueExitedEvent',
+    when: 'The caller left a queue: answered (and by whom) or hung up',
+    data: callRecordSchema.extend({ queue: queueLeft }),
+  },
+  {
+    type: 'queue.timeout',
+    id: 'QueueTimeoutEvent',
+    when: 'The caller waited too long (max_wait) or nobody could take it (no_agents)',
+    data: callRecordSchema.extend({ queue: queueLeft }),
+  },
+  {
+    type: 'ai.transfer',
+    id: 'AiTransferEvent',
+    when: 'The AI agent is transferring the caller, and how it went',
+    data: callRecordSchema.extend({ ai: aiWith('transfer', transfer) }),
+  },
+  {
+    type: 'ai.message',
+    id: 'AiMessageEvent',
+    when: 'The AI agent took a message',
+    data: callRecordSchema.extend({
+      ai: aiWith('message', z.object({ summary: z.string(), details: z.record(z.string(), z.unknown()) })),
+    }),
+  },
+  {
+    type: 'ai.summary',
+    id: 'AiSummaryEvent',
+    when: "The AI conversation is over: its summary, transcript, outcome, and the agent's result when it ended with one",
+    data: callRecordSchema.extend({
+      summary: z.string(),
+      transcript,
+      outcome: z.string(),
+      result: callResultSchema.shape.result.unwrap().optional(),
+    }),
+  },
+  {
+    type: 'call.result',
+    id: 'CallResultEvent',
+    when: 'A placed call is final, sent once to its callback_url; data is the call result',
+    data: callResultSchema,
+  },
+  {
+    type: 'message.created',
+    id: 'MessageCreatedEvent',
+    when: 'A new voicemail or AI-taken message, after the call ends',
+    data: messageData,
+  },
+  { type: 'message.test', id: 'MessageTestEvent', when: "The console's test of a message webhook: sample data", data: messageData },
+];
+
+const envelope = ({ type, id, data }: VoiceEvent) =>
+  z
+    .object({
+      id: z.string().meta({ description: 'evt_…; the same on every try of this event' }),
+      type: z.literal(type),
+      created_at: z.string().meta({ description: 'RFC 3339' }),
+      tenant_id: z.string().meta({ description: 'The account id' }),
+      data,
+    })
+    .meta({ id });
+
+const DELIVERY =
+  'Signed with the account\'s webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.';
+
+/** The document's `webhooks`: one POST a event type, its body the envelope. */
+export const voiceWebhooks: Record<string, ZodOpenApiPathItemObject> = Object.fromEntries(
+  EVENTS.map((event) => [
+    event.type,
+    {
+      post: {
+        operationId: event.id.charAt(0).toLowerCase() + event.id.slice(1),
+        tags: ['Webhooks'],
+        summary: event.when,
+        description: DELIVERY,
+        requestBody: { required: true, content: { 'application/json': { schema: envelope(event) } } },
+        responses: { '200': { description: 'Any 2xx: received' } },
+      },
+    },
+  ]),
+);
