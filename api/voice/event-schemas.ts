@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathItemObject } from 'zod-openapi';
 import { callRecordSchema, callResultSchema } from './call-schemas.js';
+import { routingStepSchema } from '../../pkg/voice/routing/steps.js';
 import { messageSchema } from './message-schemas.js';
 
 const transcript = z.array(z.object({ speaker: z.enum(['agent', 'caller']), text: z.string() }));
@@ -25,6 +26,37 @@ const transfer = z.object({
   status: z.string().meta({ description: 'How the transfer went: dialing, answered, or the status its line ended in' }),
 });
 
+const invoiceSchema = z
+  .object({
+    number: z.string(),
+    kind: z.enum(['invoice', 'credit_note']),
+    status: z.literal('finalized'),
+    tenant_id: z.string(),
+    month: z.string().meta({ description: 'YYYY-MM, in the company timezone' }),
+    timezone: z.string(),
+    period_start: z.string(),
+    period_end: z.string(),
+    currency: z.string(),
+    lines: z.array(
+      z.object({
+        description: z.string(),
+        item: z.enum(['credits', 'call_minutes', 'correction']),
+        reference_type: z.string().nullable(),
+        agent_id: z.string().nullable(),
+        direction: z.string().nullable(),
+        quantity: z.number(),
+        unit_price: z.int().meta({ description: 'Minor units' }),
+        amount: z.int().meta({ description: 'Minor units' }),
+      }),
+    ),
+    total: z.int().meta({ description: 'Minor units' }),
+    issued_at: z.string(),
+    credits_number: z.string().nullable().meta({ description: 'A credit note: the invoice it corrects' }),
+    reason: z.string().nullable(),
+    credit_notes: z.array(z.object({ number: z.string(), total: z.int() })),
+  })
+  .meta({ id: 'Invoice' });
+
 const callMessage = z.object({ id: z.string(), from: z.string(), to: z.string(), created_at: z.string() });
 const messageData = z.object({ message: messageSchema, call: callMessage });
 
@@ -34,6 +66,8 @@ interface VoiceEvent {
   id: string;
   when: string;
   data: z.ZodType;
+  /** What the receiver answers, when the answer is read (a routing step's). */
+  answer?: z.ZodType;
 }
 
 const EVENTS: VoiceEvent[] = [
@@ -107,6 +141,19 @@ const EVENTS: VoiceEvent[] = [
     data: messageData,
   },
   { type: 'message.test', id: 'MessageTestEvent', when: "The console's test of a message webhook: sample data", data: messageData },
+  {
+    type: 'invoice.finalized',
+    id: 'InvoiceFinalizedEvent',
+    when: "A pay-as-you-go company's invoice or credit note was numbered and issued; money in integer minor units",
+    data: invoiceSchema,
+  },
+  {
+    type: 'call.routing',
+    id: 'CallRoutingEvent',
+    when: "A number's webhook routing step asks the customer's system where the call goes; no step within 3 s, and the fallback runs",
+    data: callRecordSchema,
+    answer: z.object({ step: routingStepSchema }).meta({ id: 'RoutingAnswer' }),
+  },
 ];
 
 const envelope = ({ type, id, data }: VoiceEvent) =>
@@ -134,7 +181,11 @@ export const voiceWebhooks: Record<string, ZodOpenApiPathItemObject> = Object.fr
         summary: event.when,
         description: DELIVERY,
         requestBody: { required: true, content: { 'application/json': { schema: envelope(event) } } },
-        responses: { '200': { description: 'Any 2xx: received' } },
+        responses: {
+          '200': event.answer
+            ? { description: 'The step to take', content: { 'application/json': { schema: event.answer } } }
+            : { description: 'Any 2xx: received' },
+        },
       },
     },
   ]),
