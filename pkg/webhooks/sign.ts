@@ -1,5 +1,5 @@
 // Webhook signatures: the spec's X-Voice-* headers and the Standard Webhooks headers (DECISIONS.md),
-// and the receiver's check (spec Authentication 7), exported for tests and for the README.
+// and the receiver's check (spec Authentication 7), exported for tests.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const USER_AGENT = 'voice-webhooks/1';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { configSchema } from '../../pkg/config.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 
 describe('README.md', () => {
   const readme = readFileSync('README.md', 'utf8');
@@ -10,8 +10,14 @@ describe('README.md', () => {
     expect(readme).to.include('make test');
   });
 
-  it('documents every environment variable the configuration reads', () => {
-    const missing = Object.keys(configSchema.shape).filter((name) => !readme.includes(`| \`${name}\` |`));
-    expect(missing, 'add a row to the configuration table').to.deep.equal([]);
+  it('links only to files of the repository that exist', () => {
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+    expect(targets).to.not.be.empty;
+    const bad = targets.filter((t) => {
+      if (/^[a-z]+:/i.test(t)) return true;
+      const path = resolve(dirname('README.md'), t);
+      return relative(process.cwd(), path).startsWith('..') || !existsSync(path);
+    });
+    expect(bad, 'links that leave the repository or point at no file').to.deep.equal([]);
   });
 });

@@ -42,7 +42,7 @@ log=$dir/build.log
 gobuild() { nice -n 19 go "$@" 2>>"$log"; }
 trap 'say "failed; the end of $log:"; tail -n 40 "$log" >&2' ERR
 started=$(date +%s)
-say "building into $dir (once per versions.env; a first run takes a while, see the README)"
+say "building into $dir (once per versions.env; a first run takes a while, see docs/guides/testing.md)"
 
 step() { # name, then the command that makes $bin/name.tmp
   local name=$1 t0; shift
