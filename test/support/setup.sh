@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the suite needs on a Debian machine, idempotently: installs the missing Debian packages
-# (prometheus, postgresql, redis-server, chromium, faketime, poppler-utils), unless DATABASE_URL / REDIS_URL are set starts
+# (prometheus, postgresql, redis-server, chromium, faketime, poppler-utils, jq), unless DATABASE_URL / REDIS_URL are set starts
 # a Postgres and a Redis of the suite's own on loopback (reused while up), and unless
 # SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test cluster's kube-apiserver, etcd, kubectl
 # and helm (kube/tools.sh). With SWITCHBOARD_E2E=1 (make e2e) also what a node runs: containerd,
@@ -33,6 +33,8 @@ if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need re
 command -v pdftotext >/dev/null || need poppler-utils
 # A replica with its wall clock moved (test/controllers/clock-jump.test.ts), through LD_PRELOAD.
 compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || need faketime
+# The documentation's curl samples read ids out of answers with jq (test/docs/samples.test.ts).
+command -v jq >/dev/null || need jq
 if [ -n "${SWITCHBOARD_E2E:-}" ]; then
   for tool in containerd runc buildah mmdebstrap iptables; do command -v "$tool" >/dev/null || need "$tool"; done
   [ -x /usr/lib/cni/bridge ] || need containernetworking-plugins
