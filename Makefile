@@ -55,6 +55,11 @@ openapi: build
 	node dist/cmd/switchboard.js openapi voice > openapi/voice-api.json
 	@echo "wrote openapi/agent-api.json and openapi/voice-api.json"
 
+# The TypeScript SDK's types (sdk/typescript/src/generated) from openapi/*.json, by openapi-typescript.
+.PHONY: sdk-typescript
+sdk-typescript: install
+	sdk/typescript/generate.sh
+
 # The chart's CRD templates from crds/*.yaml (the single source); the chart test fails on drift.
 manifests: build
 	node dist/test/charts/manifests.js
