@@ -1,0 +1,81 @@
+// The Agent API through the SDK: turns answered whole and streamed, cancelled, and a job waited for.
+// The harness's model answers "Hello from Switchboard." to every message, and holds its answer
+// after the first word when the message says "[hold]".
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Switchboard, type StreamEvent } from '@switchboard/sdk';
+
+const agentId = process.env.AGENT_ID!;
+const sb = new Switchboard({ baseUrl: process.env.SWITCHBOARD_URL, apiKey: process.env.SWITCHBOARD_API_KEY });
+
+test('a synchronous turn answers the whole reply', async () => {
+  const conversation = await sb.conversations.create({ agentId });
+  const reply = await sb.messages.send(conversation.conversationId, { message: 'Hello!' });
+  assert.equal(reply.conversationId, conversation.conversationId);
+  assert.equal(reply.message.content, 'Hello from Switchboard.');
+  assert.ok(reply.usage.totalTokens > 0);
+});
+
+test('a streamed turn yields typed events, the text in pieces, then done', async () => {
+  const { conversationId } = await sb.conversations.create({ agentId });
+  const events: StreamEvent[] = [];
+  let text = '';
+  for await (const event of sb.messages.stream(conversationId, { message: 'Hello!' })) {
+    events.push(event);
+    if (event.type === 'content') text += event.content;
+  }
+  assert.equal(text, 'Hello from Switchboard.');
+  assert.ok(events.filter((e) => e.type === 'content').length > 1, 'the reply arrives in several events');
+  const done = events.at(-1);
+  assert.equal(done?.type, 'done');
+  if (done?.type === 'done') assert.equal(done.conversationId, conversationId);
+});
+
+test('aborting the signal ends a streamed turn mid-reply', async () => {
+  const { conversationId } = await sb.conversations.create({ agentId });
+  const controller = new AbortController();
+  const seen: StreamEvent[] = [];
+  await assert.rejects(
+    async () => {
+      for await (const event of sb.messages.stream(conversationId, { message: 'Tell me more [hold]' }, { signal: controller.signal })) {
+        seen.push(event);
+        controller.abort();
+      }
+    },
+    (err: Error) => err.name === 'AbortError',
+  );
+  assert.deepEqual(seen, [{ type: 'content', content: 'Hello ' }]);
+});
+
+test('leaving the loop early aborts the request', async () => {
+  const signals: AbortSignal[] = [];
+  const recording = new Switchboard({
+    baseUrl: process.env.SWITCHBOARD_URL,
+    apiKey: process.env.SWITCHBOARD_API_KEY,
+    fetch: (request) => {
+      signals.push(request.signal);
+      return fetch(request);
+    },
+  });
+  const { conversationId } = await recording.conversations.create({ agentId });
+  for await (const event of recording.messages.stream(conversationId, { message: 'And more [hold]' })) {
+    assert.deepEqual(event, { type: 'content', content: 'Hello ' });
+    break;
+  }
+  assert.equal(signals.length, 2);
+  assert.equal(signals[0]!.aborted, false, 'the conversation was created without aborting');
+  assert.equal(signals[1]!.aborted, true, 'the streamed request was aborted');
+});
+
+test('a job is waited for to its final status', async () => {
+  const job = await sb.jobs.create({ agentId, task: 'Say hello' });
+  assert.equal(job.status, 'queued');
+  const finished = await sb.jobs.waitFor(job.triggerId, { timeoutMs: 60_000 });
+  assert.equal(finished.status, 'succeeded');
+  assert.equal(finished.resultSummary, 'Hello from Switchboard.');
+  const listed = await sb.jobs.list(job.conversationId);
+  assert.deepEqual(
+    listed.triggers.map((t) => t.triggerId),
+    [job.triggerId],
+  );
+});
