@@ -37,3 +37,4 @@ type Payloads<W> = string extends keyof W
 
 /** Every event Switchboard signs and delivers, told apart by `type`. */
 export type WebhookEvent = Payloads<agent.webhooks> | Payloads<voice.webhooks>;
+export type WebhookEventType = WebhookEvent['type'];

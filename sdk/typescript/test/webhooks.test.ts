@@ -66,8 +66,11 @@ test('a delivered call event verifies under both header schemes and is refused w
 
   for (const scheme of [headers, without(headers, 'webhook-'), without(headers, 'x-voice-')]) {
     const event = verifyWebhook(scheme, body, secret);
-    assert.equal(event.type, 'call.initiated');
     assert.deepEqual(event, JSON.parse(body));
+    // The type narrows the event: a call event's data is the call.
+    assert.ok(event.type === 'call.initiated');
+    assert.equal(event.data.id, call.id);
+    assert.equal(event.data.to, '+12025550119');
   }
   assert.ok(headers['x-voice-signature'] && headers['webhook-signature'], 'the server sent both schemes');
 

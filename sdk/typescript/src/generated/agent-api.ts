@@ -261,28 +261,7 @@ export interface webhooks {
          * A passcode for an unverified contact, sent to the account's events address when an agent that requires verification meets one
          * @description Signed as every webhook (Standard Webhooks and X-Voice headers). Until the user types the code in the conversation, or your backend calls POST /conversations/{conversationId}/verify, such an agent uses no tools and no contact memory there. Jobs are never held back.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["VerificationRequestedEvent"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx: received */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["contactVerificationRequested"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2248,6 +2227,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    contactVerificationRequested: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VerificationRequestedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -599,7 +599,268 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "call.initiated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A call arrives on a number, or a placed call starts ringing
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["callInitiatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.answered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The call was answered
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["callAnsweredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The call reached a new kind of step: handler is ai (ai.agent_id), menu or voicemail
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["callUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The call is over; status, duration_sec and hangup_cause are final
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["callEndedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "queue.entered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller joined a queue (queue.position)
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["queueEnteredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "queue.exited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller left a queue: answered (and by whom) or hung up
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["queueExitedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "queue.timeout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller waited too long (max_wait) or nobody could take it (no_agents)
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["queueTimeoutEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai.transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The AI agent is transferring the caller, and how it went
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["aiTransferEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai.message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The AI agent took a message
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["aiMessageEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai.summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The AI conversation is over: its summary, transcript, outcome, and the agent's result when it ended with one
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["aiSummaryEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A placed call is final, sent once to its callback_url; data is the call result
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["callResultEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new voicemail or AI-taken message, after the call ends
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["messageCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The console's test of a message webhook: sample data
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["messageTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         PlaceCallRequest: {
@@ -886,6 +1147,17 @@ export interface components {
             test_number?: string;
         };
         StopRunRequest: Record<string, never>;
+        CallInitiatedEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "call.initiated";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["Call"];
+        };
         Call: {
             id: string;
             tenant_id: string;
@@ -922,15 +1194,329 @@ export interface components {
                 contact_id: string;
             };
         };
-        VoiceError: {
-            error: {
-                code: string;
-                message: string;
+        CallAnsweredEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "call.answered";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["Call"];
+        };
+        CallUpdatedEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "call.updated";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["Call"];
+        };
+        CallEndedEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "call.ended";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["Call"];
+        };
+        QueueEnteredEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "queue.entered";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["Call"];
+        };
+        QueueExitedEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "queue.exited";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: {
+                id: string;
+                tenant_id: string;
+                /** @enum {string} */
+                direction: "outbound" | "inbound";
+                from: string;
+                to: string;
+                /** @enum {string} */
+                status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
+                duration_sec: number;
+                created_at: string;
+                answered_at: string | null;
+                ended_at: string | null;
+                hangup_cause: string | null;
+                handler: string | null;
+                ai: {
+                    agent_id: string;
+                } | null;
+                /** @description The queue the caller left, why, and how long it waited */
+                queue: {
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    reason: "answered" | "hangup" | "max_wait" | "no_agents";
+                    /** @description With reason answered */
+                    answered_by?: {
+                        member_id: string;
+                        name: string;
+                    };
+                    wait_sec: number;
+                };
+                max_duration_sec: number;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description Present on calls of a campaign run */
+                campaign?: {
+                    id: string;
+                    run_id: string;
+                    contact_id: string;
+                };
             };
         };
-        CallList: {
-            data: components["schemas"]["Call"][];
-            next_cursor: string | null;
+        QueueTimeoutEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "queue.timeout";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: {
+                id: string;
+                tenant_id: string;
+                /** @enum {string} */
+                direction: "outbound" | "inbound";
+                from: string;
+                to: string;
+                /** @enum {string} */
+                status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
+                duration_sec: number;
+                created_at: string;
+                answered_at: string | null;
+                ended_at: string | null;
+                hangup_cause: string | null;
+                handler: string | null;
+                ai: {
+                    agent_id: string;
+                } | null;
+                /** @description The queue the caller left, why, and how long it waited */
+                queue: {
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    reason: "answered" | "hangup" | "max_wait" | "no_agents";
+                    /** @description With reason answered */
+                    answered_by?: {
+                        member_id: string;
+                        name: string;
+                    };
+                    wait_sec: number;
+                };
+                max_duration_sec: number;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description Present on calls of a campaign run */
+                campaign?: {
+                    id: string;
+                    run_id: string;
+                    contact_id: string;
+                };
+            };
+        };
+        AiTransferEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "ai.transfer";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: {
+                id: string;
+                tenant_id: string;
+                /** @enum {string} */
+                direction: "outbound" | "inbound";
+                from: string;
+                to: string;
+                /** @enum {string} */
+                status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
+                duration_sec: number;
+                created_at: string;
+                answered_at: string | null;
+                ended_at: string | null;
+                hangup_cause: string | null;
+                handler: string | null;
+                ai: {
+                    agent_id: string;
+                    transfer: {
+                        /** @description E.164 */
+                        target: string;
+                        name: string | null;
+                        /** @description How the transfer went: dialing, answered, or the status its line ended in */
+                        status: string;
+                    };
+                };
+                /** @description The queue an inbound caller waits in, while it waits */
+                queue: {
+                    id: string;
+                    name: string;
+                    position: number;
+                    entered_at: string;
+                } | null;
+                max_duration_sec: number;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description Present on calls of a campaign run */
+                campaign?: {
+                    id: string;
+                    run_id: string;
+                    contact_id: string;
+                };
+            };
+        };
+        AiMessageEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "ai.message";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: {
+                id: string;
+                tenant_id: string;
+                /** @enum {string} */
+                direction: "outbound" | "inbound";
+                from: string;
+                to: string;
+                /** @enum {string} */
+                status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
+                duration_sec: number;
+                created_at: string;
+                answered_at: string | null;
+                ended_at: string | null;
+                hangup_cause: string | null;
+                handler: string | null;
+                ai: {
+                    agent_id: string;
+                    message: {
+                        summary: string;
+                        details: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description The queue an inbound caller waits in, while it waits */
+                queue: {
+                    id: string;
+                    name: string;
+                    position: number;
+                    entered_at: string;
+                } | null;
+                max_duration_sec: number;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description Present on calls of a campaign run */
+                campaign?: {
+                    id: string;
+                    run_id: string;
+                    contact_id: string;
+                };
+            };
+        };
+        AiSummaryEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "ai.summary";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: {
+                id: string;
+                tenant_id: string;
+                /** @enum {string} */
+                direction: "outbound" | "inbound";
+                from: string;
+                to: string;
+                /** @enum {string} */
+                status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
+                duration_sec: number;
+                created_at: string;
+                answered_at: string | null;
+                ended_at: string | null;
+                hangup_cause: string | null;
+                handler: string | null;
+                ai: {
+                    agent_id: string;
+                } | null;
+                /** @description The queue an inbound caller waits in, while it waits */
+                queue: {
+                    id: string;
+                    name: string;
+                    position: number;
+                    entered_at: string;
+                } | null;
+                max_duration_sec: number;
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description Present on calls of a campaign run */
+                campaign?: {
+                    id: string;
+                    run_id: string;
+                    contact_id: string;
+                };
+                summary: string;
+                transcript: {
+                    /** @enum {string} */
+                    speaker: "agent" | "caller";
+                    text: string;
+                }[];
+                outcome: string;
+                result?: {
+                    outcome: string;
+                    answers: {
+                        [key: string]: unknown;
+                    };
+                    note: string;
+                };
+            };
+        };
+        CallResultEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "call.result";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["CallResult"];
         };
         CallResult: {
             call_id: string;
@@ -958,6 +1544,74 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        MessageCreatedEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "message.created";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: {
+                message: components["schemas"]["Message"];
+                call: {
+                    id: string;
+                    from: string;
+                    to: string;
+                    created_at: string;
+                };
+            };
+        };
+        Message: {
+            id: string;
+            /** @enum {string} */
+            kind: "ai_message" | "voicemail";
+            caller: string;
+            summary: string;
+            details: {
+                [key: string]: unknown;
+            };
+            agent_id: string | null;
+            /** @enum {string} */
+            status: "new" | "read" | "archived";
+            created_at: string;
+            /** @description Voicemails: the recording's length */
+            duration_sec?: number | null;
+            mailbox_id?: string | null;
+            mailbox_name?: string | null;
+            /** @description Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key */
+            recording_url?: string;
+        };
+        MessageTestEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "message.test";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: {
+                message: components["schemas"]["Message"];
+                call: {
+                    id: string;
+                    from: string;
+                    to: string;
+                    created_at: string;
+                };
+            };
+        };
+        VoiceError: {
+            error: {
+                code: string;
+                message: string;
+            };
+        };
+        CallList: {
+            data: components["schemas"]["CallOutput"][];
+            next_cursor: string | null;
+        };
         SteerAccepted: {
             call_id: string;
             /** @constant */
@@ -981,28 +1635,8 @@ export interface components {
             }[];
         };
         MessageList: {
-            data: components["schemas"]["Message"][];
+            data: components["schemas"]["MessageOutput"][];
             next_cursor: string | null;
-        };
-        Message: {
-            id: string;
-            /** @enum {string} */
-            kind: "ai_message" | "voicemail";
-            caller: string;
-            summary: string;
-            details: {
-                [key: string]: unknown;
-            };
-            agent_id: string | null;
-            /** @enum {string} */
-            status: "new" | "read" | "archived";
-            created_at: string;
-            /** @description Voicemails: the recording's length */
-            duration_sec?: number | null;
-            mailbox_id?: string | null;
-            mailbox_name?: string | null;
-            /** @description Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key */
-            recording_url?: string;
         };
         PhoneNumberList: {
             data: components["schemas"]["PhoneNumber"][];
@@ -1216,6 +1850,88 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
+        CallOutput: {
+            id: string;
+            tenant_id: string;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            from: string;
+            to: string;
+            /** @enum {string} */
+            status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
+            duration_sec: number;
+            created_at: string;
+            answered_at: string | null;
+            ended_at: string | null;
+            hangup_cause: string | null;
+            handler: string | null;
+            ai: {
+                agent_id: string;
+            } | null;
+            /** @description The queue an inbound caller waits in, while it waits */
+            queue: {
+                id: string;
+                name: string;
+                position: number;
+                entered_at: string;
+            } | null;
+            max_duration_sec: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @description Present on calls of a campaign run */
+            campaign?: {
+                id: string;
+                run_id: string;
+                contact_id: string;
+            };
+        };
+        CallResultOutput: {
+            call_id: string;
+            /** @enum {string} */
+            status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
+            final: boolean;
+            from: string;
+            to: string;
+            duration_sec: number;
+            outcome: string;
+            result: {
+                outcome: string;
+                answers: {
+                    [key: string]: unknown;
+                };
+                note: string;
+            } | null;
+            summary: string;
+            transcript: {
+                /** @enum {string} */
+                speaker: "agent" | "caller";
+                text: string;
+            }[];
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        MessageOutput: {
+            id: string;
+            /** @enum {string} */
+            kind: "ai_message" | "voicemail";
+            caller: string;
+            summary: string;
+            details: {
+                [key: string]: unknown;
+            };
+            agent_id: string | null;
+            /** @enum {string} */
+            status: "new" | "read" | "archived";
+            created_at: string;
+            /** @description Voicemails: the recording's length */
+            duration_sec?: number | null;
+            mailbox_id?: string | null;
+            mailbox_name?: string | null;
+            /** @description Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key */
+            recording_url?: string;
+        };
         RoutingStepOutput: {
             /** @constant */
             type: "ai";
@@ -1401,7 +2117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Call"];
+                    "application/json": components["schemas"]["CallOutput"];
                 };
             };
             /** @description Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original call */
@@ -1410,7 +2126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Call"];
+                    "application/json": components["schemas"]["CallOutput"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -1514,7 +2230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Call"];
+                    "application/json": components["schemas"]["CallOutput"];
                 };
             };
             /** @description unauthorized: no key, malformed header, wrong or revoked key */
@@ -1585,7 +2301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallResult"];
+                    "application/json": components["schemas"]["CallResultOutput"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -1810,7 +2526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Call"];
+                    "application/json": components["schemas"]["CallOutput"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -2060,7 +2776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["MessageOutput"];
                 };
             };
             /** @description unauthorized: no key, malformed header, wrong or revoked key */
@@ -2132,7 +2848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["MessageOutput"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -3153,7 +3869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Call"];
+                    "application/json": components["schemas"]["CallOutput"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -5284,6 +6000,292 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["VoiceError"];
                 };
+            };
+        };
+    };
+    callInitiatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallInitiatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callAnsweredEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallAnsweredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callEndedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    queueEnteredEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueueEnteredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    queueExitedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueueExitedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    queueTimeoutEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueueTimeoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    aiTransferEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiTransferEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    aiMessageEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiMessageEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    aiSummaryEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiSummaryEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callResultEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallResultEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageCreatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
