@@ -860,6 +860,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.finalized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pay-as-you-go company's invoice or credit note was numbered and issued; money in integer minor units
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["invoiceFinalizedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A number's webhook routing step asks the customer's system where the call goes; no step within 3 s, and the fallback runs
+         * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
+         */
+        post: operations["callRoutingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1602,6 +1642,65 @@ export interface components {
                 };
             };
         };
+        InvoiceFinalizedEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "invoice.finalized";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["Invoice"];
+        };
+        Invoice: {
+            number: string;
+            /** @enum {string} */
+            kind: "invoice" | "credit_note";
+            /** @constant */
+            status: "finalized";
+            tenant_id: string;
+            /** @description YYYY-MM, in the company timezone */
+            month: string;
+            timezone: string;
+            period_start: string;
+            period_end: string;
+            currency: string;
+            lines: {
+                description: string;
+                /** @enum {string} */
+                item: "credits" | "call_minutes" | "correction";
+                reference_type: string | null;
+                agent_id: string | null;
+                direction: string | null;
+                quantity: number;
+                /** @description Minor units */
+                unit_price: number;
+                /** @description Minor units */
+                amount: number;
+            }[];
+            /** @description Minor units */
+            total: number;
+            issued_at: string;
+            /** @description A credit note: the invoice it corrects */
+            credits_number: string | null;
+            reason: string | null;
+            credit_notes: {
+                number: string;
+                total: number;
+            }[];
+        };
+        CallRoutingEvent: {
+            /** @description evt_…; the same on every try of this event */
+            id: string;
+            /** @constant */
+            type: "call.routing";
+            /** @description RFC 3339 */
+            created_at: string;
+            /** @description The account id */
+            tenant_id: string;
+            data: components["schemas"]["Call"];
+        };
         VoiceError: {
             error: {
                 code: string;
@@ -1849,6 +1948,9 @@ export interface components {
                 [key: string]: unknown;
             }[];
             next_cursor: string | null;
+        };
+        RoutingAnswer: {
+            step: components["schemas"]["RoutingStepOutput"];
         };
         CallOutput: {
             id: string;
@@ -6286,6 +6388,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    invoiceFinalizedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceFinalizedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callRoutingEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallRoutingEvent"];
+            };
+        };
+        responses: {
+            /** @description The step to take */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingAnswer"];
+                };
             };
         };
     };
