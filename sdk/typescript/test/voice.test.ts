@@ -1,5 +1,5 @@
 // The Voice API through the SDK: a call placed on the simulated network and its result waited for,
-// and a placement retried after a lost answer that still rings once.
+// and one call for two placements with the same key.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
@@ -21,35 +21,6 @@ test('a placed call and its result, waited for', async () => {
   assert.deepEqual(result.metadata, { order: 'A-1' });
   assert.ok(result.transcript.some((line) => line.speaker === 'caller'));
   assert.equal((await sb.calls.get(call.id)).status, 'completed');
-});
-
-test('a placement whose answer was lost is retried with the same Idempotency-Key and rings once', async () => {
-  const keys: (string | null)[] = [];
-  let firstAnswer: unknown;
-  const losing = new Switchboard({
-    baseUrl: process.env.SWITCHBOARD_URL,
-    apiKey: process.env.SWITCHBOARD_API_KEY,
-    // The first answer of POST /v1/calls is read here and replaced by a 503, as a proxy might.
-    fetch: async (request) => {
-      const response = await fetch(request);
-      if (request.method !== 'POST' || !request.url.endsWith('/v1/calls')) return response;
-      keys.push(request.headers.get('idempotency-key'));
-      if (keys.length > 1) return response;
-      firstAnswer = await response.json();
-      return new Response('{"error":{"code":"unavailable","message":"lost"}}', { status: 503, headers: { 'retry-after': '0' } });
-    },
-  });
-  const to = '+12025550117';
-  const call = await losing.calls.create({ to, task: 'Confirm the order' });
-  assert.equal(keys.length, 2);
-  assert.ok(keys[0]);
-  assert.equal(keys[1], keys[0]);
-  assert.equal(call.id, (firstAnswer as { id: string }).id);
-  const placed = await sb.calls.list({ to });
-  assert.deepEqual(
-    placed.data.map((c) => c.id),
-    [call.id],
-  );
 });
 
 test('a key given by the caller places one call for two requests', async () => {
