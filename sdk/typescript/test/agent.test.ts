@@ -3,7 +3,7 @@
 // after the first word when the message says "[hold]".
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Switchboard, type StreamEvent } from '@switchboard/sdk';
+import { type StreamEvent, Switchboard, WaitTimeoutError } from '@switchboard/sdk';
 
 const agentId = process.env.AGENT_ID!;
 const sb = new Switchboard({ baseUrl: process.env.SWITCHBOARD_URL, apiKey: process.env.SWITCHBOARD_API_KEY });
@@ -78,4 +78,18 @@ test('a job is waited for to its final status', async () => {
     listed.triggers.map((t) => t.triggerId),
     [job.triggerId],
   );
+});
+
+test('a job not final in time is a WaitTimeoutError; cancelled, it is final', async () => {
+  const job = await sb.jobs.create({ agentId, task: 'Call back tomorrow', delayMinutes: 60 });
+  assert.equal(job.status, 'waiting');
+  const err = await sb.jobs.waitFor(job.triggerId, { timeoutMs: 1000 }).then(
+    () => assert.fail('expected a timeout'),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof WaitTimeoutError);
+  assert.equal(err.last.triggerId, job.triggerId);
+  assert.equal(err.last.status, 'waiting');
+  await sb.jobs.cancel(job.triggerId, { reason: 'Not needed' });
+  assert.equal((await sb.jobs.waitFor(job.triggerId)).status, 'cancelled');
 });
