@@ -38,7 +38,7 @@ export interface ProcessResult {
 export interface TypescriptSdkProject {
   /** The project: its node_modules holds @switchboard/sdk installed from the packed tarball. */
   dir: string;
-  /** Type-checks `file` (a .ts file anywhere) against the installed SDK, compiles it and runs it with node; a type error is its answer, with tsc's code. */
+  /** Type-checks `file` (a self-contained .ts file anywhere: it is copied into the project) against the installed SDK, compiles it and runs it with node; a type error is its answer, with tsc's code. */
   run(file: string, env: Record<string, string>): Promise<ProcessResult>;
   /** Type-checks and compiles the test files together and runs them with `node --test`. */
   test(files: string[], env: Record<string, string>): Promise<ProcessResult>;
