@@ -50,7 +50,7 @@ const usage = z
 const resumeFields = {
   resumedTriggerId: z.uuid().optional(),
   resumedStatus: z.string().optional(),
-  resumeError: z.object({ status: z.number().int(), error: z.string() }).optional(),
+  resumeError: z.object({ status: z.number().int(), error: z.string() }).meta({ id: 'ResumeError' }).optional(),
 };
 
 const assistantMessage = z.object({ role: z.literal('assistant'), content: z.string() });
@@ -72,12 +72,14 @@ export const messageReply = z
 
 export const streamEvent = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('content'), content: z.string() }),
-    z.object({ type: z.literal('new_message') }),
-    z.object({ type: z.literal('tool'), name: z.string() }),
-    z.object({ type: z.literal('handoff'), roleName: z.string(), greeting: z.string(), agentId: z.uuid() }),
-    z.object({ type: z.literal('done'), conversationId: z.uuid(), contactId: z.number().int().nullable(), usage, ...resumeFields }),
-    z.object({ type: z.literal('error'), error: z.string() }),
+    z.object({ type: z.literal('content'), content: z.string() }).meta({ id: 'StreamContent' }),
+    z.object({ type: z.literal('new_message') }).meta({ id: 'StreamNewMessage' }),
+    z.object({ type: z.literal('tool'), name: z.string() }).meta({ id: 'StreamTool' }),
+    z.object({ type: z.literal('handoff'), roleName: z.string(), greeting: z.string(), agentId: z.uuid() }).meta({ id: 'StreamHandoff' }),
+    z
+      .object({ type: z.literal('done'), conversationId: z.uuid(), contactId: z.number().int().nullable(), usage, ...resumeFields })
+      .meta({ id: 'StreamDone' }),
+    z.object({ type: z.literal('error'), error: z.string() }).meta({ id: 'StreamError' }),
   ])
   .meta({ id: 'StreamEvent', description: 'One `data: <json>` line of the text/event-stream' });
 

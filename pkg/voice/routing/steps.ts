@@ -19,7 +19,8 @@ const aiStep = z
     greeting: z.string().min(1).max(1000).optional().meta({ description: 'Said first; else the agent opens' }),
     voice: id.optional().meta({ description: "A voice id from GET /v1/voices; else the agent's voice, else the deployment's default" }),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'AiStep' });
 
 const menuStep = z
   .object({
@@ -37,16 +38,24 @@ const menuStep = z
       return routingStepSchema;
     },
   })
-  .strict();
+  .strict()
+  .meta({ id: 'MenuStep' });
 
-const queueStep = z.object({ type: z.literal('queue'), queue_id: id }).strict();
-const voicemailStep = z.object({ type: z.literal('voicemail'), mailbox_id: id }).strict();
+const queueStep = z
+  .object({ type: z.literal('queue'), queue_id: id })
+  .strict()
+  .meta({ id: 'QueueStep' });
+const voicemailStep = z
+  .object({ type: z.literal('voicemail'), mailbox_id: id })
+  .strict()
+  .meta({ id: 'VoicemailStep' });
 const transferStep = z
   .object({
     type: z.literal('transfer'),
     to: z.string().min(1).max(64).meta({ description: "E.164, or national in the account's country" }),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'TransferStep' });
 
 const webhookStep = z
   .object({
@@ -60,7 +69,8 @@ const webhookStep = z
       return routingStepSchema;
     },
   })
-  .strict();
+  .strict()
+  .meta({ id: 'WebhookStep' });
 
 export const routingStepSchema: z.ZodType<RoutingStep> = z
   .discriminatedUnion('type', [aiStep, menuStep, queueStep, voicemailStep, transferStep, webhookStep])

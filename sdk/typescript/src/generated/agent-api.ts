@@ -485,10 +485,7 @@ export interface components {
             /** Format: uuid */
             resumedTriggerId?: string;
             resumedStatus?: string;
-            resumeError?: {
-                status: number;
-                error: string;
-            };
+            resumeError?: components["schemas"]["ResumeError"];
         };
         Usage: {
             promptTokens: number;
@@ -501,27 +498,51 @@ export interface components {
             /** Format: uuid */
             agentId: string;
         };
+        ResumeError: {
+            status: number;
+            error: string;
+        };
         /** @description One `data: <json>` line of the text/event-stream */
-        StreamEvent: {
-            /** @constant */
+        StreamEvent: components["schemas"]["StreamContent"] | components["schemas"]["StreamNewMessage"] | components["schemas"]["StreamTool"] | components["schemas"]["StreamHandoff"] | components["schemas"]["StreamDone"] | components["schemas"]["StreamError"];
+        StreamContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "content";
             content: string;
-        } | {
-            /** @constant */
+        };
+        StreamNewMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "new_message";
-        } | {
-            /** @constant */
+        };
+        StreamTool: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "tool";
             name: string;
-        } | {
-            /** @constant */
+        };
+        StreamHandoff: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "handoff";
             roleName: string;
             greeting: string;
             /** Format: uuid */
             agentId: string;
-        } | {
-            /** @constant */
+        };
+        StreamDone: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "done";
             /** Format: uuid */
             conversationId: string;
@@ -530,12 +551,13 @@ export interface components {
             /** Format: uuid */
             resumedTriggerId?: string;
             resumedStatus?: string;
-            resumeError?: {
-                status: number;
-                error: string;
-            };
-        } | {
-            /** @constant */
+            resumeError?: components["schemas"]["ResumeError"];
+        };
+        StreamError: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "error";
             error: string;
         };

@@ -954,8 +954,12 @@ export interface components {
             /** @description How calls to the number are answered; null: not answered. At most 5 steps deep */
             routing?: components["schemas"]["RoutingStep"] | null;
         };
-        RoutingStep: {
-            /** @constant */
+        RoutingStep: components["schemas"]["AiStep"] | components["schemas"]["MenuStep"] | components["schemas"]["QueueStep"] | components["schemas"]["VoicemailStep"] | components["schemas"]["TransferStep"] | components["schemas"]["WebhookStep"];
+        AiStep: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "ai";
             /** @description agt_ id of one of the account's agents */
             agent_id: string;
@@ -963,8 +967,12 @@ export interface components {
             greeting?: string;
             /** @description A voice id from GET /v1/voices; else the agent's voice, else the deployment's default */
             voice?: string;
-        } | {
-            /** @constant */
+        };
+        MenuStep: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "menu";
             /** @description Said to the caller, listing the options */
             prompt: string;
@@ -983,21 +991,37 @@ export interface components {
              */
             retries?: number;
             fallback: components["schemas"]["RoutingStep"];
-        } | {
-            /** @constant */
+        };
+        QueueStep: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "queue";
             queue_id: string;
-        } | {
-            /** @constant */
+        };
+        VoicemailStep: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "voicemail";
             mailbox_id: string;
-        } | {
-            /** @constant */
+        };
+        TransferStep: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "transfer";
             /** @description E.164, or national in the account's country */
             to: string;
-        } | {
-            /** @constant */
+        };
+        WebhookStep: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "webhook";
             /** @description https, public: receives the call record signed like webhooks, answers {step} within 3 s */
             url: string;
@@ -2034,17 +2058,12 @@ export interface components {
             /** @description Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key */
             recording_url?: string;
         };
-        RoutingStepOutput: {
-            /** @constant */
-            type: "ai";
-            /** @description agt_ id of one of the account's agents */
-            agent_id: string;
-            /** @description Said first; else the agent opens */
-            greeting?: string;
-            /** @description A voice id from GET /v1/voices; else the agent's voice, else the deployment's default */
-            voice?: string;
-        } | {
-            /** @constant */
+        RoutingStepOutput: components["schemas"]["AiStep"] | components["schemas"]["MenuStepOutput"] | components["schemas"]["QueueStep"] | components["schemas"]["VoicemailStep"] | components["schemas"]["TransferStep"] | components["schemas"]["WebhookStepOutput"];
+        MenuStepOutput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "menu";
             /** @description Said to the caller, listing the options */
             prompt: string;
@@ -2063,21 +2082,12 @@ export interface components {
              */
             retries: number;
             fallback: components["schemas"]["RoutingStepOutput"];
-        } | {
-            /** @constant */
-            type: "queue";
-            queue_id: string;
-        } | {
-            /** @constant */
-            type: "voicemail";
-            mailbox_id: string;
-        } | {
-            /** @constant */
-            type: "transfer";
-            /** @description E.164, or national in the account's country */
-            to: string;
-        } | {
-            /** @constant */
+        };
+        WebhookStepOutput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "webhook";
             /** @description https, public: receives the call record signed like webhooks, answers {step} within 3 s */
             url: string;
