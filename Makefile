@@ -60,6 +60,12 @@ openapi: build
 sdk-typescript: install
 	sdk/typescript/generate.sh
 
+# The Python SDK's generated code (sdk/python/switchboard/_generated) from openapi/*.json, by the pinned
+# openapi-python-client in the venv test/support/sdk-python.ts makes; a test fails when it falls behind.
+.PHONY: sdk-python
+sdk-python: build
+	node dist/test/support/sdk-python.js
+
 # The chart's CRD templates from crds/*.yaml (the single source); the chart test fails on drift.
 manifests: build
 	node dist/test/charts/manifests.js

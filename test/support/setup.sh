@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the suite needs on a Debian machine, idempotently: installs the missing Debian packages
-# (prometheus, postgresql, redis-server, chromium, faketime, poppler-utils, jq), unless DATABASE_URL / REDIS_URL are set starts
+# (prometheus, postgresql, redis-server, chromium, faketime, poppler-utils, jq, python3-venv), unless DATABASE_URL / REDIS_URL are set starts
 # a Postgres and a Redis of the suite's own on loopback (reused while up), and unless
 # SWITCHBOARD_KUBE_TOOLS is set builds or reuses the test cluster's kube-apiserver, etcd, kubectl
 # and helm (kube/tools.sh). With SWITCHBOARD_E2E=1 (make e2e) also what a node runs: containerd,
@@ -35,6 +35,8 @@ command -v pdftotext >/dev/null || need poppler-utils
 compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || need faketime
 # The documentation's curl samples read ids out of answers with jq (test/docs/samples.test.ts).
 command -v jq >/dev/null || need jq
+# The Python SDK's venv (test/support/sdk-python.ts): python3 with venv and ensurepip.
+python3 -c 'import ensurepip, venv' 2>/dev/null || need python3-venv
 if [ -n "${SWITCHBOARD_E2E:-}" ]; then
   for tool in containerd runc buildah mmdebstrap iptables; do command -v "$tool" >/dev/null || need "$tool"; done
   [ -x /usr/lib/cni/bridge ] || need containernetworking-plugins

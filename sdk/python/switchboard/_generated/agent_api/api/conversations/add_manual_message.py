@@ -1,0 +1,228 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.manual_message_reply import ManualMessageReply
+from ...models.manual_message_request import ManualMessageRequest
+from ...types import Response
+
+
+def _get_kwargs(
+    conversation_id: UUID,
+    *,
+    body: ManualMessageRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/conversations/{conversation_id}/manual".format(
+            conversation_id=quote(str(conversation_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ManualMessageReply | None:
+    if response.status_code == 201:
+        response_201 = ManualMessageReply.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ManualMessageReply]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    conversation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ManualMessageRequest,
+) -> Response[Error | ManualMessageReply]:
+    """Append a manual (admin) message without an AI response
+
+    Args:
+        conversation_id (UUID): Conversation id
+        body (ManualMessageRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ManualMessageReply]
+    """
+
+    kwargs = _get_kwargs(
+        conversation_id=conversation_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    conversation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ManualMessageRequest,
+) -> Error | ManualMessageReply | None:
+    """Append a manual (admin) message without an AI response
+
+    Args:
+        conversation_id (UUID): Conversation id
+        body (ManualMessageRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ManualMessageReply
+    """
+
+    return sync_detailed(
+        conversation_id=conversation_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    conversation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ManualMessageRequest,
+) -> Response[Error | ManualMessageReply]:
+    """Append a manual (admin) message without an AI response
+
+    Args:
+        conversation_id (UUID): Conversation id
+        body (ManualMessageRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ManualMessageReply]
+    """
+
+    kwargs = _get_kwargs(
+        conversation_id=conversation_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    conversation_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ManualMessageRequest,
+) -> Error | ManualMessageReply | None:
+    """Append a manual (admin) message without an AI response
+
+    Args:
+        conversation_id (UUID): Conversation id
+        body (ManualMessageRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ManualMessageReply
+    """
+
+    return (
+        await asyncio_detailed(
+            conversation_id=conversation_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,181 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.phone_number import PhoneNumber
+from ...models.voice_error import VoiceError
+from ...types import Response
+
+
+def _get_kwargs(
+    e164: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/numbers/{e164}".format(
+            e164=quote(str(e164), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PhoneNumber | VoiceError | None:
+    if response.status_code == 200:
+        response_200 = PhoneNumber.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = VoiceError.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = VoiceError.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = VoiceError.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = VoiceError.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = VoiceError.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[PhoneNumber | VoiceError]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    e164: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[PhoneNumber | VoiceError]:
+    """Read one of the account's numbers
+
+    Args:
+        e164 (str): One of the account's numbers, E.164 (+ may be written %2B)
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PhoneNumber | VoiceError]
+    """
+
+    kwargs = _get_kwargs(
+        e164=e164,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    e164: str,
+    *,
+    client: AuthenticatedClient,
+) -> PhoneNumber | VoiceError | None:
+    """Read one of the account's numbers
+
+    Args:
+        e164 (str): One of the account's numbers, E.164 (+ may be written %2B)
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PhoneNumber | VoiceError
+    """
+
+    return sync_detailed(
+        e164=e164,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    e164: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[PhoneNumber | VoiceError]:
+    """Read one of the account's numbers
+
+    Args:
+        e164 (str): One of the account's numbers, E.164 (+ may be written %2B)
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[PhoneNumber | VoiceError]
+    """
+
+    kwargs = _get_kwargs(
+        e164=e164,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    e164: str,
+    *,
+    client: AuthenticatedClient,
+) -> PhoneNumber | VoiceError | None:
+    """Read one of the account's numbers
+
+    Args:
+        e164 (str): One of the account's numbers, E.164 (+ may be written %2B)
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        PhoneNumber | VoiceError
+    """
+
+    return (
+        await asyncio_detailed(
+            e164=e164,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.campaign_run import CampaignRun
+
+
+T = TypeVar("T", bound="CampaignRunList")
+
+
+@_attrs_define
+class CampaignRunList:
+    data: list[CampaignRun]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = []
+        for data_item_data in self.data:
+            data_item = data_item_data.to_dict()
+            data.append(data_item)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.campaign_run import CampaignRun
+
+        d = dict(src_dict)
+        data = []
+        _data = d.pop("data")
+        for data_item_data in _data:
+            data_item = CampaignRun.from_dict(data_item_data)
+
+            data.append(data_item)
+
+        campaign_run_list = cls(
+            data=data,
+        )
+
+        return campaign_run_list

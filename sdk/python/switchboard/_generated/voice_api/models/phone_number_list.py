@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.phone_number import PhoneNumber
+
+
+T = TypeVar("T", bound="PhoneNumberList")
+
+
+@_attrs_define
+class PhoneNumberList:
+    data: list[PhoneNumber]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = []
+        for data_item_data in self.data:
+            data_item = data_item_data.to_dict()
+            data.append(data_item)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.phone_number import PhoneNumber
+
+        d = dict(src_dict)
+        data = []
+        _data = d.pop("data")
+        for data_item_data in _data:
+            data_item = PhoneNumber.from_dict(data_item_data)
+
+            data.append(data_item)
+
+        phone_number_list = cls(
+            data=data,
+        )
+
+        return phone_number_list
