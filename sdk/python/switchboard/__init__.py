@@ -1,0 +1,22 @@
+"""Switchboard's Python SDK: the Agent API and the Voice API, sync and async, and webhook verification."""
+
+from ._retry import RetryPolicy
+from .client import AsyncSwitchboard, Switchboard
+from .errors import AgentApiError, SwitchboardError, VoiceApiError, WebhookVerificationError
+from .streaming import AsyncEventStream, EventStream, StreamEvent
+from .webhooks import WebhookEvent, verify_webhook
+
+__all__ = [
+    "AgentApiError",
+    "AsyncEventStream",
+    "AsyncSwitchboard",
+    "EventStream",
+    "RetryPolicy",
+    "StreamEvent",
+    "Switchboard",
+    "SwitchboardError",
+    "VoiceApiError",
+    "WebhookEvent",
+    "WebhookVerificationError",
+    "verify_webhook",
+]
