@@ -90,14 +90,16 @@ function webhookEventsModule(): string {
   const models: string[] = [];
   for (const [pkg, file] of Object.entries(DOCUMENTS)) {
     const doc = JSON.parse(readFileSync(join(ROOT, 'openapi', file), 'utf8'));
+    const named: string[] = [];
     for (const [name, item] of Object.entries<any>(doc.webhooks ?? {})) {
       const ref: string | undefined = item.post?.requestBody?.content?.['application/json']?.schema?.$ref;
       if (!ref) continue;
       const model = pascal(ref.split('/').at(-1)!);
-      imports.push(`from .${pkg}.models import ${model}`);
-      models.push(model);
+      named.push(model);
       entries.push(`    ${JSON.stringify(name)}: ${model}.from_dict,`);
     }
+    if (named.length) imports.push(`from .${pkg}.models import ${[...new Set(named)].sort().join(', ')}`);
+    models.push(...named);
   }
   return [
     '"""The webhooks of openapi/*.json and their payload models (test/support/sdk-python.ts writes this file)."""',
@@ -105,9 +107,9 @@ function webhookEventsModule(): string {
     'from collections.abc import Callable, Mapping',
     'from typing import Any',
     '',
-    ...imports.sort(),
+    ...imports,
     '',
-    `WebhookPayload = ${models.join(' | ')}`,
+    `WebhookPayload = ${[...new Set(models)].join(' | ')}`,
     '',
     'WEBHOOK_EVENTS: dict[str, Callable[[Mapping[str, Any]], WebhookPayload]] = {',
     ...entries,

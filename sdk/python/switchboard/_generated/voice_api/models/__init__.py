@@ -2,25 +2,80 @@
 
 from .account_settings import AccountSettings
 from .account_settings_request import AccountSettingsRequest
+from .ai_message_event import AiMessageEvent
+from .ai_message_event_data import AiMessageEventData
+from .ai_message_event_data_ai import AiMessageEventDataAi
+from .ai_message_event_data_ai_message import AiMessageEventDataAiMessage
+from .ai_message_event_data_ai_message_details import AiMessageEventDataAiMessageDetails
+from .ai_message_event_data_campaign import AiMessageEventDataCampaign
+from .ai_message_event_data_direction import AiMessageEventDataDirection
+from .ai_message_event_data_metadata import AiMessageEventDataMetadata
+from .ai_message_event_data_queue_type_0 import AiMessageEventDataQueueType0
+from .ai_message_event_data_status import AiMessageEventDataStatus
 from .ai_step import AiStep
+from .ai_summary_event import AiSummaryEvent
+from .ai_summary_event_data import AiSummaryEventData
+from .ai_summary_event_data_ai_type_0 import AiSummaryEventDataAiType0
+from .ai_summary_event_data_campaign import AiSummaryEventDataCampaign
+from .ai_summary_event_data_direction import AiSummaryEventDataDirection
+from .ai_summary_event_data_metadata import AiSummaryEventDataMetadata
+from .ai_summary_event_data_queue_type_0 import AiSummaryEventDataQueueType0
+from .ai_summary_event_data_result import AiSummaryEventDataResult
+from .ai_summary_event_data_result_answers import AiSummaryEventDataResultAnswers
+from .ai_summary_event_data_status import AiSummaryEventDataStatus
+from .ai_summary_event_data_transcript_item import AiSummaryEventDataTranscriptItem
+from .ai_summary_event_data_transcript_item_speaker import (
+    AiSummaryEventDataTranscriptItemSpeaker,
+)
+from .ai_transfer_event import AiTransferEvent
+from .ai_transfer_event_data import AiTransferEventData
+from .ai_transfer_event_data_ai import AiTransferEventDataAi
+from .ai_transfer_event_data_ai_transfer import AiTransferEventDataAiTransfer
+from .ai_transfer_event_data_campaign import AiTransferEventDataCampaign
+from .ai_transfer_event_data_direction import AiTransferEventDataDirection
+from .ai_transfer_event_data_metadata import AiTransferEventDataMetadata
+from .ai_transfer_event_data_queue_type_0 import AiTransferEventDataQueueType0
+from .ai_transfer_event_data_status import AiTransferEventDataStatus
 from .api_key import ApiKey
 from .api_key_created import ApiKeyCreated
 from .api_key_list import ApiKeyList
 from .call import Call
 from .call_ai_type_0 import CallAiType0
+from .call_answered_event import CallAnsweredEvent
 from .call_campaign import CallCampaign
 from .call_direction import CallDirection
+from .call_ended_event import CallEndedEvent
+from .call_initiated_event import CallInitiatedEvent
 from .call_list import CallList
 from .call_metadata import CallMetadata
+from .call_output import CallOutput
+from .call_output_ai_type_0 import CallOutputAiType0
+from .call_output_campaign import CallOutputCampaign
+from .call_output_direction import CallOutputDirection
+from .call_output_metadata import CallOutputMetadata
+from .call_output_queue_type_0 import CallOutputQueueType0
+from .call_output_status import CallOutputStatus
 from .call_queue_type_0 import CallQueueType0
 from .call_result import CallResult
+from .call_result_event import CallResultEvent
 from .call_result_metadata import CallResultMetadata
+from .call_result_output import CallResultOutput
+from .call_result_output_metadata import CallResultOutputMetadata
+from .call_result_output_result_type_0 import CallResultOutputResultType0
+from .call_result_output_result_type_0_answers import CallResultOutputResultType0Answers
+from .call_result_output_status import CallResultOutputStatus
+from .call_result_output_transcript_item import CallResultOutputTranscriptItem
+from .call_result_output_transcript_item_speaker import (
+    CallResultOutputTranscriptItemSpeaker,
+)
 from .call_result_result_type_0 import CallResultResultType0
 from .call_result_result_type_0_answers import CallResultResultType0Answers
 from .call_result_status import CallResultStatus
 from .call_result_transcript_item import CallResultTranscriptItem
 from .call_result_transcript_item_speaker import CallResultTranscriptItemSpeaker
+from .call_routing_event import CallRoutingEvent
 from .call_status import CallStatus
+from .call_updated_event import CallUpdatedEvent
 from .campaign import Campaign
 from .campaign_calling_hours import CampaignCallingHours
 from .campaign_list import CampaignList
@@ -57,6 +112,12 @@ from .create_queue_request import CreateQueueRequest
 from .create_queue_request_members_item import CreateQueueRequestMembersItem
 from .get_open_api_document_response_200 import GetOpenApiDocumentResponse200
 from .hangup_call_request import HangupCallRequest
+from .invoice import Invoice
+from .invoice_credit_notes_item import InvoiceCreditNotesItem
+from .invoice_finalized_event import InvoiceFinalizedEvent
+from .invoice_kind import InvoiceKind
+from .invoice_lines_item import InvoiceLinesItem
+from .invoice_lines_item_item import InvoiceLinesItemItem
 from .list_calls_direction import ListCallsDirection
 from .list_calls_status import ListCallsStatus
 from .list_messages_status import ListMessagesStatus
@@ -68,12 +129,22 @@ from .menu_step_options import MenuStepOptions
 from .menu_step_output import MenuStepOutput
 from .menu_step_output_options import MenuStepOutputOptions
 from .message import Message
+from .message_created_event import MessageCreatedEvent
+from .message_created_event_data import MessageCreatedEventData
+from .message_created_event_data_call import MessageCreatedEventDataCall
 from .message_details import MessageDetails
 from .message_kind import MessageKind
 from .message_list import MessageList
+from .message_output import MessageOutput
+from .message_output_details import MessageOutputDetails
+from .message_output_kind import MessageOutputKind
+from .message_output_status import MessageOutputStatus
 from .message_patch import MessagePatch
 from .message_patch_status import MessagePatchStatus
 from .message_status import MessageStatus
+from .message_test_event import MessageTestEvent
+from .message_test_event_data import MessageTestEventData
+from .message_test_event_data_call import MessageTestEventDataCall
 from .number_patch import NumberPatch
 from .phone_number import PhoneNumber
 from .phone_number_list import PhoneNumberList
@@ -82,11 +153,37 @@ from .place_call_request_context import PlaceCallRequestContext
 from .place_call_request_metadata import PlaceCallRequestMetadata
 from .place_call_request_questions_item import PlaceCallRequestQuestionsItem
 from .queue import Queue
+from .queue_entered_event import QueueEnteredEvent
+from .queue_exited_event import QueueExitedEvent
+from .queue_exited_event_data import QueueExitedEventData
+from .queue_exited_event_data_ai_type_0 import QueueExitedEventDataAiType0
+from .queue_exited_event_data_campaign import QueueExitedEventDataCampaign
+from .queue_exited_event_data_direction import QueueExitedEventDataDirection
+from .queue_exited_event_data_metadata import QueueExitedEventDataMetadata
+from .queue_exited_event_data_queue import QueueExitedEventDataQueue
+from .queue_exited_event_data_queue_answered_by import (
+    QueueExitedEventDataQueueAnsweredBy,
+)
+from .queue_exited_event_data_queue_reason import QueueExitedEventDataQueueReason
+from .queue_exited_event_data_status import QueueExitedEventDataStatus
 from .queue_list import QueueList
 from .queue_members_item import QueueMembersItem
 from .queue_patch import QueuePatch
 from .queue_patch_members_item import QueuePatchMembersItem
 from .queue_step import QueueStep
+from .queue_timeout_event import QueueTimeoutEvent
+from .queue_timeout_event_data import QueueTimeoutEventData
+from .queue_timeout_event_data_ai_type_0 import QueueTimeoutEventDataAiType0
+from .queue_timeout_event_data_campaign import QueueTimeoutEventDataCampaign
+from .queue_timeout_event_data_direction import QueueTimeoutEventDataDirection
+from .queue_timeout_event_data_metadata import QueueTimeoutEventDataMetadata
+from .queue_timeout_event_data_queue import QueueTimeoutEventDataQueue
+from .queue_timeout_event_data_queue_answered_by import (
+    QueueTimeoutEventDataQueueAnsweredBy,
+)
+from .queue_timeout_event_data_queue_reason import QueueTimeoutEventDataQueueReason
+from .queue_timeout_event_data_status import QueueTimeoutEventDataStatus
+from .routing_answer import RoutingAnswer
 from .sim_call_request import SimCallRequest
 from .start_run_request import StartRunRequest
 from .steer_accepted import SteerAccepted
@@ -121,25 +218,76 @@ from .webhook_step_output import WebhookStepOutput
 __all__ = (
     "AccountSettings",
     "AccountSettingsRequest",
+    "AiMessageEvent",
+    "AiMessageEventData",
+    "AiMessageEventDataAi",
+    "AiMessageEventDataAiMessage",
+    "AiMessageEventDataAiMessageDetails",
+    "AiMessageEventDataCampaign",
+    "AiMessageEventDataDirection",
+    "AiMessageEventDataMetadata",
+    "AiMessageEventDataQueueType0",
+    "AiMessageEventDataStatus",
     "AiStep",
+    "AiSummaryEvent",
+    "AiSummaryEventData",
+    "AiSummaryEventDataAiType0",
+    "AiSummaryEventDataCampaign",
+    "AiSummaryEventDataDirection",
+    "AiSummaryEventDataMetadata",
+    "AiSummaryEventDataQueueType0",
+    "AiSummaryEventDataResult",
+    "AiSummaryEventDataResultAnswers",
+    "AiSummaryEventDataStatus",
+    "AiSummaryEventDataTranscriptItem",
+    "AiSummaryEventDataTranscriptItemSpeaker",
+    "AiTransferEvent",
+    "AiTransferEventData",
+    "AiTransferEventDataAi",
+    "AiTransferEventDataAiTransfer",
+    "AiTransferEventDataCampaign",
+    "AiTransferEventDataDirection",
+    "AiTransferEventDataMetadata",
+    "AiTransferEventDataQueueType0",
+    "AiTransferEventDataStatus",
     "ApiKey",
     "ApiKeyCreated",
     "ApiKeyList",
     "Call",
     "CallAiType0",
+    "CallAnsweredEvent",
     "CallCampaign",
     "CallDirection",
+    "CallEndedEvent",
+    "CallInitiatedEvent",
     "CallList",
     "CallMetadata",
+    "CallOutput",
+    "CallOutputAiType0",
+    "CallOutputCampaign",
+    "CallOutputDirection",
+    "CallOutputMetadata",
+    "CallOutputQueueType0",
+    "CallOutputStatus",
     "CallQueueType0",
     "CallResult",
+    "CallResultEvent",
     "CallResultMetadata",
+    "CallResultOutput",
+    "CallResultOutputMetadata",
+    "CallResultOutputResultType0",
+    "CallResultOutputResultType0Answers",
+    "CallResultOutputStatus",
+    "CallResultOutputTranscriptItem",
+    "CallResultOutputTranscriptItemSpeaker",
     "CallResultResultType0",
     "CallResultResultType0Answers",
     "CallResultStatus",
     "CallResultTranscriptItem",
     "CallResultTranscriptItemSpeaker",
+    "CallRoutingEvent",
     "CallStatus",
+    "CallUpdatedEvent",
     "Campaign",
     "CampaignCallingHours",
     "CampaignList",
@@ -172,6 +320,12 @@ __all__ = (
     "CreateQueueRequestMembersItem",
     "GetOpenApiDocumentResponse200",
     "HangupCallRequest",
+    "Invoice",
+    "InvoiceCreditNotesItem",
+    "InvoiceFinalizedEvent",
+    "InvoiceKind",
+    "InvoiceLinesItem",
+    "InvoiceLinesItemItem",
     "ListCallsDirection",
     "ListCallsStatus",
     "ListMessagesStatus",
@@ -183,12 +337,22 @@ __all__ = (
     "MenuStepOutput",
     "MenuStepOutputOptions",
     "Message",
+    "MessageCreatedEvent",
+    "MessageCreatedEventData",
+    "MessageCreatedEventDataCall",
     "MessageDetails",
     "MessageKind",
     "MessageList",
+    "MessageOutput",
+    "MessageOutputDetails",
+    "MessageOutputKind",
+    "MessageOutputStatus",
     "MessagePatch",
     "MessagePatchStatus",
     "MessageStatus",
+    "MessageTestEvent",
+    "MessageTestEventData",
+    "MessageTestEventDataCall",
     "NumberPatch",
     "PhoneNumber",
     "PhoneNumberList",
@@ -197,11 +361,33 @@ __all__ = (
     "PlaceCallRequestMetadata",
     "PlaceCallRequestQuestionsItem",
     "Queue",
+    "QueueEnteredEvent",
+    "QueueExitedEvent",
+    "QueueExitedEventData",
+    "QueueExitedEventDataAiType0",
+    "QueueExitedEventDataCampaign",
+    "QueueExitedEventDataDirection",
+    "QueueExitedEventDataMetadata",
+    "QueueExitedEventDataQueue",
+    "QueueExitedEventDataQueueAnsweredBy",
+    "QueueExitedEventDataQueueReason",
+    "QueueExitedEventDataStatus",
     "QueueList",
     "QueueMembersItem",
     "QueuePatch",
     "QueuePatchMembersItem",
     "QueueStep",
+    "QueueTimeoutEvent",
+    "QueueTimeoutEventData",
+    "QueueTimeoutEventDataAiType0",
+    "QueueTimeoutEventDataCampaign",
+    "QueueTimeoutEventDataDirection",
+    "QueueTimeoutEventDataMetadata",
+    "QueueTimeoutEventDataQueue",
+    "QueueTimeoutEventDataQueueAnsweredBy",
+    "QueueTimeoutEventDataQueueReason",
+    "QueueTimeoutEventDataStatus",
+    "RoutingAnswer",
     "SimCallRequest",
     "StartRunRequest",
     "SteerAccepted",

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call import Call
+from ...models.call_output import CallOutput
 from ...models.voice_error import VoiceError
 from ...types import Response
 
@@ -25,9 +25,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CallOutput | VoiceError | None:
     if response.status_code == 200:
-        response_200 = Call.from_dict(response.json())
+        response_200 = CallOutput.from_dict(response.json())
 
         return response_200
 
@@ -62,7 +64,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CallOutput | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -75,7 +79,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """Read a call
 
     Args:
@@ -86,7 +90,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -104,7 +108,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """Read a call
 
     Args:
@@ -115,7 +119,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return sync_detailed(
@@ -128,7 +132,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """Read a call
 
     Args:
@@ -139,7 +143,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -155,7 +159,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """Read a call
 
     Args:
@@ -166,7 +170,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return (

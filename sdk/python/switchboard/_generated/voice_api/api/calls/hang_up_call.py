@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call import Call
+from ...models.call_output import CallOutput
 from ...models.hangup_call_request import HangupCallRequest
 from ...models.voice_error import VoiceError
 from ...types import UNSET, Response, Unset
@@ -35,9 +35,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CallOutput | VoiceError | None:
     if response.status_code == 200:
-        response_200 = Call.from_dict(response.json())
+        response_200 = CallOutput.from_dict(response.json())
 
         return response_200
 
@@ -97,7 +99,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CallOutput | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -111,7 +115,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -123,7 +127,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -143,7 +147,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -155,7 +159,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return sync_detailed(
@@ -170,7 +174,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -182,7 +186,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -200,7 +204,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -212,7 +216,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return (

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call import Call
+from ...models.call_output import CallOutput
 from ...models.place_call_request import PlaceCallRequest
 from ...models.voice_error import VoiceError
 from ...types import UNSET, Response, Unset
@@ -33,14 +33,16 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CallOutput | VoiceError | None:
     if response.status_code == 200:
-        response_200 = Call.from_dict(response.json())
+        response_200 = CallOutput.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = Call.from_dict(response.json())
+        response_201 = CallOutput.from_dict(response.json())
 
         return response_201
 
@@ -95,7 +97,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CallOutput | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +113,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -124,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -144,7 +148,7 @@ def sync(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -159,7 +163,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return sync_detailed(
@@ -174,7 +178,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -189,7 +193,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -207,7 +211,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -222,7 +226,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.message import Message
+from ...models.message_output import MessageOutput
 from ...models.voice_error import VoiceError
 from ...types import Response
 
@@ -25,9 +25,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Message | VoiceError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> MessageOutput | VoiceError | None:
     if response.status_code == 200:
-        response_200 = Message.from_dict(response.json())
+        response_200 = MessageOutput.from_dict(response.json())
 
         return response_200
 
@@ -64,7 +66,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Message | VoiceError]:
+) -> Response[MessageOutput | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -77,7 +79,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Message | VoiceError]:
+) -> Response[MessageOutput | VoiceError]:
     """Read a message
 
     Args:
@@ -88,7 +90,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Message | VoiceError]
+        Response[MessageOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -106,7 +108,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Message | VoiceError | None:
+) -> MessageOutput | VoiceError | None:
     """Read a message
 
     Args:
@@ -117,7 +119,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Message | VoiceError
+        MessageOutput | VoiceError
     """
 
     return sync_detailed(
@@ -130,7 +132,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[Message | VoiceError]:
+) -> Response[MessageOutput | VoiceError]:
     """Read a message
 
     Args:
@@ -141,7 +143,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Message | VoiceError]
+        Response[MessageOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -157,7 +159,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Message | VoiceError | None:
+) -> MessageOutput | VoiceError | None:
     """Read a message
 
     Args:
@@ -168,7 +170,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Message | VoiceError
+        MessageOutput | VoiceError
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.message import Message
+from ...models.message_output import MessageOutput
 from ...models.message_patch import MessagePatch
 from ...models.voice_error import VoiceError
 from ...types import Response
@@ -34,9 +34,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Message | VoiceError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> MessageOutput | VoiceError | None:
     if response.status_code == 200:
-        response_200 = Message.from_dict(response.json())
+        response_200 = MessageOutput.from_dict(response.json())
 
         return response_200
 
@@ -93,7 +95,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Message | VoiceError]:
+) -> Response[MessageOutput | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,7 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> Response[Message | VoiceError]:
+) -> Response[MessageOutput | VoiceError]:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -119,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Message | VoiceError]
+        Response[MessageOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -139,7 +141,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> Message | VoiceError | None:
+) -> MessageOutput | VoiceError | None:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -151,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Message | VoiceError
+        MessageOutput | VoiceError
     """
 
     return sync_detailed(
@@ -166,7 +168,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> Response[Message | VoiceError]:
+) -> Response[MessageOutput | VoiceError]:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -178,7 +180,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Message | VoiceError]
+        Response[MessageOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -196,7 +198,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> Message | VoiceError | None:
+) -> MessageOutput | VoiceError | None:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -208,7 +210,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Message | VoiceError
+        MessageOutput | VoiceError
     """
 
     return (

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call import Call
+from ...models.call_output import CallOutput
 from ...models.sim_call_request import SimCallRequest
 from ...models.voice_error import VoiceError
 from ...types import Response
@@ -30,9 +30,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CallOutput | VoiceError | None:
     if response.status_code == 201:
-        response_201 = Call.from_dict(response.json())
+        response_201 = CallOutput.from_dict(response.json())
 
         return response_201
 
@@ -82,7 +84,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CallOutput | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -95,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -107,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -125,7 +129,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -137,7 +141,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return sync_detailed(
@@ -150,7 +154,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> Response[Call | VoiceError]:
+) -> Response[CallOutput | VoiceError]:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -162,7 +166,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | VoiceError]
+        Response[CallOutput | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -178,7 +182,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> Call | VoiceError | None:
+) -> CallOutput | VoiceError | None:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -190,7 +194,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | VoiceError
+        CallOutput | VoiceError
     """
 
     return (

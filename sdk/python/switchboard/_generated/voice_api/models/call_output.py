@@ -1,0 +1,239 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.call_output_direction import (
+    CallOutputDirection,
+    check_call_output_direction,
+)
+from ..models.call_output_status import CallOutputStatus, check_call_output_status
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.call_output_ai_type_0 import CallOutputAiType0
+    from ..models.call_output_campaign import CallOutputCampaign
+    from ..models.call_output_metadata import CallOutputMetadata
+    from ..models.call_output_queue_type_0 import CallOutputQueueType0
+
+
+T = TypeVar("T", bound="CallOutput")
+
+
+@_attrs_define
+class CallOutput:
+    id: str
+    tenant_id: str
+    direction: CallOutputDirection
+    from_: str
+    to: str
+    status: CallOutputStatus
+    duration_sec: int
+    created_at: str
+    answered_at: None | str
+    ended_at: None | str
+    hangup_cause: None | str
+    handler: None | str
+    ai: CallOutputAiType0 | None
+    queue: CallOutputQueueType0 | None
+    """ The queue an inbound caller waits in, while it waits """
+    max_duration_sec: int
+    metadata: CallOutputMetadata
+    campaign: CallOutputCampaign | Unset = UNSET
+    """ Present on calls of a campaign run """
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.call_output_ai_type_0 import CallOutputAiType0
+        from ..models.call_output_queue_type_0 import CallOutputQueueType0
+
+        id = self.id
+
+        tenant_id = self.tenant_id
+
+        direction: str = self.direction
+
+        from_ = self.from_
+
+        to = self.to
+
+        status: str = self.status
+
+        duration_sec = self.duration_sec
+
+        created_at = self.created_at
+
+        answered_at: None | str
+        answered_at = self.answered_at
+
+        ended_at: None | str
+        ended_at = self.ended_at
+
+        hangup_cause: None | str
+        hangup_cause = self.hangup_cause
+
+        handler: None | str
+        handler = self.handler
+
+        ai: dict[str, Any] | None
+        if isinstance(self.ai, CallOutputAiType0):
+            ai = self.ai.to_dict()
+        else:
+            ai = self.ai
+
+        queue: dict[str, Any] | None
+        if isinstance(self.queue, CallOutputQueueType0):
+            queue = self.queue.to_dict()
+        else:
+            queue = self.queue
+
+        max_duration_sec = self.max_duration_sec
+
+        metadata = self.metadata.to_dict()
+
+        campaign: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.campaign, Unset):
+            campaign = self.campaign.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "tenant_id": tenant_id,
+                "direction": direction,
+                "from": from_,
+                "to": to,
+                "status": status,
+                "duration_sec": duration_sec,
+                "created_at": created_at,
+                "answered_at": answered_at,
+                "ended_at": ended_at,
+                "hangup_cause": hangup_cause,
+                "handler": handler,
+                "ai": ai,
+                "queue": queue,
+                "max_duration_sec": max_duration_sec,
+                "metadata": metadata,
+            }
+        )
+        if campaign is not UNSET:
+            field_dict["campaign"] = campaign
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.call_output_ai_type_0 import CallOutputAiType0
+        from ..models.call_output_campaign import CallOutputCampaign
+        from ..models.call_output_metadata import CallOutputMetadata
+        from ..models.call_output_queue_type_0 import CallOutputQueueType0
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        tenant_id = d.pop("tenant_id")
+
+        direction = check_call_output_direction(d.pop("direction"))
+
+        from_ = d.pop("from")
+
+        to = d.pop("to")
+
+        status = check_call_output_status(d.pop("status"))
+
+        duration_sec = d.pop("duration_sec")
+
+        created_at = d.pop("created_at")
+
+        def _parse_answered_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        answered_at = _parse_answered_at(d.pop("answered_at"))
+
+        def _parse_ended_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ended_at = _parse_ended_at(d.pop("ended_at"))
+
+        def _parse_hangup_cause(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        hangup_cause = _parse_hangup_cause(d.pop("hangup_cause"))
+
+        def _parse_handler(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        handler = _parse_handler(d.pop("handler"))
+
+        def _parse_ai(data: object) -> CallOutputAiType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                ai_type_0 = CallOutputAiType0.from_dict(data)
+
+                return ai_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallOutputAiType0 | None, data)
+
+        ai = _parse_ai(d.pop("ai"))
+
+        def _parse_queue(data: object) -> CallOutputQueueType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                queue_type_0 = CallOutputQueueType0.from_dict(data)
+
+                return queue_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallOutputQueueType0 | None, data)
+
+        queue = _parse_queue(d.pop("queue"))
+
+        max_duration_sec = d.pop("max_duration_sec")
+
+        metadata = CallOutputMetadata.from_dict(d.pop("metadata"))
+
+        _campaign = d.pop("campaign", UNSET)
+        campaign: CallOutputCampaign | Unset
+        if isinstance(_campaign, Unset):
+            campaign = UNSET
+        else:
+            campaign = CallOutputCampaign.from_dict(_campaign)
+
+        call_output = cls(
+            id=id,
+            tenant_id=tenant_id,
+            direction=direction,
+            from_=from_,
+            to=to,
+            status=status,
+            duration_sec=duration_sec,
+            created_at=created_at,
+            answered_at=answered_at,
+            ended_at=ended_at,
+            hangup_cause=hangup_cause,
+            handler=handler,
+            ai=ai,
+            queue=queue,
+            max_duration_sec=max_duration_sec,
+            metadata=metadata,
+            campaign=campaign,
+        )
+
+        return call_output

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.call import Call
+
+
+T = TypeVar("T", bound="CallRoutingEvent")
+
+
+@_attrs_define
+class CallRoutingEvent:
+    id: str
+    """ evt_…; the same on every try of this event """
+    type_: Literal["call.routing"]
+    created_at: str
+    """ RFC 3339 """
+    tenant_id: str
+    """ The account id """
+    data: Call
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        type_ = self.type_
+
+        created_at = self.created_at
+
+        tenant_id = self.tenant_id
+
+        data = self.data.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "type": type_,
+                "created_at": created_at,
+                "tenant_id": tenant_id,
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.call import Call
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = cast(Literal["call.routing"], d.pop("type"))
+        if type_ != "call.routing":
+            raise ValueError(f"type must match const 'call.routing', got '{type_}'")
+
+        created_at = d.pop("created_at")
+
+        tenant_id = d.pop("tenant_id")
+
+        data = Call.from_dict(d.pop("data"))
+
+        call_routing_event = cls(
+            id=id,
+            type_=type_,
+            created_at=created_at,
+            tenant_id=tenant_id,
+            data=data,
+        )
+
+        call_routing_event.additional_properties = d
+        return call_routing_event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

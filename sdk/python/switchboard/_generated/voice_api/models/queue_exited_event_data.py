@@ -1,0 +1,251 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.queue_exited_event_data_direction import (
+    QueueExitedEventDataDirection,
+    check_queue_exited_event_data_direction,
+)
+from ..models.queue_exited_event_data_status import (
+    QueueExitedEventDataStatus,
+    check_queue_exited_event_data_status,
+)
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.queue_exited_event_data_ai_type_0 import QueueExitedEventDataAiType0
+    from ..models.queue_exited_event_data_campaign import QueueExitedEventDataCampaign
+    from ..models.queue_exited_event_data_metadata import QueueExitedEventDataMetadata
+    from ..models.queue_exited_event_data_queue import QueueExitedEventDataQueue
+
+
+T = TypeVar("T", bound="QueueExitedEventData")
+
+
+@_attrs_define
+class QueueExitedEventData:
+    id: str
+    tenant_id: str
+    direction: QueueExitedEventDataDirection
+    from_: str
+    to: str
+    status: QueueExitedEventDataStatus
+    duration_sec: int
+    created_at: str
+    answered_at: None | str
+    ended_at: None | str
+    hangup_cause: None | str
+    handler: None | str
+    ai: None | QueueExitedEventDataAiType0
+    queue: QueueExitedEventDataQueue
+    """ The queue the caller left, why, and how long it waited """
+    max_duration_sec: int
+    metadata: QueueExitedEventDataMetadata
+    campaign: QueueExitedEventDataCampaign | Unset = UNSET
+    """ Present on calls of a campaign run """
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.queue_exited_event_data_ai_type_0 import (
+            QueueExitedEventDataAiType0,
+        )
+
+        id = self.id
+
+        tenant_id = self.tenant_id
+
+        direction: str = self.direction
+
+        from_ = self.from_
+
+        to = self.to
+
+        status: str = self.status
+
+        duration_sec = self.duration_sec
+
+        created_at = self.created_at
+
+        answered_at: None | str
+        answered_at = self.answered_at
+
+        ended_at: None | str
+        ended_at = self.ended_at
+
+        hangup_cause: None | str
+        hangup_cause = self.hangup_cause
+
+        handler: None | str
+        handler = self.handler
+
+        ai: dict[str, Any] | None
+        if isinstance(self.ai, QueueExitedEventDataAiType0):
+            ai = self.ai.to_dict()
+        else:
+            ai = self.ai
+
+        queue = self.queue.to_dict()
+
+        max_duration_sec = self.max_duration_sec
+
+        metadata = self.metadata.to_dict()
+
+        campaign: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.campaign, Unset):
+            campaign = self.campaign.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "tenant_id": tenant_id,
+                "direction": direction,
+                "from": from_,
+                "to": to,
+                "status": status,
+                "duration_sec": duration_sec,
+                "created_at": created_at,
+                "answered_at": answered_at,
+                "ended_at": ended_at,
+                "hangup_cause": hangup_cause,
+                "handler": handler,
+                "ai": ai,
+                "queue": queue,
+                "max_duration_sec": max_duration_sec,
+                "metadata": metadata,
+            }
+        )
+        if campaign is not UNSET:
+            field_dict["campaign"] = campaign
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.queue_exited_event_data_ai_type_0 import (
+            QueueExitedEventDataAiType0,
+        )
+        from ..models.queue_exited_event_data_campaign import (
+            QueueExitedEventDataCampaign,
+        )
+        from ..models.queue_exited_event_data_metadata import (
+            QueueExitedEventDataMetadata,
+        )
+        from ..models.queue_exited_event_data_queue import QueueExitedEventDataQueue
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        tenant_id = d.pop("tenant_id")
+
+        direction = check_queue_exited_event_data_direction(d.pop("direction"))
+
+        from_ = d.pop("from")
+
+        to = d.pop("to")
+
+        status = check_queue_exited_event_data_status(d.pop("status"))
+
+        duration_sec = d.pop("duration_sec")
+
+        created_at = d.pop("created_at")
+
+        def _parse_answered_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        answered_at = _parse_answered_at(d.pop("answered_at"))
+
+        def _parse_ended_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ended_at = _parse_ended_at(d.pop("ended_at"))
+
+        def _parse_hangup_cause(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        hangup_cause = _parse_hangup_cause(d.pop("hangup_cause"))
+
+        def _parse_handler(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        handler = _parse_handler(d.pop("handler"))
+
+        def _parse_ai(data: object) -> None | QueueExitedEventDataAiType0:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                ai_type_0 = QueueExitedEventDataAiType0.from_dict(data)
+
+                return ai_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | QueueExitedEventDataAiType0, data)
+
+        ai = _parse_ai(d.pop("ai"))
+
+        queue = QueueExitedEventDataQueue.from_dict(d.pop("queue"))
+
+        max_duration_sec = d.pop("max_duration_sec")
+
+        metadata = QueueExitedEventDataMetadata.from_dict(d.pop("metadata"))
+
+        _campaign = d.pop("campaign", UNSET)
+        campaign: QueueExitedEventDataCampaign | Unset
+        if isinstance(_campaign, Unset):
+            campaign = UNSET
+        else:
+            campaign = QueueExitedEventDataCampaign.from_dict(_campaign)
+
+        queue_exited_event_data = cls(
+            id=id,
+            tenant_id=tenant_id,
+            direction=direction,
+            from_=from_,
+            to=to,
+            status=status,
+            duration_sec=duration_sec,
+            created_at=created_at,
+            answered_at=answered_at,
+            ended_at=ended_at,
+            hangup_cause=hangup_cause,
+            handler=handler,
+            ai=ai,
+            queue=queue,
+            max_duration_sec=max_duration_sec,
+            metadata=metadata,
+            campaign=campaign,
+        )
+
+        queue_exited_event_data.additional_properties = d
+        return queue_exited_event_data
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
