@@ -1,5 +1,6 @@
 """Switchboard's Python SDK: the Agent API and the Voice API, sync and async, and webhook verification."""
 
+from ._generated.webhook_events import WebhookPayload
 from ._retry import RetryPolicy
 from .client import AsyncSwitchboard, Switchboard
 from .errors import AgentApiError, SwitchboardError, VoiceApiError, WebhookVerificationError
@@ -17,6 +18,7 @@ __all__ = [
     "SwitchboardError",
     "VoiceApiError",
     "WebhookEvent",
+    "WebhookPayload",
     "WebhookVerificationError",
     "verify_webhook",
 ]

@@ -35,7 +35,14 @@ from ._generated.agent_api.models import (
 from ._generated.agent_api.types import UNSET
 from ._generated.voice_api import AuthenticatedClient as VoiceClient
 from ._generated.voice_api.api.calls import get_call, get_call_result, hang_up_call, list_calls, place_call, steer_call
-from ._generated.voice_api.models import Call, CallList, CallResult, PlaceCallRequest, SteerAccepted, SteerCallRequest
+from ._generated.voice_api.models import (
+    CallList,
+    CallOutput,
+    CallResultOutput,
+    PlaceCallRequest,
+    SteerAccepted,
+    SteerCallRequest,
+)
 from ._generated.voice_api.types import UNSET as VOICE_UNSET
 from ._retry import AsyncRetryTransport, RetryPolicy, RetryTransport
 from .errors import Api, error_of
@@ -345,14 +352,14 @@ class Calls:
     def __init__(self, client: VoiceClient) -> None:
         self._client = client
 
-    def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> Call:
+    def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> CallOutput:
         """POST /v1/calls with an Idempotency-Key (a new one unless given), the same on every retry: a call rings once."""
         body = _voice_body(PlaceCallRequest, {**fields, "to": to})
         key = idempotency_key or str(uuid.uuid4())
-        return _ok("voice", place_call.sync_detailed(client=self._client, body=body, idempotency_key=key), Call)
+        return _ok("voice", place_call.sync_detailed(client=self._client, body=body, idempotency_key=key), CallOutput)
 
-    def get(self, call_id: str) -> Call:
-        return _ok("voice", get_call.sync_detailed(call_id, client=self._client), Call)
+    def get(self, call_id: str) -> CallOutput:
+        return _ok("voice", get_call.sync_detailed(call_id, client=self._client), CallOutput)
 
     def list(self, **filters: Any) -> CallList:
         """GET /v1/calls; `filters` as list_calls takes them (status, direction, to, from_, limit, cursor, ...)."""
@@ -363,28 +370,27 @@ class Calls:
         body = _voice_body(SteerCallRequest, fields)
         return _ok("voice", steer_call.sync_detailed(call_id, client=self._client, body=body), SteerAccepted)
 
-    def hangup(self, call_id: str) -> Call:
-        return _ok("voice", hang_up_call.sync_detailed(call_id, client=self._client), Call)
+    def hangup(self, call_id: str) -> CallOutput:
+        return _ok("voice", hang_up_call.sync_detailed(call_id, client=self._client), CallOutput)
 
-    def result(self, call_id: str, *, wait: int | None = None) -> CallResult:
+    def result(self, call_id: str, *, wait: int | None = None) -> CallResultOutput:
         """GET /v1/calls/{id}/result; with `wait` (1-60 s) held until it is final."""
         answer = get_call_result.sync_detailed(call_id, client=self._client, wait=_or(wait, VOICE_UNSET))
-        return _ok("voice", answer, CallResult)
+        return _ok("voice", answer, CallResultOutput)
 
 
 class AsyncCalls:
     def __init__(self, client: VoiceClient) -> None:
         self._client = client
 
-    async def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> Call:
+    async def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> CallOutput:
         body = _voice_body(PlaceCallRequest, {**fields, "to": to})
         key = idempotency_key or str(uuid.uuid4())
-        return _ok(
-            "voice", await place_call.asyncio_detailed(client=self._client, body=body, idempotency_key=key), Call
-        )
+        answer = await place_call.asyncio_detailed(client=self._client, body=body, idempotency_key=key)
+        return _ok("voice", answer, CallOutput)
 
-    async def get(self, call_id: str) -> Call:
-        return _ok("voice", await get_call.asyncio_detailed(call_id, client=self._client), Call)
+    async def get(self, call_id: str) -> CallOutput:
+        return _ok("voice", await get_call.asyncio_detailed(call_id, client=self._client), CallOutput)
 
     async def list(self, **filters: Any) -> CallList:
         return _ok("voice", await list_calls.asyncio_detailed(client=self._client, **filters), CallList)
@@ -393,9 +399,9 @@ class AsyncCalls:
         body = _voice_body(SteerCallRequest, fields)
         return _ok("voice", await steer_call.asyncio_detailed(call_id, client=self._client, body=body), SteerAccepted)
 
-    async def hangup(self, call_id: str) -> Call:
-        return _ok("voice", await hang_up_call.asyncio_detailed(call_id, client=self._client), Call)
+    async def hangup(self, call_id: str) -> CallOutput:
+        return _ok("voice", await hang_up_call.asyncio_detailed(call_id, client=self._client), CallOutput)
 
-    async def result(self, call_id: str, *, wait: int | None = None) -> CallResult:
+    async def result(self, call_id: str, *, wait: int | None = None) -> CallResultOutput:
         answer = await get_call_result.asyncio_detailed(call_id, client=self._client, wait=_or(wait, VOICE_UNSET))
-        return _ok("voice", answer, CallResult)
+        return _ok("voice", answer, CallResultOutput)

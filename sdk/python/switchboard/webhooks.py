@@ -24,7 +24,8 @@ class WebhookEvent:
     """An event the documents name no payload for: the envelope as sent."""
 
     id: str
-    type: str
+    #: Spelled as the generated event models spell it.
+    type_: str
     created_at: str
     tenant_id: str
     data: dict[str, Any]
@@ -94,7 +95,7 @@ def verify_webhook(
         return parse(envelope)
     return WebhookEvent(
         id=str(envelope.get("id")),
-        type=str(envelope.get("type")),
+        type_=str(envelope.get("type")),
         created_at=str(envelope.get("created_at")),
         tenant_id=str(envelope.get("tenant_id")),
         data=dict(envelope.get("data") or {}),

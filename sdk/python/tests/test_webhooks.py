@@ -12,9 +12,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from conftest import Server
 
-from switchboard import Switchboard, WebhookEvent, WebhookVerificationError, verify_webhook
+from switchboard import Switchboard, WebhookEvent, WebhookPayload, WebhookVerificationError, verify_webhook
 from switchboard._generated.voice_api.api.account import update_settings
-from switchboard._generated.voice_api.models import AccountSettingsRequest
+from switchboard._generated.voice_api.models import AccountSettingsRequest, CallInitiatedEvent, CallResultEvent
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def only(headers: dict[str, str], prefix: str) -> dict[str, str]:
     return {k: v for k, v in headers.items() if not k.lower().startswith(other)}
 
 
-def test_a_delivered_webhook_verified_by_both_schemes(
+def test_delivered_webhooks_verified_by_both_schemes(
     sb: Switchboard, server: Server, receiver: tuple[str, queue.Queue[Delivery]]
 ) -> None:
     url, arrived = receiver
@@ -64,28 +64,36 @@ def test_a_delivered_webhook_verified_by_both_schemes(
         server.account_id, client=sb.voice, body=AccountSettingsRequest(events_url=url)
     )
     assert answer.status_code == 200
+    secret = server.webhook_secret
     try:
-        call = sb.calls.create(to=server.callee, task="Announce me")
-        delivery = arrived.get(timeout=60)
+        call = sb.calls.create(to=server.callee, task="Announce me", callback_url=url)
+        # The call's events in order (another call's may arrive too), the last its call.result.
+        events: list[tuple[Delivery, WebhookPayload | WebhookEvent]] = []
+        while not events or events[-1][1].type_ != "call.result":
+            delivery = arrived.get(timeout=60)
+            event = verify_webhook(delivery.headers, delivery.body, secret)
+            if call.id.encode() in delivery.body:
+                events.append((delivery, event))
     finally:
         update_settings.sync_detailed(server.account_id, client=sb.voice, body=AccountSettingsRequest(events_url=""))
-    secret = server.webhook_secret
 
-    for headers in (delivery.headers, only(delivery.headers, "x-voice-"), only(delivery.headers, "webhook-")):
-        event = verify_webhook(headers, delivery.body, secret)
-        assert isinstance(event, WebhookEvent)
-        assert event.type.startswith("call.")
-        assert event.tenant_id == server.account_id
-        assert event.data["id"] == call.id
+    initiated, result = events[0][1], events[-1][1]
+    assert isinstance(initiated, CallInitiatedEvent)
+    assert (initiated.data.id, initiated.tenant_id) == (call.id, server.account_id)
+    assert isinstance(result, CallResultEvent)
+    assert (result.data.call_id, result.data.final) == (call.id, True)
 
+    delivery = events[-1][0]
     timestamp = int(delivery.headers["x-voice-timestamp"])
     for headers in (only(delivery.headers, "x-voice-"), only(delivery.headers, "webhook-")):
+        assert isinstance(verify_webhook(headers, delivery.body, secret, now=timestamp + 299), CallResultEvent)
+        tampered = delivery.body.replace(b'"final":true', b'"final":false')
+        assert tampered != delivery.body
         with pytest.raises(WebhookVerificationError):
-            verify_webhook(headers, delivery.body.replace(b"call.", b"cell."), secret)
+            verify_webhook(headers, tampered, secret)
         with pytest.raises(WebhookVerificationError):
             verify_webhook(headers, delivery.body, secret, now=timestamp + 301)
         with pytest.raises(WebhookVerificationError):
             verify_webhook(headers, delivery.body, "whsec_" + "A" * 44)
-        assert isinstance(verify_webhook(headers, delivery.body, secret, now=timestamp + 299), WebhookEvent)
     with pytest.raises(WebhookVerificationError):
         verify_webhook({"content-type": "application/json"}, delivery.body, secret)
