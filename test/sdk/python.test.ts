@@ -57,6 +57,7 @@ describe('Python SDK', function () {
         SWITCHBOARD_LIMITED_API_KEY: limited.apiKey,
         SWITCHBOARD_SIM_NUMBER: NUMBERS.answer,
         SWITCHBOARD_SIM_FIRST_LINE: SCENARIOS.numbers[NUMBERS.answer]!.lines[0]!,
+        SWITCHBOARD_SIM_LIVE_NUMBER: NUMBERS.stays,
         SWITCHBOARD_TLS_CERT: join(TLS_DIR, 'cert.pem'),
         SWITCHBOARD_TLS_KEY: join(TLS_DIR, 'key.pem'),
       };

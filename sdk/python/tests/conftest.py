@@ -25,6 +25,8 @@ class Server:
     callee: str
     #: What the callee says first when it answers.
     callee_first_line: str
+    #: A number the simulated network answers and stays on the line.
+    live_callee: str
     tls_cert: str
     tls_key: str
 
@@ -41,6 +43,7 @@ def server() -> Server:
         limited_api_key=env["SWITCHBOARD_LIMITED_API_KEY"],
         callee=env["SWITCHBOARD_SIM_NUMBER"],
         callee_first_line=env["SWITCHBOARD_SIM_FIRST_LINE"],
+        live_callee=env["SWITCHBOARD_SIM_LIVE_NUMBER"],
         tls_cert=env["SWITCHBOARD_TLS_CERT"],
         tls_key=env["SWITCHBOARD_TLS_KEY"],
     )

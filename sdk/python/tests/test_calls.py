@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import httpx
+import pytest
 from conftest import Recording, Server
 
-from switchboard import AsyncSwitchboard, Switchboard
+from switchboard import AsyncSwitchboard, Switchboard, VoiceApiError
 
 
 def test_a_placed_call_and_its_result_with_wait(sb: Switchboard, server: Server) -> None:
@@ -63,3 +66,19 @@ async def test_a_call_placed_and_awaited_async(server: Server) -> None:
             result = await sb.calls.result(call.id, wait=30)
         assert result.status == "completed"
         assert (await sb.calls.get(call.id)).status == "completed"
+
+
+def test_a_live_call_steered_then_hung_up(sb: Switchboard, server: Server) -> None:
+    call = sb.calls.create(to=server.live_callee, task="Stay on the line")
+    deadline = time.monotonic() + 30
+    while sb.calls.get(call.id).status != "in-progress":
+        assert time.monotonic() < deadline, "the call was never answered"
+        time.sleep(0.05)
+    steered = sb.calls.steer(call.id, instruction="Offer ten percent off", say="One moment, please.")
+    assert (steered.call_id, steered.accepted) == (call.id, True)
+    ended = sb.calls.hangup(call.id)
+    assert (ended.status, ended.hangup_cause) == ("completed", "api_hangup")
+    assert sb.calls.result(call.id, wait=30).final
+    with pytest.raises(VoiceApiError) as refused:
+        sb.calls.steer(call.id, say="Hi")
+    assert (refused.value.status, refused.value.code) == (409, "call_ended")
