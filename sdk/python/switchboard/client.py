@@ -27,6 +27,7 @@ from ._generated.agent_api.models import (
     CreateTriggerRequest,
     MessageReply,
     ReplyTriggerRequest,
+    ReplyTriggerRequestDecision,
     SendMessageRequest,
     Trigger,
     TriggerAccepted,
@@ -296,7 +297,9 @@ class Jobs:
         body = _agent_body(CancelTriggerRequest, {"reason": reason})
         return _ok("agent", cancel_trigger.sync_detailed(_uuid(trigger_id), client=self._client, body=body), Trigger)
 
-    def reply(self, trigger_id: str | UUID, *, decision: str, reason: str | None = None) -> Trigger:
+    def reply(
+        self, trigger_id: str | UUID, *, decision: ReplyTriggerRequestDecision, reason: str | None = None
+    ) -> Trigger:
         """Answers a job waiting for a reply, which resumes it."""
         body = _agent_body(ReplyTriggerRequest, {"decision": decision, "reason": reason})
         return _ok("agent", reply_to_trigger.sync_detailed(_uuid(trigger_id), client=self._client, body=body), Trigger)
@@ -335,7 +338,9 @@ class AsyncJobs:
         answer = await cancel_trigger.asyncio_detailed(_uuid(trigger_id), client=self._client, body=body)
         return _ok("agent", answer, Trigger)
 
-    async def reply(self, trigger_id: str | UUID, *, decision: str, reason: str | None = None) -> Trigger:
+    async def reply(
+        self, trigger_id: str | UUID, *, decision: ReplyTriggerRequestDecision, reason: str | None = None
+    ) -> Trigger:
         body = _agent_body(ReplyTriggerRequest, {"decision": decision, "reason": reason})
         answer = await reply_to_trigger.asyncio_detailed(_uuid(trigger_id), client=self._client, body=body)
         return _ok("agent", answer, Trigger)
