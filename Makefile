@@ -3,7 +3,7 @@ SHELL := /bin/bash
 TLS_DIR := .switchboard/test-tls
 MOCHA := NODE_EXTRA_CA_CERTS=$(TLS_DIR)/cert.pem npx mocha
 
-.PHONY: install build lint format run test bench drill openapi migrate clean manifests chart-check image e2e
+.PHONY: install build docs lint format run test bench drill openapi migrate clean manifests chart-check image e2e
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -11,12 +11,19 @@ node_modules/.installed: package.json package-lock.json
 
 install: node_modules/.installed
 
-# The server (tsc), then the console and /docs (api/console/web, type-checked, bundled by Vite into dist/console).
+# The server (tsc), then the console and the interactive API reference (api/console/web, type-checked,
+# bundled by Vite into dist/console), then the documentation site.
 build: install
 	@rm -rf dist
 	npx tsc -p tsconfig.json
 	npx tsc -p api/console/web/tsconfig.json
 	npx vite build --config api/console/web/vite.config.ts --logLevel warn
+	$(MAKE) --no-print-directory docs
+
+# The documentation site (docs/, VitePress) into dist/docs-site, served at /docs; fails on a broken link.
+docs: install
+	npx tsc -p docs/tsconfig.json
+	npx vitepress build docs
 
 run: build
 	node dist/cmd/switchboard.js dev

@@ -1,0 +1,4 @@
+// One page per tag of openapi/voice-api.json, generated at build time (docs/.vitepress/reference.ts).
+import { referencePaths } from '../../.vitepress/reference.js';
+
+export default { paths: () => referencePaths('voice-api') };
