@@ -1,5 +1,5 @@
 // The HTTP server: request ids and logs, health, the Agent API under /api/v1, the Voice API under
-// /v1 and its MCP server at /mcp, the console's API under /console, its pages at / and the API reference at /docs.
+// /v1 and its MCP server at /mcp, the console's API under /console, its pages at / and the documentation at /docs.
 import express, { type Express } from 'express';
 import { jsonBody } from './http/body-errors.js';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +21,7 @@ import { agentOpenApiDocument } from './agents/openapi.js';
 import { voiceRouter } from './voice/index.js';
 import { mcpRouter } from './mcp/index.js';
 import { consoleWebRouter } from './console/web.js';
+import { docsSiteRouter } from './docs/site.js';
 import { consoleRouter } from './console/index.js';
 import { loggedPath } from './console/sign-in.js';
 
@@ -112,8 +113,9 @@ export function createApp(ctx: Ctx, deps: { limits: RateLimits }): Express {
   app.use('/v1', voiceRouter(ctx, deps));
   app.use('/mcp', mcpRouter(ctx, deps));
   app.use('/console', consoleRouter(ctx, deps));
-  // Last: its page answers only paths none of the APIs own.
+  // Last: its page answers only paths none of the APIs own (and the site's none of the console's).
   app.use(consoleWebRouter());
+  app.use('/docs', docsSiteRouter());
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'No such endpoint' });

@@ -162,7 +162,8 @@ Try it:
     -H 'Content-Type: application/json' -d '{"to":"+12025550101","task":"Confirm the appointment"}'
   curl -s ${url}/v1/sim/calls -H 'Authorization: Bearer ${demo.apiKey}' \\
     -H 'Content-Type: application/json' -d '{"to":"${number}","from":"+12025550150","lines":["Hi, are you open on Sunday?"]}'
-API reference: ${url}/docs    OpenAPI: ${url}/api/v1/openapi.json and ${url}/v1/openapi.json
+Docs: ${url}/docs/    API reference: ${url}/docs/api/
+OpenAPI: ${url}/api/v1/openapi.json and ${url}/v1/openapi.json
 MCP: ${url}/mcp    Metrics: ${metrics}    Stop: Ctrl-C
 
 `);

@@ -1,5 +1,5 @@
 // Serves the console's built front end (api/console/web/, built into dist/console/ by `make build`):
-// hashed assets cached for good, the page itself never, and the API reference at /docs.
+// hashed assets cached for good, the page itself never, and the interactive API reference at /docs/api/.
 import express, { Router, type Request, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,13 +16,14 @@ function isConsolePath(path: string): boolean {
 }
 
 /**
- * No script but the served files, no framing, nothing fetched from elsewhere. `styleSrc` is the
- * page's allowance for the <style> elements its libraries add at run time.
+ * No script but the served files (and `scriptSrc`'s hashes of a page's own inline scripts), no
+ * framing, nothing fetched from elsewhere. `styleSrc` is the page's allowance for the styles its
+ * libraries add at run time.
  */
-function contentSecurityPolicy(styleSrc: string): string {
+function contentSecurityPolicy(styleSrc: string, scriptSrc: string): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self'${scriptSrc ? ` ${scriptSrc}` : ''}`,
     `style-src 'self' ${styleSrc}`,
     "img-src 'self' data:",
     "font-src 'self' data:",
@@ -34,14 +35,34 @@ function contentSecurityPolicy(styleSrc: string): string {
   ].join('; ');
 }
 
-function sendPage(res: Response, html: string, styleSrc: string): void {
-  res.setHeader('Content-Security-Policy', contentSecurityPolicy(styleSrc));
+/** A page's headers: its policy, no sniffing, framing or referrer, and never cached. */
+export function pageHeaders(res: Response, { styleSrc, scriptSrc = '' }: { styleSrc: string; scriptSrc?: string }): void {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(styleSrc, scriptSrc));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('X-Frame-Options', 'DENY');
   // The page names this build's assets: always asked again, so a new build is picked up at once.
   res.setHeader('Cache-Control', 'no-cache');
+}
+
+function sendPage(res: Response, html: string, styleSrc: string): void {
+  pageHeaders(res, { styleSrc });
   res.type('html').send(html);
+}
+
+/** Hashed files, named anew by each build: cached for good, and a missing one is a 404, never a page. */
+export function immutableFiles(dir: string): Router {
+  return Router().use(
+    express.static(dir, {
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+    }),
+    (_req: Request, res: Response) => {
+      res.status(404).json({ error: 'No such file' });
+    },
+  );
 }
 
 /** The console: its assets under /console/assets/, its page at / and at every console path (deep links). */
@@ -54,20 +75,9 @@ export function consoleWebRouter(dir = BUILT_CONSOLE): Router {
     res.status(503).json({ error: 'The console is not built: run `make build`' });
   };
 
-  r.use(
-    '/console/assets',
-    express.static(`${dir}/assets`, {
-      immutable: true,
-      maxAge: '365d',
-      index: false,
-      setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
-    }),
-    (_req: Request, res: Response) => {
-      res.status(404).json({ error: 'No such file' });
-    },
-  );
+  r.use('/console/assets', immutableFiles(`${dir}/assets`));
   // Scalar adds its styles as <style> elements without a nonce; its scripts stay as strict as the console's.
-  r.get(['/docs', '/docs/'], built ? (_req, res) => sendPage(res, docs, "'unsafe-inline'") : notBuilt);
+  r.get(['/docs/api', '/docs/api/'], built ? (_req, res) => sendPage(res, docs, "'unsafe-inline'") : notBuilt);
   r.get(/.*/, (req, res, next) => {
     // A browser's navigation names text/html; a probe or curl (*/*) at a wrong path gets the 404, not a page.
     if (!isConsolePath(req.path) || !/\btext\/html\b/i.test(req.get('accept') ?? '') || !req.accepts('html')) return next();

@@ -71,12 +71,16 @@ describe('switchboard dev (make run) as a newcomer uses it', function () {
     expect(numbers.data[0]).to.deep.include({ number: '+12025550100', name: 'Demo line', default: true });
   });
 
-  it('prints the API reference, and the console at the root: each a page it serves', async () => {
-    const docsUrl = /API reference: (\S+)/.exec(dev.stdout)?.[1]?.replace('localhost', '127.0.0.1');
-    expect(new URL(docsUrl!).pathname).to.equal('/docs');
+  it('prints the docs, the API reference, and the console at the root: each a page it serves', async () => {
+    const printed = (label: string) => new RegExp(`${label}: (\\S+)`).exec(dev.stdout)?.[1]?.replace('localhost', '127.0.0.1');
+    const docsUrl = printed('Docs');
+    const referenceUrl = printed('API reference');
+    expect(new URL(docsUrl!).pathname).to.equal('/docs/');
+    expect(new URL(referenceUrl!).pathname).to.equal('/docs/api/');
     for (const [url, title] of [
       [new URL('/', docsUrl).href, 'Switchboard console'],
-      [docsUrl!, 'Switchboard API reference'],
+      [docsUrl!, 'Switchboard'],
+      [referenceUrl!, 'Switchboard API reference'],
     ]) {
       const res = await fetch(url!, { headers: { accept: 'text/html' } });
       expect(res.status, url).to.equal(200);

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { launchBrowser, openPage, screenshots, type WatchedPage } from '../support/browser.js';
 
-describe('GET /docs (the API reference)', () => {
+describe('GET /docs/api/ (the interactive API reference)', () => {
   let app: TestApp;
   let browser: Browser;
   let watched: WatchedPage;
@@ -19,7 +19,7 @@ describe('GET /docs (the API reference)', () => {
   });
 
   it('is a page of its own, never cached, its scripts only the served files, not to be framed', async () => {
-    const res = await fetch(`${app.url}/docs`);
+    const res = await fetch(`${app.url}/docs/api/`);
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/html/);
     expect(res.headers.get('cache-control')).to.equal('no-cache');
@@ -30,7 +30,7 @@ describe('GET /docs (the API reference)', () => {
 
   it('renders the Agent API document, and the Voice API document through its switch, from Switchboard alone', async () => {
     const { page } = watched;
-    await page.goto(`${app.url}/docs`);
+    await page.goto(`${app.url}/docs/api/`);
     await page.getByText('Create (201) or resume (200) a conversation').first().waitFor();
     await screenshots(page, 'docs-agent-api');
 

@@ -137,7 +137,7 @@ describe('The console, served by the API process', () => {
     try {
       await new Promise((resolve) => server.once('listening', resolve));
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      for (const path of ['/', '/docs']) {
+      for (const path of ['/', '/docs/api/']) {
         const res = await fetch(`${base}${path}`, { headers: asBrowser });
         expect(res.status, path).to.equal(503);
         expect(await res.json(), path).to.deep.equal({ error: 'The console is not built: run `make build`' });

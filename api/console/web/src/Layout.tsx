@@ -64,7 +64,8 @@ export function Layout() {
           // Filled: the active link keeps white on dark blue when hovered (the light variant's hover fails contrast).
           <NavLink key={path} component={RouterLink} to={path} end label={label} variant="filled" onClick={close} />
         ))}
-        <NavLink component="a" href="/docs" label="API reference" />
+        <NavLink component="a" href="/docs/" label="Documentation" />
+        <NavLink component="a" href="/docs/api/" label="API reference" />
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         {signOutError && (
