@@ -33,7 +33,8 @@ if [ -z "${REDIS_URL:-}" ] && ! command -v redis-server >/dev/null; then need re
 command -v pdftotext >/dev/null || need poppler-utils
 # A replica with its wall clock moved (test/controllers/clock-jump.test.ts), through LD_PRELOAD.
 compgen -G '/usr/lib/*/faketime/libfaketime.so.1' >/dev/null || need faketime
-# The documentation's curl samples read ids out of answers with jq (test/docs/samples.test.ts).
+# The documentation's curl samples, and jq to read ids out of answers (test/docs/samples.test.ts).
+command -v curl >/dev/null || need curl
 command -v jq >/dev/null || need jq
 # The Python SDK's venv (test/support/sdk-python.ts): python3 with venv and ensurepip.
 python3 -c 'import ensurepip, venv' 2>/dev/null || need python3-venv
