@@ -31,7 +31,9 @@ describe('GET /docs/api/ (the interactive API reference)', () => {
   it('renders the Agent API document, and the Voice API document through its switch, from Switchboard alone', async () => {
     const { page } = watched;
     await page.goto(`${app.url}/docs/api/`);
-    await page.getByText('Create (201) or resume (200) a conversation').first().waitFor();
+    // The first tag (OpenAPI) opens expanded; the others are groups of the sidebar.
+    await page.getByRole('heading', { name: 'Switchboard Agent Conversation and Autonomous Job API' }).waitFor();
+    await page.getByText('Conversations', { exact: true }).first().waitFor();
     await screenshots(page, 'docs-agent-api');
 
     await page
@@ -43,7 +45,8 @@ describe('GET /docs/api/ (the interactive API reference)', () => {
       .or(page.getByRole('menuitem', { name: 'Voice API' }))
       .first()
       .click();
-    await page.getByText("List the account's calls, newest first").first().waitFor();
+    await page.getByRole('heading', { name: 'Switchboard Voice Calling API' }).waitFor();
+    await page.getByText('Calls', { exact: true }).first().waitFor();
     await screenshots(page, 'docs-voice-api');
 
     const elsewhere = watched.requests.filter((url) => !url.startsWith(`${app.url}/`));
