@@ -136,18 +136,20 @@ class Renderer {
     const s = this.resolve(schema);
     const parts: string[] = [];
     if (s.enum) parts.push(`one of ${s.enum.map(code).join(', ')}`);
-    if (s.minLength !== undefined) parts.push(`at least ${s.minLength} characters`);
+    if (s.minLength !== undefined) parts.push(s.minLength === 1 ? 'not empty' : `at least ${s.minLength} characters`);
     if (s.maxLength !== undefined) parts.push(`at most ${s.maxLength} characters`);
     if (s.minimum !== undefined) parts.push(`≥ ${s.minimum}`);
     if (s.exclusiveMinimum !== undefined) parts.push(`> ${s.exclusiveMinimum}`);
-    if (s.maximum !== undefined) parts.push(`≤ ${s.maximum}`);
+    // Number.MAX_SAFE_INTEGER is zod's bound of every integer, not a limit of the API's.
+    if (s.maximum !== undefined && s.maximum !== Number.MAX_SAFE_INTEGER) parts.push(`≤ ${s.maximum}`);
     if (s.exclusiveMaximum !== undefined) parts.push(`< ${s.exclusiveMaximum}`);
-    if (s.minItems !== undefined) parts.push(`at least ${s.minItems} items`);
+    if (s.minItems !== undefined) parts.push(`at least ${s.minItems} ${s.minItems === 1 ? 'item' : 'items'}`);
     if (s.maxItems !== undefined) parts.push(`at most ${s.maxItems} items`);
     if (s.maxProperties !== undefined) parts.push(`at most ${s.maxProperties} keys`);
     if (s.pattern && !s.format) parts.push(`matches ${code(s.pattern)}`);
     if (s.default !== undefined) parts.push(`default ${code(s.default)}`);
-    return parts.join('; ');
+    const joined = parts.join('; ');
+    return joined.charAt(0).toUpperCase() + joined.slice(1);
   }
 
   /** An object's fields as rows, nested objects and arrays of objects flattened to `a.b` and `a[].b`. */
@@ -160,9 +162,9 @@ class Renderer {
     for (const object of objects) {
       for (const [name, property] of Object.entries<Schema>(object.properties ?? {})) {
         const path = `${prefix}${name}`;
-        const required = (object.required ?? []).includes(name) ? 'yes' : '';
-        const description = property.description ?? this.resolve(property).description ?? '';
-        rows.push(`| ${code(path)} | ${code(this.typeOf(property))} | ${required} | ${text(description)} | ${this.limits(property)} |`);
+        const description = property.description ?? this.resolve(property).description;
+        const about = this.about((object.required ?? []).includes(name), description, property);
+        rows.push(`| ${code(path)} | ${code(this.typeOf(property))} | ${about} |`);
         const inner = this.resolve(property);
         if (inner.properties || inner.allOf) rows.push(...this.fieldRows(property, `${path}.`, trail));
         else if (inner.type === 'array' && this.resolve(inner.items).properties)
@@ -172,19 +174,25 @@ class Renderer {
     return rows;
   }
 
+  /** A field's or parameter's cell: required or not, what it is, its limits. */
+  about(required: boolean, description: string | undefined, schema: Schema): string {
+    const limits = this.limits(schema);
+    return [required ? '**Required.**' : '', text(description ?? ''), limits ? `<br>${limits}.` : ''].filter(Boolean).join(' ');
+  }
+
   fields(schema: Schema | undefined): string {
     const rows = this.fieldRows(schema);
     if (rows.length === 0) return `A ${code(this.typeOf(schema))}.\n`;
-    return ['| Field | Type | Required | Description | Limits |', '|---|---|---|---|---|', ...rows, ''].join('\n');
+    return ['| Field | Type | Description |', '|---|---|---|', ...rows, ''].join('\n');
   }
 
   parameters(parameters: Parameter[]): string {
     const rows = parameters.map((p) => {
       const param = this.parameter(p);
-      const description = param.description ?? param.schema?.description ?? '';
-      return `| ${code(param.name)} | ${param.in} | ${code(this.typeOf(param.schema))} | ${param.required ? 'yes' : ''} | ${text(description)} | ${this.limits(param.schema ?? {})} |`;
+      const about = this.about(param.required ?? false, param.description ?? param.schema?.description, param.schema ?? {});
+      return `| ${code(param.name)} | ${param.in} | ${code(this.typeOf(param.schema))} | ${about} |`;
     });
-    return ['| Name | In | Type | Required | Description | Limits |', '|---|---|---|---|---|---|', ...rows, ''].join('\n');
+    return ['| Name | In | Type | Description |', '|---|---|---|---|', ...rows, ''].join('\n');
   }
 
   body(content: Content | undefined): { mediaType: string; schema: Schema } | undefined {
