@@ -23,7 +23,12 @@ export function inlineScriptHashes(pages: Iterable<string>): string[] {
 
 /** The built file a path under /docs names: `/a/b` and `/a/b.html` are a/b.html (or a/b/index.html), `/a/` is a/index.html. */
 function candidates(path: string): string[] {
-  const inside = decodeURIComponent(path).replace(/^\/+/, '');
+  let inside: string;
+  try {
+    inside = decodeURIComponent(path).replace(/^\/+/, '');
+  } catch {
+    return []; // not a path any page has
+  }
   if (inside === '' || inside.endsWith('/')) return [`${inside}index.html`];
   if (inside.endsWith('.html')) return [inside];
   return [`${inside}.html`, `${inside}/index.html`];

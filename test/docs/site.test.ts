@@ -69,7 +69,12 @@ describe('GET /docs (the documentation site)', () => {
       expect(res.headers.get('x-content-type-options'), asset).to.equal('nosniff');
     }
     expect((await fetch(`${app.url}/docs/assets/app.00000000.js`)).status).to.equal(404);
-    for (const path of ['/docs/no-such-page', '/docs/guides/no-such-guide.html', '/docs/reference/voice-api/no-such-tag']) {
+    for (const path of [
+      '/docs/no-such-page',
+      '/docs/guides/no-such-guide.html',
+      '/docs/reference/voice-api/no-such-tag',
+      '/docs/%E0%A4%A',
+    ]) {
       const res = await fetch(`${app.url}${path}`, { headers: asBrowser });
       expect(res.status, path).to.equal(404);
       expect(res.headers.get('content-security-policy'), path).to.include("frame-ancestors 'none'");
