@@ -12,9 +12,13 @@ COPY api api
 COPY controllers controllers
 COPY pkg pkg
 RUN npx tsc -p tsconfig.json
-# The console and /docs, bundled into dist/console: the image needs none of their packages.
+# The console and the interactive reference, bundled into dist/console, and the documentation site
+# (docs/, its API reference from openapi/) into dist/docs-site: the image needs none of their packages.
 RUN npx tsc -p api/console/web/tsconfig.json \
     && npx vite build --config api/console/web/vite.config.ts --logLevel warn
+COPY docs docs
+COPY openapi openapi
+RUN npx tsc -p docs/tsconfig.json && npx vitepress build docs
 
 # Production dependencies only. The optional embedded-Postgres binaries stay out: a container
 # always gets DATABASE_URL.

@@ -14,7 +14,8 @@ export default defineConfig({
   lang: 'en',
   base: '/docs/',
   outDir: here('../../dist/docs-site'),
-  cacheDir: here('../../dist/.vitepress-cache'),
+  // `vitepress dev`'s cache, beside the packages rather than in docs/ or dist/.
+  cacheDir: here('../../node_modules/.cache/vitepress'),
   cleanUrls: true,
   // A link to a page that does not exist fails the build (VitePress's default, kept on purpose).
   ignoreDeadLinks: false,
