@@ -62,6 +62,11 @@ openapi: build
 	node dist/cmd/switchboard.js openapi voice > openapi/voice-api.json
 	@echo "wrote openapi/agent-api.json and openapi/voice-api.json"
 
+# Both SDKs regenerated from the documents in openapi/ (the single source; `make openapi` first when
+# the API changed). Each SDK's test fails when its checked-in generated code falls behind them.
+.PHONY: sdk
+sdk: sdk-typescript sdk-python
+
 # The TypeScript SDK's types (sdk/typescript/src/generated) from openapi/*.json, by openapi-typescript.
 .PHONY: sdk-typescript
 sdk-typescript: install

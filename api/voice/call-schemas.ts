@@ -101,8 +101,9 @@ export const listCallsQuery = z
   })
   .strict();
 
+// Strict (a reply has no other field), so the call of a reply and of a webhook body is one schema.
 export const callRecordSchema = z
-  .object({
+  .strictObject({
     id: z.string(),
     tenant_id: z.string(),
     direction: z.enum(['outbound', 'inbound']),
@@ -115,22 +116,22 @@ export const callRecordSchema = z
     ended_at: z.string().nullable(),
     hangup_cause: z.string().nullable(),
     handler: z.string().nullable(),
-    ai: z.object({ agent_id: z.string() }).nullable(),
+    ai: z.strictObject({ agent_id: z.string() }).nullable(),
     queue: z
-      .object({ id: z.string(), name: z.string(), position: z.int(), entered_at: z.string() })
+      .strictObject({ id: z.string(), name: z.string(), position: z.int(), entered_at: z.string() })
       .nullable()
       .meta({ description: 'The queue an inbound caller waits in, while it waits' }),
     max_duration_sec: z.int(),
     metadata: z.record(z.string(), z.unknown()),
     campaign: z
-      .object({ id: z.string(), run_id: z.string(), contact_id: z.string() })
+      .strictObject({ id: z.string(), run_id: z.string(), contact_id: z.string() })
       .optional()
       .meta({ description: 'Present on calls of a campaign run' }),
   })
   .meta({ id: 'Call' });
 
 export const callResultSchema = z
-  .object({
+  .strictObject({
     call_id: z.string(),
     status: z.enum(CALL_STATUSES),
     final: z.boolean(),
@@ -138,9 +139,9 @@ export const callResultSchema = z
     to: z.string(),
     duration_sec: z.int(),
     outcome: z.string(),
-    result: z.object({ outcome: z.string(), answers: z.record(z.string(), z.unknown()), note: z.string() }).nullable(),
+    result: z.strictObject({ outcome: z.string(), answers: z.record(z.string(), z.unknown()), note: z.string() }).nullable(),
     summary: z.string(),
-    transcript: z.array(z.object({ speaker: z.enum(['agent', 'caller']), text: z.string() })),
+    transcript: z.array(z.strictObject({ speaker: z.enum(['agent', 'caller']), text: z.string() })),
     metadata: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'CallResult' });

@@ -6,28 +6,28 @@ import { callRecordSchema, callResultSchema } from './call-schemas.js';
 import { routingStepSchema } from '../../pkg/voice/routing/steps.js';
 import { messageSchema } from './message-schemas.js';
 
-const transcript = z.array(z.object({ speaker: z.enum(['agent', 'caller']), text: z.string() }));
+const transcript = z.array(z.strictObject({ speaker: z.enum(['agent', 'caller']), text: z.string() }));
 
 const queueLeft = z
-  .object({
+  .strictObject({
     id: z.string(),
     name: z.string(),
     reason: z.enum(['answered', 'hangup', 'max_wait', 'no_agents']),
-    answered_by: z.object({ member_id: z.string(), name: z.string() }).optional().meta({ description: 'With reason answered' }),
+    answered_by: z.strictObject({ member_id: z.string(), name: z.string() }).optional().meta({ description: 'With reason answered' }),
     wait_sec: z.int(),
   })
   .meta({ description: 'The queue the caller left, why, and how long it waited' });
 
 const aiWith = (field: string, value: z.ZodType) => callRecordSchema.shape.ai.unwrap().extend({ [field]: value });
 
-const transfer = z.object({
+const transfer = z.strictObject({
   target: z.string().meta({ description: 'E.164' }),
   name: z.string().nullable(),
   status: z.string().meta({ description: 'How the transfer went: dialing, answered, or the status its line ended in' }),
 });
 
 const invoiceSchema = z
-  .object({
+  .strictObject({
     number: z.string(),
     kind: z.enum(['invoice', 'credit_note']),
     status: z.literal('finalized'),
@@ -38,7 +38,7 @@ const invoiceSchema = z
     period_end: z.string(),
     currency: z.string(),
     lines: z.array(
-      z.object({
+      z.strictObject({
         description: z.string(),
         item: z.enum(['credits', 'call_minutes', 'correction']),
         reference_type: z.string().nullable(),
@@ -53,12 +53,12 @@ const invoiceSchema = z
     issued_at: z.string(),
     credits_number: z.string().nullable().meta({ description: 'A credit note: the invoice it corrects' }),
     reason: z.string().nullable(),
-    credit_notes: z.array(z.object({ number: z.string(), total: z.int() })),
+    credit_notes: z.array(z.strictObject({ number: z.string(), total: z.int() })),
   })
   .meta({ id: 'Invoice' });
 
-const callMessage = z.object({ id: z.string(), from: z.string(), to: z.string(), created_at: z.string() });
-const messageData = z.object({ message: messageSchema, call: callMessage });
+const callMessage = z.strictObject({ id: z.string(), from: z.string(), to: z.string(), created_at: z.string() });
+const messageData = z.strictObject({ message: messageSchema, call: callMessage });
 
 interface VoiceEvent {
   type: string;
@@ -114,7 +114,7 @@ const EVENTS: VoiceEvent[] = [
     id: 'AiMessageEvent',
     when: 'The AI agent took a message',
     data: callRecordSchema.extend({
-      ai: aiWith('message', z.object({ summary: z.string(), details: z.record(z.string(), z.unknown()) })),
+      ai: aiWith('message', z.strictObject({ summary: z.string(), details: z.record(z.string(), z.unknown()) })),
     }),
   },
   {
@@ -156,9 +156,10 @@ const EVENTS: VoiceEvent[] = [
   },
 ];
 
+// Strict like the replies' schemas: a webhook carries these fields and no others.
 const envelope = ({ type, id, data }: VoiceEvent) =>
   z
-    .object({
+    .strictObject({
       id: z.string().meta({ description: 'evt_…; the same on every try of this event' }),
       type: z.literal(type),
       created_at: z.string().meta({ description: 'RFC 3339' }),

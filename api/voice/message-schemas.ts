@@ -22,7 +22,7 @@ export const patchMessageBody = z
 export const parsePatchMessage = (body: unknown) => parseVoice(patchMessageBody, body, 'message');
 
 export const messageSchema = z
-  .object({
+  .strictObject({
     id: z.string(),
     kind: z.enum(['ai_message', 'voicemail']),
     caller: z.string(),

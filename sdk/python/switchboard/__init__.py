@@ -4,6 +4,7 @@ from ._generated.webhook_events import WebhookPayload
 from ._retry import RetryPolicy
 from .client import AsyncSwitchboard, Switchboard
 from .errors import AgentApiError, SwitchboardError, VoiceApiError, WebhookVerificationError
+from ._generated.agent_api.models import StreamContent, StreamDone, StreamError, StreamHandoff, StreamNewMessage, StreamTool
 from .streaming import AsyncEventStream, EventStream, StreamEvent
 from .webhooks import WebhookEvent, verify_webhook
 
@@ -13,7 +14,13 @@ __all__ = [
     "AsyncSwitchboard",
     "EventStream",
     "RetryPolicy",
+    "StreamContent",
+    "StreamDone",
+    "StreamError",
     "StreamEvent",
+    "StreamHandoff",
+    "StreamNewMessage",
+    "StreamTool",
     "Switchboard",
     "SwitchboardError",
     "VoiceApiError",

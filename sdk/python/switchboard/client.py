@@ -38,8 +38,8 @@ from ._generated.voice_api import AuthenticatedClient as VoiceClient
 from ._generated.voice_api.api.calls import get_call, get_call_result, hang_up_call, list_calls, place_call, steer_call
 from ._generated.voice_api.models import (
     CallList,
-    CallOutput,
-    CallResultOutput,
+    Call,
+    CallResult,
     PlaceCallRequest,
     SteerAccepted,
     SteerCallRequest,
@@ -357,14 +357,14 @@ class Calls:
     def __init__(self, client: VoiceClient) -> None:
         self._client = client
 
-    def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> CallOutput:
+    def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> Call:
         """POST /v1/calls with an Idempotency-Key (a new one unless given), the same on every retry: a call rings once."""
         body = _voice_body(PlaceCallRequest, {**fields, "to": to})
         key = idempotency_key or str(uuid.uuid4())
-        return _ok("voice", place_call.sync_detailed(client=self._client, body=body, idempotency_key=key), CallOutput)
+        return _ok("voice", place_call.sync_detailed(client=self._client, body=body, idempotency_key=key), Call)
 
-    def get(self, call_id: str) -> CallOutput:
-        return _ok("voice", get_call.sync_detailed(call_id, client=self._client), CallOutput)
+    def get(self, call_id: str) -> Call:
+        return _ok("voice", get_call.sync_detailed(call_id, client=self._client), Call)
 
     def list(self, **filters: Any) -> CallList:
         """GET /v1/calls; `filters` as list_calls takes them (status, direction, to, from_, limit, cursor, ...)."""
@@ -375,27 +375,27 @@ class Calls:
         body = _voice_body(SteerCallRequest, fields)
         return _ok("voice", steer_call.sync_detailed(call_id, client=self._client, body=body), SteerAccepted)
 
-    def hangup(self, call_id: str) -> CallOutput:
-        return _ok("voice", hang_up_call.sync_detailed(call_id, client=self._client), CallOutput)
+    def hangup(self, call_id: str) -> Call:
+        return _ok("voice", hang_up_call.sync_detailed(call_id, client=self._client), Call)
 
-    def result(self, call_id: str, *, wait: int | None = None) -> CallResultOutput:
+    def result(self, call_id: str, *, wait: int | None = None) -> CallResult:
         """GET /v1/calls/{id}/result; with `wait` (1-60 s) held until it is final."""
         answer = get_call_result.sync_detailed(call_id, client=self._client, wait=_or(wait, VOICE_UNSET))
-        return _ok("voice", answer, CallResultOutput)
+        return _ok("voice", answer, CallResult)
 
 
 class AsyncCalls:
     def __init__(self, client: VoiceClient) -> None:
         self._client = client
 
-    async def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> CallOutput:
+    async def create(self, *, to: str, idempotency_key: str | None = None, **fields: Any) -> Call:
         body = _voice_body(PlaceCallRequest, {**fields, "to": to})
         key = idempotency_key or str(uuid.uuid4())
         answer = await place_call.asyncio_detailed(client=self._client, body=body, idempotency_key=key)
-        return _ok("voice", answer, CallOutput)
+        return _ok("voice", answer, Call)
 
-    async def get(self, call_id: str) -> CallOutput:
-        return _ok("voice", await get_call.asyncio_detailed(call_id, client=self._client), CallOutput)
+    async def get(self, call_id: str) -> Call:
+        return _ok("voice", await get_call.asyncio_detailed(call_id, client=self._client), Call)
 
     async def list(self, **filters: Any) -> CallList:
         return _ok("voice", await list_calls.asyncio_detailed(client=self._client, **filters), CallList)
@@ -404,9 +404,9 @@ class AsyncCalls:
         body = _voice_body(SteerCallRequest, fields)
         return _ok("voice", await steer_call.asyncio_detailed(call_id, client=self._client, body=body), SteerAccepted)
 
-    async def hangup(self, call_id: str) -> CallOutput:
-        return _ok("voice", await hang_up_call.asyncio_detailed(call_id, client=self._client), CallOutput)
+    async def hangup(self, call_id: str) -> Call:
+        return _ok("voice", await hang_up_call.asyncio_detailed(call_id, client=self._client), Call)
 
-    async def result(self, call_id: str, *, wait: int | None = None) -> CallResultOutput:
+    async def result(self, call_id: str, *, wait: int | None = None) -> CallResult:
         answer = await get_call_result.asyncio_detailed(call_id, client=self._client, wait=_or(wait, VOICE_UNSET))
-        return _ok("voice", answer, CallResultOutput)
+        return _ok("voice", answer, CallResult)

@@ -1732,7 +1732,7 @@ export interface components {
             };
         };
         CallList: {
-            data: components["schemas"]["CallOutput"][];
+            data: components["schemas"]["Call"][];
             next_cursor: string | null;
         };
         SteerAccepted: {
@@ -1758,7 +1758,7 @@ export interface components {
             }[];
         };
         MessageList: {
-            data: components["schemas"]["MessageOutput"][];
+            data: components["schemas"]["Message"][];
             next_cursor: string | null;
         };
         PhoneNumberList: {
@@ -1976,88 +1976,6 @@ export interface components {
         RoutingAnswer: {
             step: components["schemas"]["RoutingStepOutput"];
         };
-        CallOutput: {
-            id: string;
-            tenant_id: string;
-            /** @enum {string} */
-            direction: "outbound" | "inbound";
-            from: string;
-            to: string;
-            /** @enum {string} */
-            status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
-            duration_sec: number;
-            created_at: string;
-            answered_at: string | null;
-            ended_at: string | null;
-            hangup_cause: string | null;
-            handler: string | null;
-            ai: {
-                agent_id: string;
-            } | null;
-            /** @description The queue an inbound caller waits in, while it waits */
-            queue: {
-                id: string;
-                name: string;
-                position: number;
-                entered_at: string;
-            } | null;
-            max_duration_sec: number;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @description Present on calls of a campaign run */
-            campaign?: {
-                id: string;
-                run_id: string;
-                contact_id: string;
-            };
-        };
-        CallResultOutput: {
-            call_id: string;
-            /** @enum {string} */
-            status: "queued" | "ringing" | "in-progress" | "completed" | "no-answer" | "busy" | "failed" | "canceled";
-            final: boolean;
-            from: string;
-            to: string;
-            duration_sec: number;
-            outcome: string;
-            result: {
-                outcome: string;
-                answers: {
-                    [key: string]: unknown;
-                };
-                note: string;
-            } | null;
-            summary: string;
-            transcript: {
-                /** @enum {string} */
-                speaker: "agent" | "caller";
-                text: string;
-            }[];
-            metadata: {
-                [key: string]: unknown;
-            };
-        };
-        MessageOutput: {
-            id: string;
-            /** @enum {string} */
-            kind: "ai_message" | "voicemail";
-            caller: string;
-            summary: string;
-            details: {
-                [key: string]: unknown;
-            };
-            agent_id: string | null;
-            /** @enum {string} */
-            status: "new" | "read" | "archived";
-            created_at: string;
-            /** @description Voicemails: the recording's length */
-            duration_sec?: number | null;
-            mailbox_id?: string | null;
-            mailbox_name?: string | null;
-            /** @description Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key */
-            recording_url?: string;
-        };
         RoutingStepOutput: components["schemas"]["AiStep"] | components["schemas"]["MenuStepOutput"] | components["schemas"]["QueueStep"] | components["schemas"]["VoicemailStep"] | components["schemas"]["TransferStep"] | components["schemas"]["WebhookStepOutput"];
         MenuStepOutput: {
             /**
@@ -2229,7 +2147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallOutput"];
+                    "application/json": components["schemas"]["Call"];
                 };
             };
             /** @description Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original call */
@@ -2238,7 +2156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallOutput"];
+                    "application/json": components["schemas"]["Call"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -2342,7 +2260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallOutput"];
+                    "application/json": components["schemas"]["Call"];
                 };
             };
             /** @description unauthorized: no key, malformed header, wrong or revoked key */
@@ -2413,7 +2331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallResultOutput"];
+                    "application/json": components["schemas"]["CallResult"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -2638,7 +2556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallOutput"];
+                    "application/json": components["schemas"]["Call"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -2888,7 +2806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageOutput"];
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description unauthorized: no key, malformed header, wrong or revoked key */
@@ -2960,7 +2878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageOutput"];
+                    "application/json": components["schemas"]["Message"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */
@@ -3981,7 +3899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CallOutput"];
+                    "application/json": components["schemas"]["Call"];
                 };
             };
             /** @description invalid_json: the body is not JSON, or the body or query string has a field the endpoint does not take; bad_request: more than one Authorization header */

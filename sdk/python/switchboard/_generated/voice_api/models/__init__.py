@@ -48,26 +48,10 @@ from .call_ended_event import CallEndedEvent
 from .call_initiated_event import CallInitiatedEvent
 from .call_list import CallList
 from .call_metadata import CallMetadata
-from .call_output import CallOutput
-from .call_output_ai_type_0 import CallOutputAiType0
-from .call_output_campaign import CallOutputCampaign
-from .call_output_direction import CallOutputDirection
-from .call_output_metadata import CallOutputMetadata
-from .call_output_queue_type_0 import CallOutputQueueType0
-from .call_output_status import CallOutputStatus
 from .call_queue_type_0 import CallQueueType0
 from .call_result import CallResult
 from .call_result_event import CallResultEvent
 from .call_result_metadata import CallResultMetadata
-from .call_result_output import CallResultOutput
-from .call_result_output_metadata import CallResultOutputMetadata
-from .call_result_output_result_type_0 import CallResultOutputResultType0
-from .call_result_output_result_type_0_answers import CallResultOutputResultType0Answers
-from .call_result_output_status import CallResultOutputStatus
-from .call_result_output_transcript_item import CallResultOutputTranscriptItem
-from .call_result_output_transcript_item_speaker import (
-    CallResultOutputTranscriptItemSpeaker,
-)
 from .call_result_result_type_0 import CallResultResultType0
 from .call_result_result_type_0_answers import CallResultResultType0Answers
 from .call_result_status import CallResultStatus
@@ -135,10 +119,6 @@ from .message_created_event_data_call import MessageCreatedEventDataCall
 from .message_details import MessageDetails
 from .message_kind import MessageKind
 from .message_list import MessageList
-from .message_output import MessageOutput
-from .message_output_details import MessageOutputDetails
-from .message_output_kind import MessageOutputKind
-from .message_output_status import MessageOutputStatus
 from .message_patch import MessagePatch
 from .message_patch_status import MessagePatchStatus
 from .message_status import MessageStatus
@@ -262,24 +242,10 @@ __all__ = (
     "CallInitiatedEvent",
     "CallList",
     "CallMetadata",
-    "CallOutput",
-    "CallOutputAiType0",
-    "CallOutputCampaign",
-    "CallOutputDirection",
-    "CallOutputMetadata",
-    "CallOutputQueueType0",
-    "CallOutputStatus",
     "CallQueueType0",
     "CallResult",
     "CallResultEvent",
     "CallResultMetadata",
-    "CallResultOutput",
-    "CallResultOutputMetadata",
-    "CallResultOutputResultType0",
-    "CallResultOutputResultType0Answers",
-    "CallResultOutputStatus",
-    "CallResultOutputTranscriptItem",
-    "CallResultOutputTranscriptItemSpeaker",
     "CallResultResultType0",
     "CallResultResultType0Answers",
     "CallResultStatus",
@@ -343,10 +309,6 @@ __all__ = (
     "MessageDetails",
     "MessageKind",
     "MessageList",
-    "MessageOutput",
-    "MessageOutputDetails",
-    "MessageOutputKind",
-    "MessageOutputStatus",
     "MessagePatch",
     "MessagePatchStatus",
     "MessageStatus",

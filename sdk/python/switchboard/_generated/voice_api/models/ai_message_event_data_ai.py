@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.ai_message_event_data_ai_message import AiMessageEventDataAiMessage
@@ -17,7 +16,6 @@ T = TypeVar("T", bound="AiMessageEventDataAi")
 class AiMessageEventDataAi:
     agent_id: str
     message: AiMessageEventDataAiMessage
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         agent_id = self.agent_id
@@ -25,7 +23,7 @@ class AiMessageEventDataAi:
         message = self.message.to_dict()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "agent_id": agent_id,
@@ -51,21 +49,4 @@ class AiMessageEventDataAi:
             message=message,
         )
 
-        ai_message_event_data_ai.additional_properties = d
         return ai_message_event_data_ai
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.ai_message_event_data_ai_message_details import (
@@ -19,7 +18,6 @@ T = TypeVar("T", bound="AiMessageEventDataAiMessage")
 class AiMessageEventDataAiMessage:
     summary: str
     details: AiMessageEventDataAiMessageDetails
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         summary = self.summary
@@ -27,7 +25,7 @@ class AiMessageEventDataAiMessage:
         details = self.details.to_dict()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "summary": summary,
@@ -53,21 +51,4 @@ class AiMessageEventDataAiMessage:
             details=details,
         )
 
-        ai_message_event_data_ai_message.additional_properties = d
         return ai_message_event_data_ai_message
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

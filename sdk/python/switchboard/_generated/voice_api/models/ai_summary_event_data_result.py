@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.ai_summary_event_data_result_answers import (
@@ -20,7 +19,6 @@ class AiSummaryEventDataResult:
     outcome: str
     answers: AiSummaryEventDataResultAnswers
     note: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         outcome = self.outcome
@@ -30,7 +28,7 @@ class AiSummaryEventDataResult:
         note = self.note
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "outcome": outcome,
@@ -60,21 +58,4 @@ class AiSummaryEventDataResult:
             note=note,
         )
 
-        ai_summary_event_data_result.additional_properties = d
         return ai_summary_event_data_result
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

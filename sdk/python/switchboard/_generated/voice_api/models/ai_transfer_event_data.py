@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.ai_transfer_event_data_direction import (
     AiTransferEventDataDirection,
@@ -47,7 +46,6 @@ class AiTransferEventData:
     metadata: AiTransferEventDataMetadata
     campaign: AiTransferEventDataCampaign | Unset = UNSET
     """ Present on calls of a campaign run """
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.ai_transfer_event_data_queue_type_0 import (
@@ -99,7 +97,7 @@ class AiTransferEventData:
             campaign = self.campaign.to_dict()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "id": id,
@@ -227,21 +225,4 @@ class AiTransferEventData:
             campaign=campaign,
         )
 
-        ai_transfer_event_data.additional_properties = d
         return ai_transfer_event_data
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

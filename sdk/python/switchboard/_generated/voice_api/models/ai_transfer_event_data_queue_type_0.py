@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 T = TypeVar("T", bound="AiTransferEventDataQueueType0")
 
@@ -15,7 +14,6 @@ class AiTransferEventDataQueueType0:
     name: str
     position: int
     entered_at: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -27,7 +25,7 @@ class AiTransferEventDataQueueType0:
         entered_at = self.entered_at
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "id": id,
@@ -57,21 +55,4 @@ class AiTransferEventDataQueueType0:
             entered_at=entered_at,
         )
 
-        ai_transfer_event_data_queue_type_0.additional_properties = d
         return ai_transfer_event_data_queue_type_0
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

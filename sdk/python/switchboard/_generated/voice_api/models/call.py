@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.call_direction import CallDirection, check_call_direction
 from ..models.call_status import CallStatus, check_call_status
@@ -41,7 +40,6 @@ class Call:
     metadata: CallMetadata
     campaign: CallCampaign | Unset = UNSET
     """ Present on calls of a campaign run """
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.call_ai_type_0 import CallAiType0
@@ -96,7 +94,7 @@ class Call:
             campaign = self.campaign.to_dict()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "id": id,
@@ -235,21 +233,4 @@ class Call:
             campaign=campaign,
         )
 
-        call.additional_properties = d
         return call
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

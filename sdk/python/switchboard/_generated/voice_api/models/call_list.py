@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.call_output import CallOutput
+    from ..models.call import Call
 
 
 T = TypeVar("T", bound="CallList")
@@ -14,7 +14,7 @@ T = TypeVar("T", bound="CallList")
 
 @_attrs_define
 class CallList:
-    data: list[CallOutput]
+    data: list[Call]
     next_cursor: None | str
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,13 +39,13 @@ class CallList:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.call_output import CallOutput
+        from ..models.call import Call
 
         d = dict(src_dict)
         data = []
         _data = d.pop("data")
         for data_item_data in _data:
-            data_item = CallOutput.from_dict(data_item_data)
+            data_item = Call.from_dict(data_item_data)
 
             data.append(data_item)
 

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.call_result_status import CallResultStatus, check_call_result_status
 
@@ -30,7 +29,6 @@ class CallResult:
     summary: str
     transcript: list[CallResultTranscriptItem]
     metadata: CallResultMetadata
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.call_result_result_type_0 import CallResultResultType0
@@ -65,7 +63,7 @@ class CallResult:
         metadata = self.metadata.to_dict()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "call_id": call_id,
@@ -145,21 +143,4 @@ class CallResult:
             metadata=metadata,
         )
 
-        call_result.additional_properties = d
         return call_result
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.call_result_result_type_0_answers import CallResultResultType0Answers
@@ -18,7 +17,6 @@ class CallResultResultType0:
     outcome: str
     answers: CallResultResultType0Answers
     note: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         outcome = self.outcome
@@ -28,7 +26,7 @@ class CallResultResultType0:
         note = self.note
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "outcome": outcome,
@@ -58,21 +56,4 @@ class CallResultResultType0:
             note=note,
         )
 
-        call_result_result_type_0.additional_properties = d
         return call_result_result_type_0
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

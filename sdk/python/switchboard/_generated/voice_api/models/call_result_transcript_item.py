@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.call_result_transcript_item_speaker import (
     CallResultTranscriptItemSpeaker,
@@ -18,7 +17,6 @@ T = TypeVar("T", bound="CallResultTranscriptItem")
 class CallResultTranscriptItem:
     speaker: CallResultTranscriptItemSpeaker
     text: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         speaker: str = self.speaker
@@ -26,7 +24,7 @@ class CallResultTranscriptItem:
         text = self.text
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "speaker": speaker,
@@ -48,21 +46,4 @@ class CallResultTranscriptItem:
             text=text,
         )
 
-        call_result_transcript_item.additional_properties = d
         return call_result_transcript_item
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -11,7 +11,6 @@ from typing import (
 )
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.invoice_kind import InvoiceKind, check_invoice_kind
 
@@ -43,7 +42,6 @@ class Invoice:
     """ A credit note: the invoice it corrects """
     reason: None | str
     credit_notes: list[InvoiceCreditNotesItem]
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         number = self.number
@@ -85,7 +83,7 @@ class Invoice:
             credit_notes.append(credit_notes_item)
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "number": number,
@@ -184,21 +182,4 @@ class Invoice:
             credit_notes=credit_notes,
         )
 
-        invoice.additional_properties = d
         return invoice
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

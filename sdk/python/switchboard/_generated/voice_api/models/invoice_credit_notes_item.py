@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 T = TypeVar("T", bound="InvoiceCreditNotesItem")
 
@@ -13,7 +12,6 @@ T = TypeVar("T", bound="InvoiceCreditNotesItem")
 class InvoiceCreditNotesItem:
     number: str
     total: int
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         number = self.number
@@ -21,7 +19,7 @@ class InvoiceCreditNotesItem:
         total = self.total
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "number": number,
@@ -43,21 +41,4 @@ class InvoiceCreditNotesItem:
             total=total,
         )
 
-        invoice_credit_notes_item.additional_properties = d
         return invoice_credit_notes_item
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.invoice_lines_item_item import (
     InvoiceLinesItemItem,
@@ -26,7 +25,6 @@ class InvoiceLinesItem:
     """ Minor units """
     amount: int
     """ Minor units """
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         description = self.description
@@ -49,7 +47,7 @@ class InvoiceLinesItem:
         amount = self.amount
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "description": description,
@@ -110,21 +108,4 @@ class InvoiceLinesItem:
             amount=amount,
         )
 
-        invoice_lines_item.additional_properties = d
         return invoice_lines_item
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.message_kind import MessageKind, check_message_kind
 from ..models.message_status import MessageStatus, check_message_status
@@ -33,7 +32,6 @@ class Message:
     mailbox_name: None | str | Unset = UNSET
     recording_url: str | Unset = UNSET
     """ Voicemails: absolute, on SWITCHBOARD_PUBLIC_URL; a WAV fetched with an API key """
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -74,7 +72,7 @@ class Message:
         recording_url = self.recording_url
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "id": id,
@@ -168,21 +166,4 @@ class Message:
             recording_url=recording_url,
         )
 
-        message.additional_properties = d
         return message
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -11,7 +11,6 @@ from typing import (
 )
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.message_created_event_data import MessageCreatedEventData
@@ -30,7 +29,6 @@ class MessageCreatedEvent:
     tenant_id: str
     """ The account id """
     data: MessageCreatedEventData
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -44,7 +42,7 @@ class MessageCreatedEvent:
         data = self.data.to_dict()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "id": id,
@@ -82,21 +80,4 @@ class MessageCreatedEvent:
             data=data,
         )
 
-        message_created_event.additional_properties = d
         return message_created_event
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

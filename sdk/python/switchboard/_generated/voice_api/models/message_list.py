@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.message_output import MessageOutput
+    from ..models.message import Message
 
 
 T = TypeVar("T", bound="MessageList")
@@ -14,7 +14,7 @@ T = TypeVar("T", bound="MessageList")
 
 @_attrs_define
 class MessageList:
-    data: list[MessageOutput]
+    data: list[Message]
     next_cursor: None | str
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,13 +39,13 @@ class MessageList:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.message_output import MessageOutput
+        from ..models.message import Message
 
         d = dict(src_dict)
         data = []
         _data = d.pop("data")
         for data_item_data in _data:
-            data_item = MessageOutput.from_dict(data_item_data)
+            data_item = Message.from_dict(data_item_data)
 
             data.append(data_item)
 

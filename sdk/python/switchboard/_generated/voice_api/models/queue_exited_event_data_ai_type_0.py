@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 T = TypeVar("T", bound="QueueExitedEventDataAiType0")
 
@@ -12,13 +11,12 @@ T = TypeVar("T", bound="QueueExitedEventDataAiType0")
 @_attrs_define
 class QueueExitedEventDataAiType0:
     agent_id: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         agent_id = self.agent_id
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "agent_id": agent_id,
@@ -36,21 +34,4 @@ class QueueExitedEventDataAiType0:
             agent_id=agent_id,
         )
 
-        queue_exited_event_data_ai_type_0.additional_properties = d
         return queue_exited_event_data_ai_type_0
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

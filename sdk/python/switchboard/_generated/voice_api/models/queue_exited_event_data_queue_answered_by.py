@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 T = TypeVar("T", bound="QueueExitedEventDataQueueAnsweredBy")
 
@@ -15,7 +14,6 @@ class QueueExitedEventDataQueueAnsweredBy:
 
     member_id: str
     name: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         member_id = self.member_id
@@ -23,7 +21,7 @@ class QueueExitedEventDataQueueAnsweredBy:
         name = self.name
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "member_id": member_id,
@@ -45,21 +43,4 @@ class QueueExitedEventDataQueueAnsweredBy:
             name=name,
         )
 
-        queue_exited_event_data_queue_answered_by.additional_properties = d
         return queue_exited_event_data_queue_answered_by
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

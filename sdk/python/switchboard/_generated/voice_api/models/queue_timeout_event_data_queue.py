@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.queue_timeout_event_data_queue_reason import (
     QueueTimeoutEventDataQueueReason,
@@ -31,7 +30,6 @@ class QueueTimeoutEventDataQueue:
     wait_sec: int
     answered_by: QueueTimeoutEventDataQueueAnsweredBy | Unset = UNSET
     """ With reason answered """
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -47,7 +45,7 @@ class QueueTimeoutEventDataQueue:
             answered_by = self.answered_by.to_dict()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "id": id,
@@ -91,21 +89,4 @@ class QueueTimeoutEventDataQueue:
             answered_by=answered_by,
         )
 
-        queue_timeout_event_data_queue.additional_properties = d
         return queue_timeout_event_data_queue
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

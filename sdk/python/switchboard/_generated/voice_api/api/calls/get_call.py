@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call_output import CallOutput
+from ...models.call import Call
 from ...models.voice_error import VoiceError
 from ...types import Response
 
@@ -25,11 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CallOutput | VoiceError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
     if response.status_code == 200:
-        response_200 = CallOutput.from_dict(response.json())
+        response_200 = Call.from_dict(response.json())
 
         return response_200
 
@@ -64,9 +62,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CallOutput | VoiceError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,7 +75,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """Read a call
 
     Args:
@@ -90,7 +86,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -108,7 +104,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """Read a call
 
     Args:
@@ -119,7 +115,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return sync_detailed(
@@ -132,7 +128,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """Read a call
 
     Args:
@@ -143,7 +139,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -159,7 +155,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """Read a call
 
     Args:
@@ -170,7 +166,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return (

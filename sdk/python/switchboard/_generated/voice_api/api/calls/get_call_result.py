@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call_result_output import CallResultOutput
+from ...models.call_result import CallResult
 from ...models.voice_error import VoiceError
 from ...types import UNSET, Response, Unset
 
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CallResultOutput | VoiceError | None:
+) -> CallResult | VoiceError | None:
     if response.status_code == 200:
-        response_200 = CallResultOutput.from_dict(response.json())
+        response_200 = CallResult.from_dict(response.json())
 
         return response_200
 
@@ -90,7 +90,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CallResultOutput | VoiceError]:
+) -> Response[CallResult | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,7 +104,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
-) -> Response[CallResultOutput | VoiceError]:
+) -> Response[CallResult | VoiceError]:
     """The call result; with wait, held until it is final or the seconds run out
 
     Args:
@@ -116,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallResultOutput | VoiceError]
+        Response[CallResult | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -136,7 +136,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
-) -> CallResultOutput | VoiceError | None:
+) -> CallResult | VoiceError | None:
     """The call result; with wait, held until it is final or the seconds run out
 
     Args:
@@ -148,7 +148,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallResultOutput | VoiceError
+        CallResult | VoiceError
     """
 
     return sync_detailed(
@@ -163,7 +163,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
-) -> Response[CallResultOutput | VoiceError]:
+) -> Response[CallResult | VoiceError]:
     """The call result; with wait, held until it is final or the seconds run out
 
     Args:
@@ -175,7 +175,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallResultOutput | VoiceError]
+        Response[CallResult | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -193,7 +193,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
-) -> CallResultOutput | VoiceError | None:
+) -> CallResult | VoiceError | None:
     """The call result; with wait, held until it is final or the seconds run out
 
     Args:
@@ -205,7 +205,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallResultOutput | VoiceError
+        CallResult | VoiceError
     """
 
     return (

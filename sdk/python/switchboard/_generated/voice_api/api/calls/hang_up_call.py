@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call_output import CallOutput
+from ...models.call import Call
 from ...models.hangup_call_request import HangupCallRequest
 from ...models.voice_error import VoiceError
 from ...types import UNSET, Response, Unset
@@ -35,11 +35,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CallOutput | VoiceError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
     if response.status_code == 200:
-        response_200 = CallOutput.from_dict(response.json())
+        response_200 = Call.from_dict(response.json())
 
         return response_200
 
@@ -99,9 +97,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CallOutput | VoiceError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -115,7 +111,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -127,7 +123,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -147,7 +143,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -159,7 +155,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return sync_detailed(
@@ -174,7 +170,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -186,7 +182,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -204,7 +200,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: HangupCallRequest | Unset = UNSET,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """Hang up a call; before answer it ends canceled
 
     Args:
@@ -216,7 +212,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return (

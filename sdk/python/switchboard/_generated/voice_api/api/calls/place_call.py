@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call_output import CallOutput
+from ...models.call import Call
 from ...models.place_call_request import PlaceCallRequest
 from ...models.voice_error import VoiceError
 from ...types import UNSET, Response, Unset
@@ -33,16 +33,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CallOutput | VoiceError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
     if response.status_code == 200:
-        response_200 = CallOutput.from_dict(response.json())
+        response_200 = Call.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 201:
-        response_201 = CallOutput.from_dict(response.json())
+        response_201 = Call.from_dict(response.json())
 
         return response_201
 
@@ -97,9 +95,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CallOutput | VoiceError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -113,7 +109,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -128,7 +124,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -148,7 +144,7 @@ def sync(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -163,7 +159,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return sync_detailed(
@@ -178,7 +174,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -193,7 +189,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -211,7 +207,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: PlaceCallRequest,
     idempotency_key: str | Unset = UNSET,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """Place a call (201); a replay with the same Idempotency-Key and body answers 200 with the original
     call
 
@@ -226,7 +222,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.message_output import MessageOutput
+from ...models.message import Message
 from ...models.voice_error import VoiceError
 from ...types import Response
 
@@ -25,11 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> MessageOutput | VoiceError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Message | VoiceError | None:
     if response.status_code == 200:
-        response_200 = MessageOutput.from_dict(response.json())
+        response_200 = Message.from_dict(response.json())
 
         return response_200
 
@@ -66,7 +64,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[MessageOutput | VoiceError]:
+) -> Response[Message | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,7 +77,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[MessageOutput | VoiceError]:
+) -> Response[Message | VoiceError]:
     """Read a message
 
     Args:
@@ -90,7 +88,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[MessageOutput | VoiceError]
+        Response[Message | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -108,7 +106,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> MessageOutput | VoiceError | None:
+) -> Message | VoiceError | None:
     """Read a message
 
     Args:
@@ -119,7 +117,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        MessageOutput | VoiceError
+        Message | VoiceError
     """
 
     return sync_detailed(
@@ -132,7 +130,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[MessageOutput | VoiceError]:
+) -> Response[Message | VoiceError]:
     """Read a message
 
     Args:
@@ -143,7 +141,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[MessageOutput | VoiceError]
+        Response[Message | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -159,7 +157,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-) -> MessageOutput | VoiceError | None:
+) -> Message | VoiceError | None:
     """Read a message
 
     Args:
@@ -170,7 +168,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        MessageOutput | VoiceError
+        Message | VoiceError
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.message_output import MessageOutput
+from ...models.message import Message
 from ...models.message_patch import MessagePatch
 from ...models.voice_error import VoiceError
 from ...types import Response
@@ -34,11 +34,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> MessageOutput | VoiceError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Message | VoiceError | None:
     if response.status_code == 200:
-        response_200 = MessageOutput.from_dict(response.json())
+        response_200 = Message.from_dict(response.json())
 
         return response_200
 
@@ -95,7 +93,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[MessageOutput | VoiceError]:
+) -> Response[Message | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +107,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> Response[MessageOutput | VoiceError]:
+) -> Response[Message | VoiceError]:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -121,7 +119,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[MessageOutput | VoiceError]
+        Response[Message | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -141,7 +139,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> MessageOutput | VoiceError | None:
+) -> Message | VoiceError | None:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -153,7 +151,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        MessageOutput | VoiceError
+        Message | VoiceError
     """
 
     return sync_detailed(
@@ -168,7 +166,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> Response[MessageOutput | VoiceError]:
+) -> Response[Message | VoiceError]:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -180,7 +178,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[MessageOutput | VoiceError]
+        Response[Message | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -198,7 +196,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: MessagePatch,
-) -> MessageOutput | VoiceError | None:
+) -> Message | VoiceError | None:
     """Mark a message read or archived (new → read → archived; a move back is 422 invalid_status)
 
     Args:
@@ -210,7 +208,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        MessageOutput | VoiceError
+        Message | VoiceError
     """
 
     return (

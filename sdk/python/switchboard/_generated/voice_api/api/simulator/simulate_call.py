@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.call_output import CallOutput
+from ...models.call import Call
 from ...models.sim_call_request import SimCallRequest
 from ...models.voice_error import VoiceError
 from ...types import Response
@@ -30,11 +30,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CallOutput | VoiceError | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | VoiceError | None:
     if response.status_code == 201:
-        response_201 = CallOutput.from_dict(response.json())
+        response_201 = Call.from_dict(response.json())
 
         return response_201
 
@@ -84,9 +82,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CallOutput | VoiceError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | VoiceError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +95,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -111,7 +107,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -129,7 +125,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -141,7 +137,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return sync_detailed(
@@ -154,7 +150,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> Response[CallOutput | VoiceError]:
+) -> Response[Call | VoiceError]:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -166,7 +162,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallOutput | VoiceError]
+        Response[Call | VoiceError]
     """
 
     kwargs = _get_kwargs(
@@ -182,7 +178,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: SimCallRequest,
-) -> CallOutput | VoiceError | None:
+) -> Call | VoiceError | None:
     """The simulated network rings one of the account's numbers as a caller (201: the inbound call,
     ringing)
 
@@ -194,7 +190,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallOutput | VoiceError
+        Call | VoiceError
     """
 
     return (
