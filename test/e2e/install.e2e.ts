@@ -294,6 +294,13 @@ describe('helm install into a real cluster (make e2e)', function () {
     expect(streamed.events.at(-1)).to.include({ type: 'done' });
   });
 
+  it('through the api Service: the documentation site the image built, and its API reference', async () => {
+    const page = await fetch(`${apiUrl}/docs/reference/voice-api/calls`);
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.include('id="placeCall"');
+    expect((await fetch(`${apiUrl}/docs/api/`)).status).to.equal(200);
+  });
+
   it('a job succeeds, and kubectl get triggers shows it with its printer columns', async () => {
     const id = await createJob('Say hello', 'e2e-first-job');
     await eventually('the job to succeed', async () => (await client.get(`/api/v1/triggers/${id}`)).body.status === 'succeeded', {
