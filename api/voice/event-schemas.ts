@@ -81,7 +81,7 @@ const EVENTS: VoiceEvent[] = [
   {
     type: 'call.updated',
     id: 'CallUpdatedEvent',
-    when: 'The call reached a new kind of step: handler is ai (ai.agent_id), menu or voicemail',
+    when: "The call reached a new kind of step: handler is the step's type (ai with ai.agent_id, menu, voicemail, queue…)",
     data: callRecordSchema,
   },
   {

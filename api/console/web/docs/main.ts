@@ -1,4 +1,4 @@
-// /docs: both served OpenAPI documents in Scalar's viewer, with its switch between them.
+// /docs/api/: both served OpenAPI documents in Scalar's viewer, with its switch between them.
 import { createApiReference } from '@scalar/api-reference';
 import '@scalar/api-reference/style.css';
 

@@ -650,7 +650,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The call reached a new kind of step: handler is ai (ai.agent_id), menu or voicemail
+         * The call reached a new kind of step: handler is the step's type (ai with ai.agent_id, menu, voicemail, queue…)
          * @description Signed with the account's webhook secret: X-Voice-Timestamp and X-Voice-Signature (sha256= hex HMAC of "timestamp.body"), and the Standard Webhooks headers. Answer any 2xx within a few seconds; anything else is retried.
          */
         post: operations["callUpdatedEvent"];
