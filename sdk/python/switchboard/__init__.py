@@ -6,7 +6,7 @@ from .client import AsyncSwitchboard, Switchboard
 from .errors import AgentApiError, SwitchboardError, VoiceApiError, WebhookVerificationError
 from ._generated.agent_api.models import StreamContent, StreamDone, StreamError, StreamHandoff, StreamNewMessage, StreamTool
 from .streaming import AsyncEventStream, EventStream, StreamEvent
-from .webhooks import WebhookEvent, verify_webhook
+from .webhooks import WebhookEvent, verify_signature, verify_webhook
 
 __all__ = [
     "AgentApiError",
@@ -27,5 +27,6 @@ __all__ = [
     "WebhookEvent",
     "WebhookPayload",
     "WebhookVerificationError",
+    "verify_signature",
     "verify_webhook",
 ]

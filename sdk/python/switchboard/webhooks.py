@@ -7,6 +7,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ class WebhookEvent:
 
 
 def _timestamp(value: str, tolerance: int, now: float) -> str:
-    if not value.isdigit() or len(value) > 12:
+    if re.fullmatch(r"\d{1,12}", value, re.ASCII) is None:
         raise WebhookVerificationError("missing or malformed timestamp")
     if abs(now - int(value)) > tolerance:
         raise WebhookVerificationError("timestamp outside the tolerance")
@@ -60,6 +61,33 @@ def _check_standard(headers: Mapping[str, str], body: bytes, secret: str, tolera
         raise WebhookVerificationError("webhook-signature does not match")
 
 
+def verify_signature(
+    headers: Mapping[str, str],
+    raw_body: bytes | str,
+    secret: str,
+    tolerance: int = 300,
+    now: datetime | float | None = None,
+) -> None:
+    """
+    Checks the signature of anything Switchboard signs (an event, an agent tool's call, a campaign
+    request) over the raw body (empty for a GET or DELETE) and its timestamp against `now` (default:
+    this machine's clock), by the X-Voice-* headers and the Standard Webhooks headers, each set that is
+    present; raises WebhookVerificationError when they do not check out.
+    """
+    lowered = {name.lower(): value for name, value in headers.items()}
+    body = raw_body.encode() if isinstance(raw_body, str) else raw_body
+    clock = time.time() if now is None else now.timestamp() if isinstance(now, datetime) else now
+    checks = [
+        check
+        for name, check in (("x-voice-signature", _check_voice), ("webhook-signature", _check_standard))
+        if name in lowered
+    ]
+    if not checks:
+        raise WebhookVerificationError("no X-Voice-Signature or webhook-signature header")
+    for check in checks:
+        check(lowered, body, secret, tolerance, clock)
+
+
 def verify_webhook(
     headers: Mapping[str, str],
     raw_body: bytes | str,
@@ -68,34 +96,26 @@ def verify_webhook(
     now: datetime | float | None = None,
 ) -> WebhookPayload | WebhookEvent:
     """
-    Checks a webhook's signature over the raw body (before any parsing) and its timestamp against
-    `now` (default: this machine's clock), by the X-Voice-* headers and the Standard Webhooks headers,
-    each set that is present; returns the event parsed into its model, or raises WebhookVerificationError.
+    An event delivery checked as verify_signature checks it, parsed into its model; raises
+    WebhookVerificationError also for a signed body that is not an event (use verify_signature for
+    tool calls and campaign requests).
     """
-    lowered = {name.lower(): value for name, value in headers.items()}
-    body = raw_body.encode() if isinstance(raw_body, str) else raw_body
-    clock = time.time() if now is None else now.timestamp() if isinstance(now, datetime) else now
-    checks = [
-        (name, check)
-        for name, check in (("x-voice-signature", _check_voice), ("webhook-signature", _check_standard))
-        if name in lowered
-    ]
-    if not checks:
-        raise WebhookVerificationError("no X-Voice-Signature or webhook-signature header")
-    for _, check in checks:
-        check(lowered, body, secret, tolerance, clock)
+    verify_signature(headers, raw_body, secret, tolerance, now)
     try:
-        envelope = json.loads(body)
-    except ValueError as err:
-        raise WebhookVerificationError("the body is not JSON") from err
-    if not isinstance(envelope, dict):
-        raise WebhookVerificationError("the body is not an event")
-    parse = WEBHOOK_EVENTS.get(str(envelope.get("type")))
+        envelope = json.loads(raw_body)
+    except ValueError:
+        envelope = None
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("type"), str):
+        raise WebhookVerificationError(
+            "the body is not an event (a JSON object with a string type): verify tool calls and"
+            " campaign requests with verify_signature"
+        )
+    parse = WEBHOOK_EVENTS.get(envelope["type"])
     if parse is not None:
         return parse(envelope)
     return WebhookEvent(
         id=str(envelope.get("id")),
-        type_=str(envelope.get("type")),
+        type_=envelope["type"],
         created_at=str(envelope.get("created_at")),
         tenant_id=str(envelope.get("tenant_id")),
         data=dict(envelope.get("data") or {}),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import queue
 import ssl
 import threading
@@ -12,7 +15,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from conftest import Server
 
-from switchboard import Switchboard, WebhookEvent, WebhookPayload, WebhookVerificationError, verify_webhook
+from switchboard import (
+    Switchboard,
+    WebhookEvent,
+    WebhookPayload,
+    WebhookVerificationError,
+    verify_signature,
+    verify_webhook,
+)
 from switchboard._generated.voice_api.api.account import update_settings
 from switchboard._generated.voice_api.models import AccountSettingsRequest, CallInitiatedEvent, CallResultEvent
 
@@ -97,3 +107,48 @@ def test_delivered_webhooks_verified_by_both_schemes(
             verify_webhook(headers, delivery.body, "whsec_" + "A" * 44)
     with pytest.raises(WebhookVerificationError):
         verify_webhook({"content-type": "application/json"}, delivery.body, secret)
+
+
+SECRET = "whsec_" + base64.b64encode(b"a webhook secret of 32 bytes....").decode()
+
+
+def signed(body: bytes, timestamp: str = "1765000000") -> dict[str, str]:
+    """Both header sets pkg/webhooks/sign.ts sends, computed here by the documented scheme."""
+    voice = hmac.new(SECRET.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    key = base64.b64decode(SECRET.removeprefix("whsec_"))
+    standard = base64.b64encode(hmac.new(key, f"msg_1.{timestamp}.".encode() + body, hashlib.sha256).digest())
+    return {
+        "X-Voice-Timestamp": timestamp,
+        "X-Voice-Signature": f"sha256={voice}",
+        "webhook-id": "msg_1",
+        "webhook-timestamp": timestamp,
+        "webhook-signature": f"v1,{standard.decode()}",
+    }
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b'{"city":"Paris"}', b'{"event":"campaign.result","campaign_id":"cmp_1","results":[]}'],
+    ids=["tool GET/DELETE", "tool POST", "campaign request"],
+)
+def test_tool_calls_and_campaign_requests_verified_by_verify_signature(body: bytes) -> None:
+    for headers in (only(signed(body), "x-voice-"), only(signed(body), "webhook-")):
+        verify_signature(headers, body, SECRET, now=1765000000)
+        with pytest.raises(WebhookVerificationError):
+            verify_signature(headers, body + b" ", SECRET, now=1765000000)
+    with pytest.raises(WebhookVerificationError, match="verify_signature"):
+        verify_webhook(signed(body), body, SECRET, now=1765000000)
+
+
+def test_an_unknown_event_type_is_an_event_with_its_fields() -> None:
+    body = b'{"id":"evt_1","type":"call.new_kind","created_at":"2026-12-07T00:00:00Z","tenant_id":"acc_1","data":{"a":1}}'
+    event = verify_webhook(signed(body), body, SECRET, now=1765000000)
+    assert event == WebhookEvent(
+        id="evt_1", type_="call.new_kind", created_at="2026-12-07T00:00:00Z", tenant_id="acc_1", data={"a": 1}
+    )
+
+
+def test_a_timestamp_of_non_ascii_digits_is_malformed() -> None:
+    body = b'{"city":"Paris"}'
+    with pytest.raises(WebhookVerificationError, match="malformed timestamp"):
+        verify_signature(signed(body, timestamp="\u00b2"), body, SECRET, now=2)
