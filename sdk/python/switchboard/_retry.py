@@ -1,8 +1,14 @@
-"""Retries of 429 and 503 after Retry-After, below every request the SDK sends (its own and the generated clients')."""
+"""
+Retries of 429 and 503 below every request the SDK sends (its own and the generated clients'), by the
+rule the TypeScript SDK shares: a 429 of this server is decided before any work (api/http/limits.ts,
+pkg/voice/place.ts), so any method is tried again; a 503 only with Retry-After, and a POST only when it
+carries an idempotency key (the Idempotency-Key header, or a job's JSON `idempotencyKey`).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass
 
@@ -10,9 +16,16 @@ import httpx
 
 from .errors import retry_after_of
 
-RETRIED_STATUSES = frozenset({429, 503})
-# A POST is retried only with an Idempotency-Key: the server answers its repeat as the first.
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+def _idempotent(request: httpx.Request) -> bool:
+    """Whether the server answers a repeat of `request` as the first."""
+    if request.method != "POST" or "idempotency-key" in request.headers:
+        return True
+    try:
+        body = json.loads(request.content)
+    except (ValueError, httpx.RequestNotRead):
+        return False
+    return isinstance(body, dict) and isinstance(body.get("idempotencyKey"), str)
 
 
 @dataclass(frozen=True)
@@ -24,13 +37,13 @@ class RetryPolicy:
 
     def delay(self, request: httpx.Request, response: httpx.Response, retries: int) -> float | None:
         """Seconds to wait before trying `request` again, or None to give its answer to the caller."""
-        if response.status_code not in RETRIED_STATUSES or retries >= self.max_retries:
-            return None
-        if request.method not in SAFE_METHODS and "idempotency-key" not in request.headers:
+        if retries >= self.max_retries:
             return None
         wait = retry_after_of(response.headers)
-        if wait is None:
-            wait = 0.5 * 2**retries
+        if response.status_code == 429:
+            wait = 0.5 * 2**retries if wait is None else wait
+        elif response.status_code != 503 or wait is None or not _idempotent(request):
+            return None
         return wait if wait <= self.max_wait else None
 
 

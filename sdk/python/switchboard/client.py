@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import time
+import math
 import uuid
 from collections.abc import Mapping
+from time import monotonic
 from typing import Any, Generic, Literal, Protocol, Self, TypeVar, cast
 from uuid import UUID
 
@@ -56,7 +57,7 @@ Tr = TypeVar("Tr", httpx.BaseTransport, httpx.AsyncBaseTransport)
 
 # A job's statuses after which it never changes again (Agent API spec, "Jobs").
 FINAL_JOB_STATUSES = frozenset({"succeeded", "failed", "expired", "cancelled"})
-# GET /triggers/{id}?wait= holds at most this many seconds.
+# GET /triggers/{id}?wait= and GET /v1/calls/{id}/result?wait= hold at most this many seconds.
 MAX_WAIT = 60
 
 
@@ -117,11 +118,17 @@ def _headers(api_key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {api_key}", "User-Agent": "switchboard-sdk-python/0.1.0"}
 
 
+def _poll_seconds(deadline: float) -> int | None:
+    """The next long poll's wait (1-60 s) until `deadline`, or None once it is spent."""
+    remaining = deadline - monotonic()
+    return min(MAX_WAIT, math.ceil(remaining)) if remaining > 0 else None
+
+
 def _wait_seconds(deadline: float) -> int:
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
+    poll = _poll_seconds(deadline)
+    if poll is None:
         raise TimeoutError("the job did not finish in time")
-    return max(1, min(MAX_WAIT, int(remaining)))
+    return poll
 
 
 class _Base(Generic[Tr]):
@@ -132,13 +139,14 @@ class _Base(Generic[Tr]):
         *,
         max_retries: int = 2,
         max_retry_wait: float = 60.0,
-        timeout: float = 90.0,
+        # Above the server's turn timeout (SWITCHBOARD_TURN_TIMEOUT_SEC, 120 s): a stream sends no keepalive.
+        timeout: float = 180.0,
         transport: Tr | None = None,
     ) -> None:
         """
         `base_url` is the server's root (the APIs are below it at /api/v1 and /v1); 429 and 503 are
-        tried again `max_retries` times after Retry-After when it is at most `max_retry_wait` seconds;
-        `timeout` bounds each request; `transport` is httpx's (default: the network).
+        tried again `max_retries` times where safe (switchboard._retry) when Retry-After is at most
+        `max_retry_wait` seconds; `timeout` bounds each read; `transport` is httpx's (default: the network).
         """
         agent_url, voice_url = f"{base_url.rstrip('/')}/api/v1", f"{base_url.rstrip('/')}/v1"
         self._policy = RetryPolicy(max_retries=max_retries, max_wait=max_retry_wait)
@@ -273,13 +281,21 @@ class AsyncMessages:
         return AsyncEventStream(http, _stream_request(http, conversation_id, {**fields, "message": message}))
 
 
+def _job_body(task: str, idempotency_key: str | None, fields: Mapping[str, Any]) -> CreateTriggerRequest:
+    key = idempotency_key or str(uuid.uuid4())
+    return _agent_body(CreateTriggerRequest, {**fields, "task": task, "idempotency_key": key})
+
+
 class Jobs:
     def __init__(self, client: AgentClient) -> None:
         self._client = client
 
-    def create(self, *, task: str, **fields: Any) -> TriggerAccepted:
-        """POST /triggers; `fields` as CreateTriggerRequest's (agent_id, conversation_id, idempotency_key, ...)."""
-        body = _agent_body(CreateTriggerRequest, {**fields, "task": task})
+    def create(self, *, task: str, idempotency_key: str | None = None, **fields: Any) -> TriggerAccepted:
+        """
+        POST /triggers; `fields` as CreateTriggerRequest's (agent_id, conversation_id, ...). An
+        idempotency key is made unless given, so a retried request never makes a second job.
+        """
+        body = _job_body(task, idempotency_key, fields)
         return _ok("agent", create_trigger.sync_detailed(client=self._client, body=body), TriggerAccepted)
 
     def get(self, trigger_id: str | UUID, *, wait: int | None = None) -> Trigger:
@@ -306,7 +322,7 @@ class Jobs:
 
     def wait_for(self, trigger_id: str | UUID, *, timeout: float = 300.0) -> Trigger:
         """The job once its status is final (succeeded, failed, expired, cancelled); TimeoutError after `timeout` seconds."""
-        deadline = time.monotonic() + timeout
+        deadline = monotonic() + timeout
         job = self.get(trigger_id)
         while job.status not in FINAL_JOB_STATUSES:
             job = self.get(trigger_id, wait=_wait_seconds(deadline))
@@ -317,8 +333,8 @@ class AsyncJobs:
     def __init__(self, client: AgentClient) -> None:
         self._client = client
 
-    async def create(self, *, task: str, **fields: Any) -> TriggerAccepted:
-        body = _agent_body(CreateTriggerRequest, {**fields, "task": task})
+    async def create(self, *, task: str, idempotency_key: str | None = None, **fields: Any) -> TriggerAccepted:
+        body = _job_body(task, idempotency_key, fields)
         return _ok("agent", await create_trigger.asyncio_detailed(client=self._client, body=body), TriggerAccepted)
 
     async def get(self, trigger_id: str | UUID, *, wait: int | None = None) -> Trigger:
@@ -346,7 +362,7 @@ class AsyncJobs:
         return _ok("agent", answer, Trigger)
 
     async def wait_for(self, trigger_id: str | UUID, *, timeout: float = 300.0) -> Trigger:
-        deadline = time.monotonic() + timeout
+        deadline = monotonic() + timeout
         job = await self.get(trigger_id)
         while job.status not in FINAL_JOB_STATUSES:
             job = await self.get(trigger_id, wait=_wait_seconds(deadline))
@@ -378,10 +394,20 @@ class Calls:
     def hangup(self, call_id: str) -> Call:
         return _ok("voice", hang_up_call.sync_detailed(call_id, client=self._client), Call)
 
-    def result(self, call_id: str, *, wait: int | None = None) -> CallResult:
-        """GET /v1/calls/{id}/result; with `wait` (1-60 s) held until it is final."""
+    def _result(self, call_id: str, wait: int | None) -> CallResult:
         answer = get_call_result.sync_detailed(call_id, client=self._client, wait=_or(wait, VOICE_UNSET))
         return _ok("voice", answer, CallResult)
+
+    def result(self, call_id: str, *, wait: float | None = None) -> CallResult:
+        """
+        GET /v1/calls/{id}/result; with `wait` (seconds, any length) asked again in long polls of at
+        most 60 s until it is final or `wait` is spent, then returned as it stands.
+        """
+        deadline = monotonic() + (wait or 0)
+        result = self._result(call_id, _poll_seconds(deadline) if wait else None)
+        while not result.final and (poll := _poll_seconds(deadline)) is not None:
+            result = self._result(call_id, poll)
+        return result
 
 
 class AsyncCalls:
@@ -407,6 +433,13 @@ class AsyncCalls:
     async def hangup(self, call_id: str) -> Call:
         return _ok("voice", await hang_up_call.asyncio_detailed(call_id, client=self._client), Call)
 
-    async def result(self, call_id: str, *, wait: int | None = None) -> CallResult:
+    async def _result(self, call_id: str, wait: int | None) -> CallResult:
         answer = await get_call_result.asyncio_detailed(call_id, client=self._client, wait=_or(wait, VOICE_UNSET))
         return _ok("voice", answer, CallResult)
+
+    async def result(self, call_id: str, *, wait: float | None = None) -> CallResult:
+        deadline = monotonic() + (wait or 0)
+        result = await self._result(call_id, _poll_seconds(deadline) if wait else None)
+        while not result.final and (poll := _poll_seconds(deadline)) is not None:
+            result = await self._result(call_id, poll)
+        return result

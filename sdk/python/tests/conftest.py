@@ -72,3 +72,21 @@ class Recording(httpx.HTTPTransport):
     @property
     def statuses(self) -> list[int]:
         return [r.status_code for r in self.responses]
+
+
+class AnswerLost(Recording):
+    """The network losing the server's first answer to a POST to `path` (a proxy's 503 instead): the SDK must try again."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self._path = path
+        self._lost = False
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if request.method == "POST" and request.url.path.endswith(self._path) and not self._lost:
+            self._lost = True
+            response.read()
+            response.close()
+            return httpx.Response(503, headers={"retry-after": "0"}, request=request)
+        return response
