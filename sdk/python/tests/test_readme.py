@@ -19,3 +19,6 @@ def test_the_readme_examples_run(server: Server) -> None:
     receive = namespace["receive"]
     assert callable(receive)
     assert receive({}, b"{}") == 400
+    tool_call = namespace["tool_call"]
+    assert callable(tool_call)
+    assert tool_call({}, b"") == 401
