@@ -4,7 +4,7 @@ export type { AgentClient, RequestOptions, SwitchboardOptions, VoiceClient } fro
 export { AgentApiError, SwitchboardError, VoiceApiError, WaitTimeoutError, WebhookVerificationError } from './errors.js';
 export type { AgentErrorBody, VoiceErrorBody } from './errors.js';
 export type { Fetch } from './retry.js';
-export { verifyWebhook } from './webhooks.js';
+export { verifySignature, verifyWebhook } from './webhooks.js';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks.js';
 export type * from './types.js';
 /** Every type of the Agent API document: `AgentApi.paths`, `AgentApi.components['schemas']`, `AgentApi.webhooks`. */

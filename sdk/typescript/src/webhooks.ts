@@ -60,10 +60,33 @@ function checkStandard(headers: WebhookHeaders, body: Buffer, secret: string, op
   }
 }
 
+const bytesOf = (rawBody: string | Uint8Array): Buffer =>
+  typeof rawBody === 'string' ? Buffer.from(rawBody) : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+
 /**
- * The event of a webhook request, once its signature is checked against `secret` (the account's
- * `whsec_…`) on the raw body, before any parsing. Every scheme whose signature header is present
- * must match, and at least one must be. Throws WebhookVerificationError otherwise.
+ * Checks a request Switchboard signed against `secret` (the account's `whsec_…`), on the raw body
+ * before any parsing: a webhook event, an agent's tool call to your API (a GET or DELETE has an
+ * empty body) or a campaign request. Every scheme whose signature header is present must match, and
+ * at least one must be. Throws WebhookVerificationError otherwise.
+ */
+export function verifySignature(
+  headers: WebhookHeaders,
+  rawBody: string | Uint8Array,
+  secret: string,
+  opts: VerifyWebhookOptions = {},
+): void {
+  const body = bytesOf(rawBody);
+  const voice = headerOf(headers, 'x-voice-signature') !== undefined;
+  const standard = headerOf(headers, 'webhook-signature') !== undefined;
+  if (!voice && !standard) throw new WebhookVerificationError('No X-Voice-Signature or webhook-signature header');
+  if (voice) checkVoice(headers, body, secret, opts);
+  if (standard) checkStandard(headers, body, secret, opts);
+}
+
+/**
+ * The event of a webhook request, once verifySignature passes. Throws WebhookVerificationError
+ * when the body is not an event (a JSON object with a string `type`), as a tool call's or a
+ * campaign request's is not.
  */
 export function verifyWebhook(
   headers: WebhookHeaders,
@@ -71,15 +94,15 @@ export function verifyWebhook(
   secret: string,
   opts: VerifyWebhookOptions = {},
 ): WebhookEvent {
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody) : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
-  const voice = headerOf(headers, 'x-voice-signature') !== undefined;
-  const standard = headerOf(headers, 'webhook-signature') !== undefined;
-  if (!voice && !standard) throw new WebhookVerificationError('No X-Voice-Signature or webhook-signature header');
-  if (voice) checkVoice(headers, body, secret, opts);
-  if (standard) checkStandard(headers, body, secret, opts);
+  verifySignature(headers, rawBody, secret, opts);
+  let event: unknown;
   try {
-    return JSON.parse(body.toString('utf8')) as WebhookEvent;
+    event = JSON.parse(bytesOf(rawBody).toString('utf8'));
   } catch {
-    throw new WebhookVerificationError('The body is not JSON');
+    event = undefined;
   }
+  if (typeof (event as { type?: unknown } | null)?.type !== 'string') {
+    throw new WebhookVerificationError('The body is not a webhook event; verifySignature checks a tool call or a campaign request');
+  }
+  return event as WebhookEvent;
 }

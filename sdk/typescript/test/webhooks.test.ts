@@ -1,14 +1,16 @@
 // A webhook the server really delivers, to an HTTPS receiver run here (the server sends only to
 // https; the harness's test certificate is in SWITCHBOARD_TLS_DIR), verified under both header
-// schemes; a changed body, an old timestamp and another secret are refused.
+// schemes; a changed body, an old timestamp and another secret are refused. A tool call's or a
+// campaign request's signature, made here as the server makes it, is checked by verifySignature.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Switchboard, verifyWebhook, WebhookVerificationError } from '@switchboard/sdk';
+import { Switchboard, verifySignature, verifyWebhook, WebhookVerificationError } from '@switchboard/sdk';
 
 const secret = process.env.SWITCHBOARD_WEBHOOK_SECRET!;
 const accountId = process.env.SWITCHBOARD_ACCOUNT_ID!;
@@ -84,4 +86,35 @@ test('a delivered call event verifies under both header schemes and is refused w
     assert.deepEqual(verifyWebhook(scheme, body, secret, { now: later, toleranceSec: 3600 }), JSON.parse(body));
   }
   assert.throws(() => verifyWebhook({ 'content-type': 'application/json' }, body, secret), WebhookVerificationError);
+});
+
+/** The headers Switchboard signs a request to the account's API with (a tool call, a campaign request), under both schemes. */
+function signedHeaders(body: string): Record<string, string> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const id = 'tc_signed_here';
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  return {
+    'x-voice-timestamp': timestamp,
+    'x-voice-signature': `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`,
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
+  };
+}
+
+test('a tool call with an empty body and a campaign request pass verifySignature; verifyWebhook refuses them', () => {
+  const campaign = JSON.stringify({ event: 'campaign.list', campaignId: 'cmp_1', runId: 'run_1' });
+  for (const body of ['', campaign]) {
+    const headers = signedHeaders(body);
+    for (const scheme of [headers, without(headers, 'webhook-'), without(headers, 'x-voice-')]) {
+      assert.equal(verifySignature(scheme, body, secret), undefined);
+      assert.throws(() => verifySignature(scheme, `${body} `, secret), WebhookVerificationError);
+      assert.throws(() => verifyWebhook(scheme, body, secret), {
+        name: 'WebhookVerificationError',
+        message: /not a webhook event; verifySignature/,
+      });
+    }
+  }
+  // Refused for its signature before its shape: the message says which.
+  assert.throws(() => verifyWebhook(signedHeaders('{}'), campaign, secret), { message: 'X-Voice-Signature does not match' });
 });
