@@ -41,6 +41,8 @@ export interface SwitchboardOptions {
   apiKey?: string;
   /** How many times a 429 or 503 answer is retried after its Retry-After (default 2). */
   maxRetries?: number;
+  /** The longest Retry-After waited for, in seconds (default 60); a longer one throws at once. */
+  maxRetryWaitSec?: number;
   /** The fetch to send requests with (default: the global fetch). */
   fetch?: Fetch;
 }
@@ -86,7 +88,10 @@ export class Switchboard {
     if (!baseUrl) throw new TypeError('Switchboard needs baseUrl (or SWITCHBOARD_URL)');
     if (!apiKey) throw new TypeError('Switchboard needs apiKey (or SWITCHBOARD_API_KEY)');
     const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-    const common = { headers: { authorization: `Bearer ${apiKey}` }, fetch: retryingFetch(send, options.maxRetries ?? 2) };
+    const common = {
+      headers: { authorization: `Bearer ${apiKey}` },
+      fetch: retryingFetch(send, options.maxRetries ?? 2, options.maxRetryWaitSec ?? 60),
+    };
     this.agent = createClient<agent.paths>({ baseUrl: `${baseUrl}/api/v1`, ...common });
     this.voice = createClient<voice.paths>({ baseUrl: `${baseUrl}/v1`, ...common });
     this.conversations = new Conversations(this.agent);
