@@ -93,3 +93,46 @@ test('a job not final in time is a WaitTimeoutError; cancelled, it is final', as
   await sb.jobs.cancel(job.triggerId, { reason: 'Not needed' });
   assert.equal((await sb.jobs.waitFor(job.triggerId)).status, 'cancelled');
 });
+
+test('an event stream split at awkward places: CRLF across chunks, a character across chunks, a CR last', async () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const cafe = bytes('data: {"type":"content","content":"café"}\r\n');
+  const at = cafe.indexOf(0xc3) + 1;
+  const chunks = [
+    // An event's JSON over two data lines, the CRLF between them split.
+    bytes('data: {"type":"content",\r'),
+    bytes('\ndata: "content":"one"}\r'),
+    bytes('\n\r'),
+    bytes('\n'),
+    // A two-byte character split, then a blank line made of a lone CR at the very end.
+    cafe.slice(0, at),
+    cafe.slice(at),
+    bytes('\r'),
+  ];
+  const stand = new Switchboard({
+    baseUrl: 'http://switchboard.invalid',
+    apiKey: 'sk_test',
+    fetch: async () => {
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    },
+  });
+  const events: StreamEvent[] = [];
+  for await (const event of stand.messages.stream('c0ffee00-0000-4000-8000-000000000000', { message: 'Hi' })) events.push(event);
+  assert.deepEqual(events, [
+    { type: 'content', content: 'one' },
+    { type: 'content', content: 'café' },
+  ]);
+
+  // An event the stream ends before its blank line is discarded (the SSE format).
+  chunks.push(bytes('data: {"type":"content","content":"whole"}\n\n'), bytes('data: {"type":"content","content":"cut"}\n'));
+  const rest: StreamEvent[] = [];
+  for await (const event of stand.messages.stream('c0ffee00-0000-4000-8000-000000000000', { message: 'Hi' })) rest.push(event);
+  assert.deepEqual(rest, [{ type: 'content', content: 'whole' }]);
+});
