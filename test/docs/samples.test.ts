@@ -10,13 +10,13 @@
 // A sample fails when it exits non-zero, writes to stderr, or prints an error body (`"error":`).
 // Each gets SWITCHBOARD_URL, SWITCHBOARD_API_KEY, AGENT_ID and SWITCHBOARD_WEBHOOK_SECRET, of an
 // account with the voice features and the number +12025550100, its calls on the simulated network.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'chai';
 import { webhookSecret } from '../../pkg/webhooks/secret.js';
 import { startCallsApp, type CallsApp } from '../support/calls.js';
+import { runCommand } from '../support/commands.js';
 import { ROOT } from '../support/root.js';
 import { pythonWithSdk } from '../support/sdk-python.js';
 import { typescriptSdkProject } from '../support/sdk-typescript.js';
@@ -77,22 +77,6 @@ function samplesOf(file: string): Sample[] {
   return samples;
 }
 
-function runProcess(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
 const samples = markdownFiles(DOCS).flatMap(samplesOf);
 
 describe('the code samples of docs/ (run against the server)', function () {
@@ -136,7 +120,9 @@ describe('the code samples of docs/ (run against the server)', function () {
           /\bcurl\b/.test(sample.code),
           `${sample.name}: a shell block without curl is not run: mark it <!-- not run: why -->`,
         ).to.equal(true);
-        result = await runProcess('bash', ['-euo', 'pipefail', file], env);
+        result = await runCommand('bash', ['-euo', 'pipefail', file], {
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        });
       } else if (runner === 'typescript') {
         result = await (await typescriptSdkProject()).run(file, env);
       } else {

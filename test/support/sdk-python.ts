@@ -2,13 +2,12 @@
 // .switchboard/python, one per hash of that file), the generator run over openapi/*.json, and the
 // SDK's wheel built and installed into the venv as a user installs it. `node dist/test/support/sdk-python.js`
 // regenerates sdk/python/switchboard/_generated (`make sdk-python`).
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { mustRun, runCommand, type CommandResult } from './commands.js';
 import { ROOT } from './root.js';
 
 export const SDK_DIR = join(ROOT, 'sdk', 'python');
@@ -17,35 +16,6 @@ const REQUIREMENTS = join(SDK_DIR, 'requirements-dev.txt');
 const GENERATOR_CONFIG = join(SDK_DIR, 'openapi-python-client.yaml');
 /** Each document and the subpackage generated from it. */
 const DOCUMENTS = { agent_api: 'agent-api.json', voice_api: 'voice-api.json' } as const;
-
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const execFileP = promisify(execFile);
-
-/** Runs a program to its end; never throws for its exit code. */
-async function run(
-  file: string,
-  args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
-): Promise<RunResult> {
-  try {
-    const { stdout, stderr } = await execFileP(file, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, maxBuffer: 64 << 20 });
-    return { code: 0, stdout, stderr };
-  } catch (err: any) {
-    if (typeof err.code !== 'number') throw err;
-    return { code: err.code, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
-}
-
-async function mustRun(file: string, args: string[], opts: Parameters<typeof run>[2] = {}): Promise<string> {
-  const res = await run(file, args, opts);
-  if (res.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${res.code}\n${res.stdout}\n${res.stderr}`);
-  return res.stdout;
-}
 
 export interface Venv {
   python: string;
@@ -157,7 +127,7 @@ export function treeOf(dir: string, prefix = ''): Map<string, string> {
 
 export interface PythonWithSdk {
   python: string;
-  run(file: string, env: Record<string, string>): Promise<RunResult>;
+  run(file: string, env: Record<string, string>): Promise<CommandResult>;
 }
 
 let installed: Promise<PythonWithSdk> | undefined;
@@ -183,23 +153,23 @@ async function installWheel(): Promise<PythonWithSdk> {
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-  return { python, run: (file, extra) => run(python, [file], { env: { ...env, ...extra } }) };
+  return { python, run: (file, extra) => runCommand(python, [file], { env: { ...env, ...extra } }) };
 }
 
 const MYPY_CACHE = join(ROOT, '.switchboard', 'python', 'mypy-cache');
 
 /** mypy --strict (sdk/python/pyproject.toml) over the SDK's package and its tests. */
-export async function typeCheckPythonSdk(): Promise<RunResult> {
+export async function typeCheckPythonSdk(): Promise<CommandResult> {
   const { python, env } = await sdkVenv();
-  return run(python, ['-m', 'mypy', '--cache-dir', MYPY_CACHE, 'switchboard', 'tests'], { cwd: SDK_DIR, env });
+  return runCommand(python, ['-m', 'mypy', '--cache-dir', MYPY_CACHE, 'switchboard', 'tests'], { cwd: SDK_DIR, env });
 }
 
 /** The SDK's pytest suite with `env`, importing the SDK from its installed wheel (-P: never the source folder). */
-export async function testPythonSdk(env: Record<string, string>): Promise<RunResult> {
+export async function testPythonSdk(env: Record<string, string>): Promise<CommandResult> {
   const { python } = await pythonWithSdk();
   const { env: base } = await sdkVenv();
   const args = ['-P', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', join(SDK_DIR, 'tests')];
-  return run(python, args, { cwd: SDK_DIR, env: { ...base, ...env, PYTHONDONTWRITEBYTECODE: '1' } });
+  return runCommand(python, args, { cwd: SDK_DIR, env: { ...base, ...env, PYTHONDONTWRITEBYTECODE: '1' } });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

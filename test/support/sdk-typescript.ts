@@ -1,14 +1,13 @@
 // The TypeScript SDK as a user gets it: built with tsc, packed with `npm pack`, and installed from
 // the tarball into a project of its own (not from the source folder), where TypeScript files are
 // type-checked against the installed .d.ts and run with node. Made once per process.
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mustRun, runCommand, type CommandResult } from './commands.js';
+import { ROOT } from './root.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SDK = join(ROOT, 'sdk', 'typescript');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
@@ -29,35 +28,13 @@ const PROJECT_TSC_OPTIONS = [
   '--skipLibCheck',
 ];
 
-export interface ProcessResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 export interface TypescriptSdkProject {
   /** The project: its node_modules holds @switchboard/sdk installed from the packed tarball. */
   dir: string;
   /** Type-checks `file` (a self-contained .ts file anywhere: it is copied into the project) against the installed SDK, compiles it and runs it with node; a type error is its answer, with tsc's code. */
-  run(file: string, env: Record<string, string>): Promise<ProcessResult>;
+  run(file: string, env: Record<string, string>): Promise<CommandResult>;
   /** Type-checks and compiles the test files together and runs them with `node --test`. */
-  test(files: string[], env: Record<string, string>): Promise<ProcessResult>;
-}
-
-function runProcess(
-  command: string,
-  args: string[],
-  opts: { cwd: string; env?: Record<string, string | undefined> },
-): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+  test(files: string[], env: Record<string, string>): Promise<CommandResult>;
 }
 
 /** A new folder under the system's temporary one, removed when the process exits. */
@@ -67,18 +44,12 @@ async function temporaryDir(name: string): Promise<string> {
   return dir;
 }
 
-async function succeeded(command: string, args: string[], cwd: string): Promise<string> {
-  const result = await runProcess(command, args, { cwd });
-  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}):\n${result.stdout}${result.stderr}`);
-  return result.stdout;
-}
-
 /** Builds the package into a folder of its own and packs it there: the tarball's path. */
 async function pack(): Promise<string> {
   const stage = await temporaryDir('pack');
-  await succeeded(process.execPath, [TSC, '-p', join(SDK, 'tsconfig.json'), '--outDir', join(stage, 'dist')], ROOT);
+  await mustRun(process.execPath, [TSC, '-p', join(SDK, 'tsconfig.json'), '--outDir', join(stage, 'dist')], { cwd: ROOT });
   for (const file of ['package.json', 'README.md']) await copyFile(join(SDK, file), join(stage, file));
-  const [packed] = JSON.parse(await succeeded('npm', ['pack', '--json', '--pack-destination', stage], stage));
+  const [packed] = JSON.parse(await mustRun('npm', ['pack', '--json', '--pack-destination', stage], { cwd: stage }));
   return join(stage, packed.filename);
 }
 
@@ -87,18 +58,18 @@ async function makeProject(): Promise<TypescriptSdkProject> {
   const dir = await temporaryDir('project');
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-user', private: true, type: 'module' }));
   // openapi-fetch is in the npm cache once the repository's devDependencies are installed.
-  await succeeded('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], dir);
+  await mustRun('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: dir });
   let builds = 0;
 
   /** `files` copied into the project and compiled together: their compiled paths, or tsc's failure. */
-  const compile = async (files: string[]): Promise<{ compiled: string[] } | { failed: ProcessResult }> => {
+  const compile = async (files: string[]): Promise<{ compiled: string[] } | { failed: CommandResult }> => {
     const n = ++builds;
     const src = join(dir, 'src', String(n));
     const out = join(dir, 'out', String(n));
     await mkdir(src, { recursive: true });
     const copies = files.map((file) => join(src, basename(file)));
     await Promise.all(files.map((file, i) => copyFile(file, copies[i]!)));
-    const checked = await runProcess(process.execPath, [TSC, ...PROJECT_TSC_OPTIONS, '--rootDir', src, '--outDir', out, ...copies], {
+    const checked = await runCommand(process.execPath, [TSC, ...PROJECT_TSC_OPTIONS, '--rootDir', src, '--outDir', out, ...copies], {
       cwd: dir,
     });
     if (checked.code !== 0) return { failed: checked };
@@ -117,12 +88,12 @@ async function makeProject(): Promise<TypescriptSdkProject> {
     async run(file, env) {
       const built = await compile([file]);
       if ('failed' in built) return built.failed;
-      return runProcess(process.execPath, built.compiled, { cwd: dir, env: envOf(env) });
+      return runCommand(process.execPath, built.compiled, { cwd: dir, env: envOf(env) });
     },
     async test(files, env) {
       const built = await compile(files);
       if ('failed' in built) return built.failed;
-      return runProcess(process.execPath, ['--test', ...built.compiled], { cwd: dir, env: envOf(env) });
+      return runCommand(process.execPath, ['--test', ...built.compiled], { cwd: dir, env: envOf(env) });
     },
   };
 }
