@@ -1,10 +1,10 @@
 // Agents: prompt, model, assigned API tools, handoff roster, contact verification, and on calls their outcomes and message webhook.
-import type { Knex } from 'knex';
 import type { Ctx } from '../context.js';
 import { isUuid, uuid } from '../ids.js';
 import { NotFound } from '../errors.js';
 import type { StoredTool } from './tools.js';
 import type { DbRow } from '../db/index.js';
+import { compiledQuery, type Sends } from '../db/statements.js';
 
 export interface Agent {
   id: string;
@@ -114,8 +114,9 @@ export async function getOwnAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, agentI
 }
 
 /** An agent the tenant may use: its own or a public one; anything else is unknown (404). */
-export async function getUsableAgent(ctx: Pick<Ctx, 'db'>, tenantId: string, agentId: string): Promise<Agent> {
-  const row = await usableAgent(ctx.db, tenantId, agentId).first();
+export async function getUsableAgent(ctx: Sends, tenantId: string, agentId: string): Promise<Agent> {
+  if (!isUuid(agentId)) throw unknownAgent(agentId);
+  const [row] = await usableAgentQuery(ctx, { tenantId, agentId });
   if (!row) throw unknownAgent(agentId);
   return toAgent(row);
 }
@@ -128,17 +129,13 @@ export async function ownAgentMessageWebhook(ctx: Pick<Ctx, 'db'>, tenantId: str
 
 export const unknownAgent = (agentId: string): NotFound => new NotFound(`Unknown agent ${agentId}`);
 
-/** getUsableAgent's query; a malformed id is unknown. */
-function usableAgent(db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder {
-  if (!isUuid(agentId)) throw unknownAgent(agentId);
-  return usableAgentOf(db, tenantId, agentId);
-}
-
-/** usableAgent's query for an id known to be a UUID, or a compiled statement's parameter (pkg/db/compiled.ts). */
-const usableAgentOf = (db: Knex, tenantId: string, agentId: string): Knex.QueryBuilder =>
+/** getUsableAgent's query, for an id known to be a UUID; every job, conversation and call reads it, so compiled once. */
+const usableAgentQuery = compiledQuery((db, { tenantId, agentId }: { tenantId: string; agentId: string }) =>
   db('agents')
     .where({ id: agentId })
-    .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }));
+    .andWhere((q) => q.where({ tenant_id: tenantId }).orWhere({ is_public: true }))
+    .limit(1),
+);
 
 /** The catalogue voice agent `agentId` speaks with, if it names one. */
 export async function agentVoice(ctx: Pick<Ctx, 'db'>, agentId: string): Promise<string | null> {

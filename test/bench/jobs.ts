@@ -1,7 +1,7 @@
-// `make bench`, jobs half: Switchboard's autonomous jobs beside graphile-worker's no-op jobs on the
-// same Postgres, at controller concurrency 1, 4 and 16, and (outside the target) beside graphile-worker
-// running a plain task that does a Switchboard job's work (jobs-server.ts), which tells the cost of
-// that work apart from the cost of Switchboard around it. Per level and system, two phases:
+// `make bench`, jobs half: Switchboard's autonomous jobs beside graphile-worker running a plain task
+// that does a Switchboard job's work (jobs-server.ts; the throughput target compares the two), and
+// beside graphile-worker's no-op jobs (the queue's own ceiling), on the same Postgres, at controller
+// concurrency 1, 4 and 16. Per level and system, two phases:
 // - latency: `concurrency` submitters each enqueue a job and wait for it to finish before the next,
 //   so a worker slot is always free and the time to start is dispatch alone, not queueing;
 // - throughput: a burst of jobs enqueued by 16 parallel submitters, timed from the first enqueue
@@ -59,6 +59,8 @@ const POOL_MAX = 20;
 // bounds all three), the query pool of production's default and the locks the runs at most hold.
 const SWITCHBOARD_POOL_MAX = 41;
 const TASK = 'Reply with ok.';
+// Issue #40's target: this share of what graphile-worker does running the same work alone (the long-term goal is 1).
+const TARGET_SHARE_OF_WORK_ALONE = 0.75;
 
 /** One job's times, in ms since the epoch. */
 interface Job {
@@ -256,21 +258,22 @@ interface Target {
   graphileWorkerP99Ms: number;
   latency: 'PASS' | 'FAIL';
   switchboardJobsPerSecond: number;
-  graphileWorkerJobsPerSecond: number;
+  /** graphile-worker running a task that does a Switchboard job's work alone. */
+  workAloneJobsPerSecond: number;
   throughput: 'PASS' | 'FAIL';
 }
 
-function targets(switchboard: Level[], graphile: Level[]): Target[] {
+function targets(switchboard: Level[], graphile: Level[], workAlone: Level[]): Target[] {
   return switchboard.map((s, i) => {
-    const g = graphile[i]!;
+    const [g, w] = [graphile[i]!, workAlone[i]!];
     return {
       concurrency: s.concurrency,
       switchboardP99Ms: s.latency.startLatencyMs.p99,
       graphileWorkerP99Ms: g.latency.startLatencyMs.p99,
       latency: s.latency.startLatencyMs.p99 <= g.latency.startLatencyMs.p99 ? 'PASS' : 'FAIL',
       switchboardJobsPerSecond: s.throughput.jobsPerSecond,
-      graphileWorkerJobsPerSecond: g.throughput.jobsPerSecond,
-      throughput: s.throughput.jobsPerSecond >= g.throughput.jobsPerSecond / 2 ? 'PASS' : 'FAIL',
+      workAloneJobsPerSecond: w.throughput.jobsPerSecond,
+      throughput: s.throughput.jobsPerSecond >= TARGET_SHARE_OF_WORK_ALONE * w.throughput.jobsPerSecond ? 'PASS' : 'FAIL',
     };
   });
 }
@@ -335,7 +338,7 @@ function markdown(r: Awaited<ReturnType<typeof benchmark>>): string {
   });
   const verdicts = r.targets.map(
     (t) =>
-      `| ${t.concurrency} | ${t.switchboardP99Ms} ≤ ${t.graphileWorkerP99Ms} | **${t.latency}** | ${t.switchboardJobsPerSecond} ≥ ${t.graphileWorkerJobsPerSecond} / 2 | **${t.throughput}** |`,
+      `| ${t.concurrency} | ${t.switchboardP99Ms} ≤ ${t.graphileWorkerP99Ms} | **${t.latency}** | ${t.switchboardJobsPerSecond} ≥ ${TARGET_SHARE_OF_WORK_ALONE} × ${t.workAloneJobsPerSecond} | **${t.throughput}** |`,
   );
   const list = (xs: number[]) => xs.join(', ');
   const cpu = (c?: CpuPerJob) =>
@@ -372,10 +375,10 @@ ${cpuRows.join('\n')}
 ## Beside graphile-worker (Switchboard: the working tree, medians over its repeats)
 
 Switchboard jobs do real work: created over REST on a new conversation, one model call through the openai client (the
-stand-in, in a thread of its own, answers at once), messages stored, credits charged. graphile-worker's task does nothing
-in the target's comparison. Beside it, not part of the target, graphile-worker runs a task doing the work alone: the same
-model call through the same client, and the task and reply stored as two rows; none of Switchboard's API, authentication,
-conversation, context reads, tools, credits or state machine.
+stand-in, in a thread of its own, answers at once), messages stored, credits charged. The target's comparison is
+graphile-worker running a task that does that work alone: the same model call through the same client, and the task and
+reply stored as two rows; none of Switchboard's API, authentication, conversation, context reads, tools, credits or state
+machine. Beside them, graphile-worker running a task that does nothing shows the queue's own ceiling.
 Switchboard runs as deployed (the Helm chart's \`switchboard api\` and \`switchboard controllers\`): its API and its controllers
 each in a worker thread of their own, with ${SWITCHBOARD_POOL_MAX} connections each (20 for queries, 20 for conversation locks, a listener), graphile-worker's pool ${POOL_MAX}; Switchboard's jobs created and read from the
 benchmark's thread over keep-alive HTTP (node's http, the cheapest client on these shared cores); graphile-worker runs in
@@ -391,7 +394,7 @@ Times in ms (1 ms resolution).
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-| Concurrency | Target: Switchboard queued→running p99 ≤ graphile-worker add-to-start p99 | | Target: Switchboard jobs/s ≥ ½ graphile-worker no-op jobs/s | |
+| Concurrency | Target: Switchboard queued→running p99 ≤ graphile-worker add-to-start p99 | | Target: Switchboard jobs/s ≥ ${TARGET_SHARE_OF_WORK_ALONE} × graphile-worker doing the work alone | |
 |---|---|---|---|---|
 ${verdicts.join('\n')}
 
@@ -459,7 +462,7 @@ async function benchmark() {
       switchboard: switchboard!,
       graphileWorker: graphileWorker!,
       graphileWorkerWork: graphileWorkerWork!,
-      targets: targets(switchboard!, graphileWorker!),
+      targets: targets(switchboard!, graphileWorker!, graphileWorkerWork!),
       runs,
     };
   } finally {
