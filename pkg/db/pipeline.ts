@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Knex } from 'knex';
 import type { Logger } from '../log.js';
 import { asPrepared, isStalePlan, nameOf, renameStatement } from './prepared.js';
+import { shapedQuery } from './result-shapes.js';
 
 /** A query built with knex, or its SQL already compiled (compiledOnce), sent with its values as parameters. */
 export type Statement = Knex.QueryBuilder | Knex.Raw | Knex.SqlNative;
@@ -15,7 +16,7 @@ export const nativeOf = (statement: Statement): Knex.SqlNative => ('toSQL' in st
 export const send = (client: pg.PoolClient, statement: Statement): Promise<pg.QueryResult> => sendSql(client, nativeOf(statement));
 
 const query = (client: pg.PoolClient, { sql, bindings }: Knex.SqlNative, name: string): Promise<pg.QueryResult> =>
-  client.query({ name, text: sql, values: bindings as unknown[] });
+  shapedQuery(client, name, sql, bindings as unknown[]);
 
 /** SQL with `$n` parameters, sent on a pipelined connection as a named prepared statement, outside a transaction. */
 export const sendSql = (client: pg.PoolClient, statement: Knex.SqlNative): Promise<pg.QueryResult> =>

@@ -69,3 +69,39 @@ describe('A transaction sent in one round trip (sendTransaction)', () => {
     expect(await stored()).to.deep.equal([3]);
   });
 });
+
+// pkg/db/result-shapes.ts parses the pipelined statements' rows by their shapes, built once: the rows must be pg's own.
+describe('Rows of statements on the pipelined connections', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  const columns = `42::int8 as big, 7 as small, true as yes, null::text as nothing, '{"a":[1,null]}'::jsonb as doc,
+    array['x','y'] as list, '2026-12-08T01:02:03.456Z'::timestamptz as at, 'plain' as "__proto__", 'c' as "constructor"`;
+
+  it('are the rows pg itself parses, every type and column name alike, again and again', async () => {
+    const sql = `select ${columns} from generate_series(1, 3) n`;
+    const expected = (await app.runtime.ctx.db.raw(sql)).rows;
+    for (let i = 0; i < 3; i++) {
+      const { rows } = await app.runtime.ctx.pipelined.send({ sql, bindings: [] });
+      expect(rows).to.deep.equal(expected);
+      expect(Object.getPrototypeOf(rows[0])).to.equal(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(rows[0], '__proto__')?.value).to.equal('plain');
+      expect(rows[0].big).to.equal(42);
+    }
+  });
+
+  it('follow each statement its own columns, and a statement that answers none', async () => {
+    const a = await app.runtime.ctx.pipelined.send({ sql: 'select $1::text as a, 1 as b', bindings: ['x'] });
+    const b = await app.runtime.ctx.pipelined.send({ sql: 'select 2 as b, $1::text as a, 3 as c', bindings: ['y'] });
+    const none = await app.runtime.ctx.pipelined.send({ sql: 'select where false', bindings: [] });
+    expect(a.rows).to.deep.equal([{ a: 'x', b: 1 }]);
+    expect(b.rows).to.deep.equal([{ b: 2, a: 'y', c: 3 }]);
+    expect(Object.keys(b.rows[0])).to.deep.equal(['b', 'a', 'c']);
+    expect(none.rows).to.deep.equal([]);
+  });
+});
