@@ -7,7 +7,7 @@ import { runTurn, type TurnResult } from '../agent/turn.js';
 import { TurnCharge } from '../credits/charge.js';
 import { appendMessages, unstoredMessage } from '../store/messages.js';
 import type { TriggerRow } from '../store/triggers/row.js';
-import { applyTransition, type TriggerPatch } from '../store/triggers/transition.js';
+import { moveTrigger, type TriggerPatch } from '../store/triggers/transition.js';
 import { statusChange, type TriggerEvent } from './state.js';
 import { jobRunContext, jobRunReads } from '../store/turn-context.js';
 import { needsVerification } from '../conversations/verification.js';
@@ -139,7 +139,7 @@ function closingTransitions(ctx: Ctx, row: TriggerRow, owner: string, outcome: J
 }
 
 function failTrigger(ctx: Ctx, row: TriggerRow, owner: string, message: string) {
-  return applyTransition(
+  return moveTrigger(
     ctx,
     row.id,
     statusChange('error'),
@@ -160,7 +160,7 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
         const unverified = needsVerification(agent, conversation) ? { contactVerified: false } : {};
         const opening = unstoredMessage('system', first ? brief(row) : followUp(row), { triggerId: row.id, ...unverified });
         const outcome: { value: JobOutcome | null } = { value: null };
-        const ended: { row: TriggerRow | null } = { row: null };
+        const ended = { moved: false };
         const charge = new TurnCharge(ctx, tenant.id, { turnKind: 'job', agentId: agent.id }, () => opening.id);
         await runTurn(ctx, {
           tenant,
@@ -184,15 +184,15 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
             const closed = charge.close(lock, (tx) =>
               Promise.all([
                 appendMessages(tx, conversation.id, [...unstored, unstoredMessage('assistant', last.content, last.metadata)]),
-                Promise.all(steps.map((s) => applyTransition(tx, row.id, statusChange(s.event), s.patch, s.owner))),
+                Promise.all(steps.map((s) => moveTrigger(tx, row.id, statusChange(s.event), s.patch, s.owner))),
               ]),
             );
             closing();
-            const [, rows] = await closed;
-            ended.row = rows.includes(null) ? null : rows.at(-1)!;
+            const [, moved] = await closed;
+            ended.moved = moved.every(Boolean);
           },
         });
-        return ended.row;
+        return ended.moved;
       },
       { reads: jobRunReads(ctx.db, row), holder: row.tenant_id, first: model.take },
     )
@@ -201,12 +201,12 @@ async function execute(ctx: Ctx, row: TriggerRow, owner: string, closing: () => 
 
 /**
  * Run a job claimed by `owner`, calling `closing` once only its closing transaction is left (the
- * controller's slot is then free). Returns the row as it ended (null if the lease was lost meanwhile).
+ * controller's slot is then free). Returns whether its end was written (not when the lease was lost meanwhile).
  */
-export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void): Promise<TriggerRow | null> {
+export async function runTrigger(ctx: Ctx, row: TriggerRow, owner: string, closing: () => void): Promise<boolean> {
   const now = ctx.clock.now();
   if (now.getTime() >= row.expires_at.getTime()) {
-    return applyTransition(
+    return moveTrigger(
       ctx,
       row.id,
       statusChange('deadline_passed'),
