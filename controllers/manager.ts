@@ -10,9 +10,10 @@ import type { Ctx } from '../pkg/context.js';
 export interface Claimed {
   id: string;
   /**
-   * Runs the row. A run may call `closing` once all that is left of it is its last write: its slot
-   * then goes to the next due row while that write is under way (the row stays heartbeated, and a
-   * drain waits for it, until the run ends).
+   * Runs the row. A run may call `closing` once all that is left of it is its last write, which
+   * announces the row: its slot then goes to the next due row while that write is under way (the row
+   * stays heartbeated, and a drain waits for it, until the run ends), and the announcement, not the
+   * run's end, wakes the loop.
    */
   run(closing: () => void): Promise<void>;
 }
@@ -147,11 +148,9 @@ class Loop {
     this.working++;
     let holding = true;
     const freeSlot = (): void => {
-      if (holding) {
-        holding = false;
-        this.working--;
-      }
-      // A slot is free, or the run's last write is in (and may have made a row due): look again.
+      if (!holding) return;
+      holding = false;
+      this.working--;
       this.wake();
     };
     const run = claimed
@@ -195,7 +194,8 @@ class Loop {
       for (const id of heard) this.notified(id);
     }
     // Woken while claiming: the look that follows at once asks instead (under load, a look per claim saved).
-    if (claims.claimed.length === free || this.pendingWake) return this.dueByNextSweep();
+    // A closing write under way announces its row, which wakes the loop: it asks then, once that write is in.
+    if (claims.claimed.length === free || this.pendingWake || this.running.size > this.working) return this.dueByNextSweep();
     // Woken while asking: the look that follows claims at once, not after the answer.
     const due = await this.answerUnlessWokenFirst(claims.nextDue());
     if (due === WOKEN_FIRST) return this.dueByNextSweep();
@@ -214,8 +214,9 @@ class Loop {
   }
 
   /**
-   * The next due time was not asked (every slot is taken, or a wake is pending): a finishing run or
-   * that wake makes the loop claim again, and the sweep is due within FULL_SWEEP_MS.
+   * The next due time was not asked (every slot is taken, a wake is pending, or a closing write's
+   * announcement will come): a slot freed, that wake or that announcement makes the loop claim
+   * again, and the sweep is due within FULL_SWEEP_MS.
    */
   private dueByNextSweep(): number {
     // A due time passed while claiming is kept: the look that follows sweeps at once.
