@@ -39,7 +39,7 @@ import { startThread, type Thread } from './threads.js';
 
 const JOBS = 2000;
 const JOB_MODEL_MS = 2000;
-const CALLS = 500;
+const CALLS = 1000;
 const LINES = 20;
 const CALL_MODEL_MS = 500;
 /**
@@ -57,7 +57,7 @@ type Pace = keyof typeof CALLEE_PACES;
 const RAMP_MS = 20_000;
 /**
  * The calls parts, each on a fresh replica: the target's (a person's pace, the calls placed over
- * RAMP_MS), then the same placed all at once (the burst of 500 answered in a few seconds), then
+ * RAMP_MS), then the same placed all at once (the burst of CALLS answered in a few seconds), then
  * callees answering instantly, which keeps the replica as busy as its one core allows (its most turns a second).
  */
 const CALL_PARTS = [
@@ -75,7 +75,7 @@ const RUNS = 3;
 const JOBS_BOUND_S = 150;
 const CALLS_BOUND_S = 180;
 /** The simulated network's callees: each answers at once and says its lines, each at once after the agent's reply. */
-const AREA_CODES = ['206', '212', '213', '305', '312'];
+const AREA_CODES = ['206', '212', '213', '305', '312', '415', '503', '617', '702', '808'];
 const calleeNumber = (i: number) => `+1${AREA_CODES[Math.floor(i / 100)]}55501${String(i % 100).padStart(2, '0')}`;
 const calleeLine = (i: number, k: number) => `Callee ${i}, line ${k}.`;
 const CALLEE_LINE = /^Callee (\d+), line (\d+)\.$/;
@@ -449,7 +449,7 @@ Calls: ${CALLS} calls placed over \`POST /v1/calls\` (${SUBMITTERS} submitters) 
 answering at once and saying ${LINES} lines, each after the agent's reply. Three parts, each on a fresh replica: at a person's
 pace (${PERSON_MS.from}–${PERSON_MS.to} ms after it, each callee its own) with the calls placed evenly over ${RAMP_MS / 1000} s, as a dialler or the
 day's traffic brings them, until all ${CALLS} are on the line at once (the target's part); the same with all ${CALLS} placed at
-once, which queues the first turns of 500 calls answered within a few seconds behind each other; and callees answering
+once, which queues the first turns of ${CALLS} calls answered within a few seconds behind each other; and callees answering
 instantly, which keeps the replica as busy as its one core allows (its most turns a second). The agent's model answers each line
 after ${CALL_MODEL_MS} ms (streamed). Callee line → agent reply beyond the model: for each line after a callee's first, the
 model starting to answer the previous line → the model receiving this one, less the callee's pace, i.e. one turn of the
