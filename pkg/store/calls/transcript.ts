@@ -2,11 +2,39 @@
 // The console's live calls show the transcript as it grows: each change is announced on CHANNELS.transcripts.
 import type { Knex } from 'knex';
 import type { Ctx } from '../../context.js';
+import { compiledOnce } from '../../db/compiled.js';
 import { CHANNELS, notifyIdColumn } from '../../db/notify.js';
+import { compiledQuery, type Sends } from '../../db/statements.js';
 import type { TranscriptItem } from './row.js';
 
-export async function appendTranscript(ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Promise<void> {
-  await transcriptAppend(ctx, id, item);
+interface Appended {
+  id: string;
+  /** The line, as a one-item JSON array. */
+  line: string;
+  at: Date;
+}
+
+/** The append of a line, answering `columns` of the row as it left it. */
+const append =
+  (columns: readonly string[]) =>
+  (db: Knex, { id, line, at }: Appended) =>
+    db('calls')
+      .where({ id })
+      .update({ transcript: db.raw('transcript || ?::jsonb', [line]), updated_at: at })
+      .returning([...columns, notifyIdColumn(db, CHANNELS.transcripts)]);
+
+const appendLine = compiledQuery(append([]));
+// Two lines of every call turn: compiled once for each set of columns read back, not on every line.
+const appendStatements = new Map<string, ReturnType<typeof compiledOnce<Appended>>>();
+
+const appended = (ctx: Pick<Ctx, 'clock'>, id: string, item: TranscriptItem): Appended => ({
+  id,
+  line: JSON.stringify([item]),
+  at: ctx.clock.now(),
+});
+
+export async function appendTranscript(ctx: Pick<Ctx, 'clock'> & Sends, id: string, item: TranscriptItem): Promise<void> {
+  await appendLine(ctx, appended(ctx, id, item));
 }
 
 /** appendTranscript's statement, unsent, answering the row's `columns` as the append left them. */
@@ -14,13 +42,11 @@ export function transcriptAppend(
   ctx: Pick<Ctx, 'db' | 'clock'>,
   id: string,
   item: TranscriptItem,
-  columns: string[] = [],
-): Knex.QueryBuilder {
-  return ctx
-    .db('calls')
-    .where({ id })
-    .update({ transcript: ctx.db.raw('transcript || ?::jsonb', [JSON.stringify([item])]), updated_at: ctx.clock.now() })
-    .returning([...columns, notifyIdColumn(ctx.db, CHANNELS.transcripts)]);
+  columns: readonly string[] = [],
+): Knex.SqlNative {
+  const key = columns.join(',');
+  const statement = appendStatements.get(key) ?? appendStatements.set(key, compiledOnce(append(columns))).get(key)!;
+  return statement(ctx.db, appended(ctx, id, item));
 }
 
 /** The agent's last words become what the far end heard of them (it interrupted); added when not yet written. */
