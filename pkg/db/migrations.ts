@@ -34,6 +34,7 @@ import * as m031 from './migrations/031_voices.js';
 import * as m032 from './migrations/032_calls_per_minute.js';
 import * as m033 from './migrations/033_verification.js';
 import * as m034 from './migrations/034_invoice_indexes.js';
+import * as m035 from './migrations/035_write_fewer_indexes.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '032_calls_per_minute': m032,
   '033_verification': m033,
   '034_invoice_indexes': m034,
+  '035_write_fewer_indexes': m035,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

@@ -53,6 +53,25 @@ describe('Migrations', () => {
       await database.drop();
     }
   });
+  it('drop the indexes no statement needs from 035 on, and bring them back going down', async () => {
+    const database = await ownDatabase();
+    const db = createDb(database.url, 2);
+    const dropped = ['credit_ledger_tenant', 'triggers_claimable', 'triggers_due'];
+    const present = async () =>
+      (await db.raw(`select indexname from pg_indexes where indexname = any(?) order by indexname`, [dropped])).rows.map(
+        (r: { indexname: string }) => r.indexname,
+      );
+    try {
+      expect(await present()).to.deep.equal([]);
+      await db.migrate.down({ name: '035_write_fewer_indexes' });
+      expect(await present()).to.deep.equal(dropped);
+      await migrate(db);
+      expect(await present()).to.deep.equal([]);
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
   it('draw contact ids at random from 029 on, keeping the ids given before it', async () => {
     const database = await ownDatabase();
     const db = createDb(database.url, 2);
