@@ -35,6 +35,7 @@ import * as m032 from './migrations/032_calls_per_minute.js';
 import * as m033 from './migrations/033_verification.js';
 import * as m034 from './migrations/034_invoice_indexes.js';
 import * as m035 from './migrations/035_write_fewer_indexes.js';
+import * as m036 from './migrations/036_tenant_slot_held.js';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '033_verification': m033,
   '034_invoice_indexes': m034,
   '035_write_fewer_indexes': m035,
+  '036_tenant_slot_held': m036,
 };
 
 export const latestMigration = Object.keys(migrations).at(-1)!;

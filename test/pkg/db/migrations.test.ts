@@ -72,6 +72,23 @@ describe('Migrations', () => {
       await database.drop();
     }
   });
+  it("index from 036 on only the running jobs that hold a place under their company's cap, and every running one going down", async () => {
+    const database = await ownDatabase();
+    const db = createDb(database.url, 2);
+    const predicate = async () =>
+      (await db.raw(`select pg_get_expr(indpred, indrelid) as p from pg_index where indexrelid = 'triggers_tenant_slot'::regclass`)).rows[0]
+        .p;
+    try {
+      expect(await predicate()).to.equal(`((status = 'running'::text) AND (tenant_slot IS NOT NULL))`);
+      await db.migrate.down({ name: '036_tenant_slot_held' });
+      expect(await predicate()).to.equal(`(status = 'running'::text)`);
+      await migrate(db);
+      expect(await predicate()).to.equal(`((status = 'running'::text) AND (tenant_slot IS NOT NULL))`);
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
   it('draw contact ids at random from 029 on, keeping the ids given before it', async () => {
     const database = await ownDatabase();
     const db = createDb(database.url, 2);
