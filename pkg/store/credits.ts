@@ -55,12 +55,18 @@ const creditEntry = compiledQuery((db, { tenantId, amount, referenceType, refere
      values (?, ?, ?, ?, ?, ?, ?) returning tenant_id, amount`,
     [tenantId, amount, referenceType, referenceId, spentBy?.turnKind ?? null, spentBy?.agentId ?? null, at],
   );
-  const balance = db.raw(
+  // Updated in place when it exists: an upsert's conflict locks the row before updating it, one WAL record more.
+  const stripe = db.raw(
+    `update credit_balances b set balance = b.balance + e.amount from credit_entry e
+     where b.tenant_id = e.tenant_id and b.stripe = pg_backend_pid() % ${STRIPES} returning b.stripe`,
+  );
+  // The stripe's first charge, or merged into the row another connection inserted meanwhile.
+  const firstCharge = db.raw(
     `insert into credit_balances (tenant_id, stripe, balance)
-     select tenant_id, pg_backend_pid() % ${STRIPES}, amount from credit_entry
+     select tenant_id, pg_backend_pid() % ${STRIPES}, amount from credit_entry where not exists (select from stripe)
      on conflict (tenant_id, stripe) do update set balance = credit_balances.balance + excluded.balance`,
   );
-  return db.raw('with credit_entry as (?) ?', [entry, balance]);
+  return db.raw('with credit_entry as (?), stripe as (?) ?', [entry, stripe, firstCharge]);
 });
 
 // numeric(20, 6) in the ledger.
