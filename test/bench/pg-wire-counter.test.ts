@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
+import { startEmbeddedPostgres } from '../../pkg/db/embedded.js';
 import { testDatabaseUrl } from '../support/hooks.js';
 import { startWireCounter, type WireCounter } from './pg-wire-counter.js';
 
@@ -83,13 +87,32 @@ describe('the Postgres wire counter', () => {
     expect(test!.bySql['select 2']).to.deep.equal({ executions: 1, rowsWritten: 0, errors: 0 });
   });
 
-  it('counts the connections a pool opens', async () => {
+  it('counts the connections a pool opens, and not their startup as round trips', async () => {
     const url = await counter.proxy(testDatabaseUrl(), 'pool');
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const [a, b] = [await pool.connect(), await pool.connect()];
+    expect(counter.counts().pool).to.include({ connections: 2, statements: 0, roundTrips: 0 });
+    await Promise.all([a.query('select $1::int', [1]), b.query('select 2')]);
     a.release();
     b.release();
     await pool.end();
-    expect(counter.counts().pool).to.include({ connections: 2, statements: 0, roundTrips: 0 });
+    expect(counter.counts().pool).to.include({ connections: 2, statements: 2, roundTrips: 2 });
+  });
+
+  // The tests' server trusts loopback; the benchmark's embedded one asks for a password first.
+  it('counts a password exchange as no round trip', async function () {
+    this.timeout(120_000);
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-wire-counter-'));
+    const server = await startEmbeddedPostgres(dir, { persistent: false });
+    try {
+      const password = new pg.Client({ connectionString: await counter.proxy(server.url, 'password') });
+      await password.connect();
+      await password.query('select $1::int', [1]);
+      await password.end();
+      expect(counter.counts().password).to.include({ connections: 1, statements: 1, roundTrips: 1 });
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -32,6 +32,8 @@ export interface WireCounts {
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
+/** Parse, Bind, Describe, Execute, Close, Flush: a batch the client goes on sending until its Sync. */
+const EXTENDED = new Set(['P', 'B', 'D', 'E', 'C', 'H']);
 const WRITES = /^(?:INSERT \d+|UPDATE|DELETE|MERGE) (\d+)$/;
 
 export const emptyCounts = (): WireCounts => ({
@@ -102,7 +104,8 @@ class Session {
   fromClient(type: string, body: Buffer): void {
     if (type === 'X') return;
     if (this.outstanding === 0 && !this.unsynced) this.counts().roundTrips++;
-    this.unsynced = type !== 'S' && type !== 'Q';
+    if (EXTENDED.has(type)) this.unsynced = true;
+    if (type === 'S' || type === 'Q') this.unsynced = false;
     if (type === 'P') {
       const [name, at] = cstring(body, 0);
       this.prepared.set(name, collapse(cstring(body, at)[0]));
