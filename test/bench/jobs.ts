@@ -16,15 +16,12 @@ import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
 import { stats, type Stats } from './stats.js';
 import { loadavg } from 'node:os';
-import type { Worker } from 'node:worker_threads';
-import { makeWorkerUtils, type WorkerUtils } from 'graphile-worker';
 import { createScratchDatabase, type ScratchDatabase } from '../support/database.js';
 import { baselineMeaning, buildBaseline, type Baseline } from './baseline.js';
 import { postgresCpuMs } from './cpu-time.js';
-import { benchClient } from './http-client.js';
-import { inParallel } from './parallel.js';
+import { burst, closedLoop, graphileDriver, switchboardDriver, type Driver, type Job } from './job-drivers.js';
 // Types only: importing a value would run the server thread's script here.
-import type { GraphileRun, GraphileTask, JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
+import type { JobsServerOptions, JobsServerReady, System } from './jobs-server.js';
 import { startThread } from './threads.js';
 
 const LEVELS = [1, 4, 16];
@@ -50,27 +47,13 @@ const LATENCY_JOBS = 600;
 // A burst of 300 took well under a second at every level, and its rate moved 20-30% between runs.
 const THROUGHPUT_JOBS = 1000;
 const SUBMITTERS = 16;
-const WAIT_SECONDS = 30;
-// A job that is not done after this many long polls is reported as stuck.
-const MAX_POLLS = 10;
 // Production's default pool size, given to each graphile-worker thread.
 const POOL_MAX = 20;
 // Switchboard's threads: 20 query and 20 lock connections and the listener (SWITCHBOARD_DB_POOL_MAX
 // bounds all three), the query pool of production's default and the locks the runs at most hold.
 const SWITCHBOARD_POOL_MAX = 41;
-const TASK = 'Reply with ok.';
 // Issue #40's target: this share of what graphile-worker does running the same work alone (the long-term goal is 1).
 const TARGET_SHARE_OF_WORK_ALONE = 0.75;
-
-/** One job's times, in ms since the epoch. */
-interface Job {
-  /** Switchboard: the trigger's createdAt; graphile-worker: when addJob was called. */
-  enqueued: number;
-  /** When the submitter had the answer (202 received, addJob resolved). */
-  acknowledged: number;
-  started: number;
-  finished: number;
-}
 
 interface Phase {
   jobs: number;
@@ -109,98 +92,6 @@ function throughput(jobs: Job[]): Level['throughput'] {
   return { ...phase(jobs), seconds: Math.round(seconds * 100) / 100, jobsPerSecond: Math.round((jobs.length / seconds) * 10) / 10 };
 }
 
-interface Enqueued {
-  handle: string;
-  /** When the submitter asked (ms since the epoch). */
-  submitted: number;
-  acknowledged: number;
-}
-
-/** How a phase drives one system: enqueue a job, and wait for an enqueued job to finish. */
-interface Driver {
-  enqueue(): Promise<Enqueued>;
-  finished(job: Enqueued): Promise<Job>;
-  close(): Promise<void>;
-}
-
-function switchboardDriver(ready: JobsServerReady): Driver {
-  const client = benchClient(ready.url!, ready.apiKey!);
-  return {
-    async enqueue() {
-      const submitted = Date.now();
-      const res = await client.request('POST', '/api/v1/triggers', { agentId: ready.agentId, task: TASK });
-      const acknowledged = Date.now();
-      if (res.status !== 202) throw new Error(`creating a job answered ${res.status}: ${JSON.stringify(res.body)}`);
-      return { handle: res.body.triggerId as string, submitted, acknowledged };
-    },
-    async finished({ handle: id, acknowledged }) {
-      for (let poll = 0; poll < MAX_POLLS; poll++) {
-        const res = await client.request('GET', `/api/v1/triggers/${id}?wait=${WAIT_SECONDS}`);
-        if (res.status !== 200) throw new Error(`reading job ${id} answered ${res.status}`);
-        const t = res.body as { status: string; createdAt: string; startedAt: string; completedAt: string; errorMessage: string | null };
-        if (t.status === 'succeeded') {
-          return { enqueued: Date.parse(t.createdAt), acknowledged, started: Date.parse(t.startedAt), finished: Date.parse(t.completedAt) };
-        }
-        if (!['queued', 'running'].includes(t.status)) throw new Error(`job ${id} ended ${t.status}: ${t.errorMessage}`);
-      }
-      throw new Error(`job ${id} did not finish`);
-    },
-    close: async () => {},
-  };
-}
-
-/** graphile-worker: jobs of `task` added from the benchmark's own pool; runs reported by the worker thread. */
-async function graphileDriver(worker: Worker, databaseUrl: string, task: GraphileTask): Promise<Driver> {
-  const utils: WorkerUtils = await makeWorkerUtils({ connectionString: databaseUrl, maxPoolSize: SUBMITTERS });
-  const runs = new Map<number, GraphileRun>();
-  const waiters = new Map<number, (run: GraphileRun) => void>();
-  let seq = 0;
-  worker.on('message', (run: GraphileRun) => {
-    runs.set(run.i, run);
-    waiters.get(run.i)?.(run);
-    waiters.delete(run.i);
-  });
-  const ran = (i: number) =>
-    new Promise<GraphileRun>((resolve, reject) => {
-      const early = runs.get(i);
-      if (early) return resolve(early);
-      const timer = setTimeout(() => reject(new Error(`graphile-worker job ${i} did not finish`)), WAIT_SECONDS * 1000);
-      waiters.set(i, (run) => {
-        clearTimeout(timer);
-        resolve(run);
-      });
-    });
-  return {
-    async enqueue() {
-      const i = seq++;
-      const submitted = Date.now();
-      await utils.addJob(task, { i, task: TASK });
-      return { handle: String(i), submitted, acknowledged: Date.now() };
-    },
-    async finished({ handle, submitted, acknowledged }) {
-      const run = await ran(Number(handle));
-      if (!run.ok) throw new Error(`graphile-worker job ${handle} failed`);
-      return { enqueued: submitted, acknowledged, started: run.start, finished: run.end };
-    },
-    close: async () => {
-      await utils.release();
-    },
-  };
-}
-
-/** `parallel` submitters, each enqueueing a job and waiting for it to finish before the next. */
-function closedLoop(driver: Driver, jobs: number, parallel: number): Promise<Job[]> {
-  return inParallel(jobs, parallel, async () => driver.finished(await driver.enqueue()));
-}
-
-async function burst(driver: Driver, jobs: number): Promise<Job[]> {
-  const enqueued = await inParallel(jobs, SUBMITTERS, () => driver.enqueue());
-  // Jobs start in creation order, so the last one ends about last: waiting on it alone keeps the
-  // reads of the others (times stamped when they happened) out of the timed window.
-  await driver.finished(enqueued.at(-1)!);
-  return inParallel(enqueued.length, SUBMITTERS, (i) => driver.finished(enqueued[i]!));
-}
-
 /** What is measured: the systems of jobs-server.ts, and Switchboard at the baseline revision. */
 type Measured = System | 'switchboard-baseline';
 
@@ -234,12 +125,12 @@ async function measure(system: Measured, concurrency: number, { dist, databaseUr
   try {
     driver = isSwitchboard
       ? switchboardDriver(server.ready)
-      : await graphileDriver(server.worker, databaseUrl, system === 'graphile-worker' ? 'noop' : 'work');
-    await burst(driver, WARMUP_JOBS);
+      : await graphileDriver(server.worker, databaseUrl, system === 'graphile-worker' ? 'noop' : 'work', SUBMITTERS);
+    await burst(driver, WARMUP_JOBS, SUBMITTERS);
     const latency = phase(await closedLoop(driver, LATENCY_JOBS, concurrency));
     const cpuNow = () => [server.cpuMs(), controllers?.cpuMs() ?? null, postgresCpuMs()];
     const cpuBefore = cpuNow();
-    const jobs = await burst(driver, THROUGHPUT_JOBS);
+    const jobs = await burst(driver, THROUGHPUT_JOBS, SUBMITTERS);
     const [api, ctl, postgres] = cpuNow().map((ms, i) =>
       ms === null || cpuBefore[i] === null ? null : Math.round(((ms - cpuBefore[i]!) / jobs.length) * 1000) / 1000,
     );

@@ -1,5 +1,5 @@
-// A fresh, migrated database for one run (the test suite, the benchmark): on DATABASE_URL's server
-// when set, else on a throwaway embedded Postgres. `drop` removes it and anything it started.
+// A fresh, migrated database for one run (the test suite, the benchmark): on the server given, else
+// DATABASE_URL's when set, else on a throwaway embedded Postgres. `drop` removes it and anything it started.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +9,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../pkg/db/embed
 
 export interface ScratchDatabase {
   url: string;
-  /** Where it runs: `DATABASE_URL` or `embedded`. */
-  server: 'DATABASE_URL' | 'embedded';
+  /** Where it runs: the server given, `DATABASE_URL` or `embedded`. */
+  server: 'given' | 'DATABASE_URL' | 'embedded';
   drop(): Promise<void>;
 }
 
@@ -24,10 +24,10 @@ async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   }
 }
 
-export async function createScratchDatabase(): Promise<ScratchDatabase> {
+export async function createScratchDatabase(onServer?: string): Promise<ScratchDatabase> {
   let embedded: EmbeddedDatabase | undefined;
   let dir: string | undefined;
-  let serverUrl = process.env.DATABASE_URL;
+  let serverUrl = onServer ?? process.env.DATABASE_URL;
   if (!serverUrl) {
     dir = mkdtempSync(join(tmpdir(), 'switchboard-test-pg-'));
     embedded = await startEmbeddedPostgres(dir, { persistent: false });
@@ -42,7 +42,7 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
   await db.destroy();
   return {
     url: url.toString(),
-    server: embedded ? 'embedded' : 'DATABASE_URL',
+    server: onServer ? 'given' : embedded ? 'embedded' : 'DATABASE_URL',
     drop: async () => {
       await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
       await embedded?.stop();
