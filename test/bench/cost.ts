@@ -14,13 +14,14 @@ import { loadConfig } from '../../pkg/config.js';
 import { startEmbeddedPostgres } from '../../pkg/db/embedded.js';
 import { createLogger } from '../../pkg/log.js';
 import { startRuntime } from '../../pkg/runtime.js';
-import { updateTenant, type TenantSettings } from '../../pkg/tenants/settings.js';
+import { updateTenant } from '../../pkg/tenants/settings.js';
 import type { ScenarioTable } from '../../pkg/voice/gateways/sim.js';
 import { enqueueEvent } from '../../pkg/webhooks/outbox.js';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/app.js';
 import { createScratchDatabase } from '../support/database.js';
 import { startHttpsServer } from '../support/https.js';
-import { benchClient, type BenchClient } from './http-client.js';
+import type { BenchClient } from './http-client.js';
+import { benchCompany } from './job-client.js';
 import { burst, closedLoop, graphileDriver, switchboardDriver, type Driver } from './job-drivers.js';
 // Types only: importing a value would run the server thread's script here.
 import type { GraphileTask, JobsServerOptions, JobsServerReady } from './jobs-server.js';
@@ -96,23 +97,11 @@ async function startSwitchboard(databaseUrl: string, { counter, modelUrl }: Benc
   };
 }
 
-/** A company without the per-key rate limit and call limits in a benchmark's way. */
-async function benchCompany(app: TestApp, features?: TenantSettings['features']) {
-  const company = await app.company({ credits: 1e9 });
-  await updateTenant(app.runtime.ctx, company.tenantId, {
-    requestsPerMinute: 1_000_000,
-    callsPerMinute: 1_000_000,
-    maxConcurrentCalls: 1_000_000,
-    ...(features && { features }),
-  });
-  return { ...company, bench: benchClient(app.url, company.apiKey) };
-}
-
 const switchboardJobs =
   (inBurst: boolean) =>
   async (databaseUrl: string, bench: Bench): Promise<System> => {
     const switchboard = await startSwitchboard(databaseUrl, bench);
-    const company = await benchCompany(switchboard.app);
+    const company = await benchCompany(switchboard.app, 'Postgres cost');
     const driver = switchboardDriver({ url: switchboard.app.url, apiKey: company.apiKey, agentId: company.agentId });
     return { run: (n) => runJobs(driver, n, inBurst), close: switchboard.close };
   };
@@ -156,7 +145,7 @@ async function turn(app: TestApp, apiKey: string, conversationId: string, stream
 
 async function streamedTurns(databaseUrl: string, bench: Bench): Promise<System> {
   const switchboard = await startSwitchboard(databaseUrl, bench);
-  const company = await benchCompany(switchboard.app);
+  const company = await benchCompany(switchboard.app, 'Postgres cost');
   const conversations: string[] = [];
   return {
     // Each measured turn on a conversation of its own with the same history before it.
@@ -203,7 +192,9 @@ async function call(client: BenchClient): Promise<void> {
 
 async function calls(databaseUrl: string, bench: Bench): Promise<System> {
   const switchboard = await startSwitchboard(databaseUrl, bench, { SWITCHBOARD_SIM_SCENARIOS: writeNetwork() });
-  const company = await benchCompany(switchboard.app, ['voice_api']);
+  const company = await benchCompany(switchboard.app, 'Postgres cost of calls');
+  const limits = { callsPerMinute: 1_000_000, maxConcurrentCalls: 1_000_000 };
+  await updateTenant(switchboard.app.runtime.ctx, company.tenantId, { features: ['voice_api'], ...limits });
   return {
     async run(n) {
       for (let i = 0; i < n; i++) await call(company.bench);
