@@ -103,6 +103,8 @@ class Loop {
   private dueAt = -Infinity;
   /** While a claim is in flight: rows announced meanwhile, which may be the ones it is claiming. */
   private heardWhileClaiming: Set<string> | null = null;
+  /** Running rows whose closing write is under way: its announcement, not yet heard, wakes the loop. */
+  private readonly closing = new Set<string>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -118,7 +120,9 @@ class Loop {
 
   /** A change to row `id` was announced. */
   notified(id: string): void {
-    if (this.reconciler.quietWhileRunning) {
+    // A closing write's announcement wakes the loop: that write is in, and may have made work due.
+    const closed = this.closing.delete(id);
+    if (this.reconciler.quietWhileRunning && !closed) {
       if (this.running.has(id)) return;
       // A claim's own announcement can arrive before its result: decided once the result is in.
       if (this.heardWhileClaiming && id) return void this.heardWhileClaiming.add(id);
@@ -153,8 +157,12 @@ class Loop {
       this.working--;
       this.wake();
     };
+    const closing = (): void => {
+      this.closing.add(claimed.id);
+      freeSlot();
+    };
     const run = claimed
-      .run(freeSlot)
+      .run(closing)
       .catch((err: Error) => {
         ctx.metrics.reconcileErrors.inc({ reconciler: reconciler.name });
         ctx.log.error({ err, reconciler: reconciler.name, id: claimed.id }, 'reconcile failed');
@@ -162,6 +170,8 @@ class Loop {
       .then(() => {
         // Once closed, the row may have been claimed again (a follow-up due at once): that run is not this one.
         if (this.running.get(claimed.id) === run) this.running.delete(claimed.id);
+        // Its write is in (or failed, changing nothing): what is due may be asked now.
+        this.closing.delete(claimed.id);
         freeSlot();
       });
     this.running.set(claimed.id, run);
@@ -195,7 +205,7 @@ class Loop {
     }
     // Woken while claiming: the look that follows at once asks instead (under load, a look per claim saved).
     // A closing write under way announces its row, which wakes the loop: it asks then, once that write is in.
-    if (claims.claimed.length === free || this.pendingWake || this.running.size > this.working) return this.dueByNextSweep();
+    if (claims.claimed.length === free || this.pendingWake || this.closing.size) return this.dueByNextSweep();
     // Woken while asking: the look that follows claims at once, not after the answer.
     const due = await this.answerUnlessWokenFirst(claims.nextDue());
     if (due === WOKEN_FIRST) return this.dueByNextSweep();
