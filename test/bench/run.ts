@@ -1,7 +1,9 @@
 // `make bench`: what Switchboard adds to a streamed turn's time to first token, against the same
-// at a baseline revision in the same run (the regression gate), and how many non-streamed
-// turns one process serves at concurrency 16. Loopback only, bounded in time; writes
-// test/bench/results/agent-api.{json,md} and prints the table.
+// at a baseline revision in the same run (the regression gate), how many non-streamed turns one
+// process serves at concurrency 16, and the bytes a turn allocates on the server beside the
+// baseline's. Loopback only, bounded in time; writes test/bench/results/agent-api.{json,md} and
+// prints the table.
+import { calibrate, type AllocationSite } from './allocations.js';
 import { baselineMeaning, buildBaseline } from './baseline.js';
 import { machineInfo } from './machine.js';
 import { writeResults } from './results.js';
@@ -13,6 +15,7 @@ import { createScratchDatabase } from '../support/database.js';
 import { clientFor, type Client } from '../support/app.js';
 import type { BenchServer } from './server.js';
 import { startThread } from './threads.js';
+import { measureTurnAllocations, type TurnAllocations } from './turn-allocations.js';
 
 const TARGET_ADDED_TTFT_MS = 1;
 /** The regression gate: added time to first token no more than this much above the baseline's. */
@@ -27,6 +30,9 @@ const THROUGHPUT_TURNS = 800;
 const THROUGHPUT_SECONDS = 20;
 // Conversations are replaced after this many turns, so history stays the size of a real chat.
 const TURNS_PER_CONVERSATION = 10;
+/** Bytes a turn allocates: at most this share of the baseline's, streamed and not (issue #40). */
+const TARGET_ALLOCATED_RATIO = 0.5;
+const ALLOCATION_TURNS = 100;
 
 /**
  * POSTs `body` and reads the event stream: ms from the request's start to the first event
@@ -198,6 +204,51 @@ async function measureThroughput(client: Client, agentId: string) {
   };
 }
 
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+const siteRows = (sites: AllocationSite[], turns: number) =>
+  sites.map((s) => `| ${s.site.replaceAll('|', '\\|')} | ${kb(s.bytes / turns)} | ${(s.share * 100).toFixed(1)}% |`).join('\n');
+
+function allocationTables(r: Awaited<ReturnType<typeof run>>): string {
+  const { allocations: a, gate } = r;
+  const kinds = [
+    ['nonStreamed', 'Non-streamed turn'],
+    ['streamed', 'Streamed turn'],
+  ] as const;
+  const rows = kinds
+    .map(
+      ([kind, name]) => `| ${name} | ${kb(a.workingTree[kind].bytesPerTurn)} | ${kb(a.baseline[kind].bytesPerTurn)} | ${a.ratio[kind]} |`,
+    )
+    .join('\n');
+  const sites = (
+    t: TurnAllocations,
+    name: string,
+  ) => `${name}: where a non-streamed turn's bytes are allocated (the innermost function with a
+source, a builtin it called after the arrow, its file and the line it starts on; then the package or folder of the
+innermost function outside Node's own code):
+
+| Site | Per turn | Share |
+|---|---|---|
+${siteRows(t.sites, t.turns)}
+
+| Package or folder | Per turn | Share |
+|---|---|---|
+${siteRows(t.modules, t.turns)}
+`;
+  return `Bytes allocated a turn on the server (V8's sampling heap profiler in the server's thread, objects since collected
+included; ${a.workingTree.nonStreamed.turns} turns of each kind, in conversations of up to ${TURNS_PER_CONVERSATION} turns, the baseline's interleaved with them;
+the profiler read ${a.calibration.measuredMB} MB where a thread allocated ${a.calibration.allocatedMB} MB it knew of):
+
+| Turn | Working tree | Baseline ${gate.baseline.revision} | Ratio |
+|---|---|---|---|
+${rows}
+
+Target: the bytes a turn allocates at most ${TARGET_ALLOCATED_RATIO}× the baseline's, streamed and not — **${a.result}**.
+
+${sites(a.workingTree.nonStreamed, 'The working tree')}
+${sites(a.baseline.nonStreamed, `The baseline ${gate.baseline.revision}`)}`;
+}
+
 function markdown(r: Awaited<ReturnType<typeof run>>): string {
   const { ttft, throughput: t } = r;
   return `# Agent API benchmark
@@ -233,7 +284,8 @@ Target: added median time to first token ≤ ${r.target.addedMedianTtftMs} ms �
 Regression gate: added beyond the proxy's hop and one round trip, median, no more than ${r.gate.ratio}× the baseline's
 (${r.gate.baseline.revision}, ${r.gate.baseline.commit.slice(0, 12)}: ${baselineMeaning(r.gate.baseline.revision, DEFAULT_BASELINE)}, checked out and built beside the
 working tree and run the same way, on a database of its own, its turns interleaved with these) — **${r.gate.result}**.
-`;
+
+${allocationTables(r)}`;
 }
 
 async function run() {
@@ -269,6 +321,16 @@ async function run() {
     await measureTtft(server, before.ready, proxy.ready.url, db, WARMUP_TURNS);
     const ttft = await measureTtft(server, before.ready, proxy.ready.url, db, TTFT_TURNS);
     const throughput = await measureThroughput(client, server.agentId);
+    // Last: the profiler's sampling would slow the timed phases.
+    const calibration = await calibrate();
+    const [workingTree, baselineAllocations] = (await measureTurnAllocations([api, before], ALLOCATION_TURNS, TURNS_PER_CONVERSATION)) as [
+      Record<'nonStreamed' | 'streamed', TurnAllocations>,
+      Record<'nonStreamed' | 'streamed', TurnAllocations>,
+    ];
+    const ratioOf = (kind: 'nonStreamed' | 'streamed') =>
+      Math.round((workingTree[kind].bytesPerTurn / baselineAllocations[kind].bytesPerTurn) * 100) / 100;
+    const ratio = { nonStreamed: ratioOf('nonStreamed'), streamed: ratioOf('streamed') };
+    const allocationsPass = ratio.nonStreamed <= TARGET_ALLOCATED_RATIO && ratio.streamed <= TARGET_ALLOCATED_RATIO;
     const pass = ttft.added.median <= TARGET_ADDED_TTFT_MS;
     // Both sides of the gate are at least a tenth of a millisecond, so noise around zero cannot decide it.
     const floor = (ms: number) => Math.max(ms, 0.1);
@@ -282,6 +344,14 @@ async function run() {
       throughput,
       target: { addedMedianTtftMs: TARGET_ADDED_TTFT_MS, result: pass ? 'PASS' : 'FAIL' },
       gate: { baseline: { revision: BASELINE, commit: baseline.commit }, ratio: GATE_RATIO, result: gatePass ? 'PASS' : 'FAIL' },
+      allocations: {
+        calibration,
+        workingTree,
+        baseline: baselineAllocations,
+        ratio,
+        targetRatio: TARGET_ALLOCATED_RATIO,
+        result: allocationsPass ? 'PASS' : 'FAIL',
+      },
     };
   } finally {
     await db.end();
