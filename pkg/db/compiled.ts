@@ -15,22 +15,39 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The leaves of `values` in order (plain objects and arrays are walked, undefined is left out),
- * its shape (each leaf's path, each array's length), and `values` with each leaf replaced by its
- * Parameter: knex compiles that as it would the values, a row or list for each of theirs.
+ * pushed onto `leaves`, and its shape: the keys present and each array's length, nested ones
+ * included. One string, built without a path per leaf: it is made for every statement sent.
  */
-function walk(values: unknown, path: string, leaves: unknown[], shape: string[]): unknown {
+function shapeOf(values: unknown, leaves: unknown[]): string {
   if (Array.isArray(values)) {
-    shape.push(`${path}[${values.length}]`);
-    return values.map((value, i) => walk(value, `${path}.${i}`, leaves, shape));
+    let shape = '[';
+    for (const value of values) shape += `${shapeOf(value, leaves)},`;
+    return `${shape}]`;
   }
   if (!isPlainObject(values)) {
-    shape.push(path);
-    return new Parameter(leaves.push(values) - 1);
+    leaves.push(values);
+    return '';
   }
-  shape.push(`${path}{}`);
+  let shape = '{';
+  for (const key in values) {
+    const value = values[key];
+    // The key's length first, so no key can read as another's nesting.
+    if (value !== undefined) shape += `${key.length}${key}:${shapeOf(value, leaves)},`;
+  }
+  return `${shape}}`;
+}
+
+/**
+ * `values` with each leaf replaced by its Parameter, in shapeOf's order: knex compiles that as it
+ * would the values, a row or list for each of theirs. Only for a shape not compiled yet.
+ */
+function parametersOf(values: unknown, next: { index: number }): unknown {
+  if (Array.isArray(values)) return values.map((value) => parametersOf(value, next));
+  if (!isPlainObject(values)) return new Parameter(next.index++);
   const parameters: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined) parameters[key] = walk(value, `${path}.${key}`, leaves, shape);
+  for (const key in values) {
+    const value = values[key];
+    if (value !== undefined) parameters[key] = parametersOf(value, next);
   }
   return parameters;
 }
@@ -58,12 +75,10 @@ export function compiledOnce<V extends object>(build: (db: Knex, values: V) => B
   const shapes = new Map<string, Knex.SqlNative>();
   return (db, values) => {
     const leaves: unknown[] = [];
-    const shape: string[] = [];
-    const parameters = walk(values, '', leaves, shape) as V;
-    const key = shape.join('\n');
+    const key = shapeOf(values, leaves);
     let compiled = shapes.get(key);
     if (!compiled) {
-      compiled = compile(build(db, parameters));
+      compiled = compile(build(db, parametersOf(values, { index: 0 }) as V));
       shapes.set(key, compiled);
     }
     return { sql: compiled.sql, bindings: compiled.bindings.map((b) => filled(b, leaves)) as Knex.Value[] };
