@@ -1,12 +1,12 @@
 // One model call: a slot of the deployment's cap (pkg/limits/model-slots.ts) held while it runs, and
 // a 429 or 5xx answer retried after a backoff that honours Retry-After. The retries are the call's
 // own: a job's attempt is never spent on them.
-import type OpenAI from 'openai';
 import { APIError } from 'openai';
 import type { Ctx } from '../context.js';
 import { sleep } from '../clock.js';
 import { DomainError } from '../errors.js';
 import type { ModelSlot } from '../limits/model-slots.js';
+import type { ModelClient } from './model.js';
 
 /** The model's failure, told apart from the server's own (jobs map it to `failed`). */
 export class ModelError extends DomainError {
@@ -93,13 +93,13 @@ export function turnModelSlot(ctx: ModelCtx) {
  */
 export async function modelCall<R, T>(
   ctx: ModelCtx,
-  send: (openai: OpenAI) => Promise<R>,
+  send: (model: ModelClient) => Promise<R>,
   read: (answer: R) => Promise<T>,
   { signal, slot }: { signal?: AbortSignal; slot?: ModelSlot } = {},
 ): Promise<T> {
   const own = slot ? null : await takeModelSlot(ctx, signal);
   try {
-    return await read(await retrying(ctx, () => send(ctx.model.openai), signal));
+    return await read(await retrying(ctx, () => send(ctx.model), signal));
   } finally {
     own?.release();
   }

@@ -19,8 +19,8 @@ export async function summarize(ctx: Ctx, model: string, messages: StoredMessage
   try {
     const res = await modelCall(
       ctx,
-      (openai) =>
-        openai.chat.completions.create({
+      (client) =>
+        client.complete({
           model,
           messages: [
             { role: 'system', content: SUMMARY_INSTRUCTION },

@@ -146,8 +146,7 @@ async function callModel(
     if (input.streaming === false) return await unstreamedRound(ctx, input, request, onContent);
     return await modelCall(
       ctx,
-      (openai) =>
-        openai.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal }),
+      (model) => model.stream({ ...request, stream: true, stream_options: { include_usage: true } }, { signal: input.signal }),
       async (stream) => {
         input.mark?.('model');
         await storedBeforeEmit(input);
@@ -204,7 +203,7 @@ async function unstreamedRound(
 ): Promise<ModelRound> {
   const completion = await modelCall(
     ctx,
-    (openai) => openai.chat.completions.create(request),
+    (model) => model.complete(request),
     async (answer) => answer,
     { signal: input.signal, slot: input.modelSlot },
   );

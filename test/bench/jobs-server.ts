@@ -96,11 +96,11 @@ async function createWorkTable(databaseUrl: string): Promise<void> {
 
 /**
  * What a Switchboard job does once claimed, as a plain task would do it: one model call through the
- * same client (the openai client on Switchboard's fetch), and the task and the reply stored as two
+ * same client (Switchboard's model client), and the task and the reply stored as two
  * rows; none of Switchboard's API, context reads, tools, credits or state machine.
  */
 async function work(model: ModelClient, payload: { task: string }, helpers: JobHelpers): Promise<void> {
-  const completion = await model.openai.chat.completions.create({
+  const completion = await model.complete({
     model: model.defaultModel,
     messages: [{ role: 'user', content: payload.task }],
   });

@@ -10,15 +10,15 @@ import { WebSocketServer } from 'ws';
 import { createModelClient } from '../../pkg/agent/model.js';
 
 const { modelUrl } = workerData as { modelUrl: string };
-const { openai, defaultModel } = createModelClient({ baseURL: modelUrl, defaultModel: 'reference' });
+const model = createModelClient({ baseURL: modelUrl, defaultModel: 'reference' });
 
 const server = createServer();
 new WebSocketServer({ server }).on('connection', (socket) => {
   socket.on('message', async (data) => {
     const message = JSON.parse(String(data)) as { type: string; voicePrompt?: string; last?: boolean };
     if (message.type !== 'prompt' || message.last === false) return;
-    const stream = await openai.chat.completions.create({
-      model: defaultModel,
+    const stream = await model.stream({
+      model: model.defaultModel,
       messages: [{ role: 'user', content: message.voicePrompt ?? '' }],
       stream: true,
     });
