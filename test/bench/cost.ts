@@ -364,6 +364,9 @@ async function measure(kind: Kind, serverUrl: string, admin: pg.Client, bench: B
     const rowsAfter = await rowsByTable(database.url);
     const wal = await walBetween(admin, lsnBefore, lsnAfter);
     const sum = (pick: (c: WireCounts) => number) => Object.values(wire).reduce((n, c) => n + pick(c), 0);
+    /** A wire count over every connection, per unit. */
+    const perUnit = (pick: (c: WireCounts) => number) => per(sum(pick), kind.units);
+    const rows = (r: typeof rowsAfter) => Object.values(r.tables).reduce((a, b) => a + b, 0);
     const rowsByTableWritten = Object.fromEntries(
       Object.entries(rowsAfter.tables)
         .map(([t, n]) => [t, per(n - (rowsBefore.tables[t] ?? 0), kind.units)] as const)
@@ -376,35 +379,17 @@ async function measure(kind: Kind, serverUrl: string, admin: pg.Client, bench: B
       units,
       perSecond: kind.perSecond ?? false,
       seconds: Math.round(seconds * 10) / 10,
-      statements: per(
-        sum((c) => c.statements),
-        units,
-      ),
-      roundTrips: per(
-        sum((c) => c.roundTrips),
-        units,
-      ),
-      rowsWritten: per(
-        Object.values(rowsAfter.tables).reduce((a, b) => a + b, 0) - Object.values(rowsBefore.tables).reduce((a, b) => a + b, 0),
-        units,
-      ),
+      statements: perUnit((c) => c.statements),
+      roundTrips: perUnit((c) => c.roundTrips),
+      rowsWritten: per(rows(rowsAfter) - rows(rowsBefore), units),
       catalogRowsWritten: per(rowsAfter.catalog - rowsBefore.catalog, units),
       /** From the CommandComplete tags the proxy saw: immediate, where pg_stat waits for the flush. */
-      rowsWrittenByTags: per(
-        sum((c) => c.rowsWritten),
-        units,
-      ),
+      rowsWrittenByTags: perUnit((c) => c.rowsWritten),
       walBytes: Math.round(wal.bytes / units),
       walRecords: per(wal.records, units),
       walFpi: per(wal.fpi, units),
-      errors: per(
-        sum((c) => c.errors),
-        units,
-      ),
-      connectionsOpened: per(
-        sum((c) => c.connections),
-        units,
-      ),
+      errors: perUnit((c) => c.errors),
+      connectionsOpened: perUnit((c) => c.connections),
       wireBytes: Math.round(sum((c) => c.bytesToServer + c.bytesToClient) / units),
       byConnection: Object.fromEntries(
         Object.entries(wire).map(([tag, c]) => [tag, { statements: per(c.statements, units), roundTrips: per(c.roundTrips, units) }]),
