@@ -24,8 +24,6 @@ const append =
       .returning([...columns, notifyIdColumn(db, CHANNELS.transcripts)]);
 
 const appendLine = compiledQuery(append([]));
-// Two lines of every call turn: compiled once for each set of columns read back, not on every line.
-const appendStatements = new Map<string, ReturnType<typeof compiledOnce<Appended>>>();
 
 const appended = (ctx: Pick<Ctx, 'clock'>, id: string, item: TranscriptItem): Appended => ({
   id,
@@ -37,16 +35,13 @@ export async function appendTranscript(ctx: Pick<Ctx, 'clock'> & Sends, id: stri
   await appendLine(ctx, appended(ctx, id, item));
 }
 
-/** appendTranscript's statement, unsent, answering the row's `columns` as the append left them. */
-export function transcriptAppend(
-  ctx: Pick<Ctx, 'db' | 'clock'>,
-  id: string,
-  item: TranscriptItem,
-  columns: readonly string[] = [],
-): Knex.SqlNative {
-  const key = columns.join(',');
-  const statement = appendStatements.get(key) ?? appendStatements.set(key, compiledOnce(append(columns))).get(key)!;
-  return statement(ctx.db, appended(ctx, id, item));
+/**
+ * appendTranscript's statement, unsent, answering the row's `columns` as the append left them:
+ * made once per call site (two lines of every call turn), compiled once, not on every line.
+ */
+export function transcriptAppend(columns: readonly string[] = []) {
+  const statement = compiledOnce(append(columns));
+  return (ctx: Pick<Ctx, 'db' | 'clock'>, id: string, item: TranscriptItem): Knex.SqlNative => statement(ctx.db, appended(ctx, id, item));
 }
 
 /** The agent's last words become what the far end heard of them (it interrupted); added when not yet written. */

@@ -14,6 +14,9 @@ export type ChangedWhileLive = Pick<CallRow, (typeof CHANGED_WHILE_LIVE)[number]
 
 type TurnCtx = Pick<Ctx, 'db' | 'clock' | 'pipelined'>;
 
+const appendCallerWords = transcriptAppend(CHANGED_WHILE_LIVE);
+const appendAgentWords = transcriptAppend();
+
 /** Where a call's turn writes: the call, and the conversation its agent holds. */
 export interface CallTurn {
   callId: string;
@@ -27,7 +30,7 @@ export interface CallTurn {
 export async function storeCallerWords(ctx: TurnCtx, turn: CallTurn, words: string, message: UnstoredMessage): Promise<ChangedWhileLive> {
   const [appended] = await ctx.pipelined.transaction([
     // Not the whole row: its transcript, parsed again each turn and kept across the caller's pause, fed the old generation.
-    transcriptAppend(ctx, turn.callId, { speaker: 'caller', text: words }, [...CHANGED_WHILE_LIVE]),
+    appendCallerWords(ctx, turn.callId, { speaker: 'caller', text: words }),
     insertMessages(ctx, turn.conversationId, [message]),
   ]);
   return withoutAnnounced<ChangedWhileLive>(appended!.rows[0]);
@@ -52,7 +55,7 @@ export async function storeAgentReply(
   await closing.close({ close: (statements) => ctx.pipelined.transaction(statements) }, (tx) =>
     Promise.all([
       appendMessages(tx, turn.conversationId, reply),
-      ...(spoken ? [tx.pipelined.send(transcriptAppend(tx, turn.callId, { speaker: 'agent', text: spoken }))] : []),
+      ...(spoken ? [tx.pipelined.send(appendAgentWords(tx, turn.callId, { speaker: 'agent', text: spoken }))] : []),
     ]),
   );
 }
